@@ -1,0 +1,37 @@
+// Package commands implements the kubectl-schedscope subcommands.
+package commands
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+)
+
+// NewCmdRoot builds the root command.
+func NewCmdRoot(streams genericiooptions.IOStreams) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:           "kubectl-schedscope",
+		Short:         "See what the Kubernetes scheduler does, phase by phase",
+		Long:          "schedscope runs the real kube-scheduler in-process and records every scheduling cycle:\nwhich filters rejected which nodes and why, how every node scored, and why the pod went where it went.",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	cmd.SetOut(streams.Out)
+	cmd.SetErr(streams.ErrOut)
+	cmd.AddCommand(NewCmdExplain(streams), NewCmdRecord(streams), NewCmdVersion(streams))
+	return cmd
+}
+
+// Execute runs the command line and returns the process exit code. Errors are
+// printed as one line on stderr.
+func Execute(streams genericiooptions.IOStreams, args []string) int {
+	cmd := NewCmdRoot(streams)
+	cmd.SetArgs(args)
+	if err := cmd.Execute(); err != nil {
+		fmt.Fprintln(streams.ErrOut, "error: "+strings.Join(strings.Fields(err.Error()), " "))
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,90 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/spf13/pflag"
+	"k8s.io/klog/v2"
+
+	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/fixtures"
+	"github.com/schedscope/schedscope/recorder"
+)
+
+// simOptions are the flags shared by commands that run the engine on a fixture.
+type simOptions struct {
+	Fixture    string
+	Config     string
+	Diagnostic string
+}
+
+func (o *simOptions) addFlags(fs *pflag.FlagSet) {
+	fs.StringVarP(&o.Fixture, "filename", "f", "", "fixture manifest to simulate (default: the embedded default fixture)")
+	fs.StringVar(&o.Config, "config", "", "KubeSchedulerConfiguration file (default: kube-scheduler's default profile)")
+	fs.StringVar(&o.Diagnostic, "diagnostic", string(engine.DiagnosticUnschedulable), "when to run the diagnostic full-filter pass: always, unschedulable or never")
+}
+
+func (o *simOptions) loadFixture() (*engine.Fixture, error) {
+	if o.Fixture == "" {
+		data, err := fixtures.Read(fixtures.Default)
+		if err != nil {
+			return nil, err
+		}
+		return engine.LoadFixture("(embedded) "+fixtures.Default, data)
+	}
+	if _, err := os.Stat(o.Fixture); err != nil {
+		if data, e := fixtures.Read(o.Fixture); e == nil {
+			return engine.LoadFixture("(embedded) "+o.Fixture, data)
+		}
+		return nil, err
+	}
+	return engine.LoadFixtureFile(o.Fixture)
+}
+
+// simulate runs the fixture and returns the header and the cycles in order.
+func (o *simOptions) simulate(ctx context.Context, onHeader func(recorder.Header) error, onCycle func(*recorder.Cycle)) (recorder.Header, *engine.Fixture, error) {
+	klog.SetOutput(discard{})
+	klog.LogToStderr(false)
+	mode, err := engine.ParseDiagnosticMode(o.Diagnostic)
+	if err != nil {
+		return recorder.Header{}, nil, err
+	}
+	fx, err := o.loadFixture()
+	if err != nil {
+		return recorder.Header{}, nil, err
+	}
+	cfg, err := engine.LoadConfigFile(o.Config)
+	if err != nil {
+		return recorder.Header{}, nil, err
+	}
+	var mu sync.Mutex
+	e, err := engine.New(ctx, fx, engine.Options{
+		Config: cfg, ConfigPath: o.Config, Diagnostic: mode,
+		OnCycle: func(c *recorder.Cycle) {
+			mu.Lock()
+			defer mu.Unlock()
+			onCycle(c)
+		},
+	})
+	if err != nil {
+		return recorder.Header{}, nil, err
+	}
+	if onHeader != nil {
+		if err := onHeader(e.Header()); err != nil {
+			return e.Header(), fx, err
+		}
+	}
+	if _, err := e.Run(ctx); err != nil {
+		return e.Header(), fx, err
+	}
+	return e.Header(), fx, nil
+}
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+func errorf(format string, a ...any) error { return fmt.Errorf(format, a...) }

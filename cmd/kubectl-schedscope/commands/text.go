@@ -1,0 +1,397 @@
+package commands
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/schedscope/schedscope/recorder"
+)
+
+// maxRows bounds per-node listings in text output; the rest is summarised.
+const maxRows = 40
+
+// textWriter renders cycles as a walk through the phases, for people.
+type textWriter struct {
+	w   io.Writer
+	err error
+}
+
+func newTextWriter(w io.Writer) *textWriter { return &textWriter{w: w} }
+
+func (t *textWriter) printf(format string, a ...any) {
+	if t.err == nil {
+		_, t.err = fmt.Fprintf(t.w, format, a...)
+	}
+}
+
+func (t *textWriter) header(h recorder.Header, fixture string, warnings []string) {
+	t.printf("schedscope %s · kube-scheduler %s · fixture %s\n", h.SchedscopeVersion, h.KubernetesVersion, fixture)
+	for _, p := range h.Profiles {
+		var parts []string
+		for _, ep := range p.ExtensionPoints {
+			if ep.Name == recorder.PhaseScore {
+				var ws []string
+				for _, pl := range ep.Plugins {
+					ws = append(ws, fmt.Sprintf("%s×%d", pl.Name, pl.Weight))
+				}
+				parts = append(parts, "Score weights: "+strings.Join(ws, ", "))
+			}
+		}
+		t.printf("profile %s · %s\n", p.SchedulerName, strings.Join(parts, "; "))
+	}
+	for _, w := range warnings {
+		t.printf("warning: %s\n", w)
+	}
+	t.printf("\n")
+}
+
+func (t *textWriter) cycle(c *recorder.Cycle) {
+	rule := strings.Repeat("─", 78)
+	t.printf("%s\n", rule)
+	t.printf("cycle %d · pod %s · profile %s · attempt %d · %s\n", c.Seq, c.Pod.Key(), c.Profile, c.Attempt, fmtDur(c.Duration))
+	switch c.Outcome.Result {
+	case recorder.ResultBound:
+		t.printf("result: bound to %s\n", c.Outcome.Node)
+	case recorder.ResultUnschedulable:
+		t.printf("result: Unschedulable\n  %q\n", c.Outcome.Message)
+		if c.Outcome.NominatedNode != "" {
+			t.printf("  nominated node: %s (preemption made room there; the pod will be retried)\n", c.Outcome.NominatedNode)
+		}
+	default:
+		t.printf("result: %s: %s\n", c.Outcome.Result, c.Outcome.Message)
+	}
+	t.printf("%s\n", rule)
+	t.preFilter(c)
+	t.fastPath(c)
+	t.filter(c)
+	t.diagnostic(c)
+	t.postFilter(c)
+	t.score(c)
+	t.selection(c)
+	t.binding(c)
+	t.printf("\n")
+}
+
+func (t *textWriter) preFilter(c *recorder.Cycle) {
+	pf := c.PreFilter
+	if pf == nil {
+		return
+	}
+	t.printf("\n1. PreFilter — plugins precompute what Filter needs, and may reject the pod outright.\n")
+	for _, p := range pf.Plugins {
+		t.printf("   %-34s %s%s\n", p.Plugin, p.Code, reasons(p.Reasons))
+	}
+	if pf.NodeSubset != nil {
+		t.printf("   → %v restricted filtering to %d node(s): %s\n", pf.SubsetPlugins, len(pf.NodeSubset), strings.Join(limit(pf.NodeSubset, 10), ", "))
+	}
+	if pf.Code != recorder.CodeSuccess {
+		t.printf("   → PreFilter returned %s: %s; no node was filtered.\n", pf.Code, pf.Message)
+	}
+}
+
+func (t *textWriter) fastPath(c *recorder.Cycle) {
+	fp := c.FastPath
+	if fp == nil {
+		return
+	}
+	what := "the pod's nominated node (set by an earlier preemption)"
+	if fp.Kind == recorder.FastPathBatch {
+		what = "the opportunistic-batching hint (the next-best node of the previous pod with the same signature)"
+	}
+	if fp.Feasible {
+		t.printf("\n   Fast path: %s %s passed every filter; it was chosen without searching or scoring other nodes.\n", what, fp.Node)
+		return
+	}
+	t.printf("\n   Fast path: %s %s failed (%s%s); the full search follows.\n", what, fp.Node, fp.Code, reasons(fp.Reasons))
+}
+
+func (t *textWriter) filter(c *recorder.Cycle) {
+	f := c.Filter
+	if f == nil {
+		return
+	}
+	n := c.NumNodes()
+	t.printf("\n2. Filter — each node runs the filter plugins in order until one rejects it.\n")
+	t.printf("   plugins: %s\n", strings.Join(f.Plugins, " → "))
+	if len(f.Skipped) > 0 {
+		t.printf("   skipped (PreFilter said Skip): %s\n", strings.Join(f.Skipped, ", "))
+	}
+	t.printf("   %d of %d nodes evaluated, starting at index %d; the search stops after %d feasible node(s).\n", f.Evaluated, n, c.SearchStart, c.NodesToFind)
+	rows := 0
+	for _, i := range f.Feasible {
+		if rows < maxRows {
+			t.printf("   ✓ %-30s passed all filters\n", c.NodeName(i))
+		}
+		rows++
+	}
+	for _, r := range f.Rejected {
+		if rows < maxRows {
+			plugin := "(no plugin)"
+			if r.Plugin >= 0 && r.Plugin < len(f.Plugins) {
+				plugin = f.Plugins[r.Plugin]
+			}
+			t.printf("   ✗ %-30s %s: %s%s\n", c.NodeName(r.Node), plugin, r.Code, reasons(r.Reasons))
+		}
+		rows++
+	}
+	if rows > maxRows {
+		t.printf("   … and %d more node(s)\n", rows-maxRows)
+	}
+	if len(f.Discarded) > 0 {
+		t.printf("   %d node(s) passed but were not kept: enough feasible nodes had been found.\n", len(f.Discarded))
+	}
+	if unevaluated := n - f.Evaluated; unevaluated > 0 && c.PreFilter != nil && c.PreFilter.Code == recorder.CodeSuccess {
+		t.printf("   %d node(s) were never evaluated (percentageOfNodesToScore or a PreFilter node subset).\n", unevaluated)
+	}
+	if len(f.Feasible) == 0 {
+		t.printf("   → no node is feasible.\n")
+	}
+}
+
+func (t *textWriter) diagnostic(c *recorder.Cycle) {
+	d := c.Diagnostic
+	if d == nil {
+		return
+	}
+	t.printf("\n   Diagnostic pass (not what the scheduler did: every filter on every node, past the first failure):\n")
+	byNode := map[int][]string{}
+	for _, cell := range d.Cells {
+		if cell.Code == recorder.CodeSkip {
+			continue
+		}
+		byNode[cell.Node] = append(byNode[cell.Node], fmt.Sprintf("%s%s", d.Plugins[cell.Plugin], reasons(cell.Reasons)))
+	}
+	nodes := make([]int, 0, len(byNode))
+	for i := range byNode {
+		nodes = append(nodes, i)
+	}
+	sort.Ints(nodes)
+	for k, i := range nodes {
+		if k == maxRows {
+			t.printf("   … and %d more node(s)\n", len(nodes)-maxRows)
+			break
+		}
+		t.printf("   %-32s %s\n", c.NodeName(i), strings.Join(byNode[i], "; "))
+	}
+	if passing := c.NumNodes() - len(nodes); passing > 0 {
+		t.printf("   %d node(s) pass every filter.\n", passing)
+	}
+}
+
+func (t *textWriter) postFilter(c *recorder.Cycle) {
+	p := c.PostFilter
+	if p == nil {
+		return
+	}
+	t.printf("\n3. PostFilter — no node fits, so preemption looks for lower-priority pods to evict.\n")
+	for _, s := range p.Plugins {
+		t.printf("   %-34s %s%s\n", s.Plugin, s.Code, reasons(s.Reasons))
+	}
+	if p.NominatedNode != "" {
+		t.printf("   → nominated node %s\n", p.NominatedNode)
+	} else if p.Message != "" {
+		t.printf("   → %s\n", p.Message)
+	}
+	for _, v := range p.Victims {
+		t.printf("   victim: %s (priority %d) on %s\n", v.Key(), v.Priority, v.Node)
+	}
+}
+
+func (t *textWriter) score(c *recorder.Cycle) {
+	s := c.Score
+	if s == nil {
+		return
+	}
+	t.printf("\n4. PreScore / Score / NormalizeScore — each plugin scores each feasible node 0–100; scores are weighted and summed.\n")
+	for _, p := range s.PreScore {
+		if p.Code != recorder.CodeSuccess {
+			t.printf("   %-34s PreScore %s: not scored\n", p.Plugin, p.Code)
+		}
+	}
+	if len(s.Plugins) == 0 || len(s.Nodes) == 0 {
+		return
+	}
+	order := make([]int, len(s.Nodes))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return s.Totals[order[a]] > s.Totals[order[b]] })
+	t.printf("   %-24s", "node")
+	for _, p := range s.Plugins {
+		t.printf(" %s", pad(abbreviate(p.Name), 11))
+	}
+	t.printf(" │ total\n")
+	t.printf("   %-24s", "")
+	for _, p := range s.Plugins {
+		t.printf(" %s", pad(fmt.Sprintf("×%d", p.Weight), 11))
+	}
+	t.printf(" │\n")
+	for k, i := range order {
+		if k == maxRows {
+			t.printf("   … and %d more node(s)\n", len(order)-maxRows)
+			break
+		}
+		t.printf("   %-24s", c.NodeName(s.Nodes[i]))
+		for pi, p := range s.Plugins {
+			cell := fmt.Sprintf("%d", p.Raw[i])
+			if p.Normalized != nil {
+				cell += fmt.Sprintf("→%d", p.Normalized[i])
+			}
+			cell += fmt.Sprintf("=%d", s.Weighted(pi, i))
+			t.printf(" %s", pad(cell, 11))
+		}
+		t.printf(" │ %d\n", s.Totals[i])
+	}
+	t.printf("   cells read raw→normalized=weighted (normalized is omitted when the plugin does not normalize).\n")
+	var legend []string
+	for _, p := range s.Plugins {
+		legend = append(legend, abbreviate(p.Name)+"="+p.Name)
+	}
+	t.printf("   %s\n", strings.Join(legend, ", "))
+}
+
+func (t *textWriter) selection(c *recorder.Cycle) {
+	sel := c.Selection
+	if sel == nil {
+		return
+	}
+	t.printf("\n5. Select host — %s: %s\n", sel.Node, sel.Rule)
+	s := c.Score
+	if s == nil || len(s.Totals) < 2 {
+		return
+	}
+	best := int64(-1)
+	for i, n := range s.Nodes {
+		if c.NodeName(n) == sel.Node {
+			best = s.Totals[i]
+		}
+	}
+	shown := 0
+	for i, n := range s.Nodes {
+		name := c.NodeName(n)
+		if name == sel.Node || shown >= 10 {
+			continue
+		}
+		shown++
+		if s.Totals[i] == best {
+			t.printf("   %s tied at %d and lost the tie-break.\n", name, best)
+			continue
+		}
+		t.printf("   %s lost by %d: %s\n", name, best-s.Totals[i], lossReason(s, i, slices.Index(nodeNames(c), sel.Node)))
+	}
+}
+
+// lossReason names the plugins where the loser fell furthest behind the winner.
+func lossReason(s *recorder.ScorePhase, loser, winnerNode int) string {
+	w := -1
+	for i, n := range s.Nodes {
+		if n == winnerNode {
+			w = i
+		}
+	}
+	if w < 0 {
+		return "lower total"
+	}
+	type gap struct {
+		name string
+		d    int64
+	}
+	var gaps []gap
+	for p := range s.Plugins {
+		if d := s.Weighted(p, w) - s.Weighted(p, loser); d > 0 {
+			gaps = append(gaps, gap{s.Plugins[p].Name, d})
+		}
+	}
+	sort.Slice(gaps, func(a, b int) bool { return gaps[a].d > gaps[b].d })
+	var parts []string
+	for _, g := range gaps {
+		parts = append(parts, fmt.Sprintf("%s −%d", g.name, g.d))
+	}
+	if len(parts) == 0 {
+		return "lower total"
+	}
+	return strings.Join(limit(parts, 3), ", ")
+}
+
+func (t *textWriter) binding(c *recorder.Cycle) {
+	phases := []struct {
+		name string
+		ps   []recorder.PluginStatus
+	}{
+		{recorder.PhaseReserve, c.Reserve}, {recorder.PhasePermit, c.Permit}, {recorder.PhasePreBind, c.PreBind},
+		{recorder.PhaseBind, c.Bind}, {recorder.PhasePostBind, c.PostBind}, {recorder.PhaseUnreserve, c.Unreserve},
+	}
+	printed := false
+	for _, ph := range phases {
+		if len(ph.ps) == 0 {
+			continue
+		}
+		if !printed {
+			t.printf("\n6. Reserve → Permit → PreBind → Bind → PostBind\n")
+			printed = true
+		}
+		var parts []string
+		for _, p := range ph.ps {
+			parts = append(parts, fmt.Sprintf("%s %s%s (%s)", p.Plugin, p.Code, reasons(p.Reasons), fmtDur(p.Duration)))
+		}
+		t.printf("   %-10s %s\n", ph.name, strings.Join(parts, ", "))
+	}
+}
+
+func nodeNames(c *recorder.Cycle) []string {
+	if c.Nodes == nil {
+		return nil
+	}
+	return c.Nodes.Names
+}
+
+func reasons(r []string) string {
+	r = slices.DeleteFunc(slices.Clone(r), func(s string) bool { return strings.TrimSpace(s) == "" })
+	if len(r) == 0 {
+		return ""
+	}
+	return ": " + strings.Join(r, "; ")
+}
+
+func limit(s []string, n int) []string {
+	if len(s) <= n {
+		return s
+	}
+	return append(slices.Clone(s[:n]), fmt.Sprintf("… %d more", len(s)-n))
+}
+
+// abbreviate shortens a plugin name to its capitals (NodeResourcesFit → NRF).
+func abbreviate(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		if r >= 'A' && r <= 'Z' {
+			b.WriteRune(r)
+		}
+	}
+	if b.Len() < 2 {
+		return name
+	}
+	return b.String()
+}
+
+func pad(s string, n int) string {
+	if l := len([]rune(s)); l < n {
+		return s + strings.Repeat(" ", n-l)
+	}
+	return s
+}
+
+func fmtDur(d time.Duration) string {
+	switch {
+	case d <= 0:
+		return "0s"
+	case d < time.Millisecond:
+		return fmt.Sprintf("%dµs", d.Microseconds())
+	default:
+		return d.Round(10 * time.Microsecond).String()
+	}
+}

@@ -1,0 +1,23 @@
+package commands
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/schedscope/schedscope/engine"
+)
+
+// NewCmdVersion prints schedscope's version and the embedded scheduler's.
+func NewCmdVersion(streams genericiooptions.IOStreams) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the schedscope version and the embedded kube-scheduler version",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			_, err := fmt.Fprintf(streams.Out, "schedscope %s\nkube-scheduler %s (embedded)\n", engine.Version, engine.KubernetesVersion)
+			return err
+		},
+	}
+}

@@ -1,0 +1,37 @@
+package engine
+
+import (
+	"fmt"
+	"os"
+
+	"k8s.io/kubernetes/pkg/scheduler/apis/config"
+	"k8s.io/kubernetes/pkg/scheduler/apis/config/latest"
+	"k8s.io/kubernetes/pkg/scheduler/apis/config/scheme"
+	"k8s.io/kubernetes/pkg/scheduler/apis/config/validation"
+)
+
+// LoadConfigFile loads a KubeSchedulerConfiguration the way kube-scheduler does:
+// decoded strictly and defaulted through the upstream scheme, then validated.
+// An empty path gives kube-scheduler's default configuration.
+func LoadConfigFile(path string) (*config.KubeSchedulerConfiguration, error) {
+	if path == "" {
+		return latest.Default()
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	obj, gvk, err := scheme.Codecs.UniversalDecoder().Decode(data, nil, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, oneLine(err))
+	}
+	cfg, ok := obj.(*config.KubeSchedulerConfiguration)
+	if !ok {
+		return nil, fmt.Errorf("%s: not a KubeSchedulerConfiguration (got %s)", path, gvk)
+	}
+	cfg.TypeMeta.APIVersion = gvk.GroupVersion().String()
+	if err := validation.ValidateKubeSchedulerConfiguration(cfg); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, oneLine(err))
+	}
+	return cfg, nil
+}

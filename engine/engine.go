@@ -1,0 +1,678 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unsafe"
+
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes/fake"
+	clienttesting "k8s.io/client-go/testing"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/events"
+	"k8s.io/klog/v2"
+	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler"
+	"k8s.io/kubernetes/pkg/scheduler/apis/config"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+
+	"github.com/schedscope/schedscope/recorder"
+)
+
+// DiagnosticMode chooses when the diagnostic full-filter pass runs.
+type DiagnosticMode string
+
+// Diagnostic modes.
+const (
+	DiagnosticAlways        DiagnosticMode = "always"
+	DiagnosticUnschedulable DiagnosticMode = "unschedulable"
+	DiagnosticNever         DiagnosticMode = "never"
+)
+
+// ParseDiagnosticMode checks a --diagnostic flag value.
+func ParseDiagnosticMode(s string) (DiagnosticMode, error) {
+	switch m := DiagnosticMode(s); m {
+	case DiagnosticAlways, DiagnosticUnschedulable, DiagnosticNever:
+		return m, nil
+	}
+	return "", fmt.Errorf("--diagnostic must be always, unschedulable or never, not %q", s)
+}
+
+// Options configure an Engine.
+type Options struct {
+	// Config is the scheduler configuration; nil means kube-scheduler's default.
+	Config *config.KubeSchedulerConfiguration
+	// ConfigPath is recorded in the header.
+	ConfigPath string
+	// Diagnostic chooses when the diagnostic full-filter pass runs.
+	Diagnostic DiagnosticMode
+	// DisableRecording runs the bare scheduler with no wrappers (for comparisons).
+	DisableRecording bool
+	// OnCycle receives each finished cycle. It is called from scheduler goroutines
+	// and must not block for long.
+	OnCycle func(*recorder.Cycle)
+	// SettleTimeout bounds how long one pod may take to settle.
+	SettleTimeout time.Duration
+	// Gate, if set, is waited on before each scheduling cycle starts (pause/step).
+	Gate func(ctx context.Context) error
+}
+
+// Engine is the upstream scheduler running in-process over a fixture.
+type Engine struct {
+	opts    Options
+	fixture *Fixture
+	client  *fake.Clientset
+	sched   *scheduler.Scheduler
+	rec     *recorderState
+	header  recorder.Header
+	cfg     *config.KubeSchedulerConfiguration
+
+	nextStart *int
+	globalPct int32
+
+	mu       sync.Mutex
+	inFlight map[types.UID]bool
+	pending  []*cycleRec // preempting cycles held back until their victims are known
+	emitted  int
+}
+
+// New builds the scheduler over the fixture; nothing is scheduled until Run.
+func New(ctx context.Context, fx *Fixture, opts Options) (*Engine, error) {
+	cfg := opts.Config
+	if cfg == nil {
+		var err error
+		if cfg, err = LoadConfigFile(""); err != nil {
+			return nil, err
+		}
+	}
+	if opts.Diagnostic == "" {
+		opts.Diagnostic = DiagnosticUnschedulable
+	}
+	if opts.SettleTimeout == 0 {
+		opts.SettleTimeout = 60 * time.Second
+	}
+	e := &Engine{opts: opts, fixture: fx, cfg: cfg, rec: newRecorderState(), inFlight: map[types.UID]bool{}}
+	e.client = fake.NewClientset(fx.Objects...)
+	e.client.PrependReactor("create", "pods", e.bindReactor)
+
+	informerFactory := scheduler.NewInformerFactory(e.client, 0, nil)
+	recorderFactory := func(string) events.EventRecorderLogger { return &eventRecorder{e: e} }
+	sched, err := scheduler.New(ctx, e.client, informerFactory, nil, recorderFactory,
+		scheduler.WithComponentConfigVersion(cfg.TypeMeta.APIVersion),
+		scheduler.WithProfiles(cfg.Profiles...),
+		scheduler.WithPercentageOfNodesToScore(cfg.PercentageOfNodesToScore),
+		scheduler.WithPodMaxBackoffSeconds(cfg.PodMaxBackoffSeconds),
+		scheduler.WithPodInitialBackoffSeconds(cfg.PodInitialBackoffSeconds),
+		scheduler.WithExtenders(cfg.Extenders...),
+		scheduler.WithParallelism(cfg.Parallelism),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("starting the scheduler: %w", err)
+	}
+	e.sched = sched
+	sv := reflect.ValueOf(sched).Elem()
+	ns := sv.FieldByName("nextStartNodeIndex")
+	if !ns.IsValid() || ns.Kind() != reflect.Int {
+		return nil, errors.New("scheduler has no nextStartNodeIndex field; the pinned kube-scheduler changed")
+	}
+	e.nextStart = (*int)(unsafe.Pointer(ns.UnsafeAddr()))
+	if cfg.PercentageOfNodesToScore != nil {
+		e.globalPct = *cfg.PercentageOfNodesToScore
+	}
+	if err := e.installHooks(); err != nil {
+		return nil, err
+	}
+	e.header = e.buildHeader()
+
+	informerFactory.Start(ctx.Done())
+	informerFactory.WaitForCacheSync(ctx.Done())
+	if err := sched.WaitForHandlersSync(ctx); err != nil {
+		return nil, fmt.Errorf("waiting for scheduler event handlers: %w", err)
+	}
+	return e, nil
+}
+
+// Header describes the engine's scheduler for a recording.
+func (e *Engine) Header() recorder.Header { return e.header }
+
+// bindReactor does what the API server does for a pods/binding create.
+func (e *Engine) bindReactor(action clienttesting.Action) (bool, runtime.Object, error) {
+	if action.GetSubresource() != "binding" {
+		return false, nil, nil
+	}
+	b, ok := action.(clienttesting.CreateAction).GetObject().(*v1.Binding)
+	if !ok {
+		return true, nil, errors.New("binding: unexpected object")
+	}
+	obj, err := e.client.Tracker().Get(v1.SchemeGroupVersion.WithResource("pods"), b.Namespace, b.Name)
+	if err != nil {
+		return true, nil, err
+	}
+	pod := obj.(*v1.Pod).DeepCopy()
+	if pod.Spec.NodeName != "" {
+		return true, nil, fmt.Errorf("pod %s/%s is already assigned to node %q", pod.Namespace, pod.Name, pod.Spec.NodeName)
+	}
+	pod.Spec.NodeName = b.Target.Name
+	setCondition(pod, v1.PodCondition{Type: v1.PodScheduled, Status: v1.ConditionTrue, LastTransitionTime: metav1.Now()})
+	bumpVersion(&pod.ObjectMeta)
+	if err := e.client.Tracker().Update(v1.SchemeGroupVersion.WithResource("pods"), pod, pod.Namespace); err != nil {
+		return true, nil, err
+	}
+	return true, b, nil
+}
+
+func bumpVersion(m *metav1.ObjectMeta) {
+	n, _ := strconv.Atoi(m.ResourceVersion)
+	m.ResourceVersion = strconv.Itoa(n + 1)
+}
+
+func setCondition(p *v1.Pod, c v1.PodCondition) {
+	for i := range p.Status.Conditions {
+		if p.Status.Conditions[i].Type == c.Type {
+			p.Status.Conditions[i] = c
+			return
+		}
+	}
+	p.Status.Conditions = append(p.Status.Conditions, c)
+}
+
+// installHooks wraps the scheduler's replaceable functions and, unless recording
+// is disabled, every profile's framework and plugins.
+func (e *Engine) installHooks() error {
+	s := e.sched
+	origNext := s.NextEntity
+	s.NextEntity = func(logger klog.Logger) (framework.QueuedEntityInfo, error) {
+		if e.opts.Gate != nil {
+			if err := e.opts.Gate(context.Background()); err != nil {
+				return nil, err
+			}
+		}
+		ent, err := origNext(logger)
+		if pi, ok := ent.(*framework.QueuedPodInfo); ok && pi != nil && pi.Pod != nil {
+			e.mu.Lock()
+			e.inFlight[pi.Pod.UID] = true
+			e.mu.Unlock()
+		}
+		return ent, err
+	}
+	origFail := s.FailureHandler
+	s.FailureHandler = func(ctx context.Context, fw framework.Framework, podInfo *framework.QueuedPodInfo, status *fwk.Status, ni *fwk.NominatingInfo, start time.Time) {
+		c := e.rec.cycleFor(podInfo.Pod)
+		origFail(ctx, fw, podInfo, status, ni, start)
+		if c != nil {
+			e.finishFailed(c, status, ni)
+		}
+		e.settled(podInfo.Pod.UID)
+	}
+	if e.opts.DisableRecording {
+		return nil
+	}
+	for name, fw := range s.Profiles {
+		if err := e.rec.installPluginWrappers(fw); err != nil {
+			return err
+		}
+		s.Profiles[name] = &boundFramework{recordingFramework{Framework: fw, r: e.rec}, e}
+	}
+	origSchedule := s.SchedulePod
+	s.SchedulePod = func(ctx context.Context, fw framework.Framework, state fwk.CycleState, podInfo *framework.QueuedPodInfo) (scheduler.ScheduleResult, error) {
+		c := e.startCycle(fw, state, podInfo)
+		res, err := origSchedule(ctx, fw, state, podInfo)
+		e.endAlgorithm(c, fw, res, err)
+		return res, err
+	}
+	return nil
+}
+
+// boundFramework completes a cycle when its PostBind plugins have run.
+type boundFramework struct {
+	recordingFramework
+	e *Engine
+}
+
+func (f *boundFramework) RunPostBindPlugins(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodeName string) {
+	start := time.Now()
+	f.Framework.RunPostBindPlugins(ctx, state, pod, nodeName)
+	if c := f.r.cycleFor(pod); c != nil {
+		c.timePhase(recorder.PhasePostBind, start)
+		c.c.Outcome = recorder.Outcome{Result: recorder.ResultBound, Node: nodeName}
+		f.e.finish(c)
+	}
+}
+
+func (e *Engine) settled(uid types.UID) {
+	e.mu.Lock()
+	delete(e.inFlight, uid)
+	e.mu.Unlock()
+}
+
+func (e *Engine) startCycle(fw framework.Framework, state fwk.CycleState, podInfo *framework.QueuedPodInfo) *cycleRec {
+	e.flushPending(podInfo.Pod.UID)
+	nodes, _ := fw.SnapshotSharedLister().NodeInfos().List()
+	r := e.rec
+	r.mu.Lock()
+	r.seq++
+	seq := r.seq
+	set := r.nodeSetFor(nodes)
+	r.mu.Unlock()
+	c := &cycleRec{
+		c: &recorder.Cycle{
+			Seq:         seq,
+			Pod:         podRef(podInfo.Pod),
+			Profile:     fw.ProfileName(),
+			Attempt:     podInfo.Attempts,
+			Start:       time.Now(),
+			Nodes:       set,
+			NodeSetID:   set.ID,
+			SearchStart: *e.nextStart,
+			NodesToFind: e.nodesToFind(fw, len(nodes)),
+		},
+		uid:         podInfo.Pod.UID,
+		state:       state,
+		nodeIndex:   make(map[string]int, len(nodes)),
+		results:     make([]nodeResult, len(nodes)),
+		filterIndex: map[string]int{},
+		scoreNanos:  map[string]time.Duration{},
+		normalized:  map[string][]int64{},
+		normNanos:   map[string]time.Duration{},
+	}
+	for i, n := range set.Names {
+		c.nodeIndex[n] = i
+	}
+	plugins := fw.ListPlugins()
+	c.weights = make(map[string]int64, len(plugins.Score.Enabled))
+	for _, p := range plugins.Score.Enabled {
+		c.weights[p.Name] = int64(p.Weight)
+	}
+	for _, p := range plugins.Filter.Enabled {
+		c.filterIndex[p.Name] = len(c.filterPlugins)
+		c.filterPlugins = append(c.filterPlugins, p.Name)
+	}
+	c.filterNanos = make([]atomic.Int64, len(c.filterPlugins))
+	c.filterCalls = make([]atomic.Int64, len(c.filterPlugins))
+	r.mu.Lock()
+	r.byUID[c.uid] = c
+	r.mu.Unlock()
+	r.current.Store(c)
+	return c
+}
+
+// nodesToFind mirrors the scheduler's numFeasibleNodesToFind for the record.
+func (e *Engine) nodesToFind(fw framework.Framework, numAll int) int {
+	const minNodes, minPct = 100, 5
+	if numAll < minNodes {
+		return numAll
+	}
+	pct := e.globalPct
+	if p := fw.PercentageOfNodesToScore(); p != nil {
+		pct = *p
+	}
+	if pct == 0 {
+		pct = int32(50 - numAll/125)
+		if pct < minPct {
+			pct = minPct
+		}
+	}
+	n := numAll * int(pct) / 100
+	if n < minNodes {
+		return minNodes
+	}
+	return n
+}
+
+// endAlgorithm assembles Filter, Score and Selection once SchedulePod returns.
+func (e *Engine) endAlgorithm(c *cycleRec, fw framework.Framework, res scheduler.ScheduleResult, err error) {
+	if c.phaseIs(phaseFilter) && !c.phaseStart.IsZero() {
+		c.timePhase(recorder.PhaseFilter, c.phaseStart)
+	}
+	c.setPhase(phaseIdle)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	cy := c.c
+	fp := &recorder.FilterPhase{Plugins: c.filterPlugins, Feasible: []int{}}
+	fp.Durations = make([]time.Duration, len(c.filterPlugins))
+	fp.Calls = make([]int, len(c.filterPlugins))
+	for i := range c.filterPlugins {
+		fp.Durations[i] = time.Duration(c.filterNanos[i].Load())
+		fp.Calls[i] = int(c.filterCalls[i].Load())
+	}
+	skip := c.state.GetSkipFilterPlugins()
+	for _, p := range c.filterPlugins {
+		if skip.Has(p) {
+			fp.Skipped = append(fp.Skipped, p)
+		}
+	}
+	var passed []int
+	for i, r := range c.results {
+		switch r.state {
+		case 1:
+			passed = append(passed, i)
+		case 2:
+			fp.Evaluated++
+			pi := -1
+			if idx, ok := c.filterIndex[r.status.Plugin()]; ok {
+				pi = idx
+			}
+			reasons := r.status.Reasons()
+			if len(reasons) == 0 && r.status.AsError() != nil {
+				reasons = []string{r.status.AsError().Error()}
+			}
+			fp.Rejected = append(fp.Rejected, recorder.NodeStatus{Node: i, Plugin: pi, Code: r.status.Code().String(), Reasons: reasons})
+		}
+	}
+	fp.Evaluated += len(passed)
+	switch {
+	case c.scoreNodes != nil:
+		fp.Feasible = c.scoreNodes
+	case err == nil && res.SuggestedHost != "" && (cy.FastPath == nil || !cy.FastPath.Feasible):
+		fp.Feasible = []int{c.nodeIndex[res.SuggestedHost]}
+	}
+	inFeasible := map[int]bool{}
+	for _, i := range fp.Feasible {
+		inFeasible[i] = true
+	}
+	n := len(c.results)
+	for _, i := range passed {
+		if !inFeasible[i] {
+			fp.Discarded = append(fp.Discarded, i)
+		}
+	}
+	// Order discarded nodes by search order, as the scheduler walked them.
+	sort.Slice(fp.Discarded, func(a, b int) bool {
+		return (fp.Discarded[a]-cy.SearchStart+n)%n < (fp.Discarded[b]-cy.SearchStart+n)%n
+	})
+	if fp.Evaluated > 0 || cy.FastPath == nil || !cy.FastPath.Feasible {
+		cy.Filter = fp
+	}
+	if err == nil && res.SuggestedHost != "" {
+		cy.Selection = selection(cy, res.SuggestedHost, c.nodeIndex)
+	}
+	var fitErr *framework.FitError
+	if mode := e.opts.Diagnostic; mode == DiagnosticAlways || (mode == DiagnosticUnschedulable && errors.As(err, &fitErr)) {
+		cy.Diagnostic = e.diagnosticPass(fw, c)
+	}
+}
+
+func selection(cy *recorder.Cycle, host string, index map[string]int) *recorder.Selection {
+	s := &recorder.Selection{Node: host}
+	switch {
+	case cy.FastPath != nil && cy.FastPath.Feasible:
+		s.Rule = fmt.Sprintf("the %s fast path: %s passed every filter, so nothing else was filtered or scored", cy.FastPath.Kind, host)
+		return s
+	case cy.Score == nil || len(cy.Score.Totals) == 0:
+		s.Rule = "only one node passed filtering, so it was chosen without scoring"
+		return s
+	}
+	best := cy.Score.Totals[0]
+	for _, t := range cy.Score.Totals {
+		best = max(best, t)
+	}
+	for i, t := range cy.Score.Totals {
+		if t == best {
+			s.Top = append(s.Top, cy.Score.Nodes[i])
+		}
+	}
+	if len(s.Top) == 1 {
+		s.Rule = "highest total score"
+	} else {
+		s.Rule = fmt.Sprintf("%d nodes tied at %d; the scheduler's heap over nodes in the order they passed filtering picked %s", len(s.Top), best, host)
+	}
+	return s
+}
+
+// diagnosticPass runs every filter plugin on every node against a copy of the
+// cycle state, beyond the first failure. It changes nothing the scheduler uses.
+func (e *Engine) diagnosticPass(fw framework.Framework, c *cycleRec) *recorder.DiagnosticFilter {
+	v, err := frameworkStruct(unwrap(fw))
+	if err != nil {
+		return nil
+	}
+	plugins, err := pluginSlice[fwk.FilterPlugin](v, "filterPlugins")
+	if err != nil {
+		return nil
+	}
+	nodes, _ := fw.SnapshotSharedLister().NodeInfos().List()
+	state := c.state.Clone()
+	skip := state.GetSkipFilterPlugins()
+	d := &recorder.DiagnosticFilter{Plugins: c.filterPlugins}
+	pod := c.podForDiagnostic(fw)
+	if pod == nil {
+		return nil
+	}
+	for ni, node := range nodes {
+		for pi, pl := range *plugins {
+			if skip.Has(pl.Name()) {
+				d.Cells = append(d.Cells, recorder.DiagnosticCell{Node: ni, Plugin: pi, Code: recorder.CodeSkip})
+				continue
+			}
+			inner := pl
+			if w, ok := pl.(*filterWrapper); ok {
+				inner = w.FilterPlugin
+			}
+			st := inner.Filter(context.Background(), state, pod, node)
+			if !st.IsSuccess() {
+				d.Cells = append(d.Cells, recorder.DiagnosticCell{Node: ni, Plugin: pi, Code: st.Code().String(), Reasons: st.Reasons()})
+			}
+		}
+	}
+	return d
+}
+
+func unwrap(fw framework.Framework) framework.Framework {
+	if b, ok := fw.(*boundFramework); ok {
+		return b.Framework
+	}
+	return fw
+}
+
+func (c *cycleRec) podForDiagnostic(fw framework.Framework) *v1.Pod {
+	pod, err := fw.SharedInformerFactory().Core().V1().Pods().Lister().Pods(c.c.Pod.Namespace).Get(c.c.Pod.Name)
+	if err != nil {
+		return nil
+	}
+	return pod
+}
+
+func (e *Engine) finishFailed(c *cycleRec, status *fwk.Status, ni *fwk.NominatingInfo) {
+	out := recorder.Outcome{Result: recorder.ResultError, Reason: v1.PodReasonSchedulerError, Message: status.Message()}
+	if status.IsRejected() {
+		out.Result, out.Reason = recorder.ResultUnschedulable, v1.PodReasonUnschedulable
+	}
+	if ni != nil && ni.Mode() == fwk.ModeOverride {
+		out.NominatedNode = ni.NominatedNodeName
+	}
+	c.c.Outcome = out
+	e.finish(c)
+}
+
+// finish completes a cycle. A cycle that preempted is held until the pod's next
+// cycle starts or the engine settles, so the victims evicted asynchronously are in it.
+func (e *Engine) finish(c *cycleRec) {
+	c.mu.Lock()
+	if c.done {
+		c.mu.Unlock()
+		return
+	}
+	c.done = true
+	c.c.Duration = time.Since(c.c.Start)
+	hold := c.postFilter && c.c.PostFilter != nil && c.c.PostFilter.NominatedNode != ""
+	c.mu.Unlock()
+	e.rec.current.CompareAndSwap(c, nil)
+	if hold {
+		e.mu.Lock()
+		e.pending = append(e.pending, c)
+		e.mu.Unlock()
+		return
+	}
+	e.emit(c)
+}
+
+func (e *Engine) emit(c *cycleRec) {
+	e.rec.mu.Lock()
+	if e.rec.byUID[c.uid] == c {
+		delete(e.rec.byUID, c.uid)
+	}
+	e.rec.mu.Unlock()
+	e.mu.Lock()
+	e.emitted++
+	e.mu.Unlock()
+	if e.opts.OnCycle != nil {
+		e.opts.OnCycle(c.c)
+	}
+}
+
+// flushPending emits held cycles of uid (all of them when uid is empty).
+func (e *Engine) flushPending(uid types.UID) {
+	e.mu.Lock()
+	var out, keep []*cycleRec
+	for _, c := range e.pending {
+		if uid == "" || c.uid == uid {
+			out = append(out, c)
+		} else {
+			keep = append(keep, c)
+		}
+	}
+	e.pending = keep
+	e.mu.Unlock()
+	for _, c := range out {
+		e.emit(c)
+	}
+}
+
+// eventRecorder drops events except "Preempted", which names a victim and its preemptor.
+type eventRecorder struct {
+	events.FakeRecorder
+	e *Engine
+}
+
+func (r *eventRecorder) Eventf(regarding runtime.Object, related runtime.Object, eventtype, reason, action, note string, args ...interface{}) {
+	if reason != "Preempted" {
+		return
+	}
+	victim, ok1 := regarding.(*v1.Pod)
+	// The preemption executor passes a wrapper of the preemptor pod.
+	preemptor, ok2 := related.(interface{ GetUID() types.UID })
+	if !ok1 || !ok2 {
+		return
+	}
+	r.e.mu.Lock()
+	var target *cycleRec
+	for _, c := range r.e.pending {
+		if c.uid == preemptor.GetUID() {
+			target = c
+		}
+	}
+	r.e.mu.Unlock()
+	if target == nil {
+		target = r.e.rec.cycleFor(&v1.Pod{ObjectMeta: metav1.ObjectMeta{UID: preemptor.GetUID()}})
+	}
+	if target != nil {
+		target.addVictim(podRef(victim))
+	}
+}
+
+func (r *eventRecorder) WithLogger(klog.Logger) events.EventRecorderLogger { return r }
+
+// buildHeader lists each profile's plugins per extension point, as instantiated.
+func (e *Engine) buildHeader() recorder.Header {
+	h := recorder.Header{
+		SchedscopeVersion: Version,
+		KubernetesVersion: KubernetesVersion,
+		Created:           time.Now().UTC(),
+		Source:            recorder.Source{Kind: "fixture", Name: e.fixture.Name, Config: e.opts.ConfigPath},
+	}
+	names := make([]string, 0, len(e.sched.Profiles))
+	for n := range e.sched.Profiles {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fw := e.sched.Profiles[n]
+		p := recorder.Profile{SchedulerName: n, PercentageOfNodesToScore: e.globalPct}
+		if pct := fw.PercentageOfNodesToScore(); pct != nil {
+			p.PercentageOfNodesToScore = *pct
+		}
+		pl := fw.ListPlugins()
+		for _, ep := range []struct {
+			name string
+			set  *config.PluginSet
+		}{
+			{"PreEnqueue", &pl.PreEnqueue}, {"QueueSort", &pl.QueueSort},
+			{recorder.PhasePreFilter, &pl.PreFilter}, {recorder.PhaseFilter, &pl.Filter},
+			{recorder.PhasePostFilter, &pl.PostFilter}, {recorder.PhasePreScore, &pl.PreScore},
+			{recorder.PhaseScore, &pl.Score}, {recorder.PhaseReserve, &pl.Reserve},
+			{recorder.PhasePermit, &pl.Permit}, {recorder.PhasePreBind, &pl.PreBind},
+			{recorder.PhaseBind, &pl.Bind}, {recorder.PhasePostBind, &pl.PostBind},
+		} {
+			x := recorder.ExtensionPoint{Name: ep.name}
+			for _, p := range ep.set.Enabled {
+				x.Plugins = append(x.Plugins, recorder.PluginRef{Name: p.Name, Weight: p.Weight})
+			}
+			if len(x.Plugins) > 0 {
+				p.ExtensionPoints = append(p.ExtensionPoints, x)
+			}
+		}
+		h.Profiles = append(h.Profiles, p)
+	}
+	return h
+}
+
+// queueCounts parses the scheduling queue's pending summary.
+func (e *Engine) queueCounts() (active, backoff int) {
+	_, summary := e.sched.SchedulingQueue.PendingPods()
+	for _, part := range strings.Split(summary, ";") {
+		k, v, ok := strings.Cut(strings.TrimSpace(part), ":")
+		if !ok {
+			continue
+		}
+		n, _ := strconv.Atoi(v)
+		switch k {
+		case "activeQ":
+			active = n
+		case "backoffQ":
+			backoff = n
+		}
+	}
+	return active, backoff
+}
+
+// waitSettled waits until no pod is queued to run, in a cycle, or binding.
+func (e *Engine) waitSettled(ctx context.Context, podInformer cache.SharedIndexInformer) error {
+	deadline := time.Now().Add(e.opts.SettleTimeout)
+	quietSince := time.Time{}
+	for {
+		active, backoff := e.queueCounts()
+		e.mu.Lock()
+		busy := len(e.inFlight)
+		e.mu.Unlock()
+		if active+backoff+busy == 0 {
+			if quietSince.IsZero() {
+				quietSince = time.Now()
+			}
+			// Event handlers may still be moving pods between queues; stay quiet a moment.
+			if time.Since(quietSince) > 20*time.Millisecond {
+				return nil
+			}
+		} else {
+			quietSince = time.Time{}
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("scheduler did not settle within %v (activeQ %d, backoffQ %d, in flight %d)", e.opts.SettleTimeout, active, backoff, busy)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(2 * time.Millisecond):
+		}
+	}
+}

@@ -1,0 +1,329 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/schedscope/schedscope/fixtures"
+	"github.com/schedscope/schedscope/recorder"
+)
+
+// runFixture schedules data and returns the bindings and the cycles in order.
+func runFixture(t *testing.T, name string, data []byte, opts Options) (*Result, []*recorder.Cycle) {
+	t.Helper()
+	fx, err := LoadFixture(name, data)
+	if err != nil {
+		t.Fatalf("LoadFixture: %v", err)
+	}
+	var mu sync.Mutex
+	var cycles []*recorder.Cycle
+	opts.OnCycle = func(c *recorder.Cycle) {
+		mu.Lock()
+		cycles = append(cycles, c)
+		mu.Unlock()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	e, err := New(ctx, fx, opts)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	res, err := e.Run(ctx)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	sort.Slice(cycles, func(i, j int) bool { return cycles[i].Seq < cycles[j].Seq })
+	return res, cycles
+}
+
+func embedded(t *testing.T, name string) []byte {
+	t.Helper()
+	data, err := fixtures.Read(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func TestFixtureOutcomes(t *testing.T) {
+	tests := []struct {
+		fixture  string
+		bindings map[string]string
+		// messages holds the exact PodScheduled message of each pod's last failed cycle.
+		messages map[string]string
+		victims  map[string][]string
+	}{
+		{
+			fixture:  "default.yaml",
+			bindings: map[string]string{"default/web": "node-a", "default/api": "node-d", "default/trainer": "node-c", "default/huge": ""},
+			messages: map[string]string{"default/huge": "0/4 nodes are available: 1 node(s) had untolerated taint(s), 3 Insufficient cpu, 3 Insufficient memory. preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling."},
+		},
+		{fixture: "resources-fit.yaml", bindings: map[string]string{"default/small": "node-medium", "default/wide": "node-big"}},
+		{fixture: "taints-tolerations.yaml", bindings: map[string]string{"default/plain": "node-clean", "default/cordoned-ok": "node-gpu"}},
+		{fixture: "node-affinity.yaml", bindings: map[string]string{"default/ssd-required": "node-ssd-2", "default/zone-prefer": "node-ssd-2"}},
+		{fixture: "pod-affinity.yaml", bindings: map[string]string{"default/web-2": "node-2", "default/sidecar": "node-3"}},
+		{fixture: "topology-spread.yaml", bindings: map[string]string{"default/spread-3": "b-1"}},
+		{fixture: "image-locality.yaml", bindings: map[string]string{"default/inference": "node-warm"}},
+		{
+			fixture:  "unschedulable.yaml",
+			bindings: map[string]string{"default/stuck": ""},
+			messages: map[string]string{"default/stuck": "0/4 nodes are available: 1 Insufficient cpu, 1 Insufficient memory, 1 node(s) didn't match Pod's node affinity/selector, 1 node(s) had untolerated taint(s), 1 node(s) were unschedulable. preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling."},
+		},
+		{
+			fixture:  "preemption.yaml",
+			bindings: map[string]string{"default/urgent": "node-1"},
+			messages: map[string]string{"default/urgent": "0/2 nodes are available: 2 Insufficient cpu. preemption: found a potential placement for pod on node node-1, preempting 1 victims"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.fixture, func(t *testing.T) {
+			res, cycles := runFixture(t, tt.fixture, embedded(t, tt.fixture), Options{Diagnostic: DiagnosticAlways})
+			if diff := cmp.Diff(tt.bindings, res.Bindings); diff != "" {
+				t.Errorf("bindings (-want +got):\n%s", diff)
+			}
+			gotMessages := map[string]string{}
+			for _, c := range cycles {
+				if c.Outcome.Result == recorder.ResultUnschedulable {
+					gotMessages[c.Pod.Key()] = c.Outcome.Message
+				}
+				if c.Outcome.Result == recorder.ResultBound && c.Outcome.Node != res.Bindings[c.Pod.Key()] {
+					t.Errorf("cycle %d says %s bound to %s, cluster says %s", c.Seq, c.Pod.Key(), c.Outcome.Node, res.Bindings[c.Pod.Key()])
+				}
+			}
+			if tt.messages == nil {
+				tt.messages = map[string]string{}
+			}
+			if diff := cmp.Diff(tt.messages, gotMessages); diff != "" {
+				t.Errorf("unschedulable messages (-want +got):\n%s", diff)
+			}
+			for _, c := range cycles {
+				checkInvariants(t, c)
+			}
+		})
+	}
+}
+
+func TestPreemptionRecordsNomination(t *testing.T) {
+	_, cycles := runFixture(t, "preemption.yaml", embedded(t, "preemption.yaml"), Options{})
+	if len(cycles) != 2 {
+		t.Fatalf("want 2 cycles (preempt, then bind), got %d", len(cycles))
+	}
+	pf := cycles[0].PostFilter
+	if pf == nil || pf.NominatedNode != "node-1" || cycles[0].Outcome.NominatedNode != "node-1" {
+		t.Fatalf("first cycle should nominate node-1, got %+v outcome %+v", pf, cycles[0].Outcome)
+	}
+	if diff := cmp.Diff([]string{"default/filler-1"}, podKeys(pf.Victims)); diff != "" {
+		t.Errorf("victims (-want +got):\n%s", diff)
+	}
+	if cycles[1].Outcome.Node != "node-1" {
+		t.Errorf("second cycle bound to %q, want the nominated node-1", cycles[1].Outcome.Node)
+	}
+	// The fast path runs only if the queued pod already carries the nomination.
+	if fp := cycles[1].FastPath; fp != nil && (fp.Kind != recorder.FastPathNominated || fp.Node != "node-1") {
+		t.Errorf("second cycle fast path %+v, want the nominated node-1", fp)
+	}
+}
+
+func podKeys(refs []recorder.PodRef) []string {
+	var out []string
+	for _, r := range refs {
+		out = append(out, r.Key())
+	}
+	return out
+}
+
+// checkInvariants holds for every recorded cycle.
+func checkInvariants(t *testing.T, c *recorder.Cycle) {
+	t.Helper()
+	where := fmt.Sprintf("cycle %d (%s)", c.Seq, c.Pod.Key())
+	n := c.NumNodes()
+	if n == 0 {
+		t.Errorf("%s: no node set", where)
+		return
+	}
+	if s := c.Score; s != nil && len(s.Nodes) > 0 {
+		for i := range s.Nodes {
+			var sum int64
+			for p := range s.Plugins {
+				pl := &s.Plugins[p]
+				if len(pl.Raw) != len(s.Nodes) || (pl.Normalized != nil && len(pl.Normalized) != len(s.Nodes)) {
+					t.Fatalf("%s: plugin %s scores not aligned with nodes", where, pl.Name)
+				}
+				if pl.Weight <= 0 {
+					t.Errorf("%s: plugin %s has weight %d", where, pl.Name, pl.Weight)
+				}
+				sum += s.Weighted(p, i)
+			}
+			if sum != s.Totals[i] {
+				t.Errorf("%s: node %s total %d != Σ normalized×weight %d", where, c.NodeName(s.Nodes[i]), s.Totals[i], sum)
+			}
+		}
+	}
+	if c.Outcome.Result == recorder.ResultBound {
+		sel := c.Selection
+		if sel == nil || sel.Node != c.Outcome.Node {
+			t.Errorf("%s: bound to %s but selection is %+v", where, c.Outcome.Node, sel)
+		} else if c.Score != nil && len(c.Score.Totals) > 0 {
+			found := false
+			for _, i := range sel.Top {
+				found = found || c.NodeName(i) == sel.Node
+			}
+			if !found {
+				t.Errorf("%s: chosen %s is not in the top-score set %v", where, sel.Node, sel.Top)
+			}
+		}
+	}
+	f := c.Filter
+	if f == nil {
+		if c.FastPath == nil || !c.FastPath.Feasible {
+			if c.PreFilter == nil || c.PreFilter.Code == recorder.CodeSuccess {
+				t.Errorf("%s: no filter phase recorded", where)
+			}
+		}
+		return
+	}
+	seen := map[int]string{}
+	mark := func(i int, what string) {
+		if i < 0 || i >= n {
+			t.Errorf("%s: node index %d out of range", where, i)
+			return
+		}
+		if prev, ok := seen[i]; ok {
+			t.Errorf("%s: node %s is both %s and %s", where, c.NodeName(i), prev, what)
+		}
+		seen[i] = what
+	}
+	for _, i := range f.Feasible {
+		mark(i, "feasible")
+	}
+	for _, r := range f.Rejected {
+		mark(r.Node, "rejected")
+		if r.Code == recorder.CodeSuccess || (len(r.Reasons) == 0 && r.Code != recorder.CodeError) {
+			t.Errorf("%s: node %s rejected without a reason: %+v", where, c.NodeName(r.Node), r)
+		}
+	}
+	for _, i := range f.Discarded {
+		mark(i, "discarded")
+	}
+	if len(seen) != f.Evaluated {
+		t.Errorf("%s: %d nodes accounted for, %d evaluated", where, len(seen), f.Evaluated)
+	}
+	// Every node is feasible, rejected with a reason, discarded, or not evaluated;
+	// a node can only be left unevaluated when the search stopped early or a
+	// PreFilter result narrowed it.
+	if f.Evaluated < n && len(f.Feasible) < c.NodesToFind && (c.PreFilter == nil || c.PreFilter.NodeSubset == nil) && c.FastPath == nil {
+		t.Errorf("%s: %d of %d nodes evaluated although only %d feasible of %d wanted were found", where, f.Evaluated, n, len(f.Feasible), c.NodesToFind)
+	}
+}
+
+func TestLargeClusterRecordsPartialSearch(t *testing.T) {
+	_, cycles := runFixture(t, "large-cluster.yaml", embedded(t, "large-cluster.yaml"), Options{})
+	if len(cycles) != 20 {
+		t.Fatalf("want 20 cycles, got %d", len(cycles))
+	}
+	for _, c := range cycles {
+		checkInvariants(t, c)
+		if c.NumNodes() != 1000 {
+			t.Fatalf("cycle %d: %d nodes", c.Seq, c.NumNodes())
+		}
+		if c.FastPath != nil && c.FastPath.Feasible {
+			continue
+		}
+		if c.NodesToFind != 420 {
+			t.Errorf("cycle %d: nodesToFind %d, want 420 (adaptive 42%% of 1000)", c.Seq, c.NodesToFind)
+		}
+		if c.Filter.Evaluated >= 1000 {
+			t.Errorf("cycle %d: evaluated every node; the search should stop after 420 feasible", c.Seq)
+		}
+		if len(c.Filter.Feasible) != 420 {
+			t.Errorf("cycle %d: %d feasible kept, want 420", c.Seq, len(c.Filter.Feasible))
+		}
+	}
+	for i := 1; i < len(cycles); i++ {
+		prev, cur := cycles[i-1], cycles[i]
+		if prev.Filter == nil || cur.Filter == nil || (cur.FastPath != nil && cur.FastPath.Feasible) {
+			continue
+		}
+		want := (prev.SearchStart + len(prev.Filter.Feasible) + len(prev.Filter.Rejected)) % 1000
+		if cur.SearchStart != want {
+			t.Errorf("cycle %d starts at %d, want %d (where cycle %d stopped)", cur.Seq, cur.SearchStart, want, prev.Seq)
+		}
+	}
+}
+
+// randomWorkload builds a seeded cluster whose pods have varied requests.
+func randomWorkload(seed int64, nodes, pods int) []byte {
+	r := rand.New(rand.NewSource(seed))
+	var b strings.Builder
+	for i := 0; i < nodes; i++ {
+		cpu := 2000 + r.Intn(14000)
+		mem := 4096 + r.Intn(60000)
+		zone := []string{"a", "b", "c"}[i%3]
+		fmt.Fprintf(&b, "---\napiVersion: v1\nkind: Node\nmetadata: {name: n%03d, labels: {kubernetes.io/hostname: n%03d, topology.kubernetes.io/zone: zone-%s}}\nstatus:\n  allocatable: {cpu: %dm, memory: %dMi, pods: \"110\"}\n", i, i, zone, cpu, mem)
+	}
+	for i := 0; i < pods; i++ {
+		fmt.Fprintf(&b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p%03d, namespace: default, labels: {app: a%d}}\nspec:\n  containers:\n  - {name: c, image: img%d, resources: {requests: {cpu: %dm, memory: %dMi}}}\n",
+			i, r.Intn(4), r.Intn(3), 100+r.Intn(1900), 128+r.Intn(3000))
+	}
+	return []byte(b.String())
+}
+
+// Recording must never change a decision: the same seeded workload binds every
+// pod to the same node with and without wrappers, or, where scores tie, to a
+// node in the recorded tie set (ties are broken by filter completion order).
+func TestRecordingDoesNotChangeDecisions(t *testing.T) {
+	data := randomWorkload(42, 30, 60)
+	// With one filter goroutine, nodes pass filtering in a fixed order, so the
+	// scheduler breaks score ties the same way in both runs.
+	cfgFile := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(cfgFile, []byte("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nparallelism: 1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := LoadConfigFile(cfgFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	off, _ := runFixture(t, "seeded", data, Options{Config: cfg, DisableRecording: true})
+	on, cycles := runFixture(t, "seeded", data, Options{Config: cfg})
+	byPod := map[string]*recorder.Cycle{}
+	for _, c := range cycles {
+		byPod[c.Pod.Key()] = c
+	}
+	// Pods arrive one at a time, so once a tie is broken differently the clusters
+	// differ and later decisions may too: compare up to the first difference,
+	// which must lie inside the recorded tie set.
+	compared := 0
+	for i := 0; i < 60; i++ {
+		pod := fmt.Sprintf("default/p%03d", i)
+		want, got := off.Bindings[pod], on.Bindings[pod]
+		compared++
+		if got == want {
+			continue
+		}
+		c := byPod[pod]
+		inTie := false
+		if c != nil && c.Selection != nil {
+			for _, i := range c.Selection.Top {
+				inTie = inTie || c.NodeName(i) == want
+			}
+		}
+		if !inTie {
+			t.Errorf("%s: bound to %s with recording, %s without, and %s is not in the recorded tie set", pod, got, want, want)
+		}
+		t.Logf("%s: tie broken differently (%s vs %s); later pods see different clusters", pod, got, want)
+		break
+	}
+	if compared < 60 {
+		t.Errorf("only %d pods compared before the runs diverged; choose a workload with fewer ties", compared)
+	}
+	t.Logf("%d pods compared", compared)
+}

@@ -1,0 +1,228 @@
+// Package engine runs the upstream kube-scheduler in-process over a cluster held in
+// memory and records every scheduling cycle as recorder types. It is the only
+// package tree of schedscope that imports k8s.io/kubernetes.
+package engine
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+
+	v1 "k8s.io/api/core/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"sigs.k8s.io/yaml"
+)
+
+// ReplicasAnnotation on a Node or Pod in a fixture stamps out that many copies,
+// named <name>-<i>. It describes large clusters compactly; kubectl apply creates
+// only the one object it sees.
+const ReplicasAnnotation = "schedscope.io/replicas"
+
+// Fixture is a cluster loaded from a manifest: the objects present from the start
+// and the pods that arrive, in document order, to be scheduled.
+type Fixture struct {
+	Name string
+	// Objects are created before scheduling starts (nodes, running pods, classes, ...).
+	Objects []runtime.Object
+	// Pending are pods without spec.nodeName, in arrival order.
+	Pending []*v1.Pod
+	// Warnings are things a real cluster would do differently, worth telling the user.
+	Warnings []string
+}
+
+// Pods returns every pod of the fixture (running and pending).
+func (f *Fixture) nodes() []*v1.Node {
+	var out []*v1.Node
+	for _, o := range f.Objects {
+		if n, ok := o.(*v1.Node); ok {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+var strictCodecs = serializer.NewCodecFactory(clientgoscheme.Scheme, serializer.EnableStrict)
+
+// LoadFixtureFile reads a fixture manifest; errors name the file and line.
+func LoadFixtureFile(path string) (*Fixture, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return LoadFixture(path, data)
+}
+
+// LoadFixture decodes a multi-document manifest. name is used in errors.
+func LoadFixture(name string, data []byte) (*Fixture, error) {
+	f := &Fixture{Name: name}
+	docs := splitDocuments(data)
+	decoder := strictCodecs.UniversalDeserializer()
+	var objs []runtime.Object
+	for _, d := range docs {
+		if len(bytes.TrimSpace(stripComments(d.body))) == 0 {
+			continue
+		}
+		obj, err := decodeDocument(decoder, d.body)
+		if err != nil {
+			line, msg := d.line, err.Error()
+			// YAML errors count lines from the start of the document.
+			if m := yamlLine.FindStringSubmatchIndex(msg); m != nil {
+				if n, convErr := strconv.Atoi(msg[m[2]:m[3]]); convErr == nil {
+					line = d.line + n - 1 - leadingBlankLines(d.body)
+					msg = strings.Replace(msg, msg[m[0]:m[1]+1], "", 1)
+				}
+			}
+			return nil, fmt.Errorf("%s:%d: %s", name, line, strings.TrimSpace(msg))
+		}
+		expanded, err := expandReplicas(obj)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", name, d.line, err)
+		}
+		objs = append(objs, expanded...)
+	}
+	if err := admit(f, objs); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return f, nil
+}
+
+type document struct {
+	line int
+	body []byte
+}
+
+// splitDocuments splits a multi-document YAML stream at "---" lines, keeping the
+// line number where each document starts.
+func splitDocuments(data []byte) []document {
+	var docs []document
+	var cur []byte
+	start := 1
+	for i, l := range strings.SplitAfter(string(data), "\n") {
+		trimmed := strings.TrimRight(l, "\r\n")
+		if trimmed == "---" || strings.HasPrefix(trimmed, "--- ") {
+			docs = append(docs, document{line: start, body: cur})
+			cur, start = nil, i+2
+			continue
+		}
+		cur = append(cur, l...)
+	}
+	docs = append(docs, document{line: start, body: cur})
+	// Point each document at its first line with content.
+	for i := range docs {
+		for _, l := range strings.SplitAfter(string(docs[i].body), "\n") {
+			t := strings.TrimSpace(l)
+			if t != "" && !strings.HasPrefix(t, "#") {
+				break
+			}
+			docs[i].line++
+		}
+	}
+	return docs
+}
+
+func stripComments(b []byte) []byte {
+	var out []byte
+	for _, l := range bytes.Split(b, []byte("\n")) {
+		if t := bytes.TrimSpace(l); len(t) > 0 && t[0] != '#' {
+			out = append(out, l...)
+			out = append(out, '\n')
+		}
+	}
+	return out
+}
+
+var yamlLine = regexp.MustCompile(`yaml: line (\d+):`)
+
+func leadingBlankLines(b []byte) int {
+	n := 0
+	for _, l := range strings.SplitAfter(string(b), "\n") {
+		t := strings.TrimSpace(l)
+		if t != "" && !strings.HasPrefix(t, "#") {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+func decodeDocument(decoder runtime.Decoder, body []byte) (runtime.Object, error) {
+	var meta struct {
+		APIVersion string `json:"apiVersion"`
+		Kind       string `json:"kind"`
+	}
+	if err := yaml.Unmarshal(body, &meta); err != nil {
+		return nil, fmt.Errorf("malformed YAML: %v", strings.TrimPrefix(oneLine(err), "error converting YAML to JSON: "))
+	}
+	if meta.Kind == "" || meta.APIVersion == "" {
+		return nil, errors.New("document has no apiVersion or kind")
+	}
+	obj, _, err := decoder.Decode(body, nil, nil)
+	if err != nil {
+		if runtime.IsNotRegisteredError(err) {
+			return nil, fmt.Errorf("unsupported kind %s %s", meta.APIVersion, meta.Kind)
+		}
+		return nil, fmt.Errorf("%s: %v", meta.Kind, oneLine(err))
+	}
+	return obj, nil
+}
+
+func oneLine(err error) string {
+	return strings.Join(strings.Fields(err.Error()), " ")
+}
+
+func expandReplicas(obj runtime.Object) ([]runtime.Object, error) {
+	var annotations map[string]string
+	var name string
+	switch o := obj.(type) {
+	case *v1.Node:
+		annotations, name = o.Annotations, o.Name
+	case *v1.Pod:
+		annotations, name = o.Annotations, o.Name
+	default:
+		return []runtime.Object{obj}, nil
+	}
+	v, ok := annotations[ReplicasAnnotation]
+	if !ok {
+		return []runtime.Object{obj}, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > 100000 {
+		return nil, fmt.Errorf("metadata.annotations[%s] of %q: want a whole number from 1 to 100000, got %q", ReplicasAnnotation, name, v)
+	}
+	width := len(strconv.Itoa(n))
+	out := make([]runtime.Object, 0, n)
+	for i := 1; i <= n; i++ {
+		c := obj.DeepCopyObject()
+		suffix := fmt.Sprintf("%0*d", width, i)
+		switch o := c.(type) {
+		case *v1.Node:
+			o.Name = name + "-" + suffix
+			delete(o.Annotations, ReplicasAnnotation)
+			if o.Labels != nil {
+				if _, ok := o.Labels[v1.LabelHostname]; ok {
+					o.Labels[v1.LabelHostname] = o.Name
+				}
+			}
+		case *v1.Pod:
+			o.Name = name + "-" + suffix
+			delete(o.Annotations, ReplicasAnnotation)
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// priorityClasses the API server creates on its own.
+func builtinPriorityClasses() []*schedulingv1.PriorityClass {
+	return []*schedulingv1.PriorityClass{
+		{ObjectMeta: metaName("system-node-critical"), Value: 2000001000},
+		{ObjectMeta: metaName("system-cluster-critical"), Value: 2000000000},
+	}
+}

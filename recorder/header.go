@@ -1,0 +1,60 @@
+package recorder
+
+import "time"
+
+// FormatName identifies a schedscope recording.
+const FormatName = "schedscope-recording"
+
+// SchemaVersion is the version of the record layout this package writes and reads.
+const SchemaVersion = 1
+
+// Header is the first record of a recording.
+type Header struct {
+	Format            string    `json:"format"`
+	SchemaVersion     int       `json:"schemaVersion"`
+	SchedscopeVersion string    `json:"schedscopeVersion"`
+	KubernetesVersion string    `json:"kubernetesVersion"`
+	Created           time.Time `json:"created"`
+	Source            Source    `json:"source"`
+	Profiles          []Profile `json:"profiles"`
+}
+
+// Source says where the recorded cluster came from.
+type Source struct {
+	// Kind is "fixture" or "cluster".
+	Kind string `json:"kind"`
+	// Name is the fixture path or the kubeconfig context.
+	Name string `json:"name"`
+	// Config is the KubeSchedulerConfiguration file, empty for the default profile.
+	Config string `json:"config,omitempty"`
+}
+
+// Profile is one scheduler profile as the framework instantiated it.
+type Profile struct {
+	SchedulerName string `json:"schedulerName"`
+	// PercentageOfNodesToScore is the effective setting; 0 means adaptive.
+	PercentageOfNodesToScore int32            `json:"percentageOfNodesToScore"`
+	ExtensionPoints          []ExtensionPoint `json:"extensionPoints"`
+}
+
+// ExtensionPoint lists the plugins enabled at one extension point, in call order.
+type ExtensionPoint struct {
+	Name    string      `json:"name"`
+	Plugins []PluginRef `json:"plugins"`
+}
+
+// PluginRef names a plugin; Weight is set for Score plugins.
+type PluginRef struct {
+	Name   string `json:"name"`
+	Weight int32  `json:"weight,omitempty"`
+}
+
+// Profile returns the named profile, or nil.
+func (h *Header) Profile(name string) *Profile {
+	for i := range h.Profiles {
+		if h.Profiles[i].SchedulerName == name {
+			return &h.Profiles[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,55 @@
+package recorder
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Recording is a whole recording loaded in memory.
+type Recording struct {
+	Header Header
+	Cycles []*Cycle
+	// Problems lists torn or corrupt records that were skipped.
+	Problems []error
+}
+
+// Load reads every record from r. Damaged records are skipped and listed in
+// Problems; only an unreadable header is an error.
+func Load(r io.Reader) (*Recording, error) {
+	rd, err := NewReader(r)
+	if err != nil {
+		return nil, err
+	}
+	rec := &Recording{Header: rd.Header()}
+	for record, err := range rd.All() {
+		if err != nil {
+			var torn *ErrTorn
+			var corrupt *ErrCorrupt
+			if errors.As(err, &torn) || errors.As(err, &corrupt) {
+				rec.Problems = append(rec.Problems, err)
+				continue
+			}
+			return rec, err
+		}
+		if record.Cycle != nil {
+			rec.Cycles = append(rec.Cycles, record.Cycle)
+		}
+	}
+	return rec, nil
+}
+
+// LoadFile reads a recording file; errors name the file.
+func LoadFile(path string) (*Recording, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	rec, err := Load(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return rec, nil
+}
