@@ -17,7 +17,7 @@ func testCycle(seq int, nodes *NodeSet) *Cycle {
 		Start: time.Date(2026, 1, 1, 0, 0, seq, 0, time.UTC), Nodes: nodes,
 		Filter: &FilterPhase{Plugins: []string{"NodeResourcesFit"}, Feasible: []int{0},
 			Rejected: []NodeStatus{{Node: 1, Plugin: 0, Code: CodeUnschedulable, Reasons: []string{"Insufficient cpu"}}}, Evaluated: 2},
-		Score: &ScorePhase{Nodes: []int{0}, Plugins: []ScorePlugin{{Name: "NodeResourcesFit", Weight: 1, Raw: []int64{42}}}, Totals: []int64{42}},
+		Score:   &ScorePhase{Nodes: []int{0}, Plugins: []ScorePlugin{{Name: "NodeResourcesFit", Weight: 1, Raw: []int64{42}}}, Totals: []int64{42}},
 		Outcome: Outcome{Result: ResultBound, Node: "a"},
 	}
 }

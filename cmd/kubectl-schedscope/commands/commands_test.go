@@ -1,0 +1,115 @@
+package commands
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/schedscope/schedscope/recorder"
+)
+
+func run(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	streams, _, out, errOut := genericiooptions.NewTestIOStreams()
+	code := Execute(streams, args)
+	return out.String(), errOut.String(), code
+}
+
+func TestExplainDefaultFixture(t *testing.T) {
+	out, errOut, code := run(t, "explain")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		"cycle 1 · pod default/web", "result: bound to node-a",
+		"Select host — node-a: highest total score",
+		"node-b lost by 45: NodeResourcesFit −46",
+		`"0/4 nodes are available: 1 node(s) had untolerated taint(s), 3 Insufficient cpu, 3 Insufficient memory.`,
+		"Diagnostic pass",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+}
+
+func TestExplainJSONFilteredByPod(t *testing.T) {
+	out, errOut, code := run(t, "explain", "--pod", "api", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Cycles []struct {
+			Pod     recorder.PodRef  `json:"pod"`
+			Outcome recorder.Outcome `json:"outcome"`
+			Nodes   []string         `json:"nodes"`
+		} `json:"cycles"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Cycles) != 1 || doc.Cycles[0].Pod.Name != "api" || doc.Cycles[0].Outcome.Node != "node-d" || len(doc.Cycles[0].Nodes) != 4 {
+		t.Errorf("cycles %+v", doc.Cycles)
+	}
+}
+
+func TestRecordThenLoad(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rec.ssr")
+	_, errOut, code := run(t, "record", "-f", "preemption", "-o", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	rec, err := recorder.LoadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Cycles) != 2 || rec.Cycles[0].PostFilter == nil || rec.Cycles[1].Outcome.Result != recorder.ResultBound {
+		t.Fatalf("recording has %d cycles: %+v", len(rec.Cycles), rec.Cycles)
+	}
+	if rec.Header.KubernetesVersion != "v1.37.1" || len(rec.Header.Profiles) != 1 {
+		t.Errorf("header %+v", rec.Header)
+	}
+}
+
+func TestBadInputIsOneLineError(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	if err := os.WriteFile(bad, []byte("apiVersion: v1\nkind: Node\nmetadata: {name: x}\nspec: {taintz: []}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"unknown field", []string{"explain", "-f", bad}, `bad.yaml:1: Node: strict decoding error: unknown field "spec.taintz"`},
+		{"missing file", []string{"explain", "-f", filepath.Join(dir, "nope.yaml")}, "nope.yaml: no such file"},
+		{"bad output", []string{"explain", "-o", "xml"}, `--output must be text, json or yaml, not "xml"`},
+		{"bad diagnostic", []string{"explain", "--diagnostic", "sometimes"}, "--diagnostic must be always, unschedulable or never"},
+		{"record without output", []string{"record"}, "--output (-o) is required"},
+		{"unknown flag", []string{"explain", "--frobnicate"}, "unknown flag: --frobnicate"},
+		{"unknown pod", []string{"explain", "--pod", "ghost"}, `no cycle for pod "ghost"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, errOut, code := run(t, tt.args...)
+			if code == 0 {
+				t.Fatal("exit 0")
+			}
+			if !strings.Contains(errOut, tt.want) || strings.Count(errOut, "\n") != 1 {
+				t.Errorf("stderr %q, want one line containing %q", errOut, tt.want)
+			}
+		})
+	}
+}
+
+func TestVersion(t *testing.T) {
+	out, _, code := run(t, "version")
+	if code != 0 || !strings.Contains(out, "kube-scheduler v1.37.1") {
+		t.Errorf("exit %d, output %q", code, out)
+	}
+}
