@@ -37,17 +37,6 @@ type Fixture struct {
 	Warnings []string
 }
 
-// Pods returns every pod of the fixture (running and pending).
-func (f *Fixture) nodes() []*v1.Node {
-	var out []*v1.Node
-	for _, o := range f.Objects {
-		if n, ok := o.(*v1.Node); ok {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
 var strictCodecs = serializer.NewCodecFactory(clientgoscheme.Scheme, serializer.EnableStrict)
 
 // LoadFixtureFile reads a fixture manifest; errors name the file and line.
