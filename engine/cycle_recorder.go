@@ -128,15 +128,14 @@ type cycleRec struct {
 	filterNanos   []atomic.Int64
 	filterCalls   []atomic.Int64
 
-	mu          sync.Mutex
-	scoreNanos  map[string]time.Duration
-	normalized  map[string][]int64
-	normNanos   map[string]time.Duration
-	scoreNodes  []int
-	phaseStart  time.Time
-	postFilter  bool
-	emitPending bool
-	done        bool
+	mu         sync.Mutex
+	scoreNanos map[string]time.Duration
+	normalized map[string][]int64
+	normNanos  map[string]time.Duration
+	scoreNodes []int
+	phaseStart time.Time
+	postFilter bool
+	done       bool
 }
 
 func (c *cycleRec) setPhase(p phase) { c.phase.Store(int32(p)) }
