@@ -1,4 +1,5 @@
 GO ?= go
+SHELL := bash
 BIN := bin/kubectl-schedscope
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/schedscope/schedscope/engine.Version=$(VERSION)
@@ -16,11 +17,22 @@ test:
 	$(GO) test -count=1 ./...
 
 lint:
-	@out=$$(gofmt -l cmd engine recorder fixtures); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	@out=$$(gofmt -l cmd engine recorder fixtures tui); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
+# bench runs every benchmark, keeps the raw output (benchstat reads it) and
+# writes the results table the README links.
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+	@mkdir -p .bench
+	set -o pipefail; { \
+	  $(GO) test -run '^$$' -bench 'RecordingOverhead' -benchtime 3x -timeout 60m ./engine && \
+	  $(GO) test -run '^$$' -bench 'WriteCycle|LargestCluster' -timeout 30m ./engine && \
+	  $(GO) test -run '^$$' -bench 'Replay1GB' -benchtime 3x -timeout 30m ./recorder && \
+	  $(GO) test -run '^$$' -bench . -timeout 20m ./tui; } | tee .bench/raw.txt
+	@awk -v machine="$$(nproc) cores, $$(awk '/MemTotal/ {printf "%.0f GiB", $$2/1048576}' /proc/meminfo), $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')" \
+	  -v when="$$(date -u +%Y-%m-%d)" -v goversion="$$($(GO) env GOVERSION)" \
+	  -f .bench/table.awk .bench/raw.txt > .bench/results.md
+	@cat .bench/results.md
 
 clean:
 	rm -rf bin

@@ -9,6 +9,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
 
 	"github.com/schedscope/schedscope/recorder"
 )
@@ -37,10 +38,48 @@ type recorderState struct {
 	byUID   map[types.UID]*cycleRec // cycles whose binding cycle may still run
 	seq     int
 	nodeSet *recorder.NodeSet
+	// nodeObjs holds the Node objects the current set was built from.
+	nodeObjs []*v1.Node
+	// nodeGens holds each node's cache generation as last recorded.
+	nodeGens []int64
+	profiles map[string]*profilePlugins
+	// nodeIndex maps node names to their index in the current set; it is
+	// replaced, never modified, so cycles may keep reading an old one.
+	nodeIndex map[string]int
 }
 
 func newRecorderState() *recorderState {
-	return &recorderState{byUID: map[types.UID]*cycleRec{}}
+	return &recorderState{byUID: map[types.UID]*cycleRec{}, profiles: map[string]*profilePlugins{}}
+}
+
+// profilePlugins is what cycles need to know of a profile's Filter and Score
+// plugins. A profile's plugins are fixed once the framework is built, so this is
+// worked out once per profile; cycles share it read-only.
+type profilePlugins struct {
+	filter      []string
+	filterIndex map[string]int
+	weights     map[string]int64
+	scoreIndex  map[string]int
+}
+
+func (r *recorderState) pluginsOf(fw framework.Framework) *profilePlugins {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if pp, ok := r.profiles[fw.ProfileName()]; ok {
+		return pp
+	}
+	plugins := fw.ListPlugins()
+	pp := &profilePlugins{filterIndex: map[string]int{}, weights: map[string]int64{}, scoreIndex: map[string]int{}}
+	for i, p := range plugins.Score.Enabled {
+		pp.weights[p.Name] = int64(p.Weight)
+		pp.scoreIndex[p.Name] = i
+	}
+	for i, p := range plugins.Filter.Enabled {
+		pp.filterIndex[p.Name] = i
+		pp.filter = append(pp.filter, p.Name)
+	}
+	r.profiles[fw.ProfileName()] = pp
+	return pp
 }
 
 // cycleFor returns the open cycle of pod, if any.
@@ -77,12 +116,12 @@ func (r *recorderState) addPluginStatus(pod *v1.Pod, p phase, ps recorder.Plugin
 }
 
 // nodeSetFor returns the recorded node set for the snapshot's node list, reusing
-// the previous set when the list did not change.
+// the previous set when neither the list nor any Node object changed.
 func (r *recorderState) nodeSetFor(nodes []fwk.NodeInfo) *recorder.NodeSet {
-	if s := r.nodeSet; s != nil && len(s.Names) == len(nodes) {
+	if s := r.nodeSet; s != nil && len(r.nodeObjs) == len(nodes) {
 		same := true
 		for i, n := range nodes {
-			if n.Node().Name != s.Names[i] {
+			if n.Node() != r.nodeObjs[i] {
 				same = false
 				break
 			}
@@ -92,15 +131,79 @@ func (r *recorderState) nodeSetFor(nodes []fwk.NodeInfo) *recorder.NodeSet {
 		}
 	}
 	names := make([]string, len(nodes))
+	info := make([]recorder.NodeInfo, len(nodes))
+	objs := make([]*v1.Node, len(nodes))
 	for i, n := range nodes {
-		names[i] = n.Node().Name
+		node := n.Node()
+		objs[i] = node
+		names[i] = node.Name
+		info[i] = nodeInfo(node, n.GetAllocatable())
 	}
 	id := 1
 	if r.nodeSet != nil {
 		id = r.nodeSet.ID + 1
 	}
-	r.nodeSet = &recorder.NodeSet{ID: id, Names: names}
+	r.nodeSet = &recorder.NodeSet{ID: id, Names: names, Info: info}
+	r.nodeObjs = objs
+	r.nodeGens = make([]int64, len(nodes))
+	r.nodeIndex = make(map[string]int, len(names))
+	for i, n := range names {
+		r.nodeIndex[n] = i
+	}
 	return r.nodeSet
+}
+
+// nodeUseFor lists the nodes of the current set whose pods changed since the
+// previous cycle; after a new node set, every node that holds pods.
+func (r *recorderState) nodeUseFor(nodes []fwk.NodeInfo) []recorder.NodeUse {
+	var out []recorder.NodeUse
+	for i, n := range nodes {
+		g := n.GetGeneration()
+		if i >= len(r.nodeGens) || r.nodeGens[i] == g {
+			continue
+		}
+		first := r.nodeGens[i] == 0
+		r.nodeGens[i] = g
+		pods := n.GetPods()
+		if first && len(pods) == 0 {
+			continue
+		}
+		nu := recorder.NodeUse{Node: i, Generation: g, Requested: resourceMap(n.GetRequested(), len(pods))}
+		for _, p := range pods {
+			pod := p.GetPod()
+			nu.Pods = append(nu.Pods, podPlaced(pod))
+		}
+		out = append(out, nu)
+	}
+	return out
+}
+
+func nodeInfo(node *v1.Node, alloc fwk.Resource) recorder.NodeInfo {
+	ni := recorder.NodeInfo{
+		Labels:        node.Labels,
+		Allocatable:   resourceMap(alloc, alloc.GetAllowedPodNumber()),
+		Unschedulable: node.Spec.Unschedulable,
+	}
+	for _, t := range node.Spec.Taints {
+		ni.Taints = append(ni.Taints, recorder.Taint{Key: t.Key, Value: t.Value, Effect: string(t.Effect)})
+	}
+	return ni
+}
+
+// resourceMap spells a scheduler Resource in recorder units.
+func resourceMap(r fwk.Resource, pods int) map[string]int64 {
+	m := map[string]int64{
+		string(v1.ResourceCPU):    r.GetMilliCPU(),
+		string(v1.ResourceMemory): r.GetMemory(),
+		string(v1.ResourcePods):   int64(pods),
+	}
+	if v := r.GetEphemeralStorage(); v != 0 {
+		m[string(v1.ResourceEphemeralStorage)] = v
+	}
+	for k, v := range r.GetScalarResources() {
+		m[string(k)] = v
+	}
+	return m
 }
 
 type nodeResult struct {
@@ -115,8 +218,8 @@ type cycleRec struct {
 	state fwk.CycleState
 	phase atomic.Int32
 
-	nodeIndex map[string]int
-	results   []nodeResult // by node index, main filter pass
+	nodeIndex map[string]int // shared with the node set; read-only
+	results   []nodeResult   // by node index, main filter pass
 
 	// fastPathPending is set while the next filter evaluation is the single-node
 	// check of a nominated node or batch hint.
@@ -125,17 +228,18 @@ type cycleRec struct {
 	filterPlugins []string
 	weights       map[string]int64
 	filterIndex   map[string]int
-	filterNanos   []atomic.Int64
-	filterCalls   []atomic.Int64
+	filterTimers  []callTimer
+	timeAll       bool // time every plugin call, on small clusters
 
-	mu         sync.Mutex
-	scoreNanos map[string]time.Duration
-	normalized map[string][]int64
-	normNanos  map[string]time.Duration
-	scoreNodes []int
-	phaseStart time.Time
-	postFilter bool
-	done       bool
+	mu          sync.Mutex
+	scoreIndex  map[string]int // read-only once the cycle starts
+	scoreTimers []callTimer
+	normalized  map[string][]int64
+	normNanos   map[string]time.Duration
+	scoreNodes  []int
+	phaseStart  time.Time
+	postFilter  bool
+	done        bool
 }
 
 func (c *cycleRec) setPhase(p phase) { c.phase.Store(int32(p)) }
@@ -144,17 +248,29 @@ func (c *cycleRec) phaseIs(p phase) bool {
 }
 func (c *cycleRec) inFilter() bool { return c.phaseIs(phaseFilter) }
 
-func (c *cycleRec) addFilterTime(plugin string, d time.Duration) {
-	if i, ok := c.filterIndex[plugin]; ok {
-		c.filterNanos[i].Add(int64(d))
-		c.filterCalls[i].Add(1)
+// filterTimer returns the timer of the Filter plugin at pos; a spare one if
+// pos is out of range, so a wrapper never needs to check.
+func (c *cycleRec) filterTimer(pos int) *callTimer {
+	if pos < len(c.filterTimers) {
+		return &c.filterTimers[pos]
 	}
+	return new(callTimer)
 }
 
-func (c *cycleRec) addScoreTime(plugin string, d time.Duration) {
-	c.mu.Lock()
-	c.scoreNanos[plugin] += d
-	c.mu.Unlock()
+// scoreTimer returns the timer of the Score plugin at pos.
+func (c *cycleRec) scoreTimer(pos int) *callTimer {
+	if pos < len(c.scoreTimers) {
+		return &c.scoreTimers[pos]
+	}
+	return new(callTimer)
+}
+
+// scoreTime returns the estimated summed Score time of plugin over calls calls.
+func (c *cycleRec) scoreTime(plugin string, calls int) time.Duration {
+	if i, ok := c.scoreIndex[plugin]; ok {
+		return c.scoreTimers[i].total(calls)
+	}
+	return 0
 }
 
 func (c *cycleRec) addNormalized(plugin string, scores fwk.NodeScoreList, d time.Duration) {
@@ -184,6 +300,21 @@ func (c *cycleRec) addPostFilter(ps recorder.PluginStatus) {
 		c.c.PostFilter = &recorder.PostFilterPhase{}
 	}
 	c.c.PostFilter.Plugins = append(c.c.PostFilter.Plugins, ps)
+}
+
+// addCandidate records one node of the preemption dry run.
+func (c *cycleRec) addCandidate(cand recorder.Candidate) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.c.PostFilter == nil {
+		c.c.PostFilter = &recorder.PostFilterPhase{}
+	}
+	pf := c.c.PostFilter
+	if cand.Code == recorder.CodeSuccess && len(cand.Victims) > 0 {
+		pf.Candidates = append(pf.Candidates, cand)
+	} else {
+		pf.Rejected = append(pf.Rejected, cand)
+	}
 }
 
 func (c *cycleRec) addPreScore(ps recorder.PluginStatus) {
@@ -230,5 +361,13 @@ func podRef(p *v1.Pod) recorder.PodRef {
 	if p.Spec.Priority != nil {
 		ref.Priority = *p.Spec.Priority
 	}
+	return ref
+}
+
+// podPlaced names a pod placed on a node, without its UID and node, which the
+// NodeUse it sits in already gives.
+func podPlaced(p *v1.Pod) recorder.PodRef {
+	ref := podRef(p)
+	ref.UID, ref.Node = "", ""
 	return ref
 }

@@ -64,8 +64,9 @@ type Options struct {
 	OnCycle func(*recorder.Cycle)
 	// SettleTimeout bounds how long one pod may take to settle.
 	SettleTimeout time.Duration
-	// Gate, if set, is waited on before each scheduling cycle starts (pause/step).
-	Gate func(ctx context.Context) error
+	// Gate, if set, is called with the pod the scheduler has just taken from its
+	// queue, before the scheduling cycle starts; it blocks to pause the engine.
+	Gate func(ctx context.Context, pod recorder.PodRef) error
 }
 
 // Engine is the upstream scheduler running in-process over a fixture.
@@ -80,6 +81,9 @@ type Engine struct {
 
 	nextStart *int
 	globalPct int32
+
+	// gated is set while the Gate holds the scheduling goroutine.
+	gated atomic.Bool
 
 	mu       sync.Mutex
 	inFlight map[types.UID]bool
@@ -103,7 +107,10 @@ func New(ctx context.Context, fx *Fixture, opts Options) (*Engine, error) {
 		opts.SettleTimeout = 60 * time.Second
 	}
 	e := &Engine{opts: opts, fixture: fx, cfg: cfg, rec: newRecorderState(), inFlight: map[types.UID]bool{}}
-	e.client = fake.NewClientset(fx.Objects...)
+	// The simple tracker stores objects as they are written. The field-managed one
+	// (fake.NewClientset) rebuilds a REST mapper on every write, which made the
+	// fake API server, not the scheduler, the bottleneck of large runs.
+	e.client = fake.NewSimpleClientset(fx.Objects...)
 	e.client.PrependReactor("create", "pods", e.bindReactor)
 
 	informerFactory := scheduler.NewInformerFactory(e.client, 0, nil)
@@ -193,16 +200,19 @@ func (e *Engine) installHooks() error {
 	s := e.sched
 	origNext := s.NextEntity
 	s.NextEntity = func(logger klog.Logger) (framework.QueuedEntityInfo, error) {
-		if e.opts.Gate != nil {
-			if err := e.opts.Gate(context.Background()); err != nil {
-				return nil, err
-			}
-		}
 		ent, err := origNext(logger)
 		if pi, ok := ent.(*framework.QueuedPodInfo); ok && pi != nil && pi.Pod != nil {
 			e.mu.Lock()
 			e.inFlight[pi.Pod.UID] = true
 			e.mu.Unlock()
+			if e.opts.Gate != nil {
+				e.gated.Store(true)
+				gerr := e.opts.Gate(context.Background(), podRef(pi.Pod))
+				e.gated.Store(false)
+				if gerr != nil {
+					return nil, gerr
+				}
+			}
 		}
 		return ent, err
 	}
@@ -264,6 +274,8 @@ func (e *Engine) startCycle(fw framework.Framework, state fwk.CycleState, podInf
 	r.seq++
 	seq := r.seq
 	set := r.nodeSetFor(nodes)
+	index := r.nodeIndex
+	use := r.nodeUseFor(nodes)
 	r.mu.Unlock()
 	c := &cycleRec{
 		c: &recorder.Cycle{
@@ -274,32 +286,22 @@ func (e *Engine) startCycle(fw framework.Framework, state fwk.CycleState, podInf
 			Start:       time.Now(),
 			Nodes:       set,
 			NodeSetID:   set.ID,
+			NodeUse:     use,
 			SearchStart: *e.nextStart,
 			NodesToFind: e.nodesToFind(fw, len(nodes)),
 		},
-		uid:         podInfo.Pod.UID,
-		state:       state,
-		nodeIndex:   make(map[string]int, len(nodes)),
-		results:     make([]nodeResult, len(nodes)),
-		filterIndex: map[string]int{},
-		scoreNanos:  map[string]time.Duration{},
-		normalized:  map[string][]int64{},
-		normNanos:   map[string]time.Duration{},
+		uid:        podInfo.Pod.UID,
+		state:      state,
+		nodeIndex:  index,
+		results:    make([]nodeResult, len(nodes)),
+		normalized: map[string][]int64{},
+		normNanos:  map[string]time.Duration{},
 	}
-	for i, n := range set.Names {
-		c.nodeIndex[n] = i
-	}
-	plugins := fw.ListPlugins()
-	c.weights = make(map[string]int64, len(plugins.Score.Enabled))
-	for _, p := range plugins.Score.Enabled {
-		c.weights[p.Name] = int64(p.Weight)
-	}
-	for _, p := range plugins.Filter.Enabled {
-		c.filterIndex[p.Name] = len(c.filterPlugins)
-		c.filterPlugins = append(c.filterPlugins, p.Name)
-	}
-	c.filterNanos = make([]atomic.Int64, len(c.filterPlugins))
-	c.filterCalls = make([]atomic.Int64, len(c.filterPlugins))
+	pp := r.pluginsOf(fw)
+	c.weights, c.scoreIndex, c.filterIndex, c.filterPlugins = pp.weights, pp.scoreIndex, pp.filterIndex, pp.filter
+	c.scoreTimers = make([]callTimer, len(pp.scoreIndex))
+	c.filterTimers = make([]callTimer, len(c.filterPlugins))
+	c.timeAll = len(nodes) <= timeAllNodes
 	r.mu.Lock()
 	r.byUID[c.uid] = c
 	r.mu.Unlock()
@@ -340,16 +342,19 @@ func (e *Engine) endAlgorithm(c *cycleRec, fw framework.Framework, res scheduler
 	defer c.mu.Unlock()
 	cy := c.c
 	fp := &recorder.FilterPhase{Plugins: c.filterPlugins, Feasible: []int{}}
-	fp.Durations = make([]time.Duration, len(c.filterPlugins))
-	fp.Calls = make([]int, len(c.filterPlugins))
-	for i := range c.filterPlugins {
-		fp.Durations[i] = time.Duration(c.filterNanos[i].Load())
-		fp.Calls[i] = int(c.filterCalls[i].Load())
-	}
 	skip := c.state.GetSkipFilterPlugins()
 	for _, p := range c.filterPlugins {
 		if skip.Has(p) {
 			fp.Skipped = append(fp.Skipped, p)
+		}
+	}
+	// A plugin ran on every evaluated node up to the plugin that rejected it.
+	fp.Calls = make([]int, len(c.filterPlugins))
+	ranUpTo := func(last int) {
+		for i := 0; i <= last && i < len(fp.Calls); i++ {
+			if !skip.Has(c.filterPlugins[i]) {
+				fp.Calls[i]++
+			}
 		}
 	}
 	var passed []int
@@ -357,6 +362,7 @@ func (e *Engine) endAlgorithm(c *cycleRec, fw framework.Framework, res scheduler
 		switch r.state {
 		case 1:
 			passed = append(passed, i)
+			ranUpTo(len(fp.Calls) - 1)
 		case 2:
 			fp.Evaluated++
 			pi := -1
@@ -368,7 +374,15 @@ func (e *Engine) endAlgorithm(c *cycleRec, fw framework.Framework, res scheduler
 				reasons = []string{r.status.AsError().Error()}
 			}
 			fp.Rejected = append(fp.Rejected, recorder.NodeStatus{Node: i, Plugin: pi, Code: r.status.Code().String(), Reasons: reasons})
+			if pi < 0 {
+				pi = len(fp.Calls) - 1
+			}
+			ranUpTo(pi)
 		}
+	}
+	fp.Durations = make([]time.Duration, len(c.filterPlugins))
+	for i := range c.filterPlugins {
+		fp.Durations[i] = c.filterTimers[i].total(fp.Calls[i])
 	}
 	fp.Evaluated += len(passed)
 	switch {
@@ -407,10 +421,10 @@ func selection(cy *recorder.Cycle, host string, index map[string]int) *recorder.
 	s := &recorder.Selection{Node: host}
 	switch {
 	case cy.FastPath != nil && cy.FastPath.Feasible:
-		s.Rule = fmt.Sprintf("the %s fast path: %s passed every filter, so nothing else was filtered or scored", cy.FastPath.Kind, host)
+		s.Rule = recorder.RuleFastPath
 		return s
 	case cy.Score == nil || len(cy.Score.Totals) == 0:
-		s.Rule = "only one node passed filtering, so it was chosen without scoring"
+		s.Rule = recorder.RuleOnlyFeasible
 		return s
 	}
 	best := cy.Score.Totals[0]
@@ -422,10 +436,10 @@ func selection(cy *recorder.Cycle, host string, index map[string]int) *recorder.
 			s.Top = append(s.Top, cy.Score.Nodes[i])
 		}
 	}
-	if len(s.Top) == 1 {
-		s.Rule = "highest total score"
-	} else {
-		s.Rule = fmt.Sprintf("%d nodes tied at %d; the scheduler's heap over nodes in the order they passed filtering picked %s", len(s.Top), best, host)
+	s.Best = best
+	s.Rule = recorder.RuleHighestScore
+	if len(s.Top) > 1 {
+		s.Rule = recorder.RuleTie
 	}
 	return s
 }
@@ -628,6 +642,10 @@ func (e *Engine) buildHeader() recorder.Header {
 }
 
 // queueCounts parses the scheduling queue's pending summary.
+// QueueCounts returns how many pods wait in the scheduling queue's active and
+// backoff queues.
+func (e *Engine) QueueCounts() (active, backoff int) { return e.queueCounts() }
+
 func (e *Engine) queueCounts() (active, backoff int) {
 	_, summary := e.sched.SchedulingQueue.PendingPods()
 	for _, part := range strings.Split(summary, ";") {
@@ -665,6 +683,10 @@ func (e *Engine) waitSettled(ctx context.Context, podInformer cache.SharedIndexI
 			}
 		} else {
 			quietSince = time.Time{}
+		}
+		if e.gated.Load() {
+			// Paused at the gate by the user: that time does not count.
+			deadline = time.Now().Add(e.opts.SettleTimeout)
 		}
 		if time.Now().After(deadline) {
 			return fmt.Errorf("scheduler did not settle within %v (activeQ %d, backoffQ %d, in flight %d)", e.opts.SettleTimeout, active, backoff, busy)

@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -123,6 +124,15 @@ func TestPreemptionRecordsNomination(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"default/filler-1"}, podKeys(pf.Victims)); diff != "" {
 		t.Errorf("victims (-want +got):\n%s", diff)
+	}
+	// The dry run finds both nodes; node-1's victim has the lower priority, so it wins.
+	gotCands := map[string][]string{}
+	for _, c := range pf.Candidates {
+		gotCands[c.Node] = podKeys(c.Victims)
+	}
+	wantCands := map[string][]string{"node-1": {"default/filler-1"}, "node-2": {"default/filler-2"}}
+	if diff := cmp.Diff(wantCands, gotCands); diff != "" {
+		t.Errorf("preemption candidates (-want +got):\n%s", diff)
 	}
 	if cycles[1].Outcome.Node != "node-1" {
 		t.Errorf("second cycle bound to %q, want the nominated node-1", cycles[1].Outcome.Node)
@@ -326,4 +336,45 @@ func TestRecordingDoesNotChangeDecisions(t *testing.T) {
 		t.Errorf("only %d pods compared before the runs diverged; choose a workload with fewer ties", compared)
 	}
 	t.Logf("%d pods compared", compared)
+}
+
+// TestNodeDetailsFollowPlacements checks that a recording can rebuild, for any
+// cycle, each node's allocatable resources and the pods the scheduler saw on it.
+func TestNodeDetailsFollowPlacements(t *testing.T) {
+	_, cycles := runFixture(t, "default.yaml", embedded(t, "default.yaml"), Options{})
+	first := cycles[0]
+	idx := slices.Index(first.Nodes.Names, "node-b")
+	if idx < 0 || len(first.Nodes.Info) != len(first.Nodes.Names) {
+		t.Fatalf("node set lacks node-b or its info: %+v", first.Nodes)
+	}
+	info := first.Nodes.Info[idx]
+	if got := info.Allocatable["cpu"]; got != 8000 {
+		t.Errorf("node-b allocatable cpu = %dm, want 8000m", got)
+	}
+	if info.Labels["topology.kubernetes.io/zone"] != "zone-a" {
+		t.Errorf("node-b labels = %v", info.Labels)
+	}
+	for i, c := range cycles {
+		u := recorder.UsageAt(cycles, i)
+		// Every pod bound by an earlier cycle is on its node as this cycle saw it.
+		for _, prev := range cycles[:i] {
+			if prev.Outcome.Result != recorder.ResultBound {
+				continue
+			}
+			nu, ok := u.Node(prev.Outcome.Node)
+			if !ok || !slices.ContainsFunc(nu.Pods, func(p recorder.PodRef) bool { return p.Key() == prev.Pod.Key() }) {
+				t.Errorf("cycle %d: %s should see %s on %s, got %+v", c.Seq, c.Pod.Key(), prev.Pod.Key(), prev.Outcome.Node, nu.Pods)
+			}
+		}
+		if c.Outcome.Result == recorder.ResultBound {
+			if nu, ok := u.Node(c.Outcome.Node); ok && slices.ContainsFunc(nu.Pods, func(p recorder.PodRef) bool { return p.Key() == c.Pod.Key() }) {
+				t.Errorf("cycle %d: %s is already on %s before it was scheduled", c.Seq, c.Pod.Key(), c.Outcome.Node)
+			}
+		}
+	}
+	// The fixture's running pod is counted from the first cycle on.
+	nu, ok := recorder.UsageAt(cycles, 0).Node("node-b")
+	if !ok || nu.Requested["cpu"] != 4000 || len(nu.Pods) != 1 || nu.Pods[0].Key() != "default/cache" {
+		t.Errorf("first cycle should see default/cache requesting 4000m on node-b, got %+v", nu)
+	}
 }

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -121,6 +123,10 @@ func (f *recordingFramework) RunPostFilterPlugins(ctx context.Context, state fwk
 	if res != nil && res.NominatingInfo != nil {
 		c.c.PostFilter.NominatedNode = res.NominatedNodeName
 	}
+	// The dry run examines nodes in parallel; order them by name.
+	byNode := func(a, b recorder.Candidate) int { return strings.Compare(a.Node, b.Node) }
+	slices.SortFunc(c.c.PostFilter.Candidates, byNode)
+	slices.SortFunc(c.c.PostFilter.Rejected, byNode)
 	c.postFilter = true
 	c.mu.Unlock()
 	return res, st
@@ -185,7 +191,7 @@ func (c *cycleRec) recordScores(nodes []fwk.NodeInfo, scores []fwk.NodePluginSco
 		return
 	}
 	for p, ps := range scores[0].RawScores {
-		pl := recorder.ScorePlugin{Name: ps.Name, Raw: make([]int64, len(scores)), Duration: c.scoreNanos[ps.Name]}
+		pl := recorder.ScorePlugin{Name: ps.Name, Raw: make([]int64, len(scores)), Duration: c.scoreTime(ps.Name, len(scores))}
 		for i := range scores {
 			pl.Raw[i] = scores[i].RawScores[p].Score
 		}

@@ -41,13 +41,15 @@ func frameworkStruct(fw framework.Framework) (reflect.Value, error) {
 	return v.Elem(), nil
 }
 
-func wrapSlice[T any](v reflect.Value, field string, wrap func(T) T) error {
+// wrapSlice replaces each plugin of the slice field with wrap(position, plugin).
+// A plugin's position is also its index in the framework's ListPlugins.
+func wrapSlice[T any](v reflect.Value, field string, wrap func(int, T) T) error {
 	p, err := pluginSlice[T](v, field)
 	if err != nil {
 		return err
 	}
 	for i := range *p {
-		(*p)[i] = wrap((*p)[i])
+		(*p)[i] = wrap(i, (*p)[i])
 	}
 	return nil
 }
@@ -58,17 +60,22 @@ func (r *recorderState) installPluginWrappers(fw framework.Framework) error {
 	if err != nil {
 		return err
 	}
+	postFilter, err := pluginSlice[fwk.PostFilterPlugin](v, "postFilterPlugins")
+	if err != nil {
+		return err
+	}
+	r.installPreemptionRecorders(*postFilter)
 	return firstErr(
-		wrapSlice(v, "preFilterPlugins", func(p fwk.PreFilterPlugin) fwk.PreFilterPlugin { return &preFilterWrapper{p, r} }),
-		wrapSlice(v, "filterPlugins", func(p fwk.FilterPlugin) fwk.FilterPlugin { return &filterWrapper{p, r} }),
-		wrapSlice(v, "postFilterPlugins", func(p fwk.PostFilterPlugin) fwk.PostFilterPlugin { return &postFilterWrapper{p, r} }),
-		wrapSlice(v, "preScorePlugins", func(p fwk.PreScorePlugin) fwk.PreScorePlugin { return &preScoreWrapper{p, r} }),
-		wrapSlice(v, "scorePlugins", func(p fwk.ScorePlugin) fwk.ScorePlugin { return &scoreWrapper{p, r} }),
-		wrapSlice(v, "reservePlugins", func(p fwk.ReservePlugin) fwk.ReservePlugin { return &reserveWrapper{p, r} }),
-		wrapSlice(v, "permitPlugins", func(p fwk.PermitPlugin) fwk.PermitPlugin { return &permitWrapper{p, r} }),
-		wrapSlice(v, "preBindPlugins", func(p fwk.PreBindPlugin) fwk.PreBindPlugin { return &preBindWrapper{p, r} }),
-		wrapSlice(v, "bindPlugins", func(p fwk.BindPlugin) fwk.BindPlugin { return &bindWrapper{p, r} }),
-		wrapSlice(v, "postBindPlugins", func(p fwk.PostBindPlugin) fwk.PostBindPlugin { return &postBindWrapper{p, r} }),
+		wrapSlice(v, "preFilterPlugins", func(_ int, p fwk.PreFilterPlugin) fwk.PreFilterPlugin { return &preFilterWrapper{p, r} }),
+		wrapSlice(v, "filterPlugins", func(i int, p fwk.FilterPlugin) fwk.FilterPlugin { return &filterWrapper{p, r, i} }),
+		wrapSlice(v, "postFilterPlugins", func(_ int, p fwk.PostFilterPlugin) fwk.PostFilterPlugin { return &postFilterWrapper{p, r} }),
+		wrapSlice(v, "preScorePlugins", func(_ int, p fwk.PreScorePlugin) fwk.PreScorePlugin { return &preScoreWrapper{p, r} }),
+		wrapSlice(v, "scorePlugins", func(i int, p fwk.ScorePlugin) fwk.ScorePlugin { return &scoreWrapper{p, r, i} }),
+		wrapSlice(v, "reservePlugins", func(_ int, p fwk.ReservePlugin) fwk.ReservePlugin { return &reserveWrapper{p, r} }),
+		wrapSlice(v, "permitPlugins", func(_ int, p fwk.PermitPlugin) fwk.PermitPlugin { return &permitWrapper{p, r} }),
+		wrapSlice(v, "preBindPlugins", func(_ int, p fwk.PreBindPlugin) fwk.PreBindPlugin { return &preBindWrapper{p, r} }),
+		wrapSlice(v, "bindPlugins", func(_ int, p fwk.BindPlugin) fwk.BindPlugin { return &bindWrapper{p, r} }),
+		wrapSlice(v, "postBindPlugins", func(_ int, p fwk.PostBindPlugin) fwk.PostBindPlugin { return &postBindWrapper{p, r} }),
 	)
 }
 
@@ -121,7 +128,8 @@ func (w *preFilterWrapper) PreFilterExtensions() fwk.PreFilterExtensions {
 
 type filterWrapper struct {
 	fwk.FilterPlugin
-	r *recorderState
+	r   *recorderState
+	pos int // index among the profile's Filter plugins
 }
 
 func (w *filterWrapper) Filter(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodeInfo fwk.NodeInfo) *fwk.Status {
@@ -129,9 +137,10 @@ func (w *filterWrapper) Filter(ctx context.Context, state fwk.CycleState, pod *v
 	if c == nil || c.uid != pod.UID || !c.inFilter() {
 		return w.FilterPlugin.Filter(ctx, state, pod, nodeInfo)
 	}
-	start := time.Now()
+	t := c.filterTimer(w.pos)
+	start := t.begin(sampled(c.timeAll || c.fastPathPending.Load(), nodeInfo))
 	st := w.FilterPlugin.Filter(ctx, state, pod, nodeInfo)
-	c.addFilterTime(w.Name(), time.Since(start))
+	t.end(start)
 	return st
 }
 
@@ -169,7 +178,8 @@ func (w *preScoreWrapper) PreScore(ctx context.Context, state fwk.CycleState, po
 
 type scoreWrapper struct {
 	fwk.ScorePlugin
-	r *recorderState
+	r   *recorderState
+	pos int // index among the profile's Score plugins
 }
 
 func (w *scoreWrapper) Score(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodeInfo fwk.NodeInfo) (int64, *fwk.Status) {
@@ -177,9 +187,10 @@ func (w *scoreWrapper) Score(ctx context.Context, state fwk.CycleState, pod *v1.
 	if c == nil || c.uid != pod.UID || !c.phaseIs(phaseScore) {
 		return w.ScorePlugin.Score(ctx, state, pod, nodeInfo)
 	}
-	start := time.Now()
+	t := c.scoreTimer(w.pos)
+	start := t.begin(sampled(c.timeAll, nodeInfo))
 	s, st := w.ScorePlugin.Score(ctx, state, pod, nodeInfo)
-	c.addScoreTime(w.Name(), time.Since(start))
+	t.end(start)
 	return s, st
 }
 

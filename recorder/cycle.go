@@ -5,7 +5,13 @@
 // can be read by tools that know nothing about the scheduler's internals.
 package recorder
 
-import "time"
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
 
 // Status codes, spelled as the scheduler framework spells them.
 const (
@@ -51,6 +57,38 @@ const (
 type NodeSet struct {
 	ID    int      `json:"id"`
 	Names []string `json:"names"`
+	// Info describes each node, aligned with Names; nil when not recorded.
+	Info []NodeInfo `json:"info,omitempty"`
+}
+
+// NodeInfo is what the scheduler read from a Node object.
+type NodeInfo struct {
+	Labels map[string]string `json:"labels,omitempty"`
+	Taints []Taint           `json:"taints,omitempty"`
+	// Allocatable holds allocatable resources: "cpu" in millicores, "memory" and
+	// "ephemeral-storage" in bytes, "pods" and extended resources as counts.
+	Allocatable   map[string]int64 `json:"allocatable,omitempty"`
+	Unschedulable bool             `json:"unschedulable,omitempty"`
+}
+
+// Taint is a node taint.
+type Taint struct {
+	Key    string `json:"key"`
+	Value  string `json:"value,omitempty"`
+	Effect string `json:"effect"`
+}
+
+// NodeUse is the scheduler's view of what is placed on one node: the requests it
+// adds up for NodeResourcesFit and the pods it counts, in the same units as
+// NodeInfo.Allocatable. A cycle carries NodeUse only for nodes whose use changed
+// since the previous recorded cycle; Usage rebuilds the whole picture.
+type NodeUse struct {
+	Node int `json:"n"`
+	// Generation is the scheduler cache's generation of the node; a reader keeps
+	// the highest it has seen for each node.
+	Generation int64            `json:"g"`
+	Requested  map[string]int64 `json:"req,omitempty"`
+	Pods       []PodRef         `json:"pods,omitempty"`
 }
 
 // PodRef identifies a pod.
@@ -107,15 +145,17 @@ type FilterPhase struct {
 	// Skipped lists plugins whose PreFilter returned Skip; Filter never ran them.
 	Skipped []string `json:"skipped,omitempty"`
 	// Feasible holds node indices in the order the scheduler handed them to scoring.
-	Feasible []int `json:"feasible"`
+	Feasible Ints[int] `json:"feasible"`
 	// Rejected holds every node a filter rejected.
 	Rejected []NodeStatus `json:"rejected,omitempty"`
 	// Discarded holds nodes that passed but were dropped because enough feasible
 	// nodes had already been found (percentageOfNodesToScore).
-	Discarded []int `json:"discarded,omitempty"`
+	Discarded Ints[int] `json:"discarded,omitempty"`
 	// Evaluated counts nodes the filters ran on.
 	Evaluated int `json:"evaluated"`
-	// Durations holds each plugin's summed Filter time, aligned with Plugins.
+	// Durations holds each plugin's summed Filter time, aligned with Plugins. The
+	// first 32 calls of a plugin in a cycle are timed, then one call in 16, and
+	// the sum is scaled up from those: on large clusters it is an estimate.
 	Durations []time.Duration `json:"ns,omitempty"`
 	// Calls holds how many times each plugin's Filter ran, aligned with Plugins.
 	Calls []int `json:"calls,omitempty"`
@@ -146,24 +186,32 @@ type PostFilterPhase struct {
 	// Candidates are nodes where evicting lower-priority pods would let the pod fit,
 	// each with the victims the preemption simulation chose there.
 	Candidates []Candidate `json:"candidates,omitempty"`
+	// Rejected are nodes the dry run examined where removing pods would not help,
+	// with the status that said so.
+	Rejected []Candidate `json:"rejected,omitempty"`
 	// Victims are the pods the scheduler actually evicted.
 	Victims []PodRef `json:"victims,omitempty"`
 }
 
-// Candidate is one preemption candidate node.
+// Candidate is one node examined by the preemption dry run.
 type Candidate struct {
 	Node    string   `json:"node"`
-	Victims []PodRef `json:"victims"`
+	Victims []PodRef `json:"victims,omitempty"`
+	// PDBViolations counts victims whose eviction would violate a PodDisruptionBudget.
+	PDBViolations int      `json:"pdbViolations,omitempty"`
+	Code          string   `json:"code,omitempty"`
+	Reasons       []string `json:"reasons,omitempty"`
 }
 
 // ScorePlugin holds one score plugin's results, aligned with ScorePhase.Nodes.
 type ScorePlugin struct {
-	Name   string  `json:"name"`
-	Weight int64   `json:"weight"`
-	Raw    []int64 `json:"raw"`
+	Name   string      `json:"name"`
+	Weight int64       `json:"weight"`
+	Raw    Ints[int64] `json:"raw"`
 	// Normalized is nil when the plugin has no NormalizeScore (then it equals Raw).
-	Normalized []int64       `json:"normalized,omitempty"`
-	Duration   time.Duration `json:"ns,omitempty"`
+	Normalized Ints[int64] `json:"normalized,omitempty"`
+	// Duration is the summed Score time, sampled as FilterPhase.Durations is.
+	Duration time.Duration `json:"ns,omitempty"`
 	// NormalizeDuration is the time NormalizeScore took.
 	NormalizeDuration time.Duration `json:"normalizeNs,omitempty"`
 }
@@ -180,10 +228,10 @@ func (s *ScorePlugin) NormalizedScores() []int64 {
 type ScorePhase struct {
 	PreScore []PluginStatus `json:"preScore,omitempty"`
 	// Nodes holds the scored node indices in the order scoring received them.
-	Nodes   []int         `json:"nodes"`
+	Nodes   Ints[int]     `json:"nodes"`
 	Plugins []ScorePlugin `json:"plugins"`
 	// Totals is the framework's weighted total per node, aligned with Nodes.
-	Totals []int64 `json:"totals"`
+	Totals Ints[int64] `json:"totals"`
 }
 
 // Weighted returns plugin p's weighted score for the i-th scored node.
@@ -192,12 +240,26 @@ func (s *ScorePhase) Weighted(p, i int) int64 {
 	return pl.NormalizedScores()[i] * pl.Weight
 }
 
+// Rules that decide the host; presentation layers word them.
+const (
+	// RuleFastPath: a single node was checked before the full search and passed.
+	RuleFastPath = "FastPath"
+	// RuleOnlyFeasible: one node passed filtering; scoring was skipped.
+	RuleOnlyFeasible = "OnlyFeasible"
+	// RuleHighestScore: one node had the highest total.
+	RuleHighestScore = "HighestScore"
+	// RuleTie: several nodes shared the highest total and one was picked among them.
+	RuleTie = "Tie"
+)
+
 // Selection records how the host was chosen.
 type Selection struct {
 	Node string `json:"node"`
 	// Top holds node indices that share the highest total score.
-	Top []int `json:"top,omitempty"`
-	// Rule says what decided among the top set.
+	Top Ints[int] `json:"top,omitempty"`
+	// Best is the highest total score (0 when nothing was scored).
+	Best int64 `json:"best,omitempty"`
+	// Rule is one of the Rule constants.
 	Rule string `json:"rule"`
 }
 
@@ -250,6 +312,8 @@ type Cycle struct {
 	// NodeSetID names the NodeSet that node indices refer to.
 	NodeSetID int      `json:"nodeSet"`
 	Nodes     *NodeSet `json:"-"`
+	// NodeUse lists the nodes whose placed pods changed since the previous cycle.
+	NodeUse []NodeUse `json:"nodeUse,omitempty"`
 	// SearchStart is the index where the filter search began (nextStartNodeIndex).
 	SearchStart int `json:"searchStart"`
 	// NodesToFind is how many feasible nodes the search stops after.
@@ -289,4 +353,57 @@ func (c *Cycle) NumNodes() int {
 		return 0
 	}
 	return len(c.Nodes.Names)
+}
+
+// Explain says in plain words how the rule picked the host.
+func (s *Selection) Explain(c *Cycle) string {
+	switch s.Rule {
+	case RuleFastPath:
+		kind := "fast path"
+		if c.FastPath != nil {
+			kind = c.FastPath.Kind + " fast path"
+		}
+		return "the " + kind + ": " + s.Node + " passed every filter, so nothing else was filtered or scored"
+	case RuleOnlyFeasible:
+		return "only one node passed filtering, so it was chosen without scoring"
+	case RuleHighestScore:
+		return "highest total score"
+	case RuleTie:
+		return fmt.Sprintf("%d nodes tied at %d; the scheduler's max-heap over the nodes, in the order they passed filtering, popped %s first", len(s.Top), s.Best, s.Node)
+	}
+	return s.Rule
+}
+
+// ScoreGap is how far one node fell behind another on one plugin's weighted score.
+type ScoreGap struct {
+	Plugin string
+	Gap    int64
+}
+
+// Gaps lists the plugins on which the scored node at index loser got a lower
+// weighted score than the one at index winner, largest gap first.
+func (s *ScorePhase) Gaps(winner, loser int) []ScoreGap {
+	var gaps []ScoreGap
+	for p := range s.Plugins {
+		if d := s.Weighted(p, winner) - s.Weighted(p, loser); d > 0 {
+			gaps = append(gaps, ScoreGap{s.Plugins[p].Name, d})
+		}
+	}
+	slices.SortStableFunc(gaps, func(a, b ScoreGap) int { return cmp.Compare(b.Gap, a.Gap) })
+	return gaps
+}
+
+// LossReason names up to three plugins on which loser fell furthest behind winner.
+func (s *ScorePhase) LossReason(winner, loser int) string {
+	var parts []string
+	for k, g := range s.Gaps(winner, loser) {
+		if k == 3 {
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s −%d", g.Plugin, g.Gap))
+	}
+	if len(parts) == 0 {
+		return "lower total"
+	}
+	return strings.Join(parts, ", ")
 }

@@ -29,11 +29,13 @@ const (
 )
 
 type envelope struct {
-	Kind    string          `json:"kind"`
-	Header  *Header         `json:"header,omitempty"`
-	NodeSet *NodeSet        `json:"nodeSet,omitempty"`
-	Cycle   *Cycle          `json:"cycle,omitempty"`
-	Raw     json.RawMessage `json:"-"`
+	Kind    string   `json:"kind"`
+	Header  *Header  `json:"header,omitempty"`
+	NodeSet *NodeSet `json:"nodeSet,omitempty"`
+	Cycle   *Cycle   `json:"cycle,omitempty"`
+	// NodeSetAt is the byte offset of the NodeSet record a cycle refers to, so a
+	// reader can open one cycle without reading the file from the start.
+	NodeSetAt int64 `json:"nodeSetAt,omitempty"`
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -41,8 +43,8 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // Writer appends records to a recording.
 type Writer struct {
 	w       *bufio.Writer
-	flusher interface{ Sync() error }
-	written map[int]bool
+	written map[int]int64 // node set ID → offset of its record
+	off     int64         // bytes written so far
 	buf     bytes.Buffer
 	err     error
 }
@@ -52,7 +54,7 @@ type Writer struct {
 func NewWriter(w io.Writer, h Header) (*Writer, error) {
 	h.Format = FormatName
 	h.SchemaVersion = SchemaVersion
-	wr := &Writer{w: bufio.NewWriterSize(w, 64<<10), written: map[int]bool{}}
+	wr := &Writer{w: bufio.NewWriterSize(w, 64<<10), written: map[int]int64{}}
 	if err := wr.write(&envelope{Kind: KindHeader, Header: &h}); err != nil {
 		return nil, err
 	}
@@ -61,16 +63,19 @@ func NewWriter(w io.Writer, h Header) (*Writer, error) {
 
 // WriteCycle appends a cycle, preceded by its NodeSet if that set is not yet in the file.
 func (w *Writer) WriteCycle(c *Cycle) error {
-	if c.Nodes != nil && !w.written[c.Nodes.ID] {
-		if err := w.write(&envelope{Kind: KindNodeSet, NodeSet: c.Nodes}); err != nil {
-			return err
-		}
-		w.written[c.Nodes.ID] = true
-	}
+	var at int64
 	if c.Nodes != nil {
+		var ok bool
+		if at, ok = w.written[c.Nodes.ID]; !ok {
+			at = w.off
+			if err := w.write(&envelope{Kind: KindNodeSet, NodeSet: c.Nodes}); err != nil {
+				return err
+			}
+			w.written[c.Nodes.ID] = at
+		}
 		c.NodeSetID = c.Nodes.ID
 	}
-	return w.write(&envelope{Kind: KindCycle, Cycle: c})
+	return w.write(&envelope{Kind: KindCycle, Cycle: c, NodeSetAt: at})
 }
 
 func (w *Writer) write(e *envelope) error {
@@ -96,6 +101,7 @@ func (w *Writer) write(e *envelope) error {
 		w.err = err
 		return err
 	}
+	w.off += int64(len(sum) + len(body) + 1)
 	return nil
 }
 

@@ -17,10 +17,15 @@ func NewCmdRoot(streams genericiooptions.IOStreams) *cobra.Command {
 		Long:          "schedscope runs the real kube-scheduler in-process and records every scheduling cycle:\nwhich filters rejected which nodes and why, how every node scored, and why the pod went where it went.",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Args:          cobra.NoArgs,
 	}
+	// With no subcommand, open the debugger on the embedded default fixture.
+	sim := &SimOptions{streams: streams}
+	sim.addFlags(cmd.Flags())
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return sim.Run(cmd.Context()) }
 	cmd.SetOut(streams.Out)
 	cmd.SetErr(streams.ErrOut)
-	cmd.AddCommand(NewCmdExplain(streams), NewCmdRecord(streams), NewCmdVersion(streams))
+	cmd.AddCommand(NewCmdSim(streams), NewCmdReplay(streams), NewCmdExplain(streams), NewCmdRecord(streams), NewCmdVersion(streams))
 	return cmd
 }
 

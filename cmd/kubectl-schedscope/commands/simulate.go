@@ -19,6 +19,11 @@ type simOptions struct {
 	Fixture    string
 	Config     string
 	Diagnostic string
+
+	// gate, if set, holds the engine before each cycle (live control).
+	gate func(ctx context.Context, pod recorder.PodRef) error
+	// onEngine, if set, sees the engine once it is built.
+	onEngine func(*engine.Engine)
 }
 
 func (o *simOptions) addFlags(fs *pflag.FlagSet) {
@@ -68,9 +73,13 @@ func (o *simOptions) simulate(ctx context.Context, onHeader func(recorder.Header
 			defer mu.Unlock()
 			onCycle(c)
 		},
+		Gate: o.gate,
 	})
 	if err != nil {
 		return recorder.Header{}, nil, err
+	}
+	if o.onEngine != nil {
+		o.onEngine(e)
 	}
 	if onHeader != nil {
 		if err := onHeader(e.Header()); err != nil {

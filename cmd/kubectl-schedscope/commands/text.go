@@ -191,6 +191,24 @@ func (t *textWriter) postFilter(c *recorder.Cycle) {
 	for _, s := range p.Plugins {
 		t.printf("   %-34s %s%s\n", s.Plugin, s.Code, reasons(s.Reasons))
 	}
+	for _, cand := range p.Candidates {
+		var victims []string
+		for _, v := range cand.Victims {
+			victims = append(victims, fmt.Sprintf("%s (priority %d)", v.Key(), v.Priority))
+		}
+		mark := " "
+		if cand.Node == p.NominatedNode {
+			mark = "*"
+		}
+		t.printf("  %s candidate %s: evict %s", mark, cand.Node, strings.Join(victims, ", "))
+		if cand.PDBViolations > 0 {
+			t.printf(" — violates %d PodDisruptionBudget(s)", cand.PDBViolations)
+		}
+		t.printf("\n")
+	}
+	for _, r := range p.Rejected {
+		t.printf("    not a candidate %s: %s%s\n", r.Node, r.Code, reasons(r.Reasons))
+	}
 	if p.NominatedNode != "" {
 		t.printf("   → nominated node %s\n", p.NominatedNode)
 	} else if p.Message != "" {
@@ -259,7 +277,7 @@ func (t *textWriter) selection(c *recorder.Cycle) {
 	if sel == nil {
 		return
 	}
-	t.printf("\n5. Select host — %s: %s\n", sel.Node, sel.Rule)
+	t.printf("\n5. Select host — %s: %s\n", sel.Node, sel.Explain(c))
 	s := c.Score
 	if s == nil || len(s.Totals) < 2 {
 		return
@@ -287,34 +305,11 @@ func (t *textWriter) selection(c *recorder.Cycle) {
 
 // lossReason names the plugins where the loser fell furthest behind the winner.
 func lossReason(s *recorder.ScorePhase, loser, winnerNode int) string {
-	w := -1
-	for i, n := range s.Nodes {
-		if n == winnerNode {
-			w = i
-		}
-	}
+	w := slices.Index(s.Nodes, winnerNode)
 	if w < 0 {
 		return "lower total"
 	}
-	type gap struct {
-		name string
-		d    int64
-	}
-	var gaps []gap
-	for p := range s.Plugins {
-		if d := s.Weighted(p, w) - s.Weighted(p, loser); d > 0 {
-			gaps = append(gaps, gap{s.Plugins[p].Name, d})
-		}
-	}
-	sort.Slice(gaps, func(a, b int) bool { return gaps[a].d > gaps[b].d })
-	var parts []string
-	for _, g := range gaps {
-		parts = append(parts, fmt.Sprintf("%s −%d", g.name, g.d))
-	}
-	if len(parts) == 0 {
-		return "lower total"
-	}
-	return strings.Join(limit(parts, 3), ", ")
+	return s.LossReason(w, loser)
 }
 
 func (t *textWriter) binding(c *recorder.Cycle) {

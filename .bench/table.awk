@@ -1,0 +1,48 @@
+# Turns `go test -bench` output into the results table: each figure beside its
+# target, and whether the run met it. Input: raw benchmark lines; variables
+# machine, when and goversion come from the Makefile.
+function metric(line, unit,    n, i, f) {
+	n = split(line, f, /[ \t]+/)
+	for (i = 2; i < n; i++) if (f[i+1] == unit) return f[i] + 0
+	return ""
+}
+function row(figure, workload, value, fmtv, target, ok) {
+	if (value == "") { printf("| %s | %s | not measured | %s | — |\n", figure, workload, target); return }
+	printf("| %s | %s | " fmtv " | %s | %s |\n", figure, workload, value, target, ok ? "met" : "**missed**")
+}
+/^Benchmark/ { name = $1; sub(/-[0-9]+$/, "", name); line[name] = $0 }
+END {
+	print "# Benchmark results"
+	print ""
+	printf("Measured by `make bench` on %s, %s, with %s.\n", machine, when, goversion)
+	print "Raw output: `.bench/raw.txt`. Ratios are measured side by side in one run."
+	print ""
+	print "| figure | workload | measured | target | |"
+	print "|---|---|---|---|---|"
+	for (k = 1; k <= 2; k++) {
+		w = (k == 1) ? "nodes=1000/pods=2000" : "nodes=5000/pods=1000"
+		l = line["BenchmarkRecordingOverhead/" w]
+		r = metric(l, "ratio")
+		row("recording overhead: recorded ÷ bare pods/s", w " (bare " metric(l, "bare-pods/s") ", recorded " metric(l, "recorded-pods/s") " pods/s)", r, "%.3f", "≥ 0.95", r >= 0.95)
+	}
+	l = line["BenchmarkWriteCycle5000Nodes"]
+	v = metric(l, "B/cycle"); row("bytes per recorded cycle", "5 000 nodes, default profile", v, "%.0f B", "≤ 16 384 B", v <= 16384)
+	v = metric(l, "cycles/s"); row("cycles written per second", "5 000 nodes, default profile", v, "%.0f", "≥ 2 000", v >= 2000)
+	worst = ""; worstName = ""
+	for (n in line) if (n ~ /^BenchmarkView5000Nodes\//) {
+		p = metric(line[n], "p99-ms")
+		if (worst == "" || p > worst) { worst = p; worstName = n }
+		p50 = metric(line[n], "p50-ms"); if (p50 > worst50) worst50 = p50
+	}
+	sub(/^BenchmarkView5000Nodes\//, "", worstName)
+	row("TUI View() p50 (slowest view)", "5 000 nodes", worst50, "%.2f ms", "—", 1)
+	row("TUI View() p99 (slowest view: " worstName ")", "5 000 nodes", worst, "%.2f ms", "≤ 16 ms", worst <= 16)
+	l = line["BenchmarkReplay1GB"]
+	gb = metric(l, "file-GB")
+	v = metric(l, "open-to-first-ms"); row("replay: open to first cycle", sprintf("%.2f GB recording", gb), v, "%.2f ms", "≤ 200 ms", v <= 200)
+	v = metric(l, "seek-ms"); row("replay: seek to a random cycle", sprintf("%.2f GB recording", gb), v, "%.2f ms", "≤ 50 ms", v <= 50)
+	v = metric(l, "heap-inuse-MB"); row("replay: heap in use", sprintf("%.2f GB recording", gb), v, "%.1f MB", "≤ 100 MB", v <= 100)
+	l = line["BenchmarkLargestCluster"]
+	v = metric(l, "B/cycle"); row("largest cluster recorded, read back whole", "15 000 nodes (bytes per cycle)", v, "%.0f B", "completes", v > 0)
+	row("schedscope ÷ real kube-scheduler pods/s", "1 000 nodes × 1 000 pods, e2e control plane", "", "", "≥ 2", 0)
+}

@@ -1,0 +1,143 @@
+package commands
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui"
+)
+
+// gateAsync runs Gate in the background and reports when it returns.
+func gateAsync(l *liveControl, pod recorder.PodRef) <-chan error {
+	done := make(chan error, 1)
+	go func() { done <- l.Gate(context.Background(), pod) }()
+	return done
+}
+
+func passed(done <-chan error) bool {
+	select {
+	case <-done:
+		return true
+	case <-time.After(50 * time.Millisecond):
+		return false
+	}
+}
+
+func mustPass(t *testing.T, done <-chan error, what string) {
+	t.Helper()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("%s: gate still closed", what)
+	}
+}
+
+type stateLog struct {
+	mu     sync.Mutex
+	states []tui.EngineState
+}
+
+func (s *stateLog) add(st tui.EngineState) {
+	s.mu.Lock()
+	s.states = append(s.states, st)
+	s.mu.Unlock()
+}
+func (s *stateLog) last() tui.EngineState {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.states[len(s.states)-1]
+}
+
+var web = recorder.PodRef{Namespace: "default", Name: "web-1"}
+
+func TestControlPauseResume(t *testing.T) {
+	var log stateLog
+	l := newLiveControl(log.add)
+	mustPass(t, gateAsync(l, web), "running engine")
+	l.Pause()
+	if got := log.last(); got.State != tui.StatePaused {
+		t.Errorf("state after Pause = %+v", got)
+	}
+	done := gateAsync(l, web)
+	if passed(done) {
+		t.Fatal("a cycle started while paused")
+	}
+	l.Resume()
+	mustPass(t, done, "after Resume")
+	if got := log.last(); got.State != tui.StateRunning {
+		t.Errorf("state after Resume = %+v", got)
+	}
+}
+
+func TestControlStepLetsOneCycleThrough(t *testing.T) {
+	l := newLiveControl(nil)
+	l.Pause()
+	l.Step()
+	mustPass(t, gateAsync(l, web), "stepped cycle")
+	done := gateAsync(l, web)
+	if passed(done) {
+		t.Fatal("a second cycle started after one step")
+	}
+	l.Step()
+	mustPass(t, done, "second step")
+}
+
+func TestControlBreakpoints(t *testing.T) {
+	tests := []struct {
+		name  string
+		bp    tui.Breakpoints
+		pod   recorder.PodRef
+		cycle *recorder.Cycle // observed before the gate, if set
+		stop  bool
+		why   string
+	}{
+		{name: "pod glob on name", bp: tui.Breakpoints{Pod: "web-*"}, pod: web, stop: true, why: "breakpoint: pod default/web-1"},
+		{name: "pod glob on namespace/name", bp: tui.Breakpoints{Pod: "default/web-?"}, pod: web, stop: true, why: "breakpoint: pod default/web-1"},
+		{name: "other pod", bp: tui.Breakpoints{Pod: "api-*"}, pod: web},
+		{name: "unschedulable cycle", bp: tui.Breakpoints{Unschedulable: true}, pod: web,
+			cycle: &recorder.Cycle{Seq: 7, Outcome: recorder.Outcome{Result: recorder.ResultUnschedulable}}, stop: true, why: "breakpoint: cycle 7 ended Unschedulable"},
+		{name: "error cycle without error breakpoint", bp: tui.Breakpoints{Unschedulable: true}, pod: web,
+			cycle: &recorder.Cycle{Seq: 8, Outcome: recorder.Outcome{Result: recorder.ResultError}}},
+		{name: "error cycle", bp: tui.Breakpoints{Error: true}, pod: web,
+			cycle: &recorder.Cycle{Seq: 9, Outcome: recorder.Outcome{Result: recorder.ResultError}}, stop: true, why: "breakpoint: cycle 9 ended Error"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var log stateLog
+			l := newLiveControl(log.add)
+			l.SetBreakpoints(tt.bp)
+			if tt.cycle != nil {
+				l.Observe(tt.cycle)
+			}
+			done := gateAsync(l, tt.pod)
+			if got := !passed(done); got != tt.stop {
+				t.Fatalf("stopped = %v, want %v", got, tt.stop)
+			}
+			if !tt.stop {
+				return
+			}
+			if got := log.last(); got.State != tui.StatePaused || got.Why != tt.why {
+				t.Errorf("state = %+v, want paused because %q", got, tt.why)
+			}
+			l.Step()
+			mustPass(t, done, "step past the breakpoint")
+		})
+	}
+}
+
+func TestControlCloseReleasesTheGate(t *testing.T) {
+	l := newLiveControl(nil)
+	l.Pause()
+	done := gateAsync(l, web)
+	if passed(done) {
+		t.Fatal("gate open while paused")
+	}
+	l.Close()
+	mustPass(t, done, "after Close")
+}

@@ -1,0 +1,131 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/fixtures"
+	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui"
+)
+
+// SimOptions holds the flags of sim.
+type SimOptions struct {
+	simOptions
+	// Record, if set, also writes the session to this recording file.
+	Record  string
+	streams genericiooptions.IOStreams
+}
+
+// NewCmdSim opens the debugger while the engine schedules a fixture.
+func NewCmdSim(streams genericiooptions.IOStreams) *cobra.Command {
+	o := &SimOptions{streams: streams}
+	cmd := &cobra.Command{
+		Use:   "sim [-f FIXTURE] [--config FILE]",
+		Short: "Open the debugger while the scheduler schedules a fixture, cycle by cycle",
+		Long: "sim runs the real kube-scheduler on a fixture (the embedded default fixture when -f is not given)\n" +
+			"and opens the debugger on the cycles as they finish. Pause, step and set breakpoints from the TUI.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return o.Run(cmd.Context()) },
+	}
+	o.addFlags(cmd.Flags())
+	cmd.Flags().StringVar(&o.Record, "record", "", "also write the session to this recording file")
+	return cmd
+}
+
+// Run schedules the fixture in the background and runs the TUI in front.
+func (o *SimOptions) Run(ctx context.Context) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	// Check the inputs before the screen switches, so errors print as one line.
+	if _, err := engine.ParseDiagnosticMode(o.Diagnostic); err != nil {
+		return err
+	}
+	if _, err := o.loadFixture(); err != nil {
+		return err
+	}
+	if _, err := engine.LoadConfigFile(o.Config); err != nil {
+		return err
+	}
+	var out *os.File
+	if o.Record != "" {
+		f, err := os.Create(o.Record)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		out = f
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	events := make(chan tui.Event, 256)
+	send := func(ev tui.Event) {
+		select {
+		case events <- ev:
+		case <-ctx.Done():
+		}
+	}
+	ctl := newLiveControl(func(st tui.EngineState) { send(tui.Event{State: &st}) })
+	defer ctl.Close()
+	o.gate = ctl.Gate
+	o.onEngine = func(e *engine.Engine) { ctl.counts = e.QueueCounts }
+
+	simDone := make(chan error, 1)
+	go func() {
+		defer close(events)
+		var w *recorder.Writer
+		_, _, err := o.simulate(ctx, func(h recorder.Header) error {
+			send(tui.Event{Header: &h})
+			send(tui.Event{State: &tui.EngineState{State: tui.StateRunning}})
+			if out != nil {
+				var err error
+				w, err = recorder.NewWriter(out, h)
+				return err
+			}
+			return nil
+		}, func(c *recorder.Cycle) {
+			if w != nil {
+				if err := w.WriteCycle(c); err != nil {
+					send(tui.Event{Problem: fmt.Errorf("%s: %w", o.Record, err)})
+					w = nil
+				}
+			}
+			send(tui.Event{Cycle: c})
+			ctl.Observe(c)
+		})
+		if ctx.Err() == nil {
+			send(tui.Event{State: &tui.EngineState{State: tui.StateDone}})
+			send(tui.Event{Done: true, Err: err})
+		}
+		simDone <- err
+	}()
+
+	source := "fixture " + o.fixtureName()
+	if err := tui.Run(ctx, tui.Options{Source: source, Events: events, Control: ctl}); err != nil {
+		return err
+	}
+	cancel()
+	ctl.Close()
+	if err := <-simDone; err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	if out != nil {
+		return out.Sync()
+	}
+	return nil
+}
+
+func (o *simOptions) fixtureName() string {
+	if o.Fixture == "" {
+		return fixtures.Default
+	}
+	return o.Fixture
+}

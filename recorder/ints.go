@@ -1,0 +1,117 @@
+package recorder
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+)
+
+// Ints is a list of integers (node indices, scores) that is written compactly:
+// as a plain JSON array, or, when that is shorter, as runs of arithmetic
+// progressions {"runs":[[first,step,count],...]}. Scores are often the same for
+// many nodes and node indices often consecutive, so on large clusters the runs
+// form is many times smaller. Both forms are read.
+type Ints[T ~int | ~int64] []T
+
+type intsRuns struct {
+	Runs [][3]int64 `json:"runs"`
+}
+
+// runs splits v into arithmetic progressions, greedily. A progression of two
+// is written as a single value, so the second can start a longer run.
+func runs[T ~int | ~int64](v []T) [][3]int64 {
+	var out [][3]int64
+	for i := 0; i < len(v); {
+		j := i + 1
+		var step int64
+		if j < len(v) {
+			step = int64(v[j]) - int64(v[i])
+			for j < len(v) && int64(v[j])-int64(v[j-1]) == step {
+				j++
+			}
+		}
+		n := j - i
+		if n <= 2 {
+			n, step = 1, 0
+		}
+		out = append(out, [3]int64{int64(v[i]), step, int64(n)})
+		i += n
+	}
+	return out
+}
+
+// MarshalJSON writes the runs form when it has less than a third as many
+// numbers as the plain one, else the plain form.
+func (s Ints[T]) MarshalJSON() ([]byte, error) {
+	if s == nil {
+		return []byte("null"), nil
+	}
+	if len(s) >= 8 {
+		if r := runs(s); 3*len(r) < len(s) {
+			out := make([]byte, 0, 16+12*len(r))
+			out = append(out, `{"runs":[`...)
+			for i, run := range r {
+				if i > 0 {
+					out = append(out, ',')
+				}
+				out = append(out, '[')
+				out = strconv.AppendInt(out, run[0], 10)
+				out = append(out, ',')
+				out = strconv.AppendInt(out, run[1], 10)
+				out = append(out, ',')
+				out = strconv.AppendInt(out, run[2], 10)
+				out = append(out, ']')
+			}
+			return append(out, "]}"...), nil
+		}
+	}
+	out := make([]byte, 0, 2+4*len(s))
+	out = append(out, '[')
+	for i, x := range s {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = strconv.AppendInt(out, int64(x), 10)
+	}
+	return append(out, ']'), nil
+}
+
+// UnmarshalJSON reads either form.
+func (s *Ints[T]) UnmarshalJSON(data []byte) error {
+	data = bytes.TrimSpace(data)
+	if bytes.Equal(data, []byte("null")) {
+		*s = nil
+		return nil
+	}
+	if len(data) > 0 && data[0] == '{' {
+		var r intsRuns
+		if err := json.Unmarshal(data, &r); err != nil {
+			return err
+		}
+		var total int64
+		for _, run := range r.Runs {
+			if run[2] < 0 || run[2] > 1<<24 {
+				return fmt.Errorf("run length %d out of range", run[2])
+			}
+			total += run[2]
+			if total > 1<<26 {
+				return fmt.Errorf("runs expand to more than %d values", 1<<26)
+			}
+		}
+		out := make([]T, 0, total)
+		for _, run := range r.Runs {
+			for k := int64(0); k < run[2]; k++ {
+				out = append(out, T(run[0]+k*run[1]))
+			}
+		}
+		*s = out
+		return nil
+	}
+	var plain []T
+	if err := json.Unmarshal(data, &plain); err != nil {
+		return err
+	}
+	*s = plain
+	return nil
+}

@@ -1,0 +1,299 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/schedscope/schedscope/recorder"
+)
+
+// CycleList is the timeline: one row per scheduling cycle, newest last. It
+// follows the tail while the selection is on the last row.
+type CycleList struct {
+	st   *Styles
+	Keys ListKeyMap
+
+	cycles []*recorder.Cycle
+	search []string // per cycle, lower-case text the filter matches
+	rows   []int    // indices into cycles after filtering
+	filter string
+
+	cursor, offset int
+	follow         bool
+	w, h           int
+}
+
+// NewCycleList returns an empty list that follows the tail.
+func NewCycleList(st *Styles) CycleList {
+	return CycleList{st: st, Keys: DefaultListKeyMap(), follow: true}
+}
+
+// SetSize sets the list's outer size.
+func (l *CycleList) SetSize(w, h int) {
+	l.w, l.h = w, h
+	l.keepVisible()
+}
+
+// Append adds cycles. The selection stays where it is unless the list follows the tail.
+func (l *CycleList) Append(cs ...*recorder.Cycle) {
+	for _, c := range cs {
+		l.cycles = append(l.cycles, c)
+		l.search = append(l.search, searchText(c))
+		i := len(l.cycles) - 1
+		if l.matches(i) {
+			l.rows = append(l.rows, i)
+		}
+	}
+	if l.follow && len(l.rows) > 0 {
+		l.cursor = len(l.rows) - 1
+	}
+	l.keepVisible()
+}
+
+// Selected returns the index (into all cycles) of the selected cycle, or -1.
+func (l CycleList) Selected() int {
+	if l.cursor < 0 || l.cursor >= len(l.rows) {
+		return -1
+	}
+	return l.rows[l.cursor]
+}
+
+// Select puts the cursor on cycle index i (into all cycles), clearing the filter
+// if it hides that cycle.
+func (l *CycleList) Select(i int) {
+	if i < 0 || i >= len(l.cycles) {
+		return
+	}
+	if !l.matches(i) {
+		l.SetFilter("")
+	}
+	for r, ci := range l.rows {
+		if ci == i {
+			l.moveTo(r)
+		}
+	}
+}
+
+// Filter returns the active filter.
+func (l CycleList) Filter() string { return l.filter }
+
+// SetFilter narrows the rows to cycles whose pod, node, outcome or plugins
+// contain every word of f; "pod:", "node:", "outcome:" and "plugin:" prefixes
+// restrict a word to one field.
+func (l *CycleList) SetFilter(f string) {
+	sel := l.Selected()
+	l.filter = strings.TrimSpace(f)
+	l.rows = l.rows[:0]
+	for i := range l.cycles {
+		if l.matches(i) {
+			l.rows = append(l.rows, i)
+		}
+	}
+	l.cursor = len(l.rows) - 1
+	for r, ci := range l.rows {
+		if ci == sel {
+			l.cursor = r
+		}
+	}
+	l.cursor = max(l.cursor, 0)
+	l.follow = l.cursor == len(l.rows)-1
+	l.keepVisible()
+}
+
+func (l *CycleList) matches(i int) bool {
+	for _, word := range strings.Fields(strings.ToLower(l.filter)) {
+		if !strings.Contains(l.search[i], word) {
+			return false
+		}
+	}
+	return true
+}
+
+// searchText is what the filter matches: each field both bare and with its prefix.
+func searchText(c *recorder.Cycle) string {
+	fields := []string{"pod:" + c.Pod.Key(), "outcome:" + c.Outcome.Result, "profile:" + c.Profile}
+	if c.Outcome.Node != "" {
+		fields = append(fields, "node:"+c.Outcome.Node)
+	}
+	if c.Outcome.NominatedNode != "" {
+		fields = append(fields, "node:"+c.Outcome.NominatedNode)
+	}
+	plugins := map[string]bool{}
+	if f := c.Filter; f != nil {
+		for _, r := range f.Rejected {
+			if r.Plugin >= 0 && r.Plugin < len(f.Plugins) {
+				plugins[f.Plugins[r.Plugin]] = true
+			}
+		}
+	}
+	for _, phase := range [][]recorder.PluginStatus{c.Reserve, c.Permit, c.PreBind, c.Bind, c.PostBind} {
+		for _, s := range phase {
+			if s.Code != recorder.CodeSuccess {
+				plugins[s.Plugin] = true
+			}
+		}
+	}
+	if pf := c.PreFilter; pf != nil {
+		for _, s := range pf.Plugins {
+			if s.Code != recorder.CodeSuccess && s.Code != recorder.CodeSkip {
+				plugins[s.Plugin] = true
+			}
+		}
+	}
+	if pf := c.PostFilter; pf != nil {
+		for _, s := range pf.Plugins {
+			plugins[s.Plugin] = true
+		}
+	}
+	for p := range plugins {
+		fields = append(fields, "plugin:"+p)
+	}
+	return strings.ToLower(strings.Join(fields, " "))
+}
+
+// failed reports whether a cycle did not bind its pod.
+func failed(c *recorder.Cycle) bool { return c.Outcome.Result != recorder.ResultBound }
+
+// Update handles list keys and mouse.
+func (l CycleList) Update(msg tea.Msg) (CycleList, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		switch {
+		case key.Matches(msg, l.Keys.Up):
+			l.moveTo(l.cursor - 1)
+		case key.Matches(msg, l.Keys.Down):
+			l.moveTo(l.cursor + 1)
+		case key.Matches(msg, l.Keys.Top):
+			l.moveTo(0)
+		case key.Matches(msg, l.Keys.Bottom):
+			l.moveTo(len(l.rows) - 1)
+		case key.Matches(msg, l.Keys.PageUp):
+			l.moveTo(l.cursor - max(l.bodyHeight()/2, 1))
+		case key.Matches(msg, l.Keys.PageDown):
+			l.moveTo(l.cursor + max(l.bodyHeight()/2, 1))
+		case key.Matches(msg, l.Keys.NextFailure):
+			l.jumpFailure(1)
+		case key.Matches(msg, l.Keys.PrevFailure):
+			l.jumpFailure(-1)
+		}
+	case tea.MouseWheelMsg:
+		switch msg.Button {
+		case tea.MouseWheelUp:
+			l.moveTo(l.cursor - 1)
+		case tea.MouseWheelDown:
+			l.moveTo(l.cursor + 1)
+		}
+	}
+	return l, nil
+}
+
+// Click selects the row at line y of the list (0 is its header).
+func (l *CycleList) Click(y int) {
+	if y >= 1 {
+		l.moveTo(l.offset + y - 1)
+	}
+}
+
+// JumpFailure moves to the next (dir 1) or previous (dir -1) failed cycle and
+// reports whether there was one.
+func (l *CycleList) jumpFailure(dir int) bool {
+	for r := l.cursor + dir; r >= 0 && r < len(l.rows); r += dir {
+		if failed(l.cycles[l.rows[r]]) {
+			l.moveTo(r)
+			return true
+		}
+	}
+	return false
+}
+
+func (l *CycleList) moveTo(r int) {
+	if len(l.rows) == 0 {
+		return
+	}
+	l.cursor = clamp(r, 0, len(l.rows)-1)
+	l.follow = l.cursor == len(l.rows)-1
+	l.keepVisible()
+}
+
+func (l *CycleList) bodyHeight() int { return max(l.h-1, 0) }
+
+func (l *CycleList) keepVisible() {
+	l.offset = scrollTo(l.offset, l.cursor, l.bodyHeight(), len(l.rows))
+}
+
+// listColumns are the widths of the list's columns for a total width.
+type listColumns struct{ seq, time, pod, profile, attempt, outcome, dur int }
+
+func columnsFor(w int) listColumns {
+	c := listColumns{seq: 4, time: 12, attempt: 3, outcome: 18, dur: 7}
+	if w >= 110 {
+		c.profile = 18
+	}
+	c.pod = w - (c.seq + c.time + c.attempt + c.outcome + c.dur + c.profile) - 2 - 6
+	if c.profile > 0 {
+		c.pod--
+	}
+	if c.pod < 12 {
+		c.time = 0
+		c.pod += 13
+	}
+	return c
+}
+
+// View renders the header and the visible rows only.
+func (l CycleList) View() string {
+	if l.w <= 0 || l.h <= 0 {
+		return ""
+	}
+	col := columnsFor(l.w - 2)
+	row := func(seq, time, pod, profile, attempt, outcome, dur string) string {
+		parts := []string{fitLeft(seq, col.seq)}
+		if col.time > 0 {
+			parts = append(parts, fit(time, col.time))
+		}
+		parts = append(parts, fit(pod, col.pod))
+		if col.profile > 0 {
+			parts = append(parts, fit(profile, col.profile))
+		}
+		parts = append(parts, fitLeft(attempt, col.attempt), fit(outcome, col.outcome), fitLeft(dur, col.dur))
+		return strings.Join(parts, " ")
+	}
+	lines := []string{l.st.Header.Render("  " + row("#", "time", "pod", "profile", "try", "outcome", "took"))}
+	if len(l.rows) == 0 {
+		msg := "waiting for scheduling cycles…"
+		if l.filter != "" {
+			msg = fmt.Sprintf("no cycle matches %q (esc clears)", l.filter)
+		}
+		lines = append(lines, "  "+l.st.Dim.Render(msg))
+	}
+	end := min(l.offset+l.bodyHeight(), len(l.rows))
+	for r := l.offset; r < end; r++ {
+		c := l.cycles[l.rows[r]]
+		outcome := l.outcome(c)
+		line := row(fmt.Sprint(c.Seq), c.Start.UTC().Format("15:04:05.000"), c.Pod.Key(), c.Profile,
+			fmt.Sprint(c.Attempt), outcome, fmtDur(c.Duration))
+		if r == l.cursor {
+			lines = append(lines, l.st.Selected.Render("▸ "+fit(ansiStrip(line), l.w-2)))
+			continue
+		}
+		lines = append(lines, "  "+line)
+	}
+	return strings.Join(box(lines, l.w, l.h), "\n")
+}
+
+func (l CycleList) outcome(c *recorder.Cycle) string {
+	switch c.Outcome.Result {
+	case recorder.ResultBound:
+		return l.st.Success.Render("✓ " + c.Outcome.Node)
+	case recorder.ResultUnschedulable:
+		s := "✗ Unschedulable"
+		if c.Outcome.NominatedNode != "" {
+			s = "✗ nominated " + c.Outcome.NominatedNode
+		}
+		return l.st.Unschedulable.Render(s)
+	}
+	return l.st.Error.Render("! " + c.Outcome.Result)
+}

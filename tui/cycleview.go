@@ -1,0 +1,466 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/schedscope/schedscope/recorder"
+)
+
+// CycleView steps through one cycle phase by phase.
+type CycleView struct {
+	st   *Styles
+	Keys CycleKeyMap
+
+	header *recorder.Header
+	cycles []*recorder.Cycle // all cycles up to and including this one, for node usage
+	index  int
+	c      *recorder.Cycle
+	a      *analysis
+	all    []int // every node index, the filter view's universe
+
+	phase  phase
+	table  nodeTable
+	col    int  // selected plugin column in matrix views
+	diag   bool // show the diagnostic matrix instead of what the scheduler did
+	scroll int  // scroll offset of text phases
+	// explain is the user's choice for the explain panel; until they make one
+	// (explainSet), the panel shows beside the body when there is room.
+	explain, explainSet bool
+	detail              *NodeDetail
+
+	w, h int
+}
+
+// NewCycleView returns an empty cycle view.
+func NewCycleView(st *Styles) CycleView {
+	return CycleView{st: st, Keys: DefaultCycleKeyMap()}
+}
+
+// SetHeader gives the view the recording header (profiles, weights).
+func (v *CycleView) SetHeader(h *recorder.Header) { v.header = h }
+
+// SetCycle shows cycles[i]. The phase, sort and filters are kept, so that
+// stepping between cycles compares like with like.
+func (v *CycleView) SetCycle(cycles []*recorder.Cycle, i int) {
+	if i < 0 || i >= len(cycles) {
+		return
+	}
+	if v.c == cycles[i] {
+		v.cycles = cycles
+		return
+	}
+	v.cycles, v.index, v.c = cycles, i, cycles[i]
+	v.a = analyze(v.c)
+	n := v.c.NumNodes()
+	if cap(v.all) >= n {
+		v.all = v.all[:n]
+	} else {
+		v.all = make([]int, n)
+	}
+	for k := range v.all {
+		v.all[k] = k
+	}
+	v.detail = nil
+	v.scroll = 0
+	v.table.selNode = -1
+	if v.a.winner >= 0 {
+		v.table.selNode = v.a.winner
+	}
+	v.enterPhase()
+	v.focusRejection()
+}
+
+// Cycle returns the cycle shown, or nil.
+func (v CycleView) Cycle() *recorder.Cycle { return v.c }
+
+// Phase returns the current phase.
+func (v CycleView) Phase() phase { return v.phase }
+
+// SetSize sets the view's outer size.
+func (v *CycleView) SetSize(w, h int) {
+	v.w, v.h = w, h
+	v.table.keepVisible(v.rowsHeight())
+	if v.detail != nil {
+		v.detail.SetSize(v.bodyWidth(), v.bodyHeight())
+	}
+}
+
+// chrome is the cycle header, the phase bar and the hint line.
+const cycleChrome = 3
+
+func (v *CycleView) bodyHeight() int { return max(v.h-cycleChrome, 0) }
+
+// explainShown tells whether the explain panel is on screen.
+func (v *CycleView) explainShown() bool {
+	if !v.explainSet {
+		return v.explainBeside()
+	}
+	return v.explain
+}
+
+func (v *CycleView) bodyWidth() int {
+	if v.explainShown() && v.explainBeside() {
+		return v.w - v.explainWidth() - 1
+	}
+	return v.w
+}
+
+func (v *CycleView) explainBeside() bool { return v.w >= 120 }
+func (v *CycleView) explainWidth() int   { return min(56, v.w/3) }
+
+// rowsHeight is how many node rows fit in node phases: the body minus the
+// column header and the footer lines.
+func (v *CycleView) rowsHeight() int {
+	footer := 3
+	if v.phase == phWeighted {
+		footer = v.weightedLegendHeight(v.bodyWidth()) + 1
+	}
+	banner := 0
+	if v.phase == phFilter && v.c != nil && v.c.FastPath != nil {
+		banner = 1
+	}
+	return max(v.bodyHeight()-v.headerLines()-footer-banner, 1)
+}
+
+// headerLines is how many column-header lines the node phases draw.
+func (v *CycleView) headerLines() int {
+	if v.phase == phScore || v.phase == phNormalize {
+		return 2
+	}
+	return 1
+}
+
+// enterPhase sets the node table up for the current phase.
+func (v *CycleView) enterPhase() {
+	v.scroll = 0
+	v.updateKeys()
+	if v.a == nil {
+		return
+	}
+	switch v.phase {
+	case phFilter:
+		v.table.setUniverse(v.a, v.all)
+	case phScore, phNormalize, phWeighted:
+		if v.c.Score != nil {
+			v.table.setUniverse(v.a, v.c.Score.Nodes)
+		} else {
+			v.table.setUniverse(v.a, nil)
+		}
+	}
+	v.col = clamp(v.col, 0, max(v.numColumns()-1, 0))
+	v.table.keepVisible(v.rowsHeight())
+}
+
+func (v *CycleView) numColumns() int {
+	switch v.phase {
+	case phFilter:
+		if v.diag && v.c.Diagnostic != nil {
+			return len(v.c.Diagnostic.Plugins)
+		}
+		if v.c.Filter != nil {
+			return len(v.c.Filter.Plugins)
+		}
+	case phScore, phNormalize, phWeighted:
+		if v.c.Score != nil {
+			return len(v.c.Score.Plugins)
+		}
+	}
+	return 0
+}
+
+// focusRejection puts the plugin column on the plugin that rejected the
+// selected node, or on the first filter that ran, so the cell line starts on
+// something worth reading.
+func (v *CycleView) focusRejection() {
+	if v.phase != phFilter || v.diag || v.c.Filter == nil {
+		return
+	}
+	if n, ok := v.table.selected(); ok {
+		if r := v.a.nodes[n]; r.state == stRejected && r.plugin >= 0 {
+			v.col = r.plugin
+			return
+		}
+	}
+	for p := range v.c.Filter.Plugins {
+		if !v.a.skipped[p] {
+			v.col = p
+			return
+		}
+	}
+}
+
+// selectedPlugin names the plugin the explain panel talks about.
+func (v *CycleView) selectedPlugin() string {
+	if v.c == nil {
+		return ""
+	}
+	switch v.phase {
+	case phFilter:
+		if v.diag && v.c.Diagnostic != nil && v.col < len(v.c.Diagnostic.Plugins) {
+			return v.c.Diagnostic.Plugins[v.col]
+		}
+		if v.c.Filter != nil && v.col < len(v.c.Filter.Plugins) {
+			return v.c.Filter.Plugins[v.col]
+		}
+	case phScore, phNormalize, phWeighted:
+		if v.c.Score != nil && v.col < len(v.c.Score.Plugins) {
+			return v.c.Score.Plugins[v.col].Name
+		}
+	case phPostFilter:
+		return "DefaultPreemption"
+	case phBind:
+		return "DefaultBinder"
+	}
+	return ""
+}
+
+func (v *CycleView) updateKeys() {
+	nodes := v.phase.nodeRows() && v.detail == nil
+	v.Keys.Detail.SetEnabled(nodes)
+	v.Keys.NextColumn.SetEnabled(nodes && v.phase != phWeighted || v.phase == phWeighted && v.detail == nil)
+	v.Keys.PrevColumn.SetEnabled(v.Keys.NextColumn.Enabled())
+	v.Keys.Sort.SetEnabled(nodes)
+	v.Keys.Show.SetEnabled(nodes && v.phase == phFilter)
+	v.Keys.Diagnostic.SetEnabled(v.phase == phFilter && v.c != nil && v.c.Diagnostic != nil)
+}
+
+// SetNodeFilter filters node rows by a name substring.
+func (v *CycleView) SetNodeFilter(s string) {
+	v.table.name = strings.TrimSpace(s)
+	v.table.apply()
+	v.table.keepVisible(v.rowsHeight())
+}
+
+// NodeFilter returns the node name filter.
+func (v CycleView) NodeFilter() string { return v.table.name }
+
+// Back closes what is open inside the view (node detail, explain panel, a
+// filter) and reports whether there was anything to close.
+func (v *CycleView) Back() bool {
+	switch {
+	case v.detail != nil:
+		v.detail = nil
+	case v.explainShown() && !v.explainBeside():
+		v.explain, v.explainSet = false, true
+	case v.table.name != "":
+		v.SetNodeFilter("")
+	default:
+		return false
+	}
+	v.updateKeys()
+	v.SetSize(v.w, v.h)
+	return true
+}
+
+// Update handles the cycle view's keys and mouse.
+func (v CycleView) Update(msg tea.Msg) (CycleView, tea.Cmd) {
+	if v.c == nil {
+		return v, nil
+	}
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		v.handleKey(msg)
+	case tea.MouseWheelMsg:
+		switch msg.Button {
+		case tea.MouseWheelUp:
+			v.moveRows(-1)
+		case tea.MouseWheelDown:
+			v.moveRows(1)
+		}
+	}
+	return v, nil
+}
+
+func (v *CycleView) handleKey(msg tea.KeyPressMsg) {
+	k := v.Keys
+	switch {
+	case key.Matches(msg, k.PrevPhase):
+		if v.phase > 0 {
+			v.phase--
+			v.detail = nil
+			v.enterPhase()
+			v.focusRejection()
+		}
+	case key.Matches(msg, k.NextPhase):
+		if v.phase < numPhases-1 {
+			v.phase++
+			v.detail = nil
+			v.enterPhase()
+			v.focusRejection()
+		}
+	case key.Matches(msg, k.Up):
+		v.moveRows(-1)
+	case key.Matches(msg, k.Down):
+		v.moveRows(1)
+	case key.Matches(msg, k.PageUp):
+		v.moveRows(-max(v.rowsHeight()/2, 1))
+	case key.Matches(msg, k.PageDown):
+		v.moveRows(max(v.rowsHeight()/2, 1))
+	case key.Matches(msg, k.Top):
+		v.moveRows(-1 << 30)
+	case key.Matches(msg, k.Bottom):
+		v.moveRows(1 << 30)
+	case key.Matches(msg, k.NextColumn):
+		if n := v.numColumns(); n > 0 {
+			v.col = (v.col + 1) % n
+		}
+	case key.Matches(msg, k.PrevColumn):
+		if n := v.numColumns(); n > 0 {
+			v.col = (v.col + n - 1) % n
+		}
+	case key.Matches(msg, k.Detail):
+		if node, ok := v.table.selected(); ok {
+			d := NewNodeDetail(v.st, v.c, v.a, node, recorder.UsageAt(v.cycles, v.index))
+			d.SetSize(v.bodyWidth(), v.bodyHeight())
+			v.detail = &d
+			v.updateKeys()
+		}
+	case key.Matches(msg, k.Diagnostic):
+		v.diag = !v.diag
+		v.col = clamp(v.col, 0, max(v.numColumns()-1, 0))
+	case key.Matches(msg, k.Sort):
+		v.table.sort = (v.table.sort + 1) % numSorts
+		v.table.apply()
+		v.table.keepVisible(v.rowsHeight())
+	case key.Matches(msg, k.Show):
+		v.table.show = (v.table.show + 1) % numShows
+		v.table.apply()
+		v.table.keepVisible(v.rowsHeight())
+	case key.Matches(msg, k.Explain):
+		v.explain, v.explainSet = !v.explainShown(), true
+		v.SetSize(v.w, v.h)
+	}
+}
+
+// moveRows moves the node cursor, the node detail or the text scroll.
+func (v *CycleView) moveRows(d int) {
+	switch {
+	case v.detail != nil:
+		v.detail.Scroll(d)
+	case v.phase.nodeRows():
+		v.table.move(d)
+		v.table.keepVisible(v.rowsHeight())
+	default:
+		v.scroll = max(v.scroll+d, 0)
+	}
+}
+
+// Click handles a click at (x, y) relative to the view.
+func (v *CycleView) Click(x, y int) {
+	if v.detail != nil || !v.phase.nodeRows() {
+		return
+	}
+	row := y - 2 - v.headerLines() // below the cycle header, the phase bar and the column header
+	_, off := v.table.window(v.rowsHeight())
+	if row >= 0 && row < v.rowsHeight() {
+		v.table.moveTo(off + row)
+		v.table.keepVisible(v.rowsHeight())
+	}
+}
+
+// View renders the cycle header, the phase bar, the body and the hint line.
+func (v CycleView) View() string {
+	if v.w <= 0 || v.h <= 0 {
+		return ""
+	}
+	if v.c == nil {
+		return strings.Join(box([]string{"", "  " + v.st.Dim.Render("no cycle selected")}, v.w, v.h), "\n")
+	}
+	lines := []string{v.headerLine(), renderPhaseBar(v.st, v.c, v.phase, v.w)}
+	bw, bh := v.bodyWidth(), v.bodyHeight()
+	var body []string
+	hint := v.hint()
+	switch {
+	case v.explainShown() && !v.explainBeside():
+		body = box(explainLines(v.st, v.phase, v.selectedPlugin(), v.w-2), v.w, bh)
+		hint = "explain · e or esc closes"
+	case v.detail != nil:
+		body = box(splitLines(v.detail.View()), bw, bh)
+		hint = "node detail · esc back · ↑/↓ scroll"
+	default:
+		body = box(v.body(bw, bh), bw, bh)
+	}
+	if v.explainShown() && v.explainBeside() {
+		ew := v.explainWidth()
+		panel := box(explainLines(v.st, v.phase, v.selectedPlugin(), ew-1), ew, bh)
+		body = sideBySide(body, panel, v.st.Border.Render("│"))
+	}
+	lines = append(lines, body...)
+	lines = append(lines, v.st.Dim.Render(hint))
+	return strings.Join(box(lines, v.w, v.h), "\n")
+}
+
+func (v *CycleView) headerLine() string {
+	c := v.c
+	var out string
+	switch c.Outcome.Result {
+	case recorder.ResultBound:
+		out = v.st.Success.Render("✓ bound to " + c.Outcome.Node)
+	case recorder.ResultUnschedulable:
+		out = v.st.Unschedulable.Render("✗ Unschedulable")
+		if c.Outcome.NominatedNode != "" {
+			out += v.st.Unschedulable.Render(" · nominated " + c.Outcome.NominatedNode)
+		}
+	default:
+		out = v.st.Error.Render("! " + c.Outcome.Result)
+	}
+	return fmt.Sprintf("%s %s · attempt %d · %s · %s · %s", v.st.Title.Render(fmt.Sprintf("cycle %d", c.Seq)),
+		v.st.Bold.Render(c.Pod.Key()), c.Attempt, c.Profile, out, fmtDur(c.Duration))
+}
+
+// body renders the current phase.
+func (v *CycleView) body(w, h int) []string {
+	if ran, why := phaseRan(v.c, v.phase); !ran {
+		return []string{"", "  " + v.st.Dim.Render(v.phase.String()+" was skipped: "+why+"."), "",
+			"  " + v.st.Dim.Render("→/l steps on; e explains what this phase does.")}
+	}
+	var lines []string
+	switch v.phase {
+	case phQueue:
+		lines = v.queueLines(w)
+	case phPreFilter:
+		lines = v.preFilterLines(w)
+	case phFilter:
+		return v.filterLines(w, h)
+	case phPostFilter:
+		lines = v.postFilterLines(w)
+	case phScore:
+		return v.scoreLines(w, h, false)
+	case phNormalize:
+		return v.scoreLines(w, h, true)
+	case phWeighted:
+		return v.weightedLines(w, h)
+	case phSelect:
+		lines = v.selectLines(w)
+	default:
+		lines = v.bindLines(w)
+	}
+	return scrollLines(lines, v.scroll, h)
+}
+
+// scrollLines windows text lines, marking hidden lines below.
+func scrollLines(lines []string, off, h int) []string {
+	off = clamp(off, 0, max(len(lines)-h, 0))
+	end := min(off+h, len(lines))
+	out := lines[off:end]
+	if end < len(lines) && h > 0 {
+		out = append(out[:len(out)-1:len(out)-1], fmt.Sprintf("  … %d more line(s), ↓/j scrolls", len(lines)-end+1))
+	}
+	return out
+}
+
+// hint is the one-line summary under the body.
+func (v *CycleView) hint() string {
+	if ran, _ := phaseRan(v.c, v.phase); !ran {
+		return v.phase.String() + " skipped · ←/→ phases · e explain"
+	}
+	switch v.phase {
+	case phFilter, phScore, phNormalize, phWeighted:
+		return v.table.query() + " · o sort · f show · / name · enter node · tab plugin · e explain"
+	}
+	return "←/→ phases · ↑/↓ scroll · e explain"
+}

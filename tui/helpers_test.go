@@ -1,0 +1,131 @@
+package tui
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/schedscope/schedscope/recorder"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// loadRecording reads testdata/<name>.rec.
+func loadRecording(t testing.TB, name string) *recorder.Recording {
+	t.Helper()
+	rec, err := recorder.LoadFile(filepath.Join("testdata", name+".rec"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
+// newSession returns a root model sized w×h that received the recording's
+// header and cycles, as a replay would deliver them.
+func newSession(t testing.TB, rec *recorder.Recording, ctl Controller, w, h int) Model {
+	t.Helper()
+	m := New(Options{Source: "replay test.rec", Control: ctl})
+	m = send(m, tea.WindowSizeMsg{Width: w, Height: h})
+	evs := []Event{{Header: &rec.Header}}
+	for _, c := range rec.Cycles {
+		evs = append(evs, Event{Cycle: c})
+	}
+	return send(m, eventsMsg{events: evs})
+}
+
+// send runs one Update and returns the root model.
+func send(m Model, msg tea.Msg) Model {
+	next, _ := m.Update(msg)
+	return next.(Model)
+}
+
+// sendCmd runs one Update and returns the model and the command.
+func sendCmd(m Model, msg tea.Msg) (Model, tea.Cmd) {
+	next, cmd := m.Update(msg)
+	return next.(Model), cmd
+}
+
+// press builds the key press for a key name as bubbletea spells it.
+func press(k string) tea.KeyPressMsg {
+	special := map[string]tea.Key{
+		"enter": {Code: tea.KeyEnter}, "esc": {Code: tea.KeyEscape}, "tab": {Code: tea.KeyTab},
+		"shift+tab": {Code: tea.KeyTab, Mod: tea.ModShift}, "space": {Code: tea.KeySpace, Text: " "},
+		"left": {Code: tea.KeyLeft}, "right": {Code: tea.KeyRight}, "up": {Code: tea.KeyUp}, "down": {Code: tea.KeyDown},
+		"backspace": {Code: tea.KeyBackspace}, "ctrl+c": {Code: 'c', Mod: tea.ModCtrl},
+		"ctrl+d": {Code: 'd', Mod: tea.ModCtrl}, "ctrl+u": {Code: 'u', Mod: tea.ModCtrl},
+	}
+	if k, ok := special[k]; ok {
+		return tea.KeyPressMsg(k)
+	}
+	r := []rune(k)[0]
+	return tea.KeyPressMsg{Code: r, Text: k}
+}
+
+// keys sends key presses in order; "text:abc" types abc.
+func keys(m Model, ks ...string) Model {
+	for _, k := range ks {
+		if s, ok := strings.CutPrefix(k, "text:"); ok {
+			for _, r := range s {
+				m = send(m, press(string(r)))
+			}
+			continue
+		}
+		m = send(m, press(k))
+	}
+	return m
+}
+
+// screen is the stripped text of the model's view.
+func screen(m Model) string { return ansi.Strip(m.View().Content) }
+
+// golden compares got with testdata/<name>.golden, rewriting it with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name+".golden")
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./tui -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
+	}
+}
+
+// fakeController records the calls the TUI makes.
+type fakeController struct {
+	calls       []string
+	breakpoints []Breakpoints
+}
+
+func (f *fakeController) Pause()  { f.calls = append(f.calls, "Pause") }
+func (f *fakeController) Resume() { f.calls = append(f.calls, "Resume") }
+func (f *fakeController) Step()   { f.calls = append(f.calls, "Step") }
+func (f *fakeController) SetBreakpoints(b Breakpoints) {
+	f.calls = append(f.calls, "SetBreakpoints")
+	f.breakpoints = append(f.breakpoints, b)
+}
+
+var _ Controller = (*fakeController)(nil)
+
+// run executes a command returned by Update, as the program would.
+func run(cmd tea.Cmd) tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	return cmd()
+}

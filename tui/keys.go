@@ -1,0 +1,151 @@
+package tui
+
+import "charm.land/bubbles/v2/key"
+
+// KeyMap holds the keys that work everywhere outside text inputs.
+type KeyMap struct {
+	Quit        key.Binding
+	Help        key.Binding
+	Command     key.Binding
+	Filter      key.Binding
+	Back        key.Binding
+	Pause       key.Binding
+	Step        key.Binding
+	Breakpoints key.Binding
+}
+
+// DefaultKeyMap returns the global keys, k9s style.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Command:     key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "command")),
+		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		Back:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		Pause:       key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "pause/resume")),
+		Step:        key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "step one cycle")),
+		Breakpoints: key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "breakpoints")),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Help, k.Filter, k.Pause, k.Step, k.Quit}
+}
+
+// FullHelp implements help.KeyMap.
+func (k KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Help, k.Command, k.Filter, k.Back, k.Quit}, {k.Pause, k.Step, k.Breakpoints}}
+}
+
+// setLive enables the engine controls only when there is an engine to control.
+func (k *KeyMap) setLive(live bool) {
+	k.Pause.SetEnabled(live)
+	k.Step.SetEnabled(live)
+	k.Breakpoints.SetEnabled(live)
+}
+
+// ListKeyMap holds the cycle list's keys.
+type ListKeyMap struct {
+	Up, Down, Top, Bottom, PageUp, PageDown key.Binding
+	Open                                    key.Binding
+	NextFailure, PrevFailure                key.Binding
+}
+
+// DefaultListKeyMap returns the cycle list's keys: vim keys and arrows.
+func DefaultListKeyMap() ListKeyMap {
+	return ListKeyMap{
+		Up:          key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("↑/k", "up")),
+		Down:        key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("↓/j", "down")),
+		Top:         key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "first")),
+		Bottom:      key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "last (follow)")),
+		PageUp:      key.NewBinding(key.WithKeys("ctrl+u", "pgup"), key.WithHelp("ctrl+u", "page up")),
+		PageDown:    key.NewBinding(key.WithKeys("ctrl+d", "pgdown"), key.WithHelp("ctrl+d", "page down")),
+		Open:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open cycle")),
+		NextFailure: key.NewBinding(key.WithKeys("n", "]"), key.WithHelp("n/]", "next failure")),
+		PrevFailure: key.NewBinding(key.WithKeys("N", "["), key.WithHelp("N/[", "prev failure")),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k ListKeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Open, k.NextFailure, k.PrevFailure}
+}
+
+// FullHelp implements help.KeyMap.
+func (k ListKeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown}, {k.Open, k.NextFailure, k.PrevFailure}}
+}
+
+// CycleKeyMap holds the cycle view's keys.
+type CycleKeyMap struct {
+	PrevPhase, NextPhase                    key.Binding
+	Up, Down, Top, Bottom, PageUp, PageDown key.Binding
+	NextColumn, PrevColumn                  key.Binding
+	Detail                                  key.Binding
+	Diagnostic                              key.Binding
+	Sort, Show                              key.Binding
+	Explain                                 key.Binding
+	NextFailure, PrevFailure                key.Binding
+}
+
+// DefaultCycleKeyMap returns the cycle view's keys.
+func DefaultCycleKeyMap() CycleKeyMap {
+	return CycleKeyMap{
+		PrevPhase:   key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "prev phase")),
+		NextPhase:   key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "next phase")),
+		Up:          key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("↑/k", "up")),
+		Down:        key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("↓/j", "down")),
+		Top:         key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "top")),
+		Bottom:      key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "bottom")),
+		PageUp:      key.NewBinding(key.WithKeys("ctrl+u", "pgup"), key.WithHelp("ctrl+u", "page up")),
+		PageDown:    key.NewBinding(key.WithKeys("ctrl+d", "pgdown"), key.WithHelp("ctrl+d", "page down")),
+		NextColumn:  key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next plugin")),
+		PrevColumn:  key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "prev plugin")),
+		Detail:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "node detail")),
+		Diagnostic:  key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "diagnostic matrix")),
+		Sort:        key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "sort nodes")),
+		Show:        key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "show by status")),
+		Explain:     key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "explain")),
+		NextFailure: key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next failed cycle")),
+		PrevFailure: key.NewBinding(key.WithKeys("["), key.WithHelp("[", "prev failed cycle")),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k CycleKeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.PrevPhase, k.NextPhase, k.Detail, k.NextColumn, k.Diagnostic, k.Explain}
+}
+
+// FullHelp implements help.KeyMap.
+func (k CycleKeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.PrevPhase, k.NextPhase, k.NextFailure, k.PrevFailure, k.Explain},
+		{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown},
+		{k.NextColumn, k.PrevColumn, k.Detail, k.Diagnostic, k.Sort, k.Show},
+	}
+}
+
+// joinedHelp combines several key maps into one for the help view.
+type joinedHelp []interface {
+	ShortHelp() []key.Binding
+	FullHelp() [][]key.Binding
+}
+
+// ShortHelp implements help.KeyMap.
+func (j joinedHelp) ShortHelp() []key.Binding {
+	var out []key.Binding
+	for _, k := range j {
+		out = append(out, k.ShortHelp()...)
+	}
+	return out
+}
+
+// FullHelp implements help.KeyMap.
+func (j joinedHelp) FullHelp() [][]key.Binding {
+	var out [][]key.Binding
+	for _, k := range j {
+		out = append(out, k.FullHelp()...)
+	}
+	return out
+}

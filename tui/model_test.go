@@ -1,0 +1,369 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestListKeysMoveSelection(t *testing.T) {
+	rec := loadRecording(t, "default")
+	tests := []struct {
+		name string
+		keys []string
+		want int // index into cycles
+	}{
+		{"follows the tail at start", nil, len(rec.Cycles) - 1},
+		{"k moves up", []string{"k"}, len(rec.Cycles) - 2},
+		{"up arrow moves up", []string{"up"}, len(rec.Cycles) - 2},
+		{"g goes to the first", []string{"g"}, 0},
+		{"g then j", []string{"g", "j"}, 1},
+		{"g then down", []string{"g", "down"}, 1},
+		{"G goes to the last", []string{"g", "G"}, len(rec.Cycles) - 1},
+		{"ctrl+u pages up", []string{"ctrl+u"}, max(len(rec.Cycles)-1-9, 0)},
+		{"j stops at the end", []string{"j", "j"}, len(rec.Cycles) - 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := keys(newSession(t, rec, nil, 80, 24), tt.keys...)
+			if got := m.list.Selected(); got != tt.want {
+				t.Errorf("selected = %d, want %d", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestPhaseSteppingSkipsNothing(t *testing.T) {
+	for _, fixture := range []string{"default", "preemption", "unschedulable", "taints-tolerations"} {
+		rec := loadRecording(t, fixture)
+		for i := range rec.Cycles {
+			m := newSession(t, rec, nil, 80, 24)
+			m.open(i)
+			var seen []phase
+			for range numPhases + 2 {
+				seen = append(seen, m.view.Phase())
+				m = keys(m, "l")
+			}
+			var want []phase
+			for p := range numPhases {
+				want = append(want, p)
+			}
+			want = append(want, numPhases-1, numPhases-1)
+			if diff := cmp.Diff(want, seen); diff != "" {
+				t.Errorf("%s cycle %d: phases (-want +got):\n%s", fixture, i, diff)
+			}
+			for p := numPhases - 1; p > 0; p-- {
+				m = keys(m, "h")
+				if m.view.Phase() != p-1 {
+					t.Fatalf("%s cycle %d: h from %v gave %v", fixture, i, p, m.view.Phase())
+				}
+			}
+			m = keys(m, "right", "left", "left")
+			if m.view.Phase() != phQueue {
+				t.Errorf("arrows: phase %v, want Queue", m.view.Phase())
+			}
+		}
+	}
+}
+
+func TestCycleFilter(t *testing.T) {
+	rec := loadRecording(t, "default")
+	tests := []struct {
+		filter string
+		want   []string // pods shown
+	}{
+		{"", []string{"web", "api", "trainer", "huge"}},
+		{"huge", []string{"huge"}},
+		{"outcome:unsched", []string{"huge"}},
+		{"node:node-c", []string{"trainer"}},
+		{"plugin:nodeaffinity", []string{"api"}},
+		{"nothing-matches", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.filter, func(t *testing.T) {
+			m := newSession(t, rec, nil, 80, 24)
+			m = keys(m, "/", "text:"+tt.filter, "enter")
+			var got []string
+			for _, i := range m.list.rows {
+				got = append(got, m.cycles[i].Pod.Name)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("rows (-want +got):\n%s", diff)
+			}
+			m = keys(m, "esc")
+			if len(m.list.rows) != len(rec.Cycles) {
+				t.Errorf("esc should clear the filter, rows = %d", len(m.list.rows))
+			}
+		})
+	}
+}
+
+func TestFailureJump(t *testing.T) {
+	rec := loadRecording(t, "default") // only cycle index 3 failed
+	m := keys(newSession(t, rec, nil, 80, 24), "g", "n")
+	if got := m.list.Selected(); got != 3 {
+		t.Fatalf("n: selected %d, want 3", got)
+	}
+	m = keys(m, "g", "]")
+	if got := m.list.Selected(); got != 3 {
+		t.Fatalf("]: selected %d, want 3", got)
+	}
+	m = keys(m, "N")
+	if got := m.list.Selected(); got != 3 {
+		t.Fatalf("N with no earlier failure should stay, got %d", got)
+	}
+	// From inside a cycle, ] opens the next failed cycle.
+	m = keys(m, "g", "enter", "]")
+	if m.focus != focusCycle || m.view.Cycle() != rec.Cycles[3] {
+		t.Fatalf("] in the cycle view should open cycle 4, got %v", m.view.Cycle().Seq)
+	}
+}
+
+func TestOpenAndBack(t *testing.T) {
+	m := newSession(t, loadRecording(t, "default"), nil, 80, 24)
+	m = keys(m, "g", "enter")
+	if m.focus != focusCycle || m.view.Cycle().Seq != 1 {
+		t.Fatalf("enter should open cycle 1")
+	}
+	m = keys(m, "l", "l", "enter")
+	if m.view.detail == nil {
+		t.Fatal("enter on a filter row should open node detail")
+	}
+	m = keys(m, "esc")
+	if m.view.detail != nil || m.focus != focusCycle {
+		t.Fatal("esc should close node detail first")
+	}
+	m = keys(m, "esc")
+	if m.focus != focusList {
+		t.Fatal("esc should go back to the list")
+	}
+}
+
+func TestControllerCalls(t *testing.T) {
+	rec := loadRecording(t, "default")
+	ctl := &fakeController{}
+	m := newSession(t, rec, ctl, 80, 24)
+	var cmd tea.Cmd
+	m, cmd = sendCmd(m, press("space"))
+	run(cmd)
+	m = send(m, eventsMsg{events: []Event{{State: &EngineState{State: StatePaused, Why: "user"}}}})
+	m, cmd = sendCmd(m, press("space"))
+	run(cmd)
+	m, cmd = sendCmd(m, press("s"))
+	run(cmd)
+	if diff := cmp.Diff([]string{"Pause", "Resume", "Step"}, ctl.calls); diff != "" {
+		t.Errorf("calls (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(screen(m), "paused (user)") {
+		t.Errorf("status bar should show the paused state:\n%s", screen(m))
+	}
+}
+
+func TestBreakpointsReachController(t *testing.T) {
+	ctl := &fakeController{}
+	m := newSession(t, loadRecording(t, "default"), ctl, 200, 50)
+	m = keys(m, "b", "text:default/web-*", "tab", "space", "tab", "space", "shift+tab", "space")
+	m, cmd := sendCmd(m, press("enter"))
+	run(cmd)
+	want := []Breakpoints{{Pod: "default/web-*", Unschedulable: false, Error: true}}
+	if diff := cmp.Diff(want, ctl.breakpoints); diff != "" {
+		t.Errorf("breakpoints (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(screen(m), "break on pod default/web-*, Error") {
+		t.Errorf("status bar should list the breakpoints:\n%s", screen(m))
+	}
+	// esc cancels without calling the controller.
+	m, cmd = sendCmd(keys(m, "b", "tab", "space"), press("esc"))
+	if cmd != nil || len(ctl.breakpoints) != 1 {
+		t.Errorf("esc should not set breakpoints")
+	}
+}
+
+func TestReplayHasNoControls(t *testing.T) {
+	m := newSession(t, loadRecording(t, "default"), nil, 80, 24)
+	for _, k := range []string{"space", "s", "b"} {
+		next, cmd := sendCmd(m, press(k))
+		if cmd != nil || next.bp != nil {
+			t.Errorf("%s should do nothing without a Controller", k)
+		}
+	}
+}
+
+func TestEventsAppendWithoutJumping(t *testing.T) {
+	rec := loadRecording(t, "default")
+	m := New(Options{Source: "live"})
+	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	m = send(m, eventsMsg{events: []Event{{Header: &rec.Header}, {Cycle: rec.Cycles[0]}, {Cycle: rec.Cycles[1]}}})
+	if m.list.Selected() != 1 {
+		t.Fatalf("following the tail: selected %d, want 1", m.list.Selected())
+	}
+	m = keys(m, "k")
+	m = send(m, eventsMsg{events: []Event{{Cycle: rec.Cycles[2]}}})
+	if m.list.Selected() != 0 {
+		t.Errorf("not following: selection moved to %d", m.list.Selected())
+	}
+	m = keys(m, "G")
+	m = send(m, eventsMsg{events: []Event{{Cycle: rec.Cycles[3]}, {Problem: errors.New("torn record at 1234")}}, closed: true})
+	if m.list.Selected() != 3 {
+		t.Errorf("following again: selected %d, want 3", m.list.Selected())
+	}
+	if m.counts != (cycleCounts{total: 4, bound: 3, unschedulable: 1}) {
+		t.Errorf("counts = %+v", m.counts)
+	}
+	s := screen(m)
+	for _, want := range []string{"done", "torn record at 1234", "4 cycles"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("screen lacks %q:\n%s", want, s)
+		}
+	}
+}
+
+func TestOpenCycleDoesNotFollow(t *testing.T) {
+	rec := loadRecording(t, "default")
+	m := New(Options{Source: "live"})
+	m = send(m, tea.WindowSizeMsg{Width: 200, Height: 50})
+	m = send(m, eventsMsg{events: []Event{{Header: &rec.Header}, {Cycle: rec.Cycles[0]}}})
+	m = keys(m, "enter")
+	m = send(m, eventsMsg{events: []Event{{Cycle: rec.Cycles[1]}}})
+	if m.view.Cycle() != rec.Cycles[0] {
+		t.Errorf("a new cycle pulled the open cycle view away")
+	}
+}
+
+func TestResize(t *testing.T) {
+	m := newSession(t, loadRecording(t, "default"), nil, 80, 24)
+	m = keys(m, "g", "enter", "l", "l")
+	for _, size := range [][2]int{{200, 50}, {40, 10}, {80, 24}, {120, 30}, {20, 5}} {
+		m = send(m, tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		lines := strings.Split(screen(m), "\n")
+		if len(lines) != size[1] {
+			t.Errorf("%dx%d: %d lines", size[0], size[1], len(lines))
+		}
+		for i, l := range lines {
+			if w := len([]rune(l)); w != size[0] {
+				t.Errorf("%dx%d: line %d is %d wide: %q", size[0], size[1], i, w, l)
+			}
+		}
+	}
+}
+
+func TestNothingBeforeWindowSize(t *testing.T) {
+	m := New(Options{})
+	if got := m.View().Content; got != "" {
+		t.Errorf("view before the first WindowSizeMsg = %q", got)
+	}
+}
+
+func TestMouse(t *testing.T) {
+	m := newSession(t, loadRecording(t, "default"), nil, 80, 24)
+	m = send(m, tea.MouseClickMsg{X: 10, Y: 2, Button: tea.MouseLeft}) // title, list header, first row
+	if m.list.Selected() != 0 {
+		t.Errorf("click: selected %d, want 0", m.list.Selected())
+	}
+	m = send(m, tea.MouseWheelMsg{X: 10, Y: 5, Button: tea.MouseWheelDown})
+	if m.list.Selected() != 1 {
+		t.Errorf("wheel: selected %d, want 1", m.list.Selected())
+	}
+}
+
+func TestCommands(t *testing.T) {
+	m := newSession(t, loadRecording(t, "default"), nil, 80, 24)
+	m = keys(m, ":", "text:cycle 2", "enter")
+	if m.focus != focusCycle || m.view.Cycle().Seq != 2 {
+		t.Fatalf(":cycle 2 did not open cycle 2")
+	}
+	m = keys(m, ":", "text:phase filter", "enter")
+	if m.view.Phase() != phFilter {
+		t.Errorf(":phase filter gave %v", m.view.Phase())
+	}
+	m = keys(m, ":", "text:cycle 99", "enter")
+	if !strings.Contains(screen(m), "no cycle 99") {
+		t.Errorf("unknown cycle should be reported")
+	}
+	_, cmd := sendCmd(keys(m, ":", "text:q"), press("enter"))
+	if cmd == nil || fmt.Sprint(cmd()) != fmt.Sprint(tea.Quit()) {
+		t.Errorf(":q should quit")
+	}
+}
+
+func TestNodeSortAndFilter(t *testing.T) {
+	m := newSession(t, loadRecording(t, "unschedulable"), nil, 80, 24)
+	m = keys(m, "enter", "l", "l")
+	names := func() []string {
+		var out []string
+		for _, n := range m.view.table.rows {
+			out = append(out, m.view.c.NodeName(n))
+		}
+		return out
+	}
+	m = keys(m, "o", "o") // status → score → name
+	if diff := cmp.Diff([]string{"cordoned", "tainted", "too-small", "wrong-tier"}, names()); diff != "" {
+		t.Errorf("by name (-want +got):\n%s", diff)
+	}
+	m = keys(m, "/", "text:t", "enter")
+	if diff := cmp.Diff([]string{"tainted", "too-small", "wrong-tier"}, names()); diff != "" {
+		t.Errorf("filter t (-want +got):\n%s", diff)
+	}
+	m = keys(m, "/", "backspace", "text:tai", "enter")
+	if diff := cmp.Diff([]string{"tainted"}, names()); diff != "" {
+		t.Errorf("filter tai (-want +got):\n%s", diff)
+	}
+	m = keys(m, "esc") // clears the node filter
+	m = keys(m, "f")   // passed only
+	if len(names()) != 0 {
+		t.Errorf("no node passed, got %v", names())
+	}
+}
+
+// TestGolden renders every phase of a few cycles at 80×24 and 200×50.
+func TestGolden(t *testing.T) {
+	cases := []struct {
+		fixture string
+		cycle   int // index
+	}{
+		{"default", 0}, {"default", 3}, {"taints-tolerations", 1}, {"preemption", 0}, {"preemption", 1}, {"unschedulable", 0},
+	}
+	for _, size := range [][2]int{{80, 24}, {200, 50}} {
+		for _, tc := range cases {
+			rec := loadRecording(t, tc.fixture)
+			if tc.cycle >= len(rec.Cycles) {
+				t.Fatalf("%s has %d cycles", tc.fixture, len(rec.Cycles))
+			}
+			m := newSession(t, rec, nil, size[0], size[1])
+			name := fmt.Sprintf("%s-%dx%d-list", tc.fixture, size[0], size[1])
+			if tc.cycle == 0 {
+				golden(t, name, screen(m))
+			}
+			m.list.Select(tc.cycle)
+			m = keys(m, "enter")
+			for p := range numPhases {
+				golden(t, fmt.Sprintf("%s-c%d-%dx%d-%02d-%s", tc.fixture, tc.cycle+1, size[0], size[1], p, strings.ReplaceAll(strings.ToLower(p.short()), " ", "")), screen(m))
+				if p == phFilter && rec.Cycles[tc.cycle].Diagnostic != nil {
+					golden(t, fmt.Sprintf("%s-c%d-%dx%d-%02d-diagnostic", tc.fixture, tc.cycle+1, size[0], size[1], p), screen(keys(m, "d")))
+					golden(t, fmt.Sprintf("%s-c%d-%dx%d-%02d-node", tc.fixture, tc.cycle+1, size[0], size[1], p), screen(keys(m, "enter")))
+				}
+				m = keys(m, "l")
+			}
+		}
+	}
+}
+
+// TestNoColorGlyphsDiffer checks the matrix states stay apart without colour.
+func TestNoColorGlyphsDiffer(t *testing.T) {
+	seen := map[string]cellKind{}
+	for k := range numCellKinds {
+		g := k.glyph()
+		if other, dup := seen[g]; dup {
+			t.Errorf("%v and %v share glyph %q", k.label(), other.label(), g)
+		}
+		seen[g] = k
+	}
+	st := NewStyles(true)
+	if got := st.glyph(cellUnschedulable); got != "✗" {
+		t.Errorf("NO_COLOR glyph carries styling: %q", got)
+	}
+}

@@ -1,0 +1,183 @@
+package tui
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/schedscope/schedscope/recorder"
+)
+
+// NodeDetail shows one node as a cycle saw it: labels, taints, allocatable
+// against requested, the pods placed there, and the node's filter and score
+// results in the cycle.
+type NodeDetail struct {
+	st     *Styles
+	c      *recorder.Cycle
+	a      *analysis
+	node   int
+	use    recorder.NodeUse
+	hasUse bool
+	scroll int
+	w, h   int
+}
+
+// NewNodeDetail describes node (an index into c's node set); usage is the node
+// use as of c (recorder.UsageAt).
+func NewNodeDetail(st *Styles, c *recorder.Cycle, a *analysis, node int, usage *recorder.Usage) NodeDetail {
+	d := NodeDetail{st: st, c: c, a: a, node: node}
+	if usage != nil {
+		d.use, d.hasUse = usage.Node(c.NodeName(node))
+	}
+	return d
+}
+
+// SetSize sets the detail's size.
+func (d *NodeDetail) SetSize(w, h int) { d.w, d.h = w, h }
+
+// Scroll moves the view by n lines.
+func (d *NodeDetail) Scroll(n int) {
+	d.scroll = clamp(d.scroll+n, 0, max(len(d.lines())-d.h, 0))
+}
+
+// View renders the visible lines.
+func (d NodeDetail) View() string {
+	return strings.Join(scrollLines(d.lines(), d.scroll, d.h), "\n")
+}
+
+func (d NodeDetail) lines() []string {
+	c, st := d.c, d.st
+	name := c.NodeName(d.node)
+	lines := []string{st.Title.Render("node "+name) + st.Dim.Render(fmt.Sprintf("  (#%d of %d in the snapshot) · esc back", d.node, c.NumNodes()))}
+	var info *recorder.NodeInfo
+	if c.Nodes != nil && d.node < len(c.Nodes.Info) {
+		info = &c.Nodes.Info[d.node]
+	}
+	if info == nil {
+		lines = append(lines, st.Dim.Render("  node details were not recorded"))
+	} else {
+		if info.Unschedulable {
+			lines = append(lines, "  "+st.Unresolvable.Render("cordoned (spec.unschedulable)"))
+		}
+		lines = append(lines, "", st.Header.Render("labels"))
+		for _, k := range slices.Sorted(maps.Keys(info.Labels)) {
+			lines = append(lines, "  "+k+"="+info.Labels[k])
+		}
+		if len(info.Labels) == 0 {
+			lines = append(lines, st.Dim.Render("  none"))
+		}
+		lines = append(lines, "", st.Header.Render("taints"))
+		for _, t := range info.Taints {
+			kv := t.Key
+			if t.Value != "" {
+				kv += "=" + t.Value
+			}
+			lines = append(lines, "  "+kv+":"+t.Effect)
+		}
+		if len(info.Taints) == 0 {
+			lines = append(lines, st.Dim.Render("  none"))
+		}
+		lines = append(lines, "", st.Header.Render("allocatable vs requested (as this cycle saw it)"))
+		lines = append(lines, d.resourceBars(info)...)
+	}
+	lines = append(lines, "", st.Header.Render("pods on the node"))
+	if d.hasUse && len(d.use.Pods) > 0 {
+		for _, p := range d.use.Pods {
+			lines = append(lines, fmt.Sprintf("  %s (priority %d)", p.Key(), p.Priority))
+		}
+	} else {
+		lines = append(lines, st.Dim.Render("  none recorded"))
+	}
+	lines = append(lines, "", st.Header.Render("in this cycle"))
+	lines = append(lines, d.filterResult()...)
+	lines = append(lines, d.scoreResult()...)
+	return lines
+}
+
+// resourceBars draws requested against allocatable, one bar per resource.
+func (d NodeDetail) resourceBars(info *recorder.NodeInfo) []string {
+	var out []string
+	barW := clamp(d.w-2-18-1-24, 10, 50)
+	keys := slices.Sorted(maps.Keys(info.Allocatable))
+	for _, res := range keys {
+		alloc := info.Allocatable[res]
+		var req int64
+		if d.hasUse {
+			req = d.use.Requested[res]
+		}
+		filled := 0
+		if alloc > 0 {
+			filled = int(min(req*int64(barW)/alloc, int64(barW)))
+		}
+		style := d.st.Success
+		if alloc > 0 && req*10 >= alloc*9 {
+			style = d.st.Unschedulable
+		}
+		bar := style.Render(strings.Repeat("█", filled)) + d.st.NotCalled.Render(strings.Repeat("░", barW-filled))
+		out = append(out, fmt.Sprintf("  %s %s %s", fit(res, 18), bar, fmt.Sprintf("%s / %s", humanQty(res, req), humanQty(res, alloc))))
+	}
+	if len(keys) == 0 {
+		out = append(out, d.st.Dim.Render("  allocatable not recorded"))
+	}
+	return out
+}
+
+func (d NodeDetail) filterResult() []string {
+	a, st := d.a, d.st
+	r := &a.nodes[d.node]
+	var out []string
+	switch r.state {
+	case stFeasible:
+		out = append(out, "  Filter: "+st.Success.Render("passed every filter"))
+	case stDiscarded:
+		out = append(out, "  Filter: "+st.Discarded.Render("passed, but not kept: enough feasible nodes were found"))
+	case stRejected:
+		out = append(out, "  Filter: "+st.style(kindOf(r.code)).Render(fmt.Sprintf("rejected by %s (%s)", a.filterPlugin(r.plugin), r.code)))
+		for _, reason := range r.reasons {
+			out = append(out, "    "+reason)
+		}
+	default:
+		out = append(out, "  Filter: "+st.Dim.Render("not evaluated"))
+	}
+	if f := d.c.Filter; f != nil && len(f.Plugins) > 0 {
+		var b strings.Builder
+		for p := range f.Plugins {
+			k := a.filterCell(d.node, p)
+			b.WriteString(st.style(k).Render(k.glyph()) + " " + abbreviate(f.Plugins[p]) + "  ")
+		}
+		out = append(out, "  "+b.String())
+	}
+	if cells := a.diag[d.node]; d.c.Diagnostic != nil {
+		var fails []string
+		for _, cell := range cells {
+			if cell.Code != recorder.CodeSkip && cell.Plugin < len(d.c.Diagnostic.Plugins) {
+				fails = append(fails, fmt.Sprintf("%s (%s)", d.c.Diagnostic.Plugins[cell.Plugin], strings.Join(cell.Reasons, "; ")))
+			}
+		}
+		if len(fails) == 0 {
+			out = append(out, "  diagnostic pass: passes every filter")
+		} else {
+			out = append(out, "  diagnostic pass: fails "+strings.Join(fails, ", "))
+		}
+	}
+	return out
+}
+
+func (d NodeDetail) scoreResult() []string {
+	s := d.c.Score
+	i := d.a.nodes[d.node].score
+	if s == nil || i < 0 {
+		return []string{"  Score: " + d.st.Dim.Render("not scored")}
+	}
+	out := []string{fmt.Sprintf("  Score: total %d", s.Totals[i])}
+	for p := range s.Plugins {
+		pl := &s.Plugins[p]
+		line := fmt.Sprintf("    %s raw %d", fit(pl.Name, 32), pl.Raw[i])
+		if pl.Normalized != nil {
+			line += fmt.Sprintf(" → %d", pl.Normalized[i])
+		}
+		out = append(out, line+fmt.Sprintf(" × %d = %d", pl.Weight, s.Weighted(p, i)))
+	}
+	return out
+}

@@ -1,0 +1,165 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/schedscope/schedscope/recorder"
+)
+
+// kv renders a label: value line.
+func (v *CycleView) kv(label, value string) string {
+	return "  " + v.st.Dim.Render(fit(label, 16)) + " " + value
+}
+
+// queueLines renders the pod, the attempt and the cycle's timings.
+func (v *CycleView) queueLines(w int) []string {
+	c := v.c
+	pod := c.Pod.Key()
+	if c.Pod.Priority != 0 {
+		pod += fmt.Sprintf(" (priority %d)", c.Pod.Priority)
+	}
+	lines := []string{
+		v.kv("pod", v.st.Bold.Render(pod)),
+		v.kv("attempt", fmt.Sprintf("%d%s", c.Attempt, map[bool]string{true: " (retried after an earlier failure)", false: " (first try)"}[c.Attempt > 1])),
+		v.kv("profile", c.Profile),
+		v.kv("started", c.Start.UTC().Format("2006-01-02 15:04:05.000000 UTC")),
+		v.kv("took", fmtDur(c.Duration)+" from the start of the algorithm to the outcome"),
+		v.kv("nodes", fmt.Sprintf("%d in the snapshot · search starts at index %d · stops after %d feasible", c.NumNodes(), c.SearchStart, c.NodesToFind)),
+	}
+	if fp := c.FastPath; fp != nil {
+		res := "passed: chosen without a full search"
+		if !fp.Feasible {
+			res = "failed: full search follows"
+		}
+		lines = append(lines, v.kv("fast path", fmt.Sprintf("%s %s %s", fp.Kind, fp.Node, res)))
+	}
+	if c.BatchHint != "" {
+		lines = append(lines, v.kv("batch hint", c.BatchHint))
+	}
+	lines = append(lines, v.kv("outcome", v.outcomeText()))
+	if len(c.Timings) > 0 {
+		lines = append(lines, "", "  "+v.st.Header.Render("time per phase"))
+		var longest int64
+		for _, t := range c.Timings {
+			longest = max(longest, int64(t.Duration))
+		}
+		barW := max(w-2-16-1-10-1, 4)
+		for _, t := range c.Timings {
+			n := 0
+			if longest > 0 {
+				n = int(int64(t.Duration) * int64(barW) / longest)
+			}
+			lines = append(lines, "  "+fit(t.Phase, 16)+" "+fitLeft(fmtDur(t.Duration), 10)+" "+v.st.Discarded.Render(strings.Repeat("▬", max(n, 1))))
+		}
+	}
+	return lines
+}
+
+// outcomeText is the outcome in one line.
+func (v *CycleView) outcomeText() string {
+	o := v.c.Outcome
+	switch o.Result {
+	case recorder.ResultBound:
+		return v.st.Success.Render("bound to " + o.Node)
+	case recorder.ResultUnschedulable:
+		s := "Unschedulable"
+		if o.NominatedNode != "" {
+			s += " · nominated " + o.NominatedNode + " (will retry there)"
+		}
+		return v.st.Unschedulable.Render(s)
+	}
+	return v.st.Error.Render(o.Result + ": " + o.Message)
+}
+
+// statusTable renders plugin statuses with durations and reasons.
+func (v *CycleView) statusTable(ps []recorder.PluginStatus, w int) []string {
+	nameW := 12
+	for _, p := range ps {
+		nameW = max(nameW, len(p.Plugin))
+	}
+	nameW = min(nameW, max(w/3, 12))
+	lines := []string{"  " + v.st.Header.Render(fit("plugin", nameW)+" "+fit("status", 30)+" "+fitLeft("took", 8)+"  reasons")}
+	for _, p := range ps {
+		reasons := strings.Join(nonEmpty(p.Reasons), "; ")
+		if p.Timeout > 0 {
+			reasons = strings.TrimPrefix(reasons+"; wait up to "+p.Timeout.String(), "; ")
+		}
+		lines = append(lines, "  "+fit(p.Plugin, nameW)+" "+fit(v.st.code(p.Code), 30)+" "+fitLeft(fmtDur(p.Duration), 8)+"  "+reasons)
+	}
+	return lines
+}
+
+func nonEmpty(s []string) []string {
+	var out []string
+	for _, x := range s {
+		if strings.TrimSpace(x) != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// preFilterLines renders PreFilter: status per plugin and the node subset.
+func (v *CycleView) preFilterLines(w int) []string {
+	pf := v.c.PreFilter
+	lines := []string{"  aggregated status: " + v.st.code(pf.Code) + " " + pf.Message, ""}
+	lines = append(lines, v.statusTable(pf.Plugins, w)...)
+	lines = append(lines, "")
+	if pf.NodeSubset != nil {
+		lines = append(lines, fmt.Sprintf("  %s narrowed filtering to %d of %d node(s): %s", strings.Join(pf.SubsetPlugins, ", "),
+			len(pf.NodeSubset), v.c.NumNodes(), strings.Join(pf.NodeSubset, ", ")))
+	} else {
+		lines = append(lines, v.st.Dim.Render("  no node subset: every node is a candidate for Filter"))
+	}
+	var skipped int
+	for _, p := range pf.Plugins {
+		if p.Code == recorder.CodeSkip {
+			skipped++
+		}
+	}
+	if skipped > 0 {
+		lines = append(lines, v.st.Dim.Render(fmt.Sprintf("  %d plugin(s) said Skip: their Filter will not run for this pod", skipped)))
+	}
+	return lines
+}
+
+// postFilterLines renders PostFilter: preemption statuses, candidates, victims.
+func (v *CycleView) postFilterLines(w int) []string {
+	pf := v.c.PostFilter
+	lines := []string{"  result: " + v.st.code(pf.Code)}
+	lines = append(lines, wrap("  "+pf.Message, w, "    ")...)
+	lines = append(lines, "")
+	lines = append(lines, v.statusTable(pf.Plugins, w)...)
+	if len(pf.Candidates) > 0 {
+		lines = append(lines, "", "  "+v.st.Header.Render("candidates: nodes where evicting pods would make room"))
+		for _, cand := range pf.Candidates {
+			mark := "  "
+			if cand.Node == pf.NominatedNode {
+				mark = v.st.Chosen.Render("★ ")
+			}
+			lines = append(lines, "  "+mark+fit(cand.Node, 20)+" victims: "+podList(cand.Victims))
+		}
+	}
+	if pf.NominatedNode != "" {
+		lines = append(lines, "", "  nominated node: "+v.st.Chosen.Render(pf.NominatedNode)+v.st.Dim.Render("  the pod waits for the victims to leave and is retried"))
+	}
+	if len(pf.Victims) > 0 {
+		lines = append(lines, "", "  "+v.st.Header.Render("victims evicted"))
+		for _, p := range pf.Victims {
+			lines = append(lines, fmt.Sprintf("    %s (priority %d) on %s", p.Key(), p.Priority, p.Node))
+		}
+	}
+	return lines
+}
+
+func podList(ps []recorder.PodRef) string {
+	if len(ps) == 0 {
+		return "none"
+	}
+	var s []string
+	for _, p := range ps {
+		s = append(s, fmt.Sprintf("%s (prio %d)", p.Key(), p.Priority))
+	}
+	return strings.Join(s, ", ")
+}

@@ -1,0 +1,114 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/schedscope/schedscope/recorder"
+)
+
+// selectLines renders host selection: the rule, the top set and why every
+// other node lost.
+func (v *CycleView) selectLines(w int) []string {
+	c, a, st := v.c, v.a, v.st
+	sel := c.Selection
+	lines := []string{
+		"  chosen: " + st.Chosen.Render("★ "+sel.Node),
+		"  rule:   " + st.Bold.Render(sel.Rule),
+	}
+	lines = append(lines, wrap("  why:    "+sel.Explain(c), w, "          ")...)
+	s := c.Score
+	switch sel.Rule {
+	case recorder.RuleOnlyFeasible, recorder.RuleFastPath:
+		lines = append(lines, "")
+		lines = append(lines, v.rejectedSummary()...)
+		return lines
+	}
+	if s == nil {
+		return lines
+	}
+	if len(sel.Top) > 1 {
+		var names []string
+		for _, n := range sel.Top {
+			name := c.NodeName(n)
+			if n == a.winner {
+				name = st.Chosen.Render(name + " (chosen)")
+			} else {
+				name = st.Tie.Render(name)
+			}
+			names = append(names, name)
+		}
+		lines = append(lines, "", fmt.Sprintf("  %s at %d: %s", st.Tie.Render("tie"), sel.Best, strings.Join(names, ", ")))
+	}
+	// Only the rows the window can reach are built: the list may be thousands long.
+	order := a.byTotal
+	more := 0
+	if limit := v.scroll + v.bodyHeight(); len(order) > limit {
+		order, more = order[:limit], len(order)-limit
+	}
+	win := -1
+	if a.winner >= 0 {
+		win = a.nodes[a.winner].score
+	}
+	lines = append(lines, "", "  "+st.Header.Render(fit("node", 24)+" "+fitLeft("total", 6)+"  why it lost"))
+	for _, i := range order {
+		n := s.Nodes[i]
+		name := fit(c.NodeName(n), 24)
+		switch {
+		case i == win:
+			lines = append(lines, "  "+st.Chosen.Render(name+" "+fitLeft(fmt.Sprint(s.Totals[i]), 6))+"  highest total")
+		case win >= 0 && s.Totals[i] == s.Totals[win]:
+			lines = append(lines, "  "+st.Tie.Render(name+" "+fitLeft(fmt.Sprint(s.Totals[i]), 6))+"  tied, lost the tie-break")
+		default:
+			why := "lower total"
+			if win >= 0 {
+				why = fmt.Sprintf("lost by %d: %s", s.Totals[win]-s.Totals[i], s.LossReason(win, i))
+			}
+			lines = append(lines, "  "+name+" "+fitLeft(fmt.Sprint(s.Totals[i]), 6)+"  "+why)
+		}
+	}
+	if more > 0 {
+		lines = append(lines, fmt.Sprintf("  … and %d more scored node(s) (↓/j scrolls)", more))
+	}
+	lines = append(lines, "")
+	return append(lines, v.rejectedSummary()...)
+}
+
+// rejectedSummary counts the nodes that never got to selection, by cause.
+func (v *CycleView) rejectedSummary() []string {
+	a := v.a
+	byPlugin := map[string]int{}
+	var notEval, discarded int
+	for n := range a.nodes {
+		switch a.nodes[n].state {
+		case stRejected:
+			byPlugin[a.filterPlugin(a.nodes[n].plugin)]++
+		case stNotEvaluated:
+			if n != a.winner {
+				notEval++
+			}
+		case stDiscarded:
+			discarded++
+		}
+	}
+	var lines []string
+	keys := make([]string, 0, len(byPlugin))
+	for k := range byPlugin {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		lines = append(lines, fmt.Sprintf("  %d node(s) were rejected by %s", byPlugin[k], k))
+	}
+	if discarded > 0 {
+		lines = append(lines, fmt.Sprintf("  %d node(s) passed but were not kept (enough feasible nodes)", discarded))
+	}
+	if notEval > 0 {
+		lines = append(lines, fmt.Sprintf("  %d node(s) were not evaluated", notEval))
+	}
+	if len(lines) > 0 {
+		lines = append([]string{"  " + v.st.Header.Render("never in the running")}, lines...)
+	}
+	return lines
+}

@@ -1,0 +1,63 @@
+// Package tui is the schedscope debugger: a bubbletea program that steps through
+// recorded scheduling cycles, live from the engine or from a recording file.
+//
+// It knows only recorder types and the small interfaces below, which cmd/
+// satisfies; it never imports Kubernetes.
+package tui
+
+import "github.com/schedscope/schedscope/recorder"
+
+// Event is one thing a source delivers: the header, a finished cycle, a change of
+// the engine's state, a problem, or the end of the source. Exactly one field is set.
+type Event struct {
+	Header *recorder.Header
+	Cycle  *recorder.Cycle
+	State  *EngineState
+	// Problem is a non-fatal issue (a corrupt record skipped, a lost connection);
+	// it is shown in the status bar and the session goes on.
+	Problem error
+	// Done says the source has nothing more to send (the fixture settled, or the
+	// recording ended and is not being followed). Err is why, if it failed.
+	Done bool
+	Err  error
+}
+
+// Engine run states shown in the status bar.
+const (
+	StateRunning   = "running"
+	StatePaused    = "paused"
+	StateIdle      = "idle"      // nothing to schedule right now
+	StateDone      = "done"      // the source finished
+	StateFollowing = "following" // replay waiting for more records
+)
+
+// EngineState is the live engine's state.
+type EngineState struct {
+	State string
+	// Why says what paused the engine, e.g. "breakpoint: pod default/web-2".
+	Why string
+	// Active and Backoff count pods waiting in the scheduling queue.
+	Active, Backoff int
+}
+
+// Breakpoints pause the engine. A zero value pauses nothing.
+type Breakpoints struct {
+	// Pod is a pattern (path.Match syntax, on namespace/name or name); the engine
+	// pauses before a cycle starts for a matching pod.
+	Pod string
+	// Unschedulable and Error pause the engine after a cycle ends that way.
+	Unschedulable bool
+	Error         bool
+}
+
+// Controller drives a live engine. Replays have none.
+type Controller interface {
+	// Pause stops new cycles from starting; a cycle already running finishes.
+	Pause()
+	// Resume lets cycles start again.
+	Resume()
+	// Step lets exactly one more cycle start, then pauses.
+	Step()
+	// SetBreakpoints replaces the breakpoints.
+	SetBreakpoints(Breakpoints)
+}
