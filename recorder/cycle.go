@@ -407,3 +407,25 @@ func (s *ScorePhase) LossReason(winner, loser int) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// Observed is what a live cluster's own scheduler did with a pod schedscope ran
+// a cycle for: the node it bound the pod to. Comparing it with the cycle's
+// outcome shows whether the prediction held.
+type Observed struct {
+	Pod  PodRef    `json:"pod"`
+	Node string    `json:"node"`
+	Time time.Time `json:"time"`
+	// Seq is schedscope's last cycle for the pod, 0 if it ran none.
+	Seq int `json:"seq,omitempty"`
+	// Predicted is that cycle's chosen node, empty if it found none.
+	Predicted string `json:"predicted,omitempty"`
+	// TieSet lists the nodes that shared the best score in that cycle; the
+	// cluster's choice among them is a coin toss, not a wrong prediction.
+	TieSet []string `json:"tieSet,omitempty"`
+}
+
+// Agrees reports whether the cluster bound the pod to the predicted node or to
+// another node of the predicted tie set.
+func (o *Observed) Agrees() bool {
+	return o.Predicted != "" && (o.Node == o.Predicted || slices.Contains(o.TieSet, o.Node))
+}

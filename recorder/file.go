@@ -26,13 +26,16 @@ const (
 	KindHeader  = "header"
 	KindNodeSet = "nodeSet"
 	KindCycle   = "cycle"
+	// KindObserved records a binding made by a live cluster's own scheduler.
+	KindObserved = "observed"
 )
 
 type envelope struct {
-	Kind    string   `json:"kind"`
-	Header  *Header  `json:"header,omitempty"`
-	NodeSet *NodeSet `json:"nodeSet,omitempty"`
-	Cycle   *Cycle   `json:"cycle,omitempty"`
+	Kind     string    `json:"kind"`
+	Header   *Header   `json:"header,omitempty"`
+	NodeSet  *NodeSet  `json:"nodeSet,omitempty"`
+	Cycle    *Cycle    `json:"cycle,omitempty"`
+	Observed *Observed `json:"observed,omitempty"`
 	// NodeSetAt is the byte offset of the NodeSet record a cycle refers to, so a
 	// reader can open one cycle without reading the file from the start.
 	NodeSetAt int64 `json:"nodeSetAt,omitempty"`
@@ -105,6 +108,11 @@ func (w *Writer) write(e *envelope) error {
 	return nil
 }
 
+// WriteObserved appends a binding observed on a live cluster.
+func (w *Writer) WriteObserved(o *Observed) error {
+	return w.write(&envelope{Kind: KindObserved, Observed: o})
+}
+
 // Flush flushes buffered data (records are already flushed as they are written).
 func (w *Writer) Flush() error { return w.w.Flush() }
 
@@ -144,9 +152,10 @@ func (e *ErrVersion) Error() string {
 
 // Record is one record read from a recording.
 type Record struct {
-	Kind    string
-	NodeSet *NodeSet
-	Cycle   *Cycle
+	Kind     string
+	NodeSet  *NodeSet
+	Cycle    *Cycle
+	Observed *Observed
 	// Offset is the byte offset of the record's line.
 	Offset int64
 }
@@ -214,6 +223,11 @@ func (r *Reader) Next() (Record, error) {
 			}
 			e.Cycle.Nodes = r.nodeSets[e.Cycle.NodeSetID]
 			return Record{Kind: KindCycle, Cycle: e.Cycle, Offset: off}, nil
+		case KindObserved:
+			if e.Observed == nil {
+				return Record{Offset: off}, &ErrCorrupt{Offset: off, Line: r.line, Reason: "observed record without body"}
+			}
+			return Record{Kind: KindObserved, Observed: e.Observed, Offset: off}, nil
 		default:
 			// Unknown record kinds from newer writers are skipped.
 			continue

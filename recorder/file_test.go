@@ -139,3 +139,34 @@ func TestEmptyRecording(t *testing.T) {
 		t.Fatalf("error %v", err)
 	}
 }
+
+func TestObservedRoundTrip(t *testing.T) {
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, Header{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []*Observed{
+		{Pod: PodRef{Namespace: "default", Name: "web"}, Node: "b", Time: time.Date(2026, 1, 1, 0, 0, 1, 0, time.UTC), Seq: 1, Predicted: "a", TieSet: []string{"a", "b"}},
+		{Pod: PodRef{Namespace: "default", Name: "api"}, Node: "c", Time: time.Date(2026, 1, 1, 0, 0, 2, 0, time.UTC)},
+	}
+	if err := w.WriteCycle(testCycle(1, &NodeSet{ID: 1, Names: []string{"a", "b"}})); err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range want {
+		if err := w.WriteObserved(o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec, err := Load(&buf)
+	if err != nil || len(rec.Problems) > 0 || len(rec.Cycles) != 1 {
+		t.Fatalf("Load: %v %v, %d cycles", err, rec.Problems, len(rec.Cycles))
+	}
+	if diff := cmp.Diff(want, rec.Observed); diff != "" {
+		t.Errorf("observed (-want +got):\n%s", diff)
+	}
+	agree := []bool{rec.Observed[0].Agrees(), rec.Observed[1].Agrees()}
+	if diff := cmp.Diff([]bool{true, false}, agree); diff != "" {
+		t.Errorf("Agrees: a tie-set member agrees, no prediction does not (-want +got):\n%s", diff)
+	}
+}

@@ -11,6 +11,8 @@ import (
 type Recording struct {
 	Header Header
 	Cycles []*Cycle
+	// Observed lists bindings seen on a live cluster, in recording order.
+	Observed []*Observed
 	// Problems lists torn or corrupt records that were skipped.
 	Problems []error
 }
@@ -35,6 +37,9 @@ func Load(r io.Reader) (*Recording, error) {
 		}
 		if record.Cycle != nil {
 			rec.Cycles = append(rec.Cycles, record.Cycle)
+		}
+		if record.Observed != nil {
+			rec.Observed = append(rec.Observed, record.Observed)
 		}
 	}
 	return rec, nil

@@ -12,7 +12,9 @@ import "github.com/schedscope/schedscope/recorder"
 type Event struct {
 	Header *recorder.Header
 	Cycle  *recorder.Cycle
-	State  *EngineState
+	// Observed is a binding made by a live cluster's own scheduler.
+	Observed *recorder.Observed
+	State    *EngineState
 	// Problem is a non-fatal issue (a corrupt record skipped, a lost connection);
 	// it is shown in the status bar and the session goes on.
 	Problem error
@@ -29,6 +31,9 @@ const (
 	StateIdle      = "idle"      // nothing to schedule right now
 	StateDone      = "done"      // the source finished
 	StateFollowing = "following" // replay waiting for more records
+	// StateDisconnected: live mode lost the API server and is retrying; cycles
+	// stop until it is back (Why says since when and the last error).
+	StateDisconnected = "disconnected"
 )
 
 // EngineState is the live engine's state.

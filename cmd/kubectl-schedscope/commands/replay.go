@@ -93,6 +93,9 @@ func (o *ReplayOptions) Run(ctx context.Context) error {
 			if rec.Cycle != nil && !send(tui.Event{Cycle: rec.Cycle}) {
 				return
 			}
+			if rec.Observed != nil && !send(tui.Event{Observed: rec.Observed}) {
+				return
+			}
 		}
 		if ctx.Err() == nil {
 			send(tui.Event{State: &tui.EngineState{State: tui.StateDone}})
