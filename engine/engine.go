@@ -17,6 +17,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
@@ -85,14 +86,32 @@ type Engine struct {
 	// gated is set while the Gate holds the scheduling goroutine.
 	gated atomic.Bool
 
+	informers informers.SharedInformerFactory
+
 	mu       sync.Mutex
 	inFlight map[types.UID]bool
+	// decided holds each pod's last finished cycle; decision is closed and
+	// replaced whenever one finishes.
+	decided  map[types.UID]*recorder.Cycle
+	decision chan struct{}
 	pending  []*cycleRec // preempting cycles held back until their victims are known
 	emitted  int
 }
 
 // New builds the scheduler over the fixture; nothing is scheduled until Run.
 func New(ctx context.Context, fx *Fixture, opts Options) (*Engine, error) {
+	e, err := build(ctx, fx, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.start(ctx); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// build creates the scheduler over fx's objects without starting its informers.
+func build(ctx context.Context, fx *Fixture, opts Options) (*Engine, error) {
 	cfg := opts.Config
 	if cfg == nil {
 		var err error
@@ -106,7 +125,8 @@ func New(ctx context.Context, fx *Fixture, opts Options) (*Engine, error) {
 	if opts.SettleTimeout == 0 {
 		opts.SettleTimeout = 60 * time.Second
 	}
-	e := &Engine{opts: opts, fixture: fx, cfg: cfg, rec: newRecorderState(), inFlight: map[types.UID]bool{}}
+	e := &Engine{opts: opts, fixture: fx, cfg: cfg, rec: newRecorderState(), inFlight: map[types.UID]bool{},
+		decided: map[types.UID]*recorder.Cycle{}, decision: make(chan struct{})}
 	// The simple tracker stores objects as they are written. The field-managed one
 	// (fake.NewClientset) rebuilds a REST mapper on every write, which made the
 	// fake API server, not the scheduler, the bottleneck of large runs.
@@ -141,13 +161,19 @@ func New(ctx context.Context, fx *Fixture, opts Options) (*Engine, error) {
 		return nil, err
 	}
 	e.header = e.buildHeader()
-
-	informerFactory.Start(ctx.Done())
-	informerFactory.WaitForCacheSync(ctx.Done())
-	if err := sched.WaitForHandlersSync(ctx); err != nil {
-		return nil, fmt.Errorf("waiting for scheduler event handlers: %w", err)
-	}
+	e.informers = informerFactory
 	return e, nil
+}
+
+// start starts the scheduler's informers and waits until they and the
+// scheduler's event handlers have caught up with the objects present.
+func (e *Engine) start(ctx context.Context) error {
+	e.informers.Start(ctx.Done())
+	e.informers.WaitForCacheSync(ctx.Done())
+	if err := e.sched.WaitForHandlersSync(ctx); err != nil {
+		return fmt.Errorf("waiting for scheduler event handlers: %w", err)
+	}
+	return nil
 }
 
 // Header describes the engine's scheduler for a recording.
@@ -521,6 +547,11 @@ func (e *Engine) finish(c *cycleRec) {
 	c.c.Duration = time.Since(c.c.Start)
 	hold := c.postFilter && c.c.PostFilter != nil && c.c.PostFilter.NominatedNode != ""
 	c.mu.Unlock()
+	e.mu.Lock()
+	e.decided[c.uid] = c.c
+	close(e.decision)
+	e.decision = make(chan struct{})
+	e.mu.Unlock()
 	e.rec.current.CompareAndSwap(c, nil)
 	if hold {
 		e.mu.Lock()

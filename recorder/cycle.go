@@ -412,9 +412,13 @@ func (s *ScorePhase) LossReason(winner, loser int) string {
 // a cycle for: the node it bound the pod to. Comparing it with the cycle's
 // outcome shows whether the prediction held.
 type Observed struct {
-	Pod  PodRef    `json:"pod"`
-	Node string    `json:"node"`
-	Time time.Time `json:"time"`
+	Pod PodRef `json:"pod"`
+	// Node is where the cluster bound the pod; empty when its scheduler marked
+	// the pod Unschedulable.
+	Node string `json:"node,omitempty"`
+	// Message is the cluster's PodScheduled message when it found no node.
+	Message string    `json:"message,omitempty"`
+	Time    time.Time `json:"time"`
 	// Seq is schedscope's last cycle for the pod, 0 if it ran none.
 	Seq int `json:"seq,omitempty"`
 	// Predicted is that cycle's chosen node, empty if it found none.
@@ -425,7 +429,11 @@ type Observed struct {
 }
 
 // Agrees reports whether the cluster bound the pod to the predicted node or to
-// another node of the predicted tie set.
+// another node of the predicted tie set, or found no node when schedscope found
+// none either.
 func (o *Observed) Agrees() bool {
+	if o.Node == "" {
+		return o.Seq != 0 && o.Predicted == ""
+	}
 	return o.Predicted != "" && (o.Node == o.Predicted || slices.Contains(o.TieSet, o.Node))
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -35,7 +36,7 @@ func (k BreakpointsKeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{k
 type BreakpointsForm struct {
 	st    *Styles
 	Keys  BreakpointsKeyMap
-	pod   textField
+	pod   textinput.Model
 	unsch bool
 	err   bool
 	field int // 0 pod pattern, 1 Unschedulable, 2 Error
@@ -46,7 +47,7 @@ type BreakpointsForm struct {
 
 // NewBreakpointsForm returns a form holding bp.
 func NewBreakpointsForm(st *Styles, bp Breakpoints) BreakpointsForm {
-	in := newTextField(st)
+	in := newTextInput(st)
 	in.Prompt = "pod pattern: "
 	in.Placeholder = "e.g. default/web-* (empty: none)"
 	in.SetValue(bp.Pod)
@@ -80,7 +81,9 @@ func (f BreakpointsForm) Update(msg tea.Msg) (BreakpointsForm, tea.Cmd) {
 	case f.field == 2 && key.Matches(k, f.Keys.Toggle):
 		f.err = !f.err
 	case f.field == 0:
-		f.pod = f.pod.Update(msg)
+		var cmd tea.Cmd
+		f.pod, cmd = f.pod.Update(msg)
+		return f, cmd
 	}
 	return f, nil
 }

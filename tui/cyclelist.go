@@ -6,6 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/schedscope/schedscope/recorder"
 )
@@ -17,9 +18,12 @@ type CycleList struct {
 	Keys ListKeyMap
 
 	cycles []*recorder.Cycle
-	search []string // per cycle, lower-case text the filter matches
-	rows   []int    // indices into cycles after filtering
-	filter string
+	// observed holds, per cycle, the live cluster's binding of its pod, or nil.
+	observed []*recorder.Observed
+	bySeq    map[int]int // cycle Seq → index
+	search   []string    // per cycle, lower-case text the filter matches
+	rows     []int       // indices into cycles after filtering
+	filter   string
 
 	cursor, offset int
 	follow         bool
@@ -39,10 +43,15 @@ func (l *CycleList) SetSize(w, h int) {
 
 // Append adds cycles. The selection stays where it is unless the list follows the tail.
 func (l *CycleList) Append(cs ...*recorder.Cycle) {
+	if l.bySeq == nil {
+		l.bySeq = map[int]int{}
+	}
 	for _, c := range cs {
 		l.cycles = append(l.cycles, c)
-		l.search = append(l.search, searchText(c))
+		l.observed = append(l.observed, nil)
+		l.search = append(l.search, searchText(c, nil))
 		i := len(l.cycles) - 1
+		l.bySeq[c.Seq] = i
 		if l.matches(i) {
 			l.rows = append(l.rows, i)
 		}
@@ -51,6 +60,22 @@ func (l *CycleList) Append(cs ...*recorder.Cycle) {
 		l.cursor = len(l.rows) - 1
 	}
 	l.keepVisible()
+}
+
+// Observe shows the cluster's binding o on the cycle it checks, and reports
+// whether the list holds that cycle.
+func (l *CycleList) Observe(o *recorder.Observed) bool {
+	i, ok := l.bySeq[o.Seq]
+	if !ok {
+		return false
+	}
+	was := l.matches(i)
+	l.observed[i] = o
+	l.search[i] = searchText(l.cycles[i], o)
+	if l.matches(i) != was {
+		l.SetFilter(l.filter)
+	}
+	return true
 }
 
 // Selected returns the index (into all cycles) of the selected cycle, or -1.
@@ -82,7 +107,8 @@ func (l CycleList) Filter() string { return l.filter }
 
 // SetFilter narrows the rows to cycles whose pod, node, outcome or plugins
 // contain every word of f; "pod:", "node:", "outcome:" and "plugin:" prefixes
-// restrict a word to one field.
+// restrict a word to one field. A live cluster's binding adds the outcome
+// "disagree" (the prediction was contradicted) or "agrees", and its node.
 func (l *CycleList) SetFilter(f string) {
 	sel := l.Selected()
 	l.filter = strings.TrimSpace(f)
@@ -112,9 +138,18 @@ func (l *CycleList) matches(i int) bool {
 	return true
 }
 
-// searchText is what the filter matches: each field both bare and with its prefix.
-func searchText(c *recorder.Cycle) string {
+// searchText is what the filter matches: each field both bare and with its
+// prefix. o is the cluster's binding of the cycle's pod, or nil.
+func searchText(c *recorder.Cycle, o *recorder.Observed) string {
 	fields := []string{"pod:" + c.Pod.Key(), "outcome:" + c.Outcome.Result, "profile:" + c.Profile}
+	if o != nil {
+		// "agrees", not "agree": the word must not match inside "disagree".
+		verdict := "outcome:disagree"
+		if o.Agrees() {
+			verdict = "outcome:agrees"
+		}
+		fields = append(fields, verdict, "node:"+o.Node)
+	}
 	if c.Outcome.Node != "" {
 		fields = append(fields, "node:"+c.Outcome.Node)
 	}
@@ -227,6 +262,8 @@ func (l *CycleList) keepVisible() {
 // listColumns are the widths of the list's columns for a total width.
 type listColumns struct{ seq, time, pod, profile, attempt, outcome, dur int }
 
+// A column of width 0 is left out: narrow lists drop the time, then the
+// attempt, then the duration, so that the pod keeps a readable width.
 func columnsFor(w int) listColumns {
 	c := listColumns{seq: 4, time: 12, attempt: 3, outcome: 18, dur: 7}
 	if w >= 110 {
@@ -236,9 +273,12 @@ func columnsFor(w int) listColumns {
 	if c.profile > 0 {
 		c.pod--
 	}
-	if c.pod < 12 {
-		c.time = 0
-		c.pod += 13
+	for _, drop := range []*int{&c.time, &c.attempt, &c.dur} {
+		if c.pod >= 12 {
+			break
+		}
+		c.pod += *drop + 1
+		*drop = 0
 	}
 	return c
 }
@@ -258,7 +298,13 @@ func (l CycleList) View() string {
 		if col.profile > 0 {
 			parts = append(parts, fit(profile, col.profile))
 		}
-		parts = append(parts, fitLeft(attempt, col.attempt), fit(outcome, col.outcome), fitLeft(dur, col.dur))
+		if col.attempt > 0 {
+			parts = append(parts, fitLeft(attempt, col.attempt))
+		}
+		parts = append(parts, fit(outcome, col.outcome))
+		if col.dur > 0 {
+			parts = append(parts, fitLeft(dur, col.dur))
+		}
 		return strings.Join(parts, " ")
 	}
 	lines := []string{l.st.Header.Render("  " + row("#", "time", "pod", "profile", "try", "outcome", "took"))}
@@ -272,8 +318,12 @@ func (l CycleList) View() string {
 	end := min(l.offset+l.bodyHeight(), len(l.rows))
 	for r := l.offset; r < end; r++ {
 		c := l.cycles[l.rows[r]]
-		outcome := l.outcome(c)
-		line := row(fmt.Sprint(c.Seq), c.Start.UTC().Format("15:04:05.000"), c.Pod.Key(), c.Profile,
+		outcome := l.outcome(c, l.observed[l.rows[r]], col.outcome)
+		pod := c.Pod.Key()
+		if col.time == 0 {
+			pod = c.Pod.Name // a narrow list keeps the name; the cycle header has the namespace
+		}
+		line := row(fmt.Sprint(c.Seq), c.Start.UTC().Format("15:04:05.000"), pod, c.Profile,
 			fmt.Sprint(c.Attempt), outcome, fmtDur(c.Duration))
 		if r == l.cursor {
 			lines = append(lines, l.st.Selected.Render("▸ "+fit(ansiStrip(line), l.w-2)))
@@ -284,16 +334,31 @@ func (l CycleList) View() string {
 	return strings.Join(box(lines, l.w, l.h), "\n")
 }
 
-func (l CycleList) outcome(c *recorder.Cycle) string {
+// outcome is the outcome cell, w cells at most: the cycle's result, then the
+// cluster's verdict on it when o is set. The verdict is never cut away: the
+// result gives up room first.
+func (l CycleList) outcome(c *recorder.Cycle, o *recorder.Observed, w int) string {
+	var s string
 	switch c.Outcome.Result {
 	case recorder.ResultBound:
-		return l.st.Success.Render("✓ " + c.Outcome.Node)
+		s = l.st.Success.Render("✓ " + c.Outcome.Node)
 	case recorder.ResultUnschedulable:
-		s := "✗ Unschedulable"
+		text := "✗ Unschedulable"
 		if c.Outcome.NominatedNode != "" {
-			s = "✗ nominated " + c.Outcome.NominatedNode
+			text = "✗ nominated " + c.Outcome.NominatedNode
 		}
-		return l.st.Unschedulable.Render(s)
+		s = l.st.Unschedulable.Render(text)
+	default:
+		s = l.st.Error.Render("! " + c.Outcome.Result)
 	}
-	return l.st.Error.Render("! " + c.Outcome.Result)
+	if o == nil {
+		return s
+	}
+	mark := l.st.observedMark(o)
+	sw, mw := ansi.StringWidth(s), ansi.StringWidth(mark)
+	if sw+1+mw <= w {
+		return s + " " + mark
+	}
+	mw = min(mw, max(w/2, w-1-sw))
+	return fit(s, w-1-mw) + " " + fit(mark, mw)
 }

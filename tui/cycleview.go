@@ -6,6 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/schedscope/schedscope/recorder"
 )
@@ -21,6 +22,11 @@ type CycleView struct {
 	c      *recorder.Cycle
 	a      *analysis
 	all    []int // every node index, the filter view's universe
+	// observed is the live cluster's binding of the cycle's pod, or nil.
+	observed *recorder.Observed
+	// titleH is how many lines the cycle header takes (1, or 2 when the
+	// cluster's binding does not fit beside it).
+	titleH int
 
 	phase  phase
 	table  nodeTable
@@ -54,6 +60,7 @@ func (v *CycleView) SetCycle(cycles []*recorder.Cycle, i int) {
 		return
 	}
 	v.cycles, v.index, v.c = cycles, i, cycles[i]
+	v.observed = nil
 	v.a = analyze(v.c)
 	n := v.c.NumNodes()
 	if cap(v.all) >= n {
@@ -70,8 +77,19 @@ func (v *CycleView) SetCycle(cycles []*recorder.Cycle, i int) {
 	if v.a.winner >= 0 {
 		v.table.selNode = v.a.winner
 	}
+	v.measureTitle()
 	v.enterPhase()
 	v.focusRejection()
+}
+
+// SetObserved gives the view the live cluster's binding of the shown cycle's
+// pod; nil when there is none (yet).
+func (v *CycleView) SetObserved(o *recorder.Observed) {
+	if v.observed == o {
+		return
+	}
+	v.observed = o
+	v.SetSize(v.w, v.h)
 }
 
 // Cycle returns the cycle shown, or nil.
@@ -83,6 +101,7 @@ func (v CycleView) Phase() phase { return v.phase }
 // SetSize sets the view's outer size.
 func (v *CycleView) SetSize(w, h int) {
 	v.w, v.h = w, h
+	v.measureTitle()
 	v.table.keepVisible(v.rowsHeight())
 	if v.detail != nil {
 		v.detail.SetSize(v.bodyWidth(), v.bodyHeight())
@@ -90,9 +109,9 @@ func (v *CycleView) SetSize(w, h int) {
 }
 
 // chrome is the cycle header, the phase bar and the hint line.
-const cycleChrome = 3
+func (v *CycleView) chrome() int { return v.titleH + 2 }
 
-func (v *CycleView) bodyHeight() int { return max(v.h-cycleChrome, 0) }
+func (v *CycleView) bodyHeight() int { return max(v.h-v.chrome(), 0) }
 
 // explainShown tells whether the explain panel is on screen.
 func (v *CycleView) explainShown() bool {
@@ -109,8 +128,13 @@ func (v *CycleView) bodyWidth() int {
 	return v.w
 }
 
-func (v *CycleView) explainBeside() bool { return v.w >= 120 }
-func (v *CycleView) explainWidth() int   { return min(56, v.w/3) }
+// minBodyBesideExplain is the narrowest body the explain panel may sit beside:
+// narrower, and a filter matrix's result column would be cut to a few words.
+const minBodyBesideExplain = 100
+
+// explainBeside tells whether the explain panel fits beside the body.
+func (v *CycleView) explainBeside() bool { return v.w-v.explainWidth()-1 >= minBodyBesideExplain }
+func (v *CycleView) explainWidth() int   { return clamp(v.w/4, 36, 56) }
 
 // rowsHeight is how many node rows fit in node phases: the body minus the
 // column header and the footer lines.
@@ -354,7 +378,7 @@ func (v *CycleView) Click(x, y int) {
 	if v.detail != nil || !v.phase.nodeRows() {
 		return
 	}
-	row := y - 2 - v.headerLines() // below the cycle header, the phase bar and the column header
+	row := y - v.titleH - 1 - v.headerLines() // below the cycle header, the phase bar and the column header
 	_, off := v.table.window(v.rowsHeight())
 	if row >= 0 && row < v.rowsHeight() {
 		v.table.moveTo(off + row)
@@ -370,7 +394,7 @@ func (v CycleView) View() string {
 	if v.c == nil {
 		return strings.Join(box([]string{"", "  " + v.st.Dim.Render("no cycle selected")}, v.w, v.h), "\n")
 	}
-	lines := []string{v.headerLine(), renderPhaseBar(v.st, v.c, v.phase, v.w)}
+	lines := append(v.titleLines(), renderPhaseBar(v.st, v.c, v.phase, v.w))
 	bw, bh := v.bodyWidth(), v.bodyHeight()
 	var body []string
 	hint := v.hint()
@@ -384,14 +408,40 @@ func (v CycleView) View() string {
 	default:
 		body = box(v.body(bw, bh), bw, bh)
 	}
+	hint = v.st.Dim.Render(hint)
 	if v.explainShown() && v.explainBeside() {
+		// The hint belongs to the body: it sits under it, left of the panel,
+		// which runs down to the hint line.
 		ew := v.explainWidth()
-		panel := box(explainLines(v.st, v.phase, v.selectedPlugin(), ew-1), ew, bh)
-		body = sideBySide(body, panel, v.st.Border.Render("│"))
+		panel := box(explainLines(v.st, v.phase, v.selectedPlugin(), ew-1), ew, bh+1)
+		body = sideBySide(append(body, fit(hint, bw)), panel, v.st.Border.Render("│"))
+	} else {
+		body = append(body, hint)
 	}
 	lines = append(lines, body...)
-	lines = append(lines, v.st.Dim.Render(hint))
 	return strings.Join(box(lines, v.w, v.h), "\n")
+}
+
+// titleLines are the cycle header and, when the cycle's pod was bound by a live
+// cluster, how that compares with the prediction: beside the header when it
+// fits, else on a line of its own.
+func (v *CycleView) titleLines() []string {
+	head := v.headerLine()
+	if v.observed == nil {
+		return []string{head}
+	}
+	obs := v.st.observedText(v.observed)
+	if ansi.StringWidth(head)+3+ansi.StringWidth(obs) <= v.w {
+		return []string{head + " · " + obs}
+	}
+	return []string{head, obs}
+}
+
+func (v *CycleView) measureTitle() {
+	v.titleH = 1
+	if v.c != nil {
+		v.titleH = len(v.titleLines())
+	}
 }
 
 func (v *CycleView) headerLine() string {
@@ -415,8 +465,12 @@ func (v *CycleView) headerLine() string {
 // body renders the current phase.
 func (v *CycleView) body(w, h int) []string {
 	if ran, why := phaseRan(v.c, v.phase); !ran {
-		return []string{"", "  " + v.st.Dim.Render(v.phase.String()+" was skipped: "+why+"."), "",
+		lines := []string{"", "  " + v.st.Dim.Render(v.phase.String()+" was skipped: "+why+"."), "",
 			"  " + v.st.Dim.Render("→/l steps on; e explains what this phase does.")}
+		if v.phase == phSelect {
+			lines = append(lines, v.observedLines(w)...)
+		}
+		return scrollLines(lines, v.scroll, h)
 	}
 	var lines []string
 	switch v.phase {

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/schedscope/schedscope/recorder"
 )
 
@@ -15,29 +17,26 @@ type matrixLayout struct {
 }
 
 // layoutMatrix fits a name column, ncols plugin columns around the selected
-// one, and a trailing column into w. The trailing column gets wantTrail cells
-// when every plugin column still fits, else it shrinks to minTrail, and only
-// then do plugin columns scroll.
+// one, and a trailing column into w. Room goes first to every plugin column at
+// minCol and the trailing column at minTrail (plugin columns scroll when even
+// that does not fit), then to the trailing column up to wantTrail, then to the
+// plugin columns up to maxCol; what is left widens the trailing column.
 func layoutMatrix(w, ncols, sel, maxName, minTrail, wantTrail, minCol, maxCol int) matrixLayout {
-	l := matrixLayout{nameW: clamp(maxName, 8, 28)}
+	l := matrixLayout{nameW: clamp(maxName, 8, 28), colW: maxCol}
 	if l.nameW > w/4 {
 		l.nameW = max(w/4, 8)
 	}
-	trail := max(wantTrail, minTrail)
-	if ncols > 0 && (w-2-l.nameW-1-trail)/ncols < minCol {
-		trail = minTrail
-	}
-	avail := w - 2 - l.nameW - 1 - trail
-	l.colW = maxCol
+	avail := w - 2 - l.nameW - 1 // for the plugin columns and the trailing one
 	if ncols > 0 {
-		l.colW = clamp(avail/ncols, minCol, maxCol)
-	}
-	l.count = min(ncols, max(avail/l.colW, 1))
-	if ncols == 0 {
-		l.count = 0
+		l.colW = minCol
+		l.count = clamp((avail-minTrail)/minCol, 1, ncols)
+		if l.count == ncols {
+			trail := clamp(avail-ncols*minCol, minTrail, max(wantTrail, minTrail))
+			l.colW = clamp((avail-trail)/ncols, minCol, maxCol)
+		}
 	}
 	l.first = clamp(sel-l.count+1, 0, max(ncols-l.count, 0))
-	l.statusW = w - 2 - l.nameW - 1 - l.count*l.colW
+	l.statusW = avail - l.count*l.colW
 	return l
 }
 
@@ -94,13 +93,21 @@ func (v *CycleView) filterLines(w, h int) []string {
 		plugins = c.Diagnostic.Plugins
 	}
 	rowsH := v.rowsHeight()
-	lay := layoutMatrix(w, len(plugins), v.col, v.maxNameWidth(), 10, w/3, 3, 6)
+	// The result column asks for its longest visible text: it says why a node
+	// failed, which the plugin columns only hint at.
+	rows, off := v.table.window(rowsH)
+	want := 0
+	for _, n := range rows {
+		want = max(want, ansi.StringWidth(v.nodeResultText(n, diag)))
+	}
+	lay := layoutMatrix(w, len(plugins), v.col, v.maxNameWidth(), 10, want, 3, 6)
 
 	// Column header.
 	var hb strings.Builder
 	hb.WriteString("  " + fit("node", lay.nameW) + " ")
 	for p := lay.first; p < lay.first+lay.count; p++ {
-		name := fit(abbreviate(plugins[p]), lay.colW-1)
+		// Cut without "…": in two cells "NR" and "NV" tell plugins apart, "N…" would not.
+		name := fit(ansi.Truncate(abbreviate(plugins[p]), lay.colW-1, ""), lay.colW-1)
 		if p == v.col {
 			name = st.Cursor.Render(name)
 		}
@@ -113,7 +120,6 @@ func (v *CycleView) filterLines(w, h int) []string {
 	hb.WriteString(lay.scrolled(len(plugins)) + title)
 	lines = append(lines, st.Header.Render(hb.String()))
 
-	rows, off := v.table.window(rowsH)
 	for k, n := range rows {
 		selected := off+k == v.table.cursor
 		var b strings.Builder

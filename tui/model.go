@@ -51,6 +51,7 @@ type Model struct {
 	header      *recorder.Header
 	cycles      []*recorder.Cycle
 	counts      cycleCounts
+	observed    observations
 	state       *EngineState
 	done        bool
 	problem     string
@@ -96,11 +97,24 @@ func (m Model) Cycles() []*recorder.Cycle { return m.cycles }
 
 func (m Model) wide() bool { return m.w >= wideWidth }
 
+// listWidth is the cycle list's width. Side by side, the list narrows while a
+// cycle is open, so that the cycle's tables get the room.
 func (m Model) listWidth() int {
 	if !m.wide() {
 		return m.w
 	}
+	if m.focus == focusCycle {
+		return clamp(m.w/5, 36, 48)
+	}
 	return clamp(m.w*38/100, 50, 90)
+}
+
+// setFocus moves the keys to pane f and lays the panes out for it.
+func (m *Model) setFocus(f focus) {
+	if m.focus != f {
+		m.focus = f
+		m.layout()
+	}
 }
 
 // chrome is the title line, the status bar and the help line.
@@ -186,6 +200,14 @@ func (m *Model) apply(ev Event) {
 			m.counts.errors++
 		}
 		m.list.Append(c)
+		if o := m.observed.of(c.Seq); o != nil {
+			m.list.Observe(o)
+		}
+	case ev.Observed != nil:
+		m.observed.add(ev.Observed)
+		if ev.Observed.Seq != 0 {
+			m.list.Observe(ev.Observed)
+		}
 	case ev.State != nil:
 		s := *ev.State
 		m.state = &s
@@ -202,13 +224,21 @@ func (m *Model) apply(ev Event) {
 // syncView shows the list's selected cycle in the cycle view, unless the user
 // is inside a cycle (then new cycles must not pull it away).
 func (m *Model) syncView() {
+	i := m.list.Selected()
 	if m.focus == focusCycle {
-		m.view.SetCycle(m.cycles, m.view.index)
+		i = m.view.index
+	}
+	m.showCycle(i)
+}
+
+// showCycle shows cycle index i, with the cluster's binding of its pod, in the
+// cycle view.
+func (m *Model) showCycle(i int) {
+	if i < 0 || i >= len(m.cycles) {
 		return
 	}
-	if i := m.list.Selected(); i >= 0 {
-		m.view.SetCycle(m.cycles, i)
-	}
+	m.view.SetCycle(m.cycles, i)
+	m.view.SetObserved(m.observed.of(m.cycles[i].Seq))
 }
 
 // open focuses the cycle view on cycle index i.
@@ -218,9 +248,8 @@ func (m *Model) open(i int) {
 	}
 	m.list.Select(i)
 	m.list.follow = false
-	m.view.SetCycle(m.cycles, i)
-	m.focus = focusCycle
-	m.layout()
+	m.showCycle(i)
+	m.setFocus(focusCycle)
 }
 
 func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
@@ -303,9 +332,8 @@ func (m Model) handleCycleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	switch {
 	case key.Matches(msg, m.Keys.Back):
 		if !m.view.Back() {
-			m.focus = focusList
+			m.setFocus(focusList)
 			m.list.Select(m.view.index)
-			m.layout()
 		}
 		return m, nil
 	case key.Matches(msg, m.view.Keys.NextFailure, m.view.Keys.PrevFailure):
@@ -414,16 +442,17 @@ func (m *Model) handleClick(mouse tea.Mouse) {
 		return
 	}
 	if m.wide() && mouse.X > m.listWidth() {
+		x := mouse.X - m.listWidth() - 1 // where the user saw it, before the list narrows
 		if m.focus != focusCycle && len(m.cycles) > 0 {
-			m.focus = focusCycle
+			m.setFocus(focusCycle)
 			m.list.follow = false
 		}
-		m.view.Click(mouse.X-m.listWidth()-1, y)
+		m.view.Click(x, y)
 		return
 	}
 	if m.wide() || m.focus == focusList {
 		if m.wide() {
-			m.focus = focusList
+			m.setFocus(focusList)
 		}
 		m.list.Click(y)
 		m.syncView()
@@ -476,7 +505,7 @@ func (m Model) Render() string {
 		body = box(splitLines(m.list.View()), m.w, bh)
 	}
 	lines = append(lines, body...)
-	lines = append(lines, statusBar(m.st, m.w, m.opts.Source, m.opts.Control != nil, m.state, m.done, m.counts, m.breakpoints, m.problem))
+	lines = append(lines, statusBar(m.st, m.w, m.opts.Source, m.opts.Control != nil, m.state, m.done, m.counts, &m.observed, m.breakpoints, m.problem))
 	if m.prompt.Active() {
 		lines = append(lines, m.prompt.View())
 	} else {
@@ -538,5 +567,11 @@ func (m Model) fullHelp(h int) []string {
 		glyphs = append(glyphs, m.st.glyph(k)+" "+k.label())
 	}
 	lines = append(lines, flow(glyphs, m.w, "   ")...)
+	lines = append(lines, flow([]string{
+		m.st.Title.Render("Live cluster bindings"),
+		m.st.Agree.Render("=") + " as predicted",
+		m.st.Agree.Render("≈ node") + " tie-break",
+		m.st.Disagree.Render("≠ node") + " missed",
+	}, m.w, "   ")...)
 	return box(lines, m.w, h)
 }

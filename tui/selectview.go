@@ -8,8 +8,8 @@ import (
 	"github.com/schedscope/schedscope/recorder"
 )
 
-// selectLines renders host selection: the rule, the top set and why every
-// other node lost.
+// selectLines renders host selection: the rule, how a live cluster's binding
+// compared, the top set and why every other node lost.
 func (v *CycleView) selectLines(w int) []string {
 	c, a, st := v.c, v.a, v.st
 	sel := c.Selection
@@ -18,6 +18,7 @@ func (v *CycleView) selectLines(w int) []string {
 		"  rule:   " + st.Bold.Render(sel.Rule),
 	}
 	lines = append(lines, wrap("  why:    "+sel.Explain(c), w, "          ")...)
+	lines = append(lines, v.observedLines(w)...)
 	s := c.Score
 	switch sel.Rule {
 	case recorder.RuleOnlyFeasible, recorder.RuleFastPath:

@@ -3,14 +3,17 @@ package tui
 import (
 	"fmt"
 	"strings"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // cycleCounts tallies outcomes.
 type cycleCounts struct{ total, bound, unschedulable, errors int }
 
-// statusBar renders the engine state, cycle and queue counts, breakpoints, the
-// last problem and the source on one line.
-func statusBar(st *Styles, w int, source string, live bool, state *EngineState, done bool, counts cycleCounts, bp Breakpoints, problem string) string {
+// statusBar renders the engine state, cycle and queue counts, how the live
+// cluster's bindings compared with the predictions, breakpoints, the last
+// problem and the source on one line.
+func statusBar(st *Styles, w int, source string, live bool, state *EngineState, done bool, counts cycleCounts, obs *observations, bp Breakpoints, problem string) string {
 	var parts []string
 	s := "replay"
 	if live {
@@ -23,7 +26,7 @@ func statusBar(st *Styles, w int, source string, live bool, state *EngineState, 
 	if done {
 		s = StateDone
 	}
-	dot := map[string]string{StateRunning: "▶", StatePaused: "⏸", StateIdle: "○", StateDone: "■", StateFollowing: "…"}[s]
+	dot := map[string]string{StateRunning: "▶", StatePaused: "⏸", StateIdle: "○", StateDone: "■", StateFollowing: "…", StateDisconnected: "↯"}[s]
 	if dot == "" {
 		dot = "●"
 	}
@@ -31,9 +34,28 @@ func statusBar(st *Styles, w int, source string, live bool, state *EngineState, 
 	if why != "" {
 		stateText += " (" + why + ")"
 	}
-	parts = append(parts, st.Bold.Render(stateText))
+	if s == StateDisconnected {
+		parts = append(parts, st.Disconnected.Render(stateText))
+	} else {
+		parts = append(parts, st.Bold.Render(stateText))
+	}
+	// The counts come in a long form and, for narrow windows, a short one.
+	countsAt := len(parts)
 	parts = append(parts, fmt.Sprintf("%d cycles: %s %d bound %s %d unsched %s %d error",
 		counts.total, cellSuccess.glyph(), counts.bound, cellUnschedulable.glyph(), counts.unschedulable, cellError.glyph(), counts.errors))
+	short := []string{fmt.Sprintf("%d cycles %s%d %s%d %s%d",
+		counts.total, cellSuccess.glyph(), counts.bound, cellUnschedulable.glyph(), counts.unschedulable, cellError.glyph(), counts.errors)}
+	if obs.any() {
+		checked, agreed := obs.checked(), obs.agreed
+		long := fmt.Sprintf("%d predictions checked: = %d agreed ≠ %d disagreed", checked, agreed, checked-agreed)
+		brief := fmt.Sprintf("%d checked =%d ≠%d", checked, agreed, checked-agreed)
+		if obs.untracked > 0 {
+			long += fmt.Sprintf(" · %d bound without a cycle", obs.untracked)
+			brief += fmt.Sprintf(" +%d no cycle", obs.untracked)
+		}
+		parts = append(parts, long)
+		short = append(short, brief)
+	}
 	if state != nil {
 		parts = append(parts, fmt.Sprintf("queue %d active %d backoff", state.Active, state.Backoff))
 	}
@@ -56,5 +78,10 @@ func statusBar(st *Styles, w int, source string, live bool, state *EngineState, 
 		parts = append(parts, st.Problem.Render("⚠ "+problem))
 	}
 	parts = append(parts, source)
-	return st.Status.Render(fit(" "+strings.Join(parts, " │ "), w))
+	line := " " + strings.Join(parts, " │ ")
+	if ansi.StringWidth(line) > w {
+		copy(parts[countsAt:], short)
+		line = " " + strings.Join(parts, " │ ")
+	}
+	return st.Status.Render(fit(line, w))
 }

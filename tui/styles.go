@@ -37,6 +37,12 @@ type Styles struct {
 	NotEvaluated  lipgloss.Style
 	Discarded     lipgloss.Style
 	Wait          lipgloss.Style
+	// Agree and Disagree mark a live cluster's binding that matched, or
+	// contradicted, the cycle's prediction.
+	Agree    lipgloss.Style
+	Disagree lipgloss.Style
+	// Disconnected is the status bar's engine state while the API server is lost.
+	Disconnected lipgloss.Style
 
 	// Heat holds the heatmap levels, coolest first.
 	Heat []lipgloss.Style
@@ -86,9 +92,14 @@ func NewStyles(noColor bool) Styles {
 		NotEvaluated:  fg("#3B4261"),
 		Discarded:     fg("#7AA2F7"),
 		Wait:          fg("#E0AF68"),
+		Agree:         fg("#9ECE6A"),
+		Disagree:      fg("#F7768E").Bold(true),
+		Disconnected:  lipgloss.NewStyle().Bold(true).Background(bg("#F7768E")).Foreground(bg("#1A1B26")),
 	}
 	if noColor {
 		s.Status = lipgloss.NewStyle().Reverse(true)
+		// Inside the reversed status bar, an underline sets the state apart.
+		s.Disconnected = lipgloss.NewStyle().Bold(true).Underline(true)
 		s.NotCalled = lipgloss.NewStyle().Faint(true)
 		s.NotEvaluated = lipgloss.NewStyle().Faint(true)
 	}

@@ -2,6 +2,7 @@
 package commands
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -25,16 +26,21 @@ func NewCmdRoot(streams genericiooptions.IOStreams) *cobra.Command {
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return sim.Run(cmd.Context()) }
 	cmd.SetOut(streams.Out)
 	cmd.SetErr(streams.ErrOut)
-	cmd.AddCommand(NewCmdSim(streams), NewCmdReplay(streams), NewCmdExplain(streams), NewCmdRecord(streams), NewCmdVersion(streams))
+	cmd.AddCommand(NewCmdSim(streams), NewCmdReplay(streams), NewCmdLive(streams), NewCmdRBAC(streams), NewCmdExplain(streams), NewCmdRecord(streams), NewCmdVersion(streams))
 	return cmd
 }
 
 // Execute runs the command line and returns the process exit code. Errors are
 // printed as one line on stderr.
 func Execute(streams genericiooptions.IOStreams, args []string) int {
+	return ExecuteContext(context.Background(), streams, args)
+}
+
+// ExecuteContext is Execute with a context that stops long-running commands.
+func ExecuteContext(ctx context.Context, streams genericiooptions.IOStreams, args []string) int {
 	cmd := NewCmdRoot(streams)
 	cmd.SetArgs(args)
-	if err := cmd.Execute(); err != nil {
+	if err := cmd.ExecuteContext(ctx); err != nil {
 		fmt.Fprintln(streams.ErrOut, "error: "+strings.Join(strings.Fields(err.Error()), " "))
 		return 1
 	}

@@ -51,8 +51,7 @@ func (o *simOptions) loadFixture() (*engine.Fixture, error) {
 
 // simulate runs the fixture and returns the header and the cycles in order.
 func (o *simOptions) simulate(ctx context.Context, onHeader func(recorder.Header) error, onCycle func(*recorder.Cycle)) (recorder.Header, *engine.Fixture, error) {
-	klog.SetOutput(discard{})
-	klog.LogToStderr(false)
+	silenceKlog()
 	mode, err := engine.ParseDiagnosticMode(o.Diagnostic)
 	if err != nil {
 		return recorder.Header{}, nil, err
@@ -90,6 +89,12 @@ func (o *simOptions) simulate(ctx context.Context, onHeader func(recorder.Header
 		return e.Header(), fx, err
 	}
 	return e.Header(), fx, nil
+}
+
+// silenceKlog keeps the scheduler's logs off the terminal.
+func silenceKlog() {
+	klog.SetOutput(discard{})
+	klog.LogToStderr(false)
 }
 
 type discard struct{}

@@ -1,0 +1,330 @@
+package commands
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui"
+)
+
+// LiveOptions holds the flags of live.
+type LiveOptions struct {
+	kube          *genericclioptions.ConfigFlags
+	AllNamespaces bool
+	Config        string
+	Diagnostic    string
+	Record        string
+	MaxSize       int64
+	Keep          int
+	NoTUI         bool
+	Output        string
+	streams       genericiooptions.IOStreams
+}
+
+// NewCmdLive watches a real cluster read-only and runs a cycle for each pending pod.
+func NewCmdLive(streams genericiooptions.IOStreams) *cobra.Command {
+	o := &LiveOptions{streams: streams, kube: genericclioptions.NewConfigFlags(true)}
+	cmd := &cobra.Command{
+		Use:   "live [-n NAMESPACE | -A] [--config FILE] [--record FILE]",
+		Short: "Watch a cluster read-only and show the cycle the scheduler runs for each pending pod",
+		Long: "live mirrors what the scheduler reads from the cluster (nodes, pods, volumes, classes, DRA objects, …)\n" +
+			"through read-only informers into the embedded kube-scheduler, runs a cycle for each pending pod as it\n" +
+			"arrives, and shows it next to the node the cluster's own scheduler chose. It never writes to the cluster:\n" +
+			"its client refuses every request but GET. Pass the cluster's KubeSchedulerConfiguration with --config.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.Validate(); err != nil {
+				return err
+			}
+			return o.Run(cmd.Context())
+		},
+	}
+	o.kube.AddFlags(cmd.Flags())
+	cmd.Flags().BoolVarP(&o.AllNamespaces, "all-namespaces", "A", false, "run cycles for pending pods of every namespace")
+	cmd.Flags().StringVar(&o.Config, "config", "", "the cluster's KubeSchedulerConfiguration file (default: kube-scheduler's default profile)")
+	cmd.Flags().StringVar(&o.Diagnostic, "diagnostic", string(engine.DiagnosticUnschedulable), "when to run the diagnostic full-filter pass: always, unschedulable or never")
+	cmd.Flags().StringVar(&o.Record, "record", "", "also write a flight recording to this file")
+	cmd.Flags().Int64Var(&o.MaxSize, "max-size", 256<<20, "with --record: start a new file when it reaches this many bytes (0: never)")
+	cmd.Flags().IntVar(&o.Keep, "keep", 4, "with --record: how many full files to keep as FILE.1 … FILE.N")
+	cmd.Flags().BoolVar(&o.NoTUI, "no-tui", false, "print one line per cycle and observed binding instead of opening the debugger")
+	cmd.Flags().StringVarP(&o.Output, "output", "o", "text", "with --no-tui: text or json (one JSON object per line)")
+	return cmd
+}
+
+// Validate checks flag combinations.
+func (o *LiveOptions) Validate() error {
+	if o.Output != "text" && o.Output != "json" {
+		return errorf("--output must be text or json, not %q", o.Output)
+	}
+	if o.Keep < 0 {
+		return errorf("--keep must not be negative")
+	}
+	if _, err := engine.ParseDiagnosticMode(o.Diagnostic); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Run connects, mirrors and schedules until interrupted (or the TUI quits).
+func (o *LiveOptions) Run(ctx context.Context) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	silenceKlog()
+	restCfg, err := o.kube.ToRESTConfig()
+	if err != nil {
+		return err
+	}
+	raw, _ := o.kube.ToRawKubeConfigLoader().RawConfig()
+	contextName := raw.CurrentContext
+	if o.kube.Context != nil && *o.kube.Context != "" {
+		contextName = *o.kube.Context
+	}
+	ns := ""
+	if !o.AllNamespaces {
+		if ns, _, err = o.kube.ToRawKubeConfigLoader().Namespace(); err != nil {
+			return err
+		}
+	}
+	cfg, err := engine.LoadConfigFile(o.Config)
+	if err != nil {
+		return err
+	}
+	mode, _ := engine.ParseDiagnosticMode(o.Diagnostic)
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	out := newLiveOutput(o, ctx)
+	defer out.close()
+	var ctl *liveControl
+	opts := engine.LiveOptions{
+		Options:    engine.Options{Config: cfg, ConfigPath: o.Config, Diagnostic: mode, OnCycle: out.cycle},
+		REST:       restCfg,
+		Context:    contextName,
+		Namespace:  ns,
+		OnObserved: out.observed,
+		OnConnection: func(err error) {
+			out.connection(err)
+		},
+	}
+	if !o.NoTUI {
+		ctl = newLiveControl(func(st tui.EngineState) { out.send(tui.Event{State: &st}) })
+		defer ctl.Close()
+		opts.Gate = ctl.Gate
+	}
+	live, err := engine.NewLive(ctx, opts)
+	if err != nil {
+		return err
+	}
+	if ctl != nil {
+		ctl.counts = live.QueueCounts
+		out.ctl = ctl
+	}
+	if err := out.start(live.Header()); err != nil {
+		return err
+	}
+	for _, s := range live.Skipped() {
+		out.problem(fmt.Errorf("the cluster does not serve %s; the scheduler sees none", s))
+	}
+	runDone := make(chan error, 1)
+	go func() { runDone <- live.Run(ctx) }()
+	if o.NoTUI {
+		select {
+		case <-ctx.Done():
+		case err := <-runDone:
+			return err
+		}
+		<-runDone
+		return out.err()
+	}
+	source := "cluster " + contextName
+	if ns != "" {
+		source += " · namespace " + ns
+	}
+	err = tui.Run(ctx, tui.Options{Source: source, Events: out.events, Control: ctl})
+	cancel()
+	ctl.Close()
+	<-runDone
+	if err != nil {
+		return err
+	}
+	return out.err()
+}
+
+// liveOutput fans the session out to the TUI (or stdout) and the recording.
+type liveOutput struct {
+	o      *LiveOptions
+	ctx    context.Context
+	events chan tui.Event
+	ctl    *liveControl
+
+	mu       sync.Mutex
+	w        *recorder.RotatingWriter
+	writeErr error
+	lostAt   time.Time
+}
+
+func newLiveOutput(o *LiveOptions, ctx context.Context) *liveOutput {
+	return &liveOutput{o: o, ctx: ctx, events: make(chan tui.Event, 1024)}
+}
+
+func (l *liveOutput) start(h recorder.Header) error {
+	if l.o.Record != "" {
+		w, err := recorder.NewRotatingWriter(l.o.Record, h, l.o.MaxSize, l.o.Keep)
+		if err != nil {
+			return err
+		}
+		l.w = w
+	}
+	if !l.o.NoTUI {
+		l.send(tui.Event{Header: &h})
+		l.send(tui.Event{State: &tui.EngineState{State: tui.StateRunning}})
+	}
+	return nil
+}
+
+func (l *liveOutput) send(ev tui.Event) {
+	if l.o.NoTUI {
+		return
+	}
+	select {
+	case l.events <- ev:
+	case <-l.ctx.Done():
+	}
+}
+
+func (l *liveOutput) record(write func(*recorder.RotatingWriter) error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.w == nil || l.writeErr != nil {
+		return
+	}
+	if err := write(l.w); err != nil {
+		l.writeErr = err
+		l.problemLocked(err)
+	}
+}
+
+func (l *liveOutput) cycle(c *recorder.Cycle) {
+	l.record(func(w *recorder.RotatingWriter) error { return w.WriteCycle(c) })
+	if l.o.NoTUI {
+		l.print(map[string]any{"cycle": c}, func(w io.Writer) {
+			fmt.Fprintf(w, "cycle %d %s attempt %d: %s\n", c.Seq, c.Pod.Key(), c.Attempt, outcomeText(c))
+		})
+		return
+	}
+	l.send(tui.Event{Cycle: c})
+	if l.ctl != nil {
+		l.ctl.Observe(c)
+	}
+}
+
+func (l *liveOutput) observed(ob *recorder.Observed) {
+	l.record(func(w *recorder.RotatingWriter) error { return w.WriteObserved(ob) })
+	if l.o.NoTUI {
+		l.print(map[string]any{"observed": ob}, func(w io.Writer) {
+			verdict := "disagrees"
+			if ob.Agrees() {
+				verdict = "agrees"
+			}
+			node := ob.Node
+			if node == "" {
+				node = "no node (Unschedulable)"
+			}
+			fmt.Fprintf(w, "observed %s: the cluster chose %s; schedscope predicted %q in cycle %d: %s\n", ob.Pod.Key(), node, ob.Predicted, ob.Seq, verdict)
+		})
+		return
+	}
+	l.send(tui.Event{Observed: ob})
+}
+
+func (l *liveOutput) connection(err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err != nil && l.lostAt.IsZero() {
+		l.lostAt = time.Now()
+	}
+	if err == nil && !l.lostAt.IsZero() {
+		gap := time.Since(l.lostAt).Round(time.Second)
+		l.lostAt = time.Time{}
+		l.problemLocked(fmt.Errorf("connection to the API server is back after %v; missed changes were relisted", gap))
+		if !l.o.NoTUI {
+			go l.send(tui.Event{State: &tui.EngineState{State: tui.StateRunning}})
+		}
+		return
+	}
+	if err != nil {
+		l.problemLocked(fmt.Errorf("lost the API server since %s: %w", l.lostAt.Format("15:04:05"), err))
+		if !l.o.NoTUI {
+			why := "since " + l.lostAt.Format("15:04:05")
+			go l.send(tui.Event{State: &tui.EngineState{State: tui.StateDisconnected, Why: why}})
+		}
+	}
+}
+
+func (l *liveOutput) problem(err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.problemLocked(err)
+}
+
+func (l *liveOutput) problemLocked(err error) {
+	if l.o.NoTUI {
+		l.printLocked(map[string]any{"problem": err.Error()}, func(w io.Writer) { fmt.Fprintf(w, "problem: %v\n", err) })
+		return
+	}
+	go l.send(tui.Event{Problem: err})
+}
+
+func (l *liveOutput) print(v any, text func(io.Writer)) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.printLocked(v, text)
+}
+
+func (l *liveOutput) printLocked(v any, text func(io.Writer)) {
+	if l.o.Output == "json" {
+		b, err := json.Marshal(v)
+		if err == nil {
+			fmt.Fprintln(l.o.streams.Out, string(b))
+		}
+		return
+	}
+	text(l.o.streams.Out)
+}
+
+func (l *liveOutput) err() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.writeErr
+}
+
+func (l *liveOutput) close() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.w != nil {
+		if err := l.w.Close(); err != nil && l.writeErr == nil {
+			l.writeErr = err
+		}
+	}
+}
+
+func outcomeText(c *recorder.Cycle) string {
+	switch c.Outcome.Result {
+	case recorder.ResultBound:
+		return "→ " + c.Outcome.Node
+	case recorder.ResultUnschedulable:
+		return "Unschedulable: " + c.Outcome.Message
+	}
+	return c.Outcome.Result + ": " + c.Outcome.Message
+}
