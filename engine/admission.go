@@ -3,9 +3,11 @@ package engine
 import (
 	"crypto/sha256"
 	"fmt"
+	"slices"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	nodev1 "k8s.io/api/node/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	storagev1 "k8s.io/api/storage/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -14,6 +16,7 @@ import (
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	_ "k8s.io/kubernetes/pkg/apis/apps/install"
 	_ "k8s.io/kubernetes/pkg/apis/core/install"
+	_ "k8s.io/kubernetes/pkg/apis/node/install"
 	_ "k8s.io/kubernetes/pkg/apis/policy/install"
 	_ "k8s.io/kubernetes/pkg/apis/resource/install"
 	_ "k8s.io/kubernetes/pkg/apis/scheduling/install"
@@ -40,8 +43,19 @@ func admit(f *Fixture, objs []runtime.Object) error {
 	var globalDefault *schedulingv1.PriorityClass
 	namespaces := map[string]bool{"default": true, "kube-system": true}
 	var defaultStorageClass string
+	limitRanges := map[string][]*v1.LimitRange{}
+	runtimeClasses := map[string]*nodev1.RuntimeClass{}
 	for _, o := range objs {
 		switch o := o.(type) {
+		case *v1.LimitRange:
+			legacyscheme.Scheme.Default(o)
+			ns := o.Namespace
+			if ns == "" {
+				ns = metav1.NamespaceDefault
+			}
+			limitRanges[ns] = append(limitRanges[ns], o)
+		case *nodev1.RuntimeClass:
+			runtimeClasses[o.Name] = o
 		case *schedulingv1.PriorityClass:
 			classes[o.Name] = o
 			if o.GlobalDefault {
@@ -90,6 +104,14 @@ func admit(f *Fixture, objs []runtime.Object) error {
 				f.Warnings = append(f.Warnings, fmt.Sprintf("pod %s/%s: namespace %q is not defined in the fixture; it is created implicitly", o.Namespace, o.Name, o.Namespace))
 				namespaces[o.Namespace] = true
 				f.Objects = append(f.Objects, &v1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: o.Namespace, UID: types.UID("ns-" + o.Namespace), CreationTimestamp: fixtureEpoch, ResourceVersion: "1"}})
+			}
+			if o.Spec.NodeName == "" {
+				// LimitRanger and RuntimeClass act on creation, before the
+				// scheduler; running pods in a fixture were created long ago.
+				admitLimitRanger(o, limitRanges[o.Namespace])
+				if err := admitRuntimeClass(o, runtimeClasses); err != nil {
+					return err
+				}
 			}
 			if err := admitPod(o, classes, globalDefault); err != nil {
 				return err
@@ -198,11 +220,91 @@ func kindName(o runtime.Object) string {
 	return gvks[0].Kind
 }
 
-func namespaced(o runtime.Object) bool {
-	switch o.(type) {
-	case *v1.Node, *v1.Namespace, *v1.PersistentVolume, *schedulingv1.PriorityClass,
-		*storagev1.StorageClass, *storagev1.CSINode, *storagev1.CSIDriver:
-		return false
+// clusterScoped names the kinds, among those a fixture may hold, that have no namespace.
+var clusterScoped = map[string]bool{
+	"Node": true, "Namespace": true, "PersistentVolume": true, "PriorityClass": true,
+	"StorageClass": true, "CSINode": true, "CSIDriver": true, "VolumeAttachment": true,
+	"RuntimeClass": true, "DeviceClass": true, "ResourceSlice": true, "DeviceTaintRule": true,
+	"ClusterRole": true, "ClusterRoleBinding": true,
+}
+
+func namespaced(o runtime.Object) bool { return !clusterScoped[kindName(o)] }
+
+// admitLimitRanger gives containers the default requests and limits of the
+// namespace's LimitRanges (type Container), as the LimitRanger admission
+// plugin does for every new pod.
+func admitLimitRanger(p *v1.Pod, ranges []*v1.LimitRange) {
+	if len(ranges) == 0 {
+		return
 	}
-	return true
+	requests, limits := v1.ResourceList{}, v1.ResourceList{}
+	for _, lr := range ranges {
+		for _, item := range lr.Spec.Limits {
+			if item.Type != v1.LimitTypeContainer {
+				continue
+			}
+			for k, v := range item.DefaultRequest {
+				requests[k] = v.DeepCopy()
+			}
+			for k, v := range item.Default {
+				limits[k] = v.DeepCopy()
+			}
+		}
+	}
+	merge := func(c *v1.Container) {
+		if c.Resources.Limits == nil {
+			c.Resources.Limits = v1.ResourceList{}
+		}
+		if c.Resources.Requests == nil {
+			c.Resources.Requests = v1.ResourceList{}
+		}
+		for k, v := range limits {
+			if _, ok := c.Resources.Limits[k]; !ok {
+				c.Resources.Limits[k] = v.DeepCopy()
+			}
+		}
+		for k, v := range requests {
+			if _, ok := c.Resources.Requests[k]; !ok {
+				c.Resources.Requests[k] = v.DeepCopy()
+			}
+		}
+	}
+	for i := range p.Spec.Containers {
+		merge(&p.Spec.Containers[i])
+	}
+	for i := range p.Spec.InitContainers {
+		merge(&p.Spec.InitContainers[i])
+	}
+}
+
+// admitRuntimeClass applies the RuntimeClass admission plugin: the class's pod
+// overhead, and its node selector and tolerations for scheduling.
+func admitRuntimeClass(p *v1.Pod, classes map[string]*nodev1.RuntimeClass) error {
+	if p.Spec.RuntimeClassName == nil || *p.Spec.RuntimeClassName == "" {
+		return nil
+	}
+	rc := classes[*p.Spec.RuntimeClassName]
+	if rc == nil {
+		return fmt.Errorf("pod %s/%s: spec.runtimeClassName: RuntimeClass %q not found", p.Namespace, p.Name, *p.Spec.RuntimeClassName)
+	}
+	if rc.Overhead != nil && p.Spec.Overhead == nil {
+		p.Spec.Overhead = rc.Overhead.PodFixed.DeepCopy()
+	}
+	if rc.Scheduling != nil {
+		for k, v := range rc.Scheduling.NodeSelector {
+			if cur, ok := p.Spec.NodeSelector[k]; ok && cur != v {
+				return fmt.Errorf("pod %s/%s: nodeSelector %s=%s conflicts with RuntimeClass %q (%s=%s)", p.Namespace, p.Name, k, cur, rc.Name, k, v)
+			}
+			if p.Spec.NodeSelector == nil {
+				p.Spec.NodeSelector = map[string]string{}
+			}
+			p.Spec.NodeSelector[k] = v
+		}
+		for _, t := range rc.Scheduling.Tolerations {
+			if !slices.ContainsFunc(p.Spec.Tolerations, func(x v1.Toleration) bool { return x.MatchToleration(&t) }) {
+				p.Spec.Tolerations = append(p.Spec.Tolerations, t)
+			}
+		}
+	}
+	return nil
 }

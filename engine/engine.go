@@ -14,6 +14,7 @@ import (
 	"unsafe"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
@@ -132,6 +133,7 @@ func build(ctx context.Context, fx *Fixture, opts Options) (*Engine, error) {
 	// fake API server, not the scheduler, the bottleneck of large runs.
 	e.client = fake.NewSimpleClientset(fx.Objects...)
 	e.client.PrependReactor("create", "pods", e.bindReactor)
+	e.client.PrependReactor("list", "*", sortedList(clienttesting.ObjectReaction(e.client.Tracker())))
 
 	informerFactory := scheduler.NewInformerFactory(e.client, 0, nil)
 	recorderFactory := func(string) events.EventRecorderLogger { return &eventRecorder{e: e} }
@@ -178,6 +180,35 @@ func (e *Engine) start(ctx context.Context) error {
 
 // Header describes the engine's scheduler for a recording.
 func (e *Engine) Header() recorder.Header { return e.header }
+
+// sortedList returns lists ordered by namespace and name, as etcd returns them.
+// The in-memory tracker keeps objects in a map; its order would decide the
+// order nodes enter the scheduler's cache, hence which nodes a partial search
+// (percentageOfNodesToScore) visits first.
+func sortedList(list clienttesting.ReactionFunc) clienttesting.ReactionFunc {
+	return func(action clienttesting.Action) (bool, runtime.Object, error) {
+		handled, obj, err := list(action)
+		if !handled || err != nil || obj == nil {
+			return handled, obj, err
+		}
+		items, err := meta.ExtractList(obj)
+		if err != nil {
+			return handled, obj, nil
+		}
+		key := func(o runtime.Object) string {
+			m, err := meta.Accessor(o)
+			if err != nil {
+				return ""
+			}
+			return m.GetNamespace() + "/" + m.GetName()
+		}
+		sort.SliceStable(items, func(i, j int) bool { return key(items[i]) < key(items[j]) })
+		if err := meta.SetList(obj, items); err != nil {
+			return handled, obj, nil
+		}
+		return true, obj, nil
+	}
+}
 
 // bindReactor does what the API server does for a pods/binding create.
 func (e *Engine) bindReactor(action clienttesting.Action) (bool, runtime.Object, error) {

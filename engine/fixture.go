@@ -48,9 +48,24 @@ func LoadFixtureFile(path string) (*Fixture, error) {
 	return LoadFixture(path, data)
 }
 
-// LoadFixture decodes a multi-document manifest. name is used in errors.
+// LoadFixture decodes a multi-document manifest and admits its objects as an
+// API server would. name is used in errors.
 func LoadFixture(name string, data []byte) (*Fixture, error) {
+	objs, err := DecodeManifest(name, data)
+	if err != nil {
+		return nil, err
+	}
 	f := &Fixture{Name: name}
+	if err := admit(f, objs); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return f, nil
+}
+
+// DecodeManifest decodes a multi-document manifest strictly and stamps out
+// schedscope.io/replicas copies, without defaulting or admission: the objects
+// are as a client would send them.
+func DecodeManifest(name string, data []byte) ([]runtime.Object, error) {
 	docs := splitDocuments(data)
 	decoder := strictCodecs.UniversalDeserializer()
 	var objs []runtime.Object
@@ -76,10 +91,7 @@ func LoadFixture(name string, data []byte) (*Fixture, error) {
 		}
 		objs = append(objs, expanded...)
 	}
-	if err := admit(f, objs); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return f, nil
+	return objs, nil
 }
 
 type document struct {

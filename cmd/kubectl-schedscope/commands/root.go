@@ -26,7 +26,7 @@ func NewCmdRoot(streams genericiooptions.IOStreams) *cobra.Command {
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return sim.Run(cmd.Context()) }
 	cmd.SetOut(streams.Out)
 	cmd.SetErr(streams.ErrOut)
-	cmd.AddCommand(NewCmdSim(streams), NewCmdReplay(streams), NewCmdLive(streams), NewCmdRBAC(streams), NewCmdExplain(streams), NewCmdRecord(streams), NewCmdVersion(streams))
+	cmd.AddCommand(NewCmdSim(streams), NewCmdReplay(streams), NewCmdLive(streams), NewCmdRBAC(streams), NewCmdSnapshot(streams), NewCmdExplain(streams), NewCmdRecord(streams), NewCmdVersion(streams))
 	return cmd
 }
 

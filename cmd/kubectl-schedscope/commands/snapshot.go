@@ -1,0 +1,70 @@
+package commands
+
+import (
+	"context"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/schedscope/schedscope/engine"
+)
+
+// SnapshotOptions holds the flags of snapshot.
+type SnapshotOptions struct {
+	kube    *genericclioptions.ConfigFlags
+	Config  string
+	Output  string
+	Timeout time.Duration
+	streams genericiooptions.IOStreams
+}
+
+// NewCmdSnapshot exports what the scheduler reads from a cluster as a fixture.
+func NewCmdSnapshot(streams genericiooptions.IOStreams) *cobra.Command {
+	o := &SnapshotOptions{streams: streams, kube: genericclioptions.NewConfigFlags(true)}
+	cmd := &cobra.Command{
+		Use:   "snapshot [--config FILE] [-o FILE]",
+		Short: "Export what the scheduler reads from a cluster as a fixture that sim and explain replay",
+		Long: "snapshot lists, read-only, every object the scheduler reads (nodes, pods of all namespaces, volumes, classes,\n" +
+			"DRA objects, …) and writes them as one manifest: running pods first, then pending pods in creation order.\n" +
+			"It keeps only what scheduling needs: no Secrets or ConfigMaps, no managed fields, no last-applied annotations,\n" +
+			"no container commands, arguments or environment values.\n\n" +
+			"  kubectl schedscope snapshot > cluster.yaml && kubectl schedscope explain -f cluster.yaml",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return o.Run(cmd.Context()) },
+	}
+	o.kube.AddFlags(cmd.Flags())
+	cmd.Flags().StringVar(&o.Config, "config", "", "the cluster's KubeSchedulerConfiguration file (decides which resources are read)")
+	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "write to this file instead of standard output")
+	cmd.Flags().DurationVar(&o.Timeout, "timeout", time.Minute, "how long listing the cluster may take")
+	return cmd
+}
+
+// Run writes the snapshot.
+func (o *SnapshotOptions) Run(ctx context.Context) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	silenceKlog()
+	restCfg, err := o.kube.ToRESTConfig()
+	if err != nil {
+		return err
+	}
+	cfg, err := engine.LoadConfigFile(o.Config)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	data, err := engine.Snapshot(ctx, restCfg, &engine.Options{Config: cfg}, o.Timeout)
+	if err != nil {
+		return err
+	}
+	if o.Output == "" {
+		_, err = o.streams.Out.Write(data)
+		return err
+	}
+	return os.WriteFile(o.Output, data, 0o644)
+}

@@ -1,0 +1,222 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"reflect"
+	"sort"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/cache"
+	"sigs.k8s.io/yaml"
+)
+
+// Snapshot reads, with a read-only client, everything a scheduler with opts
+// reads from the cluster and returns it as a fixture manifest that sim and
+// explain accept: running pods before pending ones, pending pods in the order
+// they were created. Only what scheduling needs is kept: no managed fields, no
+// last-applied annotations, no status beyond what the scheduler reads, no
+// container commands, arguments or environment values. Secrets and ConfigMaps
+// are never read.
+func Snapshot(ctx context.Context, cfg *rest.Config, opts *Options, timeout time.Duration) ([]byte, error) {
+	client, err := kubernetes.NewForConfig(readOnlyConfig(cfg))
+	if err != nil {
+		return nil, err
+	}
+	gvrs, err := ReadResources(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	l := &Live{client: client}
+	objs := make([]runtime.Object, 0, len(gvrs))
+	for _, gvr := range gvrs {
+		objs = append(objs, mustNew(gvr))
+	}
+	if err := l.checkAccess(ctx, objs); err != nil {
+		return nil, err
+	}
+	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithTransform(stripManagedFields))
+	listers := map[schema.GroupVersionResource]cache.GenericLister{}
+	var synced []cache.InformerSynced
+	for _, gvr := range l.resources {
+		gi, err := factory.ForResource(gvr)
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", resourceName(gvr), err)
+		}
+		listers[gvr] = gi.Lister()
+		synced = append(synced, gi.Informer().HasSynced)
+	}
+	sctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	factory.Start(sctx.Done())
+	if !cache.WaitForCacheSync(sctx.Done(), synced...) {
+		return nil, fmt.Errorf("reading the cluster did not finish within %v", timeout)
+	}
+	defer factory.Shutdown()
+
+	var running, pending, rest []runtime.Object
+	for _, gvr := range l.resources {
+		items, err := listers[gvr].List(labels.Everything())
+		if err != nil {
+			return nil, err
+		}
+		for _, obj := range items {
+			obj = obj.DeepCopyObject()
+			if !keep(obj) {
+				continue
+			}
+			switch p, ok := obj.(*v1.Pod); {
+			case ok && p.Spec.NodeName == "":
+				pending = append(pending, obj)
+			case ok:
+				running = append(running, obj)
+			default:
+				rest = append(rest, obj)
+			}
+		}
+	}
+	byName := func(objs []runtime.Object) {
+		sort.SliceStable(objs, func(i, j int) bool { return objectKey(objs[i]) < objectKey(objs[j]) })
+	}
+	byName(rest)
+	byName(running)
+	sort.SliceStable(pending, func(i, j int) bool {
+		a, b := pending[i].(*v1.Pod), pending[j].(*v1.Pod)
+		if !a.CreationTimestamp.Equal(&b.CreationTimestamp) {
+			return a.CreationTimestamp.Before(&b.CreationTimestamp)
+		}
+		return objectKey(a) < objectKey(b)
+	})
+	var buf bytes.Buffer
+	fmt.Fprintf(&buf, "# Snapshot of what the scheduler reads, taken by schedscope %s on %s.\n", Version, time.Now().UTC().Format(time.RFC3339))
+	buf.WriteString("# Running pods first, then pending pods in creation order; replay with\n#   kubectl schedscope sim -f FILE\n")
+	for _, group := range [][]runtime.Object{rest, running, pending} {
+		for _, obj := range group {
+			sanitize(obj)
+			if err := setTypeMeta(obj); err != nil {
+				return nil, err
+			}
+			data, err := yaml.Marshal(obj)
+			if err != nil {
+				return nil, err
+			}
+			buf.WriteString("---\n")
+			buf.Write(data)
+		}
+	}
+	return buf.Bytes(), nil
+}
+
+// mustNew returns an empty object of the type served at gvr, or nil.
+func mustNew(gvr schema.GroupVersionResource) runtime.Object {
+	for k, t := range clientgoscheme.Scheme.AllKnownTypes() {
+		if k.Group != gvr.Group || k.Version != gvr.Version {
+			continue
+		}
+		if r, _ := meta.UnsafeGuessKindToResource(k); r == gvr {
+			if obj, ok := reflect.New(t).Interface().(runtime.Object); ok {
+				return obj
+			}
+		}
+	}
+	return nil
+}
+
+func objectKey(obj runtime.Object) string {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf("%T/%s/%s", obj, m.GetNamespace(), m.GetName())
+}
+
+func setTypeMeta(obj runtime.Object) error {
+	gvks, _, err := clientgoscheme.Scheme.ObjectKinds(obj)
+	if err != nil || len(gvks) == 0 {
+		return fmt.Errorf("unknown type %T", obj)
+	}
+	obj.GetObjectKind().SetGroupVersionKind(gvks[0])
+	return nil
+}
+
+// keep reports whether obj belongs in a fixture: finished pods and pending pods
+// being deleted do not.
+func keep(obj runtime.Object) bool {
+	if o, ok := obj.(*v1.Pod); ok {
+		return o.Status.Phase != v1.PodSucceeded && o.Status.Phase != v1.PodFailed && (o.DeletionTimestamp == nil || o.Spec.NodeName != "")
+	}
+	return true
+}
+
+// sanitize drops what the scheduler does not read and what must not leave the
+// cluster: identities the fixture loader assigns anew, managed fields, the
+// last-applied annotation, container commands, arguments and environment
+// values, and status beyond what scheduling reads.
+func sanitize(obj runtime.Object) {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return
+	}
+	m.SetManagedFields(nil)
+	m.SetUID("")
+	m.SetResourceVersion("")
+	m.SetGeneration(0)
+	m.SetCreationTimestamp(metav1.Time{})
+	m.SetDeletionTimestamp(nil)
+	m.SetOwnerReferences(nil)
+	m.SetSelfLink("")
+	if a := m.GetAnnotations(); a != nil {
+		delete(a, "kubectl.kubernetes.io/last-applied-configuration")
+		if len(a) == 0 {
+			m.SetAnnotations(nil)
+		}
+	}
+	switch o := obj.(type) {
+	case *v1.Pod:
+		scrubContainers(o.Spec.InitContainers)
+		scrubContainers(o.Spec.Containers)
+		o.Spec.EphemeralContainers = nil
+		o.Status = v1.PodStatus{Phase: o.Status.Phase, NominatedNodeName: o.Status.NominatedNodeName}
+	case *v1.Node:
+		o.Status.Conditions = nil
+		o.Status.DaemonEndpoints = v1.NodeDaemonEndpoints{}
+		o.Status.NodeInfo = v1.NodeSystemInfo{}
+		o.Status.Addresses = nil
+		o.Status.VolumesInUse = nil
+		o.Status.VolumesAttached = nil
+		o.Status.Config = nil
+	case *v1.PersistentVolume:
+		if o.Spec.ClaimRef != nil {
+			o.Spec.ClaimRef.UID = ""
+			o.Spec.ClaimRef.ResourceVersion = ""
+		}
+	case *v1.Namespace:
+		o.Status = v1.NamespaceStatus{}
+	}
+}
+
+// scrubContainers keeps what scheduling reads of containers: images, resources,
+// ports and volume mounts; commands, arguments and environment values go.
+func scrubContainers(cs []v1.Container) {
+	for i := range cs {
+		c := &cs[i]
+		c.Command, c.Args = nil, nil
+		for j := range c.Env {
+			c.Env[j].Value = ""
+			c.Env[j].ValueFrom = nil
+		}
+		c.EnvFrom = nil
+		c.LivenessProbe, c.ReadinessProbe, c.StartupProbe, c.Lifecycle = nil, nil, nil, nil
+	}
+}
