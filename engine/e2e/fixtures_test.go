@@ -314,4 +314,3 @@ func TestFixturesMatchRealScheduler(t *testing.T) {
 		})
 	}
 }
-
