@@ -25,7 +25,7 @@ import (
 // Snapshot reads, with a read-only client, everything a scheduler with opts
 // reads from the cluster and returns it as a fixture manifest that sim and
 // explain accept: running pods before pending ones, pending pods in the order
-// they were created. Only what scheduling needs is kept: no managed fields, no
+// the scheduling queue takes them (priority, then age). Only what scheduling needs is kept: no managed fields, no
 // last-applied annotations, no status beyond what the scheduler reads, no
 // container commands, arguments or environment values. Secrets and ConfigMaps
 // are never read.
@@ -34,7 +34,7 @@ func Snapshot(ctx context.Context, cfg *rest.Config, opts *Options, timeout time
 	if err != nil {
 		return nil, err
 	}
-	gvrs, err := ReadResources(ctx, opts)
+	gvrs, err := SnapshotResources(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -58,12 +58,13 @@ func Snapshot(ctx context.Context, cfg *rest.Config, opts *Options, timeout time
 		synced = append(synced, gi.Informer().HasSynced)
 	}
 	sctx, cancel := context.WithTimeout(ctx, timeout)
+	// Stop the informers, then wait for them: Shutdown waits until they end.
+	defer factory.Shutdown()
 	defer cancel()
 	factory.Start(sctx.Done())
 	if !cache.WaitForCacheSync(sctx.Done(), synced...) {
 		return nil, fmt.Errorf("reading the cluster did not finish within %v", timeout)
 	}
-	defer factory.Shutdown()
 
 	var running, pending, rest []runtime.Object
 	for _, gvr := range l.resources {
@@ -91,8 +92,13 @@ func Snapshot(ctx context.Context, cfg *rest.Config, opts *Options, timeout time
 	}
 	byName(rest)
 	byName(running)
+	// Pending pods in the order the scheduling queue pops them: higher priority
+	// first, then older first.
 	sort.SliceStable(pending, func(i, j int) bool {
 		a, b := pending[i].(*v1.Pod), pending[j].(*v1.Pod)
+		if pa, pb := priorityOf(a), priorityOf(b); pa != pb {
+			return pa > pb
+		}
 		if !a.CreationTimestamp.Equal(&b.CreationTimestamp) {
 			return a.CreationTimestamp.Before(&b.CreationTimestamp)
 		}
@@ -100,7 +106,7 @@ func Snapshot(ctx context.Context, cfg *rest.Config, opts *Options, timeout time
 	})
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "# Snapshot of what the scheduler reads, taken by schedscope %s on %s.\n", Version, time.Now().UTC().Format(time.RFC3339))
-	buf.WriteString("# Running pods first, then pending pods in creation order; replay with\n#   kubectl schedscope sim -f FILE\n")
+	buf.WriteString("# Running pods first, then pending pods in the order the scheduling queue takes them\n# (priority, then age); replay with\n#   kubectl schedscope sim -f FILE\n")
 	for _, group := range [][]runtime.Object{rest, running, pending} {
 		for _, obj := range group {
 			sanitize(obj)
@@ -131,6 +137,33 @@ func mustNew(gvr schema.GroupVersionResource) runtime.Object {
 		}
 	}
 	return nil
+}
+
+// snapshotExtras are read by admission rather than by the scheduler, and a
+// fixture needs them to admit its pods as the cluster did.
+var snapshotExtras = []schema.GroupVersionResource{
+	{Group: "scheduling.k8s.io", Version: "v1", Resource: "priorityclasses"},
+	{Group: "node.k8s.io", Version: "v1", Resource: "runtimeclasses"},
+	{Group: "", Version: "v1", Resource: "limitranges"},
+}
+
+// SnapshotResources lists what Snapshot reads: what the scheduler reads, and
+// the classes and limits admission applied to the pods.
+func SnapshotResources(ctx context.Context, opts *Options) ([]schema.GroupVersionResource, error) {
+	gvrs, err := ReadResources(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	gvrs = append(gvrs, snapshotExtras...)
+	sort.Slice(gvrs, func(i, j int) bool { return resourceName(gvrs[i]) < resourceName(gvrs[j]) })
+	return gvrs, nil
+}
+
+func priorityOf(p *v1.Pod) int32 {
+	if p.Spec.Priority != nil {
+		return *p.Spec.Priority
+	}
+	return 0
 }
 
 func objectKey(obj runtime.Object) string {

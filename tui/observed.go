@@ -55,7 +55,8 @@ const (
 
 func verdictOf(o *recorder.Observed) observedVerdict {
 	switch {
-	case o.Predicted != "" && o.Node == o.Predicted:
+	case o.Node == o.Predicted && o.Agrees():
+		// The same node, or no node on both sides.
 		return verdictSame
 	case o.Agrees():
 		return verdictTieBreak
@@ -74,6 +75,9 @@ func (st *Styles) observedMark(o *recorder.Observed) string {
 	case verdictTieBreak:
 		return st.Agree.Render("≈ " + o.Node)
 	}
+	if o.Node == "" {
+		return st.Disagree.Render("≠ no node")
+	}
 	return st.Disagree.Render("≠ " + o.Node)
 }
 
@@ -81,6 +85,12 @@ func (st *Styles) observedMark(o *recorder.Observed) string {
 // compares with the prediction.
 func (st *Styles) observedText(o *recorder.Observed) string {
 	bound := "cluster bound it to " + o.Node
+	if o.Node == "" {
+		bound = "the cluster's scheduler found no node either"
+		if o.Predicted != "" {
+			bound = "the cluster's scheduler found no node"
+		}
+	}
 	switch verdictOf(o) {
 	case verdictSame:
 		return st.Agree.Render("= " + bound + " (agrees)")

@@ -3,6 +3,8 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"flag"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -21,6 +23,8 @@ import (
 	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/recorder"
 )
+
+var hold = flag.Duration("e2e.hold", 0, "keep the live test's control plane up this long after its checks, to try the CLI against it")
 
 // session collects what a live session reports.
 type session struct {
@@ -310,6 +314,13 @@ func TestLiveAgainstRealScheduler(t *testing.T) {
 		}
 	})
 
+	if *hold > 0 {
+		// For trying the CLI by hand against this control plane.
+		admin := cp.kubeconfig(t, "admin", cp.admin)
+		user := cp.kubeconfig(t, "schedscope", cp.userConfig(schedscopeToken, ""))
+		fmt.Printf("control plane up for %v\n  admin:      KUBECONFIG=%s\n  schedscope: KUBECONFIG=%s\n", *hold, admin, user)
+		time.Sleep(*hold)
+	}
 	cancel()
 	if err := <-runDone; err != nil {
 		t.Errorf("live.Run: %v", err)

@@ -21,7 +21,8 @@ func NewCmdRBAC(streams genericiooptions.IOStreams) *cobra.Command {
 		Use:   "rbac [--config FILE]",
 		Short: "Print the read-only ClusterRole that live and snapshot need",
 		Long: "rbac prints a ClusterRole granting get, list and watch on exactly the resources the scheduler reads\n" +
-			"(for the given KubeSchedulerConfiguration). Bind it to the user or service account that runs schedscope:\n" +
+			"(for the given KubeSchedulerConfiguration), plus the PriorityClasses, RuntimeClasses and LimitRanges a\n" +
+			"snapshot carries so that its pods are admitted as the cluster admitted them. Bind it to the user or service account that runs schedscope:\n" +
 			"  kubectl schedscope rbac | kubectl apply -f -\n" +
 			"  kubectl create clusterrolebinding schedscope --clusterrole=schedscope-reader --user=NAME",
 		Args: cobra.NoArgs,
@@ -56,7 +57,7 @@ func clusterRole(ctx context.Context, opts *engine.Options) (*rbacv1.ClusterRole
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	gvrs, err := engine.ReadResources(ctx, opts)
+	gvrs, err := engine.SnapshotResources(ctx, opts)
 	if err != nil {
 		return nil, fmt.Errorf("listing what the scheduler reads: %w", err)
 	}

@@ -28,7 +28,8 @@ func NewCmdSnapshot(streams genericiooptions.IOStreams) *cobra.Command {
 		Use:   "snapshot [--config FILE] [-o FILE]",
 		Short: "Export what the scheduler reads from a cluster as a fixture that sim and explain replay",
 		Long: "snapshot lists, read-only, every object the scheduler reads (nodes, pods of all namespaces, volumes, classes,\n" +
-			"DRA objects, …) and writes them as one manifest: running pods first, then pending pods in creation order.\n" +
+			"DRA objects, …) and writes them as one manifest: running pods first, then pending pods in the order\n" +
+			"the scheduling queue takes them (priority, then age).\n" +
 			"It keeps only what scheduling needs: no Secrets or ConfigMaps, no managed fields, no last-applied annotations,\n" +
 			"no container commands, arguments or environment values.\n\n" +
 			"  kubectl schedscope snapshot > cluster.yaml && kubectl schedscope explain -f cluster.yaml",

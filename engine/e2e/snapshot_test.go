@@ -1,0 +1,216 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/klog/v2"
+
+	"github.com/schedscope/schedscope/cmd/kubectl-schedscope/commands"
+	"github.com/schedscope/schedscope/recorder"
+)
+
+const secretValue = "s3cr3t-value-never-exported"
+
+// TestSnapshotReplaysOffline takes a snapshot of a cluster with pending pods
+// (before any scheduler runs), then lets the real kube-scheduler place them;
+// schedscope's explain of the snapshot must make the same decisions. The
+// snapshot must hold no secret material.
+func TestSnapshotReplaysOffline(t *testing.T) {
+	klog.SetOutput(discardWriter{})
+	klog.LogToStderr(false)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cp := startControlPlane(t)
+	grantReader(t, ctx, cp)
+
+	for _, n := range []*v1.Node{
+		makeNode("alpha", "zone-a", "4", "8Gi"),
+		makeNode("beta", "zone-a", "8", "16Gi"),
+		makeNode("gamma", "zone-b", "4", "16Gi", v1.Taint{Key: "spot", Value: "true", Effect: v1.TaintEffectPreferNoSchedule}),
+	} {
+		if _, err := cp.client.CoreV1().Nodes().Create(ctx, n, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := cp.client.CoreV1().Secrets("default").Create(ctx, &v1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "db"}, StringData: map[string]string{"password": secretValue}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range []int32{1000, 100, 10} {
+		pc := &schedulingv1.PriorityClass{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("p%d", i)}, Value: v}
+		if _, err := cp.client.SchedulingV1().PriorityClasses().Create(ctx, pc, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	running := makePod(podSpec{name: "running", cpu: "3", mem: "4Gi", labels: map[string]string{"app": "db"}})
+	running.Spec.NodeName = "alpha"
+	running.Spec.Containers[0].Env = []v1.EnvVar{{Name: "PASSWORD", Value: secretValue}}
+	running.Spec.Containers[0].Command = []string{"run", "--password=" + secretValue}
+	if _, err := cp.client.CoreV1().Pods("default").Create(ctx, running, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// Distinct priorities fix the order the scheduling queue takes the pods in.
+	pending := []struct {
+		spec  podSpec
+		class string
+	}{
+		{podSpec{name: "low", cpu: "3", mem: "2Gi", labels: map[string]string{"app": "web"}, spreadZone: true}, "p2"},
+		{podSpec{name: "high", cpu: "2", mem: "8Gi", preferZone: "zone-b"}, "p0"},
+		{podSpec{name: "mid", cpu: "5", mem: "2Gi", labels: map[string]string{"app": "web"}, spreadZone: true}, "p1"},
+		{podSpec{name: "nowhere", cpu: "9", mem: "1Gi"}, "p2"},
+	}
+	for _, p := range pending {
+		pod := makePod(p.spec)
+		pod.Spec.PriorityClassName = p.class
+		pod.Spec.Containers[0].Env = []v1.EnvVar{{Name: "TOKEN", Value: secretValue}}
+		if _, err := cp.client.CoreV1().Pods("default").Create(ctx, pod, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	kc := cp.kubeconfig(t, "schedscope", cp.userConfig(schedscopeToken, ""))
+	var out, errOut bytes.Buffer
+	if code := commands.ExecuteContext(ctx, genericiooptions.IOStreams{Out: &out, ErrOut: &errOut}, []string{"snapshot", "--kubeconfig", kc}); code != 0 {
+		t.Fatalf("snapshot failed: %s", errOut.String())
+	}
+	snap := out.Bytes()
+	for _, bad := range []string{secretValue, "kind: Secret", "kind: ConfigMap", "managedFields", "last-applied-configuration", "uid:"} {
+		if bytes.Contains(snap, []byte(bad)) {
+			t.Errorf("the snapshot contains %q", bad)
+		}
+	}
+	if t.Failed() {
+		t.Logf("snapshot:\n%s", snap)
+	}
+
+	cp.startScheduler(t, ctx)
+	real := map[string]outcome{}
+	err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 60*time.Second, true, func(ctx context.Context) (bool, error) {
+		for _, p := range pending {
+			cur, err := cp.client.CoreV1().Pods("default").Get(ctx, p.spec.name, metav1.GetOptions{})
+			if err != nil {
+				return false, err
+			}
+			key := "default/" + p.spec.name
+			if cur.Spec.NodeName != "" {
+				real[key] = outcome{node: cur.Spec.NodeName}
+				continue
+			}
+			for _, c := range cur.Status.Conditions {
+				if c.Type == v1.PodScheduled && c.Reason == v1.PodReasonUnschedulable {
+					real[key] = outcome{message: c.Message}
+				}
+			}
+		}
+		return len(real) == len(pending), nil
+	})
+	if err != nil {
+		t.Fatalf("the real kube-scheduler did not settle every pod: %v (settled: %v)", err, real)
+	}
+	ours := simulate(t, "snapshot.yaml", snap)
+	compare(t, real, ours)
+}
+
+// TestLiveCommandHeadless runs `kubectl schedscope live --no-tui -o json`
+// against the control plane with the documented read-only access, and reads
+// its cycles and observations back.
+func TestLiveCommandHeadless(t *testing.T) {
+	klog.SetOutput(discardWriter{})
+	klog.LogToStderr(false)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cp := startControlPlane(t)
+	grantReader(t, ctx, cp)
+	for _, n := range []*v1.Node{makeNode("one", "zone-a", "2", "4Gi"), makeNode("two", "zone-b", "4", "8Gi")} {
+		if _, err := cp.client.CoreV1().Nodes().Create(ctx, n, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cp.startScheduler(t, ctx)
+	kc := cp.kubeconfig(t, "schedscope", cp.userConfig(schedscopeToken, ""))
+	out := &lockedBuffer{}
+	var errOut bytes.Buffer
+	done := make(chan int, 1)
+	rec := t.TempDir() + "/live.rec"
+	go func() {
+		done <- commands.ExecuteContext(ctx, genericiooptions.IOStreams{Out: out, ErrOut: &errOut},
+			[]string{"live", "--kubeconfig", kc, "--no-tui", "-o", "json", "--record", rec})
+	}()
+	// Wait until live mode is up: its first heartbeat or list shows in the audit log.
+	if err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 30*time.Second, true, func(context.Context) (bool, error) {
+		return len(cp.requestsBy(t, schedscopeUser)) > 0, nil
+	}); err != nil {
+		t.Fatalf("live mode never talked to the API server: %s", errOut.String())
+	}
+	time.Sleep(2 * time.Second)
+	if _, err := cp.client.CoreV1().Pods("default").Create(ctx, makePod(podSpec{name: "app", cpu: "1", mem: "1Gi"}), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var cycle, observed map[string]json.RawMessage
+	if err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 60*time.Second, true, func(context.Context) (bool, error) {
+		for _, line := range strings.Split(out.String(), "\n") {
+			var m map[string]json.RawMessage
+			if json.Unmarshal([]byte(line), &m) != nil {
+				continue
+			}
+			if m["cycle"] != nil {
+				cycle = m
+			}
+			if m["observed"] != nil {
+				observed = m
+			}
+		}
+		return cycle != nil && observed != nil, nil
+	}); err != nil {
+		t.Fatalf("no cycle and observation on stdout: %v\nstdout: %s\nstderr: %s", err, out.String(), errOut.String())
+	}
+	var o struct {
+		Node, Predicted string
+		Seq             int
+	}
+	if err := json.Unmarshal(observed["observed"], &o); err != nil {
+		t.Fatal(err)
+	}
+	if o.Node == "" || o.Node != o.Predicted || o.Seq == 0 {
+		t.Errorf("observed %+v: want the real node to equal the prediction", o)
+	}
+	cancel()
+	if code := <-done; code != 0 {
+		t.Errorf("live exited with %d: %s", code, errOut.String())
+	}
+	rr, err := recorder.LoadFile(rec)
+	if err != nil || len(rr.Problems) > 0 {
+		t.Fatalf("the flight recording does not load: %v %v", err, rr.Problems)
+	}
+	if len(rr.Cycles) == 0 || len(rr.Observed) == 0 || rr.Header.Source.Kind != "cluster" {
+		t.Errorf("flight recording holds %d cycles and %d observations from %+v, want at least one of each from a cluster", len(rr.Cycles), len(rr.Observed), rr.Header.Source)
+	}
+}
+
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
