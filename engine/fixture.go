@@ -55,6 +55,11 @@ func LoadFixture(name string, data []byte) (*Fixture, error) {
 	if err != nil {
 		return nil, err
 	}
+	return NewFixture(name, objs)
+}
+
+// NewFixture admits objects, as decoded from a manifest, into a fixture.
+func NewFixture(name string, objs []runtime.Object) (*Fixture, error) {
 	f := &Fixture{Name: name}
 	if err := admit(f, objs); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)

@@ -16,14 +16,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/pflag"
 	"k8s.io/apiserver/pkg/storage/etcd3/testserver"
 	"k8s.io/apiserver/pkg/storage/storagebackend"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+	"k8s.io/component-base/configz"
 	kubeapiservertesting "k8s.io/kubernetes/cmd/kube-apiserver/app/testing"
-	schedtesting "k8s.io/kubernetes/cmd/kube-scheduler/app/testing"
+	schedapp "k8s.io/kubernetes/cmd/kube-scheduler/app"
+	"k8s.io/kubernetes/cmd/kube-scheduler/app/options"
 )
 
 // Tokens the API server accepts (--token-auth-file).
@@ -47,7 +50,7 @@ type controlPlane struct {
 // new nodes tainted not-ready, and ServiceAccount would reject pods until a
 // default service account exists. Authorization is RBAC, so schedscope runs
 // with exactly the ClusterRole it documents.
-func startControlPlane(t *testing.T) *controlPlane {
+func startControlPlane(t testing.TB) *controlPlane {
 	t.Helper()
 	dir := t.TempDir()
 	etcdCfg := testserver.NewTestConfig(t)
@@ -81,7 +84,7 @@ func startControlPlane(t *testing.T) *controlPlane {
 	return &controlPlane{admin: server.ClientConfig, client: client, auditLog: auditLog, dir: dir}
 }
 
-func write(t *testing.T, path, content string) {
+func write(t testing.TB, path, content string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
 		t.Fatal(err)
@@ -100,7 +103,7 @@ func (cp *controlPlane) userConfig(token, host string) *rest.Config {
 }
 
 // kubeconfig writes a kubeconfig file for cfg and returns its path.
-func (cp *controlPlane) kubeconfig(t *testing.T, name string, cfg *rest.Config) string {
+func (cp *controlPlane) kubeconfig(t testing.TB, name string, cfg *rest.Config) string {
 	t.Helper()
 	kc := clientcmdapi.NewConfig()
 	kc.Clusters["e2e"] = &clientcmdapi.Cluster{Server: "https://" + strings.TrimPrefix(cfg.Host, "https://"),
@@ -115,21 +118,43 @@ func (cp *controlPlane) kubeconfig(t *testing.T, name string, cfg *rest.Config) 
 	return path
 }
 
-// startScheduler runs the real kube-scheduler against the control plane.
-func (cp *controlPlane) startScheduler(t *testing.T, ctx context.Context) {
+// startScheduler runs the real kube-scheduler in this process against the
+// control plane until the test ends, built from its own options and flags and
+// started through app.Setup and app.Run, as the kube-scheduler command does.
+// (The command itself installs a process-wide signal handler, once only.)
+func (cp *controlPlane) startScheduler(t testing.TB, ctx context.Context) {
 	t.Helper()
 	kc := cp.kubeconfig(t, "scheduler", cp.admin)
-	s, err := schedtesting.StartTestServer(t, ctx, []string{
+	opts := options.NewOptions()
+	fs := pflag.NewFlagSet("kube-scheduler", pflag.ContinueOnError)
+	for _, f := range opts.Flags.FlagSets {
+		fs.AddFlagSet(f)
+	}
+	if err := fs.Parse([]string{
 		"--kubeconfig=" + kc,
 		"--leader-elect=false",
+		"--secure-port=0",
 		"--authentication-skip-lookup=true",
-		"--authentication-kubeconfig=" + kc,
-		"--authorization-kubeconfig=" + kc,
-	})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	sctx, cancel := context.WithCancel(ctx)
+	cc, sched, err := schedapp.Setup(sctx, opts)
 	if err != nil {
+		cancel()
 		t.Fatalf("kube-scheduler did not start: %v", err)
 	}
-	t.Cleanup(s.TearDownFn)
+	done := make(chan error, 1)
+	go func() { done <- schedapp.Run(sctx, cc, sched) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			t.Errorf("kube-scheduler did not stop")
+		}
+		configz.Delete("componentconfig")
+	})
 }
 
 // auditEvent is the part of an audit event the tests read.
@@ -142,7 +167,7 @@ type auditEvent struct {
 }
 
 // requestsBy reads the audit log and returns user's requests.
-func (cp *controlPlane) requestsBy(t *testing.T, user string) []auditEvent {
+func (cp *controlPlane) requestsBy(t testing.TB, user string) []auditEvent {
 	t.Helper()
 	f, err := os.Open(cp.auditLog)
 	if err != nil {
@@ -179,7 +204,7 @@ type proxy struct {
 	up    bool
 }
 
-func startProxy(t *testing.T, target string) *proxy {
+func startProxy(t testing.TB, target string) *proxy {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -49,7 +49,7 @@ func (o outcome) String() string {
 // applyObjects creates objects as a client would: namespaces and other
 // non-pod objects first (with their status, which a create ignores), then
 // running pods.
-func applyObjects(t *testing.T, ctx context.Context, cp *controlPlane, objs []runtime.Object) (pending []*v1.Pod) {
+func applyObjects(t testing.TB, ctx context.Context, cp *controlPlane, objs []runtime.Object) (pending []*v1.Pod) {
 	t.Helper()
 	dyn, err := dynamic.NewForConfig(cp.admin)
 	if err != nil {
@@ -122,10 +122,13 @@ func applyObjects(t *testing.T, ctx context.Context, cp *controlPlane, objs []ru
 // scheduleOneByOne creates each pending pod after the previous one settled
 // with the real scheduler, and returns each pod's outcome. Victims of
 // preemption are deleted at once, as a kubelet would finish them.
-func scheduleOneByOne(t *testing.T, ctx context.Context, cp *controlPlane, pending []*v1.Pod) map[string]outcome {
+func scheduleOneByOne(t *testing.T, ctx context.Context, cp *controlPlane, pending []*v1.Pod) (map[string]outcome, []map[string]string) {
 	t.Helper()
 	out := map[string]outcome{}
+	var before []map[string]string
 	for _, p := range pending {
+		before = append(before, podPlacements(t, ctx, cp))
+		p = p.DeepCopy()
 		if _, err := cp.client.CoreV1().Pods(p.Namespace).Create(ctx, p, metav1.CreateOptions{}); err != nil {
 			t.Fatalf("creating pod %s/%s: %v", p.Namespace, p.Name, err)
 		}
@@ -157,11 +160,67 @@ func scheduleOneByOne(t *testing.T, ctx context.Context, cp *controlPlane, pendi
 		}
 		out[key] = got
 	}
+	return out, before
+}
+
+// podPlacements maps every pod that exists (and is not being deleted) to its node.
+func podPlacements(t *testing.T, ctx context.Context, cp *controlPlane) map[string]string {
+	t.Helper()
+	pods, err := cp.client.CoreV1().Pods("").List(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]string{}
+	for _, p := range pods.Items {
+		if p.DeletionTimestamp == nil {
+			m[p.Namespace+"/"+p.Name] = p.Spec.NodeName
+		}
+	}
+	return m
+}
+
+// simulateEach runs schedscope once per pending pod, on the cluster exactly as
+// the real scheduler had left it when that pod arrived (earlier pods where the
+// real scheduler put them, preemption victims gone), so an earlier tie broken
+// differently cannot change later decisions.
+func simulateEach(t *testing.T, name string, objs []runtime.Object, pending []*v1.Pod, before []map[string]string) map[string]outcome {
+	t.Helper()
+	out := map[string]outcome{}
+	for k, p := range pending {
+		state := before[k]
+		var fixtureObjs []runtime.Object
+		for _, o := range objs {
+			q, ok := o.(*v1.Pod)
+			if !ok {
+				fixtureObjs = append(fixtureObjs, o.DeepCopyObject())
+				continue
+			}
+			ns := q.Namespace
+			if ns == "" {
+				ns = "default"
+			}
+			node, exists := state[ns+"/"+q.Name]
+			if !exists || node == "" {
+				continue
+			}
+			q = q.DeepCopy()
+			q.Spec.NodeName = node
+			fixtureObjs = append(fixtureObjs, q)
+		}
+		fixtureObjs = append(fixtureObjs, p.DeepCopy())
+		fx, err := engine.NewFixture(name, fixtureObjs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for key, o := range simulateFixture(t, fx) {
+			out[key] = o
+		}
+	}
 	return out
 }
 
 // finishVictims deletes pods being gracefully deleted, as their kubelet would.
-func finishVictims(t *testing.T, ctx context.Context, cp *controlPlane) {
+func finishVictims(t testing.TB, ctx context.Context, cp *controlPlane) {
 	pods, err := cp.client.CoreV1().Pods("").List(ctx, metav1.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -182,6 +241,11 @@ func simulate(t *testing.T, name string, data []byte) map[string]outcome {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return simulateFixture(t, fx)
+}
+
+func simulateFixture(t *testing.T, fx *engine.Fixture) map[string]outcome {
+	t.Helper()
 	var mu sync.Mutex
 	var cycles []*recorder.Cycle
 	ctx, cancel := context.WithCancel(context.Background())
@@ -307,8 +371,8 @@ func TestFixturesMatchRealScheduler(t *testing.T) {
 			cp := startControlPlane(t)
 			pending := applyObjects(t, ctx, cp, objs)
 			cp.startScheduler(t, ctx)
-			real := scheduleOneByOne(t, ctx, cp, pending)
-			ours := simulate(t, sc.name, sc.data)
+			real, before := scheduleOneByOne(t, ctx, cp, pending)
+			ours := simulateEach(t, sc.name, objs, pending, before)
 			compare(t, real, ours)
 			t.Logf("%d pods compared", len(real))
 		})
