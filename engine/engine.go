@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -97,6 +98,7 @@ type Engine struct {
 	decision chan struct{}
 	pending  []*cycleRec // preempting cycles held back until their victims are known
 	emitted  int
+	emitting int // cycles being handed to OnCycle
 }
 
 // New builds the scheduler over the fixture; nothing is scheduled until Run.
@@ -594,17 +596,21 @@ func (e *Engine) finish(c *cycleRec) {
 }
 
 func (e *Engine) emit(c *cycleRec) {
+	e.mu.Lock()
+	e.emitted++
+	e.emitting++
+	e.mu.Unlock()
 	e.rec.mu.Lock()
 	if e.rec.byUID[c.uid] == c {
 		delete(e.rec.byUID, c.uid)
 	}
 	e.rec.mu.Unlock()
-	e.mu.Lock()
-	e.emitted++
-	e.mu.Unlock()
 	if e.opts.OnCycle != nil {
 		e.opts.OnCycle(c.c)
 	}
+	e.mu.Lock()
+	e.emitting--
+	e.mu.Unlock()
 }
 
 // flushPending emits held cycles of uid (all of them when uid is empty).
@@ -703,11 +709,26 @@ func (e *Engine) buildHeader() recorder.Header {
 	return h
 }
 
-// queueCounts parses the scheduling queue's pending summary.
+// openCycles counts cycles whose binding cycle has not finished yet (held
+// preempting cycles are finished) or that are being handed to OnCycle. Call
+// with e.mu held.
+func (e *Engine) openCycles() int {
+	e.rec.mu.Lock()
+	defer e.rec.mu.Unlock()
+	n := e.emitting
+	for _, c := range e.rec.byUID {
+		if !slices.Contains(e.pending, c) {
+			n++
+		}
+	}
+	return n
+}
+
 // QueueCounts returns how many pods wait in the scheduling queue's active and
 // backoff queues.
 func (e *Engine) QueueCounts() (active, backoff int) { return e.queueCounts() }
 
+// queueCounts parses the scheduling queue's pending summary.
 func (e *Engine) queueCounts() (active, backoff int) {
 	_, summary := e.sched.SchedulingQueue.PendingPods()
 	for _, part := range strings.Split(summary, ";") {
@@ -733,7 +754,7 @@ func (e *Engine) waitSettled(ctx context.Context, podInformer cache.SharedIndexI
 	for {
 		active, backoff := e.queueCounts()
 		e.mu.Lock()
-		busy := len(e.inFlight)
+		busy := len(e.inFlight) + e.openCycles()
 		e.mu.Unlock()
 		if active+backoff+busy == 0 {
 			if quietSince.IsZero() {

@@ -378,3 +378,69 @@ func TestNodeDetailsFollowPlacements(t *testing.T) {
 		t.Errorf("first cycle should see default/cache requesting 4000m on node-b, got %+v", nu)
 	}
 }
+
+// TestOpportunisticBatchingHint schedules identical pods in a burst: with the
+// OpportunisticBatching feature (beta, on by default), the scheduler reuses the
+// previous cycle's ranking and checks the hinted node first. Such cycles must
+// record the hint and the single-node check, and still satisfy the invariants.
+func TestOpportunisticBatchingHint(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("apiVersion: v1\nkind: Node\nmetadata:\n  name: node\n  labels: {topology.kubernetes.io/zone: z}\n  annotations: {schedscope.io/replicas: \"30\"}\nstatus:\n  allocatable: {cpu: \"8\", memory: 16Gi, pods: \"110\"}\n---\n")
+	b.WriteString("apiVersion: v1\nkind: Pod\nmetadata:\n  name: same\n  annotations: {schedscope.io/replicas: \"40\"}\nspec:\n  containers: [{name: c, image: pause, resources: {requests: {cpu: 100m, memory: 64Mi}}}]\n")
+	// PodTopologySpread signs no pod while it has default constraints (the
+	// default profile's system defaults), and unsigned pods are never batched;
+	// a profile without default constraints lets identical pods batch.
+	cfgPath := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(cfgPath, []byte(`apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  pluginConfig:
+  - name: PodTopologySpread
+    args: {defaultingType: List}
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := LoadConfigFile(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx, err := LoadFixture("batch.yaml", []byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var cycles []*recorder.Cycle
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	e, err := New(ctx, fx, Options{Config: cfg, OnCycle: func(c *recorder.Cycle) {
+		mu.Lock()
+		cycles = append(cycles, c)
+		mu.Unlock()
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.RunBurst(ctx); err != nil {
+		t.Fatal(err)
+	}
+	hinted := 0
+	for _, c := range cycles {
+		checkInvariants(t, c)
+		fp := c.FastPath
+		if fp == nil || fp.Kind != recorder.FastPathBatch {
+			continue
+		}
+		hinted++
+		if c.BatchHint == "" || fp.Node != c.BatchHint {
+			t.Errorf("cycle %d: fast path %+v does not name the batch hint %q", c.Seq, fp, c.BatchHint)
+		}
+		if fp.Feasible && (c.Outcome.Result != recorder.ResultBound || c.Outcome.Node != fp.Node) {
+			t.Errorf("cycle %d: the hinted node %s passed, but the pod ended %s on %q", c.Seq, fp.Node, c.Outcome.Result, c.Outcome.Node)
+		}
+	}
+	if hinted == 0 {
+		t.Fatalf("none of %d cycles of identical pods used an opportunistic batching hint", len(cycles))
+	}
+	t.Logf("%d of %d cycles checked a batch hint first", hinted, len(cycles))
+}
