@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"maps"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -121,10 +122,17 @@ func (r *recorderState) nodeSetFor(nodes []fwk.NodeInfo) *recorder.NodeSet {
 	if s := r.nodeSet; s != nil && len(r.nodeObjs) == len(nodes) {
 		same := true
 		for i, n := range nodes {
-			if n.Node() != r.nodeObjs[i] {
+			node := n.Node()
+			if node == r.nodeObjs[i] {
+				continue
+			}
+			// A new Node object (a status heartbeat, say) keeps the set when
+			// nothing the set records changed.
+			if node.Name != s.Names[i] || !sameNodeInfo(s.Info[i], nodeInfo(node, n.GetAllocatable())) {
 				same = false
 				break
 			}
+			r.nodeObjs[i] = node
 		}
 		if same {
 			return s
@@ -153,6 +161,12 @@ func (r *recorderState) nodeSetFor(nodes []fwk.NodeInfo) *recorder.NodeSet {
 	return r.nodeSet
 }
 
+// sameNodeInfo compares what a node set records of a node.
+func sameNodeInfo(a, b recorder.NodeInfo) bool {
+	return a.Unschedulable == b.Unschedulable && maps.Equal(a.Labels, b.Labels) &&
+		maps.Equal(a.Allocatable, b.Allocatable) && slices.Equal(a.Taints, b.Taints)
+}
+
 // nodeUseFor lists the nodes of the current set whose pods changed since the
 // previous cycle; after a new node set, every node that holds pods.
 func (r *recorderState) nodeUseFor(nodes []fwk.NodeInfo) []recorder.NodeUse {
@@ -165,7 +179,9 @@ func (r *recorderState) nodeUseFor(nodes []fwk.NodeInfo) []recorder.NodeUse {
 		first := r.nodeGens[i] == 0
 		r.nodeGens[i] = g
 		pods := n.GetPods()
-		if first && len(pods) == 0 {
+		// On the first node set an empty node needs no entry; on a later one
+		// it does, or a reader would keep the pods it last saw there.
+		if first && len(pods) == 0 && r.nodeSet.ID == 1 {
 			continue
 		}
 		nu := recorder.NodeUse{Node: i, Generation: g, Requested: resourceMap(n.GetRequested(), len(pods))}

@@ -87,6 +87,9 @@ type Engine struct {
 
 	// gated is set while the Gate holds the scheduling goroutine.
 	gated atomic.Bool
+	// trackerMu orders read-modify-writes of pods in the in-memory API server
+	// (the bind reactor and the live mirror).
+	trackerMu sync.Mutex
 
 	informers informers.SharedInformerFactory
 
@@ -221,6 +224,8 @@ func (e *Engine) bindReactor(action clienttesting.Action) (bool, runtime.Object,
 	if !ok {
 		return true, nil, errors.New("binding: unexpected object")
 	}
+	e.trackerMu.Lock()
+	defer e.trackerMu.Unlock()
 	obj, err := e.client.Tracker().Get(v1.SchemeGroupVersion.WithResource("pods"), b.Namespace, b.Name)
 	if err != nil {
 		return true, nil, err

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -25,6 +26,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
+	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/schedscope/schedscope/recorder"
@@ -43,6 +45,8 @@ import (
 // When the cluster's own scheduler binds a pod schedscope ran a cycle for, the
 // binding is reported as an Observed record next to the prediction, and the
 // mirror takes the real placement.
+
+var liveWatchBuffer sync.Once
 
 // LiveOptions configures a live session.
 type LiveOptions struct {
@@ -83,7 +87,11 @@ type Live struct {
 	// Resources lists what is mirrored, for messages and the ClusterRole check.
 	resources []schema.GroupVersionResource
 	skipped   []string
+	connMu    sync.Mutex // orders connection reports; guards lost
 	lost      bool
+	// running is set once the scheduler runs; before, nothing can be decided
+	// and a binding is not held for a decision.
+	running atomic.Bool
 }
 
 // ReadOnlyTransport refuses every request but GET, so a client built on it
@@ -118,6 +126,12 @@ func NewLive(ctx context.Context, opts LiveOptions) (*Live, error) {
 	if opts.SyncTimeout == 0 {
 		opts.SyncTimeout = 60 * time.Second
 	}
+	liveWatchBuffer.Do(func() {
+		// Events from the cluster arrive in bursts (a scale-up creates
+		// hundreds of pods); the in-memory API server's watches panic when
+		// their buffer overflows. Set once, before any watch exists.
+		watch.DefaultChanSize = 1 << 16
+	})
 	client, err := kubernetes.NewForConfig(readOnlyConfig(opts.REST))
 	if err != nil {
 		return nil, err
@@ -131,6 +145,12 @@ func NewLive(ctx context.Context, opts LiveOptions) (*Live, error) {
 		return nil, err
 	}
 	e.header.Source = recorder.Source{Kind: "cluster", Name: name, Config: opts.ConfigPath}
+	// The engine's preemption must not remove mirrored pods: they still run
+	// in the cluster until the cluster itself evicts them, and the mirror
+	// removes them then.
+	e.client.PrependReactor("delete", "pods", func(clienttesting.Action) (bool, runtime.Object, error) {
+		return true, nil, nil
+	})
 	l := &Live{Engine: e, opts: opts, client: client,
 		mirrored: map[types.UID]time.Time{}, withheld: map[types.UID]bool{}, reportedUnsched: map[types.UID]bool{}}
 
@@ -144,9 +164,6 @@ func NewLive(ctx context.Context, opts LiveOptions) (*Live, error) {
 	if err := l.startMirror(ctx); err != nil {
 		return nil, err
 	}
-	// Events from the cluster arrive in bursts (a scale-up creates hundreds of
-	// pods); the in-memory API server drops a watch whose buffer overflows.
-	watch.DefaultChanSize = 1 << 14
 	if err := e.start(ctx); err != nil {
 		return nil, err
 	}
@@ -285,10 +302,13 @@ func (l *Live) startMirror(ctx context.Context) error {
 		if err := inf.SetWatchErrorHandlerWithContext(l.watchError(gvr)); err != nil {
 			return err
 		}
-		if _, err := inf.AddEventHandler(l.handlerFor(ctx, gvr)); err != nil {
+		reg, err := inf.AddEventHandler(l.handlerFor(ctx, gvr))
+		if err != nil {
 			return err
 		}
-		synced = append(synced, inf.HasSynced)
+		// The handler's sync, not the informer's: the mirror must have
+		// copied the whole first list before the scheduler starts.
+		synced = append(synced, reg.HasSynced)
 	}
 	factory.Start(ctx.Done())
 	podFactory.Start(ctx.Done())
@@ -312,10 +332,10 @@ func (l *Live) watchError(gvr schema.GroupVersionResource) cache.WatchErrorHandl
 // connection reports a change of the connection state: err != nil when it is
 // lost, nil when it is back.
 func (l *Live) connection(err error) {
-	l.mu.Lock()
+	l.connMu.Lock()
+	defer l.connMu.Unlock()
 	was := l.lost
 	l.lost = err != nil
-	l.mu.Unlock()
 	if was != (err != nil) && l.opts.OnConnection != nil {
 		l.opts.OnConnection(err)
 	}
@@ -406,6 +426,15 @@ func (l *Live) forget(uid types.UID) {
 	delete(l.withheld, uid)
 	delete(l.reportedUnsched, uid)
 	l.mu.Unlock()
+	l.Engine.mu.Lock()
+	delete(l.Engine.decided, uid)
+	l.Engine.mu.Unlock()
+}
+
+// ours reports whether one of the engine's profiles schedules pod.
+func (l *Live) ours(pod *v1.Pod) bool {
+	_, ok := l.sched.Profiles[pod.Spec.SchedulerName]
+	return ok
 }
 
 var podsGVR = v1.SchemeGroupVersion.WithResource("pods")
@@ -424,6 +453,8 @@ func (l *Live) fakePod(ns, name string) *v1.Pod {
 // between nodes by an update (the scheduler cache refuses that), so a pod the
 // engine bound elsewhere is deleted and created again.
 func (l *Live) place(pod *v1.Pod) {
+	l.Engine.trackerMu.Lock()
+	defer l.Engine.trackerMu.Unlock()
 	cur := l.fakePod(pod.Namespace, pod.Name)
 	if cur != nil && (cur.UID != pod.UID || cur.Spec.NodeName != pod.Spec.NodeName) {
 		l.remove(podsGVR, pod.Namespace, pod.Name)
@@ -465,6 +496,10 @@ func (l *Live) podChanged(ctx context.Context, old, pod *v1.Pod) {
 		return
 	}
 	// Pending in the cluster.
+	if !l.ours(pod) {
+		// Another scheduler's pod: mirrored once it is bound, never predicted.
+		return
+	}
 	l.mu.Lock()
 	_, mirrored := l.mirrored[pod.UID]
 	withheld := l.withheld[pod.UID]
@@ -482,15 +517,22 @@ func (l *Live) podChanged(ctx context.Context, old, pod *v1.Pod) {
 		l.mu.Unlock()
 		return
 	}
-	if cur := l.fakePod(pod.Namespace, pod.Name); cur != nil && cur.UID == pod.UID {
-		if cur.Spec.NodeName != "" {
-			// The engine bound it; keep that until the cluster decides.
+	l.Engine.trackerMu.Lock()
+	defer l.Engine.trackerMu.Unlock()
+	if cur := l.fakePod(pod.Namespace, pod.Name); cur != nil {
+		if cur.UID == pod.UID {
+			if cur.Spec.NodeName != "" {
+				// The engine bound it; keep that until the cluster decides.
+				return
+			}
+			if cur.ResourceVersion != pod.ResourceVersion {
+				_ = l.Engine.client.Tracker().Update(podsGVR, pod, pod.Namespace)
+			}
 			return
 		}
-		if cur.ResourceVersion != pod.ResourceVersion {
-			_ = l.Engine.client.Tracker().Update(podsGVR, pod, pod.Namespace)
-		}
-		return
+		// A new pod under an old name (seen after a relist): the old one is gone.
+		l.remove(podsGVR, cur.Namespace, cur.Name)
+		l.forget(cur.UID)
 	}
 	l.mu.Lock()
 	l.mirrored[pod.UID] = time.Now()
@@ -520,12 +562,20 @@ func (l *Live) cannotPlace(ctx context.Context, pod *v1.Pod) {
 	if !reported {
 		l.observe(ctx, pod, since, true)
 	}
-	if cur := l.fakePod(pod.Namespace, pod.Name); cur != nil && cur.Spec.NodeName != "" {
+	l.Engine.trackerMu.Lock()
+	defer l.Engine.trackerMu.Unlock()
+	cur := l.fakePod(pod.Namespace, pod.Name)
+	switch {
+	case cur != nil && cur.Spec.NodeName != "":
 		l.remove(podsGVR, pod.Namespace, pod.Name)
 		l.mu.Lock()
 		delete(l.mirrored, pod.UID)
 		l.withheld[pod.UID] = true
 		l.mu.Unlock()
+	case cur != nil && cur.UID == pod.UID && cur.ResourceVersion != pod.ResourceVersion:
+		// Still pending on both sides: keep the engine's copy current
+		// (tolerations added, gates removed, a nomination).
+		_ = l.Engine.client.Tracker().Update(podsGVR, pod, pod.Namespace)
 	}
 }
 
@@ -563,6 +613,11 @@ func (l *Live) observe(ctx context.Context, pod *v1.Pod, since time.Time, mirror
 // waitDecision returns the engine's last cycle for uid that started after
 // since, waiting up to the decision timeout (not counting time paused).
 func (l *Live) waitDecision(ctx context.Context, uid types.UID, since time.Time) *recorder.Cycle {
+	if !l.running.Load() {
+		l.Engine.mu.Lock()
+		defer l.Engine.mu.Unlock()
+		return l.Engine.decided[uid]
+	}
 	deadline := time.Now().Add(l.opts.DecisionTimeout)
 	for {
 		l.Engine.mu.Lock()
@@ -593,6 +648,7 @@ func (l *Live) waitDecision(ctx context.Context, uid types.UID, since time.Time)
 
 // Run schedules pending pods as they arrive until ctx is done.
 func (l *Live) Run(ctx context.Context) error {
+	l.running.Store(true)
 	done := make(chan struct{})
 	go func() {
 		l.sched.Run(ctx)

@@ -206,7 +206,6 @@ func sanitize(obj runtime.Object) {
 	m.SetResourceVersion("")
 	m.SetGeneration(0)
 	m.SetCreationTimestamp(metav1.Time{})
-	m.SetDeletionTimestamp(nil)
 	m.SetOwnerReferences(nil)
 	m.SetSelfLink("")
 	if a := m.GetAnnotations(); a != nil {
@@ -220,7 +219,16 @@ func sanitize(obj runtime.Object) {
 		scrubContainers(o.Spec.InitContainers)
 		scrubContainers(o.Spec.Containers)
 		o.Spec.EphemeralContainers = nil
-		o.Status = v1.PodStatus{Phase: o.Status.Phase, NominatedNodeName: o.Status.NominatedNodeName}
+		// Keep what the scheduler reads of a pod's status: its phase and
+		// nomination, its DRA claims, and the resources of resized containers.
+		status := v1.PodStatus{Phase: o.Status.Phase, NominatedNodeName: o.Status.NominatedNodeName,
+			ResourceClaimStatuses: o.Status.ResourceClaimStatuses, ExtendedResourceClaimStatus: o.Status.ExtendedResourceClaimStatus}
+		for _, cs := range o.Status.ContainerStatuses {
+			if cs.Resources != nil || len(cs.AllocatedResources) > 0 {
+				status.ContainerStatuses = append(status.ContainerStatuses, v1.ContainerStatus{Name: cs.Name, Resources: cs.Resources, AllocatedResources: cs.AllocatedResources})
+			}
+		}
+		o.Status = status
 	case *v1.Node:
 		o.Status.Conditions = nil
 		o.Status.DaemonEndpoints = v1.NodeDaemonEndpoints{}

@@ -14,6 +14,11 @@ import (
 // form is many times smaller. Both forms are read.
 type Ints[T ~int | ~int64] []T
 
+// maxInts bounds how many values a runs form may expand to, so a damaged or
+// hand-made line cannot make a reader allocate without limit; no cluster has
+// a million nodes.
+const maxInts = 1 << 20
+
 type intsRuns struct {
 	Runs [][3]int64 `json:"runs"`
 }
@@ -91,12 +96,12 @@ func (s *Ints[T]) UnmarshalJSON(data []byte) error {
 		}
 		var total int64
 		for _, run := range r.Runs {
-			if run[2] < 0 || run[2] > 1<<24 {
+			if run[2] < 0 || run[2] > maxInts {
 				return fmt.Errorf("run length %d out of range", run[2])
 			}
 			total += run[2]
-			if total > 1<<26 {
-				return fmt.Errorf("runs expand to more than %d values", 1<<26)
+			if total > maxInts {
+				return fmt.Errorf("runs expand to more than %d values", maxInts)
 			}
 		}
 		out := make([]T, 0, total)

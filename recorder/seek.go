@@ -12,6 +12,9 @@ import (
 	"strconv"
 )
 
+// seekWindow is how far past the binary search's landing point Seek scans.
+const seekWindow = 32 << 20
+
 // File opens a recording for random access: the first cycle, or any cycle by
 // sequence number, without reading the file from the start. Memory use does
 // not grow with the file: it holds the header and the node sets it has read.
@@ -101,13 +104,14 @@ func (rf *File) Seek(seq int) (*Cycle, error) {
 			}
 			return nil, err
 		}
-		if e.Kind == KindCycle && e.Cycle != nil {
-			if e.Cycle.Seq == seq {
-				return rf.resolve(e)
-			}
-			if e.Cycle.Seq > seq+64 {
-				break
-			}
+		if e.Kind == KindCycle && e.Cycle != nil && e.Cycle.Seq == seq {
+			return rf.resolve(e)
+		}
+		// Cycles are written in nearly increasing order; a preempting cycle
+		// waits for its victims and can land later. Look a bounded number of
+		// bytes past the landing point.
+		if off > lo+seekWindow {
+			break
 		}
 		off = next
 	}

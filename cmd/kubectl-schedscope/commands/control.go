@@ -85,6 +85,14 @@ func (l *liveControl) SetBreakpoints(bp tui.Breakpoints) {
 	l.changed()
 }
 
+// Refresh reports the current state again (after something else, such as a
+// lost connection, was shown in its place).
+func (l *liveControl) Refresh() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.reportLocked()
+}
+
 // Close releases a waiting Gate for good, as when the session ends.
 func (l *liveControl) Close() {
 	l.mu.Lock()

@@ -248,27 +248,36 @@ func (l *liveOutput) observed(ob *recorder.Observed) {
 	l.send(tui.Event{Observed: ob})
 }
 
+// connection shows losing and regaining the API server. States are sent in
+// order, from the caller's goroutine; on reconnection the controller reports
+// its own state (running or paused) again.
 func (l *liveOutput) connection(err error) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	if err != nil && l.lostAt.IsZero() {
+	var state *tui.EngineState
+	refresh := false
+	switch {
+	case err != nil && l.lostAt.IsZero():
 		l.lostAt = time.Now()
-	}
-	if err == nil && !l.lostAt.IsZero() {
+		l.problemLocked(fmt.Errorf("lost the API server since %s: %w", l.lostAt.Format("15:04:05"), err))
+		state = &tui.EngineState{State: tui.StateDisconnected, Why: "since " + l.lostAt.Format("15:04:05")}
+	case err == nil && !l.lostAt.IsZero():
 		gap := time.Since(l.lostAt).Round(time.Second)
 		l.lostAt = time.Time{}
 		l.problemLocked(fmt.Errorf("connection to the API server is back after %v; missed changes were relisted", gap))
-		if !l.o.NoTUI {
-			go l.send(tui.Event{State: &tui.EngineState{State: tui.StateRunning}})
-		}
+		refresh = true
+	}
+	ctl := l.ctl
+	l.mu.Unlock()
+	if l.o.NoTUI {
 		return
 	}
-	if err != nil {
-		l.problemLocked(fmt.Errorf("lost the API server since %s: %w", l.lostAt.Format("15:04:05"), err))
-		if !l.o.NoTUI {
-			why := "since " + l.lostAt.Format("15:04:05")
-			go l.send(tui.Event{State: &tui.EngineState{State: tui.StateDisconnected, Why: why}})
-		}
+	switch {
+	case state != nil:
+		l.send(tui.Event{State: state})
+	case refresh && ctl != nil:
+		ctl.Refresh()
+	case refresh:
+		l.send(tui.Event{State: &tui.EngineState{State: tui.StateRunning}})
 	}
 }
 
