@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/schedscope/schedscope/recorder"
 )
 
 // fit makes s exactly w cells wide: longer text is cut and ends in "…", shorter
@@ -94,20 +96,7 @@ func sideBySide(left, right []string, sep string) []string {
 }
 
 // fmtDur prints a recorded duration compactly.
-func fmtDur(d time.Duration) string {
-	switch {
-	case d <= 0:
-		return "0s"
-	case d < time.Microsecond:
-		return fmt.Sprintf("%dns", d.Nanoseconds())
-	case d < time.Millisecond:
-		return fmt.Sprintf("%dµs", d.Microseconds())
-	case d < time.Second:
-		return fmt.Sprintf("%.1fms", float64(d)/float64(time.Millisecond))
-	default:
-		return d.Round(10 * time.Millisecond).String()
-	}
-}
+func fmtDur(d time.Duration) string { return recorder.FormatDuration(d) }
 
 // abbreviate shortens a plugin name to its capitals (NodeResourcesFit → NRF).
 func abbreviate(name string) string {

@@ -380,13 +380,4 @@ func pad(s string, n int) string {
 	return s
 }
 
-func fmtDur(d time.Duration) string {
-	switch {
-	case d <= 0:
-		return "0s"
-	case d < time.Millisecond:
-		return fmt.Sprintf("%dµs", d.Microseconds())
-	default:
-		return d.Round(10 * time.Microsecond).String()
-	}
-}
+func fmtDur(d time.Duration) string { return recorder.FormatDuration(d) }
