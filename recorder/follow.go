@@ -3,27 +3,45 @@ package recorder
 import (
 	"context"
 	"io"
+	"os"
 	"time"
 )
 
-// Follow returns a reader over r that, like tail -f, waits for more data at the
-// end instead of reporting io.EOF, until ctx is done. Wrapped in a Reader, a
-// record still being written is read once its line is complete.
-func Follow(ctx context.Context, r io.Reader, poll time.Duration) io.Reader {
-	return &follower{ctx: ctx, r: r, poll: poll}
+// FollowFile returns a reader over the recording at path that, like tail -f,
+// waits for more data at the end instead of reporting io.EOF, until ctx is
+// done; wrapped in a Reader, a record still being written is read once its
+// line is complete. It also follows a flight recorder's rotation: when the
+// file at path is replaced (renamed to FILE.1 and started anew), it reads the
+// rest of the old file and goes on with the new one, whose header record a
+// Reader skips.
+func FollowFile(ctx context.Context, path string, poll time.Duration) (io.ReadCloser, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	return &fileFollower{ctx: ctx, path: path, poll: poll, f: f}, nil
 }
 
-type follower struct {
+type fileFollower struct {
 	ctx  context.Context
-	r    io.Reader
+	path string
 	poll time.Duration
+	f    *os.File
 }
 
-func (f *follower) Read(p []byte) (int, error) {
+func (f *fileFollower) Read(p []byte) (int, error) {
 	for {
-		n, err := f.r.Read(p)
+		n, err := f.f.Read(p)
 		if n > 0 || (err != nil && err != io.EOF) {
 			return n, err
+		}
+		if f.rotated() {
+			next, err := os.Open(f.path)
+			if err == nil {
+				f.f.Close()
+				f.f = next
+				continue
+			}
 		}
 		t := time.NewTimer(f.poll)
 		select {
@@ -34,3 +52,15 @@ func (f *follower) Read(p []byte) (int, error) {
 		}
 	}
 }
+
+// rotated reports whether path now names another file than the one open.
+func (f *fileFollower) rotated() bool {
+	cur, err := f.f.Stat()
+	if err != nil {
+		return false
+	}
+	now, err := os.Stat(f.path)
+	return err == nil && !os.SameFile(cur, now)
+}
+
+func (f *fileFollower) Close() error { return f.f.Close() }

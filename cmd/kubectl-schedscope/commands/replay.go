@@ -42,17 +42,20 @@ func (o *ReplayOptions) Run(ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	f, err := os.Open(o.File)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var in io.ReadCloser
+	var err error
+	if o.Follow {
+		// Follows appends, and a flight recorder's rotation to a new file.
+		in, err = recorder.FollowFile(ctx, o.File, 200*time.Millisecond)
+	} else {
+		in, err = os.Open(o.File)
+	}
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var in io.Reader = f
-	if o.Follow {
-		in = recorder.Follow(ctx, f, 200*time.Millisecond)
-	}
+	defer in.Close()
 	// The header is read before the screen switches, so a file that is not a
 	// recording fails with one line.
 	rd, err := recorder.NewReader(in)
