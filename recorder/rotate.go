@@ -16,12 +16,16 @@ type RotatingWriter struct {
 	header Header
 	f      *os.File
 	w      *Writer
+	// usage follows the NodeUse deltas written; the first cycle of each new
+	// file carries all of it, so that file alone rebuilds what was on nodes.
+	usage *Usage
+	fresh bool
 }
 
 // NewRotatingWriter creates path (replacing an existing file) and writes the header.
 // maxBytes ≤ 0 means never rotate.
 func NewRotatingWriter(path string, h Header, maxBytes int64, keep int) (*RotatingWriter, error) {
-	r := &RotatingWriter{path: path, max: maxBytes, keep: keep, header: h}
+	r := &RotatingWriter{path: path, max: maxBytes, keep: keep, header: h, usage: NewUsage()}
 	if err := r.open(); err != nil {
 		return nil, err
 	}
@@ -51,6 +55,7 @@ func (r *RotatingWriter) rotate() error {
 		if err := os.Remove(r.path); err != nil {
 			return err
 		}
+		r.fresh = true
 		return r.open()
 	}
 	for i := r.keep - 1; i >= 1; i-- {
@@ -64,6 +69,7 @@ func (r *RotatingWriter) rotate() error {
 	if err := os.Rename(r.path, r.path+".1"); err != nil {
 		return err
 	}
+	r.fresh = true
 	return r.open()
 }
 
@@ -80,7 +86,16 @@ func (r *RotatingWriter) after(err error) error {
 }
 
 // WriteCycle appends a cycle, rotating afterwards if the file is full.
-func (r *RotatingWriter) WriteCycle(c *Cycle) error { return r.after(r.w.WriteCycle(c)) }
+func (r *RotatingWriter) WriteCycle(c *Cycle) error {
+	r.usage.Apply(c)
+	if r.fresh && c.Nodes != nil {
+		r.fresh = false
+		full := *c
+		full.NodeUse = r.usage.ForSet(c)
+		return r.after(r.w.WriteCycle(&full))
+	}
+	return r.after(r.w.WriteCycle(c))
+}
 
 // WriteObserved appends an observed binding, rotating afterwards if the file is full.
 func (r *RotatingWriter) WriteObserved(o *Observed) error { return r.after(r.w.WriteObserved(o)) }

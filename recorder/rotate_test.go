@@ -56,3 +56,44 @@ func TestRotatingWriterKeepsCompleteFiles(t *testing.T) {
 		t.Errorf("last cycle %d, want 60 (%s)", last, fmt.Sprint(seqs))
 	}
 }
+
+// TestRotatedFileKnowsNodeUsage checks that a file started by rotation can
+// rebuild what was placed on nodes before it began.
+func TestRotatedFileKnowsNodeUsage(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "flight.rec")
+	w, err := NewRotatingWriter(path, Header{}, 2<<10, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes := &NodeSet{ID: 1, Names: []string{"a", "b"}}
+	for i := 1; i <= 20; i++ {
+		c := testCycle(i, nodes)
+		if i == 1 {
+			c.NodeUse = []NodeUse{{Node: 1, Generation: 7, Requested: map[string]int64{"cpu": 500}, Pods: []PodRef{{Namespace: "default", Name: "early"}}}}
+		}
+		if err := w.WriteCycle(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var rec *Recording
+	for _, p := range []string{path, path + ".1", path + ".2"} {
+		r, err := LoadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Cycles) > 0 && r.Cycles[0].Seq != 1 {
+			rec = r
+			break
+		}
+	}
+	if rec == nil {
+		t.Fatal("no rotated file holds cycles")
+	}
+	nu, ok := UsageAt(rec.Cycles, 0).Node("b")
+	if !ok || nu.Requested["cpu"] != 500 || len(nu.Pods) != 1 || nu.Pods[0].Name != "early" {
+		t.Errorf("the rotated file's first cycle should know default/early on b, got %+v", nu)
+	}
+}

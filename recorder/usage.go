@@ -36,3 +36,16 @@ func UsageAt(cycles []*Cycle, upto int) *Usage {
 	}
 	return u
 }
+
+// ForSet returns what is known of every node of c's node set, indexed into
+// that set.
+func (u *Usage) ForSet(c *Cycle) []NodeUse {
+	var out []NodeUse
+	for i := 0; i < c.NumNodes(); i++ {
+		if nu, ok := u.byNode[c.NodeName(i)]; ok {
+			nu.Node = i
+			out = append(out, nu)
+		}
+	}
+	return out
+}
