@@ -265,21 +265,30 @@ func (r *Reader) readLine() (*envelope, int64, error) {
 		}
 		return nil, off, err
 	}
-	line = line[:len(line)-1]
+	e, reason := decodeLine(line[:len(line)-1])
+	if e == nil {
+		return nil, off, &ErrCorrupt{Offset: off, Line: r.line, Reason: reason}
+	}
+	return e, off, nil
+}
+
+// decodeLine checks one record line (without its newline) against its
+// checksum and decodes it; on failure it returns nil and the reason.
+func decodeLine(line []byte) (*envelope, string) {
 	if len(line) < 10 || line[8] != ' ' {
-		return nil, off, &ErrCorrupt{Offset: off, Line: r.line, Reason: "missing checksum"}
+		return nil, "missing checksum"
 	}
-	want, perr := strconv.ParseUint(string(line[:8]), 16, 32)
+	want, err := strconv.ParseUint(string(line[:8]), 16, 32)
+	if err != nil {
+		return nil, "malformed checksum"
+	}
 	body := line[9:]
-	if perr != nil {
-		return nil, off, &ErrCorrupt{Offset: off, Line: r.line, Reason: "malformed checksum"}
-	}
-	if got := crc32.Checksum(body, castagnoli); uint32(want) != got {
-		return nil, off, &ErrCorrupt{Offset: off, Line: r.line, Reason: "checksum mismatch"}
+	if crc32.Checksum(body, castagnoli) != uint32(want) {
+		return nil, "checksum mismatch"
 	}
 	var e envelope
 	if err := json.Unmarshal(body, &e); err != nil {
-		return nil, off, &ErrCorrupt{Offset: off, Line: r.line, Reason: err.Error()}
+		return nil, err.Error()
 	}
-	return &e, off, nil
+	return &e, ""
 }

@@ -3,13 +3,10 @@ package recorder
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"os"
-	"strconv"
 )
 
 // seekWindow is how far past the binary search's landing point Seek scans.
@@ -165,20 +162,11 @@ func (rf *File) recordAt(off int64) (*envelope, int64, error) {
 	if err != nil {
 		return nil, next, &ErrTorn{Offset: off}
 	}
-	line = line[:len(line)-1]
-	if len(line) < 10 || line[8] != ' ' {
-		return nil, next, &ErrCorrupt{Offset: off, Reason: "missing checksum"}
+	e, reason := decodeLine(line[:len(line)-1])
+	if e == nil {
+		return nil, next, &ErrCorrupt{Offset: off, Reason: reason}
 	}
-	want, perr := strconv.ParseUint(string(line[:8]), 16, 32)
-	body := line[9:]
-	if perr != nil || uint32(want) != crc32.Checksum(body, castagnoli) {
-		return nil, next, &ErrCorrupt{Offset: off, Reason: "checksum mismatch"}
-	}
-	var e envelope
-	if err := json.Unmarshal(body, &e); err != nil {
-		return nil, next, &ErrCorrupt{Offset: off, Reason: err.Error()}
-	}
-	return &e, next, nil
+	return e, next, nil
 }
 
 // resolve attaches the cycle's node set, reading it once.
