@@ -4,12 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
-	"iter"
-	"strconv"
 )
 
 // A recording is a sequence of lines. Each line is
@@ -134,6 +131,9 @@ type ErrCorrupt struct {
 }
 
 func (e *ErrCorrupt) Error() string {
+	if e.Line == 0 { // read by offset, not counting lines
+		return fmt.Sprintf("corrupt record at byte %d: %s", e.Offset, e.Reason)
+	}
 	return fmt.Sprintf("corrupt record at byte %d (line %d): %s", e.Offset, e.Line, e.Reason)
 }
 
@@ -150,145 +150,3 @@ func (e *ErrVersion) Error() string {
 	return fmt.Sprintf("recording schema version %d is not supported (this build reads version %d); upgrade schedscope", e.Version, SchemaVersion)
 }
 
-// Record is one record read from a recording.
-type Record struct {
-	Kind     string
-	NodeSet  *NodeSet
-	Cycle    *Cycle
-	Observed *Observed
-	// Offset is the byte offset of the record's line.
-	Offset int64
-}
-
-// Reader reads a recording record by record.
-type Reader struct {
-	r        *bufio.Reader
-	header   Header
-	nodeSets map[int]*NodeSet
-	offset   int64
-	line     int
-	done     bool
-}
-
-// NewReader reads and checks the header.
-func NewReader(r io.Reader) (*Reader, error) {
-	rd := &Reader{r: bufio.NewReaderSize(r, 256<<10), nodeSets: map[int]*NodeSet{}}
-	e, off, err := rd.readLine()
-	if err != nil {
-		var torn *ErrTorn
-		if errors.Is(err, io.EOF) || errors.As(err, &torn) {
-			return nil, errors.New("recording is empty or its header is incomplete")
-		}
-		return nil, fmt.Errorf("reading header: %w", err)
-	}
-	if e.Kind != KindHeader || e.Header == nil {
-		return nil, &ErrCorrupt{Offset: off, Line: 1, Reason: "first record is not a header"}
-	}
-	if e.Header.Format != FormatName || e.Header.SchemaVersion != SchemaVersion {
-		return nil, &ErrVersion{Format: e.Header.Format, Version: e.Header.SchemaVersion}
-	}
-	rd.header = *e.Header
-	return rd, nil
-}
-
-// Header returns the recording's header.
-func (r *Reader) Header() Header { return r.header }
-
-// Next returns the next record. It returns io.EOF at the end, *ErrTorn once for a
-// torn last record (then io.EOF), and *ErrCorrupt for a damaged record, after
-// which Next may be called again to continue.
-func (r *Reader) Next() (Record, error) {
-	for {
-		if r.done {
-			return Record{}, io.EOF
-		}
-		e, off, err := r.readLine()
-		if err != nil {
-			var torn *ErrTorn
-			if errors.As(err, &torn) || errors.Is(err, io.EOF) {
-				r.done = true
-			}
-			return Record{Offset: off}, err
-		}
-		switch e.Kind {
-		case KindNodeSet:
-			if e.NodeSet == nil {
-				return Record{Offset: off}, &ErrCorrupt{Offset: off, Line: r.line, Reason: "nodeSet record without body"}
-			}
-			r.nodeSets[e.NodeSet.ID] = e.NodeSet
-			return Record{Kind: KindNodeSet, NodeSet: e.NodeSet, Offset: off}, nil
-		case KindCycle:
-			if e.Cycle == nil {
-				return Record{Offset: off}, &ErrCorrupt{Offset: off, Line: r.line, Reason: "cycle record without body"}
-			}
-			e.Cycle.Nodes = r.nodeSets[e.Cycle.NodeSetID]
-			return Record{Kind: KindCycle, Cycle: e.Cycle, Offset: off}, nil
-		case KindObserved:
-			if e.Observed == nil {
-				return Record{Offset: off}, &ErrCorrupt{Offset: off, Line: r.line, Reason: "observed record without body"}
-			}
-			return Record{Kind: KindObserved, Observed: e.Observed, Offset: off}, nil
-		default:
-			// Unknown record kinds from newer writers are skipped.
-			continue
-		}
-	}
-}
-
-// All iterates over the remaining records. A non-nil error is yielded with an
-// empty record; iteration continues after corrupt records.
-func (r *Reader) All() iter.Seq2[Record, error] {
-	return func(yield func(Record, error) bool) {
-		for {
-			rec, err := r.Next()
-			if errors.Is(err, io.EOF) {
-				return
-			}
-			if !yield(rec, err) {
-				return
-			}
-		}
-	}
-}
-
-func (r *Reader) readLine() (*envelope, int64, error) {
-	off := r.offset
-	line, err := r.r.ReadBytes('\n')
-	r.offset += int64(len(line))
-	if len(line) == 0 && errors.Is(err, io.EOF) {
-		return nil, off, io.EOF
-	}
-	r.line++
-	if err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, off, &ErrTorn{Offset: off}
-		}
-		return nil, off, err
-	}
-	e, reason := decodeLine(line[:len(line)-1])
-	if e == nil {
-		return nil, off, &ErrCorrupt{Offset: off, Line: r.line, Reason: reason}
-	}
-	return e, off, nil
-}
-
-// decodeLine checks one record line (without its newline) against its
-// checksum and decodes it; on failure it returns nil and the reason.
-func decodeLine(line []byte) (*envelope, string) {
-	if len(line) < 10 || line[8] != ' ' {
-		return nil, "missing checksum"
-	}
-	want, err := strconv.ParseUint(string(line[:8]), 16, 32)
-	if err != nil {
-		return nil, "malformed checksum"
-	}
-	body := line[9:]
-	if crc32.Checksum(body, castagnoli) != uint32(want) {
-		return nil, "checksum mismatch"
-	}
-	var e envelope
-	if err := json.Unmarshal(body, &e); err != nil {
-		return nil, err.Error()
-	}
-	return &e, ""
-}

@@ -17,6 +17,10 @@ type Header struct {
 	Created           time.Time `json:"created"`
 	Source            Source    `json:"source"`
 	Profiles          []Profile `json:"profiles"`
+	// Unreadable is set by readers when the header record was damaged: every
+	// other field is then unknown and zero, and the records after it are read
+	// as this build's schema version.
+	Unreadable bool `json:"-"`
 }
 
 // Source says where the recorded cluster came from.

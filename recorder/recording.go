@@ -1,7 +1,6 @@
 package recorder
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,12 +12,15 @@ type Recording struct {
 	Cycles []*Cycle
 	// Observed lists bindings seen on a live cluster, in recording order.
 	Observed []*Observed
-	// Problems lists torn or corrupt records that were skipped.
+	// Problems lists what was wrong with the recording, in file order: a
+	// damaged header, torn or corrupt records that were skipped, cycles whose
+	// node set is missing, duplicates (see IsProblem).
 	Problems []error
 }
 
 // Load reads every record from r. Damaged records are skipped and listed in
-// Problems; only an unreadable header is an error.
+// Problems; only a file that is not a recording, of another version, or that
+// cannot be read is an error.
 func Load(r io.Reader) (*Recording, error) {
 	rd, err := NewReader(r)
 	if err != nil {
@@ -27,9 +29,7 @@ func Load(r io.Reader) (*Recording, error) {
 	rec := &Recording{Header: rd.Header()}
 	for record, err := range rd.All() {
 		if err != nil {
-			var torn *ErrTorn
-			var corrupt *ErrCorrupt
-			if errors.As(err, &torn) || errors.As(err, &corrupt) {
+			if IsProblem(err) {
 				rec.Problems = append(rec.Problems, err)
 				continue
 			}

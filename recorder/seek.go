@@ -15,20 +15,28 @@ const seekWindow = 32 << 20
 // File opens a recording for random access: the first cycle, or any cycle by
 // sequence number, without reading the file from the start. Memory use does
 // not grow with the file: it holds the header and the node sets it has read.
+// It decodes records as Reader does and reports the same problems for the
+// cycles it returns.
 //
 // Seek relies on cycles being written in nearly increasing sequence order, as
 // the engine emits them; it binary-searches byte offsets, then scans a short
 // window around the landing point.
 type File struct {
-	f        *os.File
-	size     int64
-	header   Header
-	dataAt   int64 // offset just after the header line
-	nodeSets map[int64]*NodeSet
+	f          *os.File
+	size       int64
+	lim        limits
+	header     Header
+	headerErr  error
+	dataAt     int64 // offset of the first record after the header
+	nodeSets   map[int64]*NodeSet
+	setsByID   map[int]*NodeSet // node sets found by scanning, for cycles that do not say where theirs is
+	scannedFor int64            // offset up to which the scan for setsByID has run
 }
 
 // OpenFile opens path and reads its header.
-func OpenFile(path string) (*File, error) {
+func OpenFile(path string) (*File, error) { return openFile(path, defaultLimits) }
+
+func openFile(path string, lim limits) (*File, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -38,14 +46,20 @@ func OpenFile(path string) (*File, error) {
 		f.Close()
 		return nil, err
 	}
-	br := bufio.NewReaderSize(f, 64<<10)
-	rd, err := NewReader(br)
+	rd, err := newReader(io.NewSectionReader(f, 0, st.Size()), lim)
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	rf := &File{f: f, size: st.Size(), header: rd.Header(), nodeSets: map[int64]*NodeSet{}}
-	rf.dataAt = rd.offset
+	rf := &File{f: f, size: st.Size(), lim: lim, header: rd.Header(), nodeSets: map[int64]*NodeSet{}, setsByID: map[int]*NodeSet{}}
+	rf.dataAt = rd.lr.offset
+	if rd.first != nil { // the first line is a record, not a header
+		rf.dataAt = rd.firstOff
+	}
+	if len(rd.pending) > 0 {
+		rf.headerErr = rd.pending[0]
+	}
+	rf.scannedFor = rf.dataAt
 	return rf, nil
 }
 
@@ -55,23 +69,30 @@ func (rf *File) Close() error { return rf.f.Close() }
 // Header returns the recording's header.
 func (rf *File) Header() Header { return rf.header }
 
-// First returns the first cycle.
+// HeaderProblem returns the damage that made the header unreadable, or nil.
+func (rf *File) HeaderProblem() error { return rf.headerErr }
+
+// First returns the first intact cycle, or io.EOF if there is none. As Seek,
+// it returns a cycle whose node set is missing together with an
+// *ErrMissingNodeSet.
 func (rf *File) First() (*Cycle, error) {
 	off := rf.dataAt
 	for off < rf.size {
 		e, next, err := rf.recordAt(off)
-		if err != nil {
-			return nil, err
+		if err == nil && e.Kind == KindCycle && e.Cycle != nil {
+			return rf.build(e, off)
 		}
-		if e.Kind == KindCycle && e.Cycle != nil {
-			return rf.resolve(e)
+		if next <= off {
+			break
 		}
 		off = next
 	}
 	return nil, io.EOF
 }
 
-// Seek returns the cycle with sequence number seq.
+// Seek returns the cycle with sequence number seq. When the cycle's node set
+// is missing or damaged, it returns the cycle without node names together
+// with an *ErrMissingNodeSet.
 func (rf *File) Seek(seq int) (*Cycle, error) {
 	lo, hi := rf.dataAt, rf.size
 	// Find the last line start whose cycle has Seq <= seq.
@@ -93,21 +114,16 @@ func (rf *File) Seek(seq int) (*Cycle, error) {
 	}
 	for off < rf.size {
 		e, next, err := rf.recordAt(off)
-		if err != nil {
-			var corrupt *ErrCorrupt
-			if errors.As(err, &corrupt) {
-				off = next
-				continue
-			}
-			return nil, err
+		if err == nil && e.Kind == KindCycle && e.Cycle != nil && e.Cycle.Seq == seq {
+			return rf.build(e, off)
 		}
-		if e.Kind == KindCycle && e.Cycle != nil && e.Cycle.Seq == seq {
-			return rf.resolve(e)
+		if err != nil && !IsProblem(err) {
+			return nil, err
 		}
 		// Cycles are written in nearly increasing order; a preempting cycle
 		// waits for its victims and can land later. Look a bounded number of
 		// bytes past the landing point.
-		if off > lo+seekWindow {
+		if off > lo+seekWindow || next <= off {
 			break
 		}
 		off = next
@@ -116,7 +132,7 @@ func (rf *File) Seek(seq int) (*Cycle, error) {
 }
 
 // cycleAfter returns the first intact cycle record starting at or after off.
-func (rf *File) cycleAfter(off int64) (*envelope, int64, error) {
+func (rf *File) cycleAfter(off int64) (*wireEnvelope, int64, error) {
 	off, err := rf.lineStart(off)
 	if err != nil {
 		return nil, 0, err
@@ -154,39 +170,76 @@ func (rf *File) lineStart(off int64) (int64, error) {
 	return rf.size, nil
 }
 
-// recordAt decodes the line at off and returns the offset of the next line.
-func (rf *File) recordAt(off int64) (*envelope, int64, error) {
-	r := bufio.NewReaderSize(io.NewSectionReader(rf.f, off, rf.size-off), 64<<10)
-	line, err := r.ReadBytes('\n')
-	next := off + int64(len(line))
+// recordAt checks and decodes the line at off, leaving a cycle's lists
+// unexpanded, and returns the offset of the next line.
+func (rf *File) recordAt(off int64) (*wireEnvelope, int64, error) {
+	lr := lineReader{r: bufio.NewReaderSize(io.NewSectionReader(rf.f, off, rf.size-off), 64<<10), offset: off}
+	line, _, err := lr.next(rf.lim.record, true)
+	if errors.Is(err, io.EOF) {
+		return nil, lr.offset, &ErrTorn{Offset: off}
+	}
 	if err != nil {
-		return nil, next, &ErrTorn{Offset: off}
+		return nil, lr.offset, err
 	}
-	e, reason := decodeLine(line[:len(line)-1])
+	e, reason := decodeLine(line)
 	if e == nil {
-		return nil, next, &ErrCorrupt{Offset: off, Reason: reason}
+		return nil, lr.offset, &ErrCorrupt{Offset: off, Reason: reason}
 	}
-	return e, next, nil
+	return e, lr.offset, nil
 }
 
-// resolve attaches the cycle's node set, reading it once.
-func (rf *File) resolve(e *envelope) (*Cycle, error) {
-	c := e.Cycle
-	if e.NodeSetAt == 0 {
-		return c, nil
+// build checks the cycle record at off and attaches its node set.
+func (rf *File) build(e *wireEnvelope, off int64) (*Cycle, error) {
+	rec, err := decodeRecord(e, off, 0, rf.nodeSet)
+	if rec.Cycle == nil {
+		return nil, err
 	}
-	if ns, ok := rf.nodeSets[e.NodeSetAt]; ok {
-		c.Nodes = ns
-		return c, nil
+	return rec.Cycle, err
+}
+
+// nodeSet reads a cycle's node set once: from the offset its record names,
+// or, in recordings written before records named it, by scanning from the
+// start for the set's ID.
+func (rf *File) nodeSet(id int, at int64) (*NodeSet, string) {
+	if at == 0 {
+		return rf.nodeSetByID(id)
 	}
-	ne, _, err := rf.recordAt(e.NodeSetAt)
+	if ns, ok := rf.nodeSets[at]; ok {
+		return ns, ""
+	}
+	if at < rf.dataAt || at >= rf.size {
+		return nil, fmt.Sprintf("its offset %d is outside the file", at)
+	}
+	ne, _, err := rf.recordAt(at)
 	if err != nil {
-		return nil, fmt.Errorf("node set of cycle %d: %w", c.Seq, err)
+		return nil, err.Error()
 	}
-	if ne.NodeSet == nil || ne.NodeSet.ID != c.NodeSetID {
-		return nil, &ErrCorrupt{Offset: e.NodeSetAt, Reason: fmt.Sprintf("cycle %d points at a record that is not its node set %d", c.Seq, c.NodeSetID)}
+	if ne.Kind != KindNodeSet || ne.NodeSet == nil || ne.NodeSet.ID != id {
+		return nil, fmt.Sprintf("the record at byte %d is not node set %d", at, id)
 	}
-	rf.nodeSets[e.NodeSetAt] = ne.NodeSet
-	c.Nodes = ne.NodeSet
-	return c, nil
+	rf.nodeSets[at] = ne.NodeSet
+	return ne.NodeSet, ""
+}
+
+func (rf *File) nodeSetByID(id int) (*NodeSet, string) {
+	if ns, ok := rf.setsByID[id]; ok {
+		return ns, ""
+	}
+	for off := rf.scannedFor; off < rf.size; {
+		e, next, err := rf.recordAt(off)
+		if next <= off {
+			break
+		}
+		rf.scannedFor = next
+		if err == nil && e.Kind == KindNodeSet && e.NodeSet != nil {
+			if _, ok := rf.setsByID[e.NodeSet.ID]; !ok {
+				rf.setsByID[e.NodeSet.ID] = e.NodeSet
+			}
+			if e.NodeSet.ID == id {
+				return e.NodeSet, ""
+			}
+		}
+		off = next
+	}
+	return nil, ""
 }

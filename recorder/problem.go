@@ -1,0 +1,96 @@
+package recorder
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+)
+
+// ErrNotRecording reports a file that is not a schedscope recording at all:
+// its first line is not a checksum-framed record.
+type ErrNotRecording struct {
+	// Start is how the file begins, at most a few dozen bytes.
+	Start string
+}
+
+func (e *ErrNotRecording) Error() string {
+	if e.Start == "" {
+		return "not a schedscope recording"
+	}
+	return fmt.Sprintf("not a schedscope recording: it starts with %s, not a checksum and a JSON record", strconv.QuoteToASCII(e.Start))
+}
+
+// ErrMissingNodeSet reports a cycle whose node set is not in the recording or
+// could not be read: its node indices cannot be named. The cycle itself is
+// still read.
+type ErrMissingNodeSet struct {
+	// Offset is the byte offset of the cycle's record.
+	Offset int64
+	Seq    int
+	ID     int
+	// Reason says why the set is missing when it was found but damaged.
+	Reason string
+}
+
+func (e *ErrMissingNodeSet) Error() string {
+	s := fmt.Sprintf("cycle %d (record at byte %d) refers to node set %d, which is not in the recording; its node names are unknown", e.Seq, e.Offset, e.ID)
+	if e.Reason != "" {
+		s = fmt.Sprintf("cycle %d (record at byte %d) refers to node set %d, which could not be read (%s); its node names are unknown", e.Seq, e.Offset, e.ID, e.Reason)
+	}
+	return s
+}
+
+// ErrDuplicate reports a second record for a cycle sequence number or a node
+// set ID already seen in the same file. Both records are kept.
+type ErrDuplicate struct {
+	// Offset is the byte offset of the second record.
+	Offset int64
+	// Kind is KindCycle or KindNodeSet.
+	Kind string
+	// ID is the cycle's sequence number or the node set's ID.
+	ID int
+	// First is the byte offset of the first record.
+	First int64
+}
+
+func (e *ErrDuplicate) Error() string {
+	what := "cycle"
+	if e.Kind == KindNodeSet {
+		what = "node set"
+	}
+	return fmt.Sprintf("%s %d appears again at byte %d (first at byte %d)", what, e.ID, e.Offset, e.First)
+}
+
+// IsProblem reports whether err is a damaged, missing or duplicate record
+// that a reader reports and reads past, as opposed to an error that stops
+// reading.
+func IsProblem(err error) bool {
+	var (
+		torn    *ErrTorn
+		corrupt *ErrCorrupt
+		missing *ErrMissingNodeSet
+		dup     *ErrDuplicate
+	)
+	return errors.As(err, &torn) || errors.As(err, &corrupt) || errors.As(err, &missing) || errors.As(err, &dup)
+}
+
+// problemOffset returns the byte offset a problem names.
+func problemOffset(err error) int64 {
+	var (
+		torn    *ErrTorn
+		corrupt *ErrCorrupt
+		missing *ErrMissingNodeSet
+		dup     *ErrDuplicate
+	)
+	switch {
+	case errors.As(err, &torn):
+		return torn.Offset
+	case errors.As(err, &corrupt):
+		return corrupt.Offset
+	case errors.As(err, &missing):
+		return missing.Offset
+	case errors.As(err, &dup):
+		return dup.Offset
+	}
+	return 0
+}

@@ -1,0 +1,220 @@
+package recorder
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+)
+
+// Record is one record read from a recording.
+type Record struct {
+	Kind     string
+	NodeSet  *NodeSet
+	Cycle    *Cycle
+	Observed *Observed
+	// Offset is the byte offset of the record's line.
+	Offset int64
+}
+
+// Reader reads a recording record by record.
+type Reader struct {
+	lr       lineReader
+	lim      limits
+	header   Header
+	nodeSets map[int]*NodeSet
+	// setsAt holds the offset of each node set of the current file (a flight
+	// recorder's next file writes its node sets anew), seqs each cycle's.
+	setsAt map[int]int64
+	seqs   map[int]int64
+	// corruptAt holds the reasons of damaged records by offset, so a cycle
+	// pointing at one can say why its node set is missing; base is the offset
+	// of the current file's header, which such pointers count from.
+	corruptAt map[int64]string
+	base      int64
+	// pending holds problems to return before reading on.
+	pending []error
+	// first is a record read while looking for the header.
+	first     *wireEnvelope
+	firstOff  int64
+	firstLine int
+	done      bool
+}
+
+// NewReader reads and checks the header. A file whose first line is not a
+// checksum-framed record fails with *ErrNotRecording, an intact header of
+// another format or version with *ErrVersion. A damaged header does not stop
+// reading: Header then reports Unreadable, and Next returns the damage as
+// the first problem.
+func NewReader(r io.Reader) (*Reader, error) { return newReader(r, defaultLimits) }
+
+func newReader(r io.Reader, lim limits) (*Reader, error) {
+	rd := &Reader{
+		lr:       lineReader{r: bufio.NewReaderSize(r, 256<<10)},
+		lim:      lim,
+		nodeSets: map[int]*NodeSet{}, setsAt: map[int]int64{}, seqs: map[int]int64{}, corruptAt: map[int64]string{},
+	}
+	line, off, err := rd.lr.next(lim.header, false)
+	var torn *ErrTorn
+	var corrupt *ErrCorrupt
+	switch {
+	case err == nil:
+	case errors.Is(err, io.EOF) || errors.As(err, &torn):
+		if len(line) > 0 && !framed(line) {
+			return nil, notRecording(line)
+		}
+		return nil, errors.New("recording is empty or its header is incomplete")
+	case errors.As(err, &corrupt): // longer than a header can be
+		if !framed(line) {
+			return nil, notRecording(line)
+		}
+		if rd.lr.partial {
+			if err := rd.lr.skipLine(); err != nil && !errors.Is(err, io.EOF) {
+				return nil, fmt.Errorf("reading header: %w", err)
+			}
+		}
+		rd.unreadableHeader(off, "header "+corrupt.Reason)
+		return rd, nil
+	default:
+		return nil, fmt.Errorf("reading header: %w", err)
+	}
+	if !framed(line) {
+		// A header damaged at its very start, followed by records, is still a
+		// recording.
+		if next, _ := rd.lr.r.Peek(10); framed(next) {
+			rd.unreadableHeader(off, "header is not a checksum-framed record")
+			return rd, nil
+		}
+		return nil, notRecording(line)
+	}
+	e, reason := decodeLine(line)
+	switch {
+	case e == nil:
+		rd.unreadableHeader(off, "header: "+reason)
+	case e.Kind != KindHeader || e.Header == nil:
+		rd.unreadableHeader(off, fmt.Sprintf("the first record is a %q record, not the header", e.Kind))
+		rd.first, rd.firstOff, rd.firstLine = e, off, 1
+	case e.Header.Format != FormatName || e.Header.SchemaVersion != SchemaVersion:
+		return nil, &ErrVersion{Format: e.Header.Format, Version: e.Header.SchemaVersion}
+	default:
+		rd.header = *e.Header
+	}
+	return rd, nil
+}
+
+func notRecording(start []byte) error {
+	return &ErrNotRecording{Start: string(start[:min(len(start), 24)])}
+}
+
+func (r *Reader) unreadableHeader(off int64, reason string) {
+	r.header = Header{Unreadable: true}
+	r.pending = append(r.pending, &ErrCorrupt{Offset: off, Line: 1, Reason: reason + "; the recording's versions, source and profiles are unknown"})
+}
+
+// Header returns the recording's header.
+func (r *Reader) Header() Header { return r.header }
+
+// Next returns the next record. It returns io.EOF at the end and, for a
+// record it reads past, a problem (see IsProblem): *ErrTorn once for a torn
+// last record (then io.EOF), *ErrCorrupt for a damaged one, *ErrDuplicate
+// for a repeated cycle or node set, and *ErrMissingNodeSet after a cycle
+// whose node set is not in the recording (the cycle is returned, without
+// node names). Next may be called again after a problem to continue.
+func (r *Reader) Next() (Record, error) {
+	for {
+		if len(r.pending) > 0 {
+			err := r.pending[0]
+			r.pending = r.pending[1:]
+			return Record{Offset: problemOffset(err)}, err
+		}
+		if r.done {
+			return Record{}, io.EOF
+		}
+		e, off, line := r.first, r.firstOff, r.firstLine
+		r.first = nil
+		if e == nil {
+			b, o, err := r.lr.next(r.lim.record, true)
+			off, line = o, r.lr.line
+			if err != nil {
+				var torn *ErrTorn
+				var corrupt *ErrCorrupt
+				switch {
+				case errors.As(err, &corrupt):
+					r.corruptAt[off] = corrupt.Reason
+				case errors.As(err, &torn) || errors.Is(err, io.EOF):
+					r.done = true
+				}
+				return Record{Offset: off}, err
+			}
+			var reason string
+			if e, reason = decodeLine(b); e == nil {
+				r.corruptAt[off] = reason
+				return Record{Offset: off}, &ErrCorrupt{Offset: off, Line: line, Reason: reason}
+			}
+		}
+		if e.Kind == KindHeader {
+			// A flight recorder's next file, followed across rotation: its
+			// node sets start anew, and its offsets count from here.
+			clear(r.setsAt)
+			r.base = off
+			continue
+		}
+		rec, err := decodeRecord(e, off, line, r.lookup)
+		if rec.Kind == "" {
+			if err != nil {
+				r.corruptAt[off] = err.(*ErrCorrupt).Reason
+				return rec, err
+			}
+			continue // a kind from a newer writer
+		}
+		if err != nil {
+			r.pending = append(r.pending, err)
+		}
+		switch rec.Kind {
+		case KindNodeSet:
+			id := rec.NodeSet.ID
+			if first, ok := r.setsAt[id]; ok {
+				r.pending = append(r.pending, &ErrDuplicate{Offset: off, Kind: KindNodeSet, ID: id, First: first})
+			} else {
+				r.setsAt[id] = off
+			}
+			r.nodeSets[id] = rec.NodeSet
+		case KindCycle:
+			seq := rec.Cycle.Seq
+			if first, ok := r.seqs[seq]; ok {
+				r.pending = append(r.pending, &ErrDuplicate{Offset: off, Kind: KindCycle, ID: seq, First: first})
+			} else {
+				r.seqs[seq] = off
+			}
+		}
+		return rec, nil
+	}
+}
+
+// lookup finds a cycle's node set among those read so far.
+func (r *Reader) lookup(id int, at int64) (*NodeSet, string) {
+	if ns, ok := r.nodeSets[id]; ok {
+		return ns, ""
+	}
+	if reason, ok := r.corruptAt[r.base+at]; ok && at != 0 {
+		return nil, fmt.Sprintf("its record at byte %d is damaged: %s", r.base+at, reason)
+	}
+	return nil, ""
+}
+
+// All iterates over the remaining records. A non-nil error is yielded with an
+// empty record; iteration continues after problems.
+func (r *Reader) All() iter.Seq2[Record, error] {
+	return func(yield func(Record, error) bool) {
+		for {
+			rec, err := r.Next()
+			if errors.Is(err, io.EOF) {
+				return
+			}
+			if !yield(rec, err) {
+				return
+			}
+		}
+	}
+}
