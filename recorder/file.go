@@ -149,4 +149,3 @@ func (e *ErrVersion) Error() string {
 	}
 	return fmt.Sprintf("recording schema version %d is not supported (this build reads version %d); upgrade schedscope", e.Version, SchemaVersion)
 }
-
