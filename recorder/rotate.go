@@ -22,7 +22,9 @@ type RotatingWriter struct {
 	fresh bool
 }
 
-// NewRotatingWriter creates path (replacing an existing file) and writes the header.
+// NewRotatingWriter creates path (replacing an existing file), with mode
+// 0600, and writes the header. The file is written in place so that replay
+// --follow can read it as it grows.
 // maxBytes ≤ 0 means never rotate.
 func NewRotatingWriter(path string, h Header, maxBytes int64, keep int) (*RotatingWriter, error) {
 	r := &RotatingWriter{path: path, max: maxBytes, keep: keep, header: h, usage: NewUsage()}
@@ -33,7 +35,7 @@ func NewRotatingWriter(path string, h Header, maxBytes int64, keep int) (*Rotati
 }
 
 func (r *RotatingWriter) open() error {
-	f, err := os.Create(r.path)
+	f, err := CreateFile(r.path)
 	if err != nil {
 		return err
 	}
