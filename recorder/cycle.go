@@ -393,19 +393,55 @@ func (s *ScorePhase) Gaps(winner, loser int) []ScoreGap {
 	return gaps
 }
 
-// LossReason names up to three plugins on which loser fell furthest behind winner.
+// LossReason says how the loser's total came to be below the winner's: each
+// plugin's signed contribution (loser's weighted score minus the winner's),
+// largest magnitude first, so that the parts add up to minus the gap. After
+// three parts the rest are summed into one "… N more" part, and any difference
+// between the framework's totals and the plugins' sum is shown as "other", so
+// the line always adds up.
 func (s *ScorePhase) LossReason(winner, loser int) string {
-	var parts []string
-	for k, g := range s.Gaps(winner, loser) {
-		if k == 3 {
-			break
+	type part struct {
+		name string
+		d    int64
+	}
+	var parts []part
+	var sum int64
+	for p := range s.Plugins {
+		d := s.Weighted(p, loser) - s.Weighted(p, winner)
+		sum += d
+		if d != 0 {
+			parts = append(parts, part{s.Plugins[p].Name, d})
 		}
-		parts = append(parts, fmt.Sprintf("%s −%d", g.Plugin, g.Gap))
+	}
+	slices.SortStableFunc(parts, func(a, b part) int {
+		return cmp.Compare(max(b.d, -b.d), max(a.d, -a.d))
+	})
+	if rest := (s.Totals[loser] - s.Totals[winner]) - sum; rest != 0 {
+		parts = append(parts, part{"other", rest})
 	}
 	if len(parts) == 0 {
 		return "lower total"
 	}
-	return strings.Join(parts, ", ")
+	signed := func(d int64) string {
+		if d < 0 {
+			return fmt.Sprintf("−%d", -d)
+		}
+		return fmt.Sprintf("+%d", d)
+	}
+	const shown = 3
+	var out []string
+	for i, p := range parts {
+		if i == shown && len(parts) > shown+1 {
+			var restSum int64
+			for _, q := range parts[shown:] {
+				restSum += q.d
+			}
+			out = append(out, fmt.Sprintf("… %d more %s", len(parts)-shown, signed(restSum)))
+			break
+		}
+		out = append(out, p.name+" "+signed(p.d))
+	}
+	return strings.Join(out, ", ")
 }
 
 // Observed is what a live cluster's own scheduler did with a pod schedscope ran
