@@ -106,9 +106,9 @@ type budget struct {
 }
 
 // newBudget bounds each list by the size of the node set, or by
-// maxIntsUnknownSet when the set is unknown.
-func newBudget(nodes *NodeSet) *budget {
-	b := &budget{perList: maxIntsUnknownSet, left: maxRecordInts}
+// maxIntsUnknownSet when the set is unknown, and all lists by total.
+func newBudget(nodes *NodeSet, total int64) *budget {
+	b := &budget{perList: min(maxIntsUnknownSet, total), left: total}
 	if nodes != nil {
 		b.perList = int64(len(nodes.Names))
 	}
@@ -134,7 +134,7 @@ func expandInts[T ~int | ~int64](w wireInts, b *budget, what string) (Ints[T], e
 		}
 	}
 	if total > b.left {
-		return nil, fmt.Errorf("%s: runs expand to more than the %d values a record may hold", what, int64(maxRecordInts))
+		return nil, fmt.Errorf("%s: runs expand to %d values, more than the %d this record may still hold", what, total, b.left)
 	}
 	b.left -= total
 	out := make(Ints[T], 0, total)
@@ -148,12 +148,12 @@ func expandInts[T ~int | ~int64](w wireInts, b *budget, what string) (Ints[T], e
 
 // build turns the decoded cycle into a Cycle whose lists are expanded within
 // a budget derived from nodes (nil when the node set is unknown).
-func (w *wireCycle) build(nodes *NodeSet) (*Cycle, error) {
+func (w *wireCycle) build(nodes *NodeSet, total int64) (*Cycle, error) {
 	c := w.Cycle
 	if c == nil {
 		c = &Cycle{}
 	}
-	b := newBudget(nodes)
+	b := newBudget(nodes, total)
 	var err error
 	if w.Filter != nil {
 		f := w.Filter.FilterPhase
@@ -238,7 +238,7 @@ func decodeLine(line []byte) (*wireEnvelope, string) {
 // returned with an *ErrMissingNodeSet. A record of an unknown kind (or a
 // header, as a flight recorder's next file starts with) is returned with an
 // empty Kind.
-func decodeRecord(e *wireEnvelope, off int64, line int, nodeSet func(id int, at int64) (*NodeSet, string)) (Record, error) {
+func decodeRecord(e *wireEnvelope, off int64, line int, lim limits, nodeSet func(id int, at int64) (*NodeSet, string)) (Record, error) {
 	corrupt := func(reason string) (Record, error) {
 		return Record{Offset: off}, &ErrCorrupt{Offset: off, Line: line, Reason: reason}
 	}
@@ -265,7 +265,7 @@ func decodeRecord(e *wireEnvelope, off int64, line int, nodeSet func(id int, at 
 				missing = &ErrMissingNodeSet{Offset: off, ID: id, Reason: reason}
 			}
 		}
-		c, err := e.Cycle.build(nodes)
+		c, err := e.Cycle.build(nodes, lim.ints)
 		if err != nil {
 			return corrupt(err.Error())
 		}

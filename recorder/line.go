@@ -21,9 +21,11 @@ const (
 // limits are the bounds a reader applies; tests and fuzzing use small ones.
 type limits struct {
 	header, record int
+	// ints bounds the values a record's runs-form lists expand to.
+	ints int64
 }
 
-var defaultLimits = limits{header: maxHeaderLine, record: maxRecordLine}
+var defaultLimits = limits{header: maxHeaderLine, record: maxRecordLine, ints: maxRecordInts}
 
 // lineReader splits a recording into lines, counting their offsets, and
 // never holds more than a limit's worth of one line.

@@ -160,7 +160,7 @@ func (r *Reader) Next() (Record, error) {
 			r.base = off
 			continue
 		}
-		rec, err := decodeRecord(e, off, line, r.lookup)
+		rec, err := decodeRecord(e, off, line, r.lim, r.lookup)
 		if rec.Kind == "" {
 			if err != nil {
 				r.corruptAt[off] = err.(*ErrCorrupt).Reason

@@ -190,7 +190,7 @@ func (rf *File) recordAt(off int64) (*wireEnvelope, int64, error) {
 
 // build checks the cycle record at off and attaches its node set.
 func (rf *File) build(e *wireEnvelope, off int64) (*Cycle, error) {
-	rec, err := decodeRecord(e, off, 0, rf.nodeSet)
+	rec, err := decodeRecord(e, off, 0, rf.lim, rf.nodeSet)
 	if rec.Cycle == nil {
 		return nil, err
 	}

@@ -1,0 +1,73 @@
+package recorder
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// Summary is what a headless check of a recording found.
+type Summary struct {
+	Header Header
+	// Records counts intact records, the header included.
+	Records  int
+	NodeSets int
+	Cycles   int
+	Observed int
+	// Problems lists what is wrong, in file order (see IsProblem).
+	Problems []error
+}
+
+// Verify reads a whole recording without keeping its cycles, counting its
+// records and collecting its problems. Its error is for a file that is not
+// a recording or cannot be read, as NewReader's.
+func Verify(r io.Reader) (*Summary, error) {
+	rd, err := NewReader(r)
+	if err != nil {
+		return nil, err
+	}
+	s := &Summary{Header: rd.Header()}
+	if !s.Header.Unreadable {
+		s.Records++
+	}
+	for rec, err := range rd.All() {
+		if err != nil {
+			if IsProblem(err) {
+				s.Problems = append(s.Problems, err)
+				continue
+			}
+			return s, err
+		}
+		s.Records++
+		switch rec.Kind {
+		case KindNodeSet:
+			s.NodeSets++
+		case KindCycle:
+			s.Cycles++
+		case KindObserved:
+			s.Observed++
+		}
+	}
+	return s, nil
+}
+
+// VerifyFile verifies the recording at path; errors name the file.
+func VerifyFile(path string) (*Summary, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		return nil, fmt.Errorf("%s: is a directory, not a recording", path)
+	}
+	s, err := Verify(f)
+	if err != nil {
+		return s, fmt.Errorf("%s: %w", path, err)
+	}
+	return s, nil
+}

@@ -1,0 +1,49 @@
+package recorder
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestVerify(t *testing.T) {
+	nodes := &NodeSet{ID: 1, Names: []string{"a", "b"}}
+	clean := writeRecording(t, testCycle(1, nodes), testCycle(2, nodes), testCycle(3, nodes))
+	lines := bytes.SplitAfter(clean, []byte("\n"))
+	damaged := bytes.Clone(clean)
+	damaged[len(lines[0])+len(lines[1])+30] ^= 1 // inside cycle 1
+
+	type counts struct{ Records, NodeSets, Cycles, Observed int }
+	tests := []struct {
+		name         string
+		in           []byte
+		want         counts
+		wantProblems []string
+	}{
+		{"clean", clean, counts{Records: 5, NodeSets: 1, Cycles: 3}, nil},
+		{"damaged cycle and torn tail", damaged[:len(damaged)-10], counts{Records: 3, NodeSets: 1, Cycles: 1}, []string{
+			fmt.Sprintf("corrupt record at byte %d (line 3): checksum mismatch", len(lines[0])+len(lines[1])),
+			fmt.Sprintf("recording ends with a torn record at byte %d (kept everything before it)", len(clean)-len(lines[4])),
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := Verify(bytes.NewReader(tt.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, counts{s.Records, s.NodeSets, s.Cycles, s.Observed}); diff != "" {
+				t.Errorf("counts (-want +got):\n%s", diff)
+			}
+			var got []string
+			for _, p := range s.Problems {
+				got = append(got, p.Error())
+			}
+			if diff := cmp.Diff(tt.wantProblems, got); diff != "" {
+				t.Errorf("problems (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
