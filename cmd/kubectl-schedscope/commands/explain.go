@@ -2,12 +2,9 @@ package commands
 
 import (
 	"context"
-	"encoding/json"
-	"sort"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
-	"sigs.k8s.io/yaml"
 
 	"github.com/schedscope/schedscope/recorder"
 )
@@ -15,20 +12,26 @@ import (
 // ExplainOptions holds the flags of explain.
 type ExplainOptions struct {
 	simOptions
-	Pod     string
-	Output  string
-	streams genericiooptions.IOStreams
+	Pod    string
+	Output string
+	// ExitCode makes the command fail when a pod ends without a node.
+	ExitCode bool
+	streams  genericiooptions.IOStreams
 }
 
 // NewCmdExplain prints every scheduling cycle of a fixture, headlessly.
 func NewCmdExplain(streams genericiooptions.IOStreams) *cobra.Command {
 	o := &ExplainOptions{streams: streams}
 	cmd := &cobra.Command{
-		Use:   "explain [-f FIXTURE] [--config FILE] [--pod NAME] [-o text|json|yaml]",
+		Use:   "explain [-f FIXTURE] [--config FILE] [--pod NAME] [-o text|json|yaml] [--exit-code]",
 		Short: "Schedule a fixture and explain every scheduling cycle",
+		Long: "explain schedules a fixture headlessly and walks through every cycle, phase by phase.\n" +
+			"-o json prints one document described by recorder/schema/explain.schema.json: node names, expanded\n" +
+			"score lists, durations such as \"1.5ms\".",
 		Example: `  kubectl schedscope explain                      # the embedded default fixture
   kubectl schedscope explain -f cluster.yaml --pod web
-  kubectl schedscope explain -f cluster.yaml -o json | jq .`,
+  kubectl schedscope explain -f cluster.yaml -o json | jq '.cycles[] | {pod: .pod.name, node: .outcome.node}'
+  kubectl schedscope explain -f cluster.yaml --exit-code >/dev/null   # in CI: fail if a pod stays pending`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.Validate(); err != nil {
@@ -40,17 +43,12 @@ func NewCmdExplain(streams genericiooptions.IOStreams) *cobra.Command {
 	o.addFlags(cmd.Flags())
 	cmd.Flags().StringVar(&o.Pod, "pod", "", "only show cycles of this pod (name or namespace/name)")
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "text", "output format: text, json or yaml")
+	cmd.Flags().BoolVar(&o.ExitCode, "exit-code", false, "exit 1 when a pod (of --pod, if given) ends without a node")
 	return cmd
 }
 
 // Validate checks flag values.
-func (o *ExplainOptions) Validate() error {
-	switch o.Output {
-	case "text", "json", "yaml":
-		return nil
-	}
-	return errorf("--output must be text, json or yaml, not %q", o.Output)
-}
+func (o *ExplainOptions) Validate() error { return validOutput(o.Output) }
 
 // Run schedules the fixture and prints the cycles.
 func (o *ExplainOptions) Run(ctx context.Context) error {
@@ -62,53 +60,20 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	sort.Slice(cycles, func(i, j int) bool { return cycles[i].Seq < cycles[j].Seq })
+	sortCycles(cycles)
 	if o.Pod != "" {
-		var kept []*recorder.Cycle
-		for _, c := range cycles {
-			if c.Pod.Name == o.Pod || c.Pod.Key() == o.Pod {
-				kept = append(kept, c)
-			}
-		}
-		if len(kept) == 0 {
-			return errorf("no cycle for pod %q in %s", o.Pod, fx.Name)
-		}
-		cycles = kept
-	}
-	switch o.Output {
-	case "json", "yaml":
-		doc := explainDocument{Header: header, Warnings: fx.Warnings, Cycles: make([]cycleDocument, len(cycles))}
-		for i, c := range cycles {
-			doc.Cycles[i] = cycleDocument{Cycle: c, Nodes: c.Nodes.Names}
-		}
-		data, err := json.MarshalIndent(doc, "", "  ")
-		if err != nil {
+		if cycles, err = podCycles(cycles, o.Pod, fx.Name); err != nil {
 			return err
 		}
-		if o.Output == "yaml" {
-			if data, err = yaml.JSONToYAML(data); err != nil {
-				return err
-			}
-		}
-		_, err = o.streams.Out.Write(append(data, '\n'))
+	}
+	out := cyclesOutput{header: header, source: "fixture " + fx.Name, warnings: fx.Warnings, cycles: cycles}
+	if err := out.print(o.streams.Out, o.Output); err != nil {
 		return err
 	}
-	w := newTextWriter(o.streams.Out)
-	w.header(header, fx.Name, fx.Warnings)
-	for _, c := range cycles {
-		w.cycle(c)
+	if o.ExitCode {
+		if pods := notScheduled(cycles); len(pods) > 0 {
+			return errorf("%d pod(s) ended without a node: %s", len(pods), listSome(pods, 20))
+		}
 	}
-	return w.err
-}
-
-type explainDocument struct {
-	Header   recorder.Header `json:"header"`
-	Warnings []string        `json:"warnings,omitempty"`
-	Cycles   []cycleDocument `json:"cycles"`
-}
-
-// cycleDocument carries the node names with the cycle so the output stands alone.
-type cycleDocument struct {
-	*recorder.Cycle
-	Nodes []string `json:"nodes"`
+	return nil
 }

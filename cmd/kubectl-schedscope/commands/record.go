@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/recorder"
 )
 
@@ -24,10 +25,13 @@ func NewCmdRecord(streams genericiooptions.IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "record [-f FIXTURE] [--config FILE] -o FILE",
 		Short: "Schedule a fixture and write every cycle to a recording file",
-		Args:  cobra.NoArgs,
+		Long: "record schedules a fixture and writes every cycle to a recording (mode 0600: it holds cluster data).\n" +
+			"The file is written under a temporary name and renamed into place at the end, so a failed run\n" +
+			"leaves an existing FILE as it was.",
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if o.Output == "" {
-				return errorf("--output (-o) is required: the recording file to write")
+			if err := o.Validate(); err != nil {
+				return err
 			}
 			return o.Run(cmd.Context())
 		},
@@ -37,16 +41,34 @@ func NewCmdRecord(streams genericiooptions.IOStreams) *cobra.Command {
 	return cmd
 }
 
-// Run writes the recording; each cycle is appended as soon as it completes.
+// Validate checks the flags and loads the inputs, before any output exists.
+func (o *RecordOptions) Validate() error {
+	if o.Output == "" {
+		return errorf("--output (-o) is required: the recording file to write")
+	}
+	if _, err := engine.ParseDiagnosticMode(o.Diagnostic); err != nil {
+		return err
+	}
+	if _, err := o.loadFixture(); err != nil {
+		return err
+	}
+	if _, err := engine.LoadConfigFile(o.Config); err != nil {
+		return err
+	}
+	return recorder.CheckOutput(o.Output, o.Fixture, o.Config)
+}
+
+// Run writes the recording; each cycle is appended as soon as it completes,
+// to a temporary file renamed over the output when the fixture has settled.
 func (o *RecordOptions) Run(ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	f, err := os.Create(o.Output)
+	f, err := recorder.CreateAtomic(o.Output, o.Fixture, o.Config)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
+	defer f.Abort()
 	var w *recorder.Writer
 	var writeErr error
 	n := 0
@@ -66,9 +88,18 @@ func (o *RecordOptions) Run(ctx context.Context) error {
 	if writeErr != nil {
 		return fmt.Errorf("%s: %w", o.Output, writeErr)
 	}
-	if err := f.Sync(); err != nil {
-		return err
+	if err := f.Commit(); err != nil {
+		return fmt.Errorf("%s: %w", o.Output, err)
 	}
 	fmt.Fprintf(o.streams.ErrOut, "wrote %d cycles to %s\n", n, o.Output)
 	return nil
+}
+
+// createRecording creates a recording written in place while another
+// command may follow it (sim --record): mode 0600, never one of the inputs.
+func createRecording(path string, inputs ...string) (*os.File, error) {
+	if err := recorder.CheckOutput(path, inputs...); err != nil {
+		return nil, err
+	}
+	return recorder.CreateFile(path)
 }

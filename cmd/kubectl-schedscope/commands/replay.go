@@ -2,12 +2,13 @@ package commands
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"io"
 	"os"
 	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedscope/schedscope/recorder"
@@ -16,31 +17,71 @@ import (
 
 // ReplayOptions holds the flags of replay.
 type ReplayOptions struct {
-	File    string
-	Follow  bool
-	streams genericiooptions.IOStreams
+	File   string
+	Follow bool
+	// NoTUI prints the recording instead of opening the debugger.
+	NoTUI  bool
+	Output string
+	Pod    string
+
+	followSet, printSet bool
+	streams             genericiooptions.IOStreams
 }
 
-// NewCmdReplay opens the debugger over a recording.
+// NewCmdReplay opens the debugger over a recording, or prints it.
 func NewCmdReplay(streams genericiooptions.IOStreams) *cobra.Command {
 	o := &ReplayOptions{streams: streams}
 	cmd := &cobra.Command{
-		Use:   "replay FILE",
+		Use:   "replay FILE [--follow=false] [--no-tui [-o text|json|yaml] [--pod NAME]]",
 		Short: "Open the debugger over a recording, following it while it is still being written",
-		Args:  cobra.ExactArgs(1),
+		Long: "replay opens the debugger over a recording. With --no-tui it prints the recording's cycles instead,\n" +
+			"as explain does: -o json prints one document described by recorder/schema/explain.schema.json.",
+		Example: `  kubectl schedscope replay flight.rec
+  kubectl schedscope replay flight.rec --no-tui -o json | jq '.cycles[] | select(.outcome.result != "Bound") | .pod.name'`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.File = args[0]
+			o.Complete(cmd, args)
+			if err := o.Validate(); err != nil {
+				return err
+			}
 			return o.Run(cmd.Context())
 		},
 	}
 	cmd.Flags().BoolVar(&o.Follow, "follow", true, "keep reading records appended to the file, like tail -f")
+	cmd.Flags().BoolVar(&o.NoTUI, "no-tui", false, "print the cycles instead of opening the debugger (no terminal needed)")
+	cmd.Flags().StringVarP(&o.Output, "output", "o", "text", "with --no-tui: text, json or yaml")
+	cmd.Flags().StringVar(&o.Pod, "pod", "", "with --no-tui: only print cycles of this pod (name or namespace/name)")
 	return cmd
 }
 
-// Run reads the recording in the background and runs the TUI in front.
+// Complete takes the file argument and notes which flags were given.
+func (o *ReplayOptions) Complete(cmd *cobra.Command, args []string) {
+	o.File = args[0]
+	o.followSet = cmd.Flags().Changed("follow")
+	o.printSet = cmd.Flags().Changed("output") || cmd.Flags().Changed("pod")
+}
+
+// Validate checks flag combinations.
+func (o *ReplayOptions) Validate() error {
+	if !o.NoTUI {
+		if o.printSet {
+			return errorf("--output and --pod are for printing the recording: add --no-tui")
+		}
+		return nil
+	}
+	if o.followSet && o.Follow {
+		return errorf("--follow cannot be used with --no-tui, which prints the recording as it is now")
+	}
+	return validOutput(o.Output)
+}
+
+// Run prints the recording, or reads it in the background and runs the TUI in front.
 func (o *ReplayOptions) Run(ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
+	}
+	if o.NoTUI {
+		return o.print()
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -62,6 +103,9 @@ func (o *ReplayOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return errorf("%s: %w", o.File, err)
 	}
+	if !isTerminal(o.streams.In) || !isTerminal(o.streams.Out) {
+		return errorf("replay opens an interactive debugger and needs a terminal; to print %s instead, use: replay %s --no-tui [-o text|json]", o.File, o.File)
+	}
 	events := make(chan tui.Event, 256)
 	go func() {
 		defer close(events)
@@ -82,9 +126,8 @@ func (o *ReplayOptions) Run(ctx context.Context) error {
 		}
 		for rec, err := range rd.All() {
 			if err != nil {
-				var torn *recorder.ErrTorn
-				var corrupt *recorder.ErrCorrupt
-				if errors.As(err, &torn) || errors.As(err, &corrupt) {
+				if recorder.IsProblem(err) {
+					// Every problem is sent: the TUI lists them all.
 					if !send(tui.Event{Problem: errorf("%s: %w", o.File, err)}) {
 						return
 					}
@@ -110,4 +153,52 @@ func (o *ReplayOptions) Run(ctx context.Context) error {
 		source += " (following)"
 	}
 	return tui.Run(ctx, tui.Options{Source: source, Events: events})
+}
+
+// print reads the whole recording and prints it as explain does. Problems
+// go to standard error (and into the JSON document); they do not fail the
+// command: verify does that.
+func (o *ReplayOptions) print() error {
+	rec, err := recorder.LoadFile(o.File)
+	if err != nil {
+		return err
+	}
+	cycles := rec.Cycles
+	sortCycles(cycles)
+	if o.Pod != "" {
+		if cycles, err = podCycles(cycles, o.Pod, o.File); err != nil {
+			return err
+		}
+	}
+	source := "recording " + o.File
+	if s := rec.Header.Source; s.Name != "" {
+		source += fmt.Sprintf(" (%s %s)", s.Kind, s.Name)
+	}
+	out := cyclesOutput{header: rec.Header, source: source, problems: rec.Problems, cycles: cycles, observed: rec.Observed}
+	if o.Pod != "" {
+		out.observed = nil
+		for _, ob := range rec.Observed {
+			if ob.Pod.Name == o.Pod || ob.Pod.Key() == o.Pod {
+				out.observed = append(out.observed, ob)
+			}
+		}
+	}
+	if err := out.print(o.streams.Out, o.Output); err != nil {
+		return err
+	}
+	switch {
+	case len(rec.Problems) > 0 && o.Output == "text":
+		for _, p := range rec.Problems {
+			fmt.Fprintf(o.streams.ErrOut, "warning: %s: %v\n", o.File, p)
+		}
+	case len(rec.Problems) > 0:
+		fmt.Fprintf(o.streams.ErrOut, "warning: %s has %d problem(s), listed under .problems; run: kubectl schedscope verify %s\n", o.File, len(rec.Problems), o.File)
+	}
+	return nil
+}
+
+// isTerminal reports whether s is a terminal.
+func isTerminal(s any) bool {
+	f, ok := s.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }

@@ -56,7 +56,7 @@ func (o *SimOptions) Run(ctx context.Context) error {
 	}
 	var out *os.File
 	if o.Record != "" {
-		f, err := os.Create(o.Record)
+		f, err := createRecording(o.Record, o.Fixture, o.Config)
 		if err != nil {
 			return err
 		}

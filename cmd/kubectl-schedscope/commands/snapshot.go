@@ -2,7 +2,7 @@ package commands
 
 import (
 	"context"
-	"os"
+	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -10,6 +10,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/recorder"
 )
 
 // SnapshotOptions holds the flags of snapshot.
@@ -34,7 +35,12 @@ func NewCmdSnapshot(streams genericiooptions.IOStreams) *cobra.Command {
 			"no container commands, arguments or environment values.\n\n" +
 			"  kubectl schedscope snapshot > cluster.yaml && kubectl schedscope explain -f cluster.yaml",
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return o.Run(cmd.Context()) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.Validate(); err != nil {
+				return err
+			}
+			return o.Run(cmd.Context())
+		},
 	}
 	o.kube.AddFlags(cmd.Flags())
 	cmd.Flags().StringVar(&o.Config, "config", "", "the cluster's KubeSchedulerConfiguration file (decides which resources are read)")
@@ -43,7 +49,26 @@ func NewCmdSnapshot(streams genericiooptions.IOStreams) *cobra.Command {
 	return cmd
 }
 
-// Run writes the snapshot.
+// inputs lists the files snapshot reads: the scheduler configuration and
+// the kubeconfig files.
+func (o *SnapshotOptions) inputs() []string {
+	in := []string{o.Config}
+	if o.kube.KubeConfig != nil {
+		in = append(in, *o.kube.KubeConfig)
+	}
+	return append(in, o.kube.ToRawKubeConfigLoader().ConfigAccess().GetLoadingPrecedence()...)
+}
+
+// Validate refuses an output that is one of the inputs, before the cluster is listed.
+func (o *SnapshotOptions) Validate() error {
+	if o.Output == "" {
+		return nil
+	}
+	return recorder.CheckOutput(o.Output, o.inputs()...)
+}
+
+// Run writes the snapshot: to standard output, or to a file (mode 0600)
+// that replaces --output only once the whole snapshot is written.
 func (o *SnapshotOptions) Run(ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
@@ -67,5 +92,16 @@ func (o *SnapshotOptions) Run(ctx context.Context) error {
 		_, err = o.streams.Out.Write(data)
 		return err
 	}
-	return os.WriteFile(o.Output, data, 0o644)
+	f, err := recorder.CreateAtomic(o.Output, o.inputs()...)
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
+	if _, err := f.Write(data); err != nil {
+		return fmt.Errorf("%s: %w", o.Output, err)
+	}
+	if err := f.Commit(); err != nil {
+		return fmt.Errorf("%s: %w", o.Output, err)
+	}
+	return nil
 }

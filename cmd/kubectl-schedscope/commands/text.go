@@ -28,8 +28,14 @@ func (t *textWriter) printf(format string, a ...any) {
 	}
 }
 
-func (t *textWriter) header(h recorder.Header, fixture string, warnings []string) {
-	t.printf("schedscope %s · kube-scheduler %s · fixture %s\n", h.SchedscopeVersion, h.KubernetesVersion, fixture)
+// header introduces the cycles; source says where they come from ("fixture
+// default.yaml", "recording x.rec").
+func (t *textWriter) header(h recorder.Header, source string, warnings []string) {
+	if h.Unreadable {
+		t.printf("%s · header unreadable: schedscope and kube-scheduler versions and profiles unknown\n", source)
+	} else {
+		t.printf("schedscope %s · kube-scheduler %s · %s\n", h.SchedscopeVersion, h.KubernetesVersion, source)
+	}
 	for _, p := range h.Profiles {
 		var parts []string
 		for _, ep := range p.ExtensionPoints {
@@ -335,6 +341,27 @@ func (t *textWriter) binding(c *recorder.Cycle) {
 		}
 		t.printf("   %-10s %s\n", ph.name, strings.Join(parts, ", "))
 	}
+}
+
+// observed says what a live cluster's scheduler did with a pod.
+func (t *textWriter) observed(ob *recorder.Observed) {
+	verdict := "disagrees"
+	if ob.Agrees() {
+		verdict = "agrees"
+	}
+	node := ob.Node
+	if node == "" {
+		node = "no node (Unschedulable)"
+	}
+	if ob.Seq == 0 {
+		t.printf("observed %s: the cluster chose %s; schedscope ran no cycle for it\n", ob.Pod.Key(), node)
+		return
+	}
+	predicted := ob.Predicted
+	if predicted == "" {
+		predicted = "no node"
+	}
+	t.printf("observed %s: the cluster chose %s; schedscope predicted %s in cycle %d: %s\n", ob.Pod.Key(), node, predicted, ob.Seq, verdict)
 }
 
 func nodeNames(c *recorder.Cycle) []string {

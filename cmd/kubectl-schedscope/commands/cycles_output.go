@@ -1,0 +1,127 @@
+package commands
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/schedscope/schedscope/recorder"
+)
+
+// cyclesOutput is what explain and replay --no-tui print: cycles in the
+// text walk through the phases, or as the plain JSON (or YAML) export.
+type cyclesOutput struct {
+	header recorder.Header
+	// source says where the cycles come from, for the text header.
+	source   string
+	warnings []string
+	problems []error
+	cycles   []*recorder.Cycle
+	observed []*recorder.Observed
+}
+
+// validOutput checks an --output value.
+func validOutput(format string) error {
+	switch format {
+	case "text", "json", "yaml":
+		return nil
+	}
+	return errorf("--output must be text, json or yaml, not %q", format)
+}
+
+// print writes the cycles in format (text, json or yaml).
+func (o *cyclesOutput) print(w io.Writer, format string) error {
+	if format == "json" || format == "yaml" {
+		doc := recorder.NewExportDocument(o.header, o.cycles, o.observed)
+		doc.Warnings = o.warnings
+		for _, p := range o.problems {
+			doc.Problems = append(doc.Problems, p.Error())
+		}
+		data, err := json.MarshalIndent(doc, "", "  ")
+		if err != nil {
+			return err
+		}
+		if format == "yaml" {
+			if data, err = yaml.JSONToYAML(data); err != nil {
+				return err
+			}
+		}
+		_, err = w.Write(append(data, '\n'))
+		return err
+	}
+	t := newTextWriter(w)
+	t.header(o.header, o.source, o.warnings)
+	for _, c := range o.cycles {
+		t.cycle(c)
+	}
+	for _, ob := range o.observed {
+		t.observed(ob)
+	}
+	return t.err
+}
+
+// sortCycles orders cycles by sequence number, as they were started.
+func sortCycles(cycles []*recorder.Cycle) {
+	sort.SliceStable(cycles, func(i, j int) bool { return cycles[i].Seq < cycles[j].Seq })
+}
+
+// podCycles keeps the cycles of pod (a name or namespace/name); when there
+// are none, the error lists the pods there are.
+func podCycles(cycles []*recorder.Cycle, pod, where string) ([]*recorder.Cycle, error) {
+	var kept []*recorder.Cycle
+	for _, c := range cycles {
+		if c.Pod.Name == pod || c.Pod.Key() == pod {
+			kept = append(kept, c)
+		}
+	}
+	if len(kept) > 0 {
+		return kept, nil
+	}
+	pods := podKeys(cycles)
+	if len(pods) == 0 {
+		return nil, errorf("no cycle for pod %q in %s: it has no cycles at all", pod, where)
+	}
+	return nil, errorf("no cycle for pod %q in %s; its pods are %s", pod, where, listSome(pods, 20))
+}
+
+// podKeys lists the pods of cycles, each once, in order of first cycle.
+func podKeys(cycles []*recorder.Cycle) []string {
+	seen := map[string]bool{}
+	var keys []string
+	for _, c := range cycles {
+		if k := c.Pod.Key(); !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+// notScheduled lists the pods whose last cycle did not bind them, with the result.
+func notScheduled(cycles []*recorder.Cycle) []string {
+	last := map[string]*recorder.Cycle{}
+	for _, c := range cycles {
+		if prev, ok := last[c.Pod.Key()]; !ok || c.Seq >= prev.Seq {
+			last[c.Pod.Key()] = c
+		}
+	}
+	var out []string
+	for _, k := range podKeys(cycles) {
+		if c := last[k]; c.Outcome.Result != recorder.ResultBound {
+			out = append(out, fmt.Sprintf("%s (%s)", k, c.Outcome.Result))
+		}
+	}
+	return out
+}
+
+// listSome joins up to n items, then says how many more there are.
+func listSome(items []string, n int) string {
+	if len(items) <= n {
+		return strings.Join(items, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(items[:n], ", "), len(items)-n)
+}
