@@ -3,6 +3,7 @@ package recorder
 import (
 	"bytes"
 	"errors"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -22,7 +23,7 @@ func testCycle(seq int, nodes *NodeSet) *Cycle {
 	}
 }
 
-func writeRecording(t *testing.T, cycles ...*Cycle) []byte {
+func writeRecording(t testing.TB, cycles ...*Cycle) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	w, err := NewWriter(&buf, Header{SchedscopeVersion: "test", KubernetesVersion: "v1.37.1"})
@@ -169,4 +170,126 @@ func TestObservedRoundTrip(t *testing.T) {
 	if diff := cmp.Diff([]bool{true, false}, agree); diff != "" {
 		t.Errorf("Agrees: a tie-set member agrees, no prediction does not (-want +got):\n%s", diff)
 	}
+}
+
+// FuzzReader feeds the sequential reader arbitrary bytes. It must not panic
+// or loop, must keep every bound, must name every problem's offset, and
+// what it reads must write and read back the same.
+func FuzzReader(f *testing.F) {
+	nodes := &NodeSet{ID: 1, Names: []string{"a", "b"}}
+	f.Add(writeRecording(f, testCycle(1, nodes), testCycle(2, nodes)))
+	f.Add(runsBomb(true))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		size := int64(len(data))
+		rd, err := newReader(bytes.NewReader(data), fuzzLimits)
+		if err != nil {
+			var notRec *ErrNotRecording
+			var version *ErrVersion
+			if !errors.As(err, &notRec) && !errors.As(err, &version) && !strings.Contains(err.Error(), "header is incomplete") {
+				t.Fatalf("NewReader: unexpected error %v", err)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("NewReader error %q spans lines", err)
+			}
+			return
+		}
+		var cycles []*Cycle
+		var observed []*Observed
+		lastOff, duplicates := int64(-1), false
+		for steps := 0; ; steps++ {
+			if steps > 4*len(data)+16 {
+				t.Fatalf("no end after %d calls to Next on %d bytes", steps, len(data))
+			}
+			rec, err := rd.Next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				checkProblem(t, err, size)
+				var dup *ErrDuplicate
+				duplicates = duplicates || errors.As(err, &dup)
+				continue
+			}
+			if rec.Offset <= lastOff || rec.Offset >= size {
+				t.Fatalf("record at offset %d after one at %d, in %d bytes", rec.Offset, lastOff, size)
+			}
+			lastOff = rec.Offset
+			switch rec.Kind {
+			case KindCycle:
+				if n := intsIn(rec.Cycle); n > fuzzLimits.ints+size {
+					t.Fatalf("cycle at %d expanded to %d values from %d bytes", rec.Offset, n, size)
+				}
+				cycles = append(cycles, rec.Cycle)
+			case KindObserved:
+				observed = append(observed, rec.Observed)
+			}
+		}
+		if duplicates || sharedIDs(cycles) {
+			return // a writer writes one node set per ID; the round trip would differ
+		}
+		var buf bytes.Buffer
+		w, err := NewWriter(&buf, rd.Header())
+		if err != nil {
+			t.Fatalf("writing the header read back: %v", err)
+		}
+		for _, c := range cycles {
+			if err := w.WriteCycle(c); err != nil {
+				t.Fatalf("writing a cycle that was read: %v", err)
+			}
+		}
+		for _, o := range observed {
+			if err := w.WriteObserved(o); err != nil {
+				t.Fatalf("writing an observed binding that was read: %v", err)
+			}
+		}
+		again, err := Load(&buf)
+		if err != nil {
+			t.Fatalf("reading back: %v", err)
+		}
+		if len(again.Cycles) != len(cycles) || len(again.Observed) != len(observed) {
+			t.Fatalf("read back %d cycles and %d observed, wrote %d and %d", len(again.Cycles), len(again.Observed), len(cycles), len(observed))
+		}
+		for i, c := range cycles {
+			if got, want := cycleJSON(t, again.Cycles[i]), cycleJSON(t, c); got != want {
+				t.Fatalf("cycle %d read back differs:\n got %s\nwant %s", i, got, want)
+			}
+			if got, want := nodeNames(again.Cycles[i]), nodeNames(c); !slicesEqual(got, want) {
+				t.Fatalf("cycle %d node names read back %q, want %q", i, got, want)
+			}
+		}
+	})
+}
+
+// sharedIDs reports whether two different node sets of cycles share an ID.
+func sharedIDs(cycles []*Cycle) bool {
+	seen := map[int]*NodeSet{}
+	for _, c := range cycles {
+		if c.Nodes == nil {
+			continue
+		}
+		if s, ok := seen[c.Nodes.ID]; ok && s != c.Nodes {
+			return true
+		}
+		seen[c.Nodes.ID] = c.Nodes
+	}
+	return false
+}
+
+func nodeNames(c *Cycle) []string {
+	if c.Nodes == nil {
+		return nil
+	}
+	return c.Nodes.Names
+}
+
+func slicesEqual(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }

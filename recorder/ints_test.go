@@ -65,3 +65,58 @@ func seq(from, n int64) []int64 {
 	}
 	return out
 }
+
+// FuzzInts decodes arbitrary JSON as an Ints list both ways a recording is
+// read (Ints.UnmarshalJSON, and the budgeted decoder of records), and writes
+// lists made from the input's bytes. The two decoders must agree and stay
+// within their bounds, and every list written must read back equal.
+func FuzzInts(f *testing.F) {
+	f.Add([]byte(`{"runs":[[0,1,5],[7,0,3]]}`))
+	f.Add([]byte(`[1,2,3]`))
+	f.Add([]byte(`{"runs":[[0,0,1048576],[0,0,1048576]]}`))
+	f.Add([]byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var plain Ints[int64]
+		plainErr := plain.UnmarshalJSON(data)
+		if plainErr == nil && len(plain) > maxInts {
+			t.Fatalf("Ints.UnmarshalJSON made %d values, more than %d", len(plain), maxInts)
+		}
+		var w wireInts
+		if err := w.UnmarshalJSON(data); err == nil {
+			b := &budget{perList: 1 << 12, left: 1 << 14}
+			got, err := expandInts[int64](w, b, "fuzz")
+			if err == nil {
+				if w.isRun && int64(len(got)) > 1<<12 {
+					t.Fatalf("runs expanded to %d values past a budget of %d", len(got), 1<<12)
+				}
+				if plainErr != nil {
+					t.Fatalf("the record decoder read %v, Ints.UnmarshalJSON failed: %v", got, plainErr)
+				}
+				if !cmp.Equal([]int64(plain), []int64(got)) {
+					t.Fatalf("decoders disagree: %v and %v", plain, got)
+				}
+			} else if !strings.Contains(err.Error(), "fuzz: runs expand to") {
+				t.Fatalf("expansion error %q does not name the list", err)
+			}
+		} else if plainErr == nil {
+			t.Fatalf("Ints.UnmarshalJSON read %v, the record decoder failed: %v", plain, err)
+		}
+
+		// Lists made of the input's bytes, small so that runs are common.
+		var in Ints[int64]
+		for _, b := range data {
+			in = append(in, int64(b%8)-2)
+		}
+		enc, err := json.Marshal(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Ints[int64]
+		if err := json.Unmarshal(enc, &back); err != nil {
+			t.Fatalf("reading %s: %v", enc, err)
+		}
+		if !cmp.Equal([]int64(in), []int64(back)) {
+			t.Fatalf("round trip of %v through %s gave %v", in, enc, back)
+		}
+	})
+}

@@ -1,11 +1,15 @@
 package recorder
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"math/rand"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 )
@@ -144,4 +148,114 @@ func BenchmarkReplay1GB(b *testing.B) {
 	b.ReportMetric(float64(seek.Microseconds())/1000/float64(seeks), "seek-ms")
 	b.ReportMetric(float64(peakHeap)/(1<<20), "heap-inuse-MB")
 	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/(1<<20), "alloc-MB/op")
+}
+
+// FuzzFile opens arbitrary bytes as a file for random access. Opening,
+// First and Seek must not panic, must keep the reader's bounds, must return
+// the cycle asked for, and must agree with the sequential reader on every
+// cycle it finds: the same record, and a missing node set reported.
+func FuzzFile(f *testing.F) {
+	nodes := &NodeSet{ID: 1, Names: []string{"a", "b"}}
+	f.Add(writeRecording(f, testCycle(1, nodes), testCycle(2, nodes)), 2)
+	f.Add(runsBomb(false), 2)
+	f.Fuzz(func(t *testing.T, data []byte, seq int) {
+		path := filepath.Join(t.TempDir(), "fuzz.rec")
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		size := int64(len(data))
+		rf, err := openFile(path, fuzzLimits)
+		_, seqErr := newReader(bytes.NewReader(data), fuzzLimits)
+		if (err == nil) != (seqErr == nil) {
+			t.Fatalf("OpenFile: %v; NewReader: %v; want both to accept or refuse", err, seqErr)
+		}
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("OpenFile error %q spans lines", err)
+			}
+			return
+		}
+		defer rf.Close()
+		if p := rf.HeaderProblem(); p != nil {
+			checkProblem(t, p, max(size, 1))
+		}
+		rd, _ := newReader(bytes.NewReader(data), fuzzLimits)
+		first := map[int]*Cycle{} // each seq's first intact cycle, as read in order
+		missing := map[int]bool{}
+		var order []int
+		duplicates := false
+		for rec, err := range rd.All() {
+			var m *ErrMissingNodeSet
+			var dup *ErrDuplicate
+			switch {
+			case errors.As(err, &m):
+				missing[m.Seq] = true
+			case errors.As(err, &dup):
+				duplicates = true
+			case err == nil && rec.Cycle != nil:
+				if _, ok := first[rec.Cycle.Seq]; !ok {
+					first[rec.Cycle.Seq] = rec.Cycle
+					order = append(order, rec.Cycle.Seq)
+				}
+			}
+		}
+
+		check := func(what string, c *Cycle, err error) {
+			t.Helper()
+			var m *ErrMissingNodeSet
+			if err != nil && !errors.As(err, &m) {
+				t.Fatalf("%s: %v", what, err)
+			}
+			if m != nil {
+				checkProblem(t, err, size)
+			}
+			if c.Nodes == nil && m == nil && (c.NodeSetID != 0) {
+				t.Fatalf("%s: cycle %d has no node set and no problem says so", what, c.Seq)
+			}
+			if n := intsIn(c); n > fuzzLimits.ints+size {
+				t.Fatalf("%s: cycle %d expanded to %d values from %d bytes", what, c.Seq, n, size)
+			}
+			want, ok := first[c.Seq]
+			if !ok {
+				t.Fatalf("%s: cycle %d, which the sequential reader did not read", what, c.Seq)
+			}
+			if got, w := cycleJSON(t, c), cycleJSON(t, want); got != w {
+				t.Fatalf("%s: cycle differs from the sequential reader's:\n got %s\nwant %s", what, got, w)
+			}
+			if !duplicates && c.Nodes != nil && want.Nodes != nil && !slicesEqual(c.Nodes.Names, want.Nodes.Names) {
+				t.Fatalf("%s: node names %q, sequential reader %q", what, c.Nodes.Names, want.Nodes.Names)
+			}
+		}
+
+		c, err := rf.First()
+		switch {
+		case errors.Is(err, io.EOF):
+			if len(order) > 0 {
+				t.Fatalf("First: EOF, but the sequential reader read cycle %d", order[0])
+			}
+		case c == nil:
+			t.Fatalf("First: %v", err)
+		default:
+			if len(order) == 0 || c.Seq != order[0] {
+				t.Fatalf("First: cycle %d, sequential reader's first %v", c.Seq, order)
+			}
+			check("First", c, err)
+		}
+		for _, s := range append([]int{seq}, order...) {
+			c, err := rf.Seek(s)
+			if c == nil {
+				if _, ok := first[s]; ok {
+					t.Fatalf("Seek(%d): %v, but the sequential reader read it", s, err)
+				}
+				if err == nil || strings.Contains(err.Error(), "\n") {
+					t.Fatalf("Seek(%d) found nothing; error %v", s, err)
+				}
+				continue
+			}
+			if c.Seq != s {
+				t.Fatalf("Seek(%d) returned cycle %d", s, c.Seq)
+			}
+			check(fmt.Sprintf("Seek(%d)", s), c, err)
+		}
+	})
 }
