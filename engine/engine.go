@@ -8,7 +8,6 @@ import (
 	"slices"
 	"sort"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -99,6 +98,9 @@ type Engine struct {
 	// replaced whenever one finishes.
 	decided  map[types.UID]*recorder.Cycle
 	decision chan struct{}
+	// timeOnly marks pods whose last cycle failed with no plugin to wait for:
+	// the queue retries them after backoff alone.
+	timeOnly map[types.UID]bool
 	pending  []*cycleRec // preempting cycles held back until their victims are known
 	emitted  int
 	emitting int // cycles being handed to OnCycle
@@ -132,7 +134,7 @@ func build(ctx context.Context, fx *Fixture, opts Options) (*Engine, error) {
 		opts.SettleTimeout = 60 * time.Second
 	}
 	e := &Engine{opts: opts, fixture: fx, cfg: cfg, rec: newRecorderState(), inFlight: map[types.UID]bool{},
-		decided: map[types.UID]*recorder.Cycle{}, decision: make(chan struct{})}
+		decided: map[types.UID]*recorder.Cycle{}, decision: make(chan struct{}), timeOnly: map[types.UID]bool{}}
 	// The simple tracker stores objects as they are written. The field-managed one
 	// (fake.NewClientset) rebuilds a REST mapper on every write, which made the
 	// fake API server, not the scheduler, the bottleneck of large runs.
@@ -268,6 +270,7 @@ func (e *Engine) installHooks() error {
 		if pi, ok := ent.(*framework.QueuedPodInfo); ok && pi != nil && pi.Pod != nil {
 			e.mu.Lock()
 			e.inFlight[pi.Pod.UID] = true
+			delete(e.timeOnly, pi.Pod.UID)
 			e.mu.Unlock()
 			if e.opts.Gate != nil {
 				e.gated.Store(true)
@@ -288,6 +291,12 @@ func (e *Engine) installHooks() error {
 			e.finishFailed(c, status, ni)
 		}
 		e.settled(podInfo.Pod.UID)
+		// A failure no plugin rejected (an error, no nodes at all) is retried
+		// after backoff alone, with the same result, for as long as the
+		// scheduler runs.
+		e.mu.Lock()
+		e.timeOnly[podInfo.Pod.UID] = podInfo.UnschedulablePlugins.Len() == 0 && podInfo.PendingPlugins.Len() == 0
+		e.mu.Unlock()
 	}
 	if e.opts.DisableRecording {
 		return nil
@@ -733,31 +742,39 @@ func (e *Engine) openCycles() int {
 // backoff queues.
 func (e *Engine) QueueCounts() (active, backoff int) { return e.queueCounts() }
 
-// queueCounts parses the scheduling queue's pending summary.
+// queueCounts counts the pods in the scheduling queue's activeQ and backoffQ.
 func (e *Engine) queueCounts() (active, backoff int) {
-	_, summary := e.sched.SchedulingQueue.PendingPods()
-	for _, part := range strings.Split(summary, ";") {
-		k, v, ok := strings.Cut(strings.TrimSpace(part), ":")
-		if !ok {
-			continue
-		}
-		n, _ := strconv.Atoi(v)
-		switch k {
-		case "activeQ":
-			active = n
-		case "backoffQ":
-			backoff = n
-		}
-	}
-	return active, backoff
+	q := e.sched.SchedulingQueue
+	return len(q.PodsInActiveQ()), len(q.PodsInBackoffQ())
 }
 
-// waitSettled waits until no pod is queued to run, in a cycle, or binding.
+// retrying counts the pods in backoffQ that a run waits for: every pod but
+// those whose last cycle failed with no plugin to wait for. The scheduler
+// retries those after backoff alone, with the same inputs and the same result,
+// for as long as it runs (a cluster with no nodes, an unreachable extender):
+// their cycle is the answer. A pod an event moved to backoffQ (a preemptor
+// whose victims are gone) is waited for.
+func (e *Engine) retrying() int {
+	n := 0
+	for _, p := range e.sched.SchedulingQueue.PodsInBackoffQ() {
+		e.mu.Lock()
+		timeOnly := e.timeOnly[p.UID]
+		e.mu.Unlock()
+		if !timeOnly {
+			n++
+		}
+	}
+	return n
+}
+
+// waitSettled waits until no pod is queued to run, in a cycle, or binding,
+// and no pod in backoff is to be retried for an answer.
 func (e *Engine) waitSettled(ctx context.Context, podInformer cache.SharedIndexInformer) error {
 	deadline := time.Now().Add(e.opts.SettleTimeout)
 	quietSince := time.Time{}
 	for {
-		active, backoff := e.queueCounts()
+		active, _ := e.queueCounts()
+		backoff := e.retrying()
 		e.mu.Lock()
 		busy := len(e.inFlight) + e.openCycles()
 		e.mu.Unlock()

@@ -68,6 +68,10 @@ type LiveOptions struct {
 	DecisionTimeout time.Duration
 	// SyncTimeout bounds the initial listing of the cluster.
 	SyncTimeout time.Duration
+	// CallExtenders sends pending pods to the filter and prioritize verbs of
+	// the scheduler extenders in Config. Off, no extender is called; on or
+	// off, their bind and preempt verbs never are.
+	CallExtenders bool
 }
 
 // Live is a running live session.
@@ -87,8 +91,10 @@ type Live struct {
 	// Resources lists what is mirrored, for messages and the ClusterRole check.
 	resources []schema.GroupVersionResource
 	skipped   []string
-	connMu    sync.Mutex // orders connection reports; guards lost
-	lost      bool
+	// notes say how the configuration was made safe for a real cluster.
+	notes  []string
+	connMu sync.Mutex // orders connection reports; guards lost
+	lost   bool
 	// running is set once the scheduler runs; before, nothing can be decided
 	// and a binding is not held for a decision.
 	running atomic.Bool
@@ -140,7 +146,12 @@ func NewLive(ctx context.Context, opts LiveOptions) (*Live, error) {
 	if opts.Context != "" {
 		name = opts.Context
 	}
-	e, err := build(ctx, &Fixture{Name: name}, opts.Options)
+	// Extenders are paths out of the process: none is called unless asked,
+	// and their bind and preempt verbs never are.
+	eopts := opts.Options
+	var notes []string
+	eopts.Config, notes = liveExtenders(eopts.Config, opts.CallExtenders)
+	e, err := build(ctx, &Fixture{Name: name}, eopts)
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +162,7 @@ func NewLive(ctx context.Context, opts LiveOptions) (*Live, error) {
 	e.client.PrependReactor("delete", "pods", func(clienttesting.Action) (bool, runtime.Object, error) {
 		return true, nil, nil
 	})
-	l := &Live{Engine: e, opts: opts, client: client,
+	l := &Live{Engine: e, opts: opts, client: client, notes: notes,
 		mirrored: map[types.UID]time.Time{}, withheld: map[types.UID]bool{}, reportedUnsched: map[types.UID]bool{}}
 
 	types, err := e.readTypes()
@@ -172,6 +183,10 @@ func NewLive(ctx context.Context, opts LiveOptions) (*Live, error) {
 
 // Resources lists the resources mirrored from the cluster.
 func (l *Live) Resources() []schema.GroupVersionResource { return l.resources }
+
+// Notes say what live mode changed in the scheduler configuration to stay
+// read-only (extenders not called, bind and preempt verbs removed).
+func (l *Live) Notes() []string { return l.notes }
 
 // Skipped lists resources the scheduler reads that the cluster does not serve.
 func (l *Live) Skipped() []string { return l.skipped }

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"strings"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -25,10 +25,9 @@ import (
 // Snapshot reads, with a read-only client, everything a scheduler with opts
 // reads from the cluster and returns it as a fixture manifest that sim and
 // explain accept: running pods before pending ones, pending pods in the order
-// the scheduling queue takes them (priority, then age). Only what scheduling needs is kept: no managed fields, no
-// last-applied annotations, no status beyond what the scheduler reads, no
-// container commands, arguments or environment values. Secrets and ConfigMaps
-// are never read.
+// the scheduling queue takes them (priority, then age). Each object keeps only
+// the fields the scheduler reads, from an allow-list per kind (scrub). Secrets
+// and ConfigMaps are never read.
 func Snapshot(ctx context.Context, cfg *rest.Config, opts *Options, timeout time.Duration) ([]byte, error) {
 	client, err := kubernetes.NewForConfig(readOnlyConfig(cfg))
 	if err != nil {
@@ -104,23 +103,41 @@ func Snapshot(ctx context.Context, cfg *rest.Config, opts *Options, timeout time
 		}
 		return objectKey(a) < objectKey(b)
 	})
-	var buf bytes.Buffer
-	fmt.Fprintf(&buf, "# Snapshot of what the scheduler reads, taken by schedscope %s on %s.\n", Version, time.Now().UTC().Format(time.RFC3339))
-	buf.WriteString("# Running pods first, then pending pods in the order the scheduling queue takes them\n# (priority, then age); replay with\n#   kubectl schedscope sim -f FILE\n")
+	var body bytes.Buffer
+	unknown := map[string]bool{}
 	for _, group := range [][]runtime.Object{rest, running, pending} {
 		for _, obj := range group {
-			sanitize(obj)
+			obj, known := scrub(obj)
+			if obj == nil {
+				continue
+			}
 			if err := setTypeMeta(obj); err != nil {
 				return nil, err
+			}
+			if !known {
+				unknown[obj.GetObjectKind().GroupVersionKind().Kind] = true
 			}
 			data, err := yaml.Marshal(obj)
 			if err != nil {
 				return nil, err
 			}
-			buf.WriteString("---\n")
-			buf.Write(data)
+			body.WriteString("---\n")
+			body.Write(data)
 		}
 	}
+	var buf bytes.Buffer
+	fmt.Fprintf(&buf, "# Snapshot of what the scheduler reads, taken by schedscope %s on %s.\n", Version, time.Now().UTC().Format(time.RFC3339))
+	buf.WriteString("# Running pods first, then pending pods in the order the scheduling queue takes them\n# (priority, then age); replay with\n#   kubectl schedscope sim -f FILE\n")
+	buf.WriteString("# Only fields the scheduler reads are kept: no environment, commands, secrets,\n# volume attributes, storage class parameters or annotations beyond the volume binder's.\n")
+	if len(unknown) > 0 {
+		kinds := make([]string, 0, len(unknown))
+		for k := range unknown {
+			kinds = append(kinds, k)
+		}
+		sort.Strings(kinds)
+		fmt.Fprintf(&buf, "# Kept only the names and labels of %s (schedscope does not know which of their fields the scheduler reads).\n", strings.Join(kinds, ", "))
+	}
+	buf.Write(body.Bytes())
 	return buf.Bytes(), nil
 }
 
@@ -190,74 +207,4 @@ func keep(obj runtime.Object) bool {
 		return o.Status.Phase != v1.PodSucceeded && o.Status.Phase != v1.PodFailed && (o.DeletionTimestamp == nil || o.Spec.NodeName != "")
 	}
 	return true
-}
-
-// sanitize drops what the scheduler does not read and what must not leave the
-// cluster: identities the fixture loader assigns anew, managed fields, the
-// last-applied annotation, container commands, arguments and environment
-// values, and status beyond what scheduling reads.
-func sanitize(obj runtime.Object) {
-	m, err := meta.Accessor(obj)
-	if err != nil {
-		return
-	}
-	m.SetManagedFields(nil)
-	m.SetUID("")
-	m.SetResourceVersion("")
-	m.SetGeneration(0)
-	m.SetCreationTimestamp(metav1.Time{})
-	m.SetOwnerReferences(nil)
-	m.SetSelfLink("")
-	if a := m.GetAnnotations(); a != nil {
-		delete(a, "kubectl.kubernetes.io/last-applied-configuration")
-		if len(a) == 0 {
-			m.SetAnnotations(nil)
-		}
-	}
-	switch o := obj.(type) {
-	case *v1.Pod:
-		scrubContainers(o.Spec.InitContainers)
-		scrubContainers(o.Spec.Containers)
-		o.Spec.EphemeralContainers = nil
-		// Keep what the scheduler reads of a pod's status: its phase and
-		// nomination, its DRA claims, and the resources of resized containers.
-		status := v1.PodStatus{Phase: o.Status.Phase, NominatedNodeName: o.Status.NominatedNodeName,
-			ResourceClaimStatuses: o.Status.ResourceClaimStatuses, ExtendedResourceClaimStatus: o.Status.ExtendedResourceClaimStatus}
-		for _, cs := range o.Status.ContainerStatuses {
-			if cs.Resources != nil || len(cs.AllocatedResources) > 0 {
-				status.ContainerStatuses = append(status.ContainerStatuses, v1.ContainerStatus{Name: cs.Name, Resources: cs.Resources, AllocatedResources: cs.AllocatedResources})
-			}
-		}
-		o.Status = status
-	case *v1.Node:
-		o.Status.Conditions = nil
-		o.Status.DaemonEndpoints = v1.NodeDaemonEndpoints{}
-		o.Status.NodeInfo = v1.NodeSystemInfo{}
-		o.Status.Addresses = nil
-		o.Status.VolumesInUse = nil
-		o.Status.VolumesAttached = nil
-		o.Status.Config = nil
-	case *v1.PersistentVolume:
-		if o.Spec.ClaimRef != nil {
-			o.Spec.ClaimRef.UID = ""
-			o.Spec.ClaimRef.ResourceVersion = ""
-		}
-	case *v1.Namespace:
-		o.Status = v1.NamespaceStatus{}
-	}
-}
-
-// scrubContainers keeps what scheduling reads of containers: images, resources,
-// ports and volume mounts; commands, arguments and environment values go.
-func scrubContainers(cs []v1.Container) {
-	for i := range cs {
-		c := &cs[i]
-		c.Command, c.Args = nil, nil
-		for j := range c.Env {
-			c.Env[j].Value = ""
-			c.Env[j].ValueFrom = nil
-		}
-		c.EnvFrom = nil
-		c.LivenessProbe, c.ReadinessProbe, c.StartupProbe, c.Lifecycle = nil, nil, nil, nil
-	}
 }

@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -28,6 +29,7 @@ type LiveOptions struct {
 	Keep          int
 	NoTUI         bool
 	Output        string
+	CallExtenders bool
 	streams       genericiooptions.IOStreams
 }
 
@@ -56,6 +58,7 @@ func NewCmdLive(streams genericiooptions.IOStreams) *cobra.Command {
 	cmd.Flags().StringVar(&o.Record, "record", "", "also write a flight recording to this file")
 	cmd.Flags().Int64Var(&o.MaxSize, "max-size", 256<<20, "with --record: start a new file when it reaches this many bytes (0: never)")
 	cmd.Flags().IntVar(&o.Keep, "keep", 4, "with --record: how many full files to keep as FILE.1 … FILE.N")
+	cmd.Flags().BoolVar(&o.CallExtenders, "call-extenders", false, "send pending pods (and, unless nodeCacheCapable, their candidate nodes) to the filter and prioritize verbs of the extenders in --config; their bind and preempt verbs are never called")
 	cmd.Flags().BoolVar(&o.NoTUI, "no-tui", false, "print one line per cycle and observed binding instead of opening the debugger")
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "text", "with --no-tui: text or json (one JSON object per line)")
 	return cmd
@@ -108,11 +111,12 @@ func (o *LiveOptions) Run(ctx context.Context) error {
 	defer out.close()
 	var ctl *liveControl
 	opts := engine.LiveOptions{
-		Options:    engine.Options{Config: cfg, ConfigPath: o.Config, Diagnostic: mode, OnCycle: out.cycle},
-		REST:       restCfg,
-		Context:    contextName,
-		Namespace:  ns,
-		OnObserved: out.observed,
+		Options:       engine.Options{Config: cfg, ConfigPath: o.Config, Diagnostic: mode, OnCycle: out.cycle},
+		REST:          restCfg,
+		Context:       contextName,
+		Namespace:     ns,
+		CallExtenders: o.CallExtenders,
+		OnObserved:    out.observed,
 		OnConnection: func(err error) {
 			out.connection(err)
 		},
@@ -132,6 +136,9 @@ func (o *LiveOptions) Run(ctx context.Context) error {
 	}
 	if err := out.start(live.Header()); err != nil {
 		return err
+	}
+	for _, n := range live.Notes() {
+		out.problem(errors.New(n))
 	}
 	for _, s := range live.Skipped() {
 		out.problem(fmt.Errorf("the cluster does not serve %s; the scheduler sees none", s))
