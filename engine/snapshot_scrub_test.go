@@ -23,10 +23,10 @@ func secretive() []runtime.Object {
 		Annotations: map[string]string{"example.com/token": "SECRET-annotation", "kubectl.kubernetes.io/last-applied-configuration": "SECRET-last-applied"}}
 	container := v1.Container{Name: "c", Image: "registry.example/web:1",
 		Command: []string{"run", "--password=SECRET-command"}, Args: []string{"SECRET-arg"},
-		Env:       []v1.EnvVar{{Name: "PASSWORD", Value: "SECRET-env"}},
-		EnvFrom:   []v1.EnvFromSource{{SecretRef: &v1.SecretEnvSource{LocalObjectReference: v1.LocalObjectReference{Name: "SECRET-envfrom"}}}},
-		Resources: v1.ResourceRequirements{Requests: v1.ResourceList{v1.ResourceCPU: resource.MustParse("250m")}},
-		Ports:     []v1.ContainerPort{{ContainerPort: 80, HostPort: 8080}},
+		Env:           []v1.EnvVar{{Name: "PASSWORD", Value: "SECRET-env"}},
+		EnvFrom:       []v1.EnvFromSource{{SecretRef: &v1.SecretEnvSource{LocalObjectReference: v1.LocalObjectReference{Name: "SECRET-envfrom"}}}},
+		Resources:     v1.ResourceRequirements{Requests: v1.ResourceList{v1.ResourceCPU: resource.MustParse("250m")}},
+		Ports:         []v1.ContainerPort{{ContainerPort: 80, HostPort: 8080}},
 		LivenessProbe: &v1.Probe{ProbeHandler: v1.ProbeHandler{Exec: &v1.ExecAction{Command: []string{"SECRET-probe"}}}},
 	}
 	template := v1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}, Annotations: map[string]string{"vault": "SECRET-template-annotation"}},
