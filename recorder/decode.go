@@ -103,6 +103,8 @@ func (w *wireInts) UnmarshalJSON(data []byte) error {
 type budget struct {
 	perList int64
 	left    int64
+	// nodes says perList is the size of the cycle's node set.
+	nodes bool
 }
 
 // newBudget bounds each list by the size of the node set, or by
@@ -110,7 +112,7 @@ type budget struct {
 func newBudget(nodes *NodeSet, total int64) *budget {
 	b := &budget{perList: min(maxIntsUnknownSet, total), left: total}
 	if nodes != nil {
-		b.perList = int64(len(nodes.Names))
+		b.perList, b.nodes = int64(len(nodes.Names)), true
 	}
 	return b
 }
@@ -130,7 +132,10 @@ func expandInts[T ~int | ~int64](w wireInts, b *budget, what string) (Ints[T], e
 	for _, run := range w.runs {
 		total += run[2] // each run[2] ≤ maxInts, and so are the partial sums checked below
 		if total > b.perList {
-			return nil, fmt.Errorf("%s: runs expand to more than %d values, one per node of the node set", what, b.perList)
+			if b.nodes {
+				return nil, fmt.Errorf("%s: runs expand to more than %d values, one per node of the cycle's node set", what, b.perList)
+			}
+			return nil, fmt.Errorf("%s: runs expand to more than %d values, too many for a cycle whose node set is unknown", what, b.perList)
 		}
 	}
 	if total > b.left {
@@ -228,6 +233,9 @@ func decodeLine(line []byte) (*wireEnvelope, string) {
 	var e wireEnvelope
 	if err := json.Unmarshal(body, &e); err != nil {
 		return nil, err.Error()
+	}
+	if e.Cycle != nil && e.Cycle.Cycle == nil {
+		e.Cycle.Cycle = &Cycle{} // "cycle":{} sets no field of the embedded Cycle
 	}
 	return &e, ""
 }

@@ -286,3 +286,27 @@ func TestRotatedStreamIsNotDuplicate(t *testing.T) {
 		t.Errorf("problems %v, %d cycles", rec.Problems, len(rec.Cycles))
 	}
 }
+
+func TestEmptyCycleBody(t *testing.T) {
+	data := checksumLine([]byte(`{"kind":"header","header":{"format":"schedscope-recording","schemaVersion":1}}`)) +
+		checksumLine([]byte(`{"kind":"cycle","cycle":{}}`)) +
+		checksumLine([]byte(`{"kind":"cycle","cycle":{"seq":3,"filter":{},"score":{"plugins":[{}]},"selection":{}}}`))
+	rec, err := Load(strings.NewReader(data))
+	if err != nil || len(rec.Problems) != 0 || len(rec.Cycles) != 2 {
+		t.Fatalf("Load: %v, problems %v, %d cycles", err, rec.Problems, len(rec.Cycles))
+	}
+	path := filepath.Join(t.TempDir(), "empty.rec")
+	if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rf, err := OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rf.Close()
+	for _, seq := range []int{0, 3} {
+		if c, err := rf.Seek(seq); err != nil || c.Seq != seq {
+			t.Errorf("Seek(%d) = %v, %v", seq, c, err)
+		}
+	}
+}

@@ -80,7 +80,11 @@ func (rf *File) First() (*Cycle, error) {
 	for off < rf.size {
 		e, next, err := rf.recordAt(off)
 		if err == nil && e.Kind == KindCycle && e.Cycle != nil {
-			return rf.build(e, off)
+			// A record that decodes but does not build (lists past their
+			// bounds) is skipped, as Reader skips it.
+			if c, err := rf.build(e, off); c != nil {
+				return c, err
+			}
 		}
 		if next <= off {
 			break
@@ -115,7 +119,9 @@ func (rf *File) Seek(seq int) (*Cycle, error) {
 	for off < rf.size {
 		e, next, err := rf.recordAt(off)
 		if err == nil && e.Kind == KindCycle && e.Cycle != nil && e.Cycle.Seq == seq {
-			return rf.build(e, off)
+			if c, err := rf.build(e, off); c != nil {
+				return c, err
+			}
 		}
 		if err != nil && !IsProblem(err) {
 			return nil, err

@@ -157,7 +157,6 @@ func BenchmarkReplay1GB(b *testing.B) {
 func FuzzFile(f *testing.F) {
 	nodes := &NodeSet{ID: 1, Names: []string{"a", "b"}}
 	f.Add(writeRecording(f, testCycle(1, nodes), testCycle(2, nodes)), 2)
-	f.Add(runsBomb(false), 2)
 	f.Fuzz(func(t *testing.T, data []byte, seq int) {
 		path := filepath.Join(t.TempDir(), "fuzz.rec")
 		if err := os.WriteFile(path, data, 0o600); err != nil {
