@@ -103,8 +103,17 @@ func newReader(r io.Reader, lim limits) (*Reader, error) {
 	return rd, nil
 }
 
+// notRecording quotes how a file starts: a few dozen bytes of text, or
+// eight of binary data.
 func notRecording(start []byte) error {
-	return &ErrNotRecording{Start: string(start[:min(len(start), 24)])}
+	n := min(len(start), 24)
+	for i, c := range start[:n] {
+		if c < 0x20 && c != '\t' || c == 0x7f {
+			n = min(n, max(i, 8))
+			break
+		}
+	}
+	return &ErrNotRecording{Start: string(start[:n])}
 }
 
 func (r *Reader) unreadableHeader(off int64, reason string) {

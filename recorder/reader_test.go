@@ -56,7 +56,7 @@ func TestDevZeroFailsWithinBoundedInput(t *testing.T) {
 	if z.n > maxHeaderLine+512<<10 {
 		t.Errorf("read %d bytes before failing, want at most a header line's limit", z.n)
 	}
-	if want := `it starts with "\x00\x00`; !strings.Contains(err.Error(), want) {
+	if want := `it starts with "\x00\x00\x00\x00\x00\x00\x00\x00", not`; !strings.Contains(err.Error(), want) {
 		t.Errorf("error %q, want it to contain %q", err, want)
 	}
 }

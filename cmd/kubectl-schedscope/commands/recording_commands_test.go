@@ -126,7 +126,7 @@ func TestReplayRefusesWhatIsNotARecording(t *testing.T) {
 		{"/dev/zero in the TUI", []string{"replay", "/dev/zero", "--follow=false"}, `/dev/zero: not a schedscope recording`},
 		{"fixture", []string{"replay", fixture, "--no-tui", "-o", "json"}, `x.yaml: not a schedscope recording: it starts with "apiVersion: v1"`},
 		{"missing", []string{"replay", filepath.Join(dir, "nope.rec"), "--no-tui"}, "nope.rec: no such file"},
-		{"no terminal", []string{"replay", rec}, "needs a terminal; to print " + rec + " instead, use: replay " + rec + " --no-tui"},
+		{"no terminal", []string{"replay", rec}, "needs a terminal; to print " + rec + " instead, run: kubectl schedscope replay " + rec + " --no-tui"},
 		{"output without --no-tui", []string{"replay", rec, "-o", "json"}, "--output and --pod are for printing the recording: add --no-tui"},
 		{"follow with --no-tui", []string{"replay", rec, "--no-tui", "--follow"}, "--follow cannot be used with --no-tui"},
 		{"bad output", []string{"replay", rec, "--no-tui", "-o", "xml"}, `--output must be text, json or yaml, not "xml"`},
@@ -150,13 +150,21 @@ func TestReplayNoTUIPrintsLikeExplain(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	explained, _, _ := run(t, "explain", "-f", "preemption")
-	// The same walk through the cycles, after a header naming the source;
-	// only the measured durations differ.
+	// The same walk through the cycles, after a header naming the source.
+	// The two runs of the engine may differ in timings and in what a
+	// preemption's victims had become, so only the headline of each cycle,
+	// its result and its phases are compared.
 	durations := regexp.MustCompile(`[0-9.]+(ns|µs|ms|s)\b`)
-	cut := func(s string) string {
-		return durations.ReplaceAllString(s[strings.Index(s, "───"):], "DURATION")
+	outline := func(s string) []string {
+		var out []string
+		for _, l := range strings.Split(s, "\n") {
+			if strings.HasPrefix(l, "cycle ") || strings.HasPrefix(l, "result: ") || regexp.MustCompile(`^[1-6]\. `).MatchString(l) {
+				out = append(out, durations.ReplaceAllString(l, "DURATION"))
+			}
+		}
+		return out
 	}
-	if diff := cmp.Diff(cut(explained), cut(text)); diff != "" {
+	if diff := cmp.Diff(outline(explained), outline(text)); diff != "" || len(outline(text)) < 6 {
 		t.Errorf("replay --no-tui and explain differ (-explain +replay):\n%s", diff)
 	}
 	if !strings.Contains(text, "recording "+rec+" (fixture (embedded) preemption)") {

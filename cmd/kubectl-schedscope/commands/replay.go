@@ -104,7 +104,7 @@ func (o *ReplayOptions) Run(ctx context.Context) error {
 		return errorf("%s: %w", o.File, err)
 	}
 	if !isTerminal(o.streams.In) || !isTerminal(o.streams.Out) {
-		return errorf("replay opens an interactive debugger and needs a terminal; to print %s instead, use: replay %s --no-tui [-o text|json]", o.File, o.File)
+		return errorf("replay opens an interactive debugger and needs a terminal; to print %s instead, run: kubectl schedscope replay %s --no-tui [-o text|json]", o.File, o.File)
 	}
 	events := make(chan tui.Event, 256)
 	go func() {
