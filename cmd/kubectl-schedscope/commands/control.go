@@ -10,9 +10,60 @@ import (
 	"github.com/schedscope/schedscope/tui"
 )
 
+// eventSink is the TUI's event stream as the producers see it: any number of
+// goroutines may send, and sending after the stream was closed (the run ended)
+// or after ctx was cancelled (the TUI quit) drops the event instead of
+// panicking or blocking.
+type eventSink struct {
+	ctx    context.Context
+	events chan tui.Event
+	ended  chan struct{} // closed by close, before events is
+	end    sync.Once
+
+	mu     sync.RWMutex
+	closed bool
+}
+
+func newEventSink(ctx context.Context, buffer int) *eventSink {
+	return &eventSink{ctx: ctx, events: make(chan tui.Event, buffer), ended: make(chan struct{})}
+}
+
+// Events is the channel the TUI reads; it is closed by close.
+func (s *eventSink) Events() <-chan tui.Event { return s.events }
+
+// send delivers ev unless the stream has ended or ctx is done, and reports
+// whether it did.
+func (s *eventSink) send(ev tui.Event) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return false
+	}
+	select {
+	case s.events <- ev:
+		return true
+	case <-s.ended:
+	case <-s.ctx.Done():
+	}
+	return false
+}
+
+// close ends the stream; later sends are dropped. It may be called more than once.
+func (s *eventSink) close() {
+	// Wake senders blocked on a full channel first, so that the lock can be taken.
+	s.end.Do(func() { close(s.ended) })
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closed {
+		s.closed = true
+		close(s.events)
+	}
+}
+
 // liveControl pauses, steps and breaks the engine for the TUI. The engine calls
 // Gate before each scheduling cycle and Observe after each recorded cycle; the
-// TUI calls the tui.Controller methods.
+// TUI calls the tui.Controller methods. Once closed (the run ended or the
+// session is over) the controls change nothing and report nothing.
 type liveControl struct {
 	mu     sync.Mutex
 	wake   chan struct{} // closed and replaced whenever the state changes
@@ -39,8 +90,10 @@ func (l *liveControl) changed() {
 	l.reportLocked()
 }
 
+// reportLocked reports the state; call with mu held. A closed control reports
+// nothing: there is no engine left whose state it could be.
 func (l *liveControl) reportLocked() {
-	if l.report == nil {
+	if l.report == nil || l.closed {
 		return
 	}
 	st := tui.EngineState{State: tui.StateRunning}
@@ -57,6 +110,9 @@ func (l *liveControl) reportLocked() {
 func (l *liveControl) Pause() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.closed {
+		return
+	}
 	l.paused, l.steps, l.why = true, 0, "paused by you"
 	l.changed()
 }
@@ -65,6 +121,9 @@ func (l *liveControl) Pause() {
 func (l *liveControl) Resume() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.closed {
+		return
+	}
 	l.paused, l.steps, l.why = false, 0, ""
 	l.changed()
 }
@@ -73,6 +132,9 @@ func (l *liveControl) Resume() {
 func (l *liveControl) Step() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.closed {
+		return
+	}
 	l.paused, l.steps, l.why = true, 1, "stepping one cycle"
 	l.changed()
 }
@@ -81,8 +143,18 @@ func (l *liveControl) Step() {
 func (l *liveControl) SetBreakpoints(bp tui.Breakpoints) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.closed {
+		return
+	}
 	l.bp = bp
 	l.changed()
+}
+
+// setCounts gives the control the engine's queue counts for its reports.
+func (l *liveControl) setCounts(counts func() (active, backoff int)) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.counts = counts
 }
 
 // Refresh reports the current state again (after something else, such as a
@@ -93,10 +165,14 @@ func (l *liveControl) Refresh() {
 	l.reportLocked()
 }
 
-// Close releases a waiting Gate for good, as when the session ends.
+// Close releases a waiting Gate for good, as when the run or the session ends;
+// later control calls are ignored. It may be called more than once.
 func (l *liveControl) Close() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.closed {
+		return
+	}
 	l.closed = true
 	close(l.wake)
 	l.wake = make(chan struct{})

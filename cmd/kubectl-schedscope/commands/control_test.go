@@ -141,3 +141,89 @@ func TestControlCloseReleasesTheGate(t *testing.T) {
 	l.Close()
 	mustPass(t, done, "after Close")
 }
+
+// drain returns what the sink delivered, up to its close.
+func drain(t *testing.T, s *eventSink) []tui.Event {
+	t.Helper()
+	var out []tui.Event
+	for {
+		select {
+		case ev, ok := <-s.Events():
+			if !ok {
+				return out
+			}
+			out = append(out, ev)
+		case <-time.After(10 * time.Second):
+			t.Fatal("the event stream was never closed")
+		}
+	}
+}
+
+// TestControlsAfterTheRunEnded is the README's first keypress: the fixture
+// settled, the stream was closed, then the user pressed space, s and b.
+func TestControlsAfterTheRunEnded(t *testing.T) {
+	sink := newEventSink(context.Background(), 16)
+	l := newLiveControl(func(st tui.EngineState) { sink.send(tui.Event{State: &st}) })
+	l.Refresh()
+	// The run ends as sim's pump ends it: the control first, then the stream.
+	l.Close()
+	sink.close()
+	l.Pause()
+	l.Step()
+	l.Resume()
+	l.SetBreakpoints(tui.Breakpoints{Pod: "web-*", Unschedulable: true})
+	l.Refresh()
+	l.Observe(&recorder.Cycle{Seq: 5, Outcome: recorder.Outcome{Result: recorder.ResultUnschedulable}})
+	mustPass(t, gateAsync(l, web), "gate after the end")
+	evs := drain(t, sink)
+	if len(evs) != 1 || evs[0].State == nil || evs[0].State.State != tui.StateRunning {
+		t.Errorf("events = %+v, want only the running state reported before the end", evs)
+	}
+}
+
+// TestSinkSendAfterClose checks that a report racing with the end of the run
+// is dropped, whichever comes first, and never panics.
+func TestSinkSendAfterClose(t *testing.T) {
+	sink := newEventSink(context.Background(), 0) // unbuffered: senders block until close
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sink.send(tui.Event{Done: true})
+		}()
+	}
+	sink.close()
+	sink.close() // twice is harmless
+	wg.Wait()
+	if sink.send(tui.Event{Done: true}) {
+		t.Error("send after close reported delivery")
+	}
+	if _, ok := <-sink.Events(); ok {
+		t.Error("the stream is still open after close")
+	}
+}
+
+// TestPauseBeforeHeaderIsNotOverwritten is space pressed before the TUI's
+// first frame: the pause reaches the stream before the header, and what sim
+// sends with the header is the control's state, so the last word is paused.
+func TestPauseBeforeHeaderIsNotOverwritten(t *testing.T) {
+	sink := newEventSink(context.Background(), 16)
+	l := newLiveControl(func(st tui.EngineState) { sink.send(tui.Event{State: &st}) })
+	l.Pause()
+	sink.send(tui.Event{Header: &recorder.Header{}})
+	l.Refresh()
+	sink.close()
+	var last *tui.EngineState
+	for _, ev := range drain(t, sink) {
+		if ev.State != nil {
+			last = ev.State
+		}
+	}
+	if last == nil {
+		t.Fatal("no state reported")
+	}
+	if last.State != tui.StatePaused || last.Why != "paused by you" {
+		t.Errorf("last state = %+v, want paused by you", *last)
+	}
+}

@@ -66,25 +66,24 @@ func (o *SimOptions) Run(ctx context.Context) error {
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	events := make(chan tui.Event, 256)
-	send := func(ev tui.Event) {
-		select {
-		case events <- ev:
-		case <-ctx.Done():
-		}
-	}
+	// The sink drops what is sent after the run ended, such as the state a
+	// control key reports once the fixture has settled.
+	sink := newEventSink(ctx, 256)
+	send := func(ev tui.Event) { sink.send(ev) }
 	ctl := newLiveControl(func(st tui.EngineState) { send(tui.Event{State: &st}) })
 	defer ctl.Close()
 	o.gate = ctl.Gate
-	o.onEngine = func(e *engine.Engine) { ctl.counts = e.QueueCounts }
+	o.onEngine = func(e *engine.Engine) { ctl.setCounts(e.QueueCounts) }
 
 	simDone := make(chan error, 1)
 	go func() {
-		defer close(events)
+		defer sink.close()
+		defer ctl.Close() // the engine is gone: controls have nothing left to control
 		var w *recorder.Writer
 		_, _, err := o.simulate(ctx, func(h recorder.Header) error {
 			send(tui.Event{Header: &h})
-			send(tui.Event{State: &tui.EngineState{State: tui.StateRunning}})
+			// The controller's own state: the user may have paused already.
+			ctl.Refresh()
 			if out != nil {
 				var err error
 				w, err = recorder.NewWriter(out, h)
@@ -109,7 +108,7 @@ func (o *SimOptions) Run(ctx context.Context) error {
 	}()
 
 	source := "fixture " + o.fixtureName()
-	if err := tui.Run(ctx, tui.Options{Source: source, Events: events, Control: ctl}); err != nil {
+	if err := tui.Run(ctx, tui.Options{Source: source, Events: sink.Events(), Control: ctl}); err != nil {
 		return err
 	}
 	cancel()
