@@ -87,10 +87,7 @@ func BenchmarkView5000Nodes(b *testing.B) {
 				m := New(Options{Source: "bench"})
 				m = send(m, tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 				m = send(m, eventsMsg{events: []Event{{Cycle: c}}})
-				m = keys(m, "enter")
-				for m.view.Phase() != ph {
-					m = keys(m, "l")
-				}
+				m = toPhase(b, keys(m, "enter"), ph)
 				m = keys(m, "ctrl+d", "ctrl+d", "tab") // somewhere in the middle
 				var samples []time.Duration
 				for b.Loop() {
@@ -115,7 +112,7 @@ func TestBigCycleRendersVisibleRowsOnly(t *testing.T) {
 	m := New(Options{Source: "big"})
 	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
 	m = send(m, eventsMsg{events: []Event{{Cycle: bigCycle(5000)}}})
-	m = keys(m, "enter", "l", "l", "G")
+	m = keys(toPhase(t, keys(m, "enter"), phFilter), "G")
 	if lines := len(splitLines(screen(m))); lines != 24 {
 		t.Fatalf("%d lines", lines)
 	}
@@ -129,6 +126,9 @@ func TestBigCycleRendersVisibleRowsOnly(t *testing.T) {
 		t.Errorf("name filter node-0499: %d rows, want 10", got)
 	}
 	m = keys(m, "esc", "f", "f") // rejected only
+	if len(m.view.table.rows) == 0 {
+		t.Fatal("show rejected listed no node")
+	}
 	for _, n := range m.view.table.rows {
 		if m.view.a.nodes[n].state != stRejected {
 			t.Fatalf("show rejected listed %s", m.view.c.NodeName(n))

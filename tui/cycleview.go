@@ -49,15 +49,33 @@ func NewCycleView(st *Styles) CycleView {
 // SetHeader gives the view the recording header (profiles, weights).
 func (v *CycleView) SetHeader(h *recorder.Header) { v.header = h }
 
-// SetCycle shows cycles[i]. The phase, sort and filters are kept, so that
-// stepping between cycles compares like with like.
+// SetCycle shows cycles[i]. The sort and filters are kept, and so is the phase
+// when it ran in this cycle too, so that stepping between cycles compares like
+// with like; otherwise the cycle opens on the phase that decided its outcome.
 func (v *CycleView) SetCycle(cycles []*recorder.Cycle, i int) {
+	v.setCycle(cycles, i, false)
+}
+
+// OpenCycle shows cycles[i] on the phase that decided its outcome.
+func (v *CycleView) OpenCycle(cycles []*recorder.Cycle, i int) {
+	v.setCycle(cycles, i, true)
+}
+
+func (v *CycleView) setCycle(cycles []*recorder.Cycle, i int, decisive bool) {
 	if i < 0 || i >= len(cycles) {
 		return
 	}
 	if v.c == cycles[i] {
 		v.cycles = cycles
+		if decisive && v.phase != decisivePhase(v.c) {
+			v.phase, v.detail = decisivePhase(v.c), nil
+			v.enterPhase()
+			v.focusRejection()
+		}
 		return
+	}
+	if ran, _ := phaseRan(cycles[i], v.phase); decisive || v.c == nil || !ran {
+		v.phase = decisivePhase(cycles[i])
 	}
 	v.cycles, v.index, v.c = cycles, i, cycles[i]
 	v.observed = nil

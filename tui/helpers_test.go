@@ -129,3 +129,22 @@ func run(cmd tea.Cmd) tea.Msg {
 	}
 	return cmd()
 }
+
+// toPhase steps the open cycle to phase p with h and l.
+func toPhase(t testing.TB, m Model, p phase) Model {
+	t.Helper()
+	for range numPhases {
+		switch {
+		case m.view.Phase() < p:
+			m = keys(m, "l")
+		case m.view.Phase() > p:
+			m = keys(m, "h")
+		default:
+			return m
+		}
+	}
+	if m.view.Phase() != p {
+		t.Fatalf("could not step to %v, at %v", p, m.view.Phase())
+	}
+	return m
+}

@@ -1,6 +1,9 @@
 package tui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
 
 // KeyMap holds the keys that work everywhere outside text inputs.
 type KeyMap struct {
@@ -9,6 +12,7 @@ type KeyMap struct {
 	Command     key.Binding
 	Filter      key.Binding
 	Back        key.Binding
+	Problems    key.Binding
 	Pause       key.Binding
 	Step        key.Binding
 	Breakpoints key.Binding
@@ -22,6 +26,7 @@ func DefaultKeyMap() KeyMap {
 		Command:     key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "command")),
 		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		Back:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		Problems:    key.NewBinding(key.WithKeys("!"), key.WithHelp("!", "problems")),
 		Pause:       key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "pause/resume")),
 		Step:        key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "step one cycle")),
 		Breakpoints: key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "breakpoints")),
@@ -30,20 +35,50 @@ func DefaultKeyMap() KeyMap {
 
 // ShortHelp implements help.KeyMap.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Help, k.Filter, k.Pause, k.Step, k.Quit}
+	return []key.Binding{k.Help, k.Pause, k.Step, k.Filter, k.Problems, k.Quit}
 }
 
 // FullHelp implements help.KeyMap.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Help, k.Command, k.Filter, k.Back, k.Quit}, {k.Pause, k.Step, k.Breakpoints}}
+	return [][]key.Binding{{k.Help, k.Command, k.Filter, k.Problems, k.Back, k.Quit}, {k.Pause, k.Step, k.Breakpoints}}
 }
 
-// setLive enables the engine controls only when there is an engine to control.
+// setLive enables the engine controls only when there is an engine to control:
+// not in a replay, and no longer once the run has finished.
 func (k *KeyMap) setLive(live bool) {
 	k.Pause.SetEnabled(live)
 	k.Step.SetEnabled(live)
 	k.Breakpoints.SetEnabled(live)
 }
+
+// engineKey tells whether msg is one of the engine controls, whether or not
+// they are enabled, and says what it would have done.
+func (k KeyMap) engineKey(msg tea.KeyPressMsg) string {
+	for _, b := range []struct {
+		binding key.Binding
+		what    string
+	}{{k.Pause, "nothing to pause"}, {k.Step, "nothing to step"}, {k.Breakpoints, "nothing to break on"}} {
+		b.binding.SetEnabled(true)
+		if key.Matches(msg, b.binding) {
+			return b.what
+		}
+	}
+	return ""
+}
+
+// helpScreenKeys are the keys the "?" screen's own help line shows.
+type helpScreenKeys struct{ k KeyMap }
+
+// ShortHelp implements help.KeyMap.
+func (h helpScreenKeys) ShortHelp() []key.Binding {
+	return []key.Binding{
+		key.NewBinding(key.WithKeys("?", "esc", "q"), key.WithHelp("?/esc/q", "close help")),
+		key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
+	}
+}
+
+// FullHelp implements help.KeyMap.
+func (h helpScreenKeys) FullHelp() [][]key.Binding { return [][]key.Binding{h.ShortHelp()} }
 
 // ListKeyMap holds the cycle list's keys.
 type ListKeyMap struct {
@@ -69,7 +104,7 @@ func DefaultListKeyMap() ListKeyMap {
 
 // ShortHelp implements help.KeyMap.
 func (k ListKeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Open, k.NextFailure, k.PrevFailure}
+	return []key.Binding{k.Open, k.NextFailure}
 }
 
 // FullHelp implements help.KeyMap.
@@ -107,8 +142,8 @@ func DefaultCycleKeyMap() CycleKeyMap {
 		Sort:        key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "sort nodes")),
 		Show:        key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "show by status")),
 		Explain:     key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "explain")),
-		NextFailure: key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next failed cycle")),
-		PrevFailure: key.NewBinding(key.WithKeys("["), key.WithHelp("[", "prev failed cycle")),
+		NextFailure: key.NewBinding(key.WithKeys("n", "]"), key.WithHelp("n/]", "next failure")),
+		PrevFailure: key.NewBinding(key.WithKeys("N", "["), key.WithHelp("N/[", "prev failure")),
 	}
 }
 

@@ -40,13 +40,16 @@ type Model struct {
 	Keys KeyMap
 	help help.Model
 
-	list   CycleList
-	view   CycleView
-	prompt Prompt
-	bp     *BreakpointsForm
+	list     CycleList
+	view     CycleView
+	prompt   Prompt
+	bp       *BreakpointsForm
+	problems ProblemsView
 
-	focus    focus
-	showHelp bool
+	focus        focus
+	showHelp     bool
+	helpScroll   int
+	showProblems bool
 
 	header      *recorder.Header
 	cycles      []*recorder.Cycle
@@ -54,8 +57,14 @@ type Model struct {
 	observed    observations
 	state       *EngineState
 	done        bool
-	problem     string
 	breakpoints Breakpoints
+	// notes logs every problem the source reported and every message given to
+	// the user, for the problems view; nProblems counts the problems.
+	notes     []note
+	nProblems int
+	// message is the status bar's word on the last thing that happened (a
+	// problem, or the answer to a key); the next key press clears it.
+	message string
 
 	w, h  int
 	ready bool
@@ -65,13 +74,14 @@ type Model struct {
 func New(opts Options) Model {
 	st := NewStyles(NoColorRequested())
 	m := Model{
-		opts:   opts,
-		st:     &st,
-		Keys:   DefaultKeyMap(),
-		help:   help.New(),
-		list:   NewCycleList(&st),
-		view:   NewCycleView(&st),
-		prompt: NewPrompt(&st),
+		opts:     opts,
+		st:       &st,
+		Keys:     DefaultKeyMap(),
+		help:     help.New(),
+		list:     NewCycleList(&st),
+		view:     NewCycleView(&st),
+		prompt:   NewPrompt(&st),
+		problems: NewProblemsView(&st),
 	}
 	m.help.Styles.ShortKey = st.Key
 	m.help.Styles.FullKey = st.Key
@@ -82,6 +92,31 @@ func New(opts Options) Model {
 	m.help.Styles.Ellipsis = st.Dim
 	m.Keys.setLive(opts.Control != nil)
 	return m
+}
+
+// controllable tells whether there is an engine the controls can still reach.
+func (m Model) controllable() bool { return m.opts.Control != nil && !m.done }
+
+// problem logs a problem the source reported and shows it in the status bar.
+func (m *Model) problem(text string) {
+	m.notes = append(m.notes, note{noteProblem, text})
+	m.nProblems++
+	m.message = text
+}
+
+// say answers the user in the status bar, and logs the answer for the
+// problems view, where it shows whole.
+func (m *Model) say(format string, a ...any) {
+	text := fmt.Sprintf(format, a...)
+	m.notes = append(m.notes, note{noteMessage, text})
+	m.message = text
+}
+
+// finish marks the source as ended: the engine controls have nothing left to
+// control.
+func (m *Model) finish() {
+	m.done = true
+	m.Keys.setLive(false)
 }
 
 // Init starts reading the event stream.
@@ -132,6 +167,7 @@ func (m *Model) layout() {
 	}
 	m.help.SetWidth(m.w)
 	m.prompt.SetWidth(m.w)
+	m.problems.SetSize(m.w, bh)
 }
 
 // Update routes a message.
@@ -147,7 +183,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.syncView()
 		if msg.closed {
-			m.done = true
+			m.finish()
 			return m, nil
 		}
 		return m, waitForEvents(m.opts.Events)
@@ -160,6 +196,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.MouseWheelMsg:
 		mouse := msg.Mouse()
+		if m.showProblems {
+			m.problems, _ = m.problems.Update(msg)
+			return m, nil
+		}
 		if m.wide() && mouse.X > m.listWidth() || !m.wide() && m.focus == focusCycle {
 			m.view, _ = m.view.Update(msg)
 		} else {
@@ -212,11 +252,11 @@ func (m *Model) apply(ev Event) {
 		s := *ev.State
 		m.state = &s
 	case ev.Problem != nil:
-		m.problem = ev.Problem.Error()
+		m.problem(ev.Problem.Error())
 	case ev.Done:
-		m.done = true
+		m.finish()
 		if ev.Err != nil {
-			m.problem = ev.Err.Error()
+			m.problem(ev.Err.Error())
 		}
 	}
 }
@@ -241,8 +281,22 @@ func (m *Model) showCycle(i int) {
 	m.view.SetObserved(m.observed.of(m.cycles[i].Seq))
 }
 
-// open focuses the cycle view on cycle index i.
+// open focuses the cycle view on cycle index i, on the phase that decided its
+// outcome.
 func (m *Model) open(i int) {
+	if i < 0 || i >= len(m.cycles) {
+		return
+	}
+	m.list.Select(i)
+	m.list.follow = false
+	m.view.OpenCycle(m.cycles, i)
+	m.view.SetObserved(m.observed.of(m.cycles[i].Seq))
+	m.setFocus(focusCycle)
+}
+
+// step focuses the cycle view on cycle index i, keeping the phase when it ran
+// there too (for ]/[ from inside a cycle).
+func (m *Model) step(i int) {
 	if i < 0 || i >= len(m.cycles) {
 		return
 	}
@@ -256,6 +310,9 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if msg.String() == "ctrl+c" {
 		return m, tea.Quit
 	}
+	// A message stays until the next key: then it has been read (and the
+	// problems view keeps it).
+	m.message = ""
 	if m.bp != nil {
 		f, cmd := m.bp.Update(msg)
 		m.bp = &f
@@ -273,12 +330,25 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.handlePrompt(msg)
 	}
 	if m.showHelp {
+		// Help is a screen over the session: q closes it like esc and ?, and
+		// only ctrl+c quits from here.
+		l := m.list.Keys
 		switch {
-		case key.Matches(msg, m.Keys.Quit):
-			return m, tea.Quit
-		case key.Matches(msg, m.Keys.Help, m.Keys.Back):
+		case key.Matches(msg, m.Keys.Help, m.Keys.Back, m.Keys.Quit):
 			m.showHelp = false
+		case key.Matches(msg, l.Up):
+			m.helpScroll = max(m.helpScroll-1, 0)
+		case key.Matches(msg, l.Down):
+			m.helpScroll = min(m.helpScroll+1, max(len(m.fullHelp(1<<20))-m.bodyHeight(), 0))
 		}
+		return m, nil
+	}
+	if m.showProblems {
+		if key.Matches(msg, m.problems.Keys.Close) {
+			m.showProblems = false
+			return m, nil
+		}
+		m.problems, _ = m.problems.Update(msg)
 		return m, nil
 	}
 	k := m.Keys
@@ -286,7 +356,10 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Quit):
 		return m, tea.Quit
 	case key.Matches(msg, k.Help):
-		m.showHelp = true
+		m.showHelp, m.helpScroll = true, 0
+		return m, nil
+	case key.Matches(msg, k.Problems):
+		m.openProblems()
 		return m, nil
 	case key.Matches(msg, k.Command):
 		return m, m.prompt.Open(promptCommand, "")
@@ -306,6 +379,16 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Breakpoints):
 		f := NewBreakpointsForm(m.st, m.breakpoints)
 		m.bp = &f
+		return m, nil
+	}
+	if what := k.engineKey(msg); what != "" {
+		// The controls are off (and out of the help): say why instead of
+		// doing nothing.
+		if m.opts.Control == nil {
+			m.say("replay: %s — this is a recording", what)
+		} else {
+			m.say("the run has finished; %s", what)
+		}
 		return m, nil
 	}
 	if m.focus == focusCycle {
@@ -343,7 +426,7 @@ func (m Model) handleCycleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		m.list.Select(m.view.index)
 		if m.list.jumpFailure(dir) {
-			m.open(m.list.Selected())
+			m.step(m.list.Selected())
 		}
 		return m, nil
 	}
@@ -399,7 +482,7 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 	case "cycle", "c":
 		seq, err := strconv.Atoi(arg)
 		if err != nil {
-			m.problem = fmt.Sprintf(":cycle wants a number, got %q", arg)
+			m.say(":cycle wants a number, got %q", arg)
 			return m, nil
 		}
 		for i, c := range m.cycles {
@@ -408,7 +491,7 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 				return m, nil
 			}
 		}
-		m.problem = fmt.Sprintf("no cycle %d", seq)
+		m.say("no cycle %d", seq)
 	case "phase", "p":
 		for p := range numPhases {
 			if strings.EqualFold(p.String(), arg) || strings.EqualFold(p.short(), arg) {
@@ -420,7 +503,7 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 				return m, nil
 			}
 		}
-		m.problem = fmt.Sprintf("no phase %q", arg)
+		m.say("no phase %q (%s)", arg, phaseNames())
 	case "sort":
 		for s := range numSorts {
 			if s.String() == arg {
@@ -429,11 +512,30 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 				return m, nil
 			}
 		}
-		m.problem = fmt.Sprintf("sort by name, status, score or snapshot, not %q", arg)
+		m.say("sort by name, status, score or snapshot, not %q", arg)
+	case "help", "h", "?":
+		m.showHelp, m.helpScroll = true, 0
+	case "problems":
+		m.openProblems()
 	default:
-		m.problem = fmt.Sprintf("unknown command %q (cycle N, phase NAME, sort KEY, q)", fields[0])
+		m.say("unknown command %q (cycle N, phase NAME, sort KEY, problems, help, q)", fields[0])
 	}
 	return m, nil
+}
+
+// openProblems shows the problems view over the panes.
+func (m *Model) openProblems() {
+	m.problems.SetNotes(m.notes)
+	m.showProblems = true
+}
+
+// phaseNames lists the names :phase takes.
+func phaseNames() string {
+	var names []string
+	for p := range numPhases {
+		names = append(names, strings.ToLower(p.short()))
+	}
+	return strings.Join(names, " ")
 }
 
 func (m *Model) handleClick(mouse tea.Mouse) {
@@ -466,6 +568,12 @@ func (m Model) helpKeys() help.KeyMap {
 	if m.bp != nil {
 		return m.bp.Keys
 	}
+	if m.showProblems {
+		return m.problems.Keys
+	}
+	if m.showHelp {
+		return helpScreenKeys{m.Keys}
+	}
 	if m.focus == focusCycle {
 		return joinedHelp{m.view.Keys, m.Keys}
 	}
@@ -484,14 +592,18 @@ func (m Model) View() tea.View {
 	return v
 }
 
+func (m Model) bodyHeight() int { return max(m.h-rootChrome, 1) }
+
 // Render returns the screen's text, exactly the window's size.
 func (m Model) Render() string {
-	bh := max(m.h-rootChrome, 1)
+	bh := m.bodyHeight()
 	lines := []string{m.titleLine()}
 	var body []string
 	switch {
 	case m.showHelp:
 		body = m.fullHelp(bh)
+	case m.showProblems:
+		body = box(splitLines(m.problems.View()), m.w, bh)
 	case m.bp != nil:
 		body = box(append([]string{""}, indent(splitLines(m.bp.View()), "  ")...), m.w, bh)
 	case m.wide():
@@ -505,7 +617,7 @@ func (m Model) Render() string {
 		body = box(splitLines(m.list.View()), m.w, bh)
 	}
 	lines = append(lines, body...)
-	lines = append(lines, statusBar(m.st, m.w, m.opts.Source, m.opts.Control != nil, m.state, m.done, m.counts, &m.observed, m.breakpoints, m.problem))
+	lines = append(lines, statusBar(m.st, m.w, m.opts.Source, m.opts.Control != nil, m.state, m.done, m.counts, &m.observed, m.breakpoints, m.nProblems, m.message))
 	if m.prompt.Active() {
 		lines = append(lines, m.prompt.View())
 	} else {
@@ -544,22 +656,70 @@ func (m Model) titleLine() string {
 	return fit(left, m.w-len(right)-1) + " " + right
 }
 
+// helpSection is one titled block of the "?" screen.
+type helpSection struct {
+	title string
+	keys  []key.Binding
+	note  string // shown instead of keys when set
+}
+
+// helpSections lists every key once, by where it works. The keys of the
+// panes are listed whatever the pane's state (a node key works once a node
+// phase is shown); the engine controls only when there is an engine to control.
+func (m Model) helpSections() []helpSection {
+	l, c, g := DefaultListKeyMap(), DefaultCycleKeyMap(), m.Keys
+	top := l.Top
+	top.SetHelp("g", "first")
+	bottom := l.Bottom
+	bottom.SetHelp("G", "last")
+	sections := []helpSection{
+		{title: "Moving", keys: []key.Binding{l.Up, l.Down, top, bottom, l.PageUp, l.PageDown}},
+		{title: "Cycles", keys: []key.Binding{l.Open, l.NextFailure, l.PrevFailure}},
+	}
+	engine := helpSection{title: "Engine", keys: []key.Binding{g.Pause, g.Step, g.Breakpoints}}
+	switch {
+	case m.opts.Control == nil:
+		engine.note = "replay: no engine"
+	case m.done:
+		engine.note = "the run has finished"
+	}
+	return append(sections, engine,
+		helpSection{title: "Inside a cycle", keys: []key.Binding{c.PrevPhase, c.NextPhase, c.NextColumn, c.PrevColumn, c.Detail, c.Diagnostic, c.Sort, c.Show, c.Explain}},
+		helpSection{title: "Everywhere", keys: []key.Binding{g.Help, g.Command, g.Filter, g.Problems, g.Back, g.Quit}},
+	)
+}
+
 // fullHelp is the "?" screen: every key, generated from the bindings, and the glyphs.
 func (m Model) fullHelp(h int) []string {
 	hm := m.help
 	hm.ShowAll = true
 	hm.SetWidth(0)
-	lines := []string{m.st.Title.Render("Keys") + m.st.Dim.Render("  (? or esc closes)"), ""}
-	// Lay the key groups out in as many blocks as the width needs.
-	groups := joinedHelp{m.list.Keys, m.view.Keys, m.Keys}.FullHelp()
-	for len(groups) > 0 {
-		n := 1
-		for n < len(groups) && lipgloss.Width(hm.FullHelpView(groups[:n+1])) <= m.w {
-			n++
+	lines := []string{m.st.Title.Render("Keys") + m.st.Dim.Render("  (?, esc or q closes; ctrl+c quits)"), ""}
+	var blocks [][]string
+	for _, sec := range m.helpSections() {
+		block := []string{m.st.Header.Render(sec.title)}
+		if sec.note != "" {
+			block = append(block, m.st.Dim.Render(sec.note))
+		} else {
+			block = append(block, splitLines(hm.FullHelpView([][]key.Binding{sec.keys}))...)
 		}
-		lines = append(lines, splitLines(hm.FullHelpView(groups[:n]))...)
+		blocks = append(blocks, block)
+	}
+	// Lay the blocks out side by side, in as many rows as the width needs.
+	const gap = 3
+	for len(blocks) > 0 {
+		row, width := [][]string{blocks[0]}, blockWidth(blocks[0])
+		for len(row) < len(blocks) && width+gap+blockWidth(blocks[len(row)]) <= m.w {
+			width += gap + blockWidth(blocks[len(row)])
+			row = append(row, blocks[len(row)])
+		}
+		blocks = blocks[len(row):]
+		joined := box(row[0], blockWidth(row[0]), blockHeight(row))
+		for _, b := range row[1:] {
+			joined = sideBySide(joined, box(b, blockWidth(b), blockHeight(row)), strings.Repeat(" ", gap))
+		}
+		lines = append(lines, joined...)
 		lines = append(lines, "")
-		groups = groups[n:]
 	}
 	lines = append(lines, m.st.Title.Render("Filter matrix glyphs"))
 	var glyphs []string
@@ -573,5 +733,21 @@ func (m Model) fullHelp(h int) []string {
 		m.st.Agree.Render("≈ node") + " tie-break",
 		m.st.Disagree.Render("≠ node") + " missed",
 	}, m.w, "   ")...)
-	return box(lines, m.w, h)
+	return scrollLines(lines, m.helpScroll, h)
+}
+
+func blockWidth(b []string) int {
+	w := 0
+	for _, l := range b {
+		w = max(w, lipgloss.Width(l))
+	}
+	return w
+}
+
+func blockHeight(row [][]string) int {
+	h := 0
+	for _, b := range row {
+		h = max(h, len(b))
+	}
+	return h
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedscope/schedscope/recorder"
@@ -217,7 +218,7 @@ func TestObservedGolden(t *testing.T) {
 		m := liveSession(t, size[0], size[1], evs...)
 		name := fmt.Sprintf("observed-%dx%d", size[0], size[1])
 		golden(t, name+"-list", screen(m))
-		m = keys(m, "g", "enter")
+		m = toPhase(t, keys(m, "g", "enter"), phQueue)
 		golden(t, name+"-c1-queue", screen(m))
 		golden(t, name+"-c1-select", screen(keys(m, ":", "text:phase select", "enter")))
 		m = keys(m, "esc", ":", "text:cycle 4", "enter", ":", "text:phase select", "enter")
@@ -240,7 +241,7 @@ func TestEveryScreenFits(t *testing.T) {
 			t.Errorf("%dx%d %s: %d lines", w, h, where, len(lines))
 		}
 		for i, l := range lines {
-			if n := len([]rune(l)); n != w {
+			if n := ansi.StringWidth(l); n != w {
 				t.Errorf("%dx%d %s: line %d is %d wide: %q", w, h, where, i, n, l)
 				return
 			}

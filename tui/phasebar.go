@@ -43,6 +43,49 @@ func (p phase) nodeRows() bool {
 	return p == phFilter || p == phScore || p == phNormalize || p == phWeighted
 }
 
+// decisivePhase is the phase that decided the cycle's outcome: Select host for
+// a bound pod; for a failed one the phase whose status failed it (PreFilter,
+// Filter, PostFilter when preemption nominated a node, or a binding phase).
+func decisivePhase(c *recorder.Cycle) phase {
+	failed := func(ps []recorder.PluginStatus) bool {
+		for _, s := range ps {
+			if s.Code != recorder.CodeSuccess && s.Code != recorder.CodeSkip {
+				return true
+			}
+		}
+		return false
+	}
+	if c.Outcome.Result == recorder.ResultBound {
+		if c.Selection != nil {
+			return phSelect
+		}
+		return phBind
+	}
+	if c.PreFilter != nil && c.PreFilter.Code != recorder.CodeSuccess && c.PreFilter.Code != recorder.CodeSkip {
+		return phPreFilter
+	}
+	if c.Selection == nil {
+		switch {
+		case c.PostFilter != nil && c.PostFilter.NominatedNode != "":
+			return phPostFilter
+		case c.Filter != nil || c.FastPath != nil:
+			return phFilter
+		case c.PreFilter != nil:
+			return phPreFilter
+		}
+		return phQueue
+	}
+	for _, b := range []struct {
+		p  phase
+		ps []recorder.PluginStatus
+	}{{phReserve, c.Reserve}, {phPermit, c.Permit}, {phPreBind, c.PreBind}, {phBind, c.Bind}} {
+		if failed(b.ps) {
+			return b.p
+		}
+	}
+	return phSelect
+}
+
 // phaseRan tells whether the cycle reached a phase, and if not, why.
 func phaseRan(c *recorder.Cycle, p phase) (bool, string) {
 	scored := c.Score != nil && len(c.Score.Plugins) > 0 && len(c.Score.Nodes) > 0

@@ -20,14 +20,18 @@ const (
 
 // Prompt is the one-line text input at the bottom: "/" filters, ":" commands.
 type Prompt struct {
+	st    *Styles
 	mode  promptMode
 	input textinput.Model
 	prev  string // the value before editing, restored by esc
+	// candidates are the completions tab found but could not choose between.
+	candidates []string
+	w          int
 }
 
 // NewPrompt returns an inactive prompt.
 func NewPrompt(st *Styles) Prompt {
-	return Prompt{input: newTextInput(st)}
+	return Prompt{st: st, input: newTextInput(st)}
 }
 
 // newTextInput returns a text input in the theme's colours, with a steady
@@ -51,7 +55,7 @@ func newTextInput(st *Styles) textinput.Model {
 
 // commandSuggestions complete ":" commands with tab.
 func commandSuggestions() []string {
-	out := []string{"cycle ", "quit"}
+	out := []string{"cycle ", "help", "problems", "quit"}
 	for p := range numPhases {
 		out = append(out, "phase "+strings.ToLower(p.short()))
 	}
@@ -66,44 +70,116 @@ func (p Prompt) Active() bool { return p.mode != promptNone }
 
 // Open starts editing with an initial value.
 func (p *Prompt) Open(mode promptMode, value string) tea.Cmd {
-	p.mode, p.prev = mode, value
-	p.input.ShowSuggestions = mode == promptCommand
+	p.mode, p.prev, p.candidates = mode, value, nil
+	// Completion is ours (complete the common prefix, list the rest); the
+	// input's own would take the first match.
+	p.input.ShowSuggestions = false
+	p.input.SetSuggestions(nil)
 	switch mode {
 	case promptCommand:
 		p.input.Prompt = ":"
-		p.input.Placeholder = "cycle N · phase NAME · sort name|status|score|snapshot · q (tab completes)"
-		p.input.SetSuggestions(commandSuggestions())
+		p.input.Placeholder = "cycle N · phase NAME · sort name|status|score|snapshot · help · q (tab completes)"
 	default:
 		p.input.Prompt = "/"
 		p.input.Placeholder = "pod, node, outcome or plugin (pod:web node:a outcome:unsch plugin:taint disagree)"
 		if mode == promptNodeFilter {
 			p.input.Placeholder = "node name substring"
 		}
-		p.input.SetSuggestions(nil)
 	}
+	p.SetWidth(p.w)
 	p.input.SetValue(value)
 	p.input.CursorEnd()
 	return p.input.Focus()
 }
 
-// SetWidth sets the input's width.
-func (p *Prompt) SetWidth(w int) { p.input.SetWidth(max(w-2, 1)) }
+// SetWidth sets the prompt's width. A command prompt's input is as wide as
+// its text, so that the candidates can follow it.
+func (p *Prompt) SetWidth(w int) {
+	p.w = w
+	if p.mode == promptCommand && len(p.candidates) > 0 {
+		p.input.SetWidth(0)
+		return
+	}
+	p.input.SetWidth(max(w-2, 1))
+}
 
 // Close stops editing.
 func (p *Prompt) Close() {
-	p.mode = promptNone
+	p.mode, p.candidates = promptNone, nil
 	p.input.Blur()
 }
 
-// Update forwards a message to the text input.
+// Update forwards a message to the text input; in a command prompt, tab
+// completes.
 func (p Prompt) Update(msg tea.Msg) (Prompt, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok && p.mode == promptCommand {
+		p.candidates = nil
+		if k.String() == "tab" {
+			p.complete()
+			p.SetWidth(p.w)
+			return p, nil
+		}
+		p.SetWidth(p.w)
+	}
 	var cmd tea.Cmd
 	p.input, cmd = p.input.Update(msg)
 	return p, cmd
 }
 
+// complete extends the command typed so far to the longest prefix all the
+// commands it could be share; when more than one is left, it keeps them to
+// show as the candidates.
+func (p *Prompt) complete() {
+	typed := strings.TrimLeft(p.input.Value(), " ")
+	var matches []string
+	for _, s := range commandSuggestions() {
+		if strings.HasPrefix(s, typed) {
+			matches = append(matches, s)
+		}
+	}
+	if len(matches) == 0 {
+		return
+	}
+	common := matches[0]
+	for _, s := range matches[1:] {
+		common = common[:commonPrefix(common, s)]
+	}
+	if len(common) > len(typed) {
+		p.input.SetValue(common)
+		p.input.CursorEnd()
+	}
+	if len(matches) == 1 {
+		return
+	}
+	// Show what may follow the last complete word, once each.
+	from := strings.LastIndex(common, " ") + 1
+	seen := map[string]bool{}
+	for _, s := range matches {
+		word, _, _ := strings.Cut(s[from:], " ")
+		if !seen[word] {
+			seen[word] = true
+			p.candidates = append(p.candidates, word)
+		}
+	}
+}
+
+// commonPrefix is the length of the longest prefix a and b share.
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
 // Value returns the text typed so far.
 func (p Prompt) Value() string { return p.input.Value() }
 
-// View renders the prompt line.
-func (p Prompt) View() string { return p.input.View() }
+// View renders the prompt line, and the candidates tab found after it.
+func (p Prompt) View() string {
+	v := p.input.View()
+	if len(p.candidates) > 0 {
+		v += p.st.Dim.Render("   tab: " + strings.Join(p.candidates, " · "))
+	}
+	return v
+}

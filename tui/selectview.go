@@ -66,7 +66,15 @@ func (v *CycleView) selectLines(w int) []string {
 			if win >= 0 {
 				why = fmt.Sprintf("lost by %d: %s", s.Totals[win]-s.Totals[i], s.LossReason(win, i))
 			}
-			lines = append(lines, "  "+name+" "+fitLeft(fmt.Sprint(s.Totals[i]), 6)+"  "+why)
+			// The parts add up to the gap, so they wrap rather than being cut.
+			const whyAt = 2 + 24 + 1 + 6 + 2
+			for k, l := range wrap(why, w-whyAt, "") {
+				if k == 0 {
+					lines = append(lines, "  "+name+" "+fitLeft(fmt.Sprint(s.Totals[i]), 6)+"  "+l)
+				} else {
+					lines = append(lines, strings.Repeat(" ", whyAt)+l)
+				}
+			}
 		}
 	}
 	if more > 0 {

@@ -11,9 +11,9 @@ import (
 type cycleCounts struct{ total, bound, unschedulable, errors int }
 
 // statusBar renders the engine state, cycle and queue counts, how the live
-// cluster's bindings compared with the predictions, breakpoints, the last
-// problem and the source on one line.
-func statusBar(st *Styles, w int, source string, live bool, state *EngineState, done bool, counts cycleCounts, obs *observations, bp Breakpoints, problem string) string {
+// cluster's bindings compared with the predictions, breakpoints, how many
+// problems there were, the last message and the source on one line.
+func statusBar(st *Styles, w int, source string, live bool, state *EngineState, done bool, counts cycleCounts, obs *observations, bp Breakpoints, problems int, message string) string {
 	var parts []string
 	s := "replay"
 	if live {
@@ -74,14 +74,26 @@ func statusBar(st *Styles, w int, source string, live bool, state *EngineState, 
 			parts = append(parts, "break on "+strings.Join(b, ", "))
 		}
 	}
-	if problem != "" {
-		parts = append(parts, st.Problem.Render("⚠ "+problem))
+	if problems > 0 {
+		noun := "problems"
+		if problems == 1 {
+			noun = "problem"
+		}
+		parts = append(parts, st.Problem.Render(fmt.Sprintf("⚠ %d %s — ! to list", problems, noun)))
+	}
+	if message != "" {
+		parts = append(parts, st.Problem.Render(message))
 	}
 	parts = append(parts, source)
 	line := " " + strings.Join(parts, " │ ")
 	if ansi.StringWidth(line) > w {
 		copy(parts[countsAt:], short)
 		line = " " + strings.Join(parts, " │ ")
+	}
+	if ansi.StringWidth(line) > w && message != "" {
+		// A fresh message matters more than the source's name; if it is still
+		// cut, the problems view (!) shows it whole.
+		line = " " + strings.Join(parts[:len(parts)-1], " │ ")
 	}
 	return st.Status.Render(fit(line, w))
 }

@@ -22,7 +22,7 @@ func TestStatusBarStates(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, noColor := range []bool{false, true} {
 				st := NewStyles(noColor)
-				bar := statusBar(&st, 200, "cluster kind-kind", true, tt.state, false, cycleCounts{}, &observations{}, Breakpoints{}, "")
+				bar := statusBar(&st, 200, "cluster kind-kind", true, tt.state, false, cycleCounts{}, &observations{}, Breakpoints{}, 0, "")
 				if got := ansi.Strip(bar); !strings.Contains(got, tt.want) {
 					t.Errorf("NO_COLOR=%v: status bar %q lacks %q", noColor, got, tt.want)
 				}
