@@ -4,16 +4,39 @@ package commands
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 )
 
-// NewCmdRoot builds the root command.
+// NewCmdRoot builds the root command, named in usage as it was invoked.
 func NewCmdRoot(streams genericiooptions.IOStreams) *cobra.Command {
+	return newCmdRoot(streams, displayName(os.Args[0]))
+}
+
+// displayName is how usage names the command, from the path it was run as:
+// by the kubectl plugin convention a binary kubectl-schedscope is the command
+// "kubectl schedscope" (kubectl runs it that way, and the examples say so);
+// under another name, that name.
+func displayName(argv0 string) string {
+	base := strings.TrimSuffix(filepath.Base(argv0), ".exe")
+	switch {
+	case base == "" || base == "." || base == string(filepath.Separator) || strings.HasSuffix(base, ".test"):
+		return "kubectl schedscope"
+	case strings.HasPrefix(base, "kubectl-"):
+		// kubectl maps the plugin kubectl-foo_bar to "kubectl foo-bar".
+		return "kubectl " + strings.ReplaceAll(strings.TrimPrefix(base, "kubectl-"), "_", "-")
+	}
+	return base
+}
+
+func newCmdRoot(streams genericiooptions.IOStreams, name string) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:           "kubectl-schedscope",
+		Annotations:   map[string]string{cobra.CommandDisplayNameAnnotation: name},
 		Short:         "See what the Kubernetes scheduler does, phase by phase",
 		Long:          "schedscope runs the real kube-scheduler in-process and records every scheduling cycle:\nwhich filters rejected which nodes and why, how every node scored, and why the pod went where it went.",
 		SilenceUsage:  true,
@@ -26,7 +49,7 @@ func NewCmdRoot(streams genericiooptions.IOStreams) *cobra.Command {
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return sim.Run(cmd.Context()) }
 	cmd.SetOut(streams.Out)
 	cmd.SetErr(streams.ErrOut)
-	cmd.AddCommand(NewCmdSim(streams), NewCmdReplay(streams), NewCmdLive(streams), NewCmdRBAC(streams), NewCmdSnapshot(streams), NewCmdExplain(streams), NewCmdRecord(streams), NewCmdVersion(streams))
+	cmd.AddCommand(NewCmdSim(streams), NewCmdReplay(streams), NewCmdLive(streams), NewCmdRBAC(streams), NewCmdSnapshot(streams), NewCmdExplain(streams), NewCmdRecord(streams), NewCmdVerify(streams), NewCmdVersion(streams))
 	return cmd
 }
 
