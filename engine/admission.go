@@ -13,6 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	_ "k8s.io/kubernetes/pkg/apis/apps/install"
 	_ "k8s.io/kubernetes/pkg/apis/core/install"
@@ -45,8 +46,12 @@ func admit(f *Fixture, objs []runtime.Object) error {
 	var defaultStorageClass string
 	limitRanges := map[string][]*v1.LimitRange{}
 	runtimeClasses := map[string]*nodev1.RuntimeClass{}
+	nodes := map[string]bool{}
+	var nsObjs []runtime.Object
 	for _, o := range objs {
 		switch o := o.(type) {
+		case *v1.Node:
+			nodes[o.Name] = true
 		case *v1.LimitRange:
 			legacyscheme.Scheme.Default(o)
 			ns := o.Namespace
@@ -63,29 +68,32 @@ func admit(f *Fixture, objs []runtime.Object) error {
 			}
 		case *v1.Namespace:
 			namespaces[o.Name] = true
+			nsObjs = append(nsObjs, o)
 		case *storagev1.StorageClass:
 			if o.Annotations["storageclass.kubernetes.io/is-default-class"] == "true" {
 				defaultStorageClass = o.Name
 			}
 		}
 	}
+	strategies := createStrategies(fake.NewSimpleClientset(nsObjs...).CoreV1().Namespaces())
 	seen := map[string]int{}
 	for i, o := range objs {
+		fail := func(err error) error { return &objectError{index: i, err: err} }
 		legacyscheme.Scheme.Default(o)
 		m, err := metaOf(o)
 		if err != nil {
-			return err
+			return fail(err)
 		}
 		kind := fmt.Sprintf("%T", o)
 		if namespaced(o) && m.Namespace == "" {
 			m.Namespace = metav1.NamespaceDefault
 		}
 		if m.Name == "" {
-			return fmt.Errorf("document %d (%s): metadata.name is required", i+1, kindName(o))
+			return fail(fmt.Errorf("%s: metadata.name is required", kindName(o)))
 		}
 		key := kind + "/" + m.Namespace + "/" + m.Name
-		if _, dup := seen[key]; dup {
-			return fmt.Errorf("%s %q is defined twice", kindName(o), m.Namespace+"/"+m.Name)
+		if first, dup := seen[key]; dup {
+			return fail(fmt.Errorf("%s %q is defined twice (first as object %d)", kindName(o), m.Namespace+"/"+m.Name, first+1))
 		}
 		seen[key] = i
 		if m.UID == "" {
@@ -110,11 +118,17 @@ func admit(f *Fixture, objs []runtime.Object) error {
 				// scheduler; running pods in a fixture were created long ago.
 				admitLimitRanger(o, limitRanges[o.Namespace])
 				if err := admitRuntimeClass(o, runtimeClasses); err != nil {
-					return err
+					return fail(err)
 				}
 			}
 			if err := admitPod(o, classes, globalDefault); err != nil {
-				return err
+				return fail(err)
+			}
+			if err := checkBoundNode(o, nodes); err != nil {
+				return fail(err)
+			}
+			if err := validateCreate(strategies, o); err != nil {
+				return fail(err)
 			}
 			if o.Spec.NodeName == "" {
 				f.Pending = append(f.Pending, o)
@@ -136,6 +150,11 @@ func admit(f *Fixture, objs []runtime.Object) error {
 				f.Warnings = append(f.Warnings, fmt.Sprintf("node %s has no status.allocatable: the scheduler sees zero allocatable resources and zero pods", o.Name))
 			} else if q, ok := o.Status.Allocatable[v1.ResourcePods]; !ok || q.IsZero() {
 				f.Warnings = append(f.Warnings, fmt.Sprintf("node %s has no allocatable pods: no pod can fit on it", o.Name))
+			}
+		}
+		if _, isPod := o.(*v1.Pod); !isPod {
+			if err := validateCreate(strategies, o); err != nil {
+				return fail(err)
 			}
 		}
 		f.Objects = append(f.Objects, o)

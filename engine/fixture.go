@@ -51,29 +51,65 @@ func LoadFixtureFile(path string) (*Fixture, error) {
 // LoadFixture decodes a multi-document manifest and admits its objects as an
 // API server would. name is used in errors.
 func LoadFixture(name string, data []byte) (*Fixture, error) {
-	objs, err := DecodeManifest(name, data)
+	objs, lines, err := decodeManifest(name, data)
 	if err != nil {
 		return nil, err
 	}
-	return NewFixture(name, objs)
+	return newFixture(name, objs, lines)
 }
 
 // NewFixture admits objects, as decoded from a manifest, into a fixture.
 func NewFixture(name string, objs []runtime.Object) (*Fixture, error) {
+	return newFixture(name, objs, nil)
+}
+
+// newFixture admits objs; lines, if known, holds the line each object's
+// document starts on, for errors.
+func newFixture(name string, objs []runtime.Object, lines []int) (*Fixture, error) {
+	if len(objs) == 0 {
+		return nil, fmt.Errorf("%s: the fixture holds no objects; it needs Nodes and Pods (see fixtures/default.yaml)", name)
+	}
 	f := &Fixture{Name: name}
 	if err := admit(f, objs); err != nil {
+		var oe *objectError
+		if errors.As(err, &oe) {
+			if oe.index < len(lines) {
+				return nil, fmt.Errorf("%s:%d: %v", name, lines[oe.index], oe.err)
+			}
+			return nil, fmt.Errorf("%s: document %d: %v", name, oe.index+1, oe.err)
+		}
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return f, nil
 }
 
+// objectError is an error in the index-th object of a fixture.
+type objectError struct {
+	index int
+	err   error
+}
+
+func (e *objectError) Error() string { return e.err.Error() }
+
+// maxFixtureObjects bounds how many objects a fixture may expand to with
+// schedscope.io/replicas, over all its documents.
+const maxFixtureObjects = 100000
+
 // DecodeManifest decodes a multi-document manifest strictly and stamps out
 // schedscope.io/replicas copies, without defaulting or admission: the objects
 // are as a client would send them.
 func DecodeManifest(name string, data []byte) ([]runtime.Object, error) {
+	objs, _, err := decodeManifest(name, data)
+	return objs, err
+}
+
+// decodeManifest is DecodeManifest that also returns the line each object's
+// document starts on.
+func decodeManifest(name string, data []byte) ([]runtime.Object, []int, error) {
 	docs := splitDocuments(data)
 	decoder := strictCodecs.UniversalDeserializer()
 	var objs []runtime.Object
+	var lines []int
 	for _, d := range docs {
 		if len(bytes.TrimSpace(stripComments(d.body))) == 0 {
 			continue
@@ -88,15 +124,18 @@ func DecodeManifest(name string, data []byte) ([]runtime.Object, error) {
 					msg = strings.Replace(msg, msg[m[0]:m[1]+1], "", 1)
 				}
 			}
-			return nil, fmt.Errorf("%s:%d: %s", name, line, strings.TrimSpace(msg))
+			return nil, nil, fmt.Errorf("%s:%d: %s", name, line, strings.TrimSpace(msg))
 		}
-		expanded, err := expandReplicas(obj)
+		expanded, err := expandReplicas(obj, maxFixtureObjects-len(objs))
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", name, d.line, err)
+			return nil, nil, fmt.Errorf("%s:%d: %v", name, d.line, err)
 		}
 		objs = append(objs, expanded...)
+		for range expanded {
+			lines = append(lines, d.line)
+		}
 	}
-	return objs, nil
+	return objs, lines, nil
 }
 
 type document struct {
@@ -183,7 +222,9 @@ func oneLine(err error) string {
 	return strings.Join(strings.Fields(err.Error()), " ")
 }
 
-func expandReplicas(obj runtime.Object) ([]runtime.Object, error) {
+// expandReplicas stamps out obj's replicas; room is how many objects the
+// fixture may still hold.
+func expandReplicas(obj runtime.Object, room int) ([]runtime.Object, error) {
 	var annotations map[string]string
 	var name string
 	switch o := obj.(type) {
@@ -196,11 +237,17 @@ func expandReplicas(obj runtime.Object) ([]runtime.Object, error) {
 	}
 	v, ok := annotations[ReplicasAnnotation]
 	if !ok {
+		if room < 1 {
+			return nil, fmt.Errorf("the fixture expands to more than %d objects", maxFixtureObjects)
+		}
 		return []runtime.Object{obj}, nil
 	}
 	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 || n > 100000 {
-		return nil, fmt.Errorf("metadata.annotations[%s] of %q: want a whole number from 1 to 100000, got %q", ReplicasAnnotation, name, v)
+	if err != nil || n < 1 || n > maxFixtureObjects {
+		return nil, fmt.Errorf("metadata.annotations[%s] of %q: want a whole number from 1 to %d, got %q", ReplicasAnnotation, name, maxFixtureObjects, v)
+	}
+	if n > room {
+		return nil, fmt.Errorf("metadata.annotations[%s] of %q: %d copies would make the fixture more than %d objects", ReplicasAnnotation, name, n, maxFixtureObjects)
 	}
 	width := len(strconv.Itoa(n))
 	out := make([]runtime.Object, 0, n)

@@ -22,7 +22,21 @@ func TestLoadFixtureErrors(t *testing.T) {
 		{"missing kind", "metadata: {name: w}\n", "bad.yaml:1: document has no apiVersion or kind"},
 		{"missing priority class", node + "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  priorityClassName: gold\n  containers: [{name: c, image: i}]\n", `spec.priorityClassName: no PriorityClass with name "gold" was found`},
 		{"bad replicas", "apiVersion: v1\nkind: Node\nmetadata: {name: node-x, annotations: {schedscope.io/replicas: lots}}\n", `bad.yaml:1: metadata.annotations[schedscope.io/replicas] of "node-x": want a whole number`},
-		{"duplicate", node + "---\n" + node, `Node "/n1" is defined twice`},
+		{"duplicate", node + "---\n" + node, `bad.yaml:6: Node "/n1" is defined twice (first as object 1)`},
+		{"empty", "# nothing here\n---\n# still nothing\n", "bad.yaml: the fixture holds no objects"},
+		{"negative request", node + "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, image: i, resources: {requests: {cpu: \"-1\"}}}]\n",
+			`bad.yaml:6: Pod "p" is invalid: spec.containers[0].resources.requests[cpu]: Invalid value: "-1": must be greater than or equal to 0`},
+		{"invalid name", node + "---\napiVersion: v1\nkind: Pod\nmetadata: {name: Bad_Name!}\nspec:\n  containers: [{name: c, image: i}]\n",
+			`bad.yaml:6: Pod "Bad_Name!" is invalid: metadata.name: Invalid value: "Bad_Name!"`},
+		{"invalid node name", "apiVersion: v1\nkind: Node\nmetadata: {name: Node_1}\n", `bad.yaml:1: Node "Node_1" is invalid: metadata.name`},
+		{"bound to a missing node", node + "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  nodeName: n2\n  containers: [{name: c, image: i}]\n",
+			`bad.yaml:6: pod default/p: spec.nodeName: node "n2" is not in the fixture`},
+		{"missing image", node + "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c}]\n",
+			`bad.yaml:6: Pod "p" is invalid: spec.containers[0].image: Required value`},
+		{"invalid priority class", "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: gold}\nvalue: 2000000001\n",
+			`bad.yaml:1: PriorityClass "gold" is invalid: value`},
+		{"replicas over the whole fixture", "apiVersion: v1\nkind: Node\nmetadata: {name: a, annotations: {schedscope.io/replicas: \"60000\"}}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: b, annotations: {schedscope.io/replicas: \"60000\"}}\n",
+			`bad.yaml:5: metadata.annotations[schedscope.io/replicas] of "b": 60000 copies would make the fixture more than 100000 objects`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
