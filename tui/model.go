@@ -64,7 +64,7 @@ type Model struct {
 	nProblems int
 	// message is the status bar's word on the last thing that happened (a
 	// problem, or the answer to a key); the next key press clears it.
-	message string
+	message note
 
 	w, h  int
 	ready bool
@@ -101,7 +101,7 @@ func (m Model) controllable() bool { return m.opts.Control != nil && !m.done }
 func (m *Model) problem(text string) {
 	m.notes = append(m.notes, note{noteProblem, text})
 	m.nProblems++
-	m.message = text
+	m.message = note{noteProblem, text}
 }
 
 // say answers the user in the status bar, and logs the answer for the
@@ -109,7 +109,7 @@ func (m *Model) problem(text string) {
 func (m *Model) say(format string, a ...any) {
 	text := fmt.Sprintf(format, a...)
 	m.notes = append(m.notes, note{noteMessage, text})
-	m.message = text
+	m.message = note{noteMessage, text}
 }
 
 // finish marks the source as ended: the engine controls have nothing left to
@@ -312,7 +312,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	// A message stays until the next key: then it has been read (and the
 	// problems view keeps it).
-	m.message = ""
+	m.message = note{}
 	if m.bp != nil {
 		f, cmd := m.bp.Update(msg)
 		m.bp = &f

@@ -179,7 +179,7 @@ func (p Prompt) Value() string { return p.input.Value() }
 func (p Prompt) View() string {
 	v := p.input.View()
 	if len(p.candidates) > 0 {
-		v += p.st.Dim.Render("   tab: " + strings.Join(p.candidates, " · "))
+		v += p.st.Dim.Render("   " + strings.Join(p.candidates, " "))
 	}
 	return v
 }

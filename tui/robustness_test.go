@@ -117,6 +117,16 @@ func TestReplaySaysThereIsNothingToControl(t *testing.T) {
 			t.Errorf("%s: status bar = %q, want %q", k.key, got, k.says)
 		}
 	}
+	// A replay has states but no queue.
+	m = send(newSession(t, loadRecording(t, "default"), nil, 80, 24), eventsMsg{events: []Event{{State: &EngineState{State: StateFollowing}}}})
+	if got := statusLine(t, m); !strings.Contains(got, "… following") || strings.Contains(got, "queue") {
+		t.Errorf("following replay: status bar = %q", got)
+	}
+	// At 80 columns the answer fits whole once the replay is done.
+	m = send(m, eventsMsg{events: []Event{{State: &EngineState{State: StateDone}}, {Done: true}}})
+	if got := statusLine(t, keys(m, "space")); !strings.Contains(got, "replay: nothing to pause — this is a recording") {
+		t.Errorf("80 columns: status bar = %q", got)
+	}
 	if help := screen(keys(m, "?")); strings.Contains(help, "pause/resume") || !strings.Contains(help, "replay: no engine") {
 		t.Errorf("full help of a replay lists the engine controls:\n%s", help)
 	}
@@ -278,7 +288,7 @@ func TestCommandCompletion(t *testing.T) {
 				t.Errorf("candidates (-want +got):\n%s", diff)
 			}
 			line := lastLine(t, m)
-			if len(tt.candidates) > 0 && !strings.Contains(line, "tab: "+strings.Join(tt.candidates, " · ")) {
+			if len(tt.candidates) > 0 && !strings.Contains(line, "   "+strings.Join(tt.candidates, " ")) {
 				t.Errorf("prompt line does not list the candidates: %q", line)
 			}
 			// Typing on hides them.

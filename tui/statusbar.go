@@ -13,7 +13,8 @@ type cycleCounts struct{ total, bound, unschedulable, errors int }
 // statusBar renders the engine state, cycle and queue counts, how the live
 // cluster's bindings compared with the predictions, breakpoints, how many
 // problems there were, the last message and the source on one line.
-func statusBar(st *Styles, w int, source string, live bool, state *EngineState, done bool, counts cycleCounts, obs *observations, bp Breakpoints, problems int, message string) string {
+func statusBar(st *Styles, w int, source string, live bool, state *EngineState, done bool, counts cycleCounts, obs *observations, bp Breakpoints, problems int, msg note) string {
+	message := msg.text
 	var parts []string
 	s := "replay"
 	if live {
@@ -56,7 +57,9 @@ func statusBar(st *Styles, w int, source string, live bool, state *EngineState, 
 		parts = append(parts, long)
 		short = append(short, brief)
 	}
-	if state != nil {
+	queueAt := -1
+	if state != nil && live { // a replay has no queue
+		queueAt = len(parts)
 		parts = append(parts, fmt.Sprintf("queue %d active %d backoff", state.Active, state.Backoff))
 	}
 	if live {
@@ -74,12 +77,15 @@ func statusBar(st *Styles, w int, source string, live bool, state *EngineState, 
 			parts = append(parts, "break on "+strings.Join(b, ", "))
 		}
 	}
+	problemsAt, problemsShort := -1, ""
 	if problems > 0 {
 		noun := "problems"
 		if problems == 1 {
 			noun = "problem"
 		}
+		problemsAt = len(parts)
 		parts = append(parts, st.Problem.Render(fmt.Sprintf("⚠ %d %s — ! to list", problems, noun)))
+		problemsShort = st.Problem.Render(fmt.Sprintf("⚠ %d %s", problems, noun))
 	}
 	if message != "" {
 		parts = append(parts, st.Problem.Render(message))
@@ -91,9 +97,19 @@ func statusBar(st *Styles, w int, source string, live bool, state *EngineState, 
 		line = " " + strings.Join(parts, " │ ")
 	}
 	if ansi.StringWidth(line) > w && message != "" {
-		// A fresh message matters more than the source's name; if it is still
-		// cut, the problems view (!) shows it whole.
-		line = " " + strings.Join(parts[:len(parts)-1], " │ ")
+		// A fresh message matters more than the source's name and the queue
+		// counts; if it is still cut, the problems view (!) shows it whole.
+		parts = parts[:len(parts)-1]
+		if problemsAt >= 0 && msg.kind == noteMessage {
+			// The answer to a key beats the hint, which the help line repeats
+			// ("! problems"); a new problem keeps it, to say there is a list.
+			parts[problemsAt] = problemsShort
+		}
+		line = " " + strings.Join(parts, " │ ")
+		if ansi.StringWidth(line) > w && queueAt >= 0 {
+			parts = append(parts[:queueAt:queueAt], parts[queueAt+1:]...)
+			line = " " + strings.Join(parts, " │ ")
+		}
 	}
 	return st.Status.Render(fit(line, w))
 }

@@ -22,7 +22,7 @@ func TestStatusBarStates(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, noColor := range []bool{false, true} {
 				st := NewStyles(noColor)
-				bar := statusBar(&st, 200, "cluster kind-kind", true, tt.state, false, cycleCounts{}, &observations{}, Breakpoints{}, 0, "")
+				bar := statusBar(&st, 200, "cluster kind-kind", true, tt.state, false, cycleCounts{}, &observations{}, Breakpoints{}, 0, note{})
 				if got := ansi.Strip(bar); !strings.Contains(got, tt.want) {
 					t.Errorf("NO_COLOR=%v: status bar %q lacks %q", noColor, got, tt.want)
 				}
@@ -54,5 +54,39 @@ func TestDisconnectedInSession(t *testing.T) {
 	m = send(m, eventsMsg{events: []Event{{State: &EngineState{State: StateDisconnected, Why: "since 12:03:04"}}}})
 	if !strings.Contains(screen(m), "↯ disconnected (since 12:03:04)") {
 		t.Errorf("status bar should show the lost connection:\n%s", screen(m))
+	}
+}
+
+// TestStatusBarMakesRoomForAMessage: at 80 columns a message pushes out the
+// source and the queue counts before it is cut.
+func TestStatusBarMakesRoomForAMessage(t *testing.T) {
+	st := NewStyles(true)
+	msg := "the run has finished; nothing to pause"
+	for _, tt := range []struct {
+		problems int
+		want     []string
+	}{
+		{0, []string{"■ done", "4 cycles", msg}},
+		{2, []string{"■ done", "4 cycles", "⚠ 2 problems", "the run has finished"}},
+	} {
+		bar := ansi.Strip(statusBar(&st, 80, "fixture default.yaml", true, &EngineState{State: StateIdle, Backoff: 1}, true,
+			cycleCounts{total: 4, bound: 3, unschedulable: 1}, &observations{}, Breakpoints{}, tt.problems, note{noteMessage, msg}))
+		for _, want := range tt.want {
+			if !strings.Contains(bar, want) {
+				t.Errorf("%d problems: status bar %q lacks %q", tt.problems, bar, want)
+			}
+		}
+		if w := ansi.StringWidth(bar); w != 80 {
+			t.Errorf("%d problems: status bar is %d cells wide, want 80", tt.problems, w)
+		}
+	}
+	bar := ""
+	// Without a message the source and the queue stay.
+	bar = ansi.Strip(statusBar(&st, 80, "fixture default.yaml", true, &EngineState{State: StateIdle, Backoff: 1}, true,
+		cycleCounts{total: 4, bound: 3, unschedulable: 1}, &observations{}, Breakpoints{}, 0, note{}))
+	for _, want := range []string{"queue 0 active 1 backoff", "fixture default.yaml"} {
+		if !strings.Contains(bar, want) {
+			t.Errorf("status bar %q lacks %q", bar, want)
+		}
 	}
 }
