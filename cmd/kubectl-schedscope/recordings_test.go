@@ -1,0 +1,102 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/schedscope/schedscope/cmd/kubectl-schedscope/commands"
+	"github.com/schedscope/schedscope/recorder"
+)
+
+var updateRecordings = flag.Bool("update-recordings", false, "rewrite tui/testdata/*.rec from the current engine")
+
+// tuiRecordings are the embedded fixtures the TUI's tests replay, recorded
+// with the diagnostic pass on every cycle so that every view has data.
+var tuiRecordings = []string{"default", "preemption", "taints-tolerations", "topology-spread", "unschedulable"}
+
+// outline is what a recording must keep from one engine run to the next: the
+// scheduler, and for each cycle the pod, the nodes it saw, the outcome and
+// the choice. Times, durations and preemption victims (picked among equals)
+// are left out.
+func outline(rec *recorder.Recording) []string {
+	var profiles []string
+	for _, p := range rec.Header.Profiles {
+		profiles = append(profiles, p.SchedulerName)
+	}
+	out := []string{fmt.Sprintf("kube-scheduler %s, profiles %v", rec.Header.KubernetesVersion, profiles)}
+	for _, c := range rec.Cycles {
+		line := fmt.Sprintf("cycle %d %s attempt %d profile %s nodes %v: %s", c.Seq, c.Pod.Key(), c.Attempt, c.Profile, nodeNames(c), c.Outcome.Result)
+		if c.Outcome.Node != "" {
+			line += " on " + c.Outcome.Node
+		}
+		if c.Outcome.NominatedNode != "" {
+			line += " nominated " + c.Outcome.NominatedNode
+		}
+		if c.Selection != nil {
+			var top []string
+			for _, n := range c.Selection.Top {
+				top = append(top, c.NodeName(n))
+			}
+			line += fmt.Sprintf(" by %s among %v", c.Selection.Rule, top)
+		}
+		line += fmt.Sprintf(" diagnostic=%v", c.Diagnostic != nil)
+		out = append(out, line, "  "+c.Outcome.Message)
+	}
+	return out
+}
+
+func nodeNames(c *recorder.Cycle) []string {
+	var names []string
+	for i := range c.NumNodes() {
+		names = append(names, c.NodeName(i))
+	}
+	return names
+}
+
+// TestTUIRecordingsAreCurrent records each fixture the TUI's tests replay with
+// the current engine and checks the checked-in recording tells the same
+// story. With -update-recordings it rewrites them instead (make goldens).
+func TestTUIRecordingsAreCurrent(t *testing.T) {
+	dir := filepath.Join("..", "..", "tui", "testdata")
+	for _, name := range tuiRecordings {
+		t.Run(name, func(t *testing.T) {
+			fresh := filepath.Join(t.TempDir(), name+".rec")
+			streams, _, _, errOut := genericiooptions.NewTestIOStreams()
+			if code := commands.Execute(streams, []string{"record", "-f", name, "--diagnostic", "always", "-o", fresh}); code != 0 {
+				t.Fatalf("record -f %s: exit %d: %s", name, code, errOut)
+			}
+			now, err := recorder.LoadFile(fresh)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(now.Cycles) == 0 {
+				t.Fatalf("recording %s has no cycles", name)
+			}
+			checked := filepath.Join(dir, name+".rec")
+			if *updateRecordings {
+				b, err := os.ReadFile(fresh)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(checked, b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			then, err := recorder.LoadFile(checked)
+			if err != nil {
+				t.Fatalf("%v (regenerate with: make goldens)", err)
+			}
+			if diff := cmp.Diff(outline(then), outline(now)); diff != "" {
+				t.Errorf("%s is stale; regenerate with make goldens (-checked-in +current engine):\n%s", checked, strings.TrimSpace(diff))
+			}
+		})
+	}
+}
