@@ -23,6 +23,9 @@ func loadRecording(t testing.TB, name string) *recorder.Recording {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(rec.Cycles) == 0 {
+		t.Fatalf("testdata/%s.rec has no cycles", name)
+	}
 	return rec
 }
 

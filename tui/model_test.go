@@ -124,7 +124,7 @@ func TestFailureJump(t *testing.T) {
 	// From inside a cycle, ] opens the next failed cycle.
 	m = keys(m, "g", "enter", "]")
 	if m.focus != focusCycle || m.view.Cycle() != rec.Cycles[3] {
-		t.Fatalf("] in the cycle view should open cycle 4, got %v", m.view.Cycle().Seq)
+		t.Fatalf("] in the cycle view should open cycle 4:\n%s", screen(m))
 	}
 }
 

@@ -145,13 +145,19 @@ func TestObservedWithoutCycle(t *testing.T) {
 			t.Errorf("cycle %d shows a verdict: %q", seq, row)
 		}
 	}
-	if m = keys(m, "g", "enter"); strings.Contains(screen(m), "cluster bound") {
+	if m = keys(m, "g", "enter"); m.focus != focusCycle || m.view.Cycle() == nil || m.view.Cycle().Seq != 1 {
+		t.Fatalf("g enter did not open cycle 1:\n%s", screen(m))
+	}
+	if strings.Contains(screen(m), "cluster bound") {
 		t.Errorf("the cycle view should not mention the binding:\n%s", screen(m))
 	}
 }
 
 func TestNoObservedNoCounts(t *testing.T) {
 	m := liveSession(t, 200, 50, cycleEvents(t)...)
+	if !strings.Contains(screen(m), "4 cycles") {
+		t.Fatalf("the status bar lacks the cycle counts:\n%s", screen(m))
+	}
 	if strings.Contains(screen(m), "predictions") {
 		t.Errorf("status bar counts predictions without any observation:\n%s", screen(m))
 	}

@@ -1,16 +1,21 @@
 package main
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // TestSmokeTUIInTmux builds the real binary, runs it with no arguments (the
-// debugger over the embedded default fixture) in a tmux pane of 80×24, opens
-// the unschedulable cycle, steps to its Filter phase and reads the screen.
+// debugger over the embedded default fixture) in a tmux pane of 80×24, waits
+// for the run to finish, presses the engine keys (a crash once), opens and
+// closes help with q, completes a command, opens the unschedulable cycle on
+// its Filter phase and reads the screen.
 func TestSmokeTUIInTmux(t *testing.T) {
 	tmux, err := exec.LookPath("tmux")
 	if err != nil {
@@ -30,7 +35,9 @@ func TestSmokeTUIInTmux(t *testing.T) {
 		}
 		return string(out)
 	}
-	run("new-session", "-d", "-s", "smoke", "-x", "80", "-y", "24", "env TERM=xterm-256color "+bin)
+	// The pane outlives the program, so that a crash is still on screen.
+	exited := filepath.Join(t.TempDir(), "exited")
+	run("new-session", "-d", "-s", "smoke", "-x", "80", "-y", "24", "env TERM=xterm-256color "+bin+" 2>&1; echo exit $? > "+exited+"; sleep 600")
 	t.Cleanup(func() { exec.Command(tmux, "-S", sock, "kill-server").Run() })
 	screen := func() string { return run("capture-pane", "-p", "-t", "smoke") }
 	waitFor := func(what string, ok func(string) bool) string {
@@ -55,24 +62,58 @@ func TestSmokeTUIInTmux(t *testing.T) {
 			t.Errorf("cycle list lacks %q:\n%s", want, list)
 		}
 	}
-	// The selection follows the newest cycle: default/huge, which found no node.
+	alive := func(after string) {
+		t.Helper()
+		if b, err := os.ReadFile(exited); err == nil {
+			t.Fatalf("the program ended (%s) after %s; screen:\n%s", strings.TrimSpace(string(b)), after, screen())
+		}
+	}
+	waitFor("the end of the run", func(s string) bool { return strings.Contains(s, "■ done") })
+	// The engine is gone: the keys say so instead of crashing.
+	for _, k := range []struct{ key, says string }{
+		{"Space", "nothing to pause"}, {"s", "nothing to step"}, {"b", "nothing to break on"},
+	} {
+		run("send-keys", "-t", "smoke", k.key)
+		waitFor(k.key+"'s answer", func(s string) bool { return strings.Contains(s, "the run has finished; "+k.says) })
+		alive(k.key)
+	}
+	// q closes help; it does not quit.
+	run("send-keys", "-t", "smoke", "?")
+	waitFor("help", func(s string) bool { return strings.Contains(s, "Inside a cycle") })
+	run("send-keys", "-t", "smoke", "q")
+	waitFor("help to close", func(s string) bool {
+		return strings.Contains(s, "default/huge") && !strings.Contains(s, "Inside a cycle")
+	})
+	alive("q in help")
+	// Tab completes the common prefix and lists the rest.
+	run("send-keys", "-t", "smoke", ":", "p", "h", "Tab")
+	waitFor("the phase candidates", func(s string) bool { return strings.Contains(s, ":phase ") && strings.Contains(s, "queue pref filter") })
+	run("send-keys", "-t", "smoke", "C-u", "Escape")
+	time.Sleep(300 * time.Millisecond) // let the terminal take esc on its own
+	// The selection follows the newest cycle: default/huge, which found no
+	// node; it opens on the phase that decided that, Filter.
 	run("send-keys", "-t", "smoke", "Enter")
-	waitFor("the cycle view", func(s string) bool { return strings.Contains(s, "cycle 4") })
-	run("send-keys", "-t", "smoke", "l", "l")
-	filter := waitFor("the Filter phase", func(s string) bool { return strings.Contains(s, "[Filter]") })
+	filter := waitFor("the Filter phase of cycle 4", func(s string) bool { return strings.Contains(s, "cycle 4") && strings.Contains(s, "[Filter]") })
 	for _, want := range []string{"0/4 nodes are available", "NodeResourcesFit", "node-c"} {
 		if !strings.Contains(filter, want) {
 			t.Errorf("Filter phase lacks %q:\n%s", want, filter)
 		}
 	}
 	for _, line := range strings.Split(strings.TrimRight(filter, "\n"), "\n") {
-		if w := len([]rune(line)); w > 80 {
+		if w := ansi.StringWidth(line); w > 80 {
 			t.Errorf("line wider than the 80-column pane (%d): %q", w, line)
 		}
 	}
 	run("send-keys", "-t", "smoke", "q")
 	deadline := time.Now().Add(10 * time.Second)
-	for exec.Command(tmux, "-S", sock, "has-session", "-t", "smoke").Run() == nil {
+	for {
+		b, err := os.ReadFile(exited)
+		if err == nil {
+			if got := strings.TrimSpace(string(b)); got != "exit 0" {
+				t.Fatalf("q: the program ended with %s; screen:\n%s", got, screen())
+			}
+			return
+		}
 		if time.Now().After(deadline) {
 			t.Fatalf("q did not quit; screen:\n%s", screen())
 		}
