@@ -60,7 +60,7 @@ func NewCmdLive(streams genericiooptions.IOStreams) *cobra.Command {
 	cmd.Flags().IntVar(&o.Keep, "keep", 4, "with --record: how many full files to keep as FILE.1 … FILE.N")
 	cmd.Flags().BoolVar(&o.CallExtenders, "call-extenders", false, "send pending pods (and, unless nodeCacheCapable, their candidate nodes) to the filter and prioritize verbs of the extenders in --config; their bind and preempt verbs are never called")
 	cmd.Flags().BoolVar(&o.NoTUI, "no-tui", false, "print one line per cycle and observed binding instead of opening the debugger")
-	cmd.Flags().StringVarP(&o.Output, "output", "o", "text", "with --no-tui: text or json (one JSON object per line)")
+	cmd.Flags().StringVarP(&o.Output, "output", "o", "text", "with --no-tui: text or json (one JSON object per line: a header line, then cycles, observed bindings and problems, in the export format of explain -o json)")
 	return cmd
 }
 
@@ -193,6 +193,12 @@ func (l *liveOutput) start(h recorder.Header) error {
 		}
 		l.w = w
 	}
+	if l.o.NoTUI && l.o.Output == "json" {
+		// The first line says what the lines are: the export format, its
+		// version, and the session's header.
+		doc := recorder.NewExportDocument(h, nil, nil)
+		l.print(map[string]any{"format": doc.Format, "schemaVersion": doc.SchemaVersion, "header": doc.Header}, nil)
+	}
 	if !l.o.NoTUI {
 		l.send(tui.Event{Header: &h})
 		l.send(tui.Event{State: &tui.EngineState{State: tui.StateRunning}})
@@ -225,7 +231,7 @@ func (l *liveOutput) record(write func(*recorder.RotatingWriter) error) {
 func (l *liveOutput) cycle(c *recorder.Cycle) {
 	l.record(func(w *recorder.RotatingWriter) error { return w.WriteCycle(c) })
 	if l.o.NoTUI {
-		l.print(map[string]any{"cycle": c}, func(w io.Writer) {
+		l.print(map[string]any{"cycle": recorder.NewExportCycle(c)}, func(w io.Writer) {
 			fmt.Fprintf(w, "cycle %d %s attempt %d: %s\n", c.Seq, c.Pod.Key(), c.Attempt, outcomeText(c))
 		})
 		return
@@ -239,7 +245,7 @@ func (l *liveOutput) cycle(c *recorder.Cycle) {
 func (l *liveOutput) observed(ob *recorder.Observed) {
 	l.record(func(w *recorder.RotatingWriter) error { return w.WriteObserved(ob) })
 	if l.o.NoTUI {
-		l.print(map[string]any{"observed": ob}, func(w io.Writer) {
+		l.print(map[string]any{"observed": recorder.NewExportObserved(ob)}, func(w io.Writer) {
 			verdict := "disagrees"
 			if ob.Agrees() {
 				verdict = "agrees"
