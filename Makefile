@@ -4,7 +4,7 @@ BIN := bin/kubectl-schedscope
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/schedscope/schedscope/engine.Version=$(VERSION)
 
-.PHONY: build test lint bench run clean
+.PHONY: build test lint bench run clean fuzz
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/kubectl-schedscope
@@ -15,6 +15,17 @@ run: build
 test:
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
+
+# fuzz runs every fuzz test for FUZZTIME each (go test runs one fuzz target
+# per invocation). CI runs it briefly; run it longer by hand.
+FUZZTIME ?= 60s
+FUZZ_TARGETS := ./engine:FuzzLoadFixture ./engine:FuzzLoadConfig ./recorder:FuzzReader ./recorder:FuzzFile ./recorder:FuzzInts
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  pkg=$${t%%:*}; name=$${t##*:}; \
+	  echo "fuzz $$name ($$pkg) for $(FUZZTIME)"; \
+	  $(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -parallel 2 $$pkg; \
+	done
 
 lint:
 	@out=$$(gofmt -l cmd engine recorder fixtures tui); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

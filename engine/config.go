@@ -21,6 +21,11 @@ func LoadConfigFile(path string) (*config.KubeSchedulerConfiguration, error) {
 	if err != nil {
 		return nil, err
 	}
+	return LoadConfig(path, data)
+}
+
+// LoadConfig is LoadConfigFile on data read from name.
+func LoadConfig(path string, data []byte) (*config.KubeSchedulerConfiguration, error) {
 	obj, gvk, err := scheme.Codecs.UniversalDecoder().Decode(data, nil, nil)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", path, oneLine(err))

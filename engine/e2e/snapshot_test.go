@@ -10,8 +10,11 @@ import (
 	"testing"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
 	v1 "k8s.io/api/core/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
+	storagev1 "k8s.io/api/storage/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -57,7 +60,55 @@ func TestSnapshotReplaysOffline(t *testing.T) {
 	running.Spec.NodeName = "alpha"
 	running.Spec.Containers[0].Env = []v1.EnvVar{{Name: "PASSWORD", Value: secretValue}}
 	running.Spec.Containers[0].Command = []string{"run", "--password=" + secretValue}
+	running.Annotations = map[string]string{"example.com/token": secretValue}
+	running.Spec.Volumes = []v1.Volume{
+		{Name: "csi", VolumeSource: v1.VolumeSource{CSI: &v1.CSIVolumeSource{Driver: "csi.example.com",
+			VolumeAttributes: map[string]string{"password": secretValue}, NodePublishSecretRef: &v1.LocalObjectReference{Name: secretValue}}}},
+		{Name: "flex", VolumeSource: v1.VolumeSource{FlexVolume: &v1.FlexVolumeSource{Driver: "example/flex", Options: map[string]string{"pw": secretValue}}}},
+		{Name: "iscsi", VolumeSource: v1.VolumeSource{ISCSI: &v1.ISCSIVolumeSource{TargetPortal: "10.0.0.1:3260", IQN: "iqn.2001-04.com.example:storage", Lun: 1,
+			SecretRef: &v1.LocalObjectReference{Name: secretValue}, SessionCHAPAuth: true}}},
+	}
 	if _, err := cp.client.CoreV1().Pods("default").Create(ctx, running, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// Controllers (no controller manager runs, so they create no pods) whose
+	// templates carry secrets, a PV with CSI secret references and attributes,
+	// a storage class whose parameters name a secret, an annotated node.
+	template := makePod(podSpec{name: "tmpl", cpu: "100m", mem: "64Mi", labels: map[string]string{"app": "tmpl"}})
+	template.Spec.Containers[0].Env = []v1.EnvVar{{Name: "TOKEN", Value: secretValue}}
+	tmpl := v1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: template.Labels, Annotations: map[string]string{"vault": secretValue}}, Spec: template.Spec}
+	replicas := int32(0)
+	sel := &metav1.LabelSelector{MatchLabels: template.Labels}
+	if _, err := cp.client.AppsV1().ReplicaSets("default").Create(ctx, &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: "rs"},
+		Spec: appsv1.ReplicaSetSpec{Replicas: &replicas, Selector: sel, Template: tmpl}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cp.client.AppsV1().StatefulSets("default").Create(ctx, &appsv1.StatefulSet{ObjectMeta: metav1.ObjectMeta{Name: "ss"},
+		Spec: appsv1.StatefulSetSpec{Replicas: &replicas, Selector: sel, Template: tmpl, ServiceName: "ss"}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cp.client.CoreV1().ReplicationControllers("default").Create(ctx, &v1.ReplicationController{ObjectMeta: metav1.ObjectMeta{Name: "rc"},
+		Spec: v1.ReplicationControllerSpec{Replicas: &replicas, Selector: template.Labels, Template: &tmpl}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	ref := &v1.SecretReference{Name: secretValue, Namespace: "default"}
+	if _, err := cp.client.CoreV1().PersistentVolumes().Create(ctx, &v1.PersistentVolume{ObjectMeta: metav1.ObjectMeta{Name: "pv-csi"},
+		Spec: v1.PersistentVolumeSpec{Capacity: v1.ResourceList{v1.ResourceStorage: resource.MustParse("1Gi")}, AccessModes: []v1.PersistentVolumeAccessMode{v1.ReadWriteOnce},
+			PersistentVolumeSource: v1.PersistentVolumeSource{CSI: &v1.CSIPersistentVolumeSource{Driver: "csi.example.com", VolumeHandle: "vol-1",
+				VolumeAttributes: map[string]string{"key": secretValue}, NodePublishSecretRef: ref, NodeStageSecretRef: ref, ControllerPublishSecretRef: ref}}}},
+		metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cp.client.StorageV1().StorageClasses().Create(ctx, &storagev1.StorageClass{ObjectMeta: metav1.ObjectMeta{Name: "fast"}, Provisioner: "csi.example.com",
+		Parameters: map[string]string{"csi.storage.k8s.io/provisioner-secret-name": secretValue}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	alpha, err := cp.client.CoreV1().Nodes().Get(ctx, "alpha", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	alpha.Annotations = map[string]string{"cloud.example.com/api-key": secretValue}
+	if _, err := cp.client.CoreV1().Nodes().Update(ctx, alpha, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	// Distinct priorities fix the order the scheduling queue takes the pods in.
@@ -85,6 +136,11 @@ func TestSnapshotReplaysOffline(t *testing.T) {
 		t.Fatalf("snapshot failed: %s", errOut.String())
 	}
 	snap := out.Bytes()
+	for _, want := range []string{"kind: ReplicaSet", "kind: StatefulSet", "kind: ReplicationController", "kind: PersistentVolume", "kind: StorageClass", "driver: csi.example.com"} {
+		if !bytes.Contains(snap, []byte(want)) {
+			t.Errorf("the snapshot lacks %q; the secret check would prove less", want)
+		}
+	}
 	for _, bad := range []string{secretValue, "kind: Secret", "kind: ConfigMap", "managedFields", "last-applied-configuration", "uid:"} {
 		if bytes.Contains(snap, []byte(bad)) {
 			t.Errorf("the snapshot contains %q", bad)
@@ -96,7 +152,7 @@ func TestSnapshotReplaysOffline(t *testing.T) {
 
 	cp.startScheduler(t, ctx)
 	real := map[string]outcome{}
-	err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 60*time.Second, true, func(ctx context.Context) (bool, error) {
+	err = wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 60*time.Second, true, func(ctx context.Context) (bool, error) {
 		for _, p := range pending {
 			cur, err := cp.client.CoreV1().Pods("default").Get(ctx, p.spec.name, metav1.GetOptions{})
 			if err != nil {

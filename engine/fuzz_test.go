@@ -1,0 +1,82 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/schedscope/schedscope/fixtures"
+)
+
+// FuzzLoadFixture feeds the fixture loader arbitrary manifests. It must never
+// panic; an error is one line naming the file; a loaded fixture holds only
+// admitted objects (pending pods unbound and Pending, bound pods on a node of
+// the fixture) and loads the same way twice.
+func FuzzLoadFixture(f *testing.F) {
+	for _, name := range fixtures.Names() {
+		data, err := fixtures.Read(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte("apiVersion: v1\nkind: Node\nmetadata: {name: n, annotations: {schedscope.io/replicas: \"3\"}}\n"))
+	f.Add([]byte("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: i, resources: {requests: {cpu: \"-1\"}}}]}\n"))
+	f.Add([]byte("---\n# only a comment\n---\n"))
+	f.Add([]byte("apiVersion: v1\nkind: Pod\nmetadata: {name: p\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fx, err := LoadFixture("f.yaml", data)
+		if err != nil {
+			msg := err.Error()
+			if strings.Contains(msg, "\n") || !strings.HasPrefix(msg, "f.yaml") {
+				t.Fatalf("error %q is not one line naming the file", msg)
+			}
+			return
+		}
+		nodes := map[string]bool{}
+		for _, o := range fx.Objects {
+			if n, ok := o.(*v1.Node); ok {
+				nodes[n.Name] = true
+			}
+		}
+		for _, o := range fx.Objects {
+			if p, ok := o.(*v1.Pod); ok && !nodes[p.Spec.NodeName] {
+				t.Fatalf("running pod %s/%s is on node %q, which the fixture does not hold", p.Namespace, p.Name, p.Spec.NodeName)
+			}
+		}
+		for _, p := range fx.Pending {
+			if p.Spec.NodeName != "" || p.Status.Phase != v1.PodPending || p.Spec.Priority == nil || p.UID == "" {
+				t.Fatalf("pending pod %s/%s was not admitted: node %q, phase %q, priority %v, uid %q", p.Namespace, p.Name, p.Spec.NodeName, p.Status.Phase, p.Spec.Priority, p.UID)
+			}
+		}
+		again, err := LoadFixture("f.yaml", data)
+		if err != nil || len(again.Objects) != len(fx.Objects) || len(again.Pending) != len(fx.Pending) {
+			t.Fatalf("a second load differs: %v", err)
+		}
+	})
+}
+
+// FuzzLoadConfig feeds the KubeSchedulerConfiguration loader arbitrary files.
+// It must never panic; an error is one line naming the file; a loaded
+// configuration has at least one profile with a scheduler name.
+func FuzzLoadConfig(f *testing.F) {
+	f.Add([]byte("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"))
+	f.Add([]byte("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- schedulerName: a\n  plugins:\n    score:\n      enabled: [{name: NodeResourcesFit, weight: 3}]\n"))
+	f.Add([]byte("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\npercentageOfNodesToScore: 150\n"))
+	f.Add([]byte("apiVersion: v1\nkind: Pod\n"))
+	f.Add([]byte("{"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cfg, err := LoadConfig("c.yaml", data)
+		if err != nil {
+			msg := err.Error()
+			if strings.Contains(msg, "\n") || !strings.HasPrefix(msg, "c.yaml") {
+				t.Fatalf("error %q is not one line naming the file", msg)
+			}
+			return
+		}
+		if len(cfg.Profiles) == 0 || cfg.Profiles[0].SchedulerName == "" {
+			t.Fatalf("a loaded configuration has no named profile: %+v", cfg.Profiles)
+		}
+	})
+}
