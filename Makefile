@@ -4,7 +4,7 @@ BIN := bin/kubectl-schedscope
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/schedscope/schedscope/engine.Version=$(VERSION)
 
-.PHONY: build test lint bench run clean fuzz
+.PHONY: build test lint bench run clean fuzz goldens
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/kubectl-schedscope
@@ -15,6 +15,13 @@ run: build
 test:
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
+
+# goldens re-records tui/testdata/*.rec from the current engine and refreshes
+# the TUI's golden screens; review the diff. (make test checks the recordings
+# still tell the story the engine tells.)
+goldens:
+	$(GO) test -count=1 ./cmd/kubectl-schedscope/ -run TestTUIRecordingsAreCurrent -update-recordings
+	$(GO) test -count=1 ./tui/ -update
 
 # fuzz runs every fuzz test for FUZZTIME each (go test runs one fuzz target
 # per invocation). CI runs it briefly; run it longer by hand.

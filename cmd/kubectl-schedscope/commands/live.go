@@ -131,7 +131,7 @@ func (o *LiveOptions) Run(ctx context.Context) error {
 		return err
 	}
 	if ctl != nil {
-		ctl.counts = live.QueueCounts
+		ctl.setCounts(live.QueueCounts)
 		out.ctl = ctl
 	}
 	if err := out.start(live.Header()); err != nil {
@@ -201,7 +201,12 @@ func (l *liveOutput) start(h recorder.Header) error {
 	}
 	if !l.o.NoTUI {
 		l.send(tui.Event{Header: &h})
-		l.send(tui.Event{State: &tui.EngineState{State: tui.StateRunning}})
+		// The control reports its own state (a pause pressed early stays shown).
+		if l.ctl != nil {
+			l.ctl.Refresh()
+		} else {
+			l.send(tui.Event{State: &tui.EngineState{State: tui.StateRunning}})
+		}
 	}
 	return nil
 }
