@@ -223,11 +223,11 @@ func scrubVolume(v v1.Volume) v1.Volume {
 	case src.CSI != nil:
 		out.CSI = &v1.CSIVolumeSource{Driver: src.CSI.Driver, ReadOnly: src.CSI.ReadOnly}
 	case src.GCEPersistentDisk != nil:
-		out.GCEPersistentDisk = &v1.GCEPersistentDiskVolumeSource{PDName: src.GCEPersistentDisk.PDName, Partition: src.GCEPersistentDisk.Partition, ReadOnly: src.GCEPersistentDisk.ReadOnly}
+		out.GCEPersistentDisk = scrubGCE(src.GCEPersistentDisk)
 	case src.AWSElasticBlockStore != nil:
-		out.AWSElasticBlockStore = &v1.AWSElasticBlockStoreVolumeSource{VolumeID: src.AWSElasticBlockStore.VolumeID, Partition: src.AWSElasticBlockStore.Partition, ReadOnly: src.AWSElasticBlockStore.ReadOnly}
+		out.AWSElasticBlockStore = scrubEBS(src.AWSElasticBlockStore)
 	case src.AzureDisk != nil:
-		out.AzureDisk = &v1.AzureDiskVolumeSource{DiskName: src.AzureDisk.DiskName, DataDiskURI: src.AzureDisk.DataDiskURI, Kind: src.AzureDisk.Kind, ReadOnly: src.AzureDisk.ReadOnly}
+		out.AzureDisk = scrubAzureDisk(src.AzureDisk)
 	case src.Cinder != nil:
 		out.Cinder = &v1.CinderVolumeSource{VolumeID: src.Cinder.VolumeID, ReadOnly: src.Cinder.ReadOnly}
 	case src.RBD != nil:
@@ -265,11 +265,11 @@ func scrubPVSpec(s v1.PersistentVolumeSpec) v1.PersistentVolumeSpec {
 		// attributes and secret references stay behind.
 		out.CSI = &v1.CSIPersistentVolumeSource{Driver: src.CSI.Driver, VolumeHandle: src.CSI.VolumeHandle, ReadOnly: src.CSI.ReadOnly, FSType: src.CSI.FSType}
 	case src.GCEPersistentDisk != nil:
-		out.GCEPersistentDisk = &v1.GCEPersistentDiskVolumeSource{PDName: src.GCEPersistentDisk.PDName, Partition: src.GCEPersistentDisk.Partition, ReadOnly: src.GCEPersistentDisk.ReadOnly}
+		out.GCEPersistentDisk = scrubGCE(src.GCEPersistentDisk)
 	case src.AWSElasticBlockStore != nil:
-		out.AWSElasticBlockStore = &v1.AWSElasticBlockStoreVolumeSource{VolumeID: src.AWSElasticBlockStore.VolumeID, Partition: src.AWSElasticBlockStore.Partition, ReadOnly: src.AWSElasticBlockStore.ReadOnly}
+		out.AWSElasticBlockStore = scrubEBS(src.AWSElasticBlockStore)
 	case src.AzureDisk != nil:
-		out.AzureDisk = &v1.AzureDiskVolumeSource{DiskName: src.AzureDisk.DiskName, DataDiskURI: src.AzureDisk.DataDiskURI, Kind: src.AzureDisk.Kind, ReadOnly: src.AzureDisk.ReadOnly}
+		out.AzureDisk = scrubAzureDisk(src.AzureDisk)
 	case src.Cinder != nil:
 		out.Cinder = &v1.CinderPersistentVolumeSource{VolumeID: src.Cinder.VolumeID, ReadOnly: src.Cinder.ReadOnly}
 	case src.RBD != nil:
@@ -314,4 +314,20 @@ func scrubNode(in *v1.Node) *v1.Node {
 	out.Status = v1.NodeStatus{Capacity: in.Status.Capacity, Allocatable: in.Status.Allocatable, Images: in.Status.Images,
 		Features: in.Status.Features, DeclaredFeatures: in.Status.DeclaredFeatures}
 	return out
+}
+
+// The in-tree disk sources shared by pod volumes and persistent volumes keep
+// the identity the volume plugins compare (VolumeRestrictions, CSI limits
+// through migration).
+
+func scrubGCE(s *v1.GCEPersistentDiskVolumeSource) *v1.GCEPersistentDiskVolumeSource {
+	return &v1.GCEPersistentDiskVolumeSource{PDName: s.PDName, Partition: s.Partition, ReadOnly: s.ReadOnly}
+}
+
+func scrubEBS(s *v1.AWSElasticBlockStoreVolumeSource) *v1.AWSElasticBlockStoreVolumeSource {
+	return &v1.AWSElasticBlockStoreVolumeSource{VolumeID: s.VolumeID, Partition: s.Partition, ReadOnly: s.ReadOnly}
+}
+
+func scrubAzureDisk(s *v1.AzureDiskVolumeSource) *v1.AzureDiskVolumeSource {
+	return &v1.AzureDiskVolumeSource{DiskName: s.DiskName, DataDiskURI: s.DataDiskURI, Kind: s.Kind, ReadOnly: s.ReadOnly}
 }

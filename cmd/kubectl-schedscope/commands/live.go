@@ -250,17 +250,7 @@ func (l *liveOutput) cycle(c *recorder.Cycle) {
 func (l *liveOutput) observed(ob *recorder.Observed) {
 	l.record(func(w *recorder.RotatingWriter) error { return w.WriteObserved(ob) })
 	if l.o.NoTUI {
-		l.print(map[string]any{"observed": recorder.NewExportObserved(ob)}, func(w io.Writer) {
-			verdict := "disagrees"
-			if ob.Agrees() {
-				verdict = "agrees"
-			}
-			node := ob.Node
-			if node == "" {
-				node = "no node (Unschedulable)"
-			}
-			fmt.Fprintf(w, "observed %s: the cluster chose %s; schedscope predicted %q in cycle %d: %s\n", ob.Pod.Key(), node, ob.Predicted, ob.Seq, verdict)
-		})
+		l.print(map[string]any{"observed": recorder.NewExportObserved(ob)}, func(w io.Writer) { newTextWriter(w).observed(ob) })
 		return
 	}
 	l.send(tui.Event{Observed: ob})

@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/recorder"
 )
 
@@ -46,13 +45,7 @@ func (o *RecordOptions) Validate() error {
 	if o.Output == "" {
 		return errorf("--output (-o) is required: the recording file to write")
 	}
-	if _, err := engine.ParseDiagnosticMode(o.Diagnostic); err != nil {
-		return err
-	}
-	if _, err := o.loadFixture(); err != nil {
-		return err
-	}
-	if _, err := engine.LoadConfigFile(o.Config); err != nil {
+	if err := o.checkInputs(); err != nil {
 		return err
 	}
 	return recorder.CheckOutput(o.Output, o.Fixture, o.Config)

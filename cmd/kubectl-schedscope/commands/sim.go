@@ -45,13 +45,7 @@ func (o *SimOptions) Run(ctx context.Context) error {
 		ctx = context.Background()
 	}
 	// Check the inputs before the screen switches, so errors print as one line.
-	if _, err := engine.ParseDiagnosticMode(o.Diagnostic); err != nil {
-		return err
-	}
-	if _, err := o.loadFixture(); err != nil {
-		return err
-	}
-	if _, err := engine.LoadConfigFile(o.Config); err != nil {
+	if err := o.checkInputs(); err != nil {
 		return err
 	}
 	var out *os.File

@@ -49,6 +49,19 @@ func (o *simOptions) loadFixture() (*engine.Fixture, error) {
 	return engine.LoadFixtureFile(o.Fixture)
 }
 
+// checkInputs loads the diagnostic mode, the fixture and the configuration,
+// so that a command reports a bad input before it creates or shows anything.
+func (o *simOptions) checkInputs() error {
+	if _, err := engine.ParseDiagnosticMode(o.Diagnostic); err != nil {
+		return err
+	}
+	if _, err := o.loadFixture(); err != nil {
+		return err
+	}
+	_, err := engine.LoadConfigFile(o.Config)
+	return err
+}
+
 // simulate runs the fixture and returns the header and the cycles in order.
 func (o *simOptions) simulate(ctx context.Context, onHeader func(recorder.Header) error, onCycle func(*recorder.Cycle)) (recorder.Header, *engine.Fixture, error) {
 	silenceKlog()
