@@ -42,10 +42,14 @@ func statusBar(st *Styles, w int, source string, live bool, state *EngineState, 
 	}
 	// The counts come in a long form and, for narrow windows, a short one.
 	countsAt := len(parts)
-	parts = append(parts, fmt.Sprintf("%d cycles: %s %d bound %s %d unsched %s %d error",
-		counts.total, cellSuccess.glyph(), counts.bound, cellUnschedulable.glyph(), counts.unschedulable, cellError.glyph(), counts.errors))
-	short := []string{fmt.Sprintf("%d cycles %s%d %s%d %s%d",
-		counts.total, cellSuccess.glyph(), counts.bound, cellUnschedulable.glyph(), counts.unschedulable, cellError.glyph(), counts.errors)}
+	cycles := "cycles"
+	if counts.total == 1 {
+		cycles = "cycle"
+	}
+	parts = append(parts, fmt.Sprintf("%d %s: %s %d bound %s %d unsched %s %d error",
+		counts.total, cycles, cellSuccess.glyph(), counts.bound, cellUnschedulable.glyph(), counts.unschedulable, cellError.glyph(), counts.errors))
+	short := []string{fmt.Sprintf("%d %s %s%d %s%d %s%d",
+		counts.total, cycles, cellSuccess.glyph(), counts.bound, cellUnschedulable.glyph(), counts.unschedulable, cellError.glyph(), counts.errors)}
 	if obs.any() {
 		checked, agreed := obs.checked(), obs.agreed
 		long := fmt.Sprintf("%d predictions checked: = %d agreed ≠ %d disagreed", checked, agreed, checked-agreed)
