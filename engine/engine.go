@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
@@ -139,6 +140,13 @@ func build(ctx context.Context, fx *Fixture, opts Options) (*Engine, error) {
 	// (fake.NewClientset) rebuilds a REST mapper on every write, which made the
 	// fake API server, not the scheduler, the bottleneck of large runs.
 	e.client = fake.NewSimpleClientset(fx.Objects...)
+	// An API server gives every write a new resourceVersion; the simple
+	// tracker does not. The scheduler drops pod updates whose version did not
+	// change, so without this a status patch (a nomination after preemption)
+	// never reached the queued pod, and its retry missed the fast path.
+	versioned := clienttesting.ObjectReaction(versioningTracker{e.client.Tracker()})
+	e.client.PrependReactor("update", "*", versioned)
+	e.client.PrependReactor("patch", "*", versioned)
 	e.client.PrependReactor("create", "pods", e.bindReactor)
 	e.client.PrependReactor("list", "*", sortedList(clienttesting.ObjectReaction(e.client.Tracker())))
 
@@ -243,6 +251,23 @@ func (e *Engine) bindReactor(action clienttesting.Action) (bool, runtime.Object,
 		return true, nil, err
 	}
 	return true, b, nil
+}
+
+// versioningTracker gives each updated or patched object a new resourceVersion.
+type versioningTracker struct{ clienttesting.ObjectTracker }
+
+func (t versioningTracker) Update(gvr schema.GroupVersionResource, obj runtime.Object, ns string, opts ...metav1.UpdateOptions) error {
+	if m, err := metaOf(obj); err == nil {
+		bumpVersion(m)
+	}
+	return t.ObjectTracker.Update(gvr, obj, ns, opts...)
+}
+
+func (t versioningTracker) Patch(gvr schema.GroupVersionResource, obj runtime.Object, ns string, opts ...metav1.PatchOptions) error {
+	if m, err := metaOf(obj); err == nil {
+		bumpVersion(m)
+	}
+	return t.ObjectTracker.Patch(gvr, obj, ns, opts...)
 }
 
 func bumpVersion(m *metav1.ObjectMeta) {

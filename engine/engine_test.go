@@ -137,9 +137,15 @@ func TestPreemptionRecordsNomination(t *testing.T) {
 	if cycles[1].Outcome.Node != "node-1" {
 		t.Errorf("second cycle bound to %q, want the nominated node-1", cycles[1].Outcome.Node)
 	}
-	// The fast path runs only if the queued pod already carries the nomination.
-	if fp := cycles[1].FastPath; fp != nil && (fp.Kind != recorder.FastPathNominated || fp.Node != "node-1") {
-		t.Errorf("second cycle fast path %+v, want the nominated node-1", fp)
+	// As in kube-scheduler, the retry evaluates only the nominated node: the
+	// nomination reached the queued pod through its status, as it does
+	// through the API server in a cluster.
+	fp := cycles[1].FastPath
+	if fp == nil || fp.Kind != recorder.FastPathNominated || fp.Node != "node-1" || !fp.Feasible {
+		t.Fatalf("second cycle fast path %+v, want the nominated node-1, feasible", fp)
+	}
+	if cycles[1].Selection == nil || cycles[1].Selection.Rule != recorder.RuleFastPath || cycles[1].Score != nil {
+		t.Errorf("second cycle selection %+v, score %v: want the fast path's node chosen without scoring", cycles[1].Selection, cycles[1].Score)
 	}
 }
 
