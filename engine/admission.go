@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -93,7 +94,7 @@ func admit(f *Fixture, objs []runtime.Object) error {
 		}
 		key := kind + "/" + m.Namespace + "/" + m.Name
 		if first, dup := seen[key]; dup {
-			return fail(fmt.Errorf("%s %q is defined twice (first as object %d)", kindName(o), m.Namespace+"/"+m.Name, first+1))
+			return fail(fmt.Errorf("%s %q is defined twice (first as object %d)", kindName(o), strings.TrimPrefix(m.Namespace+"/"+m.Name, "/"), first+1))
 		}
 		seen[key] = i
 		if m.UID == "" {

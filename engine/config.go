@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"os"
 
 	"k8s.io/kubernetes/pkg/scheduler/apis/config"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config/latest"
@@ -17,12 +16,15 @@ func LoadConfigFile(path string) (*config.KubeSchedulerConfiguration, error) {
 	if path == "" {
 		return latest.Default()
 	}
-	data, err := os.ReadFile(path)
+	data, err := readBounded(path, maxConfigBytes, "scheduler configuration")
 	if err != nil {
 		return nil, err
 	}
 	return LoadConfig(path, data)
 }
+
+// maxConfigBytes bounds a KubeSchedulerConfiguration file.
+const maxConfigBytes = 4 << 20
 
 // LoadConfig is LoadConfigFile on data read from name.
 func LoadConfig(path string, data []byte) (*config.KubeSchedulerConfiguration, error) {

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"regexp"
 	"strconv"
@@ -41,11 +42,34 @@ var strictCodecs = serializer.NewCodecFactory(clientgoscheme.Scheme, serializer.
 
 // LoadFixtureFile reads a fixture manifest; errors name the file and line.
 func LoadFixtureFile(path string) (*Fixture, error) {
-	data, err := os.ReadFile(path)
+	data, err := readBounded(path, maxFixtureBytes, "fixture")
 	if err != nil {
 		return nil, err
 	}
 	return LoadFixture(path, data)
+}
+
+// maxFixtureBytes bounds a fixture file; large clusters are described with
+// schedscope.io/replicas, not by listing every node.
+const maxFixtureBytes = 64 << 20
+
+// readBounded reads at most limit bytes of path (a file, a pipe, a device),
+// so that /dev/zero or a runaway file fails with one line instead of
+// exhausting memory.
+func readBounded(path string, limit int64, what string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s: larger than %d MiB: too big for a %s", path, limit>>20, what)
+	}
+	return data, nil
 }
 
 // LoadFixture decodes a multi-document manifest and admits its objects as an

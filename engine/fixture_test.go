@@ -22,7 +22,7 @@ func TestLoadFixtureErrors(t *testing.T) {
 		{"missing kind", "metadata: {name: w}\n", "bad.yaml:1: document has no apiVersion or kind"},
 		{"missing priority class", node + "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  priorityClassName: gold\n  containers: [{name: c, image: i}]\n", `spec.priorityClassName: no PriorityClass with name "gold" was found`},
 		{"bad replicas", "apiVersion: v1\nkind: Node\nmetadata: {name: node-x, annotations: {schedscope.io/replicas: lots}}\n", `bad.yaml:1: metadata.annotations[schedscope.io/replicas] of "node-x": want a whole number`},
-		{"duplicate", node + "---\n" + node, `bad.yaml:6: Node "/n1" is defined twice (first as object 1)`},
+		{"duplicate", node + "---\n" + node, `bad.yaml:6: Node "n1" is defined twice (first as object 1)`},
 		{"empty", "# nothing here\n---\n# still nothing\n", "bad.yaml: the fixture holds no objects"},
 		{"negative request", node + "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, image: i, resources: {requests: {cpu: \"-1\"}}}]\n",
 			`bad.yaml:6: Pod "p" is invalid: spec.containers[0].resources.requests[cpu]: Invalid value: "-1": must be greater than or equal to 0`},
@@ -146,5 +146,21 @@ profiles:
 	}
 	for _, c := range cycles {
 		checkInvariants(t, c)
+	}
+}
+
+// TestInputFilesAreBounded reads endless inputs: each must fail with one line
+// once past its size bound, not read until memory runs out.
+func TestInputFilesAreBounded(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero here")
+	}
+	_, err := LoadFixtureFile("/dev/zero")
+	if err == nil || !strings.Contains(err.Error(), "/dev/zero: larger than 64 MiB: too big for a fixture") {
+		t.Errorf("fixture /dev/zero: got %v", err)
+	}
+	_, err = LoadConfigFile("/dev/zero")
+	if err == nil || !strings.Contains(err.Error(), "/dev/zero: larger than 4 MiB: too big for a scheduler configuration") {
+		t.Errorf("config /dev/zero: got %v", err)
 	}
 }

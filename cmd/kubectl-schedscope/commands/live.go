@@ -104,6 +104,9 @@ func (o *LiveOptions) Run(ctx context.Context) error {
 		return err
 	}
 	mode, _ := engine.ParseDiagnosticMode(o.Diagnostic)
+	if !o.NoTUI && (!isTerminal(o.streams.In) || !isTerminal(o.streams.Out)) {
+		return errorf("the debugger needs a terminal; without one, run: kubectl schedscope live --no-tui [-o text|json]")
+	}
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -48,6 +48,10 @@ func (o *SimOptions) Run(ctx context.Context) error {
 	if err := o.checkInputs(); err != nil {
 		return err
 	}
+	// Before any file is created: without a terminal the debugger cannot start.
+	if !isTerminal(o.streams.In) || !isTerminal(o.streams.Out) {
+		return errorf("the debugger needs a terminal; without one, run: kubectl schedscope explain%s (or record%s -o FILE)", o.fixtureFlag(), o.fixtureFlag())
+	}
 	var out *os.File
 	if o.Record != "" {
 		f, err := createRecording(o.Record, o.Fixture, o.Config)
@@ -114,6 +118,14 @@ func (o *SimOptions) Run(ctx context.Context) error {
 		return out.Sync()
 	}
 	return nil
+}
+
+// fixtureFlag is the -f flag that names the fixture again in a suggested command.
+func (o *simOptions) fixtureFlag() string {
+	if o.Fixture == "" {
+		return ""
+	}
+	return " -f " + o.Fixture
 }
 
 func (o *simOptions) fixtureName() string {
