@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"slices"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -150,4 +152,91 @@ func toPhase(t testing.TB, m Model, p phase) Model {
 		t.Fatalf("could not step to %v, at %v", p, m.view.Phase())
 	}
 	return m
+}
+
+// cycleBuilder builds a small bound cycle for tests:
+// makeCycle(1, "web").nodes("a", "b").reject(0, "no").score("S", 1, 7).obj().
+type cycleBuilder struct {
+	c     *recorder.Cycle
+	names *recorder.NodeSet // the node names, kept when the cycle loses them
+}
+
+// makeCycle starts cycle seq of pod default/pod, with the filter plugins
+// NodeName and NodeResourcesFit.
+func makeCycle(seq int, pod string) *cycleBuilder {
+	return &cycleBuilder{c: &recorder.Cycle{
+		Seq: seq, Pod: recorder.PodRef{Namespace: "default", Name: pod}, Profile: "default-scheduler", Attempt: 1,
+		Start:     time.Date(2026, 1, 1, 0, 0, seq, 0, time.UTC),
+		PreFilter: &recorder.PreFilterPhase{Code: recorder.CodeSuccess},
+		Filter:    &recorder.FilterPhase{Plugins: []string{"NodeName", "NodeResourcesFit"}},
+		Score:     &recorder.ScorePhase{},
+	}}
+}
+
+// nodes sets the node set; every node passes filtering unless rejected.
+func (b *cycleBuilder) nodes(names ...string) *cycleBuilder {
+	b.c.Nodes = &recorder.NodeSet{ID: 1, Names: names}
+	b.c.NodeSetID, b.c.NodesToFind = 1, len(names)
+	b.c.Filter.Feasible, b.c.Filter.Evaluated = nil, len(names)
+	for i := range names {
+		b.c.Filter.Feasible = append(b.c.Filter.Feasible, i)
+	}
+	b.c.Score.Nodes = slices.Clone(b.c.Filter.Feasible)
+	return b
+}
+
+// reject makes NodeResourcesFit reject node i with reasons.
+func (b *cycleBuilder) reject(i int, reasons ...string) *cycleBuilder {
+	f := b.c.Filter
+	f.Feasible = slices.DeleteFunc(f.Feasible, func(n int) bool { return n == i })
+	f.Rejected = append(f.Rejected, recorder.NodeStatus{Node: i, Plugin: 1, Code: recorder.CodeUnschedulable, Reasons: reasons})
+	b.c.Score.Nodes = slices.Clone(f.Feasible)
+	return b
+}
+
+// score adds a score plugin with one raw score per feasible node.
+func (b *cycleBuilder) score(plugin string, weight int64, raw ...int64) *cycleBuilder {
+	b.c.Score.Plugins = append(b.c.Score.Plugins, recorder.ScorePlugin{Name: plugin, Weight: weight, Raw: raw})
+	return b
+}
+
+// withoutNodeSet drops the node names, as a recording whose node set is
+// missing delivers the cycle.
+func (b *cycleBuilder) withoutNodeSet() *cycleBuilder {
+	b.names, b.c.Nodes = b.c.Nodes, nil
+	return b
+}
+
+// obj totals the scores and selects the host as the scheduler does.
+func (b *cycleBuilder) obj() *recorder.Cycle {
+	c := b.c
+	s := c.Score
+	s.Totals = make([]int64, len(s.Nodes))
+	for k := range s.Nodes {
+		for p := range s.Plugins {
+			s.Totals[k] += s.Weighted(p, k)
+		}
+	}
+	if len(s.Nodes) == 0 {
+		c.Outcome = recorder.Outcome{Result: recorder.ResultUnschedulable, Message: "0/N nodes are available"}
+		return c
+	}
+	best := slices.Max(s.Totals)
+	sel := &recorder.Selection{Best: best, Rule: recorder.RuleHighestScore}
+	for k, t := range s.Totals {
+		if t == best {
+			sel.Top = append(sel.Top, s.Nodes[k])
+		}
+	}
+	if len(sel.Top) > 1 {
+		sel.Rule = recorder.RuleTie
+	}
+	names := c.Nodes
+	if names == nil {
+		names = b.names
+	}
+	sel.Node = names.Names[sel.Top[0]]
+	c.Selection = sel
+	c.Outcome = recorder.Outcome{Result: recorder.ResultBound, Node: sel.Node}
+	return c
 }

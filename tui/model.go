@@ -45,6 +45,8 @@ type Model struct {
 	prompt   Prompt
 	bp       *BreakpointsForm
 	problems ProblemsView
+	// printable cleans every event before the model keeps anything from it.
+	printable *sanitizer
 
 	focus        focus
 	showHelp     bool
@@ -82,6 +84,8 @@ func New(opts Options) Model {
 		view:     NewCycleView(&st),
 		prompt:   NewPrompt(&st),
 		problems: NewProblemsView(&st),
+
+		printable: newSanitizer(),
 	}
 	m.help.Styles.ShortKey = st.Key
 	m.help.Styles.FullKey = st.Key
@@ -99,6 +103,7 @@ func (m Model) controllable() bool { return m.opts.Control != nil && !m.done }
 
 // problem logs a problem the source reported and shows it in the status bar.
 func (m *Model) problem(text string) {
+	text = printable(text) // errors quote what they read
 	m.notes = append(m.notes, note{noteProblem, text})
 	m.nProblems++
 	m.message = note{noteProblem, text}
@@ -179,7 +184,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case eventsMsg:
 		for _, ev := range msg.events {
-			m.apply(ev)
+			m.apply(m.printable.event(ev))
 		}
 		m.syncView()
 		if msg.closed {

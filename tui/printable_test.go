@@ -1,0 +1,219 @@
+package tui
+
+import (
+	"fmt"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/schedscope/schedscope/recorder"
+)
+
+func TestPrintable(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"plain", "node-a", "node-a"},
+		{"wide runes kept", "节点-✓", "节点-✓"},
+		{"newline and return", "a\nb\r\nc", "a␊b␍␊c"},
+		{"tab is a space", "a\tb", "a b"},
+		{"escape sequence", "\x1b[2Jx", "␛[2Jx"},
+		{"bell and nul", "\x07\x00", "␇␀"},
+		{"del", "a\x7f", "a␡"},
+		{"C1 CSI", "a\u009b2J", "a�2J"},
+		{"invalid UTF-8", "a\xffb", "a�b"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := printable(tt.in)
+			if got != tt.want {
+				t.Errorf("printable(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+			if w, n := ansi.StringWidth(got), len([]rune(tt.want)); tt.name != "wide runes kept" && w != n {
+				t.Errorf("printable(%q) is %d cells, want one per rune (%d)", tt.in, w, n)
+			}
+		})
+	}
+}
+
+// fillStrings sets every exported string reachable from v (allocating nil
+// pointers, one-element slices and maps on the way) to s.
+func fillStrings(v reflect.Value, s string, depth int) {
+	if depth > 8 {
+		return
+	}
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString(s)
+	case reflect.Pointer:
+		if v.IsNil() {
+			v.Set(reflect.New(v.Type().Elem()))
+		}
+		fillStrings(v.Elem(), s, depth+1)
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				fillStrings(v.Field(i), s, depth+1)
+			}
+		}
+	case reflect.Slice:
+		if v.Len() == 0 {
+			v.Set(reflect.MakeSlice(v.Type(), 1, 1))
+		}
+		for i := range v.Len() {
+			fillStrings(v.Index(i), s, depth+1)
+		}
+	case reflect.Map:
+		k := reflect.New(v.Type().Key()).Elem()
+		e := reflect.New(v.Type().Elem()).Elem()
+		fillStrings(k, s, depth+1)
+		fillStrings(e, s, depth+1)
+		v.Set(reflect.MakeMap(v.Type()))
+		v.SetMapIndex(k, e)
+	}
+}
+
+// strings lists every exported string reachable from v.
+func allStrings(v reflect.Value, out *[]string) {
+	switch v.Kind() {
+	case reflect.String:
+		*out = append(*out, v.String())
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			allStrings(v.Elem(), out)
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				allStrings(v.Field(i), out)
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			allStrings(v.Index(i), out)
+		}
+	case reflect.Map:
+		for it := v.MapRange(); it.Next(); {
+			allStrings(it.Key(), out)
+			allStrings(it.Value(), out)
+		}
+	}
+}
+
+// TestSanitizerReachesEveryString fills every string field of everything a
+// source delivers with control characters: after the sanitizer none is
+// left, and what the source handed over is untouched.
+func TestSanitizerReachesEveryString(t *testing.T) {
+	const dirty = "x\n\x1b[2J\x07"
+	var (
+		c  recorder.Cycle
+		h  recorder.Header
+		o  recorder.Observed
+		es EngineState
+	)
+	for _, v := range []any{&c, &h, &o, &es} {
+		fillStrings(reflect.ValueOf(v), dirty, 0)
+	}
+	s := newSanitizer()
+	for _, ev := range []Event{{Cycle: &c}, {Header: &h}, {Observed: &o}, {State: &es}} {
+		got := s.event(ev)
+		for _, pair := range []struct {
+			what string
+			v    any
+			want string
+		}{{"cleaned", got, printable(dirty)}, {"original", ev, dirty}} {
+			var all []string
+			allStrings(reflect.ValueOf(pair.v), &all)
+			if len(all) == 0 {
+				t.Fatalf("%+v holds no strings", ev)
+			}
+			for _, str := range all {
+				if str != pair.want {
+					t.Errorf("%s %T: string %q, want %q", pair.what, pair.v, str, pair.want)
+					break
+				}
+			}
+		}
+	}
+	if c.Nodes == nil || s.event(Event{Cycle: &c}).Cycle.Nodes != s.event(Event{Cycle: &c}).Cycle.Nodes {
+		t.Error("a node set shared by cycles should be cleaned once and stay shared")
+	}
+}
+
+func TestCleanCyclesAreNotCopied(t *testing.T) {
+	s := newSanitizer()
+	for _, c := range loadRecording(t, "preemption").Cycles {
+		if got := s.event(Event{Cycle: c}).Cycle; got != c {
+			t.Errorf("cycle %d was copied though it had nothing to clean", c.Seq)
+		}
+	}
+}
+
+// sgr matches the styling sequences the TUI writes itself.
+var sgr = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
+
+// TestControlCharactersInRecordings: a pod name and plugin reasons holding
+// newlines, carriage returns, screen-clearing escapes and bells neither
+// break a line nor reach the terminal.
+func TestControlCharactersInRecordings(t *testing.T) {
+	const bad = "\n\r\x1b[2J\x07"
+	c := makeCycle(1, "web"+bad+"x").nodes("node-a", "node-b"+bad, "node-c").
+		reject(0, "Insufficient cpu"+bad+"more", "line one\nline two").
+		score("NodeResourcesFit", 1, 40, 60).obj()
+	c.Outcome.Message = "0/3\nnodes" + bad
+	for _, size := range [][2]int{{80, 24}, {200, 50}} {
+		w, h := size[0], size[1]
+		m := New(Options{Source: "replay bad.rec"})
+		m = send(m, tea.WindowSizeMsg{Width: w, Height: h})
+		m = send(m, eventsMsg{events: []Event{{Header: &recorder.Header{}}, {Cycle: c}, {Problem: fmt.Errorf("record 2: %q\nis bad\x1b[2J", "x")}}})
+		check := func(m Model, where string) {
+			t.Helper()
+			raw := m.View().Content
+			if ctl := strings.IndexFunc(sgr.ReplaceAllString(raw, ""), func(r rune) bool {
+				return r < 0x20 && r != '\n' || r >= 0x7f && r <= 0x9f
+			}); ctl >= 0 {
+				t.Errorf("%dx%d %s: a control character reaches the terminal: %q", w, h, where, sgr.ReplaceAllString(raw, "")[max(ctl-20, 0):ctl+5])
+			}
+			lines := strings.Split(ansi.Strip(raw), "\n")
+			if len(lines) != h {
+				t.Errorf("%dx%d %s: %d lines, want %d:\n%s", w, h, where, len(lines), h, ansi.Strip(raw))
+			}
+			for i, l := range lines {
+				if n := ansi.StringWidth(l); n != w {
+					t.Errorf("%dx%d %s: line %d is %d cells wide, want %d: %q", w, h, where, i, n, w, l)
+				}
+			}
+		}
+		check(m, "list")
+		check(keys(m, "!"), "problems")
+		m = keys(m, "enter")
+		for p := range numPhases {
+			m = toPhase(t, m, p)
+			check(m, p.String())
+			check(keys(m, "e"), p.String()+" explained")
+		}
+		m = toPhase(t, m, phFilter)
+		check(keys(m, "j", "enter"), "node detail")
+		if s := screen(m); !strings.Contains(s, "web␊␍␛[2J␇x") {
+			t.Errorf("%dx%d: the pod name should show its control characters as pictures:\n%s", w, h, s)
+		}
+	}
+	if c.Pod.Name != "web"+bad+"x" {
+		t.Errorf("the source's cycle was changed: pod %q", c.Pod.Name)
+	}
+}
+
+func TestCleanCycleDiff(t *testing.T) {
+	c := makeCycle(1, "a\tb").nodes("n").score("S", 1, 1).obj()
+	got := newSanitizer().event(Event{Cycle: c}).Cycle
+	want := *c
+	want.Pod.Name = "a b"
+	if diff := cmp.Diff(&want, got); diff != "" {
+		t.Errorf("cleaned cycle (-want +got):\n%s", diff)
+	}
+}
