@@ -179,7 +179,7 @@ func (v *CycleView) headerLines() int {
 // enterPhase sets the node table up for the current phase.
 func (v *CycleView) enterPhase() {
 	v.scroll = 0
-	v.updateKeys()
+	defer v.updateKeys()
 	if v.a == nil {
 		return
 	}
@@ -260,10 +260,17 @@ func (v *CycleView) selectedPlugin() string {
 	return ""
 }
 
+// updateKeys enables the keys that have something to act on in the current
+// phase, so that the key bar offers nothing that would do nothing.
 func (v *CycleView) updateKeys() {
-	nodes := v.phase.nodeRows() && v.detail == nil
-	v.Keys.Detail.SetEnabled(nodes)
-	v.Keys.NextColumn.SetEnabled(nodes && v.phase != phWeighted || v.phase == phWeighted && v.detail == nil)
+	ran := v.c != nil
+	if ran {
+		ran, _ = phaseRan(v.c, v.phase)
+	}
+	nodes := ran && v.phase.nodeRows() && v.detail == nil
+	_, row := v.table.selected()
+	v.Keys.Detail.SetEnabled(nodes && row)
+	v.Keys.NextColumn.SetEnabled(ran && (nodes && v.phase != phWeighted || v.phase == phWeighted && v.detail == nil))
 	v.Keys.PrevColumn.SetEnabled(v.Keys.NextColumn.Enabled())
 	v.Keys.Sort.SetEnabled(nodes)
 	v.Keys.Show.SetEnabled(nodes && v.phase == phFilter)
@@ -275,6 +282,7 @@ func (v *CycleView) SetNodeFilter(s string) {
 	v.table.name = strings.TrimSpace(s)
 	v.table.apply()
 	v.table.keepVisible(v.rowsHeight())
+	v.updateKeys()
 }
 
 // NodeFilter returns the node name filter.
@@ -372,6 +380,7 @@ func (v *CycleView) handleKey(msg tea.KeyPressMsg) {
 		v.table.show = (v.table.show + 1) % numShows
 		v.table.apply()
 		v.table.keepVisible(v.rowsHeight())
+		v.updateKeys()
 	case key.Matches(msg, k.Explain):
 		v.explain, v.explainSet = !v.explainShown(), true
 		v.SetSize(v.w, v.h)
@@ -532,7 +541,11 @@ func (v *CycleView) hint() string {
 	}
 	switch v.phase {
 	case phFilter, phScore, phNormalize, phWeighted:
-		return v.table.query() + " · o sort · f show · / name · enter node · tab plugin · e explain"
+		enter := " · enter node"
+		if !v.Keys.Detail.Enabled() {
+			enter = ""
+		}
+		return v.table.query() + " · o sort · f show · / name" + enter + " · tab plugin · e explain"
 	}
 	return "←/→ phases · ↑/↓ scroll · e explain"
 }

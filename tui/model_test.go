@@ -9,6 +9,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/schedscope/schedscope/recorder"
 )
 
 func TestListKeysMoveSelection(t *testing.T) {
@@ -370,5 +372,49 @@ func TestNoColorGlyphsDiffer(t *testing.T) {
 	st := NewStyles(true)
 	if got := st.glyph(cellUnschedulable); got != "✗" {
 		t.Errorf("NO_COLOR glyph carries styling: %q", got)
+	}
+}
+
+// TestDetailOnlyWhenThereIsANode: enter is offered (key bar, hint line) and
+// opens a node detail only where there is a node row to open.
+func TestDetailOnlyWhenThereIsANode(t *testing.T) {
+	// One feasible node and no score plugin: Score, NormalizeScore and the
+	// weighted sum are skipped.
+	c := makeCycle(1, "web").nodes("node-a", "node-b").reject(1, "Insufficient cpu").obj()
+	c.Selection.Rule = recorder.RuleOnlyFeasible
+	m := New(Options{Source: "replay test.rec"})
+	m = send(m, tea.WindowSizeMsg{Width: 200, Height: 50})
+	m = send(m, eventsMsg{events: []Event{{Header: &recorder.Header{}}, {Cycle: c}}})
+	m = keys(m, "enter")
+	tests := []struct {
+		name     string
+		phase    phase
+		filter   string
+		wantNode bool
+	}{
+		{"filter", phFilter, "", true},
+		{"filter matching no node", phFilter, "zzz", false},
+		{"skipped score", phScore, "", false},
+		{"skipped normalize", phNormalize, "", false},
+		{"skipped weighted sum", phWeighted, "", false},
+		{"select host", phSelect, "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := toPhase(t, m, tt.phase)
+			if tt.filter != "" {
+				m = keys(m, "/", "text:"+tt.filter, "enter")
+			}
+			s := screen(m)
+			if got := strings.Contains(lastLine(t, m), "node detail"); got != tt.wantNode {
+				t.Errorf("key bar offers node detail = %v, want %v: %q", got, tt.wantNode, lastLine(t, m))
+			}
+			if strings.Contains(s, "enter node") && !tt.wantNode {
+				t.Errorf("hint offers enter:\n%s", s)
+			}
+			if m = keys(m, "enter"); (m.view.detail != nil) != tt.wantNode {
+				t.Errorf("enter opened a node detail = %v, want %v", m.view.detail != nil, tt.wantNode)
+			}
+		})
 	}
 }
