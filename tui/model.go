@@ -390,7 +390,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		// The controls are off (and out of the help): say why instead of
 		// doing nothing.
 		if m.opts.Control == nil {
-			m.say("replay: %s — this is a recording", what)
+			m.say("a recording: %s", what)
 		} else {
 			m.say("the run has finished; %s", what)
 		}

@@ -103,30 +103,26 @@ func TestControlsOfAFinishedRun(t *testing.T) {
 }
 
 func TestReplaySaysThereIsNothingToControl(t *testing.T) {
-	m := newSession(t, loadRecording(t, "default"), nil, 120, 24)
+	// At 80 columns, while following a file, the answer fits whole.
+	m := send(newSession(t, loadRecording(t, "default"), nil, 80, 24), eventsMsg{events: []Event{{State: &EngineState{State: StateFollowing}}}})
+	if got := statusLine(t, m); !strings.Contains(got, "… following") || strings.Contains(got, "queue") {
+		t.Errorf("following replay (a replay has states but no queue): status bar = %q", got)
+	}
 	for _, k := range []struct{ key, says string }{
-		{"space", "replay: nothing to pause — this is a recording"},
-		{"s", "replay: nothing to step — this is a recording"},
-		{"b", "replay: nothing to break on — this is a recording"},
+		{"space", "a recording: nothing to pause"},
+		{"s", "a recording: nothing to step"},
+		{"b", "a recording: nothing to break on"},
 	} {
 		next, cmd := sendCmd(m, press(k.key))
 		if cmd != nil || next.bp != nil {
 			t.Errorf("%s should do nothing without a Controller", k.key)
 		}
-		if got := statusLine(t, next); !strings.Contains(got, k.says) {
-			t.Errorf("%s: status bar = %q, want %q", k.key, got, k.says)
+		got := statusLine(t, next)
+		if !strings.Contains(got, "… following") || !strings.Contains(got, k.says) || strings.Contains(got, "…  ") {
+			t.Errorf("%s: status bar = %q, want the following state and %q whole", k.key, got, k.says)
 		}
 	}
-	// A replay has states but no queue.
-	m = send(newSession(t, loadRecording(t, "default"), nil, 80, 24), eventsMsg{events: []Event{{State: &EngineState{State: StateFollowing}}}})
-	if got := statusLine(t, m); !strings.Contains(got, "… following") || strings.Contains(got, "queue") {
-		t.Errorf("following replay: status bar = %q", got)
-	}
-	// At 80 columns the answer fits whole once the replay is done.
 	m = send(m, eventsMsg{events: []Event{{State: &EngineState{State: StateDone}}, {Done: true}}})
-	if got := statusLine(t, keys(m, "space")); !strings.Contains(got, "replay: nothing to pause — this is a recording") {
-		t.Errorf("80 columns: status bar = %q", got)
-	}
 	if help := screen(keys(m, "?")); strings.Contains(help, "pause/resume") || !strings.Contains(help, "replay: no engine") {
 		t.Errorf("full help of a replay lists the engine controls:\n%s", help)
 	}
