@@ -9,6 +9,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -339,12 +340,36 @@ type Cycle struct {
 	Timings []PhaseTiming `json:"timings,omitempty"`
 }
 
-// NodeName returns the name of node index i in this cycle's node set.
+// NodeName returns the name of node index i in this cycle's node set, or
+// "#i" when the set is unknown (its record is missing or damaged), so that
+// every output names a node the same way.
 func (c *Cycle) NodeName(i int) string {
 	if c.Nodes == nil || i < 0 || i >= len(c.Nodes.Names) {
-		return "?"
+		return "#" + strconv.Itoa(i)
 	}
 	return c.Nodes.Names[i]
+}
+
+// NodeNamesKnown reports whether the cycle's node set was read, so that
+// NodeName gives names rather than indices.
+func (c *Cycle) NodeNamesKnown() bool { return c.Nodes != nil }
+
+// WinnerRow returns the position in Score.Nodes of the node the cycle chose,
+// or -1 when nothing was scored or the position cannot be told: by name
+// when the node set is known, else by the recorded Selection.Top when it
+// holds one node.
+func (c *Cycle) WinnerRow() int {
+	s, sel := c.Score, c.Selection
+	if s == nil || sel == nil {
+		return -1
+	}
+	if c.Nodes != nil {
+		return slices.IndexFunc(s.Nodes, func(n int) bool { return c.NodeName(n) == sel.Node })
+	}
+	if len(sel.Top) == 1 {
+		return slices.Index(s.Nodes, sel.Top[0])
+	}
+	return -1
 }
 
 // NumNodes returns the number of nodes in the cycle's snapshot.

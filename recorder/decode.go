@@ -255,6 +255,9 @@ func decodeRecord(e *wireEnvelope, off int64, line int, lim limits, nodeSet func
 		if e.NodeSet == nil {
 			return corrupt("nodeSet record without body")
 		}
+		if err := checkNodeSet(e.NodeSet); err != nil {
+			return corrupt(fmt.Sprintf("node set %d: %v", e.NodeSet.ID, err))
+		}
 		return Record{Kind: KindNodeSet, NodeSet: e.NodeSet, Offset: off}, nil
 	case KindCycle:
 		if e.Cycle == nil {
@@ -276,6 +279,9 @@ func decodeRecord(e *wireEnvelope, off int64, line int, lim limits, nodeSet func
 		c, err := e.Cycle.build(nodes, lim.ints)
 		if err != nil {
 			return corrupt(err.Error())
+		}
+		if err := checkCycle(c); err != nil {
+			return corrupt(fmt.Sprintf("cycle %d: %v", c.Seq, err))
 		}
 		if m, ok := missing.(*ErrMissingNodeSet); ok {
 			m.Seq = c.Seq

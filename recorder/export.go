@@ -241,12 +241,7 @@ func NewExportDocument(h Header, cycles []*Cycle, observed []*Observed) ExportDo
 }
 
 // exportName names node index i of c, or "#i" when c's node set is missing.
-func exportName(c *Cycle, i int) string {
-	if c.Nodes == nil || i < 0 || i >= len(c.Nodes.Names) {
-		return "#" + strconv.Itoa(i)
-	}
-	return c.Nodes.Names[i]
-}
+func exportName(c *Cycle, i int) string { return c.NodeName(i) }
 
 func exportNames(c *Cycle, idx []int) []string {
 	if idx == nil {

@@ -36,6 +36,11 @@ func (f *fileFollower) Read(p []byte) (int, error) {
 			return n, err
 		}
 		if f.rotated() {
+			// The writer may have appended its last records to the old
+			// file between the read above and the rename: read them first.
+			if n, err := f.f.Read(p); n > 0 || (err != nil && err != io.EOF) {
+				return n, err
+			}
 			next, err := os.Open(f.path)
 			if err == nil {
 				f.f.Close()

@@ -2,6 +2,7 @@ package recorder
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -51,4 +52,51 @@ func cycleJSON(t *testing.T, c *Cycle) string {
 		t.Fatalf("encoding a cycle that was read: %v", err)
 	}
 	return string(data)
+}
+
+// useCycle does with a cycle what the text output, the export and the TUI
+// do: it names every node index and reads every score, each with the
+// index the cycle holds. It panics on an index out of range.
+func useCycle(c *Cycle) {
+	NewExportCycle(c)
+	for i := range c.NumNodes() {
+		c.NodeName(i)
+	}
+	if f := c.Filter; f != nil {
+		for _, r := range f.Rejected {
+			if r.Plugin >= 0 {
+				_ = f.Plugins[r.Plugin]
+			}
+		}
+		for _, i := range append(slices.Clone(f.Feasible), f.Discarded...) {
+			if c.Nodes != nil {
+				_ = c.Nodes.Names[i]
+			}
+		}
+	}
+	if d := c.Diagnostic; d != nil {
+		for _, cell := range d.Cells {
+			_ = d.Plugins[cell.Plugin]
+		}
+	}
+	if s := c.Score; s != nil {
+		for i, n := range s.Nodes {
+			if c.Nodes != nil {
+				_ = c.Nodes.Names[n]
+			}
+			for p := range s.Plugins {
+				s.Weighted(p, i)
+			}
+			s.LossReason(0, i)
+		}
+	}
+	if s := c.Selection; s != nil {
+		s.Explain(c)
+		for _, i := range s.Top {
+			if c.Nodes != nil {
+				_ = c.Nodes.Names[i]
+			}
+		}
+	}
+	c.WinnerRow()
 }

@@ -220,7 +220,7 @@ func TestDamagedNodeSetReportedPerCycle(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("problems (-want +got):\n%s", diff)
 	}
-	if rec.Cycles[0].Nodes != nil || rec.Cycles[0].NodeName(0) != "?" {
+	if rec.Cycles[0].Nodes != nil || rec.Cycles[0].NodeName(0) != "#0" {
 		t.Errorf("cycle 1 has nodes %+v, want none", rec.Cycles[0].Nodes)
 	}
 
@@ -291,8 +291,9 @@ func TestEmptyCycleBody(t *testing.T) {
 	data := checksumLine([]byte(`{"kind":"header","header":{"format":"schedscope-recording","schemaVersion":1}}`)) +
 		checksumLine([]byte(`{"kind":"cycle","cycle":{}}`)) +
 		checksumLine([]byte(`{"kind":"cycle","cycle":{"seq":3,"filter":{},"score":{"plugins":[{}]},"selection":{}}}`))
+	// The empty body decodes without panicking, and is corrupt: it has no seq.
 	rec, err := Load(strings.NewReader(data))
-	if err != nil || len(rec.Problems) != 0 || len(rec.Cycles) != 2 {
+	if err != nil || len(rec.Problems) != 1 || !strings.Contains(rec.Problems[0].Error(), "seq is 0") || len(rec.Cycles) != 1 {
 		t.Fatalf("Load: %v, problems %v, %d cycles", err, rec.Problems, len(rec.Cycles))
 	}
 	path := filepath.Join(t.TempDir(), "empty.rec")
@@ -304,9 +305,10 @@ func TestEmptyCycleBody(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rf.Close()
-	for _, seq := range []int{0, 3} {
-		if c, err := rf.Seek(seq); err != nil || c.Seq != seq {
-			t.Errorf("Seek(%d) = %v, %v", seq, c, err)
-		}
+	if c, err := rf.Seek(3); err != nil || c.Seq != 3 {
+		t.Errorf("Seek(3) = %v, %v", c, err)
+	}
+	if c, err := rf.Seek(0); c != nil || err == nil {
+		t.Errorf("Seek(0) = %v, %v; want the corrupt cycle refused", c, err)
 	}
 }

@@ -96,7 +96,8 @@ func (rf *File) First() (*Cycle, error) {
 
 // Seek returns the cycle with sequence number seq. When the cycle's node set
 // is missing or damaged, it returns the cycle without node names together
-// with an *ErrMissingNodeSet.
+// with an *ErrMissingNodeSet; when its record is corrupt, only the
+// *ErrCorrupt.
 func (rf *File) Seek(seq int) (*Cycle, error) {
 	lo, hi := rf.dataAt, rf.size
 	// Find the last line start whose cycle has Seq <= seq.
@@ -116,11 +117,16 @@ func (rf *File) Seek(seq int) (*Cycle, error) {
 	if err != nil {
 		return nil, err
 	}
+	var damaged error // the record of cycle seq, if it is corrupt
 	for off < rf.size {
 		e, next, err := rf.recordAt(off)
 		if err == nil && e.Kind == KindCycle && e.Cycle != nil && e.Cycle.Seq == seq {
-			if c, err := rf.build(e, off); c != nil {
+			c, err := rf.build(e, off)
+			if c != nil {
 				return c, err
+			}
+			if damaged == nil {
+				damaged = err
 			}
 		}
 		if err != nil && !IsProblem(err) {
@@ -133,6 +139,9 @@ func (rf *File) Seek(seq int) (*Cycle, error) {
 			break
 		}
 		off = next
+	}
+	if damaged != nil {
+		return nil, damaged
 	}
 	return nil, fmt.Errorf("cycle %d is not in the recording", seq)
 }
@@ -223,6 +232,9 @@ func (rf *File) nodeSet(id int, at int64) (*NodeSet, string) {
 	if ne.Kind != KindNodeSet || ne.NodeSet == nil || ne.NodeSet.ID != id {
 		return nil, fmt.Sprintf("the record at byte %d is not node set %d", at, id)
 	}
+	if err := checkNodeSet(ne.NodeSet); err != nil {
+		return nil, fmt.Sprintf("its record at byte %d is damaged: node set %d: %v", at, id, err)
+	}
 	rf.nodeSets[at] = ne.NodeSet
 	return ne.NodeSet, ""
 }
@@ -237,7 +249,7 @@ func (rf *File) nodeSetByID(id int) (*NodeSet, string) {
 			break
 		}
 		rf.scannedFor = next
-		if err == nil && e.Kind == KindNodeSet && e.NodeSet != nil {
+		if err == nil && e.Kind == KindNodeSet && e.NodeSet != nil && checkNodeSet(e.NodeSet) == nil {
 			if _, ok := rf.setsByID[e.NodeSet.ID]; !ok {
 				rf.setsByID[e.NodeSet.ID] = e.NodeSet
 			}
