@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/schedscope/schedscope/recorder"
 )
@@ -498,49 +499,91 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 		}
 		m.say("no cycle %d", seq)
 	case "phase", "p":
+		names := make([][]string, numPhases)
 		for p := range numPhases {
-			if strings.EqualFold(p.String(), arg) || strings.EqualFold(p.short(), arg) {
-				if m.focus != focusCycle {
-					m.open(m.list.Selected())
-				}
-				m.view.phase = p
-				m.view.enterPhase()
-				return m, nil
-			}
+			names[p] = []string{strings.ToLower(p.short()), strings.ToLower(p.String())}
 		}
-		m.say("no phase %q (%s)", arg, phaseNames())
+		p, matches := pick(arg, names)
+		switch {
+		case arg == "":
+			m.say(":phase NAME; tab lists the names")
+		case p >= 0:
+			if m.focus != focusCycle {
+				m.open(m.list.Selected())
+			}
+			m.view.phase = phase(p)
+			m.view.enterPhase()
+		case len(matches) > 1:
+			m.say("phase %q: %s?", arg, strings.Join(matches, " "))
+		default:
+			m.say("no phase %q; tab lists them", arg)
+		}
 	case "sort":
+		names := make([][]string, numSorts)
 		for s := range numSorts {
-			if s.String() == arg {
-				m.view.table.sort = s
-				m.view.table.apply()
-				return m, nil
-			}
+			names[s] = []string{s.String()}
 		}
-		m.say("sort by name, status, score or snapshot, not %q", arg)
+		s, matches := pick(arg, names)
+		switch {
+		case s >= 0:
+			m.view.table.sort = nodeSort(s)
+			m.view.table.apply()
+		case len(matches) > 1:
+			m.say("sort %q: %s?", arg, strings.Join(matches, " "))
+		default:
+			m.say("sort by name, status, score or snapshot")
+		}
+	case "filter":
+		// As "/" does, where the keys are: nodes inside a cycle, cycles outside.
+		if m.focus == focusCycle {
+			m.setPromptValue(promptNodeFilter, arg)
+		} else {
+			m.setPromptValue(promptCycleFilter, arg)
+		}
 	case "help", "h", "?":
 		m.showHelp, m.helpScroll = true, 0
 	case "problems":
 		m.openProblems()
 	default:
-		m.say("unknown command %q (cycle N, phase NAME, sort KEY, problems, help, q)", fields[0])
+		m.say("no command %q; :help lists them", fields[0])
 	}
 	return m, nil
+}
+
+// pick finds what arg names among options, each known by one or more names:
+// a name itself, or a prefix of the names of only one option. When the
+// prefix fits several, it returns -1 and their first names.
+func pick(arg string, options [][]string) (int, []string) {
+	arg = strings.ToLower(arg)
+	if arg == "" {
+		return -1, nil
+	}
+	found := -1
+	var matches []string
+	for i, names := range options {
+		for _, n := range names {
+			if n == arg {
+				return i, nil
+			}
+		}
+		for _, n := range names {
+			if strings.HasPrefix(n, arg) {
+				found = i
+				matches = append(matches, names[0])
+				break
+			}
+		}
+	}
+	if len(matches) == 1 {
+		return found, nil
+	}
+	return -1, matches
 }
 
 // openProblems shows the problems view over the panes.
 func (m *Model) openProblems() {
 	m.problems.SetNotes(m.notes)
 	m.showProblems = true
-}
-
-// phaseNames lists the names :phase takes.
-func phaseNames() string {
-	var names []string
-	for p := range numPhases {
-		names = append(names, strings.ToLower(p.short()))
-	}
-	return strings.Join(names, " ")
 }
 
 func (m *Model) handleClick(mouse tea.Mouse) {
@@ -621,13 +664,18 @@ func (m Model) Render() string {
 	default:
 		body = box(splitLines(m.list.View()), m.w, bh)
 	}
+	prompt := []string{m.help.View(m.helpKeys())}
+	if m.prompt.Active() {
+		prompt = splitLines(m.prompt.View())
+	}
+	// Lines the prompt needs beyond its own cover the bottom of the body, as
+	// a completion menu would.
+	if extra := min(len(prompt)-1, len(body)); extra > 0 {
+		body = body[:len(body)-extra]
+	}
 	lines = append(lines, body...)
 	lines = append(lines, statusBar(m.st, m.w, m.opts.Source, m.opts.Control != nil, m.state, m.done, m.counts, &m.observed, m.breakpoints, m.nProblems, m.message))
-	if m.prompt.Active() {
-		lines = append(lines, m.prompt.View())
-	} else {
-		lines = append(lines, m.help.View(m.helpKeys()))
-	}
+	lines = append(lines, prompt...)
 	return strings.Join(box(lines, m.w, m.h), "\n")
 }
 
@@ -666,6 +714,8 @@ type helpSection struct {
 	title string
 	keys  []key.Binding
 	note  string // shown instead of keys when set
+	// commands are ":" commands, shown as keys are: what to type, what it does.
+	commands [][2]string
 }
 
 // helpSections lists every key once, by where it works. The keys of the
@@ -691,6 +741,15 @@ func (m Model) helpSections() []helpSection {
 	return append(sections, engine,
 		helpSection{title: "Inside a cycle", keys: []key.Binding{c.PrevPhase, c.NextPhase, c.NextColumn, c.PrevColumn, c.Detail, c.Diagnostic, c.Sort, c.Show, c.Explain}},
 		helpSection{title: "Everywhere", keys: []key.Binding{g.Help, g.Command, g.Filter, g.Problems, g.Back, g.Quit}},
+		helpSection{title: "Commands (after :)", commands: [][2]string{
+			{":cycle N", "open cycle N"},
+			{":phase NAME", "go to a phase (sel = select)"},
+			{":filter TEXT", "filter (key: /)"},
+			{":sort KEY", "name status score snapshot"},
+			{":problems", "list problems (key: !)"},
+			{":help", "this screen"},
+			{":q", "quit"},
+		}},
 	)
 }
 
@@ -703,9 +762,18 @@ func (m Model) fullHelp(h int) []string {
 	var blocks [][]string
 	for _, sec := range m.helpSections() {
 		block := []string{m.st.Header.Render(sec.title)}
-		if sec.note != "" {
+		switch {
+		case sec.note != "":
 			block = append(block, m.st.Dim.Render(sec.note))
-		} else {
+		case sec.commands != nil:
+			w := 0
+			for _, c := range sec.commands {
+				w = max(w, ansi.StringWidth(c[0]))
+			}
+			for _, c := range sec.commands {
+				block = append(block, m.st.Key.Render(fit(c[0], w))+" "+m.st.Dim.Render(c[1]))
+			}
+		default:
 			block = append(block, splitLines(hm.FullHelpView([][]key.Binding{sec.keys}))...)
 		}
 		blocks = append(blocks, block)

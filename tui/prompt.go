@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // promptMode is what the bottom-line prompt is for.
@@ -55,7 +56,7 @@ func newTextInput(st *Styles) textinput.Model {
 
 // commandSuggestions complete ":" commands with tab.
 func commandSuggestions() []string {
-	out := []string{"cycle ", "help", "problems", "quit"}
+	out := []string{"cycle ", "filter ", "help", "problems", "quit"}
 	for p := range numPhases {
 		out = append(out, "phase "+strings.ToLower(p.short()))
 	}
@@ -63,6 +64,25 @@ func commandSuggestions() []string {
 		out = append(out, "sort "+s.String())
 	}
 	return out
+}
+
+// placeholders are what a prompt shows before anything is typed, longest
+// first: the prompt shows the longest that fits.
+func placeholders(mode promptMode) []string {
+	switch mode {
+	case promptCommand:
+		return []string{
+			"cycle N · phase NAME · filter TEXT · sort name|status|score|snapshot · problems · help · q (tab completes)",
+			"cycle N · phase NAME · filter TEXT · sort KEY · help · q (tab completes)",
+			"cycle N · phase P · filter T · sort K · help · q · tab completes",
+		}
+	case promptNodeFilter:
+		return []string{"node name substring"}
+	}
+	return []string{
+		"pod, node, outcome or plugin (pod:web node:a outcome:unsch plugin:taint disagree)",
+		"text or pod:web node:a outcome:unsch plugin:taint disagree",
+	}
 }
 
 // Active reports whether the prompt takes the keys.
@@ -78,13 +98,8 @@ func (p *Prompt) Open(mode promptMode, value string) tea.Cmd {
 	switch mode {
 	case promptCommand:
 		p.input.Prompt = ":"
-		p.input.Placeholder = "cycle N · phase NAME · sort name|status|score|snapshot · help · q (tab completes)"
 	default:
 		p.input.Prompt = "/"
-		p.input.Placeholder = "pod, node, outcome or plugin (pod:web node:a outcome:unsch plugin:taint disagree)"
-		if mode == promptNodeFilter {
-			p.input.Placeholder = "node name substring"
-		}
 	}
 	p.SetWidth(p.w)
 	p.input.SetValue(value)
@@ -93,14 +108,22 @@ func (p *Prompt) Open(mode promptMode, value string) tea.Cmd {
 }
 
 // SetWidth sets the prompt's width. A command prompt's input is as wide as
-// its text, so that the candidates can follow it.
+// its text while candidates are listed, so that they can follow it.
 func (p *Prompt) SetWidth(w int) {
 	p.w = w
+	p.input.Placeholder = ""
 	if p.mode == promptCommand && len(p.candidates) > 0 {
 		p.input.SetWidth(0)
 		return
 	}
 	p.input.SetWidth(max(w-2, 1))
+	// The longest placeholder that fits beside the prompt and the cursor.
+	for _, ph := range placeholders(p.mode) {
+		p.input.Placeholder = ph
+		if ansi.StringWidth(ph) <= w-2 {
+			break
+		}
+	}
 }
 
 // Close stops editing.
@@ -175,11 +198,33 @@ func commonPrefix(a, b string) int {
 // Value returns the text typed so far.
 func (p Prompt) Value() string { return p.input.Value() }
 
-// View renders the prompt line, and the candidates tab found after it.
-func (p Prompt) View() string {
+// View renders the prompt line and the candidates tab found: after the
+// typed text, wrapping onto more lines (under the first candidate) when they
+// do not fit; Height says how many lines.
+func (p Prompt) View() string { return strings.Join(p.lines(), "\n") }
+
+// Height is how many lines View takes.
+func (p Prompt) Height() int { return len(p.lines()) }
+
+func (p Prompt) lines() []string {
 	v := p.input.View()
-	if len(p.candidates) > 0 {
-		v += p.st.Dim.Render("   " + strings.Join(p.candidates, " "))
+	if len(p.candidates) == 0 {
+		return []string{v}
 	}
-	return v
+	const gap = "   "
+	at := ansi.StringWidth(v) + len(gap)
+	if p.w-at < p.w/2 {
+		// A long command line leaves little room: list them all below it.
+		rows := flow(p.candidates, p.w-2, " ")
+		for i := range rows {
+			rows[i] = "  " + p.st.Dim.Render(rows[i])
+		}
+		return append([]string{v}, rows...)
+	}
+	rows := flow(p.candidates, p.w-at, " ")
+	out := []string{v + p.st.Dim.Render(gap+rows[0])}
+	for _, r := range rows[1:] {
+		out = append(out, strings.Repeat(" ", at)+p.st.Dim.Render(r))
+	}
+	return out
 }

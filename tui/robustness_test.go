@@ -193,15 +193,15 @@ func TestProblemsViewScrolls(t *testing.T) {
 func TestMessagesLastUntilTheNextKey(t *testing.T) {
 	m := newSession(t, loadRecording(t, "default"), nil, 80, 24)
 	m = keys(m, ":", "text:frobnicate the scheduler with great care", "enter")
-	if got := statusLine(t, m); !strings.Contains(got, `unknown command "frobnicate"`) {
+	if got := statusLine(t, m); !strings.Contains(got, `no command "frobnicate"; :help lists them`) {
 		t.Fatalf("status bar = %q", got)
 	}
 	m = keys(m, "k")
-	if got := statusLine(t, m); strings.Contains(got, "unknown command") {
+	if got := statusLine(t, m); strings.Contains(got, "no command") {
 		t.Errorf("the message outlived the next key: %q", got)
 	}
 	flat := strings.Join(strings.Fields(screen(keys(m, "!"))), " ")
-	if !strings.Contains(flat, `unknown command "frobnicate" (cycle N, phase NAME, sort KEY, problems, help, q)`) {
+	if !strings.Contains(flat, `no command "frobnicate"; :help lists them`) {
 		t.Errorf("problems view lacks the whole message:\n%s", screen(keys(m, "!")))
 	}
 }
@@ -270,7 +270,7 @@ func TestCommandCompletion(t *testing.T) {
 		{"phase p", "phase p", []string{"pref", "postf", "permit", "preb", "postb"}},
 		{"so", "sort ", []string{"status", "score", "name", "snapshot"}},
 		{"he", "help", nil},
-		{"", "", []string{"cycle", "help", "problems", "quit", "phase", "sort"}},
+		{"", "", []string{"cycle", "filter", "help", "problems", "quit", "phase", "sort"}},
 		{"xyz", "xyz", nil},
 	}
 	for _, tt := range tests {
