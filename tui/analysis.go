@@ -2,6 +2,7 @@ package tui
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 
 	"github.com/schedscope/schedscope/recorder"
@@ -60,6 +61,9 @@ type analysis struct {
 
 func analyze(c *recorder.Cycle) *analysis {
 	n := c.NumNodes()
+	if !c.NodeNamesKnown() {
+		n = referencedNodes(c)
+	}
 	a := &analysis{c: c, nodes: make([]nodeResult, n), winner: -1}
 	for i := range a.nodes {
 		a.nodes[i] = nodeResult{state: stNotEvaluated, plugin: -1, score: -1}
@@ -91,13 +95,11 @@ func analyze(c *recorder.Cycle) *analysis {
 		}
 	} else if fp := c.FastPath; fp != nil && fp.Feasible {
 		a.fastOnly = true
-		for i, name := range c.Nodes.Names {
-			if name == fp.Node {
-				a.nodes[i].state = stFeasible
-			}
+		if i := a.nodeIndex(fp.Node); i >= 0 {
+			a.nodes[i].state = stFeasible
 		}
 	}
-	if pf := c.PreFilter; pf != nil && pf.NodeSubset != nil {
+	if pf := c.PreFilter; pf != nil && pf.NodeSubset != nil && c.NodeNamesKnown() {
 		in := make(map[string]bool, len(pf.NodeSubset))
 		for _, s := range pf.NodeSubset {
 			in[s] = true
@@ -127,12 +129,66 @@ func analyze(c *recorder.Cycle) *analysis {
 			a.diag[cell.Node] = append(a.diag[cell.Node], cell)
 		}
 	}
-	if sel := c.Selection; sel != nil {
+	switch sel := c.Selection; {
+	case sel != nil && c.NodeNamesKnown():
 		a.winner = a.nodeIndex(sel.Node)
-	} else if c.Outcome.Node != "" {
+	case sel != nil:
+		// Without names the recorded indices tell the chosen node, when
+		// they point at one.
+		if row := c.WinnerRow(); row >= 0 {
+			a.winner = c.Score.Nodes[row]
+		} else if len(sel.Top) == 1 {
+			a.winner = sel.Top[0]
+		}
+		if a.winner >= n {
+			a.winner = -1
+		}
+	case c.Outcome.Node != "":
 		a.winner = a.nodeIndex(c.Outcome.Node)
 	}
 	return a
+}
+
+// referencedNodes is how many nodes a cycle whose node set is unknown shows:
+// up to the highest node index it refers to.
+func referencedNodes(c *recorder.Cycle) int {
+	n := -1
+	see := func(idx ...int) {
+		for _, i := range idx {
+			n = max(n, i)
+		}
+	}
+	if f := c.Filter; f != nil {
+		see(f.Feasible...)
+		see(f.Discarded...)
+		for _, r := range f.Rejected {
+			see(r.Node)
+		}
+	}
+	if d := c.Diagnostic; d != nil {
+		for _, cell := range d.Cells {
+			see(cell.Node)
+		}
+	}
+	if s := c.Score; s != nil {
+		see(s.Nodes...)
+	}
+	if sel := c.Selection; sel != nil {
+		see(sel.Top...)
+	}
+	return min(n+1, maxUnknownNodes)
+}
+
+// maxUnknownNodes bounds the rows of a cycle whose node set is unknown.
+const maxUnknownNodes = 1 << 17
+
+// snapshotSize is how many nodes the cycle's snapshot held, "?" when its
+// node set is unknown.
+func snapshotSize(c *recorder.Cycle) string {
+	if !c.NodeNamesKnown() {
+		return "?"
+	}
+	return fmt.Sprint(c.NumNodes())
 }
 
 func (a *analysis) nodeIndex(name string) int {

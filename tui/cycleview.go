@@ -80,7 +80,7 @@ func (v *CycleView) setCycle(cycles []*recorder.Cycle, i int, decisive bool) {
 	v.cycles, v.index, v.c = cycles, i, cycles[i]
 	v.observed = nil
 	v.a = analyze(v.c)
-	n := v.c.NumNodes()
+	n := len(v.a.nodes)
 	if cap(v.all) >= n {
 		v.all = v.all[:n]
 	} else {

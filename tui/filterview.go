@@ -293,8 +293,8 @@ func (v *CycleView) filterSummary() string {
 		return v.st.Unschedulable.Render(c.Outcome.Message)
 	}
 	f := c.Filter
-	return fmt.Sprintf("%d/%d nodes passed · %d evaluated from index %d · search stops after %d feasible",
-		len(f.Feasible), c.NumNodes(), f.Evaluated, c.SearchStart, c.NodesToFind)
+	return fmt.Sprintf("%d/%s nodes passed · %d evaluated from index %d · search stops after %d feasible",
+		len(f.Feasible), snapshotSize(c), f.Evaluated, c.SearchStart, c.NodesToFind)
 }
 
 // filterLegend lists the glyphs of the filter matrix.

@@ -4,8 +4,8 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
-	"strings"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 

@@ -49,7 +49,7 @@ func (d NodeDetail) View() string {
 func (d NodeDetail) lines() []string {
 	c, st := d.c, d.st
 	name := c.NodeName(d.node)
-	lines := []string{st.Title.Render("node "+name) + st.Dim.Render(fmt.Sprintf("  (#%d of %d in the snapshot) · esc back", d.node, c.NumNodes()))}
+	lines := []string{st.Title.Render("node "+name) + st.Dim.Render(fmt.Sprintf("  (#%d of %s in the snapshot) · esc back", d.node, snapshotSize(c)))}
 	var info *recorder.NodeInfo
 	if c.Nodes != nil && d.node < len(c.Nodes.Info) {
 		info = &c.Nodes.Info[d.node]

@@ -25,7 +25,10 @@ func (v *CycleView) queueLines(w int) []string {
 		v.kv("profile", c.Profile),
 		v.kv("started", c.Start.UTC().Format("2006-01-02 15:04:05.000000 UTC")),
 		v.kv("took", fmtDur(c.Duration)+" from the start of the algorithm to the outcome"),
-		v.kv("nodes", fmt.Sprintf("%d in the snapshot · search starts at index %d · stops after %d feasible", c.NumNodes(), c.SearchStart, c.NodesToFind)),
+		v.kv("nodes", fmt.Sprintf("%s in the snapshot · search starts at index %d · stops after %d feasible", snapshotSize(c), c.SearchStart, c.NodesToFind)),
+	}
+	if !c.NodeNamesKnown() {
+		lines = append(lines, v.kv("", v.st.Problem.Render("node names unknown: the recording lacks this cycle's node set, so nodes show as #index")))
 	}
 	if fp := c.FastPath; fp != nil {
 		res := "passed: chosen without a full search"
@@ -107,8 +110,8 @@ func (v *CycleView) preFilterLines(w int) []string {
 	lines = append(lines, v.statusTable(pf.Plugins, w)...)
 	lines = append(lines, "")
 	if pf.NodeSubset != nil {
-		lines = append(lines, fmt.Sprintf("  %s narrowed filtering to %d of %d node(s): %s", strings.Join(pf.SubsetPlugins, ", "),
-			len(pf.NodeSubset), v.c.NumNodes(), strings.Join(pf.NodeSubset, ", ")))
+		lines = append(lines, fmt.Sprintf("  %s narrowed filtering to %d of %s node(s): %s", strings.Join(pf.SubsetPlugins, ", "),
+			len(pf.NodeSubset), snapshotSize(v.c), strings.Join(pf.NodeSubset, ", ")))
 	} else {
 		lines = append(lines, v.st.Dim.Render("  no node subset: every node is a candidate for Filter"))
 	}

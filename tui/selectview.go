@@ -52,28 +52,39 @@ func (v *CycleView) selectLines(w int) []string {
 	if a.winner >= 0 {
 		win = a.nodes[a.winner].score
 	}
+	// Without node names a tie hides which node won: the tied nodes are
+	// named as such, the others measured against the best total.
+	best, topKnown := sel.Best, win < 0 && len(sel.Top) > 0
+	if win >= 0 {
+		best = s.Totals[win]
+	}
 	lines = append(lines, "", "  "+st.Header.Render(fit("node", 24)+" "+fitLeft("total", 6)+"  why it lost"))
 	for _, i := range order {
 		n := s.Nodes[i]
-		name := fit(c.NodeName(n), 24)
+		row := fit(c.NodeName(n), 24) + " " + fitLeft(fmt.Sprint(s.Totals[i]), 6)
+		var why string
 		switch {
 		case i == win:
-			lines = append(lines, "  "+st.Chosen.Render(name+" "+fitLeft(fmt.Sprint(s.Totals[i]), 6))+"  highest total")
-		case win >= 0 && s.Totals[i] == s.Totals[win]:
-			lines = append(lines, "  "+st.Tie.Render(name+" "+fitLeft(fmt.Sprint(s.Totals[i]), 6))+"  tied, lost the tie-break")
+			row, why = st.Chosen.Render(row), "highest total"
+		case win >= 0 && s.Totals[i] == best:
+			row, why = st.Tie.Render(row), "tied, lost the tie-break"
+		case topKnown && slices.Contains(sel.Top, n):
+			row, why = st.Tie.Render(row), "tied for the highest total; which one won is unknown without node names"
+		case win >= 0:
+			why = fmt.Sprintf("lost by %d: %s", best-s.Totals[i], s.LossReason(win, i))
+		case topKnown:
+			why = fmt.Sprintf("lost by %d to the highest total", best-s.Totals[i])
 		default:
-			why := "lower total"
-			if win >= 0 {
-				why = fmt.Sprintf("lost by %d: %s", s.Totals[win]-s.Totals[i], s.LossReason(win, i))
-			}
-			// The parts add up to the gap, so they wrap rather than being cut.
-			const whyAt = 2 + 24 + 1 + 6 + 2
-			for k, l := range wrap(why, w-whyAt, "") {
-				if k == 0 {
-					lines = append(lines, "  "+name+" "+fitLeft(fmt.Sprint(s.Totals[i]), 6)+"  "+l)
-				} else {
-					lines = append(lines, strings.Repeat(" ", whyAt)+l)
-				}
+			why = "lower total"
+		}
+		// The parts of a loss add up to the gap, so they wrap rather than
+		// being cut.
+		const whyAt = 2 + 24 + 1 + 6 + 2
+		for k, l := range wrap(why, w-whyAt, "") {
+			if k == 0 {
+				lines = append(lines, "  "+row+"  "+l)
+			} else {
+				lines = append(lines, strings.Repeat(" ", whyAt)+l)
 			}
 		}
 	}
