@@ -492,8 +492,11 @@ func (v *CycleView) headerLine() string {
 // body renders the current phase.
 func (v *CycleView) body(w, h int) []string {
 	if ran, why := phaseRan(v.c, v.phase); !ran {
-		lines := []string{"", "  " + v.st.Dim.Render(v.phase.String()+" was skipped: "+why+"."), "",
-			"  " + v.st.Dim.Render("→/l steps on; e explains what this phase does.")}
+		lines := []string{""}
+		for _, l := range wrap("  "+v.phase.String()+" was skipped: "+why+".", w, "  ") {
+			lines = append(lines, v.st.Dim.Render(l))
+		}
+		lines = append(lines, "", "  "+v.st.Dim.Render("→/l steps on; e explains what this phase does."))
 		if v.phase == phSelect {
 			lines = append(lines, v.observedLines(w)...)
 		}
