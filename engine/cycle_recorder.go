@@ -253,6 +253,7 @@ type cycleRec struct {
 	normalized  map[string][]int64
 	normNanos   map[string]time.Duration
 	scoreNodes  []int
+	extFilters  []extenderFilter // in call order
 	phaseStart  time.Time
 	postFilter  bool
 	done        bool

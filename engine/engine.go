@@ -326,6 +326,9 @@ func (e *Engine) installHooks() error {
 	if e.opts.DisableRecording {
 		return nil
 	}
+	for i, ext := range s.Extenders {
+		s.Extenders[i] = &extenderWrapper{Extender: ext, r: e.rec}
+	}
 	for name, fw := range s.Profiles {
 		if err := e.rec.installPluginWrappers(fw); err != nil {
 			return err
@@ -483,6 +486,7 @@ func (e *Engine) endAlgorithm(c *cycleRec, fw framework.Framework, res scheduler
 		fp.Durations[i] = c.filterTimers[i].total(fp.Calls[i])
 	}
 	fp.Evaluated += len(passed)
+	passed = c.applyExtenderFilters(fp, passed)
 	switch {
 	case c.scoreNodes != nil:
 		fp.Feasible = c.scoreNodes

@@ -122,7 +122,7 @@ func (cp *controlPlane) kubeconfig(t testing.TB, name string, cfg *rest.Config) 
 // control plane until the test ends, built from its own options and flags and
 // started through app.Setup and app.Run, as the kube-scheduler command does.
 // (The command itself installs a process-wide signal handler, once only.)
-func (cp *controlPlane) startScheduler(t testing.TB, ctx context.Context) {
+func (cp *controlPlane) startScheduler(t testing.TB, ctx context.Context, flags ...string) {
 	t.Helper()
 	kc := cp.kubeconfig(t, "scheduler", cp.admin)
 	opts := options.NewOptions()
@@ -130,12 +130,8 @@ func (cp *controlPlane) startScheduler(t testing.TB, ctx context.Context) {
 	for _, f := range opts.Flags.FlagSets {
 		fs.AddFlagSet(f)
 	}
-	if err := fs.Parse([]string{
-		"--kubeconfig=" + kc,
-		"--leader-elect=false",
-		"--secure-port=0",
-		"--authentication-skip-lookup=true",
-	}); err != nil {
+	args := []string{"--kubeconfig=" + kc, "--leader-elect=false", "--secure-port=0", "--authentication-skip-lookup=true"}
+	if err := fs.Parse(append(args, flags...)); err != nil {
 		t.Fatal(err)
 	}
 	sctx, cancel := context.WithCancel(ctx)

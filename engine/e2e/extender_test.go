@@ -2,10 +2,7 @@ package e2e
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,72 +14,14 @@ import (
 	v1 "k8s.io/api/core/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/klog/v2"
-	extenderv1 "k8s.io/kube-scheduler/extender/v1"
+	"sigs.k8s.io/yaml"
 
 	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/engine/extendertest"
+	"github.com/schedscope/schedscope/recorder"
 )
-
-// extender is a real HTTP scheduler extender on 127.0.0.1 that counts every
-// request it receives by verb. It accepts every node and scores each 1.
-type extender struct {
-	url string
-	mu  sync.Mutex
-	got map[string]int
-}
-
-func startExtender(t *testing.T) *extender {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	x := &extender{url: "http://" + ln.Addr().String() + "/ext", got: map[string]int{}}
-	mux := http.NewServeMux()
-	mux.HandleFunc("/ext/", func(w http.ResponseWriter, r *http.Request) {
-		verb := strings.TrimPrefix(r.URL.Path, "/ext/")
-		x.mu.Lock()
-		x.got[verb]++
-		x.mu.Unlock()
-		var args extenderv1.ExtenderArgs
-		_ = json.NewDecoder(r.Body).Decode(&args)
-		var reply any
-		switch verb {
-		case "filter":
-			reply = extenderv1.ExtenderFilterResult{NodeNames: args.NodeNames}
-		case "prioritize":
-			var list extenderv1.HostPriorityList
-			if args.NodeNames != nil {
-				for _, n := range *args.NodeNames {
-					list = append(list, extenderv1.HostPriority{Host: n, Score: 1})
-				}
-			}
-			reply = list
-		case "bind":
-			reply = extenderv1.ExtenderBindingResult{}
-		case "preempt":
-			reply = extenderv1.ExtenderPreemptionResult{}
-		default:
-			http.NotFound(w, r)
-			return
-		}
-		_ = json.NewEncoder(w).Encode(reply)
-	})
-	srv := &http.Server{Handler: mux}
-	go func() { _ = srv.Serve(ln) }()
-	t.Cleanup(func() { _ = srv.Close() })
-	return x
-}
-
-func (x *extender) counts() map[string]int {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	out := map[string]int{}
-	for k, v := range x.got {
-		out[k] = v
-	}
-	return out
-}
 
 // TestLiveNeverWritesThroughExtenders proves live mode read-only for the one
 // path out of the process that is not the API server: scheduler extenders. A
@@ -96,7 +35,7 @@ func TestLiveNeverWritesThroughExtenders(t *testing.T) {
 	defer cancel()
 	cp := startControlPlane(t)
 	grantReader(t, ctx, cp)
-	x := startExtender(t)
+	x := extendertest.Start(t, extendertest.Rules{})
 
 	for _, n := range []*v1.Node{makeNode("ext-a", "zone-a", "2", "4Gi"), makeNode("ext-b", "zone-b", "2", "4Gi")} {
 		if _, err := cp.client.CoreV1().Nodes().Create(ctx, n, metav1.CreateOptions{}); err != nil {
@@ -126,7 +65,7 @@ extenders:
   preemptVerb: preempt
   weight: 1
   nodeCacheCapable: true
-`, x.url)), 0o600); err != nil {
+`, x.URL)), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	cfg, err := engine.LoadConfigFile(cfgPath)
@@ -165,7 +104,7 @@ extenders:
 
 	t.Run("without --call-extenders no request reaches the extender", func(t *testing.T) {
 		live := runLive(t, false, makePod(podSpec{name: "quiet", cpu: "100m", mem: "64Mi"}))
-		if got := x.counts(); len(got) != 0 {
+		if got := x.Counts(); len(got) != 0 {
 			t.Errorf("the extender received %v, want nothing", got)
 		}
 		if !slices.ContainsFunc(live.Notes(), func(n string) bool { return strings.Contains(n, "--call-extenders") }) {
@@ -177,7 +116,7 @@ extenders:
 		big := makePod(podSpec{name: "preemptor", cpu: "1", mem: "64Mi"})
 		big.Spec.PriorityClassName = "high"
 		live := runLive(t, true, makePod(podSpec{name: "asked", cpu: "100m", mem: "64Mi"}), big)
-		got := x.counts()
+		got := x.Counts()
 		if got["filter"] == 0 || got["prioritize"] == 0 {
 			t.Errorf("the extender received %v, want filter and prioritize calls (the check would prove nothing without them)", got)
 		}
@@ -202,4 +141,145 @@ extenders:
 			}
 		}
 	})
+}
+
+// TestExtendersMatchRealScheduler runs kube-scheduler and schedscope with the
+// same two real HTTP extenders (one filtering with node names, one
+// prioritizing with whole nodes) and compares every decision, and checks
+// that schedscope's cycles record what the extenders answered.
+func TestExtendersMatchRealScheduler(t *testing.T) {
+	klog.SetOutput(discardWriter{})
+	klog.LogToStderr(false)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	filter := extendertest.Start(t, extendertest.Rules{Reject: func(_ *v1.Pod, node string) (string, bool) {
+		switch node {
+		case "node-c":
+			return "node-c is reserved by the extender", false
+		case "node-d":
+			return "node-d is being retired", true
+		}
+		return "", false
+	}})
+	prioritize := extendertest.Start(t, extendertest.Rules{Score: func(_ *v1.Pod, node string) int64 {
+		if node == "node-b" {
+			return 10
+		}
+		return 0
+	}})
+	// The real kube-scheduler and schedscope read the same file; with --config,
+	// kube-scheduler takes its connection and leader election from it.
+	cp := startControlPlane(t)
+	cfgPath := filepath.Join(t.TempDir(), "extenders.yaml")
+	if err := os.WriteFile(cfgPath, []byte(fmt.Sprintf(`apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+clientConnection: {kubeconfig: %s}
+leaderElection: {leaderElect: false}
+extenders:
+- urlPrefix: %s
+  filterVerb: filter
+  nodeCacheCapable: true
+- urlPrefix: %s
+  prioritizeVerb: prioritize
+  weight: 2
+  nodeCacheCapable: false
+`, cp.kubeconfig(t, "scheduler-extenders", cp.admin), filter.URL, prioritize.URL)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	nodes := []*v1.Node{makeNode("node-a", "zone-a", "4", "8Gi"), makeNode("node-b", "zone-a", "4", "8Gi"),
+		makeNode("node-c", "zone-b", "4", "8Gi"), makeNode("node-d", "zone-b", "4", "8Gi")}
+	web := makePod(podSpec{name: "web", cpu: "500m", mem: "512Mi"})
+	pinned := makePod(podSpec{name: "pinned", cpu: "100m", mem: "64Mi"})
+	pinned.Spec.NodeSelector = map[string]string{"kubernetes.io/hostname": "node-c"}
+
+	// The real kube-scheduler on a real API server.
+	for _, n := range nodes {
+		if _, err := cp.client.CoreV1().Nodes().Create(ctx, n, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cp.startScheduler(t, ctx, "--config="+cfgPath)
+	real := map[string]outcome{}
+	for _, p := range []*v1.Pod{web, pinned} {
+		if _, err := cp.client.CoreV1().Pods("default").Create(ctx, p.DeepCopy(), metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		key := "default/" + p.Name
+		if err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 60*time.Second, true, func(ctx context.Context) (bool, error) {
+			cur, err := cp.client.CoreV1().Pods("default").Get(ctx, p.Name, metav1.GetOptions{})
+			if err != nil {
+				return false, err
+			}
+			if cur.Spec.NodeName != "" {
+				real[key] = outcome{node: cur.Spec.NodeName}
+				return true, nil
+			}
+			for _, c := range cur.Status.Conditions {
+				if c.Type == v1.PodScheduled && c.Reason == v1.PodReasonUnschedulable {
+					real[key] = outcome{message: c.Message}
+					return true, nil
+				}
+			}
+			return false, nil
+		}); err != nil {
+			t.Fatalf("kube-scheduler did not decide on %s: %v", key, err)
+		}
+	}
+	realCalls := filter.Counts()["filter"] + prioritize.Counts()["prioritize"]
+	if realCalls == 0 {
+		t.Fatal("kube-scheduler never called the extenders; the comparison would prove nothing")
+	}
+
+	// schedscope on the same cluster, as a fixture.
+	var manifest []byte
+	for _, obj := range []any{nodes[0], nodes[1], nodes[2], nodes[3], web, pinned} {
+		data, err := yaml.Marshal(obj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kind := "Node"
+		if _, ok := obj.(*v1.Pod); ok {
+			kind = "Pod"
+		}
+		manifest = append(manifest, []byte("apiVersion: v1\nkind: "+kind+"\n")...)
+		manifest = append(manifest, data...)
+		manifest = append(manifest, []byte("---\n")...)
+	}
+	cfg, err := engine.LoadConfigFile(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx, err := engine.LoadFixture("extenders.yaml", manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	first := map[string]*recorder.Cycle{}
+	e, err := engine.New(ctx, fx, engine.Options{Config: cfg, OnCycle: func(c *recorder.Cycle) {
+		mu.Lock()
+		defer mu.Unlock()
+		if first[c.Pod.Key()] == nil {
+			first[c.Pod.Key()] = c
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	ours := map[string]outcome{}
+	for key, c := range first {
+		ours[key] = outcome{node: c.Outcome.Node, message: c.Outcome.Message}
+		if c.Selection != nil {
+			for _, i := range c.Selection.Top {
+				ours[key] = outcome{node: c.Outcome.Node, ties: append(ours[key].ties, c.NodeName(i))}
+			}
+		}
+	}
+	compare(t, real, ours)
+	if c := first["default/web"]; c == nil || c.Filter == nil || !slices.Contains(c.Filter.Plugins, "Extender "+filter.URL) ||
+		c.Score == nil || !slices.ContainsFunc(c.Score.Plugins, func(p recorder.ScorePlugin) bool { return p.Name == "Extender "+prioritize.URL }) {
+		t.Errorf("web's cycle does not record both extenders: %+v", c)
+	}
 }
