@@ -3,6 +3,7 @@ package recorder
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -45,7 +46,7 @@ func CreateAtomic(path string, inputs ...string) (*AtomicFile, error) {
 	}
 	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp-*")
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, cannotCreate(path, filepath.Dir(target), err)
 	}
 	if err := f.Chmod(outputMode); err != nil {
 		f.Close()
@@ -53,6 +54,24 @@ func CreateAtomic(path string, inputs ...string) (*AtomicFile, error) {
 		return nil, err
 	}
 	return &AtomicFile{File: f, target: target, temp: f.Name()}, nil
+}
+
+// cannotCreate explains why the temporary file for path could not be created
+// in dir, naming path, not the temporary name the user never chose.
+func cannotCreate(path, dir string, err error) error {
+	if st, serr := os.Stat(dir); errors.Is(serr, fs.ErrNotExist) {
+		return fmt.Errorf("%s: cannot create: directory %s does not exist", path, dir)
+	} else if serr == nil && !st.IsDir() {
+		return fmt.Errorf("%s: cannot create: %s is not a directory", path, dir)
+	}
+	if errors.Is(err, fs.ErrPermission) {
+		return fmt.Errorf("%s: cannot create: no permission to write in directory %s", path, dir)
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("%s: cannot create: %w", path, err)
 }
 
 // Commit flushes the file to disk and renames it over the target.

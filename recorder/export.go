@@ -53,12 +53,13 @@ type ExportDocument struct {
 // ExportHeader is a recording's header without its format fields.
 type ExportHeader struct {
 	// Unreadable says the recording's header was damaged; the other fields are unknown.
-	Unreadable        bool      `json:"unreadable,omitempty"`
-	SchedscopeVersion string    `json:"schedscopeVersion"`
-	KubernetesVersion string    `json:"kubernetesVersion"`
-	Created           time.Time `json:"created"`
-	Source            Source    `json:"source"`
-	Profiles          []Profile `json:"profiles"`
+	Unreadable        bool   `json:"unreadable,omitempty"`
+	SchedscopeVersion string `json:"schedscopeVersion"`
+	KubernetesVersion string `json:"kubernetesVersion"`
+	// Created is omitted when the header is unreadable.
+	Created  time.Time `json:"created,omitzero"`
+	Source   Source    `json:"source"`
+	Profiles []Profile `json:"profiles"`
 }
 
 // ExportCycle is one cycle with node names spelled out.
@@ -221,13 +222,38 @@ type ExportObserved struct {
 	Agrees    bool      `json:"agrees"`
 }
 
+// Every list of the export that is not omitted when empty is written as an
+// array, [] when empty, never null: the schema says so, and a consumer can
+// iterate without checking.
+
+// orEmpty returns s, or an empty slice for nil.
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// exportProfiles copies profiles with every list an array.
+func exportProfiles(profiles []Profile) []Profile {
+	out := make([]Profile, len(profiles))
+	for i, p := range profiles {
+		p.ExtensionPoints = append([]ExtensionPoint{}, p.ExtensionPoints...)
+		for j := range p.ExtensionPoints {
+			p.ExtensionPoints[j].Plugins = orEmpty(p.ExtensionPoints[j].Plugins)
+		}
+		out[i] = p
+	}
+	return out
+}
+
 // NewExportDocument exports a header and its cycles and observed bindings.
 func NewExportDocument(h Header, cycles []*Cycle, observed []*Observed) ExportDocument {
 	doc := ExportDocument{
 		Format: ExportFormat, SchemaVersion: ExportSchemaVersion,
 		Header: ExportHeader{
 			Unreadable: h.Unreadable, SchedscopeVersion: h.SchedscopeVersion, KubernetesVersion: h.KubernetesVersion,
-			Created: h.Created, Source: h.Source, Profiles: h.Profiles,
+			Created: h.Created, Source: h.Source, Profiles: exportProfiles(h.Profiles),
 		},
 		Cycles: make([]ExportCycle, len(cycles)),
 	}
@@ -289,13 +315,10 @@ func NewExportCycle(c *Cycle) ExportCycle {
 		e.NodeUse = append(e.NodeUse, ExportNodeUse{Node: exportName(c, nu.Node), Generation: nu.Generation, Requested: nu.Requested, Pods: nu.Pods})
 	}
 	if pf := c.PreFilter; pf != nil {
-		e.PreFilter = &ExportPreFilter{Plugins: exportStatuses(pf.Plugins), Code: pf.Code, Message: pf.Message, NodeSubset: pf.NodeSubset, SubsetPlugins: pf.SubsetPlugins}
+		e.PreFilter = &ExportPreFilter{Plugins: orEmpty(exportStatuses(pf.Plugins)), Code: pf.Code, Message: pf.Message, NodeSubset: pf.NodeSubset, SubsetPlugins: pf.SubsetPlugins}
 	}
 	if f := c.Filter; f != nil {
-		ef := &ExportFilter{Plugins: f.Plugins, Skipped: f.Skipped, Feasible: exportNames(c, f.Feasible), Discarded: exportNames(c, f.Discarded), Evaluated: f.Evaluated}
-		if ef.Feasible == nil {
-			ef.Feasible = []string{}
-		}
+		ef := &ExportFilter{Plugins: orEmpty(f.Plugins), Skipped: f.Skipped, Feasible: orEmpty(exportNames(c, f.Feasible)), Discarded: exportNames(c, f.Discarded), Evaluated: f.Evaluated}
 		for _, r := range f.Rejected {
 			ef.Rejected = append(ef.Rejected, exportNodeStatus(c, f.Plugins, r.Node, r.Plugin, r.Code, r.Reasons))
 		}
@@ -314,14 +337,14 @@ func NewExportCycle(c *Cycle) ExportCycle {
 		e.Filter = ef
 	}
 	if d := c.Diagnostic; d != nil {
-		ed := &ExportDiagnostic{Plugins: d.Plugins}
+		ed := &ExportDiagnostic{Plugins: orEmpty(d.Plugins)}
 		for _, cell := range d.Cells {
 			ed.Cells = append(ed.Cells, exportNodeStatus(c, d.Plugins, cell.Node, cell.Plugin, cell.Code, cell.Reasons))
 		}
 		e.Diagnostic = ed
 	}
 	if p := c.PostFilter; p != nil {
-		e.PostFilter = &ExportPostFilter{Plugins: exportStatuses(p.Plugins), Code: p.Code, Message: p.Message, NominatedNode: p.NominatedNode,
+		e.PostFilter = &ExportPostFilter{Plugins: orEmpty(exportStatuses(p.Plugins)), Code: p.Code, Message: p.Message, NominatedNode: p.NominatedNode,
 			Candidates: p.Candidates, Rejected: p.Rejected, Victims: p.Victims}
 	}
 	if s := c.Score; s != nil {

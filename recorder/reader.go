@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"maps"
 )
 
 // Record is one record read from a recording.
@@ -35,6 +36,8 @@ type Reader struct {
 	base      int64
 	// pending holds problems to return before reading on.
 	pending []error
+	// unknown counts the records of kinds this build does not know.
+	unknown map[string]int
 	// first is a record read while looking for the header.
 	first     *wireEnvelope
 	firstOff  int64
@@ -54,6 +57,7 @@ func newReader(r io.Reader, lim limits) (*Reader, error) {
 		lr:       lineReader{r: bufio.NewReaderSize(r, 256<<10)},
 		lim:      lim,
 		nodeSets: map[int]*NodeSet{}, setsAt: map[int]int64{}, seqs: map[int]int64{}, corruptAt: map[int64]string{},
+		unknown: map[string]int{},
 	}
 	line, off, err := rd.lr.next(lim.header, false)
 	var torn *ErrTorn
@@ -175,7 +179,8 @@ func (r *Reader) Next() (Record, error) {
 				r.corruptAt[off] = err.(*ErrCorrupt).Reason
 				return rec, err
 			}
-			continue // a kind from a newer writer
+			r.unknown[e.Kind]++ // a kind from a newer writer
+			continue
 		}
 		if err != nil {
 			r.pending = append(r.pending, err)
@@ -200,6 +205,10 @@ func (r *Reader) Next() (Record, error) {
 		return rec, nil
 	}
 }
+
+// Skipped returns how many records of each kind this build does not know
+// (written by a newer schedscope) Next has read past so far.
+func (r *Reader) Skipped() map[string]int { return maps.Clone(r.unknown) }
 
 // lookup finds a cycle's node set among those read so far.
 func (r *Reader) lookup(id int, at int64) (*NodeSet, string) {

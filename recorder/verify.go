@@ -1,6 +1,7 @@
 package recorder
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -9,11 +10,18 @@ import (
 // Summary is what a headless check of a recording found.
 type Summary struct {
 	Header Header
-	// Records counts intact records, the header included.
-	Records  int
-	NodeSets int
-	Cycles   int
-	Observed int
+	// Records counts intact records, the header, repeated records and
+	// records of unknown kinds included.
+	Records int
+	// NodeSets and Cycles count distinct IDs and sequence numbers; the
+	// repeats are counted in DuplicateNodeSets and DuplicateCycles (and
+	// listed in Problems).
+	NodeSets, DuplicateNodeSets int
+	Cycles, DuplicateCycles     int
+	Observed                    int
+	// Unknown counts records of kinds this build does not know, by kind:
+	// written by a newer schedscope, they are skipped, not problems.
+	Unknown map[string]int
 	// Problems lists what is wrong, in file order (see IsProblem).
 	Problems []error
 }
@@ -32,11 +40,20 @@ func Verify(r io.Reader) (*Summary, error) {
 	}
 	for rec, err := range rd.All() {
 		if err != nil {
-			if IsProblem(err) {
-				s.Problems = append(s.Problems, err)
-				continue
+			if !IsProblem(err) {
+				s.Unknown = rd.Skipped()
+				return s, err
 			}
-			return s, err
+			s.Problems = append(s.Problems, err)
+			var dup *ErrDuplicate
+			if errors.As(err, &dup) && dup.Kind == KindCycle {
+				s.Cycles--
+				s.DuplicateCycles++
+			} else if errors.As(err, &dup) {
+				s.NodeSets--
+				s.DuplicateNodeSets++
+			}
+			continue
 		}
 		s.Records++
 		switch rec.Kind {
@@ -47,6 +64,10 @@ func Verify(r io.Reader) (*Summary, error) {
 		case KindObserved:
 			s.Observed++
 		}
+	}
+	s.Unknown = rd.Skipped()
+	for _, n := range s.Unknown {
+		s.Records += n
 	}
 	return s, nil
 }

@@ -15,15 +15,25 @@ func TestVerify(t *testing.T) {
 	damaged := bytes.Clone(clean)
 	damaged[len(lines[0])+len(lines[1])+30] ^= 1 // inside cycle 1
 
-	type counts struct{ Records, NodeSets, Cycles, Observed int }
+	// cycle 2 again, its node set again, and a record of a kind from a newer writer.
+	repeated := string(clean) + string(lines[3]) + string(lines[1]) + checksumLine([]byte(`{"kind":"bogus","bogus":{}}`))
+
+	type counts struct {
+		Records, NodeSets, DuplicateNodeSets, Cycles, DuplicateCycles, Observed int
+		Unknown                                                                 map[string]int
+	}
 	tests := []struct {
 		name         string
 		in           []byte
 		want         counts
 		wantProblems []string
 	}{
-		{"clean", clean, counts{Records: 5, NodeSets: 1, Cycles: 3}, nil},
-		{"damaged cycle and torn tail", damaged[:len(damaged)-10], counts{Records: 3, NodeSets: 1, Cycles: 1}, []string{
+		{"clean", clean, counts{Records: 5, NodeSets: 1, Cycles: 3, Unknown: map[string]int{}}, nil},
+		{"repeated and unknown records", []byte(repeated), counts{Records: 8, NodeSets: 1, DuplicateNodeSets: 1, Cycles: 3, DuplicateCycles: 1, Unknown: map[string]int{"bogus": 1}}, []string{
+			fmt.Sprintf("cycle 2 appears again at byte %d (first at byte %d)", len(clean), len(lines[0])+len(lines[1])+len(lines[2])),
+			fmt.Sprintf("node set 1 appears again at byte %d (first at byte %d)", len(clean)+len(lines[3]), len(lines[0])),
+		}},
+		{"damaged cycle and torn tail", damaged[:len(damaged)-10], counts{Records: 3, NodeSets: 1, Cycles: 1, Unknown: map[string]int{}}, []string{
 			fmt.Sprintf("corrupt record at byte %d (line 3): checksum mismatch", len(lines[0])+len(lines[1])),
 			fmt.Sprintf("recording ends with a torn record at byte %d (kept everything before it)", len(clean)-len(lines[4])),
 		}},
@@ -34,7 +44,7 @@ func TestVerify(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(tt.want, counts{s.Records, s.NodeSets, s.Cycles, s.Observed}); diff != "" {
+			if diff := cmp.Diff(tt.want, counts{s.Records, s.NodeSets, s.DuplicateNodeSets, s.Cycles, s.DuplicateCycles, s.Observed, s.Unknown}); diff != "" {
 				t.Errorf("counts (-want +got):\n%s", diff)
 			}
 			var got []string
