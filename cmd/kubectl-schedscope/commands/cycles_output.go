@@ -69,6 +69,20 @@ func sortCycles(cycles []*recorder.Cycle) {
 	sort.SliceStable(cycles, func(i, j int) bool { return cycles[i].Seq < cycles[j].Seq })
 }
 
+// distinctCycles keeps the first cycle of each sequence number: a recording
+// that holds a cycle twice (reported as a problem) prints it once.
+func distinctCycles(cycles []*recorder.Cycle) []*recorder.Cycle {
+	seen := map[int]bool{}
+	var out []*recorder.Cycle
+	for _, c := range cycles {
+		if !seen[c.Seq] {
+			seen[c.Seq] = true
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // podCycles keeps the cycles of pod (a name or namespace/name); when there
 // are none, the error lists the pods there are.
 func podCycles(cycles []*recorder.Cycle, pod, where string) ([]*recorder.Cycle, error) {
@@ -88,14 +102,15 @@ func podCycles(cycles []*recorder.Cycle, pod, where string) ([]*recorder.Cycle, 
 	return nil, errorf("no cycle for pod %q in %s; its pods are %s", pod, where, listSome(pods, 20))
 }
 
-// podKeys lists the pods of cycles, each once, in order of first cycle.
+// podKeys lists the pods of cycles, each once, in order of first cycle,
+// printable (see visible): they go into error messages.
 func podKeys(cycles []*recorder.Cycle) []string {
 	seen := map[string]bool{}
 	var keys []string
 	for _, c := range cycles {
 		if k := c.Pod.Key(); !seen[k] {
 			seen[k] = true
-			keys = append(keys, k)
+			keys = append(keys, visible(k))
 		}
 	}
 	return keys
@@ -110,9 +125,15 @@ func notScheduled(cycles []*recorder.Cycle) []string {
 		}
 	}
 	var out []string
-	for _, k := range podKeys(cycles) {
-		if c := last[k]; c.Outcome.Result != recorder.ResultBound {
-			out = append(out, fmt.Sprintf("%s (%s)", k, c.Outcome.Result))
+	seen := map[string]bool{}
+	for _, c := range cycles { // in order of each pod's first cycle
+		k := c.Pod.Key()
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		if l := last[k]; l.Outcome.Result != recorder.ResultBound {
+			out = append(out, visible(fmt.Sprintf("%s (%s)", k, l.Outcome.Result)))
 		}
 	}
 	return out

@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -22,11 +23,12 @@ type RecordOptions struct {
 func NewCmdRecord(streams genericiooptions.IOStreams) *cobra.Command {
 	o := &RecordOptions{streams: streams}
 	cmd := &cobra.Command{
-		Use:   "record [-f FIXTURE] [--config FILE] -o FILE",
+		Use:   "record [-f FIXTURE] [--config FILE] -o FILE|-",
 		Short: "Schedule a fixture and write every cycle to a recording file",
 		Long: "record schedules a fixture and writes every cycle to a recording (mode 0600: it holds cluster data).\n" +
 			"The file is written under a temporary name and renamed into place at the end, so a failed run\n" +
-			"leaves an existing FILE as it was.",
+			"leaves an existing FILE as it was. -o - writes the recording to standard output, which must not\n" +
+			"be a terminal.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.Validate(); err != nil {
@@ -36,7 +38,7 @@ func NewCmdRecord(streams genericiooptions.IOStreams) *cobra.Command {
 		},
 	}
 	o.addFlags(cmd.Flags())
-	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "recording file to write")
+	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "recording file to write, or - for standard output")
 	return cmd
 }
 
@@ -44,6 +46,12 @@ func NewCmdRecord(streams genericiooptions.IOStreams) *cobra.Command {
 func (o *RecordOptions) Validate() error {
 	if o.Output == "" {
 		return errorf("--output (-o) is required: the recording file to write")
+	}
+	if o.Output == "-" {
+		if isTerminal(o.streams.Out) {
+			return errorf("-o - writes the recording to standard output, which is a terminal: redirect it (kubectl schedscope record -o - > FILE) or give a file")
+		}
+		return o.checkInputs()
 	}
 	if err := o.checkInputs(); err != nil {
 		return err
@@ -57,17 +65,23 @@ func (o *RecordOptions) Run(ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	f, err := recorder.CreateAtomic(o.Output, o.Fixture, o.Config)
-	if err != nil {
-		return err
+	var out io.Writer = o.streams.Out
+	where := "standard output"
+	var f *recorder.AtomicFile
+	if o.Output != "-" {
+		var err error
+		if f, err = recorder.CreateAtomic(o.Output, o.Fixture, o.Config); err != nil {
+			return err
+		}
+		defer f.Abort()
+		out, where = f, o.Output
 	}
-	defer f.Abort()
 	var w *recorder.Writer
 	var writeErr error
 	n := 0
-	_, _, err = o.simulate(ctx, func(h recorder.Header) error {
+	_, _, err := o.simulate(ctx, func(h recorder.Header) error {
 		var err error
-		w, err = recorder.NewWriter(f, h)
+		w, err = recorder.NewWriter(out, h)
 		return err
 	}, func(c *recorder.Cycle) {
 		n++
@@ -79,12 +93,14 @@ func (o *RecordOptions) Run(ctx context.Context) error {
 		return err
 	}
 	if writeErr != nil {
-		return fmt.Errorf("%s: %w", o.Output, writeErr)
+		return fmt.Errorf("%s: %w", where, writeErr)
 	}
-	if err := f.Commit(); err != nil {
-		return fmt.Errorf("%s: %w", o.Output, err)
+	if f != nil {
+		if err := f.Commit(); err != nil {
+			return fmt.Errorf("%s: %w", o.Output, err)
+		}
 	}
-	fmt.Fprintf(o.streams.ErrOut, "wrote %d cycles to %s\n", n, o.Output)
+	fmt.Fprintf(o.streams.ErrOut, "wrote %s to %s\n", plural(n, "cycle"), where)
 	return nil
 }
 

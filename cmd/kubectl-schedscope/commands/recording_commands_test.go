@@ -2,18 +2,22 @@ package commands
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/schedscope/schedscope/fixtures"
 	"github.com/schedscope/schedscope/recorder"
 )
 
@@ -123,7 +127,7 @@ func TestReplayRefusesWhatIsNotARecording(t *testing.T) {
 		want string
 	}{
 		{"/dev/zero", []string{"replay", "/dev/zero", "--no-tui"}, `/dev/zero: not a schedscope recording: it starts with "\x00\x00`},
-		{"/dev/zero in the TUI", []string{"replay", "/dev/zero", "--follow=false"}, `/dev/zero: not a schedscope recording`},
+		{"/dev/zero in the TUI", []string{"replay", "/dev/zero", "--follow=false"}, "needs a terminal; to print /dev/zero instead"},
 		{"fixture", []string{"replay", fixture, "--no-tui", "-o", "json"}, `x.yaml: not a schedscope recording: it starts with "apiVersion: v1"`},
 		{"missing", []string{"replay", filepath.Join(dir, "nope.rec"), "--no-tui"}, "nope.rec: no such file"},
 		{"no terminal", []string{"replay", rec}, "needs a terminal; to print " + rec + " instead, run: kubectl schedscope replay " + rec + " --no-tui"},
@@ -193,11 +197,11 @@ func TestReplayNoTUIReportsProblems(t *testing.T) {
 	if len(doc.Problems) != 1 || !strings.Contains(doc.Problems[0], "torn record") {
 		t.Errorf("problems %q, want the torn record", doc.Problems)
 	}
-	checkOneLine(t, errOut, "has 1 problem(s), listed under .problems; run: kubectl schedscope verify")
+	checkOneLine(t, errOut, "has 1 problem, listed under .problems; run: kubectl schedscope verify")
 }
 
 // checkExport checks an exported document against the JSON Schema and
-// returns it.
+// returns it; it must hold the given number of cycles, unless that is -1.
 func checkExport(t *testing.T, out string, cycles int) recorder.ExportDocument {
 	t.Helper()
 	var generic any
@@ -215,7 +219,7 @@ func checkExport(t *testing.T, out string, cycles int) recorder.ExportDocument {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Format != recorder.ExportFormat || doc.SchemaVersion != 1 || len(doc.Cycles) != cycles {
+	if doc.Format != recorder.ExportFormat || doc.SchemaVersion != 1 || cycles >= 0 && len(doc.Cycles) != cycles {
 		t.Errorf("format %q version %d with %d cycles, want %q 1 with %d", doc.Format, doc.SchemaVersion, len(doc.Cycles), recorder.ExportFormat, cycles)
 	}
 	return doc
@@ -324,14 +328,14 @@ func TestVerify(t *testing.T) {
 		wantOut  []string
 		wantErr  string
 	}{
-		{"clean", clean, 0, []string{"4 records: 2 cycles, 1 node sets, 0 observed bindings", "no problems"}, ""},
+		{"clean", clean, 0, []string{"4 records: 2 cycles, 1 node set, 0 observed bindings", "no problems"}, ""},
 		{"damaged", damaged, 1, []string{
-			"2 records: 1 cycles, 0 node sets, 0 observed bindings",
-			"3 problem(s):",
+			"2 records: 1 cycle, 0 node sets, 0 observed bindings",
+			"3 problems:",
 			fmt.Sprintf("  corrupt record at byte %d (line 2): checksum mismatch", setAt),
 			fmt.Sprintf("  cycle 1 (record at byte %d) refers to node set 1, which could not be read (its record at byte %d is damaged: checksum mismatch); its node names are unknown", cycle1At, setAt),
 			fmt.Sprintf("  recording ends with a torn record at byte %d (kept everything before it)", cycle2At),
-		}, "damaged.rec: 3 problem(s) found"},
+		}, "damaged.rec: 3 problems found"},
 		{"missing", filepath.Join(t.TempDir(), "nope.rec"), 1, nil, "nope.rec: no such file or directory"},
 		{"directory", t.TempDir(), 1, nil, "is a directory, not a recording"},
 		{"not a recording", "/dev/zero", 1, nil, "/dev/zero: not a schedscope recording"},
@@ -355,5 +359,216 @@ func TestVerify(t *testing.T) {
 			}
 			checkOneLine(t, errOut, tt.wantErr)
 		})
+	}
+}
+
+func TestExportOfEveryFixtureMatchesSchema(t *testing.T) {
+	for _, name := range fixtures.Names() {
+		name := strings.TrimSuffix(name, filepath.Ext(name))
+		t.Run(name, func(t *testing.T) {
+			out, errOut, code := run(t, "explain", "-f", name, "-o", "json")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			checkExport(t, out, -1)
+		})
+	}
+}
+
+func TestExportListsAreArrays(t *testing.T) {
+	// Every phase present and every list in it empty, and a header that
+	// could not be read: the export still matches the schema, with [] for
+	// each list it writes and no creation time it does not know.
+	c := &recorder.Cycle{
+		Seq: 1, PreFilter: &recorder.PreFilterPhase{}, Filter: &recorder.FilterPhase{}, Diagnostic: &recorder.DiagnosticFilter{},
+		PostFilter: &recorder.PostFilterPhase{}, Score: &recorder.ScorePhase{Plugins: []recorder.ScorePlugin{{}}, Nodes: []int{0}, Totals: []int64{0}}, Selection: &recorder.Selection{Rule: recorder.RuleHighestScore},
+		Outcome: recorder.Outcome{Result: recorder.ResultBound},
+	}
+	c.Score.Plugins[0].Raw = []int64{0}
+	h := recorder.Header{Profiles: []recorder.Profile{{SchedulerName: "x"}, {ExtensionPoints: []recorder.ExtensionPoint{{Name: "Score"}}}}}
+	for _, header := range []recorder.Header{{Unreadable: true}, h} {
+		data, err := json.Marshal(recorder.NewExportDocument(header, []*recorder.Cycle{c}, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkExport(t, string(data), 1)
+		if strings.Contains(string(data), "null") {
+			t.Errorf("export holds null: %s", data)
+		}
+		if header.Unreadable && strings.Contains(string(data), `"created"`) {
+			t.Errorf("unreadable header exported with a creation time: %s", data)
+		}
+	}
+}
+
+func TestVerifyCountsDuplicatesAndUnknownKinds(t *testing.T) {
+	clean := record(t, "preemption")
+	data, err := os.ReadFile(clean)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	dir := t.TempDir()
+	// Lines: header, node set, cycle 1, cycle 2.
+	unknown := filepath.Join(dir, "unknown.rec")
+	writeFile(t, unknown, string(data)+checksumLine(`{"kind":"bogus","bogus":{"x":1}}`), 0o600)
+	dup := filepath.Join(dir, "dup.rec")
+	writeFile(t, dup, string(data)+lines[2], 0o600)
+
+	tests := []struct {
+		name     string
+		file     string
+		wantCode int
+		wantOut  []string
+	}{
+		{"unknown kind", unknown, 0, []string{
+			"5 records: 2 cycles, 1 node set, 0 observed bindings",
+			`skipped 1 record of unknown kind "bogus" (written by a newer schedscope?)`,
+			"no problems",
+		}},
+		{"duplicate cycle", dup, 1, []string{
+			"5 records: 2 cycles (1 duplicate), 1 node set, 0 observed bindings",
+			"1 problem:",
+			fmt.Sprintf("  cycle 1 appears again at byte %d (first at byte %d)", len(data), len(lines[0])+len(lines[1])),
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, code := run(t, "verify", tt.file)
+			if code != tt.wantCode {
+				t.Fatalf("exit %d, want %d; stderr %q", code, tt.wantCode, errOut)
+			}
+			for _, want := range tt.wantOut {
+				if !strings.Contains(out, want+"\n") {
+					t.Errorf("stdout lacks line %q:\n%s", want, out)
+				}
+			}
+		})
+	}
+
+	// replay prints the duplicated cycle once.
+	out, _, _ := run(t, "replay", dup, "--no-tui")
+	if n := strings.Count(out, "\ncycle 1 · "); n != 1 {
+		t.Errorf("cycle 1 printed %d times, want once", n)
+	}
+}
+
+// checksumLine frames a record body as a recording line.
+func checksumLine(body string) string {
+	return fmt.Sprintf("%08x %s\n", crc32.Checksum([]byte(body), crc32.MakeTable(crc32.Castagnoli)), body)
+}
+
+func TestRecordingCommandsNameTheirArgument(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"verify"}, "verify needs a recording file: kubectl schedscope verify FILE"},
+		{[]string{"replay"}, "replay needs a recording file: kubectl schedscope replay FILE"},
+		{[]string{"verify", "a.rec", "b.rec"}, "verify reads one recording file, not 2: kubectl schedscope verify FILE"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			_, errOut, code := run(t, tt.args...)
+			if code == 0 {
+				t.Fatal("exit 0")
+			}
+			checkOneLine(t, errOut, tt.want)
+		})
+	}
+}
+
+func TestReplayOfAFileWithoutHeader(t *testing.T) {
+	empty := filepath.Join(t.TempDir(), "empty.rec")
+	writeFile(t, empty, "", 0o600)
+	short := filepath.Join(t.TempDir(), "short.rec")
+	writeFile(t, short, "a548ffaa {\"kind\":\"hea", 0o600)
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		// Without a terminal, replay fails before it waits for anything.
+		{"empty, following", []string{"replay", empty}, "needs a terminal"},
+		{"/dev/null, following", []string{"replay", "/dev/null"}, "needs a terminal"},
+		{"empty, printed", []string{"replay", empty, "--no-tui"}, "empty.rec: recording is empty or its header is incomplete"},
+		{"short, printed", []string{"replay", short, "--no-tui"}, "short.rec: recording is empty or its header is incomplete"},
+		{"empty, verified", []string{"verify", empty}, "empty.rec: recording is empty or its header is incomplete"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// The deadline only bounds a hang; the test checks what is said.
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			streams, _, _, errOut := genericiooptions.NewTestIOStreams()
+			if code := ExecuteContext(ctx, streams, tt.args); code == 0 {
+				t.Fatal("exit 0")
+			}
+			checkOneLine(t, errOut.String(), tt.want)
+		})
+	}
+}
+
+func TestReplayFollowWaitsForAHeaderAWhile(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty.rec")
+	writeFile(t, empty, "", 0o600)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	in, err := recorder.FollowFile(ctx, empty, time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	streams, _, _, errOut := genericiooptions.NewTestIOStreams()
+	o := &ReplayOptions{File: empty, Follow: true, headerWait: 10 * time.Millisecond, streams: streams}
+	if _, err := o.readHeader(in, cancel); err == nil || err.Error() != empty+" has no header after 10ms: not a recording, or its writer has not started" {
+		t.Errorf("error %v, want the file named with how long replay waited", err)
+	}
+	if got := errOut.String(); got != "waiting for "+empty+"'s header…\n" {
+		t.Errorf("stderr %q, want the wait announced", got)
+	}
+
+	// A header already there is read at once, and the wait is not announced.
+	rec := record(t, "preemption")
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	if in, err = recorder.FollowFile(ctx, rec, time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	streams, _, _, errOut = genericiooptions.NewTestIOStreams()
+	o = &ReplayOptions{File: rec, Follow: true, headerWait: time.Hour, streams: streams}
+	if rd, err := o.readHeader(in, cancel); err != nil || rd.Header().KubernetesVersion == "" {
+		t.Errorf("readHeader: %v", err)
+	}
+	if errOut.Len() != 0 {
+		t.Errorf("stderr %q, want nothing", errOut)
+	}
+}
+
+func TestRecordOutputErrorsAndStdout(t *testing.T) {
+	_, errOut, code := run(t, "record", "-f", "preemption", "-o", "/nonexistent-dir/x.rec")
+	if code == 0 {
+		t.Fatal("exit 0")
+	}
+	checkOneLine(t, errOut, "/nonexistent-dir/x.rec: cannot create: directory /nonexistent-dir does not exist")
+	if strings.Contains(errOut, "tmp") {
+		t.Errorf("stderr %q names the temporary file", errOut)
+	}
+
+	dir := t.TempDir()
+	t.Chdir(dir)
+	out, errOut, code := run(t, "record", "-f", "preemption", "-o", "-")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	rec, err := recorder.Load(strings.NewReader(out))
+	if err != nil || len(rec.Cycles) != 2 || len(rec.Problems) != 0 {
+		t.Fatalf("standard output read as a recording: %v, problems %v", err, rec.Problems)
+	}
+	checkOneLine(t, errOut, "wrote 2 cycles to standard output")
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("record -o - left %d files in the working directory", len(entries))
 	}
 }

@@ -25,12 +25,19 @@ type ReplayOptions struct {
 	Pod    string
 
 	followSet, printSet bool
-	streams             genericiooptions.IOStreams
+	// headerWait is how long --follow waits for the header of a file that
+	// has none yet.
+	headerWait time.Duration
+	streams    genericiooptions.IOStreams
 }
+
+// headerWait is how long replay --follow waits for a recording's header: a
+// writer that has started writes it at once.
+const headerWait = 5 * time.Second
 
 // NewCmdReplay opens the debugger over a recording, or prints it.
 func NewCmdReplay(streams genericiooptions.IOStreams) *cobra.Command {
-	o := &ReplayOptions{streams: streams}
+	o := &ReplayOptions{streams: streams, headerWait: headerWait}
 	cmd := &cobra.Command{
 		Use:   "replay FILE [--follow=false] [--no-tui [-o text|json|yaml] [--pod NAME]]",
 		Short: "Open the debugger over a recording, following it while it is still being written",
@@ -38,7 +45,7 @@ func NewCmdReplay(streams genericiooptions.IOStreams) *cobra.Command {
 			"as explain does: -o json prints one document described by recorder/schema/explain.schema.json.",
 		Example: `  kubectl schedscope replay flight.rec
   kubectl schedscope replay flight.rec --no-tui -o json | jq '.cycles[] | select(.outcome.result != "Bound") | .pod.name'`,
-		Args: cobra.ExactArgs(1),
+		Args: oneRecording,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Complete(cmd, args)
 			if err := o.Validate(); err != nil {
@@ -97,14 +104,16 @@ func (o *ReplayOptions) Run(ctx context.Context) error {
 		return err
 	}
 	defer in.Close()
-	// The header is read before the screen switches, so a file that is not a
-	// recording fails with one line.
-	rd, err := recorder.NewReader(in)
-	if err != nil {
-		return errorf("%s: %w", o.File, err)
-	}
+	// Nothing may wait before this check: without a terminal the TUI
+	// could not even be quit.
 	if !isTerminal(o.streams.In) || !isTerminal(o.streams.Out) {
 		return errorf("replay opens an interactive debugger and needs a terminal; to print %s instead, run: kubectl schedscope replay %s --no-tui [-o text|json]", o.File, o.File)
+	}
+	// The header is read before the screen switches, so a file that is not a
+	// recording fails with one line.
+	rd, err := o.readHeader(in, cancel)
+	if err != nil {
+		return err
 	}
 	events := make(chan tui.Event, 256)
 	go func() {
@@ -155,6 +164,42 @@ func (o *ReplayOptions) Run(ctx context.Context) error {
 	return tui.Run(ctx, tui.Options{Source: source, Events: events})
 }
 
+// readHeader reads the recording's header from in. Following a file that
+// has no complete header yet, it waits at most o.headerWait, saying so, and
+// then stops the follower with stop.
+func (o *ReplayOptions) readHeader(in io.Reader, stop context.CancelFunc) (*recorder.Reader, error) {
+	type result struct {
+		rd  *recorder.Reader
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		rd, err := recorder.NewReader(in)
+		done <- result{rd, err}
+	}()
+	var r result
+	if o.Follow {
+		select {
+		case r = <-done:
+		case <-time.After(min(o.headerWait, 500*time.Millisecond)):
+			fmt.Fprintf(o.streams.ErrOut, "waiting for %s's header…\n", o.File)
+			select {
+			case r = <-done:
+			case <-time.After(o.headerWait - min(o.headerWait, 500*time.Millisecond)):
+				stop()
+				<-done // the follower, stopped, ends the read
+				return nil, errorf("%s has no header after %s: not a recording, or its writer has not started", o.File, o.headerWait)
+			}
+		}
+	} else {
+		r = <-done
+	}
+	if r.err != nil {
+		return nil, errorf("%s: %w", o.File, r.err)
+	}
+	return r.rd, nil
+}
+
 // print reads the whole recording and prints it as explain does. Problems
 // go to standard error (and into the JSON document); they do not fail the
 // command: verify does that.
@@ -163,7 +208,7 @@ func (o *ReplayOptions) print() error {
 	if err != nil {
 		return err
 	}
-	cycles := rec.Cycles
+	cycles := distinctCycles(rec.Cycles)
 	sortCycles(cycles)
 	if o.Pod != "" {
 		if cycles, err = podCycles(cycles, o.Pod, o.File); err != nil {
@@ -192,7 +237,7 @@ func (o *ReplayOptions) print() error {
 			fmt.Fprintf(o.streams.ErrOut, "warning: %s: %v\n", o.File, p)
 		}
 	case len(rec.Problems) > 0:
-		fmt.Fprintf(o.streams.ErrOut, "warning: %s has %d problem(s), listed under .problems; run: kubectl schedscope verify %s\n", o.File, len(rec.Problems), o.File)
+		fmt.Fprintf(o.streams.ErrOut, "warning: %s has %s, listed under .problems; run: kubectl schedscope verify %s\n", o.File, plural(len(rec.Problems), "problem"), o.File)
 	}
 	return nil
 }

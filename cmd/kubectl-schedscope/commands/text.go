@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/schedscope/schedscope/recorder"
 )
@@ -15,6 +17,9 @@ import (
 const maxRows = 40
 
 // textWriter renders cycles as a walk through the phases, for people.
+// Everything it prints from data (names, reasons, messages, versions) goes
+// through printf, which makes control characters visible: a recording or a
+// cluster cannot move the cursor, retitle the terminal or forge lines.
 type textWriter struct {
 	w   io.Writer
 	err error
@@ -22,10 +27,72 @@ type textWriter struct {
 
 func newTextWriter(w io.Writer) *textWriter { return &textWriter{w: w} }
 
+// printf prints format, whose string arguments come from data: each is
+// printed as visible would.
 func (t *textWriter) printf(format string, a ...any) {
-	if t.err == nil {
-		_, t.err = fmt.Fprintf(t.w, format, a...)
+	if t.err != nil {
+		return
 	}
+	args := make([]any, len(a))
+	for i, v := range a {
+		switch v := v.(type) {
+		case string:
+			args[i] = visible(v)
+		case []string:
+			vs := make([]string, len(v))
+			for j, s := range v {
+				vs[j] = visible(s)
+			}
+			args[i] = vs
+		default:
+			args[i] = v
+		}
+	}
+	_, t.err = fmt.Fprintf(t.w, format, args...)
+}
+
+// visible returns s with what a terminal would act on instead of print made
+// visible as Go escapes: control characters (\x1b, \n, \t, C1 controls),
+// Unicode format characters that reorder or hide text (\u202e), line and
+// paragraph separators, and bytes that are not UTF-8 (\xff).
+func visible(s string) string {
+	clean := true
+	for _, r := range s {
+		if r == utf8.RuneError || hidden(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x80 && hidden(r):
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case hidden(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// hidden reports whether a terminal acts on r or shows nothing for it.
+func hidden(r rune) bool {
+	return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029'
 }
 
 // header introduces the cycles; source says where they come from ("fixture
@@ -59,18 +126,25 @@ func (t *textWriter) cycle(c *recorder.Cycle) {
 	rule := strings.Repeat("─", 78)
 	t.printf("%s\n", rule)
 	t.printf("cycle %d · pod %s · profile %s · attempt %d · %s\n", c.Seq, c.Pod.Key(), c.Profile, c.Attempt, fmtDur(c.Duration))
+	message := c.Outcome.Message
+	if strings.TrimSpace(message) == "" {
+		message = "(no message)"
+	}
 	switch c.Outcome.Result {
 	case recorder.ResultBound:
 		t.printf("result: bound to %s\n", c.Outcome.Node)
 	case recorder.ResultUnschedulable:
-		t.printf("result: Unschedulable\n  %q\n", c.Outcome.Message)
+		t.printf("result: Unschedulable\n  \"%s\"\n", message)
 		if c.Outcome.NominatedNode != "" {
 			t.printf("  nominated node: %s (preemption made room there; the pod will be retried)\n", c.Outcome.NominatedNode)
 		}
 	default:
-		t.printf("result: %s: %s\n", c.Outcome.Result, c.Outcome.Message)
+		t.printf("result: %s: %s\n", c.Outcome.Result, message)
 	}
 	t.printf("%s\n", rule)
+	if !c.NodeNamesKnown() && (c.NodeSetID != 0 || c.Filter != nil || c.Score != nil) {
+		t.printf("node names unknown: node set %d is missing from the recording or damaged; nodes are shown by index (#0, #1, …).\n", c.NodeSetID)
+	}
 	t.preFilter(c)
 	t.fastPath(c)
 	t.filter(c)
@@ -89,7 +163,7 @@ func (t *textWriter) preFilter(c *recorder.Cycle) {
 	}
 	t.printf("\n1. PreFilter — plugins precompute what Filter needs, and may reject the pod outright.\n")
 	for _, p := range pf.Plugins {
-		t.printf("   %-34s %s%s\n", p.Plugin, p.Code, reasons(p.Reasons))
+		t.printf("   %-34s %s%s\n", p.Plugin, p.Code, reasons(p.Code, p.Reasons))
 	}
 	if pf.NodeSubset != nil {
 		t.printf("   → %v restricted filtering to %d node(s): %s\n", pf.SubsetPlugins, len(pf.NodeSubset), strings.Join(limit(pf.NodeSubset, 10), ", "))
@@ -112,7 +186,7 @@ func (t *textWriter) fastPath(c *recorder.Cycle) {
 		t.printf("\n   Fast path: %s %s passed every filter; it was chosen without searching or scoring other nodes.\n", what, fp.Node)
 		return
 	}
-	t.printf("\n   Fast path: %s %s failed (%s%s); the full search follows.\n", what, fp.Node, fp.Code, reasons(fp.Reasons))
+	t.printf("\n   Fast path: %s %s failed (%s%s); the full search follows.\n", what, fp.Node, fp.Code, reasons(fp.Code, fp.Reasons))
 }
 
 func (t *textWriter) filter(c *recorder.Cycle) {
@@ -126,7 +200,11 @@ func (t *textWriter) filter(c *recorder.Cycle) {
 	if len(f.Skipped) > 0 {
 		t.printf("   skipped (PreFilter said Skip): %s\n", strings.Join(f.Skipped, ", "))
 	}
-	t.printf("   %d of %d nodes evaluated, starting at index %d; the search stops after %d feasible node(s).\n", f.Evaluated, n, c.SearchStart, c.NodesToFind)
+	if c.NodeNamesKnown() {
+		t.printf("   %d of %d nodes evaluated, starting at index %d; the search stops after %d feasible node(s).\n", f.Evaluated, n, c.SearchStart, c.NodesToFind)
+	} else {
+		t.printf("   %d nodes evaluated (of a node set that is unknown), starting at index %d; the search stops after %d feasible node(s).\n", f.Evaluated, c.SearchStart, c.NodesToFind)
+	}
 	rows := 0
 	for _, i := range f.Feasible {
 		if rows < maxRows {
@@ -140,7 +218,7 @@ func (t *textWriter) filter(c *recorder.Cycle) {
 			if r.Plugin >= 0 && r.Plugin < len(f.Plugins) {
 				plugin = f.Plugins[r.Plugin]
 			}
-			t.printf("   ✗ %-30s %s: %s%s\n", c.NodeName(r.Node), plugin, r.Code, reasons(r.Reasons))
+			t.printf("   ✗ %-30s %s: %s%s\n", c.NodeName(r.Node), plugin, r.Code, reasons(r.Code, r.Reasons))
 		}
 		rows++
 	}
@@ -169,7 +247,7 @@ func (t *textWriter) diagnostic(c *recorder.Cycle) {
 		if cell.Code == recorder.CodeSkip {
 			continue
 		}
-		byNode[cell.Node] = append(byNode[cell.Node], fmt.Sprintf("%s%s", d.Plugins[cell.Plugin], reasons(cell.Reasons)))
+		byNode[cell.Node] = append(byNode[cell.Node], d.Plugins[cell.Plugin]+reasons(cell.Code, cell.Reasons))
 	}
 	nodes := make([]int, 0, len(byNode))
 	for i := range byNode {
@@ -195,7 +273,7 @@ func (t *textWriter) postFilter(c *recorder.Cycle) {
 	}
 	t.printf("\n3. PostFilter — no node fits, so preemption looks for lower-priority pods to evict.\n")
 	for _, s := range p.Plugins {
-		t.printf("   %-34s %s%s\n", s.Plugin, s.Code, reasons(s.Reasons))
+		t.printf("   %-34s %s%s\n", s.Plugin, s.Code, reasons(s.Code, s.Reasons))
 	}
 	for _, cand := range p.Candidates {
 		var victims []string
@@ -213,7 +291,7 @@ func (t *textWriter) postFilter(c *recorder.Cycle) {
 		t.printf("\n")
 	}
 	for _, r := range p.Rejected {
-		t.printf("    not a candidate %s: %s%s\n", r.Node, r.Code, reasons(r.Reasons))
+		t.printf("    not a candidate %s: %s%s\n", r.Node, r.Code, reasons(r.Code, r.Reasons))
 	}
 	if p.NominatedNode != "" {
 		t.printf("   → nominated node %s\n", p.NominatedNode)
@@ -288,34 +366,31 @@ func (t *textWriter) selection(c *recorder.Cycle) {
 	if s == nil || len(s.Totals) < 2 {
 		return
 	}
-	best := int64(-1)
-	for i, n := range s.Nodes {
-		if c.NodeName(n) == sel.Node {
-			best = s.Totals[i]
-		}
+	// The winner is found by the recorded indices when its name cannot be
+	// looked up; the best total needs no name at all.
+	win := c.WinnerRow()
+	best := slices.Max(s.Totals)
+	if win < 0 {
+		t.printf("   which scored node is %s cannot be told without the node names; the others' totals are compared with the best, %d.\n", sel.Node, best)
 	}
 	shown := 0
 	for i, n := range s.Nodes {
-		name := c.NodeName(n)
-		if name == sel.Node || shown >= 10 {
+		if i == win || shown >= 10 {
 			continue
 		}
 		shown++
-		if s.Totals[i] == best {
+		name := c.NodeName(n)
+		switch {
+		case s.Totals[i] == best && win >= 0:
 			t.printf("   %s tied at %d and lost the tie-break.\n", name, best)
-			continue
+		case s.Totals[i] == best:
+			t.printf("   %s tied at %d.\n", name, best)
+		case win >= 0:
+			t.printf("   %s lost by %d: %s\n", name, best-s.Totals[i], s.LossReason(win, i))
+		default:
+			t.printf("   %s lost by %d.\n", name, best-s.Totals[i])
 		}
-		t.printf("   %s lost by %d: %s\n", name, best-s.Totals[i], lossReason(s, i, slices.Index(nodeNames(c), sel.Node)))
 	}
-}
-
-// lossReason names the plugins where the loser fell furthest behind the winner.
-func lossReason(s *recorder.ScorePhase, loser, winnerNode int) string {
-	w := slices.Index(s.Nodes, winnerNode)
-	if w < 0 {
-		return "lower total"
-	}
-	return s.LossReason(w, loser)
 }
 
 func (t *textWriter) binding(c *recorder.Cycle) {
@@ -337,7 +412,7 @@ func (t *textWriter) binding(c *recorder.Cycle) {
 		}
 		var parts []string
 		for _, p := range ph.ps {
-			parts = append(parts, fmt.Sprintf("%s %s%s (%s)", p.Plugin, p.Code, reasons(p.Reasons), fmtDur(p.Duration)))
+			parts = append(parts, fmt.Sprintf("%s %s%s (%s)", p.Plugin, p.Code, reasons(p.Code, p.Reasons), fmtDur(p.Duration)))
 		}
 		t.printf("   %-10s %s\n", ph.name, strings.Join(parts, ", "))
 	}
@@ -364,16 +439,15 @@ func (t *textWriter) observed(ob *recorder.Observed) {
 	t.printf("observed %s: the cluster chose %s; schedscope predicted %s in cycle %d: %s\n", ob.Pod.Key(), node, predicted, ob.Seq, verdict)
 }
 
-func nodeNames(c *recorder.Cycle) []string {
-	if c.Nodes == nil {
-		return nil
-	}
-	return c.Nodes.Names
-}
-
-func reasons(r []string) string {
+// reasons returns ": r1; r2" for the reasons of a status with code; blank
+// reasons do not count, and a failure without any says so.
+func reasons(code string, r []string) string {
 	r = slices.DeleteFunc(slices.Clone(r), func(s string) bool { return strings.TrimSpace(s) == "" })
 	if len(r) == 0 {
+		switch code {
+		case recorder.CodeUnschedulable, recorder.CodeUnschedulableAndUnresolvable, recorder.CodeError:
+			return ": (no reason given)"
+		}
 		return ""
 	}
 	return ": " + strings.Join(r, "; ")

@@ -2,6 +2,9 @@ package commands
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"strconv"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -23,7 +26,7 @@ func NewCmdVerify(streams genericiooptions.IOStreams) *cobra.Command {
 		Short: "Check a recording: torn or corrupt records, missing node sets, duplicates",
 		Long: "verify reads a whole recording and prints what it holds. It exits 0 when the recording is clean,\n" +
 			"and 1 with one line per problem (and the byte offset of the record) when it is not.",
-		Args: cobra.ExactArgs(1),
+		Args: oneRecording,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.File = args[0]
 			return o.Run()
@@ -39,21 +42,60 @@ func (o *VerifyOptions) Run() error {
 	if err != nil {
 		return err
 	}
-	out := o.streams.Out
+	// The header's strings come from the file: printed through the text
+	// writer, they cannot act on the terminal.
+	out := newTextWriter(o.streams.Out)
 	h := s.Header
 	if h.Unreadable {
-		fmt.Fprintf(out, "%s: header unreadable\n", o.File)
+		out.printf("%s: header unreadable\n", o.File)
 	} else {
-		fmt.Fprintf(out, "%s: schedscope %s · kube-scheduler %s · %s %s\n", o.File, h.SchedscopeVersion, h.KubernetesVersion, h.Source.Kind, h.Source.Name)
+		out.printf("%s: schedscope %s · kube-scheduler %s · %s %s\n", o.File, h.SchedscopeVersion, h.KubernetesVersion, h.Source.Kind, h.Source.Name)
 	}
-	fmt.Fprintf(out, "%d records: %d cycles, %d node sets, %d observed bindings\n", s.Records, s.Cycles, s.NodeSets, s.Observed)
+	out.printf("%s: %s, %s, %s\n", plural(s.Records, "record"),
+		withDuplicates(s.Cycles, "cycle", s.DuplicateCycles), withDuplicates(s.NodeSets, "node set", s.DuplicateNodeSets), plural(s.Observed, "observed binding"))
+	kinds := slices.Sorted(maps.Keys(s.Unknown))
+	for _, k := range kinds {
+		out.printf("skipped %s of unknown kind %s (written by a newer schedscope?)\n", plural(s.Unknown[k], "record"), strconv.Quote(k))
+	}
 	if len(s.Problems) == 0 {
-		fmt.Fprintln(out, "no problems")
+		out.printf("no problems\n")
+		return out.err
+	}
+	out.printf("%s:\n", plural(len(s.Problems), "problem"))
+	for _, p := range s.Problems {
+		out.printf("  %s\n", p.Error())
+	}
+	if out.err != nil {
+		return out.err
+	}
+	return errorf("%s: %s found", o.File, plural(len(s.Problems), "problem"))
+}
+
+// plural says how many of a thing there are: "1 node set", "2 node sets".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+// withDuplicates counts distinct things and, when there are any, their repeats.
+func withDuplicates(n int, thing string, dups int) string {
+	if dups == 0 {
+		return plural(n, thing)
+	}
+	return fmt.Sprintf("%s (%s)", plural(n, thing), plural(dups, "duplicate"))
+}
+
+// oneRecording is the Args check of the commands that read one recording:
+// without it, cobra only says how many arguments it got.
+func oneRecording(cmd *cobra.Command, args []string) error {
+	usage := cmd.Root().DisplayName() + " " + cmd.Name() + " FILE"
+	switch len(args) {
+	case 0:
+		return errorf("%s needs a recording file: %s", cmd.Name(), usage)
+	case 1:
 		return nil
 	}
-	fmt.Fprintf(out, "%d problem(s):\n", len(s.Problems))
-	for _, p := range s.Problems {
-		fmt.Fprintf(out, "  %v\n", p)
-	}
-	return errorf("%s: %d problem(s) found", o.File, len(s.Problems))
+	return errorf("%s reads one recording file, not %d: %s", cmd.Name(), len(args), usage)
 }
