@@ -370,6 +370,9 @@ func (t *textWriter) selection(c *recorder.Cycle) {
 	// looked up; the best total needs no name at all.
 	win := c.WinnerRow()
 	best := slices.Max(s.Totals)
+	if win >= 0 {
+		best = s.Totals[win] // the highest, unless the recording says otherwise
+	}
 	if win < 0 {
 		t.printf("   which scored node is %s cannot be told without the node names; the others' totals are compared with the best, %d.\n", sel.Node, best)
 	}
@@ -381,6 +384,8 @@ func (t *textWriter) selection(c *recorder.Cycle) {
 		shown++
 		name := c.NodeName(n)
 		switch {
+		case s.Totals[i] > best:
+			t.printf("   %s scored %d, more than %s, and was not chosen.\n", name, s.Totals[i], sel.Node)
 		case s.Totals[i] == best && win >= 0:
 			t.printf("   %s tied at %d and lost the tie-break.\n", name, best)
 		case s.Totals[i] == best:

@@ -162,3 +162,17 @@ func TestTextWithoutNodeNames(t *testing.T) {
 		t.Errorf("JSON names feasible %q, rejected %+v; want #0, #1 and #2 as in text", got, doc.Cycles[0].Filter.Rejected)
 	}
 }
+
+func TestTextSelectionNeverShowsANegativeLoss(t *testing.T) {
+	// A recording (hand-made or from a buggy writer) whose chosen node did
+	// not have the highest total.
+	c := scoredCycle(1, "web", &recorder.NodeSet{ID: 1, Names: []string{"node-a", "node-b", "node-c"}})
+	c.Selection = &recorder.Selection{Node: "node-a", Top: []int{0}, Best: 40, Rule: recorder.RuleHighestScore}
+	out, errOut, code := run(t, "replay", writeCycles(t, c), "--no-tui")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if want := "   node-b scored 90, more than node-a, and was not chosen.\n"; !strings.Contains(out, want) || strings.Contains(out, "lost by -") {
+		t.Errorf("output lacks %q or shows a negative loss:\n%s", want, out)
+	}
+}
