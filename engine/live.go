@@ -600,6 +600,10 @@ func (l *Live) observe(ctx context.Context, pod *v1.Pod, since time.Time, mirror
 	var c *recorder.Cycle
 	if mirrored {
 		c = l.waitDecision(ctx, pod.UID, since)
+		// A cycle that preempted is held back until its victims are known;
+		// the cluster has decided, so hand it over first: an observation
+		// never comes before the cycle it refers to.
+		l.Engine.flushPending(pod.UID)
 	}
 	o := &recorder.Observed{Pod: podRef(pod), Node: pod.Spec.NodeName, Time: time.Now()}
 	o.Pod.Node = ""
@@ -613,6 +617,7 @@ func (l *Live) observe(ctx context.Context, pod *v1.Pod, since time.Time, mirror
 	if c != nil {
 		o.Seq = c.Seq
 		o.Predicted = c.Outcome.Node
+		o.Nominated = c.Outcome.NominatedNode
 		if c.Outcome.Result == recorder.ResultBound && c.Selection != nil && len(c.Selection.Top) > 1 {
 			for _, i := range c.Selection.Top {
 				o.TieSet = append(o.TieSet, c.NodeName(i))

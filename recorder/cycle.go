@@ -487,14 +487,27 @@ type Observed struct {
 	// TieSet lists the nodes that shared the best score in that cycle; the
 	// cluster's choice among them is a coin toss, not a wrong prediction.
 	TieSet []string `json:"tieSet,omitempty"`
+	// Nominated is the node that cycle nominated by preemption: the pod waits
+	// for its victims to leave, so a binding there is the predicted outcome.
+	Nominated string `json:"nominated,omitempty"`
 }
 
 // Agrees reports whether the cluster bound the pod to the predicted node or to
 // another node of the predicted tie set, or found no node when schedscope found
 // none either.
 func (o *Observed) Agrees() bool {
+	if o.ViaPreemption() {
+		return true
+	}
 	if o.Node == "" {
 		return o.Seq != 0 && o.Predicted == ""
 	}
 	return o.Predicted != "" && (o.Node == o.Predicted || slices.Contains(o.TieSet, o.Node))
+}
+
+// ViaPreemption reports whether the cluster bound the pod to the node
+// schedscope's cycle nominated when it preempted: the prediction was "this
+// node, once the victims are gone".
+func (o *Observed) ViaPreemption() bool {
+	return o.Node != "" && o.Predicted == "" && o.Node == o.Nominated
 }

@@ -219,6 +219,7 @@ type ExportObserved struct {
 	Seq       int       `json:"seq,omitempty"`
 	Predicted string    `json:"predicted,omitempty"`
 	TieSet    []string  `json:"tieSet,omitempty"`
+	Nominated string    `json:"nominated,omitempty"`
 	Agrees    bool      `json:"agrees"`
 }
 
@@ -383,5 +384,5 @@ func NewExportCycle(c *Cycle) ExportCycle {
 
 // NewExportObserved exports a binding observed on a live cluster.
 func NewExportObserved(o *Observed) ExportObserved {
-	return ExportObserved{Pod: o.Pod, Node: o.Node, Message: o.Message, Time: o.Time, Seq: o.Seq, Predicted: o.Predicted, TieSet: o.TieSet, Agrees: o.Agrees()}
+	return ExportObserved{Pod: o.Pod, Node: o.Node, Message: o.Message, Time: o.Time, Seq: o.Seq, Predicted: o.Predicted, TieSet: o.TieSet, Nominated: o.Nominated, Agrees: o.Agrees()}
 }

@@ -48,13 +48,16 @@ func (obs *observations) checked() int { return len(obs.bySeq) }
 type observedVerdict uint8
 
 const (
-	verdictSame     observedVerdict = iota // bound to the predicted node
-	verdictTieBreak                        // bound to another node of the tie set
-	verdictMiss                            // bound elsewhere, or schedscope found no node
+	verdictSame       observedVerdict = iota // bound to the predicted node
+	verdictTieBreak                          // bound to another node of the tie set
+	verdictMiss                              // bound elsewhere, or schedscope found no node
+	verdictPreemption                        // bound to the node the cycle nominated by preemption
 )
 
 func verdictOf(o *recorder.Observed) observedVerdict {
 	switch {
+	case o.ViaPreemption():
+		return verdictPreemption
 	case o.Node == o.Predicted && o.Agrees():
 		// The same node, or no node on both sides.
 		return verdictSame
@@ -70,7 +73,7 @@ func verdictOf(o *recorder.Observed) observedVerdict {
 // stay apart without colour.
 func (st *Styles) observedMark(o *recorder.Observed) string {
 	switch verdictOf(o) {
-	case verdictSame:
+	case verdictSame, verdictPreemption:
 		return st.Agree.Render("=")
 	case verdictTieBreak:
 		return st.Agree.Render("≈ " + o.Node)
@@ -94,6 +97,8 @@ func (st *Styles) observedText(o *recorder.Observed) string {
 	switch verdictOf(o) {
 	case verdictSame:
 		return st.Agree.Render("= " + bound + " (agrees)")
+	case verdictPreemption:
+		return st.Agree.Render(fmt.Sprintf("= %s (nominated %s by preemption: agrees via preemption)", bound, o.Nominated))
 	case verdictTieBreak:
 		return st.Agree.Render(fmt.Sprintf("≈ %s (predicted %s; in the tie set → a tie-break, not a miss)", bound, o.Predicted))
 	}

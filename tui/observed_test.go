@@ -19,6 +19,11 @@ func observe(seq int, pod string) *observedBuilder {
 	return &observedBuilder{recorder.Observed{Seq: seq, Pod: recorder.PodRef{Namespace: "default", Name: pod}}}
 }
 
+func (b *observedBuilder) nominated(node string) *observedBuilder {
+	b.o.Nominated = node
+	return b
+}
+
 func (b *observedBuilder) predicted(node string, tieSet ...string) *observedBuilder {
 	b.o.Predicted, b.o.TieSet = node, tieSet
 	return b
@@ -90,6 +95,18 @@ func TestObserved(t *testing.T) {
 			obs:     observe(1, "web").predicted("node-a").bound("node-b").event(),
 			wantRow: "✓ node-a ≠ node-b", wantHdr: "≠ cluster bound it to node-b (predicted node-a: disagrees)",
 			wantSel: "node-b in this cycle: total 418, lost by 45: NodeResourcesFit −46",
+		},
+		{
+			name: "bound to the node preemption nominated", seq: 4,
+			obs:     observe(4, "huge").nominated("node-c").bound("node-c").event(),
+			wantRow: "✗ Unschedulable =", wantHdr: "= cluster bound it to node-c (nominated node-c by preemption: agrees via preemption)",
+			wantSel: "node-c in this cycle: rejected by TaintToleration", agreed: 1,
+		},
+		{
+			name: "bound elsewhere than preemption nominated", seq: 4,
+			obs:     observe(4, "huge").nominated("node-a").bound("node-c").event(),
+			wantRow: "≠ node-c", wantHdr: "≠ cluster bound it to node-c (predicted no node: disagrees)",
+			wantSel: "node-c in this cycle: rejected by TaintToleration",
 		},
 		{
 			name: "bound although no node fit here", seq: 4,

@@ -438,7 +438,10 @@ func (t *textWriter) observed(ob *recorder.Observed) {
 		return
 	}
 	predicted := ob.Predicted
-	if predicted == "" {
+	switch {
+	case ob.ViaPreemption():
+		predicted, verdict = ob.Nominated+" after preemption", "agrees via preemption"
+	case predicted == "":
 		predicted = "no node"
 	}
 	t.printf("observed %s: the cluster chose %s; schedscope predicted %s in cycle %d: %s\n", ob.Pod.Key(), node, predicted, ob.Seq, verdict)
