@@ -21,6 +21,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
+	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/events"
@@ -99,6 +100,8 @@ type Engine struct {
 	// replaced whenever one finishes.
 	decided  map[types.UID]*recorder.Cycle
 	decision chan struct{}
+	// nominations are the nodes pods were nominated to, as written.
+	nominations *nominations
 	// timeOnly marks pods whose last cycle failed with no plugin to wait for:
 	// the queue retries them after backoff alone.
 	timeOnly map[types.UID]bool
@@ -135,7 +138,7 @@ func build(ctx context.Context, fx *Fixture, opts Options) (*Engine, error) {
 		opts.SettleTimeout = 60 * time.Second
 	}
 	e := &Engine{opts: opts, fixture: fx, cfg: cfg, rec: newRecorderState(), inFlight: map[types.UID]bool{},
-		decided: map[types.UID]*recorder.Cycle{}, decision: make(chan struct{}), timeOnly: map[types.UID]bool{}}
+		decided: map[types.UID]*recorder.Cycle{}, decision: make(chan struct{}), timeOnly: map[types.UID]bool{}, nominations: newNominations()}
 	// The simple tracker stores objects as they are written. The field-managed one
 	// (fake.NewClientset) rebuilds a REST mapper on every write, which made the
 	// fake API server, not the scheduler, the bottleneck of large runs.
@@ -144,7 +147,7 @@ func build(ctx context.Context, fx *Fixture, opts Options) (*Engine, error) {
 	// tracker does not. The scheduler drops pod updates whose version did not
 	// change, so without this a status patch (a nomination after preemption)
 	// never reached the queued pod, and its retry missed the fast path.
-	versioned := clienttesting.ObjectReaction(versioningTracker{e.client.Tracker()})
+	versioned := clienttesting.ObjectReaction(versioningTracker{ObjectTracker: e.client.Tracker(), written: e.nominations.saw})
 	e.client.PrependReactor("update", "*", versioned)
 	e.client.PrependReactor("patch", "*", versioned)
 	e.client.PrependReactor("create", "pods", e.bindReactor)
@@ -152,7 +155,7 @@ func build(ctx context.Context, fx *Fixture, opts Options) (*Engine, error) {
 
 	informerFactory := scheduler.NewInformerFactory(e.client, 0, nil)
 	recorderFactory := func(string) events.EventRecorderLogger { return &eventRecorder{e: e} }
-	sched, err := scheduler.New(ctx, e.client, informerFactory, nil, recorderFactory,
+	sched, err := scheduler.New(ctx, victimClient{e.client, e}, informerFactory, nil, recorderFactory,
 		scheduler.WithComponentConfigVersion(cfg.TypeMeta.APIVersion),
 		scheduler.WithProfiles(cfg.Profiles...),
 		scheduler.WithPercentageOfNodesToScore(cfg.PercentageOfNodesToScore),
@@ -253,21 +256,157 @@ func (e *Engine) bindReactor(action clienttesting.Action) (bool, runtime.Object,
 	return true, b, nil
 }
 
-// versioningTracker gives each updated or patched object a new resourceVersion.
-type versioningTracker struct{ clienttesting.ObjectTracker }
+// versioningTracker gives each updated or patched object a new resourceVersion,
+// and shows each written object to written.
+type versioningTracker struct {
+	clienttesting.ObjectTracker
+	written func(runtime.Object)
+}
 
 func (t versioningTracker) Update(gvr schema.GroupVersionResource, obj runtime.Object, ns string, opts ...metav1.UpdateOptions) error {
 	if m, err := metaOf(obj); err == nil {
 		bumpVersion(m)
 	}
-	return t.ObjectTracker.Update(gvr, obj, ns, opts...)
+	if err := t.ObjectTracker.Update(gvr, obj, ns, opts...); err != nil {
+		return err
+	}
+	t.written(obj)
+	return nil
 }
 
 func (t versioningTracker) Patch(gvr schema.GroupVersionResource, obj runtime.Object, ns string, opts ...metav1.PatchOptions) error {
 	if m, err := metaOf(obj); err == nil {
 		bumpVersion(m)
 	}
-	return t.ObjectTracker.Patch(gvr, obj, ns, opts...)
+	if err := t.ObjectTracker.Patch(gvr, obj, ns, opts...); err != nil {
+		return err
+	}
+	t.written(obj)
+	return nil
+}
+
+// nominations remembers the nodes pods were nominated to, as their status
+// patches are written.
+type nominations struct {
+	mu      sync.Mutex
+	nodes   map[string]bool
+	changed chan struct{} // closed and replaced on every new nomination
+}
+
+func newNominations() *nominations {
+	return &nominations{nodes: map[string]bool{}, changed: make(chan struct{})}
+}
+
+func (n *nominations) saw(obj runtime.Object) {
+	p, ok := obj.(*v1.Pod)
+	if !ok || p.Status.NominatedNodeName == "" {
+		return
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if !n.nodes[p.Status.NominatedNodeName] {
+		n.nodes[p.Status.NominatedNodeName] = true
+		close(n.changed)
+		n.changed = make(chan struct{})
+	}
+}
+
+// waitFor waits, at most d, until a pod was nominated to node.
+func (n *nominations) waitFor(node string, d time.Duration) {
+	deadline := time.After(d)
+	for {
+		n.mu.Lock()
+		ok, ch := n.nodes[node], n.changed
+		n.mu.Unlock()
+		if ok {
+			return
+		}
+		select {
+		case <-ch:
+		case <-deadline:
+			return
+		}
+	}
+}
+
+// victimClient is the client the scheduler is given: the in-memory API
+// server's, except that deleting a preemption victim first waits until the
+// preemptor's nomination to the victim's node is written. In a cluster a
+// victim leaves only after its graceful termination, long after the
+// preemptor's status patch; the in-memory API server deletes at once, and
+// the preemptor could be retried before its queued copy carried the
+// nomination, missing the nominated-node fast path. Preemption deletes on
+// its own goroutine, so the wait holds no scheduling cycle; it is bounded in
+// case no nomination comes.
+type victimClient struct {
+	*fake.Clientset
+	e *Engine
+}
+
+func (c victimClient) CoreV1() corev1client.CoreV1Interface {
+	return victimCoreV1{c.Clientset.CoreV1(), c.e}
+}
+
+type victimCoreV1 struct {
+	corev1client.CoreV1Interface
+	e *Engine
+}
+
+func (c victimCoreV1) Pods(namespace string) corev1client.PodInterface {
+	return victimPods{c.CoreV1Interface.Pods(namespace), namespace, c.e}
+}
+
+type victimPods struct {
+	corev1client.PodInterface
+	namespace string
+	e         *Engine
+}
+
+func (p victimPods) Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error {
+	obj, err := p.e.client.Tracker().Get(v1.SchemeGroupVersion.WithResource("pods"), p.namespace, name)
+	if pod, ok := obj.(*v1.Pod); err == nil && ok && pod.Spec.NodeName != "" && preempted(pod) {
+		p.e.nominations.waitFor(pod.Spec.NodeName, 5*time.Second)
+		// The "Preempted" event that names the preemptor comes after the
+		// deletion, possibly after the preemptor's cycle was handed on:
+		// record the victim now, on the cycle that nominated its node.
+		if c := p.e.preemptorOn(pod.Spec.NodeName); c != nil {
+			c.addVictim(podRef(pod))
+		}
+	}
+	return p.PodInterface.Delete(ctx, name, opts)
+}
+
+// preemptorOn returns the latest cycle, held or still running, whose
+// preemption nominated node.
+func (e *Engine) preemptorOn(node string) *cycleRec {
+	e.mu.Lock()
+	cands := slices.Clone(e.pending)
+	e.mu.Unlock()
+	e.rec.mu.Lock()
+	for _, c := range e.rec.byUID {
+		cands = append(cands, c)
+	}
+	e.rec.mu.Unlock()
+	var best *cycleRec
+	for _, c := range cands {
+		c.mu.Lock()
+		ok := c.c.PostFilter != nil && c.c.PostFilter.NominatedNode == node
+		c.mu.Unlock()
+		if ok && (best == nil || c.c.Seq > best.c.Seq) {
+			best = c
+		}
+	}
+	return best
+}
+
+// preempted reports whether the scheduler marked p as a preemption victim.
+func preempted(p *v1.Pod) bool {
+	for _, c := range p.Status.Conditions {
+		if c.Type == v1.DisruptionTarget && c.Reason == v1.PodReasonPreemptionByScheduler {
+			return true
+		}
+	}
+	return false
 }
 
 func bumpVersion(m *metav1.ObjectMeta) {
