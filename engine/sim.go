@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -74,6 +75,12 @@ func (e *Engine) run(ctx context.Context, burst bool) (*Result, error) {
 		if burst {
 			continue
 		}
+		// The scheduler learns of the pod through its informer; until then the
+		// queue looks idle, and on a busy machine that can outlast the quiet
+		// window below.
+		if err := e.waitArrived(ctx, p); err != nil {
+			return nil, fmt.Errorf("after pod %s/%s arrived: %w", p.Namespace, p.Name, err)
+		}
 		if err := e.waitSettled(ctx, podInformer); err != nil {
 			return nil, fmt.Errorf("after pod %s/%s arrived: %w", p.Namespace, p.Name, err)
 		}
@@ -98,6 +105,41 @@ func (e *Engine) run(ctx context.Context, burst bool) (*Result, error) {
 	res.Cycles = e.emitted
 	e.mu.Unlock()
 	return res, nil
+}
+
+// waitArrived waits until the scheduler has taken p in: it is queued (active,
+// in backoff, unschedulable or gated), being scheduled, decided or bound. A
+// pod no profile serves never is.
+func (e *Engine) waitArrived(ctx context.Context, p *v1.Pod) error {
+	if _, ok := e.sched.Profiles[p.Spec.SchedulerName]; !ok {
+		return nil
+	}
+	deadline := time.Now().Add(e.opts.SettleTimeout)
+	for {
+		e.mu.Lock()
+		seen := e.inFlight[p.UID] || e.decided[p.UID] != nil
+		e.mu.Unlock()
+		if !seen {
+			pending, _ := e.sched.SchedulingQueue.PendingPods()
+			seen = slices.ContainsFunc(pending, func(q *v1.Pod) bool { return q.UID == p.UID })
+		}
+		if !seen {
+			// Bound already (recording off, nothing was decided).
+			cur, err := e.informers.Core().V1().Pods().Lister().Pods(p.Namespace).Get(p.Name)
+			seen = err == nil && cur.UID == p.UID && cur.Spec.NodeName != ""
+		}
+		if seen {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the scheduler did not receive the pod within %v", e.opts.SettleTimeout)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(200 * time.Microsecond):
+		}
+	}
 }
 
 func firstProfile(e *Engine) string {
