@@ -62,14 +62,28 @@ func readBounded(path string, limit int64, what string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	return readAllBounded(path, f, limit, what)
+}
+
+func readAllBounded(name string, r io.Reader, limit int64, what string) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("%s: larger than %d MiB: too big for a %s", path, limit>>20, what)
+		return nil, fmt.Errorf("%s: larger than %d MiB: too big for a %s", name, limit>>20, what)
 	}
 	return data, nil
+}
+
+// LoadFixtureReader reads a fixture manifest from r (such as standard
+// input), bounded as LoadFixtureFile is; errors name it name.
+func LoadFixtureReader(name string, r io.Reader) (*Fixture, error) {
+	data, err := readAllBounded(name, r, maxFixtureBytes, "fixture")
+	if err != nil {
+		return nil, err
+	}
+	return LoadFixture(name, data)
 }
 
 // LoadFixture decodes a multi-document manifest and admits its objects as an

@@ -21,7 +21,7 @@ type ExplainOptions struct {
 
 // NewCmdExplain prints every scheduling cycle of a fixture, headlessly.
 func NewCmdExplain(streams genericiooptions.IOStreams) *cobra.Command {
-	o := &ExplainOptions{streams: streams}
+	o := &ExplainOptions{streams: streams, simOptions: simOptions{stdin: streams.In}}
 	cmd := &cobra.Command{
 		Use:   "explain [-f FIXTURE] [--config FILE] [--pod NAME] [-o text|json|yaml] [--exit-code]",
 		Short: "Schedule a fixture and explain every scheduling cycle",

@@ -21,7 +21,7 @@ type RecordOptions struct {
 
 // NewCmdRecord schedules a fixture and writes a recording.
 func NewCmdRecord(streams genericiooptions.IOStreams) *cobra.Command {
-	o := &RecordOptions{streams: streams}
+	o := &RecordOptions{streams: streams, simOptions: simOptions{stdin: streams.In}}
 	cmd := &cobra.Command{
 		Use:   "record [-f FIXTURE] [--config FILE] -o FILE|-",
 		Short: "Schedule a fixture and write every cycle to a recording file",

@@ -44,7 +44,7 @@ func newCmdRoot(streams genericiooptions.IOStreams, name string) *cobra.Command 
 		Args:          cobra.NoArgs,
 	}
 	// With no subcommand, open the debugger on the embedded default fixture.
-	sim := &SimOptions{streams: streams}
+	sim := &SimOptions{streams: streams, simOptions: simOptions{stdin: streams.In}}
 	sim.addFlags(cmd.Flags())
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return sim.Run(cmd.Context()) }
 	cmd.SetOut(streams.Out)

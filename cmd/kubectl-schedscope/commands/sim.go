@@ -25,7 +25,7 @@ type SimOptions struct {
 
 // NewCmdSim opens the debugger while the engine schedules a fixture.
 func NewCmdSim(streams genericiooptions.IOStreams) *cobra.Command {
-	o := &SimOptions{streams: streams}
+	o := &SimOptions{streams: streams, simOptions: simOptions{stdin: streams.In}}
 	cmd := &cobra.Command{
 		Use:   "sim [-f FIXTURE] [--config FILE]",
 		Short: "Open the debugger while the scheduler schedules a fixture, cycle by cycle",

@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"sync"
 
@@ -24,15 +25,29 @@ type simOptions struct {
 	gate func(ctx context.Context, pod recorder.PodRef) error
 	// onEngine, if set, sees the engine once it is built.
 	onEngine func(*engine.Engine)
+	// stdin is read for -f -; stdinFixture is what it held.
+	stdin        io.Reader
+	stdinFixture *engine.Fixture
 }
 
 func (o *simOptions) addFlags(fs *pflag.FlagSet) {
-	fs.StringVarP(&o.Fixture, "filename", "f", "", "fixture manifest to simulate (default: the embedded default fixture)")
+	fs.StringVarP(&o.Fixture, "filename", "f", "", "fixture manifest to simulate, - for standard input (default: the embedded default fixture)")
 	fs.StringVar(&o.Config, "config", "", "KubeSchedulerConfiguration file (default: kube-scheduler's default profile)")
 	fs.StringVar(&o.Diagnostic, "diagnostic", string(engine.DiagnosticUnschedulable), "when to run the diagnostic full-filter pass: always, unschedulable or never")
 }
 
 func (o *simOptions) loadFixture() (*engine.Fixture, error) {
+	// Standard input can be read once: keep what was loaded from it.
+	if o.Fixture == "-" {
+		if o.stdinFixture == nil {
+			fx, err := engine.LoadFixtureReader("(stdin)", o.stdin)
+			if err != nil {
+				return nil, err
+			}
+			o.stdinFixture = fx
+		}
+		return o.stdinFixture, nil
+	}
 	if o.Fixture == "" {
 		data, err := fixtures.Read(fixtures.Default)
 		if err != nil {

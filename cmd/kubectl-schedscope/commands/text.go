@@ -200,9 +200,12 @@ func (t *textWriter) filter(c *recorder.Cycle) {
 	if len(f.Skipped) > 0 {
 		t.printf("   skipped (PreFilter said Skip): %s\n", strings.Join(f.Skipped, ", "))
 	}
-	if c.NodeNamesKnown() {
+	switch {
+	case c.NodeNamesKnown() && n == 0:
+		t.printf("   the cluster has no nodes: there was nothing to filter.\n")
+	case c.NodeNamesKnown():
 		t.printf("   %d of %d nodes evaluated, starting at index %d; the search stops after %d feasible node(s).\n", f.Evaluated, n, c.SearchStart, c.NodesToFind)
-	} else {
+	default:
 		t.printf("   %d nodes evaluated (of a node set that is unknown), starting at index %d; the search stops after %d feasible node(s).\n", f.Evaluated, c.SearchStart, c.NodesToFind)
 	}
 	rows := 0
