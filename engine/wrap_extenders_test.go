@@ -9,46 +9,20 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	v1 "k8s.io/api/core/v1"
 
 	"github.com/schedscope/schedscope/engine/extendertest"
 	"github.com/schedscope/schedscope/recorder"
 )
 
-// extenderScenario is four equal nodes, a filtering extender (node cache
-// capable) that rejects node-c and, for good, node-d, and a prioritizing one
-// (sent whole nodes) that scores node-b 10 with weight 2. The manifest and
-// configuration are shared with the end-to-end test against kube-scheduler.
+// extenderScenario is four equal nodes and extendertest's Pair of extenders
+// (the end-to-end test runs the same Pair next to kube-scheduler), with a pod
+// that fits anywhere and one pinned to the node the filter rejects.
 func extenderScenario(t testing.TB) (manifest []byte, configPath string, filter, prioritize *extendertest.Server) {
 	t.Helper()
-	filter = extendertest.Start(t, extendertest.Rules{Reject: func(_ *v1.Pod, node string) (string, bool) {
-		switch node {
-		case "node-c":
-			return "node-c is reserved by the extender", false
-		case "node-d":
-			return "node-d is being retired", true
-		}
-		return "", false
-	}})
-	prioritize = extendertest.Start(t, extendertest.Rules{Score: func(_ *v1.Pod, node string) int64 {
-		if node == "node-b" {
-			return 10
-		}
-		return 0
-	}})
+	pair := extendertest.StartPair(t)
+	filter, prioritize = pair.Filter, pair.Prioritize
 	configPath = filepath.Join(t.TempDir(), "extenders.yaml")
-	config := fmt.Sprintf(`apiVersion: kubescheduler.config.k8s.io/v1
-kind: KubeSchedulerConfiguration
-extenders:
-- urlPrefix: %s
-  filterVerb: filter
-  nodeCacheCapable: true
-- urlPrefix: %s
-  prioritizeVerb: prioritize
-  weight: 2
-  nodeCacheCapable: false
-`, filter.URL, prioritize.URL)
-	if err := os.WriteFile(configPath, []byte(config), 0o600); err != nil {
+	if err := os.WriteFile(configPath, []byte(pair.Config("")), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	var b strings.Builder
@@ -101,8 +75,8 @@ func TestExtendersAreRecorded(t *testing.T) {
 		got = append(got, rejection{web.NodeName(r.Node), f.Plugins[r.Plugin], r.Code, strings.Join(r.Reasons, "; ")})
 	}
 	want := []rejection{
-		{"node-c", filterCol, "Unschedulable", "node-c is reserved by the extender"},
-		{"node-d", filterCol, "UnschedulableAndUnresolvable", "node-d is being retired"},
+		{"node-c", filterCol, "Unschedulable", extendertest.ReservedReason},
+		{"node-d", filterCol, "UnschedulableAndUnresolvable", extendertest.RetiredReason},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("rejections (-want +got):\n%s", diff)
@@ -155,7 +129,7 @@ func TestExtendersAreRecorded(t *testing.T) {
 		t.Errorf("selection %+v, want node-b by highest score", web.Selection)
 	}
 
-	if pinned.Outcome.Result != recorder.ResultUnschedulable || !strings.Contains(pinned.Outcome.Message, "node-c is reserved by the extender") {
+	if pinned.Outcome.Result != recorder.ResultUnschedulable || !strings.Contains(pinned.Outcome.Message, extendertest.ReservedReason) {
 		t.Errorf("pinned: %s %q, want Unschedulable naming the extender's reason", pinned.Outcome.Result, pinned.Outcome.Message)
 	}
 }

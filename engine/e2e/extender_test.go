@@ -152,38 +152,14 @@ func TestExtendersMatchRealScheduler(t *testing.T) {
 	klog.LogToStderr(false)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	filter := extendertest.Start(t, extendertest.Rules{Reject: func(_ *v1.Pod, node string) (string, bool) {
-		switch node {
-		case "node-c":
-			return "node-c is reserved by the extender", false
-		case "node-d":
-			return "node-d is being retired", true
-		}
-		return "", false
-	}})
-	prioritize := extendertest.Start(t, extendertest.Rules{Score: func(_ *v1.Pod, node string) int64 {
-		if node == "node-b" {
-			return 10
-		}
-		return 0
-	}})
+	pair := extendertest.StartPair(t)
+	filter, prioritize := pair.Filter, pair.Prioritize
 	// The real kube-scheduler and schedscope read the same file; with --config,
 	// kube-scheduler takes its connection and leader election from it.
 	cp := startControlPlane(t)
 	cfgPath := filepath.Join(t.TempDir(), "extenders.yaml")
-	if err := os.WriteFile(cfgPath, []byte(fmt.Sprintf(`apiVersion: kubescheduler.config.k8s.io/v1
-kind: KubeSchedulerConfiguration
-clientConnection: {kubeconfig: %s}
-leaderElection: {leaderElect: false}
-extenders:
-- urlPrefix: %s
-  filterVerb: filter
-  nodeCacheCapable: true
-- urlPrefix: %s
-  prioritizeVerb: prioritize
-  weight: 2
-  nodeCacheCapable: false
-`, cp.kubeconfig(t, "scheduler-extenders", cp.admin), filter.URL, prioritize.URL)), 0o600); err != nil {
+	extra := fmt.Sprintf("clientConnection: {kubeconfig: %s}\nleaderElection: {leaderElect: false}\n", cp.kubeconfig(t, "scheduler-extenders", cp.admin))
+	if err := os.WriteFile(cfgPath, []byte(pair.Config(extra)), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	nodes := []*v1.Node{makeNode("node-a", "zone-a", "4", "8Gi"), makeNode("node-b", "zone-a", "4", "8Gi"),

@@ -5,6 +5,7 @@ package extendertest
 
 import (
 	"encoding/json"
+	"fmt"
 	"net"
 	"net/http"
 	"strings"
@@ -128,4 +129,57 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	_ = json.NewEncoder(w).Encode(reply)
+}
+
+// Pair is the two-extender scenario the engine's tests and the end-to-end
+// comparison with kube-scheduler share: on nodes node-a … node-d, a filtering
+// extender sent node names rejects node-c (Unschedulable) and node-d
+// (UnschedulableAndUnresolvable), and a prioritizing extender sent whole nodes
+// scores node-b 10 with weight 2.
+type Pair struct {
+	Filter, Prioritize *Server
+}
+
+// Reasons the filtering extender of a Pair gives.
+const (
+	ReservedReason = "node-c is reserved by the extender"
+	RetiredReason  = "node-d is being retired"
+)
+
+// StartPair starts a Pair's extenders until the test ends.
+func StartPair(t testing.TB) Pair {
+	t.Helper()
+	return Pair{
+		Filter: Start(t, Rules{Reject: func(_ *v1.Pod, node string) (string, bool) {
+			switch node {
+			case "node-c":
+				return ReservedReason, false
+			case "node-d":
+				return RetiredReason, true
+			}
+			return "", false
+		}}),
+		Prioritize: Start(t, Rules{Score: func(_ *v1.Pod, node string) int64 {
+			if node == "node-b" {
+				return 10
+			}
+			return 0
+		}}),
+	}
+}
+
+// Config is a KubeSchedulerConfiguration naming the Pair's extenders, with
+// extra top-level fields (such as kube-scheduler's clientConnection) first.
+func (p Pair) Config(extra string) string {
+	return fmt.Sprintf(`apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+%sextenders:
+- urlPrefix: %s
+  filterVerb: filter
+  nodeCacheCapable: true
+- urlPrefix: %s
+  prioritizeVerb: prioritize
+  weight: 2
+  nodeCacheCapable: false
+`, extra, p.Filter.URL, p.Prioritize.URL)
 }
