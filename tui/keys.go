@@ -33,9 +33,10 @@ func DefaultKeyMap() KeyMap {
 	}
 }
 
-// ShortHelp implements help.KeyMap.
+// ShortHelp implements help.KeyMap. Help and quit come first: the key bar
+// is cut at the window's edge, and a newcomer must always see those two.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Help, k.Pause, k.Step, k.Filter, k.Problems, k.Quit}
+	return []key.Binding{k.Help, k.Quit, k.Pause, k.Step, k.Filter, k.Problems}
 }
 
 // FullHelp implements help.KeyMap.
