@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/schedscope/schedscope/recorder/schema"
 )
 
 func TestExportCycleSpellsOutNodes(t *testing.T) {
@@ -72,7 +74,7 @@ func TestExportCycleSpellsOutNodes(t *testing.T) {
 	if err := json.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if bad := compactKeys(doc, ""); len(bad) > 0 {
+	if bad := schema.CompactKeys(doc, ""); len(bad) > 0 {
 		t.Errorf("compact keys in the export: %v", bad)
 	}
 }
@@ -86,24 +88,4 @@ func TestExportCycleWithoutNodeSet(t *testing.T) {
 	if got.Nodes == nil {
 		t.Error("nodes is nil; want an empty list")
 	}
-}
-
-// compactKeys lists the keys of v that belong to the recording's compact
-// encoding: one- or two-letter keys, runs lists, nanosecond counts.
-func compactKeys(v any, path string) []string {
-	var bad []string
-	switch v := v.(type) {
-	case map[string]any:
-		for k, x := range v {
-			if len(k) <= 2 || k == "runs" || strings.HasSuffix(k, "Ns") {
-				bad = append(bad, path+"."+k)
-			}
-			bad = append(bad, compactKeys(x, path+"."+k)...)
-		}
-	case []any:
-		for _, x := range v {
-			bad = append(bad, compactKeys(x, path+"[]")...)
-		}
-	}
-	return bad
 }

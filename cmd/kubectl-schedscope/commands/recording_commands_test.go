@@ -19,6 +19,7 @@ import (
 
 	"github.com/schedscope/schedscope/fixtures"
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/schema"
 )
 
 // record writes a recording of an embedded fixture and returns its path.
@@ -208,11 +209,14 @@ func checkExport(t *testing.T, out string, cycles int) recorder.ExportDocument {
 	if err := json.Unmarshal([]byte(out), &generic); err != nil {
 		t.Fatal(err)
 	}
-	s := loadSchema(t)
-	if errs := s.validate(generic, s.root, "$"); len(errs) > 0 {
+	errs, err := schema.Check(generic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(errs) > 0 {
 		t.Errorf("output does not match recorder/schema/explain.schema.json:\n%s", strings.Join(errs, "\n"))
 	}
-	if bad := compactKeys(generic, "$"); len(bad) > 0 {
+	if bad := schema.CompactKeys(generic, "$"); len(bad) > 0 {
 		t.Errorf("keys of the compact recording encoding in the export: %v", bad)
 	}
 	var doc recorder.ExportDocument

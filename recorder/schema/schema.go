@@ -1,37 +1,40 @@
-package commands
+// Package schema holds the JSON Schema of schedscope's export format (the
+// -o json of explain, replay --no-tui and live --no-tui) and a structural
+// check of documents against it.
+package schema
 
 import (
+	_ "embed"
 	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"sort"
 	"strings"
-	"testing"
 )
 
-// A small structural check of JSON against recorder/schema/explain.schema.json:
-// type, const, enum, required, properties, additionalProperties and items,
-// with $ref into $defs. It is enough to keep the schema and the export in
-// step; it is not a full JSON Schema validator.
+// Export is the JSON Schema of the export format, explain.schema.json.
+//
+//go:embed explain.schema.json
+var Export []byte
+
+// Check checks a decoded export document (from json.Unmarshal into any)
+// against Export and returns one line per mismatch, each naming its path.
+// It checks type, const, enum, required, properties, additionalProperties
+// and items, with $ref into $defs: enough to keep the schema and the export
+// in step, not a full JSON Schema validator.
+func Check(doc any) ([]string, error) {
+	var root map[string]any
+	if err := json.Unmarshal(Export, &root); err != nil {
+		return nil, fmt.Errorf("explain.schema.json: %w", err)
+	}
+	defs, _ := root["$defs"].(map[string]any)
+	s := &jsonSchema{root: root, defs: defs}
+	return s.validate(doc, root, "$"), nil
+}
 
 type jsonSchema struct {
 	root map[string]any
 	defs map[string]any
-}
-
-func loadSchema(t *testing.T) *jsonSchema {
-	t.Helper()
-	data, err := os.ReadFile("../../../recorder/schema/explain.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var root map[string]any
-	if err := json.Unmarshal(data, &root); err != nil {
-		t.Fatalf("schema: %v", err)
-	}
-	defs, _ := root["$defs"].(map[string]any)
-	return &jsonSchema{root: root, defs: defs}
 }
 
 func (s *jsonSchema) validate(v any, sch map[string]any, path string) []string {
@@ -127,9 +130,10 @@ func jsonType(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-// compactKeys lists the keys of v that belong to the recording's compact
-// encoding: one- or two-letter keys, runs lists, nanosecond counts.
-func compactKeys(v any, path string) []string {
+// CompactKeys lists the keys of a decoded document that belong to the
+// recording's compact encoding (one- or two-letter keys, runs lists,
+// nanosecond counts), which an export must not carry. path names v.
+func CompactKeys(v any, path string) []string {
 	var bad []string
 	switch v := v.(type) {
 	case map[string]any:
@@ -137,40 +141,12 @@ func compactKeys(v any, path string) []string {
 			if len(k) <= 2 || k == "runs" || strings.HasSuffix(k, "Ns") {
 				bad = append(bad, path+"."+k)
 			}
-			bad = append(bad, compactKeys(x, path+"."+k)...)
+			bad = append(bad, CompactKeys(x, path+"."+k)...)
 		}
 	case []any:
 		for _, x := range v {
-			bad = append(bad, compactKeys(x, path+"[]")...)
+			bad = append(bad, CompactKeys(x, path+"[]")...)
 		}
 	}
 	return bad
-}
-
-func TestSchemaCheckFailsOnMismatch(t *testing.T) {
-	s := loadSchema(t)
-	tests := []struct {
-		name string
-		doc  string
-		want string
-	}{
-		{"missing key", `{"format":"schedscope-export","schemaVersion":1,"header":{"schedscopeVersion":"x","kubernetesVersion":"x","created":"x","source":{"kind":"fixture","name":"x"},"profiles":null}}`, `$: lacks required key "cycles"`},
-		{"unknown key", `{"format":"schedscope-export","schemaVersion":1,"cycles":[],"n":1}`, `$: key "n" is not in the schema`},
-		{"wrong version", `{"format":"schedscope-export","schemaVersion":0,"cycles":[]}`, `$.schemaVersion: 0, want 1`},
-		{"indices for names", `{"format":"schedscope-export","schemaVersion":1,"cycles":[{"filter":{"feasible":[0]}}]}`, `$.cycles[0].filter.feasible[0]: integer, want string`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var doc any
-			if err := json.Unmarshal([]byte(tt.doc), &doc); err != nil {
-				t.Fatal(err)
-			}
-			if errs := s.validate(doc, s.root, "$"); !slices.Contains(errs, tt.want) {
-				t.Errorf("errors %q, want %q among them", errs, tt.want)
-			}
-		})
-	}
-	if bad := compactKeys(map[string]any{"cycles": []any{map[string]any{"n": 1, "filter": map[string]any{"runs": []any{}}}}}, "$"); len(bad) != 2 {
-		t.Errorf("compactKeys found %v, want the two compact keys", bad)
-	}
 }
