@@ -3,6 +3,7 @@ package commands
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -49,7 +50,8 @@ func newCmdRoot(streams genericiooptions.IOStreams, name string) *cobra.Command 
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return sim.Run(cmd.Context()) }
 	cmd.SetOut(streams.Out)
 	cmd.SetErr(streams.ErrOut)
-	cmd.AddCommand(NewCmdSim(streams), NewCmdReplay(streams), NewCmdLive(streams), NewCmdRBAC(streams), NewCmdSnapshot(streams), NewCmdExplain(streams), NewCmdRecord(streams), NewCmdVerify(streams), NewCmdVersion(streams))
+	cmd.AddCommand(NewCmdSim(streams), NewCmdReplay(streams), NewCmdLive(streams), NewCmdRBAC(streams), NewCmdSnapshot(streams), NewCmdExplain(streams), NewCmdRecord(streams), NewCmdVerify(streams), NewCmdVersion(streams),
+		NewCmdWhatIf(streams), NewCmdSuggest(streams), NewCmdDiff(streams))
 	return cmd
 }
 
@@ -64,8 +66,15 @@ func ExecuteContext(ctx context.Context, streams genericiooptions.IOStreams, arg
 	cmd := NewCmdRoot(streams)
 	cmd.SetArgs(args)
 	if err := cmd.ExecuteContext(ctx); err != nil {
-		fmt.Fprintln(streams.ErrOut, "error: "+strings.Join(strings.Fields(err.Error()), " "))
-		return 1
+		code := 1
+		var ee *exitError
+		if errors.As(err, &ee) {
+			code = ee.code
+		}
+		if msg := strings.Join(strings.Fields(err.Error()), " "); msg != "" {
+			fmt.Fprintln(streams.ErrOut, "error: "+msg)
+		}
+		return code
 	}
 	return 0
 }

@@ -1,0 +1,298 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/recorder"
+)
+
+// DiffOptions holds the flags of diff.
+type DiffOptions struct {
+	simOptions
+	WithConfig string
+	Output     string
+	files      []string
+
+	streams genericiooptions.IOStreams
+}
+
+// exitError ends a command with a given exit status; a nil err prints nothing.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return ""
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// NewCmdDiff compares, pod by pod, two recordings or one fixture under two
+// scheduler configurations.
+func NewCmdDiff(streams genericiooptions.IOStreams) *cobra.Command {
+	o := &DiffOptions{streams: streams, simOptions: simOptions{stdin: streams.In}}
+	cmd := &cobra.Command{
+		Use:   "diff (A.rec B.rec | -f FIXTURE [--config A.yaml] --with-config B.yaml) [-o text|json|yaml]",
+		Short: "Compare where pods go in two recordings, or under two scheduler configurations",
+		Long: "diff compares, pod by pod, the outcome of each pod's last cycle in A and in B: its node, result\n" +
+			"and message; for every pod that changed it prints the cycle diff (feasible nodes, score deltas,\n" +
+			"why the winner changed). With -f it schedules the fixture twice, under --config (default: kube-\n" +
+			"scheduler's default profile) and under --with-config. Exit status: 0 when nothing differs, 1 when\n" +
+			"something does, 2 on error, so it can gate a scheduler configuration change in CI.",
+		Example: `  kubectl schedscope diff before.rec after.rec
+  kubectl schedscope diff -f fixtures/large-cluster.yaml --with-config most-allocated.yaml
+  kubectl schedscope diff -f cluster.yaml --config current.yaml --with-config proposed.yaml -o json`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.files = args
+			if err := o.Validate(); err != nil {
+				return &exitError{code: 2, err: err}
+			}
+			return o.Run(cmd.Context())
+		},
+	}
+	o.addFlags(cmd.Flags())
+	cmd.Flags().StringVar(&o.WithConfig, "with-config", "", "the second KubeSchedulerConfiguration (with -f)")
+	cmd.Flags().StringVarP(&o.Output, "output", "o", "text", "output format: text, json or yaml")
+	return cmd
+}
+
+// Validate checks that exactly one of the two forms was given.
+func (o *DiffOptions) Validate() error {
+	switch {
+	case len(o.files) == 2 && (o.Fixture != "" || o.WithConfig != "" || o.Config != ""):
+		return errorf("give two recordings, or -f with --with-config, not both")
+	case len(o.files) == 2:
+	case len(o.files) == 0 && o.WithConfig == "":
+		return errorf("give two recordings (diff A.rec B.rec), or a fixture and a second configuration (diff -f FIXTURE --with-config B.yaml)")
+	case len(o.files) == 0:
+	default:
+		return errorf("diff takes two recordings, got %d argument(s)", len(o.files))
+	}
+	return validOutput(o.Output)
+}
+
+// diffSide is one pod's outcome on one side.
+type diffSide struct {
+	Node    string `json:"node"`
+	Outcome string `json:"outcome"`
+	Message string `json:"message"`
+	Seq     int    `json:"seq"`
+}
+
+// diffPod is one pod in both runs.
+type diffPod struct {
+	Pod     string              `json:"pod"`
+	A       *diffSide           `json:"a"`
+	B       *diffSide           `json:"b"`
+	Changed bool                `json:"changed"`
+	Diff    *recorder.CycleDiff `json:"diff,omitempty"`
+}
+
+type diffDocument struct {
+	A        string    `json:"a"`
+	B        string    `json:"b"`
+	Changed  int       `json:"changed"`
+	Pods     []diffPod `json:"pods"`
+	Problems []string  `json:"problems,omitempty"`
+}
+
+// lastCycles keeps each pod's last cycle, and the order pods first appeared.
+type lastCycles struct {
+	order []string
+	last  map[string]*recorder.Cycle
+}
+
+func newLastCycles() *lastCycles { return &lastCycles{last: map[string]*recorder.Cycle{}} }
+
+func (l *lastCycles) add(c *recorder.Cycle) {
+	k := c.Pod.Key()
+	prev, ok := l.last[k]
+	if !ok {
+		l.order = append(l.order, k)
+	}
+	if !ok || c.Seq >= prev.Seq {
+		l.last[k] = c
+	}
+}
+
+// Run compares and prints; the exit status says whether anything differs.
+func (o *DiffOptions) Run(ctx context.Context) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	doc, err := o.compare(ctx)
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	switch o.Output {
+	case "json", "yaml":
+		err = writeDocument(o.streams.Out, o.Output, doc)
+	default:
+		err = o.printText(doc)
+	}
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	if doc.Changed > 0 {
+		return &exitError{code: 1}
+	}
+	return nil
+}
+
+func (o *DiffOptions) compare(ctx context.Context) (*diffDocument, error) {
+	var a, b *lastCycles
+	doc := &diffDocument{}
+	if len(o.files) == 2 {
+		doc.A, doc.B = o.files[0], o.files[1]
+		for i, name := range o.files {
+			l, problems, err := readLastCycles(name)
+			if err != nil {
+				return nil, err
+			}
+			doc.Problems = append(doc.Problems, problems...)
+			if i == 0 {
+				a = l
+			} else {
+				b = l
+			}
+		}
+	} else {
+		if _, err := engine.LoadConfigFile(o.WithConfig); err != nil {
+			return nil, errorf("--with-config: %v", err)
+		}
+		if err := o.checkInputs(); err != nil {
+			return nil, err
+		}
+		doc.A, doc.B = configName(o.Config), o.WithConfig
+		a = newLastCycles()
+		if _, _, err := o.simulate(ctx, nil, a.add); err != nil {
+			return nil, err
+		}
+		second := o.simOptions
+		second.Config = o.WithConfig
+		b = newLastCycles()
+		if _, _, err := second.simulate(ctx, nil, b.add); err != nil {
+			return nil, err
+		}
+	}
+	order := append([]string{}, a.order...)
+	for _, k := range b.order {
+		if _, ok := a.last[k]; !ok {
+			order = append(order, k)
+		}
+	}
+	doc.Pods = []diffPod{}
+	for _, k := range order {
+		p := diffPod{Pod: k}
+		ca, cb := a.last[k], b.last[k]
+		if ca != nil {
+			p.A = side(ca)
+		}
+		if cb != nil {
+			p.B = side(cb)
+		}
+		switch {
+		case ca == nil || cb == nil:
+			p.Changed = true
+		default:
+			p.Changed = p.A.Node != p.B.Node || p.A.Outcome != p.B.Outcome || p.A.Message != p.B.Message
+			if p.Changed {
+				p.Diff = recorder.DiffCycles(ca, cb)
+			}
+		}
+		if p.Changed {
+			doc.Changed++
+		}
+		doc.Pods = append(doc.Pods, p)
+	}
+	return doc, nil
+}
+
+func configName(path string) string {
+	if path == "" {
+		return "the default configuration"
+	}
+	return path
+}
+
+func side(c *recorder.Cycle) *diffSide {
+	return &diffSide{Node: c.Outcome.Node, Outcome: c.Outcome.Result, Message: c.Outcome.Message, Seq: c.Seq}
+}
+
+// readLastCycles streams a recording, keeping each pod's last cycle; damaged
+// records are reported as problems, not fatal.
+func readLastCycles(name string) (*lastCycles, []string, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	r, err := recorder.NewReader(f)
+	if err != nil {
+		return nil, nil, errorf("%s: %v", name, err)
+	}
+	l := newLastCycles()
+	var problems []string
+	for rec, err := range r.All() {
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			problems = append(problems, name+": "+err.Error())
+			continue
+		}
+		if rec.Cycle != nil {
+			l.add(rec.Cycle)
+		}
+	}
+	if len(l.order) == 0 {
+		return nil, problems, errorf("%s: holds no cycles", name)
+	}
+	return l, problems, nil
+}
+
+func (o *DiffOptions) printText(doc *diffDocument) error {
+	t := newTextWriter(o.streams.Out)
+	t.printf("diff: A = %s, B = %s\n", doc.A, doc.B)
+	for _, p := range doc.Problems {
+		t.printf("problem: %s\n", p)
+	}
+	t.printf("%d of %d pod(s) changed\n", doc.Changed, len(doc.Pods))
+	for _, p := range doc.Pods {
+		if !p.Changed {
+			continue
+		}
+		t.printf("\n%s: %s  →  %s\n", p.Pod, sideLine(p.A), sideLine(p.B))
+		if p.Diff != nil {
+			for _, l := range p.Diff.Lines(10) {
+				t.printf("  %s\n", l)
+			}
+		}
+	}
+	same := len(doc.Pods) - doc.Changed
+	if same > 0 {
+		t.printf("\n%d pod(s) went the same way in both\n", same)
+	}
+	return t.err
+}
+
+func sideLine(s *diffSide) string {
+	switch {
+	case s == nil:
+		return "(no cycle)"
+	case s.Outcome == recorder.ResultBound:
+		return s.Node
+	}
+	return s.Outcome
+}

@@ -1,0 +1,200 @@
+package commands
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/recorder"
+)
+
+// SuggestOptions holds the flags of suggest.
+type SuggestOptions struct {
+	simOptions
+	Pod    string
+	Cycle  int
+	Node   string
+	Budget int
+	Output string
+
+	streams genericiooptions.IOStreams
+}
+
+// NewCmdSuggest searches for the smallest changes that make a pod schedulable.
+func NewCmdSuggest(streams genericiooptions.IOStreams) *cobra.Command {
+	o := &SuggestOptions{streams: streams, simOptions: simOptions{stdin: streams.In}}
+	cmd := &cobra.Command{
+		Use:   "suggest -f FIXTURE --pod NAME [--node NODE] [--budget N] [-o text|json|yaml]",
+		Short: "Find single changes that make a pending pod schedulable, each confirmed by a re-run",
+		Long: "suggest takes the pod's cycle, draws single changes from its diagnosis (every filter plugin on\n" +
+			"every node): drop a nodeSelector key or a node affinity expression, tolerate a taint, uncordon a\n" +
+			"node, lower a request to what a node has free, drop an affinity or spread constraint, evict the\n" +
+			"pods preemption would evict, add a node like the closest miss. Nodes that fail on the fewest\n" +
+			"plugins are tried first. Each change is re-run with the real scheduler on the state the cycle saw;\n" +
+			"only changes the re-run confirmed are listed, smallest first, with the whatif command to see one.\n" +
+			"With --node, it answers \"why not this node?\": only changes that put the pod there count.",
+		Example: `  kubectl schedscope suggest -f fixtures/unschedulable.yaml --pod stuck
+  kubectl schedscope suggest -f cluster.yaml --pod web --node n3
+  kubectl schedscope suggest -f cluster.yaml --pod web --budget 60 -o json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.Validate(); err != nil {
+				return err
+			}
+			return o.Run(cmd.Context())
+		},
+	}
+	o.addFlags(cmd.Flags())
+	cmd.Flags().StringVar(&o.Pod, "pod", "", "the pod (name or namespace/name)")
+	cmd.Flags().IntVar(&o.Cycle, "cycle", 0, "the cycle to start from; default the pod's last")
+	cmd.Flags().StringVar(&o.Node, "node", "", "ask why the pod did not go to this node: only changes that put it there count")
+	cmd.Flags().IntVar(&o.Budget, "budget", engine.DefaultSuggestBudget, "how many re-runs the search may make")
+	cmd.Flags().StringVarP(&o.Output, "output", "o", "text", "output format: text, json or yaml")
+	return cmd
+}
+
+// Validate checks flag values.
+func (o *SuggestOptions) Validate() error {
+	if o.Pod == "" {
+		return errorf("--pod is required: name the pod to find changes for")
+	}
+	if o.Budget < 2 {
+		return errorf("--budget must be at least 2 (one baseline re-run and one change), not %d", o.Budget)
+	}
+	if o.Cycle < 0 {
+		return errorf("--cycle must be a cycle number (1 or more), not %d", o.Cycle)
+	}
+	return validOutput(o.Output)
+}
+
+// suggestDocument is suggest's JSON output.
+type suggestDocument struct {
+	*engine.SuggestResult
+	Outcome recorder.CycleSummary `json:"outcome"`
+	// Commands are the whatif command lines that show each suggestion.
+	Commands []string `json:"commands"`
+}
+
+// Run forks at the pod's cycle and searches.
+func (o *SuggestOptions) Run(ctx context.Context) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := o.checkInputs(); err != nil {
+		return err
+	}
+	cycle := o.Cycle
+	if cycle == 0 {
+		// The pod's last cycle is where it stands now.
+		last, err := o.lastCycle(ctx)
+		if err != nil {
+			return err
+		}
+		cycle = last
+	}
+	f, err := o.forkCycle(ctx, o.Pod, cycle)
+	if err != nil {
+		return err
+	}
+	res, err := engine.Suggest(ctx, f, engine.SuggestOptions{Node: o.Node, Budget: o.Budget})
+	if err != nil {
+		return err
+	}
+	doc := suggestDocument{SuggestResult: res, Outcome: recorder.Summarize(f.Recorded), Commands: []string{}}
+	for _, s := range res.Suggestions {
+		doc.Commands = append(doc.Commands, o.whatIfCommand(f, s.Change))
+	}
+	switch o.Output {
+	case "json", "yaml":
+		return writeDocument(o.streams.Out, o.Output, doc)
+	}
+	t := newTextWriter(o.streams.Out)
+	t.printf("suggest: pod %s, cycle %d of %s\n", res.Pod, f.Recorded.Seq, f.Name)
+	t.printf("now: %s\n", doc.Outcome.OutcomeLine())
+	if res.Node != "" {
+		t.printf("asked: why not node %s?\n", res.Node)
+	}
+	if res.Note != "" {
+		t.printf("%s\n", res.Note)
+		return t.err
+	}
+	t.printf("re-ran the cycle %d times (budget %d) over %d candidate change(s) drawn from its diagnosis\n", res.Tried, res.Budget, res.Candidates)
+	if len(res.Suggestions) == 0 {
+		t.printf("no single change the search tried makes the pod schedulable\n")
+	} else {
+		t.printf("%d change(s) make it schedulable, smallest first:\n", len(res.Suggestions))
+		for i, s := range res.Suggestions {
+			where := "lands on " + s.Node
+			if s.ViaPreemption {
+				where = "lands on " + s.Node + " after preempting"
+			}
+			t.printf("  %d. %s → %s\n", i+1, s.Text, where)
+			t.printf("     %s\n", doc.Commands[i])
+		}
+	}
+	if res.Unconfirmed > 0 {
+		t.printf("%d other change(s) were re-run and did not make it schedulable%s\n", res.Unconfirmed, onNode(res.Node))
+	}
+	if res.Cut {
+		t.printf("the budget cut the search: %d candidate(s) were not tried; raise --budget to try them\n", res.Candidates-(res.Tried-1))
+	}
+	return t.err
+}
+
+func onNode(n string) string {
+	if n == "" {
+		return ""
+	}
+	return " on " + n
+}
+
+// lastCycle finds the pod's last cycle number by running the fixture.
+func (o *SuggestOptions) lastCycle(ctx context.Context) (int, error) {
+	var cycles []*recorder.Cycle
+	_, fx, err := o.simulate(ctx, nil, func(c *recorder.Cycle) { cycles = append(cycles, c) })
+	if err != nil {
+		return 0, err
+	}
+	kept, err := podCycles(cycles, o.Pod, fx.Name)
+	if err != nil {
+		return 0, err
+	}
+	last := 0
+	for _, c := range kept {
+		last = max(last, c.Seq)
+	}
+	return last, nil
+}
+
+// whatIfCommand is the command line that shows a suggestion as a what-if.
+func (o *SuggestOptions) whatIfCommand(f *engine.Fork, c engine.Change) string {
+	args := []string{"kubectl", "schedscope", "whatif"}
+	if o.Fixture != "" {
+		args = append(args, "-f", shellQuote(o.Fixture))
+	}
+	if o.Config != "" {
+		args = append(args, "--config", shellQuote(o.Config))
+	}
+	args = append(args, "--pod", shellQuote(f.Pod.Namespace+"/"+f.Pod.Name))
+	if o.Cycle != 0 || f.Recorded.Attempt > 1 {
+		args = append(args, "--cycle", strconv.Itoa(f.Recorded.Seq))
+	}
+	for i := 0; i+1 < len(c.Args); i += 2 {
+		args = append(args, c.Args[i], shellQuote(c.Args[i+1]))
+	}
+	return strings.Join(args, " ")
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:@,", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -1,0 +1,49 @@
+package commands
+
+import (
+	"strings"
+
+	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/recorder"
+)
+
+// whatIf prints a what-if for people: what was changed, the two outcomes,
+// and the diff.
+func (t *textWriter) whatIf(f *engine.Fork, changes []engine.Change, before *recorder.Cycle, after *engine.RunResult, doc whatIfDocument) {
+	t.printf("what-if: pod %s, cycle %d (attempt %d) of %s\n", doc.Pod, f.Recorded.Seq, f.Recorded.Attempt, f.Name)
+	if len(changes) == 0 {
+		t.printf("changes: none (the cycle re-run as it was)\n")
+	} else {
+		t.printf("changes:\n")
+		for _, c := range changes {
+			t.printf("  - %s\n", c.String())
+		}
+	}
+	if doc.Sampled {
+		note := "the re-run visited the same nodes as the recorded cycle"
+		if doc.RecordedSampleDiffers {
+			note = "the recorded cycle's parallel search visited other nodes than this re-run; both sides below come from re-runs, so the diff is the change's alone"
+		}
+		t.printf("sampled search (%d of %d nodes): before and after are re-runs that filter in one goroutine from node %d; %s\n",
+			f.Recorded.NodesToFind, f.Recorded.NumNodes(), f.SearchStart, note)
+	}
+	t.printf("before: %s\n", summarizeLine(before))
+	t.printf("after:  %s\n", summarizeLine(after.Cycle))
+	if node, via := landingOf(after); via {
+		t.printf("        after its victims left, the retry bound it to %s\n", node)
+	}
+	t.printf("\n")
+	for _, l := range doc.Diff.Lines(maxRows) {
+		t.printf("%s\n", l)
+	}
+}
+
+// summarizeLine says how a cycle ended and over how many nodes.
+func summarizeLine(c *recorder.Cycle) string {
+	s := recorder.Summarize(c)
+	parts := []string{s.OutcomeLine()}
+	if s.Result == recorder.ResultBound && c.Selection != nil {
+		parts = append(parts, "("+c.Selection.Explain(c)+")")
+	}
+	return strings.Join(parts, " ")
+}

@@ -1,0 +1,390 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler"
+	"k8s.io/kubernetes/pkg/scheduler/apis/config"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+
+	"github.com/schedscope/schedscope/recorder"
+)
+
+// A Fork is the scheduler's state at the start of one recorded cycle: the
+// nodes in the order the cluster created them, the pods placed on them
+// (bound or assumed), the pods nominated to them by preemption, every other
+// object the fixture holds as it stood then, the pod as it was queued, the
+// profile and where the node search began. Run schedules the pod once more
+// on a private copy of that state, so a what-if is a new cycle of the real
+// scheduler, never a recomputation.
+type Fork struct {
+	// Recorded is the cycle as the run recorded it.
+	Recorded *recorder.Cycle
+	// Header describes the scheduler of the run.
+	Header recorder.Header
+	// Name names the fixture, for errors and the fork's own header.
+	Name string
+
+	Pod   *v1.Pod
+	Nodes []*v1.Node
+	// Placed are the pods on Nodes, spec.nodeName set.
+	Placed []*v1.Pod
+	// Nominated are pending pods nominated to a node by preemption; the
+	// scheduler counts them on that node when it filters lower-priority pods.
+	Nominated []*v1.Pod
+	// Others are every other object (classes, volumes, claims, ...).
+	Others []runtime.Object
+
+	Config      *config.KubeSchedulerConfiguration
+	Profile     string
+	SearchStart int
+	Diagnostic  DiagnosticMode
+
+	// Changes lists, in words, what With changed.
+	Changes []string
+	// changedConfig is set when a change edited the scheduler's configuration.
+	changedConfig bool
+}
+
+// ForkTarget names the cycle to fork at: the Seq-th cycle of the run, or,
+// when Seq is 0, the first cycle of Pod (a name or namespace/name).
+type ForkTarget struct {
+	Pod string
+	Seq int
+}
+
+// ForkAt runs the fixture as Run does until the target cycle has finished and
+// returns the state that cycle started from, with the cycle as recorded.
+// Only one run of the fixture is made; it stops after the target cycle.
+func ForkAt(ctx context.Context, fx *Fixture, opts Options, target ForkTarget) (*Fork, error) {
+	forks, err := forks(ctx, fx, opts, func(seq int, pod *v1.Pod) bool {
+		if target.Seq > 0 {
+			return seq == target.Seq
+		}
+		return matchesPod(pod, target.Pod)
+	}, 1)
+	if err != nil {
+		return nil, err
+	}
+	if len(forks) == 0 {
+		if target.Seq > 0 {
+			return nil, fmt.Errorf("%s: there is no cycle %d: the run ended before it", fx.Name, target.Seq)
+		}
+		return nil, fmt.Errorf("%s: pod %q got no scheduling cycle (%s)", fx.Name, target.Pod, podsOf(fx))
+	}
+	f := forks[0]
+	if target.Seq > 0 && target.Pod != "" && !matchesPod(f.Pod, target.Pod) {
+		return nil, fmt.Errorf("%s: cycle %d schedules pod %s/%s, not %q", fx.Name, target.Seq, f.Pod.Namespace, f.Pod.Name, target.Pod)
+	}
+	return f, nil
+}
+
+// ForkEvery runs the fixture and returns a fork at every cycle, in order.
+func ForkEvery(ctx context.Context, fx *Fixture, opts Options) ([]*Fork, error) {
+	return forks(ctx, fx, opts, func(int, *v1.Pod) bool { return true }, 0)
+}
+
+func matchesPod(p *v1.Pod, name string) bool {
+	return p.Name == name || p.Namespace+"/"+p.Name == name
+}
+
+// podsOf lists the fixture's pending pods for an error message.
+func podsOf(fx *Fixture) string {
+	if len(fx.Pending) == 0 {
+		return "the fixture has no pending pods"
+	}
+	var names []string
+	for i, p := range fx.Pending {
+		if i == 20 {
+			names = append(names, fmt.Sprintf("and %d more", len(fx.Pending)-20))
+			break
+		}
+		names = append(names, p.Namespace+"/"+p.Name)
+	}
+	return "its pending pods are " + joinComma(names)
+}
+
+func joinComma(s []string) string {
+	out := ""
+	for i, x := range s {
+		if i > 0 {
+			out += ", "
+		}
+		out += x
+	}
+	return out
+}
+
+// forks runs fx and captures the state at the start of every cycle want
+// accepts, stopping after limit captured cycles have finished (0: no limit).
+func forks(ctx context.Context, fx *Fixture, opts Options, want func(seq int, pod *v1.Pod) bool, limit int) ([]*Fork, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		mu       sync.Mutex
+		captured = map[int]*Fork{}
+		order    []int
+		finished int
+	)
+	onCycle := opts.OnCycle
+	opts.OnCycle = func(c *recorder.Cycle) {
+		if onCycle != nil {
+			onCycle(c)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if f := captured[c.Seq]; f != nil {
+			f.Recorded = c
+			finished++
+			if limit > 0 && finished >= limit {
+				cancel()
+			}
+		}
+	}
+	e, err := New(ctx, fx, opts)
+	if err != nil {
+		return nil, err
+	}
+	s := e.sched
+	schedule := s.SchedulePod
+	s.SchedulePod = func(ctx context.Context, fw framework.Framework, state fwk.CycleState, podInfo *framework.QueuedPodInfo) (scheduler.ScheduleResult, error) {
+		e.rec.mu.Lock()
+		seq := e.rec.seq + 1 // the number startCycle is about to give this cycle
+		e.rec.mu.Unlock()
+		mu.Lock()
+		take := (limit == 0 || len(order) < limit) && want(seq, podInfo.Pod)
+		mu.Unlock()
+		if take {
+			f := e.capture(fw, podInfo.Pod)
+			mu.Lock()
+			captured[seq] = f
+			order = append(order, seq)
+			mu.Unlock()
+		}
+		return schedule(ctx, fw, state, podInfo)
+	}
+	_, runErr := e.Run(ctx)
+	mu.Lock()
+	defer mu.Unlock()
+	var out []*Fork
+	for _, seq := range order {
+		if f := captured[seq]; f.Recorded != nil {
+			out = append(out, f)
+		}
+	}
+	if runErr != nil && !(limit > 0 && finished >= limit && errors.Is(runErr, context.Canceled)) {
+		return out, runErr
+	}
+	return out, nil
+}
+
+// capture copies what the cycle about to run for pod will see. It runs on the
+// scheduling goroutine after the scheduler updated its snapshot.
+func (e *Engine) capture(fw framework.Framework, pod *v1.Pod) *Fork {
+	f := &Fork{
+		Header:      e.header,
+		Name:        e.fixture.Name,
+		Pod:         pod.DeepCopy(),
+		Config:      e.cfg.DeepCopy(),
+		Profile:     fw.ProfileName(),
+		SearchStart: *e.nextStart,
+		Diagnostic:  e.opts.Diagnostic,
+	}
+	infos, _ := fw.SnapshotSharedLister().NodeInfos().List()
+	inSnapshot := map[string]fwk.NodeInfo{}
+	for _, ni := range infos {
+		if n := ni.Node(); n != nil {
+			inSnapshot[n.Name] = ni
+		}
+	}
+	// Nodes go in the order they were created, so that the fork's node tree
+	// (and so the search order) is the one the run had.
+	var order []string
+	seen := map[string]bool{}
+	for _, o := range e.fixture.Objects {
+		if n, ok := o.(*v1.Node); ok && inSnapshot[n.Name] != nil && !seen[n.Name] {
+			order = append(order, n.Name)
+			seen[n.Name] = true
+		}
+	}
+	for _, ni := range infos {
+		if n := ni.Node(); n != nil && !seen[n.Name] {
+			order = append(order, n.Name)
+			seen[n.Name] = true
+		}
+	}
+	for _, name := range order {
+		ni := inSnapshot[name]
+		f.Nodes = append(f.Nodes, ni.Node().DeepCopy())
+		for _, pi := range ni.GetPods() {
+			p := pi.GetPod().DeepCopy()
+			p.Spec.NodeName = name
+			f.Placed = append(f.Placed, p)
+		}
+		for _, pi := range fw.NominatedPodsForNode(name) {
+			p := pi.GetPod()
+			if p.UID == pod.UID || p.Spec.NodeName != "" {
+				continue
+			}
+			q := p.DeepCopy()
+			q.Status.NominatedNodeName = name
+			f.Nominated = append(f.Nominated, q)
+		}
+	}
+	slices.SortStableFunc(f.Placed, func(a, b *v1.Pod) int { return compareKeys(a, b) })
+	tracker := e.client.Tracker()
+	for _, o := range e.fixture.Objects {
+		switch o.(type) {
+		case *v1.Node, *v1.Pod:
+			continue
+		}
+		gvks, _, err := clientgoscheme.Scheme.ObjectKinds(o)
+		m, merr := meta.Accessor(o)
+		if err != nil || len(gvks) == 0 || merr != nil {
+			continue
+		}
+		gvr, _ := meta.UnsafeGuessKindToResource(gvks[0])
+		cur, err := tracker.Get(gvr, m.GetNamespace(), m.GetName())
+		if err != nil {
+			continue // deleted by then
+		}
+		f.Others = append(f.Others, cur.DeepCopyObject())
+	}
+	return f
+}
+
+func compareKeys(a, b *v1.Pod) int {
+	ka, kb := a.Namespace+"/"+a.Name, b.Namespace+"/"+b.Name
+	switch {
+	case ka < kb:
+		return -1
+	case ka > kb:
+		return 1
+	}
+	return 0
+}
+
+// heldGate keeps a nominated pod out of the fork's scheduling: the scheduler
+// still counts its nomination (the queue records nominations of gated pods)
+// but never runs a cycle for it.
+const heldGate = "schedscope.io/what-if-held"
+
+// RunResult is what a fork's run did.
+type RunResult struct {
+	// Cycle is the pod's first cycle on the fork: the what-if.
+	Cycle *recorder.Cycle
+	// Later are the pod's further cycles on the fork (after a preemption, the
+	// retry that binds it to the nominated node).
+	Later []*recorder.Cycle
+	// Header describes the fork's scheduler.
+	Header recorder.Header
+}
+
+// Run schedules the pod on a private copy of the fork's state and returns its
+// cycles. The fork's scheduler filters with one goroutine from the recorded
+// search start, so that a sampled search visits nodes in a fixed order: two
+// runs of one fork, changed or not, always compare like for like.
+func (f *Fork) Run(ctx context.Context) (*RunResult, error) {
+	objs := make([]runtime.Object, 0, len(f.Others)+len(f.Nodes)+len(f.Placed)+len(f.Nominated))
+	for _, o := range f.Others {
+		objs = append(objs, o.DeepCopyObject())
+	}
+	for _, n := range f.Nodes {
+		objs = append(objs, n.DeepCopy())
+	}
+	for _, p := range f.Placed {
+		objs = append(objs, p.DeepCopy())
+	}
+	for _, p := range f.Nominated {
+		q := p.DeepCopy()
+		q.Spec.SchedulingGates = append(q.Spec.SchedulingGates, v1.PodSchedulingGate{Name: heldGate})
+		objs = append(objs, q)
+	}
+	pod := f.Pod.DeepCopy()
+	pod.Spec.NodeName = ""
+	pod.ResourceVersion = ""
+	fx := &Fixture{Name: f.Name + " (what-if)", Objects: objs, Pending: []*v1.Pod{pod}}
+	cfg := f.Config.DeepCopy()
+	cfg.Parallelism = 1
+	var mu sync.Mutex
+	var cycles []*recorder.Cycle
+	e, err := New(ctx, fx, Options{
+		Config:     cfg,
+		ConfigPath: f.Header.Source.Config,
+		Diagnostic: f.Diagnostic,
+		OnCycle: func(c *recorder.Cycle) {
+			mu.Lock()
+			cycles = append(cycles, c)
+			mu.Unlock()
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	if n := len(f.Nodes); n > 0 {
+		*e.nextStart = f.SearchStart % n
+	}
+	if _, err := e.Run(ctx); err != nil {
+		return nil, err
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	slices.SortFunc(cycles, func(a, b *recorder.Cycle) int { return a.Seq - b.Seq })
+	res := &RunResult{Header: e.Header()}
+	for _, c := range cycles {
+		if c.Pod.UID != string(pod.UID) {
+			continue
+		}
+		if res.Cycle == nil {
+			res.Cycle = c
+		} else {
+			res.Later = append(res.Later, c)
+		}
+	}
+	if res.Cycle == nil {
+		return nil, fmt.Errorf("the fork of %s/%s ran no cycle for it", pod.Namespace, pod.Name)
+	}
+	return res, nil
+}
+
+// Sampled reports whether the recorded cycle's search stopped before it had
+// visited every node (percentageOfNodesToScore): such a sample depends on
+// the timing of the scheduler's parallel filter, so a re-run may see another.
+func (f *Fork) Sampled() bool {
+	c := f.Recorded
+	return c != nil && c.NodesToFind > 0 && c.NodesToFind < c.NumNodes()
+}
+
+// clone copies the fork deeply enough for With to change it.
+func (f *Fork) clone() *Fork {
+	g := *f
+	g.Pod = f.Pod.DeepCopy()
+	g.Nodes = make([]*v1.Node, len(f.Nodes))
+	for i, n := range f.Nodes {
+		g.Nodes[i] = n.DeepCopy()
+	}
+	g.Placed = make([]*v1.Pod, len(f.Placed))
+	for i, p := range f.Placed {
+		g.Placed[i] = p.DeepCopy()
+	}
+	g.Nominated = make([]*v1.Pod, len(f.Nominated))
+	for i, p := range f.Nominated {
+		g.Nominated[i] = p.DeepCopy()
+	}
+	g.Others = make([]runtime.Object, len(f.Others))
+	for i, o := range f.Others {
+		g.Others[i] = o.DeepCopyObject()
+	}
+	g.Config = f.Config.DeepCopy()
+	g.Changes = slices.Clone(f.Changes)
+	return &g
+}

@@ -1,0 +1,89 @@
+package engine
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/schedscope/schedscope/fixtures"
+	"github.com/schedscope/schedscope/recorder"
+)
+
+func loadEmbedded(t *testing.T, name string) *Fixture {
+	t.Helper()
+	data, err := fixtures.Read(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx, err := LoadFixture(name, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fx
+}
+
+// describeDiff lists what a diff found, for a test failure.
+func describeDiff(d *recorder.CycleDiff) string {
+	var parts []string
+	if d.OutcomeChanged {
+		parts = append(parts, "outcome "+d.Before.Result+"/"+d.Before.Node+" → "+d.After.Result+"/"+d.After.Node)
+	}
+	if d.Before.Message != d.After.Message {
+		parts = append(parts, "message "+d.Before.Message+" → "+d.After.Message)
+	}
+	for _, c := range d.BecameFeasible {
+		parts = append(parts, "feasible now: "+c.Node)
+	}
+	for _, c := range d.BecameInfeasible {
+		parts = append(parts, "rejected now: "+c.Node+" "+c.After.String())
+	}
+	for _, c := range d.RejectionChanged {
+		parts = append(parts, "rejection of "+c.Node+": "+c.Before.String()+" → "+c.After.String())
+	}
+	for _, s := range d.Scores {
+		parts = append(parts, "scores of "+s.Node)
+	}
+	if d.Sampling != nil {
+		parts = append(parts, "sampling")
+	}
+	return strings.Join(parts, "; ")
+}
+
+// An unchanged fork reproduces every cycle of every embedded fixture: the
+// same feasible nodes, rejections, scores, host and message. A sampled
+// search (large-cluster) depends on the parallel filter's timing, so there
+// the fork is compared with itself: two runs must agree.
+func TestUnchangedForkReproducesEveryCycle(t *testing.T) {
+	for _, name := range fixtures.Names() {
+		t.Run(name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			fx := loadEmbedded(t, name)
+			forks, err := ForkEvery(ctx, fx, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(forks) == 0 {
+				t.Fatal("the run recorded no cycle to fork at")
+			}
+			for _, f := range forks {
+				got, err := f.Run(ctx)
+				if err != nil {
+					t.Fatalf("cycle %d (%s): %v", f.Recorded.Seq, f.Recorded.Pod.Key(), err)
+				}
+				want := f.Recorded
+				if f.Sampled() {
+					again, err := f.Run(ctx)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want = again.Cycle
+				}
+				if d := recorder.DiffCycles(want, got.Cycle); !d.Same {
+					t.Errorf("cycle %d (%s, sampled %v): the unchanged re-run differs: %s", f.Recorded.Seq, f.Recorded.Pod.Key(), f.Sampled(), describeDiff(d))
+				}
+			}
+		})
+	}
+}

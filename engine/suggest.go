@@ -1,0 +1,501 @@
+package engine
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	resourcehelper "k8s.io/component-helpers/resource"
+	corev1helpers "k8s.io/component-helpers/scheduling/corev1"
+	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
+	"k8s.io/klog/v2"
+
+	"github.com/schedscope/schedscope/recorder"
+)
+
+// SuggestOptions bound and aim a search for changes.
+type SuggestOptions struct {
+	// Node, if set, asks "why not this node?": only changes that put the pod
+	// on it count.
+	Node string
+	// Budget is how many re-runs the search may make (the baseline included);
+	// 0 means DefaultSuggestBudget.
+	Budget int
+}
+
+// DefaultSuggestBudget is how many re-runs suggest makes unless told.
+const DefaultSuggestBudget = 24
+
+// Suggestion is one change that the re-run confirmed makes the pod schedulable.
+type Suggestion struct {
+	Change Change `json:"change"`
+	// Text says the change in words.
+	Text string `json:"text"`
+	// Cost orders suggestions: how much of the pod or the cluster it changes.
+	Cost int `json:"cost"`
+	// Node is where the re-run put the pod.
+	Node string `json:"node"`
+	// ViaPreemption is set when the pod got there by preempting other pods.
+	ViaPreemption bool `json:"viaPreemption,omitempty"`
+	// Cycle is the confirming re-run.
+	Cycle *recorder.Cycle `json:"-"`
+}
+
+// SuggestResult is what a search found.
+type SuggestResult struct {
+	Pod string `json:"pod"`
+	// Node is the node asked about, if any.
+	Node string `json:"node,omitempty"`
+	// Baseline is the unchanged re-run the candidates were drawn from.
+	Baseline *recorder.Cycle `json:"-"`
+	// Suggestions are confirmed changes, smallest first.
+	Suggestions []Suggestion `json:"suggestions"`
+	// Candidates counts changes drawn from the diagnosis; Tried counts those
+	// re-run; Unconfirmed counts tried changes the re-run did not confirm.
+	Candidates  int `json:"candidates"`
+	Tried       int `json:"tried"`
+	Unconfirmed int `json:"unconfirmed"`
+	Budget      int `json:"budget"`
+	// Cut is set when the budget stopped the search before every candidate was tried.
+	Cut bool `json:"cut"`
+	// Note says why there is nothing to search, when there is not.
+	Note string `json:"note,omitempty"`
+}
+
+type candidate struct {
+	change Change
+	text   string
+	cost   int
+	order  int
+}
+
+// Suggest searches single changes drawn from the cycle's own diagnosis that
+// make the pod schedulable (or, with opts.Node, put it on that node), and
+// confirms each by re-running the cycle on the fork. Nodes that fail on the
+// fewest plugins are tried first; the search stops after opts.Budget re-runs.
+func Suggest(ctx context.Context, f *Fork, opts SuggestOptions) (*SuggestResult, error) {
+	if opts.Budget <= 0 {
+		opts.Budget = DefaultSuggestBudget
+	}
+	res := &SuggestResult{Pod: f.Pod.Namespace + "/" + f.Pod.Name, Node: opts.Node, Budget: opts.Budget, Suggestions: []Suggestion{}}
+	if opts.Node != "" {
+		if _, err := f.nodeIndex(opts.Node); err != nil {
+			return nil, err
+		}
+	}
+	diag := f.clone()
+	diag.Diagnostic = DiagnosticAlways
+	base, err := diag.Run(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res.Tried = 1
+	res.Baseline = base.Cycle
+	landed, _ := landing(base)
+	switch {
+	case opts.Node == "" && landed != "":
+		res.Note = fmt.Sprintf("the pod is schedulable as it is: it goes to %s; ask about another node with --node", landed)
+		return res, nil
+	case opts.Node != "" && landed == opts.Node:
+		res.Note = fmt.Sprintf("the pod goes to %s as it is", opts.Node)
+		return res, nil
+	}
+	failing := diagnosis(base.Cycle)
+	if opts.Node != "" && len(failing[opts.Node]) == 0 {
+		res.Note = notChosen(base.Cycle, opts.Node)
+		return res, nil
+	}
+	cands := f.candidates(base.Cycle, failing, opts.Node)
+	res.Candidates = len(cands)
+	if len(cands) == 0 {
+		res.Note = "no single change this search knows was drawn from the diagnosis (" + summarizeFailures(failing, opts.Node) + ")"
+		return res, nil
+	}
+	for i, c := range cands {
+		if res.Tried >= opts.Budget {
+			res.Cut = len(cands)-i > 0
+			break
+		}
+		g, err := f.With(c.change)
+		if err != nil {
+			// A change the API server would refuse is not a suggestion.
+			continue
+		}
+		run, err := g.Run(ctx)
+		res.Tried++
+		if err != nil {
+			res.Unconfirmed++
+			continue
+		}
+		node, viaPreemption := landing(run)
+		if node == "" || (opts.Node != "" && node != opts.Node) {
+			res.Unconfirmed++
+			continue
+		}
+		res.Suggestions = append(res.Suggestions, Suggestion{Change: c.change, Text: c.text, Cost: c.cost,
+			Node: node, ViaPreemption: viaPreemption, Cycle: run.Cycle})
+	}
+	slices.SortStableFunc(res.Suggestions, func(a, b Suggestion) int { return cmp.Compare(a.Cost, b.Cost) })
+	return res, nil
+}
+
+// landing is where a fork's run put the pod: bound by its cycle, or by the
+// retry after its preemption.
+func landing(r *RunResult) (string, bool) {
+	if r.Cycle.Outcome.Result == recorder.ResultBound {
+		return r.Cycle.Outcome.Node, false
+	}
+	for _, c := range r.Later {
+		if c.Outcome.Result == recorder.ResultBound {
+			return c.Outcome.Node, true
+		}
+	}
+	return "", false
+}
+
+// diagnosis maps each node to the rejections it got, from the diagnostic
+// full-filter pass (every plugin on every node), or the first rejection when
+// that pass did not run, or PreFilter's when it rejected the pod everywhere.
+func diagnosis(c *recorder.Cycle) map[string][]recorder.Rejection {
+	out := map[string][]recorder.Rejection{}
+	if d := c.Diagnostic; d != nil {
+		for _, cell := range d.Cells {
+			if cell.Code == recorder.CodeSuccess || cell.Code == recorder.CodeSkip {
+				continue
+			}
+			r := recorder.Rejection{Code: cell.Code, Reasons: cell.Reasons}
+			if cell.Plugin >= 0 && cell.Plugin < len(d.Plugins) {
+				r.Plugin = d.Plugins[cell.Plugin]
+			}
+			n := c.NodeName(cell.Node)
+			out[n] = append(out[n], r)
+		}
+		return out
+	}
+	if c.Filter != nil {
+		for _, rj := range c.Filter.Rejected {
+			r := recorder.Rejection{Code: rj.Code, Reasons: rj.Reasons}
+			if rj.Plugin >= 0 && rj.Plugin < len(c.Filter.Plugins) {
+				r.Plugin = c.Filter.Plugins[rj.Plugin]
+			}
+			out[c.NodeName(rj.Node)] = append(out[c.NodeName(rj.Node)], r)
+		}
+		return out
+	}
+	if pf := c.PreFilter; pf != nil {
+		for _, ps := range pf.Plugins {
+			if ps.Code != recorder.CodeSuccess && ps.Code != recorder.CodeSkip {
+				for i := 0; i < c.NumNodes(); i++ {
+					out[c.NodeName(i)] = append(out[c.NodeName(i)], recorder.Rejection{Plugin: ps.Plugin, Code: ps.Code, Reasons: ps.Reasons})
+				}
+			}
+		}
+	}
+	return out
+}
+
+func summarizeFailures(failing map[string][]recorder.Rejection, node string) string {
+	plugins := map[string]int{}
+	for n, rs := range failing {
+		if node != "" && n != node {
+			continue
+		}
+		for _, r := range rs {
+			plugins[r.Plugin]++
+		}
+	}
+	var parts []string
+	for p, k := range plugins {
+		if p == "" {
+			p = "unnamed"
+		}
+		parts = append(parts, fmt.Sprintf("%s on %d node(s)", p, k))
+	}
+	slices.Sort(parts)
+	if len(parts) == 0 {
+		return "no node was rejected by a filter"
+	}
+	return "rejected by " + strings.Join(parts, ", ")
+}
+
+// notChosen explains why a node that passed every filter did not get the pod.
+func notChosen(c *recorder.Cycle, node string) string {
+	if c.Score != nil && c.Selection != nil && c.Selection.Node != "" {
+		row := slices.IndexFunc(c.Score.Nodes, func(n int) bool { return c.NodeName(n) == node })
+		if w := c.WinnerRow(); row >= 0 && w >= 0 {
+			return fmt.Sprintf("%s passes every filter; it scored %d against %d for %s (%s). Change weights with whatif --set-weight to see what moves it",
+				node, c.Score.Totals[row], c.Score.Totals[w], c.Selection.Node, c.Score.LossReason(w, row))
+		}
+		return fmt.Sprintf("%s passes every filter but was not scored: the search stopped before it (percentageOfNodesToScore); %s was chosen", node, c.Selection.Node)
+	}
+	return fmt.Sprintf("%s was not rejected by any filter", node)
+}
+
+// candidates draws single changes from the diagnosis: nodes that fail on
+// the fewest plugins first, then in the cluster's order.
+func (f *Fork) candidates(c *recorder.Cycle, failing map[string][]recorder.Rejection, only string) []candidate {
+	var nodes []*v1.Node
+	for _, n := range f.Nodes {
+		if len(failing[n.Name]) > 0 && (only == "" || n.Name == only) {
+			nodes = append(nodes, n)
+		}
+	}
+	slices.SortStableFunc(nodes, func(a, b *v1.Node) int { return cmp.Compare(len(failing[a.Name]), len(failing[b.Name])) })
+	var out []candidate
+	seen := map[string]bool{}
+	add := func(ch Change, text string, cost int) {
+		key := ch.Kind + "|" + ch.Target + "|" + ch.Detail
+		if seen[key] {
+			return
+		}
+		seen[key] = true
+		out = append(out, candidate{change: ch, text: text, cost: cost, order: len(out)})
+	}
+	pod := f.Pod
+	logger := klog.Background()
+	for _, n := range nodes {
+		for _, r := range failing[n.Name] {
+			switch r.Plugin {
+			case "NodeAffinity":
+				for k, v := range pod.Spec.NodeSelector {
+					if n.Labels[k] != v {
+						if ch, err := podEdit(pod, fmt.Sprintf("drop nodeSelector %s=%s from the pod", k, v), func(p *v1.Pod) { delete(p.Spec.NodeSelector, k) }); err == nil {
+							add(ch, fmt.Sprintf("drop the pod's nodeSelector %s=%s (node %s has %s)", k, v, n.Name, labelValue(n, k)), 1)
+						}
+					}
+				}
+				f.affinityCandidates(n, add)
+			case "TaintToleration":
+				for _, t := range n.Spec.Taints {
+					if t.Effect == v1.TaintEffectPreferNoSchedule || corev1helpers.TolerationsTolerateTaint(logger, pod.Spec.Tolerations, &t, false) {
+						continue
+					}
+					tol := v1.Toleration{Key: t.Key, Operator: v1.TolerationOpEqual, Value: t.Value, Effect: t.Effect}
+					if t.Value == "" {
+						tol.Operator, tol.Value = v1.TolerationOpExists, ""
+					}
+					if ch, err := podEdit(pod, "tolerate the taint "+taintString(t), func(p *v1.Pod) { p.Spec.Tolerations = append(p.Spec.Tolerations, tol) }); err == nil {
+						add(ch, fmt.Sprintf("tolerate the taint %s (on %s)", taintString(t), n.Name), 1)
+					}
+				}
+			case "NodeUnschedulable":
+				add(PatchNode(n.Name, []byte(`{"spec":{"unschedulable":false}}`)), "uncordon node "+n.Name, 1)
+			case "NodeResourcesFit":
+				f.resourceCandidates(n, r, add)
+				add(CopyNode(n.Name, n.Name+"-copy"), fmt.Sprintf("add one more node like %s (as %s-copy), empty", n.Name, n.Name), 3)
+			case "InterPodAffinity":
+				f.podAffinityCandidates(add)
+				add(CopyNode(n.Name, n.Name+"-copy"), fmt.Sprintf("add one more node like %s (as %s-copy), empty", n.Name, n.Name), 3)
+			case "PodTopologySpread":
+				for i, tsc := range pod.Spec.TopologySpreadConstraints {
+					if tsc.WhenUnsatisfiable != v1.DoNotSchedule {
+						continue
+					}
+					if ch, err := podEdit(pod, "", func(p *v1.Pod) {
+						p.Spec.TopologySpreadConstraints[i].WhenUnsatisfiable = v1.ScheduleAnyway
+					}); err == nil {
+						text := fmt.Sprintf("make the spread constraint on %s (maxSkew %d) ScheduleAnyway", tsc.TopologyKey, tsc.MaxSkew)
+						ch.Target = text
+						add(ch, text, 1)
+					}
+				}
+			case "NodePorts", "VolumeRestrictions", "NodeVolumeLimits":
+				add(CopyNode(n.Name, n.Name+"-copy"), fmt.Sprintf("add one more node like %s (as %s-copy), empty", n.Name, n.Name), 3)
+			}
+		}
+	}
+	// The pods preemption would evict, where it found a node.
+	if pf := c.PostFilter; pf != nil {
+		for _, cand := range pf.Candidates {
+			if only != "" && cand.Node != only || len(cand.Victims) == 0 {
+				continue
+			}
+			var keys []string
+			for _, v := range cand.Victims {
+				keys = append(keys, v.Key())
+			}
+			add(evictAll(keys), fmt.Sprintf("evict %s from %s (the pods preemption would evict there)", joinComma(keys), cand.Node), 2+len(keys))
+		}
+	}
+	slices.SortStableFunc(out, func(a, b candidate) int {
+		if x := cmp.Compare(a.cost, b.cost); x != 0 {
+			return x
+		}
+		return cmp.Compare(a.order, b.order)
+	})
+	return out
+}
+
+func labelValue(n *v1.Node, k string) string {
+	if v, ok := n.Labels[k]; ok {
+		return k + "=" + v
+	}
+	return "no label " + k
+}
+
+func taintString(t v1.Taint) string {
+	if t.Value == "" {
+		return t.Key + ":" + string(t.Effect)
+	}
+	return t.Key + "=" + t.Value + ":" + string(t.Effect)
+}
+
+// affinityCandidates relaxes the pod's required node affinity for node n:
+// drop an expression n fails (within each term), or the requirement.
+func (f *Fork) affinityCandidates(n *v1.Node, add func(Change, string, int)) {
+	pod := f.Pod
+	a := pod.Spec.Affinity
+	if a == nil || a.NodeAffinity == nil || a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution == nil {
+		return
+	}
+	terms := a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms
+	for ti, term := range terms {
+		for ei, expr := range term.MatchExpressions {
+			sel, err := nodeaffinity.NewNodeSelector(&v1.NodeSelector{NodeSelectorTerms: []v1.NodeSelectorTerm{{MatchExpressions: []v1.NodeSelectorRequirement{expr}}}})
+			if err != nil || sel.Match(n) {
+				continue
+			}
+			text := fmt.Sprintf("drop the required node affinity expression %s %s %s (node %s has %s)", expr.Key, expr.Operator, strings.Join(expr.Values, ","), n.Name, labelValue(n, expr.Key))
+			ch, err := podEdit(pod, text, func(p *v1.Pod) {
+				t := &p.Spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms[ti]
+				t.MatchExpressions = slices.Delete(t.MatchExpressions, ei, ei+1)
+				if len(t.MatchExpressions) == 0 && len(t.MatchFields) == 0 {
+					p.Spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution = nil
+				}
+			})
+			if err == nil {
+				add(ch, text, 1)
+			}
+		}
+	}
+	text := "drop the pod's required node affinity"
+	if ch, err := podEdit(pod, text, func(p *v1.Pod) { p.Spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution = nil }); err == nil {
+		add(ch, text, 2)
+	}
+}
+
+// podAffinityCandidates removes one required pod (anti-)affinity term.
+func (f *Fork) podAffinityCandidates(add func(Change, string, int)) {
+	pod := f.Pod
+	a := pod.Spec.Affinity
+	if a == nil {
+		return
+	}
+	if a.PodAffinity != nil {
+		for i, t := range a.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution {
+			text := fmt.Sprintf("drop the required pod affinity term %d (%s over %s)", i+1, selectorString(t.LabelSelector), t.TopologyKey)
+			if ch, err := podEdit(pod, text, func(p *v1.Pod) {
+				r := &p.Spec.Affinity.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution
+				*r = slices.Delete(*r, i, i+1)
+			}); err == nil {
+				add(ch, text, 1)
+			}
+		}
+	}
+	if a.PodAntiAffinity != nil {
+		for i, t := range a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution {
+			text := fmt.Sprintf("drop the required pod anti-affinity term %d (%s over %s)", i+1, selectorString(t.LabelSelector), t.TopologyKey)
+			if ch, err := podEdit(pod, text, func(p *v1.Pod) {
+				r := &p.Spec.Affinity.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution
+				*r = slices.Delete(*r, i, i+1)
+			}); err == nil {
+				add(ch, text, 1)
+			}
+		}
+	}
+}
+
+func selectorString(s interface{ String() string }) string {
+	if s == nil {
+		return "any pod"
+	}
+	return s.String()
+}
+
+// resourceCandidates lowers one of the pod's requests to what node n has
+// free, for each resource n is short of.
+func (f *Fork) resourceCandidates(n *v1.Node, r recorder.Rejection, add func(Change, string, int)) {
+	pod := f.Pod
+	want := resourcehelper.PodRequests(pod, resourcehelper.PodResourcesOptions{})
+	used := v1.ResourceList{}
+	for _, p := range f.Placed {
+		if p.Spec.NodeName != n.Name {
+			continue
+		}
+		for k, q := range resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{}) {
+			u := used[k]
+			u.Add(q)
+			used[k] = u
+		}
+	}
+	for _, name := range []v1.ResourceName{v1.ResourceCPU, v1.ResourceMemory, v1.ResourceEphemeralStorage} {
+		need, ok := want[name]
+		if !ok || !mentions(r, name) {
+			continue
+		}
+		free := n.Status.Allocatable[name].DeepCopy()
+		u := used[name]
+		free.Sub(u)
+		if free.Sign() <= 0 || free.Cmp(need) >= 0 {
+			continue
+		}
+		// Take the difference off the container that asks the most.
+		cut := need.DeepCopy()
+		cut.Sub(free)
+		ci := -1
+		var most resource.Quantity
+		for i, c := range pod.Spec.Containers {
+			if q, ok := c.Resources.Requests[name]; ok && (ci < 0 || q.Cmp(most) > 0) {
+				ci, most = i, q
+			}
+		}
+		if ci < 0 || most.Cmp(cut) < 0 {
+			continue
+		}
+		newReq := most.DeepCopy()
+		newReq.Sub(cut)
+		cname := pod.Spec.Containers[ci].Name
+		text := fmt.Sprintf("lower container %s's %s request from %s to %s (what %s has free)", cname, name, most.String(), newReq.String(), n.Name)
+		ch, err := podEdit(pod, text, func(p *v1.Pod) {
+			c := &p.Spec.Containers[ci]
+			c.Resources.Requests[name] = newReq
+			if l, ok := c.Resources.Limits[name]; ok && l.Cmp(newReq) < 0 {
+				c.Resources.Limits[name] = newReq
+			}
+		})
+		if err == nil {
+			add(ch, text, 2)
+		}
+	}
+}
+
+// mentions reports whether a NodeResourcesFit rejection names the resource.
+func mentions(r recorder.Rejection, name v1.ResourceName) bool {
+	for _, s := range r.Reasons {
+		if strings.Contains(strings.ToLower(s), strings.ToLower(string(name))) {
+			return true
+		}
+	}
+	return false
+}
+
+// evictAll evicts several pods as one change.
+func evictAll(keys []string) Change {
+	c := Change{Kind: ChangeEvict, Target: joinComma(keys)}
+	for _, k := range keys {
+		c.Args = append(c.Args, "--evict", k)
+	}
+	c.apply = func(f *Fork) error {
+		for _, k := range keys {
+			if err := EvictPod(k).apply(f); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return c
+}

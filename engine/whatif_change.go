@@ -1,0 +1,629 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/strategicpatch"
+	"k8s.io/kubernetes/pkg/api/legacyscheme"
+	"k8s.io/kubernetes/pkg/scheduler/apis/config"
+	"k8s.io/kubernetes/pkg/scheduler/apis/config/validation"
+	frameworkplugins "k8s.io/kubernetes/pkg/scheduler/framework/plugins"
+	sigsjson "sigs.k8s.io/json"
+	"sigs.k8s.io/yaml"
+
+	"github.com/schedscope/schedscope/recorder"
+)
+
+// Kinds of Change.
+const (
+	ChangePatchPod   = "patch-pod"
+	ChangeReplacePod = "replace-pod"
+	ChangePatchNode  = "patch-node"
+	ChangeRemoveNode = "remove-node"
+	ChangeAddNode    = "add-node"
+	ChangeEvict      = "evict"
+	ChangeConfig     = "config"
+	ChangeWeight     = "set-weight"
+	ChangeDisable    = "disable"
+	ChangeEnable     = "enable"
+	ChangePercentage = "percentage-of-nodes-to-score"
+)
+
+// A Change is one edit of a fork: of the pod, a node, the other pods or the
+// scheduler's configuration. Every change is checked as the API server (or
+// kube-scheduler, for configuration) would check it, and fails with one line
+// naming what is wrong.
+type Change struct {
+	Kind string `json:"kind"`
+	// Target names what changes: a node, a pod (namespace/name), a plugin.
+	Target string `json:"target,omitempty"`
+	// Detail is the change itself: a patch, a weight, an extension point.
+	Detail string `json:"detail,omitempty"`
+	// Args are the whatif flags that make the same change.
+	Args  []string `json:"args,omitempty"`
+	apply func(f *Fork) error
+}
+
+// String says what the change does, as a command-line user wrote it.
+func (c Change) String() string {
+	switch c.Kind {
+	case ChangePatchPod:
+		if c.Target != "" {
+			return c.Target
+		}
+		return "patch the pod with " + c.Detail
+	case ChangeReplacePod:
+		return "replace the pod with " + c.Detail
+	case ChangePatchNode:
+		return "patch node " + c.Target + " with " + c.Detail
+	case ChangeRemoveNode:
+		return "remove node " + c.Target
+	case ChangeAddNode:
+		return "add node " + c.Target + c.Detail
+	case ChangeEvict:
+		return "evict pod " + c.Target
+	case ChangeConfig:
+		return "use scheduler configuration " + c.Target
+	case ChangeWeight:
+		return "set the Score weight of " + c.Target + " to " + c.Detail
+	case ChangeDisable:
+		return "disable " + c.Target + at(c.Detail)
+	case ChangeEnable:
+		return "enable " + c.Target + at(c.Detail)
+	case ChangePercentage:
+		return "set percentageOfNodesToScore to " + c.Detail
+	}
+	return c.Kind + " " + c.Target + " " + c.Detail
+}
+
+func at(point string) string {
+	if point == "" {
+		return " at every extension point"
+	}
+	return " at " + point
+}
+
+// With returns a copy of the fork with the changes applied in order; the fork
+// itself is not changed.
+func (f *Fork) With(changes ...Change) (*Fork, error) {
+	g := f.clone()
+	for _, c := range changes {
+		if c.apply == nil {
+			return nil, fmt.Errorf("%s: not a change built by this package", c.Kind)
+		}
+		if err := c.apply(g); err != nil {
+			return nil, fmt.Errorf("%s: %w", c, err)
+		}
+		g.Changes = append(g.Changes, c.String())
+	}
+	return g, nil
+}
+
+// patchJSON turns a patch written as JSON or YAML into JSON.
+func patchJSON(patch []byte) ([]byte, error) {
+	if len(strings.TrimSpace(string(patch))) == 0 {
+		return nil, fmt.Errorf("the patch is empty")
+	}
+	js, err := yaml.YAMLToJSON(patch)
+	if err != nil {
+		return nil, fmt.Errorf("the patch is neither JSON nor YAML: %v", oneLine(err))
+	}
+	if !strings.HasPrefix(strings.TrimSpace(string(js)), "{") {
+		return nil, fmt.Errorf("the patch must be an object, as kubectl patch takes (e.g. {\"spec\":{...}})")
+	}
+	return js, nil
+}
+
+// strategicMerge applies a strategic-merge patch (the form kubectl patch
+// takes by default) to obj and decodes the result strictly into out, so a
+// misspelt field is an error rather than silently dropped.
+func strategicMerge(obj any, patch []byte, out any) error {
+	js, err := patchJSON(patch)
+	if err != nil {
+		return err
+	}
+	orig, err := json.Marshal(obj)
+	if err != nil {
+		return err
+	}
+	merged, err := strategicpatch.StrategicMergePatch(orig, js, obj)
+	if err != nil {
+		return fmt.Errorf("cannot apply the patch: %v", oneLine(err))
+	}
+	strict, err := sigsjson.UnmarshalStrict(merged, out)
+	if err != nil {
+		return fmt.Errorf("the patched object does not decode: %v", oneLine(err))
+	}
+	if len(strict) > 0 {
+		return fmt.Errorf("%v", oneLine(strict[0]))
+	}
+	return nil
+}
+
+// PatchPod changes the pod with a strategic-merge patch (JSON or YAML).
+func PatchPod(patch []byte) Change {
+	c := Change{Kind: ChangePatchPod, Detail: compact(patch), Args: []string{"--patch-pod", compact(patch)}}
+	c.apply = func(f *Fork) error {
+		var p v1.Pod
+		if err := strategicMerge(f.Pod, patch, &p); err != nil {
+			return err
+		}
+		if p.Name != f.Pod.Name || p.Namespace != f.Pod.Namespace {
+			return fmt.Errorf("the patch renames the pod; patch its spec, or give a whole manifest instead")
+		}
+		if p.Spec.NodeName != "" {
+			return fmt.Errorf("spec.nodeName is set: the scheduler would never see the pod")
+		}
+		if p.Spec.PriorityClassName != f.Pod.Spec.PriorityClassName {
+			p.Spec.Priority, p.Spec.PreemptionPolicy = nil, nil
+		}
+		admitted, err := f.admitPod(&p)
+		if err != nil {
+			return err
+		}
+		f.Pod = admitted
+		return nil
+	}
+	return c
+}
+
+// ReplacePod replaces the pod with a whole Pod manifest (YAML or JSON),
+// admitted as the fixture's pods are. source names it in errors.
+func ReplacePod(manifest []byte, source string) Change {
+	c := Change{Kind: ChangeReplacePod, Detail: source, Args: []string{"--pod-file", source}}
+	c.apply = func(f *Fork) error {
+		objs, err := DecodeManifest(source, manifest)
+		if err != nil {
+			return err
+		}
+		if len(objs) != 1 {
+			return fmt.Errorf("%s: holds %d objects; give one Pod", source, len(objs))
+		}
+		p, ok := objs[0].(*v1.Pod)
+		if !ok {
+			return fmt.Errorf("%s: is a %s, not a Pod", source, kindName(objs[0]))
+		}
+		if p.Spec.NodeName != "" {
+			return fmt.Errorf("%s: spec.nodeName is set: the scheduler would never see the pod", source)
+		}
+		if p.Namespace == "" {
+			p.Namespace = f.Pod.Namespace
+		}
+		if p.Name != f.Pod.Name || p.Namespace != f.Pod.Namespace {
+			return fmt.Errorf("%s: names pod %s/%s, not %s/%s", source, p.Namespace, p.Name, f.Pod.Namespace, f.Pod.Name)
+		}
+		p.UID = f.Pod.UID
+		p.Status.NominatedNodeName = f.Pod.Status.NominatedNodeName
+		admitted, err := f.admitPod(p)
+		if err != nil {
+			return fmt.Errorf("%s: %w", source, err)
+		}
+		f.Pod = admitted
+		return nil
+	}
+	return c
+}
+
+// admitPod runs a changed pod through the fixture's admission and the API
+// server's validation, in the namespaces, classes and limit ranges of the
+// fork, keeping its nomination.
+func (f *Fork) admitPod(p *v1.Pod) (*v1.Pod, error) {
+	nominated := f.Pod.Status.NominatedNodeName
+	var objs []runtime.Object
+	for _, o := range f.Others {
+		switch o.(type) {
+		case *v1.Namespace, *v1.LimitRange:
+			objs = append(objs, o.DeepCopyObject())
+		default:
+			if k := kindName(o); k == "PriorityClass" || k == "RuntimeClass" {
+				objs = append(objs, o.DeepCopyObject())
+			}
+		}
+	}
+	q := p.DeepCopy()
+	q.ResourceVersion = ""
+	objs = append(objs, q)
+	fx, err := NewFixture(f.Name, objs)
+	if err != nil {
+		return nil, trimDocPrefix(err, f.Name)
+	}
+	if len(fx.Pending) != 1 {
+		return nil, fmt.Errorf("the pod was not admitted as a pending pod")
+	}
+	out := fx.Pending[0]
+	out.Status.NominatedNodeName = nominated
+	return out, nil
+}
+
+// trimDocPrefix drops "name: document N: " that NewFixture puts before an
+// error in an object it was handed, which says nothing to a what-if user.
+func trimDocPrefix(err error, name string) error {
+	s := strings.TrimPrefix(err.Error(), name+": ")
+	if strings.HasPrefix(s, "document ") {
+		if i := strings.Index(s, ": "); i >= 0 {
+			s = s[i+2:]
+		}
+	}
+	return fmt.Errorf("%s", s)
+}
+
+// PatchNode changes a node with a strategic-merge patch: labels, taints,
+// allocatable, spec.unschedulable.
+func PatchNode(name string, patch []byte) Change {
+	c := Change{Kind: ChangePatchNode, Target: name, Detail: compact(patch), Args: []string{"--patch-node", name + "=" + compact(patch)}}
+	c.apply = func(f *Fork) error {
+		i, err := f.nodeIndex(name)
+		if err != nil {
+			return err
+		}
+		var n v1.Node
+		if err := strategicMerge(f.Nodes[i], patch, &n); err != nil {
+			return err
+		}
+		if n.Name != name {
+			return fmt.Errorf("the patch renames the node; add a node instead")
+		}
+		legacyscheme.Scheme.Default(&n)
+		if err := validateCreate(createStrategies(nil), &n); err != nil {
+			return err
+		}
+		f.Nodes[i] = &n
+		return nil
+	}
+	return c
+}
+
+// RemoveNode deletes a node and, as the garbage collector would, the pods on it.
+func RemoveNode(name string) Change {
+	c := Change{Kind: ChangeRemoveNode, Target: name, Args: []string{"--remove-node", name}}
+	c.apply = func(f *Fork) error {
+		i, err := f.nodeIndex(name)
+		if err != nil {
+			return err
+		}
+		if len(f.Nodes) == 1 {
+			return fmt.Errorf("it is the only node")
+		}
+		f.Nodes = slices.Delete(f.Nodes, i, i+1)
+		f.Placed = slices.DeleteFunc(f.Placed, func(p *v1.Pod) bool { return p.Spec.NodeName == name })
+		for _, p := range f.Nominated {
+			if p.Status.NominatedNodeName == name {
+				p.Status.NominatedNodeName = ""
+			}
+		}
+		if f.Pod.Status.NominatedNodeName == name {
+			f.Pod.Status.NominatedNodeName = ""
+		}
+		return nil
+	}
+	return c
+}
+
+// AddNode adds a node from a Node manifest, after the others (the node tree
+// appends it to its zone). source names the manifest in errors.
+func AddNode(manifest []byte, source string) Change {
+	c := Change{Kind: ChangeAddNode, Target: source, Args: []string{"--add-node", source}}
+	c.apply = func(f *Fork) error {
+		objs, err := DecodeManifest(source, manifest)
+		if err != nil {
+			return err
+		}
+		if len(objs) != 1 {
+			return fmt.Errorf("%s: holds %d objects; give one Node", source, len(objs))
+		}
+		n, ok := objs[0].(*v1.Node)
+		if !ok {
+			return fmt.Errorf("%s: is a %s, not a Node", source, kindName(objs[0]))
+		}
+		return f.addNode(n)
+	}
+	return c
+}
+
+// CopyNode adds a node like an existing one (labels, taints, capacity, with
+// its hostname label renamed), with no pods on it: "one more node like X".
+func CopyNode(from, name string) Change {
+	c := Change{Kind: ChangeAddNode, Target: name, Detail: " (a copy of " + from + ")", Args: []string{"--copy-node", from + "=" + name}}
+	c.apply = func(f *Fork) error {
+		i, err := f.nodeIndex(from)
+		if err != nil {
+			return err
+		}
+		n := f.Nodes[i].DeepCopy()
+		n.Name, n.UID, n.ResourceVersion = name, "", ""
+		if _, ok := n.Labels[v1.LabelHostname]; ok {
+			n.Labels[v1.LabelHostname] = name
+		}
+		return f.addNode(n)
+	}
+	return c
+}
+
+func (f *Fork) addNode(n *v1.Node) error {
+	if _, err := f.nodeIndex(n.Name); err == nil {
+		return fmt.Errorf("node %q already exists", n.Name)
+	}
+	n.UID = ""
+	fx, err := NewFixture(f.Name, []runtime.Object{n})
+	if err != nil {
+		return trimDocPrefix(err, f.Name)
+	}
+	for _, o := range fx.Objects {
+		if a, ok := o.(*v1.Node); ok {
+			a.UID = types.UID("node-" + a.Name)
+			f.Nodes = append(f.Nodes, a)
+			return nil
+		}
+	}
+	return fmt.Errorf("node %q was not admitted", n.Name)
+}
+
+// EvictPod deletes a pod (namespace/name, or a name) before the cycle.
+func EvictPod(key string) Change {
+	c := Change{Kind: ChangeEvict, Target: key, Args: []string{"--evict", key}}
+	c.apply = func(f *Fork) error {
+		match := func(p *v1.Pod) bool { return matchesPod(p, key) }
+		var found []string
+		for _, p := range append(slices.Clone(f.Placed), f.Nominated...) {
+			if match(p) {
+				found = append(found, p.Namespace+"/"+p.Name)
+			}
+		}
+		switch {
+		case len(found) == 0:
+			if matchesPod(f.Pod, key) {
+				return fmt.Errorf("it is the pod being scheduled")
+			}
+			return fmt.Errorf("no pod %q is placed or nominated at this cycle", key)
+		case len(found) > 1:
+			return fmt.Errorf("%q names %d pods (%s); give namespace/name", key, len(found), joinComma(found))
+		}
+		f.Placed = slices.DeleteFunc(f.Placed, match)
+		f.Nominated = slices.DeleteFunc(f.Nominated, match)
+		return nil
+	}
+	return c
+}
+
+func (f *Fork) nodeIndex(name string) (int, error) {
+	if i := slices.IndexFunc(f.Nodes, func(n *v1.Node) bool { return n.Name == name }); i >= 0 {
+		return i, nil
+	}
+	var names []string
+	for i, n := range f.Nodes {
+		if i == 10 {
+			names = append(names, fmt.Sprintf("and %d more", len(f.Nodes)-10))
+			break
+		}
+		names = append(names, n.Name)
+	}
+	return -1, fmt.Errorf("no node %q at this cycle (its nodes: %s)", name, joinComma(names))
+}
+
+// UseConfig replaces the scheduler's configuration (loaded with LoadConfigFile).
+// The pod keeps its schedulerName, so the configuration must have that profile.
+func UseConfig(cfg *config.KubeSchedulerConfiguration, path string) Change {
+	c := Change{Kind: ChangeConfig, Target: path, Args: []string{"--with-config", path}}
+	c.apply = func(f *Fork) error {
+		g := cfg.DeepCopy()
+		if profileOf(g, f.Profile) == nil {
+			var names []string
+			for _, p := range g.Profiles {
+				names = append(names, p.SchedulerName)
+			}
+			return fmt.Errorf("%s has no profile %q, which the pod asks for (its profiles: %s)", path, f.Profile, joinComma(names))
+		}
+		f.Config = g
+		f.changedConfig = true
+		return nil
+	}
+	return c
+}
+
+func profileOf(cfg *config.KubeSchedulerConfiguration, name string) *config.KubeSchedulerProfile {
+	for i := range cfg.Profiles {
+		if cfg.Profiles[i].SchedulerName == name {
+			return &cfg.Profiles[i]
+		}
+	}
+	return nil
+}
+
+// extensionPoints maps the names a user may give (any case) to the plugin
+// sets of a profile.
+func extensionPoints(p *config.Plugins) map[string]*config.PluginSet {
+	return map[string]*config.PluginSet{
+		"preenqueue": &p.PreEnqueue, "queuesort": &p.QueueSort, "prefilter": &p.PreFilter,
+		"filter": &p.Filter, "postfilter": &p.PostFilter, "prescore": &p.PreScore,
+		"score": &p.Score, "reserve": &p.Reserve, "permit": &p.Permit,
+		"prebind": &p.PreBind, "bind": &p.Bind, "postbind": &p.PostBind,
+	}
+}
+
+// editProfile applies edit to the pod's profile and validates the result as
+// kube-scheduler validates its configuration.
+func (f *Fork) editProfile(plugin string, edit func(p *config.KubeSchedulerProfile) error) error {
+	if _, ok := frameworkplugins.NewInTreeRegistry()[plugin]; !ok {
+		return fmt.Errorf("no plugin named %q (plugin names are spelt as upstream spells them, e.g. NodeResourcesFit)", plugin)
+	}
+	p := profileOf(f.Config, f.Profile)
+	if p == nil {
+		return fmt.Errorf("the configuration has no profile %q", f.Profile)
+	}
+	if p.Plugins == nil {
+		p.Plugins = &config.Plugins{}
+	}
+	if err := edit(p); err != nil {
+		return err
+	}
+	if err := validation.ValidateKubeSchedulerConfiguration(f.Config); err != nil {
+		return fmt.Errorf("the configuration is no longer valid: %v", oneLine(err))
+	}
+	f.changedConfig = true
+	return nil
+}
+
+// enabled reports whether plugin runs at the named extension point of the
+// fork's recorded scheduler ("" for any point).
+func (f *Fork) enabled(plugin, point string) bool {
+	prof := f.Header.Profile(f.Profile)
+	if prof == nil {
+		return false
+	}
+	for _, ep := range prof.ExtensionPoints {
+		if point != "" && !strings.EqualFold(ep.Name, point) {
+			continue
+		}
+		if slices.ContainsFunc(ep.Plugins, func(r recorder.PluginRef) bool { return r.Name == plugin }) {
+			return true
+		}
+	}
+	return false
+}
+
+// SetWeight changes a score plugin's weight in the pod's profile.
+func SetWeight(plugin string, weight int32) Change {
+	c := Change{Kind: ChangeWeight, Target: plugin, Detail: fmt.Sprint(weight), Args: []string{"--set-weight", fmt.Sprintf("%s=%d", plugin, weight)}}
+	c.apply = func(f *Fork) error {
+		return f.editProfile(plugin, func(p *config.KubeSchedulerProfile) error {
+			if !f.enabled(plugin, "Score") {
+				return fmt.Errorf("%s is not a Score plugin of profile %s", plugin, f.Profile)
+			}
+			if weight < 0 {
+				return fmt.Errorf("a weight cannot be negative")
+			}
+			if weight == 0 {
+				return fmt.Errorf("a weight of 0 means the default weight to kube-scheduler; disable %s at score to drop it", plugin)
+			}
+			p.Plugins.Score.Enabled = slices.DeleteFunc(p.Plugins.Score.Enabled, func(x config.Plugin) bool { return x.Name == plugin })
+			p.Plugins.Score.Enabled = append(p.Plugins.Score.Enabled, config.Plugin{Name: plugin, Weight: weight})
+			return nil
+		})
+	}
+	return c
+}
+
+// DisablePlugin disables a plugin at one extension point ("filter", "score",
+// ...), or at every point when point is empty.
+func DisablePlugin(plugin, point string) Change {
+	c := Change{Kind: ChangeDisable, Target: plugin, Detail: point, Args: []string{"--disable", pluginAt(plugin, point)}}
+	c.apply = func(f *Fork) error {
+		return f.editProfile(plugin, func(p *config.KubeSchedulerProfile) error {
+			if !f.enabled(plugin, point) {
+				return fmt.Errorf("%s is not enabled%s in profile %s", plugin, atLower(point), f.Profile)
+			}
+			points := extensionPoints(p.Plugins)
+			drop := func(s *config.PluginSet) {
+				s.Enabled = slices.DeleteFunc(s.Enabled, func(x config.Plugin) bool { return x.Name == plugin })
+				s.Disabled = append(s.Disabled, config.Plugin{Name: plugin})
+			}
+			if point == "" {
+				for _, s := range points {
+					s.Enabled = slices.DeleteFunc(s.Enabled, func(x config.Plugin) bool { return x.Name == plugin })
+				}
+				drop(&p.Plugins.MultiPoint)
+				return nil
+			}
+			s, ok := points[strings.ToLower(point)]
+			if !ok {
+				return fmt.Errorf("no extension point %q (use filter, score, prefilter, ...)", point)
+			}
+			drop(s)
+			return nil
+		})
+	}
+	return c
+}
+
+// EnablePlugin enables an in-tree plugin at one extension point.
+func EnablePlugin(plugin, point string) Change {
+	c := Change{Kind: ChangeEnable, Target: plugin, Detail: point, Args: []string{"--enable", pluginAt(plugin, point)}}
+	c.apply = func(f *Fork) error {
+		return f.editProfile(plugin, func(p *config.KubeSchedulerProfile) error {
+			if point == "" {
+				return fmt.Errorf("name the extension point, e.g. %s:score", plugin)
+			}
+			s, ok := extensionPoints(p.Plugins)[strings.ToLower(point)]
+			if !ok {
+				return fmt.Errorf("no extension point %q (use filter, score, prefilter, ...)", point)
+			}
+			if f.enabled(plugin, point) {
+				return fmt.Errorf("%s is already enabled at %s in profile %s", plugin, point, f.Profile)
+			}
+			s.Disabled = slices.DeleteFunc(s.Disabled, func(x config.Plugin) bool { return x.Name == plugin })
+			s.Enabled = append(s.Enabled, config.Plugin{Name: plugin})
+			return nil
+		})
+	}
+	return c
+}
+
+func pluginAt(plugin, point string) string {
+	if point == "" {
+		return plugin
+	}
+	return plugin + ":" + point
+}
+
+func atLower(point string) string {
+	if point == "" {
+		return ""
+	}
+	return " at " + point
+}
+
+// SetPercentageOfNodesToScore changes the pod's profile's percentageOfNodesToScore.
+func SetPercentageOfNodesToScore(pct int32) Change {
+	c := Change{Kind: ChangePercentage, Detail: fmt.Sprint(pct), Args: []string{"--percentage-of-nodes-to-score", fmt.Sprint(pct)}}
+	c.apply = func(f *Fork) error {
+		p := profileOf(f.Config, f.Profile)
+		if p == nil {
+			return fmt.Errorf("the configuration has no profile %q", f.Profile)
+		}
+		p.PercentageOfNodesToScore = &pct
+		if err := validation.ValidateKubeSchedulerConfiguration(f.Config); err != nil {
+			return fmt.Errorf("%v", oneLine(err))
+		}
+		f.changedConfig = true
+		return nil
+	}
+	return c
+}
+
+// podEdit is a change to the pod made in code (by suggest), expressed as
+// the strategic-merge patch that makes it, so the user can apply it with
+// kubectl patch or --patch-pod. what says it in words.
+func podEdit(pod *v1.Pod, what string, edit func(p *v1.Pod)) (Change, error) {
+	changed := pod.DeepCopy()
+	edit(changed)
+	before, err := json.Marshal(pod)
+	if err != nil {
+		return Change{}, err
+	}
+	after, err := json.Marshal(changed)
+	if err != nil {
+		return Change{}, err
+	}
+	patch, err := strategicpatch.CreateTwoWayMergePatch(before, after, &v1.Pod{})
+	if err != nil {
+		return Change{}, err
+	}
+	c := PatchPod(patch)
+	c.Target = what
+	return c, nil
+}
+
+// compact shows a patch on one line.
+func compact(patch []byte) string {
+	js, err := yaml.YAMLToJSON(patch)
+	if err != nil {
+		return strings.Join(strings.Fields(string(patch)), " ")
+	}
+	return string(js)
+}

@@ -1,0 +1,117 @@
+package recorder
+
+import (
+	"fmt"
+	"strings"
+)
+
+// OutcomeLine says how a cycle summary ended, in one line.
+func (s CycleSummary) OutcomeLine() string {
+	switch {
+	case s.Result == ResultBound:
+		return "bound to " + s.Node
+	case s.NominatedNode != "":
+		return fmt.Sprintf("%s; preemption nominated %s", s.Result, s.NominatedNode)
+	case s.Message != "":
+		return s.Result + ": " + s.Message
+	}
+	return s.Result
+}
+
+// Lines words the diff for a person, most important first (the outcomes
+// themselves are the caller's to print, see OutcomeLine): winner,
+// filter changes, score changes, sampling. At most maxRows nodes are listed
+// per section; the rest are counted.
+func (d *CycleDiff) Lines(maxRows int) []string {
+	var out []string
+	add := func(format string, a ...any) { out = append(out, fmt.Sprintf(format, a...)) }
+	if d.Same {
+		return []string{"no difference: the same feasible nodes, scores, node and message"}
+	}
+	if !d.OutcomeChanged && d.Before.Message != d.After.Message {
+		add("message: %q  →  %q", d.Before.Message, d.After.Message)
+	}
+	if w := d.Winner; w != nil {
+		add("winner: %s  →  %s: %s", orNone(w.Before), orNone(w.After), w.Why)
+	}
+	if len(d.NodesAdded) > 0 {
+		add("nodes added: %s", strings.Join(limitNames(d.NodesAdded, maxRows), ", "))
+	}
+	if len(d.NodesRemoved) > 0 {
+		add("nodes removed: %s", strings.Join(limitNames(d.NodesRemoved, maxRows), ", "))
+	}
+	if len(d.Weights) > 0 {
+		var ws []string
+		for _, w := range d.Weights {
+			ws = append(ws, fmt.Sprintf("%s %d → %d", w.Plugin, w.Before, w.After))
+		}
+		add("score weights: %s", strings.Join(ws, ", "))
+	}
+	section := func(title string, rows []NodeFilterChange, line func(NodeFilterChange) string) {
+		if len(rows) == 0 {
+			return
+		}
+		add("%s (%d):", title, len(rows))
+		for i, r := range rows {
+			if i == maxRows {
+				add("  … %d more", len(rows)-maxRows)
+				break
+			}
+			add("  %s", line(r))
+		}
+	}
+	section("became feasible", d.BecameFeasible, func(r NodeFilterChange) string {
+		return fmt.Sprintf("%s  (was rejected by %s)", r.Node, r.Before)
+	})
+	section("became infeasible", d.BecameInfeasible, func(r NodeFilterChange) string {
+		return fmt.Sprintf("%s  (now rejected by %s)", r.Node, r.After)
+	})
+	section("rejected for another reason", d.RejectionChanged, func(r NodeFilterChange) string {
+		return fmt.Sprintf("%s  %s  →  %s", r.Node, r.Before, r.After)
+	})
+	if len(d.Scores) > 0 {
+		add("scores (weighted, %d node(s) changed):", len(d.Scores))
+		for i, s := range d.Scores {
+			if i == maxRows {
+				add("  … %d more", len(d.Scores)-maxRows)
+				break
+			}
+			var parts []string
+			for _, p := range s.Plugins {
+				parts = append(parts, fmt.Sprintf("%s %+d", p.Plugin, p.After-p.Before))
+			}
+			detail := ""
+			if len(parts) > 0 {
+				detail = "  (" + strings.Join(parts, ", ") + ")"
+			}
+			add("  %s  %s → %s%s", s.Node, total(s.TotalBefore), total(s.TotalAfter), detail)
+		}
+	}
+	if s := d.Sampling; s != nil {
+		add("search window: started at node %d → %d, stops after %d → %d feasible, %d → %d evaluated (%d only before, %d only after)",
+			s.SearchStartBefore, s.SearchStartAfter, s.NodesToFindBefore, s.NodesToFindAfter,
+			s.EvaluatedBefore, s.EvaluatedAfter, s.OnlyBefore, s.OnlyAfter)
+	}
+	return out
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+func total(t *int64) string {
+	if t == nil {
+		return "not scored"
+	}
+	return fmt.Sprint(*t)
+}
+
+func limitNames(s []string, n int) []string {
+	if len(s) <= n {
+		return s
+	}
+	return append(s[:n:n], fmt.Sprintf("… %d more", len(s)-n))
+}
