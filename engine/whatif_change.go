@@ -627,3 +627,58 @@ func compact(patch []byte) string {
 	}
 	return string(js)
 }
+
+// ReplaceNode replaces a node with a whole Node manifest of the same name
+// (as edited from NodeYAML). source names it in errors.
+func ReplaceNode(name string, manifest []byte, source string) Change {
+	c := Change{Kind: ChangePatchNode, Target: name, Detail: "an edited manifest (" + source + ")"}
+	c.apply = func(f *Fork) error {
+		i, err := f.nodeIndex(name)
+		if err != nil {
+			return err
+		}
+		objs, err := DecodeManifest(source, manifest)
+		if err != nil {
+			return err
+		}
+		if len(objs) != 1 {
+			return fmt.Errorf("%s: holds %d objects; give one Node", source, len(objs))
+		}
+		n, ok := objs[0].(*v1.Node)
+		if !ok {
+			return fmt.Errorf("%s: is a %s, not a Node", source, kindName(objs[0]))
+		}
+		if n.Name != name {
+			return fmt.Errorf("%s: names node %q, not %q; add a node instead", source, n.Name, name)
+		}
+		legacyscheme.Scheme.Default(n)
+		if err := validateCreate(createStrategies(nil), n); err != nil {
+			return err
+		}
+		f.Nodes[i] = n
+		return nil
+	}
+	return c
+}
+
+// PodYAML is the pod as the scheduler saw it at the fork, as a manifest to
+// edit and give back to ReplacePod.
+func (f *Fork) PodYAML() ([]byte, error) {
+	p := f.Pod.DeepCopy()
+	p.APIVersion, p.Kind = "v1", "Pod"
+	p.ManagedFields = nil
+	return yaml.Marshal(p)
+}
+
+// NodeYAML is a node as the scheduler saw it at the fork, to edit and give
+// back to ReplaceNode.
+func (f *Fork) NodeYAML(name string) ([]byte, error) {
+	i, err := f.nodeIndex(name)
+	if err != nil {
+		return nil, err
+	}
+	n := f.Nodes[i].DeepCopy()
+	n.APIVersion, n.Kind = "v1", "Node"
+	n.ManagedFields = nil
+	return yaml.Marshal(n)
+}
