@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	fwk "k8s.io/kube-scheduler/framework"
@@ -387,4 +389,40 @@ func (f *Fork) clone() *Fork {
 	g.Config = f.Config.DeepCopy()
 	g.Changes = slices.Clone(f.Changes)
 	return &g
+}
+
+// Objects are the fork's cluster as manifests a client could create, in
+// order: every other object, the nodes, the placed pods (spec.nodeName set),
+// then the pod, pending. Server-set metadata (uid, resourceVersion, creation
+// time) is dropped. Nominated pods are left out: a nomination is status the
+// scheduler writes, not something a client creates.
+func (f *Fork) Objects() []runtime.Object {
+	var out []runtime.Object
+	strip := func(o runtime.Object) runtime.Object {
+		o = o.DeepCopyObject()
+		if m, err := meta.Accessor(o); err == nil {
+			m.SetUID("")
+			m.SetResourceVersion("")
+			m.SetCreationTimestamp(metav1.Time{})
+			m.SetManagedFields(nil)
+		}
+		return o
+	}
+	for _, o := range f.Others {
+		// The API server creates the system priority classes itself.
+		if m, err := meta.Accessor(o); err == nil && kindName(o) == "PriorityClass" && strings.HasPrefix(m.GetName(), "system-") {
+			continue
+		}
+		out = append(out, strip(o))
+	}
+	for _, n := range f.Nodes {
+		out = append(out, strip(n))
+	}
+	for _, p := range f.Placed {
+		out = append(out, strip(p))
+	}
+	p := strip(f.Pod).(*v1.Pod)
+	p.Status = v1.PodStatus{}
+	out = append(out, p)
+	return out
 }
