@@ -98,11 +98,15 @@ spec:
 				return []engine.Change{engine.SetWeight("NodeResourcesBalancedAllocation", 40)}
 			}},
 		{name: "disable a score plugin", fixture: "image-locality.yaml", target: engine.ForkTarget{Pod: "inference"}, config: disableImageLocality,
-			changes: func(*testing.T) []engine.Change { return []engine.Change{engine.DisablePlugin("ImageLocality", "score")} }},
+			changes: func(*testing.T) []engine.Change {
+				return []engine.Change{engine.DisablePlugin("ImageLocality", "score")}
+			}},
 		{name: "still unschedulable, another message", fixture: "unschedulable.yaml", target: engine.ForkTarget{Pod: "stuck"},
 			changes: func(*testing.T) []engine.Change { return []engine.Change{engine.RemoveNode("too-small")} }},
 		{name: "disable a filter plugin", fixture: "unschedulable.yaml", target: engine.ForkTarget{Pod: "stuck"}, config: disableTaints,
-			changes: func(*testing.T) []engine.Change { return []engine.Change{engine.DisablePlugin("TaintToleration", "filter")} }},
+			changes: func(*testing.T) []engine.Change {
+				return []engine.Change{engine.DisablePlugin("TaintToleration", "filter")}
+			}},
 		{name: "another configuration", fixture: "default.yaml", target: engine.ForkTarget{Pod: "web"}, config: mostAllocated,
 			changes: func(t *testing.T) []engine.Change {
 				cfg, err := engine.LoadConfig("most-allocated.yaml", []byte(configHeader+mostAllocated))
