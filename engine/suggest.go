@@ -95,7 +95,14 @@ func Suggest(ctx context.Context, f *Fork, opts SuggestOptions) (*SuggestResult,
 	}
 	res.Tried = 1
 	res.Baseline = base.Cycle
-	landed, _ := landing(base)
+	landed, preempts := landing(base)
+	if preempts && opts.Node == "" {
+		// The scheduler places it by preemption; look for changes that
+		// place it without evicting anything.
+		res.Note = fmt.Sprintf("as it is, the pod lands on %s by preempting %s; listed are changes that place it without preemption",
+			landed, victimsOf(base.Cycle))
+		landed = ""
+	}
 	switch {
 	case opts.Node == "" && landed != "":
 		res.Note = fmt.Sprintf("the pod is schedulable as it is: it goes to %s; ask about another node with --node", landed)
@@ -132,7 +139,7 @@ func Suggest(ctx context.Context, f *Fork, opts SuggestOptions) (*SuggestResult,
 			continue
 		}
 		node, viaPreemption := landing(run)
-		if node == "" || (opts.Node != "" && node != opts.Node) {
+		if node == "" || (opts.Node != "" && node != opts.Node) || (preempts && viaPreemption) {
 			res.Unconfirmed++
 			continue
 		}
@@ -155,6 +162,18 @@ func landing(r *RunResult) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// victimsOf names the pods a cycle's preemption evicted.
+func victimsOf(c *recorder.Cycle) string {
+	if c.PostFilter == nil || len(c.PostFilter.Victims) == 0 {
+		return "other pods"
+	}
+	var keys []string
+	for _, v := range c.PostFilter.Victims {
+		keys = append(keys, v.Key())
+	}
+	return joinComma(keys)
 }
 
 // diagnosis maps each node to the rejections it got, from the diagnostic

@@ -120,6 +120,8 @@ func (o *SuggestOptions) Run(ctx context.Context) error {
 	}
 	if res.Note != "" {
 		t.printf("%s\n", res.Note)
+	}
+	if res.Candidates == 0 {
 		return t.err
 	}
 	t.printf("re-ran the cycle %d times (budget %d) over %d candidate change(s) drawn from its diagnosis\n", res.Tried, res.Budget, res.Candidates)

@@ -1,0 +1,120 @@
+package engine
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/schedscope/schedscope/recorder"
+)
+
+// suggest finds the known fixes of fixtures/unschedulable.yaml, and every
+// change it lists puts the pod where it says when re-run on its own.
+func TestSuggestFindsKnownFixes(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	f := forkStuck(t)
+	res, err := Suggest(ctx, f, SuggestOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"uncordon node cordoned":                                                "cordoned",
+		"tolerate the taint team=ml:NoSchedule (on tainted)":                    "tainted",
+		"drop the pod's nodeSelector tier=batch (node wrong-tier has tier=web)": "wrong-tier",
+	}
+	got := map[string]string{}
+	for _, s := range res.Suggestions {
+		got[s.Text] = s.Node
+		// Confirm independently: apply the change to a fresh fork and re-run.
+		g, err := f.With(s.Change)
+		if err != nil {
+			t.Fatalf("%s: %v", s.Text, err)
+		}
+		run, err := g.Run(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if run.Cycle.Outcome.Result != recorder.ResultBound || run.Cycle.Outcome.Node != s.Node {
+			t.Errorf("suggestion %q: said %s, the re-run %s %s", s.Text, s.Node, run.Cycle.Outcome.Result, run.Cycle.Outcome.Node)
+		}
+	}
+	for text, node := range want {
+		if got[text] != node {
+			t.Errorf("missing suggestion %q → %s; got %v", text, node, got)
+		}
+	}
+	// too-small lacks both cpu and memory: lowering one request is not enough,
+	// and the search must not list it.
+	for text := range got {
+		if strings.Contains(text, "request") {
+			t.Errorf("listed %q, which cannot work alone", text)
+		}
+	}
+	if res.Unconfirmed == 0 {
+		t.Error("no candidate was refuted; the search did not try the request changes")
+	}
+	for i := 1; i < len(res.Suggestions); i++ {
+		if res.Suggestions[i].Cost < res.Suggestions[i-1].Cost {
+			t.Errorf("suggestions are not smallest first: %+v", res.Suggestions)
+		}
+	}
+}
+
+// With a budget too small for every candidate, suggest says the search was cut.
+func TestSuggestBudget(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := Suggest(ctx, forkStuck(t), SuggestOptions{Budget: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Cut || res.Tried != 2 || len(res.Suggestions) > 1 {
+		t.Errorf("budget 2: cut %v, tried %d, %d suggestions; want cut after 2 re-runs", res.Cut, res.Tried, len(res.Suggestions))
+	}
+}
+
+// "Why not node X?" keeps only changes that put the pod on X.
+func TestSuggestForNode(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := Suggest(ctx, forkStuck(t), SuggestOptions{Node: "tainted"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Suggestions) == 0 {
+		t.Fatal("no suggestion for node tainted")
+	}
+	for _, s := range res.Suggestions {
+		if s.Node != "tainted" {
+			t.Errorf("%q lands on %s, not tainted", s.Text, s.Node)
+		}
+	}
+	if _, err := Suggest(ctx, forkStuck(t), SuggestOptions{Node: "nope"}); err == nil || !strings.Contains(err.Error(), `no node "nope"`) {
+		t.Errorf("unknown node: %v", err)
+	}
+}
+
+// On a preemption, evicting the victims is suggested and confirmed.
+func TestSuggestEvictsVictims(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	f, err := ForkAt(ctx, loadEmbedded(t, "preemption.yaml"), Options{}, ForkTarget{Pod: "urgent"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Suggest(ctx, f, SuggestOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, s := range res.Suggestions {
+		if s.Change.Kind == ChangeEvict && !s.ViaPreemption {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no confirmed eviction among %+v (note %q)", res.Suggestions, res.Note)
+	}
+}
