@@ -147,7 +147,9 @@ func TestDiffExitCodes(t *testing.T) {
 			Pod     string
 			A, B    struct{ Node string }
 			Changed bool
-			Diff    *struct{ Winner struct{ Before, After string } }
+			Diff    *struct {
+				Winner struct{ Before, After string }
+			}
 		}
 	}
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
