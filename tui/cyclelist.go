@@ -24,6 +24,10 @@ type CycleList struct {
 	search   []string    // per cycle, lower-case text the filter matches
 	rows     []int       // indices into cycles after filtering
 	filter   string
+	// order is the cycles' display order: as they came, with what-if
+	// re-runs right after the cycle they change; tags number the re-runs.
+	order []int
+	tags  map[int]string
 
 	cursor, offset int
 	follow         bool
@@ -52,6 +56,7 @@ func (l *CycleList) Append(cs ...*recorder.Cycle) {
 		l.search = append(l.search, searchText(c, nil))
 		i := len(l.cycles) - 1
 		l.bySeq[c.Seq] = i
+		l.order = append(l.order, i)
 		if l.matches(i) {
 			l.rows = append(l.rows, i)
 		}
@@ -113,7 +118,7 @@ func (l *CycleList) SetFilter(f string) {
 	sel := l.Selected()
 	l.filter = strings.TrimSpace(f)
 	l.rows = l.rows[:0]
-	for i := range l.cycles {
+	for _, i := range l.order {
 		if l.matches(i) {
 			l.rows = append(l.rows, i)
 		}
@@ -323,7 +328,8 @@ func (l CycleList) View() string {
 		if col.time == 0 {
 			pod = c.Pod.Name // a narrow list keeps the name; the cycle header has the namespace
 		}
-		line := row(fmt.Sprint(c.Seq), c.Start.UTC().Format("15:04:05.000"), pod, c.Profile,
+		pod = l.podCell(l.rows[r], pod)
+		line := row(l.seqCell(l.rows[r]), c.Start.UTC().Format("15:04:05.000"), pod, c.Profile,
 			fmt.Sprint(c.Attempt), outcome, fmtDur(c.Duration))
 		if r == l.cursor {
 			lines = append(lines, l.st.Selected.Render("▸ "+fit(ansiStrip(line), l.w-2)))

@@ -37,6 +37,8 @@ type CycleView struct {
 	// (explainSet), the panel shows beside the body when there is room.
 	explain, explainSet bool
 	detail              *NodeDetail
+	// runs tells the what-if re-runs from recorded cycles.
+	runs *whatIfRuns
 
 	w, h int
 }
@@ -364,7 +366,7 @@ func (v *CycleView) handleKey(msg tea.KeyPressMsg) {
 		}
 	case key.Matches(msg, k.Detail):
 		if node, ok := v.table.selected(); ok {
-			d := NewNodeDetail(v.st, v.c, v.a, node, recorder.UsageAt(v.cycles, v.index))
+			d := NewNodeDetail(v.st, v.c, v.a, node, recorder.UsageAt(v.usageCycles()))
 			d.SetSize(v.bodyWidth(), v.bodyHeight())
 			v.detail = &d
 			v.updateKeys()
@@ -485,7 +487,11 @@ func (v *CycleView) headerLine() string {
 	default:
 		out = v.st.Error.Render("! " + c.Outcome.Result)
 	}
-	return fmt.Sprintf("%s %s · attempt %d · %s · %s · %s", v.st.Title.Render(fmt.Sprintf("cycle %d", c.Seq)),
+	title := v.st.Title.Render(fmt.Sprintf("cycle %d", c.Seq))
+	if r := v.runs.of(c); r != nil {
+		title = v.st.WhatIf.Render("cycle " + r.label + " what-if")
+	}
+	return fmt.Sprintf("%s %s · attempt %d · %s · %s · %s", title,
 		v.st.Bold.Render(c.Pod.Key()), c.Attempt, c.Profile, out, fmtDur(c.Duration))
 }
 

@@ -19,6 +19,9 @@ type Options struct {
 	Source  string       // shown in the status bar, e.g. "fixture default.yaml" or "replay run.rec (following)"
 	Events  <-chan Event // header, cycles, state changes, problems, done; closed when the source ends
 	Control Controller   // nil for replays (then pause/step/breakpoint keys are disabled)
+	// WhatIf re-runs cycles with changes; nil where the session cannot be
+	// forked (replay, live): then the what-if keys say so.
+	WhatIf WhatIf
 }
 
 // focus says which pane takes the keys.
@@ -46,6 +49,7 @@ type Model struct {
 	prompt   Prompt
 	bp       *BreakpointsForm
 	problems ProblemsView
+	wi       whatIfMode
 	// printable cleans every event before the model keeps anything from it.
 	printable *sanitizer
 
@@ -85,6 +89,7 @@ func New(opts Options) Model {
 		view:     NewCycleView(&st),
 		prompt:   NewPrompt(&st),
 		problems: NewProblemsView(&st),
+		wi:       newWhatIfMode(opts.WhatIf, &st),
 
 		printable: newSanitizer(),
 	}
@@ -96,6 +101,7 @@ func New(opts Options) Model {
 	m.help.Styles.FullSeparator = st.Dim
 	m.help.Styles.Ellipsis = st.Dim
 	m.Keys.setLive(opts.Control != nil)
+	m.view.runs = m.wi.runs
 	return m
 }
 
@@ -174,10 +180,14 @@ func (m *Model) layout() {
 	m.help.SetWidth(m.w)
 	m.prompt.SetWidth(m.w)
 	m.problems.SetSize(m.w, bh)
+	m.wi.SetSize(m.w, bh)
 }
 
 // Update routes a message.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if next, cmd, ok := m.updateWhatIf(msg); ok {
+		return next, cmd
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.w, m.h, m.ready = msg.Width, msg.Height, true
@@ -356,6 +366,9 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		m.problems, _ = m.problems.Update(msg)
 		return m, nil
+	}
+	if next, cmd, ok := m.whatIfKey(msg); ok {
+		return next, cmd
 	}
 	k := m.Keys
 	switch {
@@ -613,6 +626,9 @@ func (m *Model) handleClick(mouse tea.Mouse) {
 
 // helpKeys is the key map whose help the bottom line shows.
 func (m Model) helpKeys() help.KeyMap {
+	if k := m.whatIfHelp(); k != nil {
+		return k
+	}
 	if m.bp != nil {
 		return m.bp.Keys
 	}
@@ -623,7 +639,7 @@ func (m Model) helpKeys() help.KeyMap {
 		return helpScreenKeys{m.Keys}
 	}
 	if m.focus == focusCycle {
-		return joinedHelp{m.view.Keys, m.Keys}
+		return joinedHelp{m.whatIfBarKeys(), m.view.Keys, m.Keys}
 	}
 	return joinedHelp{m.list.Keys, m.Keys}
 }
@@ -654,6 +670,8 @@ func (m Model) Render() string {
 		body = box(splitLines(m.problems.View()), m.w, bh)
 	case m.bp != nil:
 		body = box(append([]string{""}, indent(splitLines(m.bp.View()), "  ")...), m.w, bh)
+	case m.wi.fullScreen():
+		body = m.whatIfBody(bh)
 	case m.wide():
 		left := splitLines(m.list.View())
 		right := splitLines(m.view.View())
@@ -664,6 +682,7 @@ func (m Model) Render() string {
 	default:
 		body = box(splitLines(m.list.View()), m.w, bh)
 	}
+	body = m.whatIfOverlay(body)
 	prompt := []string{m.help.View(m.helpKeys())}
 	if m.prompt.Active() {
 		prompt = splitLines(m.prompt.View())
@@ -674,7 +693,7 @@ func (m Model) Render() string {
 		body = body[:len(body)-extra]
 	}
 	lines = append(lines, body...)
-	lines = append(lines, statusBar(m.st, m.w, m.opts.Source, m.opts.Control != nil, m.state, m.done, m.counts, &m.observed, m.breakpoints, m.nProblems, m.message))
+	lines = append(lines, statusBar(m.st, m.w, m.opts.Source, m.opts.Control != nil, m.state, m.done, m.counts, &m.observed, m.breakpoints, m.nProblems, m.wi.status(m.message)))
 	lines = append(lines, prompt...)
 	return strings.Join(box(lines, m.w, m.h), "\n")
 }
@@ -696,7 +715,7 @@ func (m Model) titleLine() string {
 		crumb += " /" + m.list.Filter()
 	}
 	if m.focus == focusCycle && m.view.Cycle() != nil {
-		crumb += fmt.Sprintf(" › cycle %d › %s", m.view.Cycle().Seq, m.view.Phase())
+		crumb += fmt.Sprintf(" › %s › %s", m.cycleCrumb(m.view.Cycle()), m.view.Phase())
 		if m.view.detail != nil {
 			crumb += " › node " + m.view.c.NodeName(m.view.detail.node)
 		}
@@ -740,6 +759,7 @@ func (m Model) helpSections() []helpSection {
 	}
 	return append(sections, engine,
 		helpSection{title: "Inside a cycle", keys: []key.Binding{c.PrevPhase, c.NextPhase, c.NextColumn, c.PrevColumn, c.Detail, c.Diagnostic, c.Sort, c.Show, c.Explain}},
+		m.whatIfHelpSection(),
 		helpSection{title: "Everywhere", keys: []key.Binding{g.Help, g.Command, g.Filter, g.Problems, g.Back, g.Quit}},
 		helpSection{title: "Commands (after :)", commands: [][2]string{
 			{":cycle N", "open cycle N"},

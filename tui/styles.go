@@ -41,6 +41,8 @@ type Styles struct {
 	// contradicted, the cycle's prediction.
 	Agree    lipgloss.Style
 	Disagree lipgloss.Style
+	// WhatIf marks a re-run made with a change, and the change itself.
+	WhatIf lipgloss.Style
 	// Disconnected is the status bar's engine state while the API server is lost.
 	Disconnected lipgloss.Style
 
@@ -95,6 +97,7 @@ func NewStyles(noColor bool) Styles {
 		Agree:         fg("#9ECE6A"),
 		Disagree:      fg("#F7768E").Bold(true),
 		Disconnected:  lipgloss.NewStyle().Bold(true).Background(bg("#F7768E")).Foreground(bg("#1A1B26")),
+		WhatIf:        fg("#2AC3DE").Bold(true),
 	}
 	if noColor {
 		s.Status = lipgloss.NewStyle().Reverse(true)

@@ -106,7 +106,8 @@ func (o *SimOptions) Run(ctx context.Context) error {
 	}()
 
 	source := "fixture " + o.fixtureName()
-	if err := tui.Run(ctx, tui.Options{Source: source, Events: sink.Events(), Control: ctl}); err != nil {
+	if err := tui.Run(ctx, tui.Options{Source: source, Events: sink.Events(), Control: ctl,
+		WhatIf: newWhatIfSource(ctx, &o.simOptions)}); err != nil {
 		return err
 	}
 	cancel()

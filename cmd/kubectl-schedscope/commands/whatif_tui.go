@@ -1,0 +1,183 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui"
+)
+
+// whatIfSource lets the TUI re-run cycles of a fixture run: it forks the
+// fixture at a cycle the first time it is asked about it (running the
+// fixture up to that cycle on its own engine, never the session's) and keeps
+// the fork for the next question.
+type whatIfSource struct {
+	ctx  context.Context
+	o    *simOptions
+	fork func(ctx context.Context, seq int) (*engine.Fork, error)
+
+	mu    sync.Mutex
+	forks map[int]*forkEntry
+	// suggested holds the changes of the suggestions given, by Ref.
+	suggested map[int]engine.Change
+	nextRef   int
+}
+
+// forkEntry is one cycle's fork, made once.
+type forkEntry struct {
+	once sync.Once
+	f    *engine.Fork
+	err  error
+}
+
+var _ tui.WhatIf = (*whatIfSource)(nil)
+
+// newWhatIfSource returns the TUI's what-if over the fixture and the
+// configuration of o; ctx ends the runs it starts.
+func newWhatIfSource(ctx context.Context, o *simOptions) *whatIfSource {
+	s := &whatIfSource{ctx: ctx, o: o, forks: map[int]*forkEntry{}, suggested: map[int]engine.Change{}}
+	s.fork = func(ctx context.Context, seq int) (*engine.Fork, error) { return o.forkCycle(ctx, "", seq) }
+	return s
+}
+
+// forkAt returns the fork at cycle seq, forking on the first call.
+func (s *whatIfSource) forkAt(seq int) (*engine.Fork, error) {
+	s.mu.Lock()
+	e, ok := s.forks[seq]
+	if !ok {
+		e = &forkEntry{}
+		s.forks[seq] = e
+	}
+	s.mu.Unlock()
+	e.once.Do(func() { e.f, e.err = s.fork(s.ctx, seq) })
+	return e.f, e.err
+}
+
+// PodYAML implements tui.WhatIf.
+func (s *whatIfSource) PodYAML(seq int) ([]byte, error) {
+	f, err := s.forkAt(seq)
+	if err != nil {
+		return nil, err
+	}
+	return f.PodYAML()
+}
+
+// NodeYAML implements tui.WhatIf.
+func (s *whatIfSource) NodeYAML(seq int, node string) ([]byte, error) {
+	f, err := s.forkAt(seq)
+	if err != nil {
+		return nil, err
+	}
+	return f.NodeYAML(node)
+}
+
+// change turns the TUI's change into the engine's.
+func (s *whatIfSource) change(c tui.WhatIfChange) (engine.Change, error) {
+	switch c.Kind {
+	case tui.ChangePod:
+		return engine.ReplacePod(c.YAML, "the edited pod"), nil
+	case tui.ChangeNode:
+		return engine.ReplaceNode(c.Target, c.YAML, "the edited node "+c.Target), nil
+	case tui.ChangeEvict:
+		return engine.EvictPod(c.Target), nil
+	case tui.ChangeWeight:
+		return engine.SetWeight(c.Target, c.Weight), nil
+	case tui.ChangeDisable:
+		return engine.DisablePlugin(c.Target, c.Point), nil
+	case tui.ChangeSuggested:
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if ch, ok := s.suggested[c.Ref]; ok {
+			return ch, nil
+		}
+		return engine.Change{}, fmt.Errorf("suggestion %d is unknown: suggest again", c.Ref)
+	}
+	return engine.Change{}, fmt.Errorf("unknown change kind %d", c.Kind)
+}
+
+// Run implements tui.WhatIf: as whatif does, the baseline is the recorded
+// cycle, or an unchanged re-run where the search was sampled.
+func (s *whatIfSource) Run(seq int, changes []tui.WhatIfChange) (*tui.WhatIfResult, error) {
+	f, err := s.forkAt(seq)
+	if err != nil {
+		return nil, err
+	}
+	var ecs []engine.Change
+	for _, c := range changes {
+		ec, err := s.change(c)
+		if err != nil {
+			return nil, err
+		}
+		ecs = append(ecs, ec)
+	}
+	changed, err := f.With(ecs...)
+	if err != nil {
+		return nil, err
+	}
+	res := &tui.WhatIfResult{Seq: seq, Before: f.Recorded}
+	if f.Sampled() {
+		base, err := f.Run(s.ctx)
+		if err != nil {
+			return nil, err
+		}
+		res.Note = "the search was sampled: compared with an unchanged re-run made the same way"
+		if recorder.DiffCycles(f.Recorded, base.Cycle).Sampling != nil {
+			res.Note += " (its sample differs from the recorded one)"
+		}
+		res.Before = base.Cycle
+	}
+	after, err := changed.Run(s.ctx)
+	if err != nil {
+		return nil, err
+	}
+	res.After, res.Later = after.Cycle, after.Later
+	res.Diff = recorder.DiffCycles(res.Before, after.Cycle)
+	res.Landing, _ = landingOf(after)
+	for _, c := range ecs {
+		res.Changes = append(res.Changes, c.String())
+	}
+	return res, nil
+}
+
+// Suggest implements tui.WhatIf.
+func (s *whatIfSource) Suggest(seq int) (*tui.SuggestResult, error) {
+	f, err := s.forkAt(seq)
+	if err != nil {
+		return nil, err
+	}
+	r, err := engine.Suggest(s.ctx, f, engine.SuggestOptions{})
+	if err != nil {
+		return nil, err
+	}
+	out := &tui.SuggestResult{Seq: seq, Pod: r.Pod, Note: suggestNote(r)}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, sg := range r.Suggestions {
+		s.nextRef++
+		s.suggested[s.nextRef] = sg.Change
+		out.Suggestions = append(out.Suggestions, tui.Suggestion{
+			Text: sg.Text, Node: sg.Node, ViaPreemption: sg.ViaPreemption,
+			Change: tui.WhatIfChange{Kind: tui.ChangeSuggested, Ref: s.nextRef, Text: sg.Text},
+		})
+	}
+	return out, nil
+}
+
+// suggestNote words how a search went, in one line.
+func suggestNote(r *engine.SuggestResult) string {
+	if r.Note != "" {
+		return r.Note
+	}
+	parts := []string{fmt.Sprintf("re-ran the cycle %d times (budget %d) over %d candidate change(s)", r.Tried, r.Budget, r.Candidates)}
+	if r.Unconfirmed > 0 {
+		parts = append(parts, fmt.Sprintf("%d did not make it schedulable", r.Unconfirmed))
+	}
+	if r.Cut {
+		parts = append(parts, "the budget cut the search")
+	}
+	return strings.Join(parts, "; ")
+}

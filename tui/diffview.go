@@ -1,0 +1,446 @@
+package tui
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/schedscope/schedscope/recorder"
+)
+
+// DiffView shows a what-if beside the cycle it changed: the outcomes, the
+// winner and why, and one row per node with its filter result and weighted
+// score total on both sides, the nodes that changed first. Wide, the diff
+// in words sits beside the table; narrow, v switches between them.
+type DiffView struct {
+	st   *Styles
+	Keys WhatIfKeyMap
+
+	run  *whatIfRun
+	rows []diffRow
+	// maxTotal scales the score bars of both sides alike.
+	maxTotal int64
+
+	cursor, offset int
+	words          bool
+	scroll         int
+	w, h           int
+}
+
+// diffSide is one node's fate on one side of the diff.
+type diffSide struct {
+	known  bool // the node is in this side's snapshot
+	state  nodeState
+	plugin string
+	code   string
+	scored bool
+	total  int64
+	chosen bool
+}
+
+// diffRow is one node on both sides.
+type diffRow struct {
+	node          string
+	before, after diffSide
+	filter        *recorder.NodeFilterChange
+	filterKind    string // "feasible", "infeasible", "reason", or ""
+	score         *recorder.NodeScoreChange
+}
+
+// NewDiffView returns an empty diff view.
+func NewDiffView(st *Styles) DiffView { return DiffView{st: st, Keys: DefaultWhatIfKeyMap()} }
+
+// SetSize sets the view's size.
+func (v *DiffView) SetSize(w, h int) {
+	v.w, v.h = w, h
+	v.keepVisible()
+}
+
+// SetRun shows run r against the cycle it changed.
+func (v *DiffView) SetRun(r *whatIfRun) {
+	v.run, v.cursor, v.offset, v.scroll = r, 0, 0, 0
+	v.rows, v.maxTotal = diffRows(r.res)
+}
+
+// sides reads every node's fate in c by name.
+func sides(c *recorder.Cycle) (map[string]diffSide, []string) {
+	out := map[string]diffSide{}
+	if c == nil {
+		return out, nil
+	}
+	a := analyze(c)
+	var names []string
+	for i, r := range a.nodes {
+		name := c.NodeName(i)
+		s := diffSide{known: true, state: r.state, code: r.code, chosen: i == a.winner}
+		if r.state == stRejected {
+			s.plugin = a.filterPlugin(r.plugin)
+		}
+		if r.score >= 0 && c.Score != nil && r.score < len(c.Score.Totals) {
+			s.scored, s.total = true, c.Score.Totals[r.score]
+		}
+		out[name] = s
+		names = append(names, name)
+	}
+	return out, names
+}
+
+// diffRows lays the nodes of both sides out, what changed first: the
+// winners, nodes whose filter result changed, nodes whose score changed (as
+// the diff orders them), then the rest in snapshot order.
+func diffRows(res *WhatIfResult) ([]diffRow, int64) {
+	before, bn := sides(res.Before)
+	after, an := sides(res.After)
+	d := res.Diff
+	if d == nil {
+		d = recorder.DiffCycles(res.Before, res.After)
+	}
+	rank := map[string]int{}
+	var rows []diffRow
+	seen := map[string]bool{}
+	var maxTotal int64
+	for _, name := range append(bn, an...) {
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		r := diffRow{node: name, before: before[name], after: after[name]}
+		maxTotal = max(maxTotal, r.before.total, r.after.total)
+		rank[name] = 1000000 + len(rows)
+		rows = append(rows, r)
+	}
+	byName := map[string]int{}
+	for i, r := range rows {
+		byName[r.node] = i
+	}
+	mark := func(list []recorder.NodeFilterChange, kind string, at int) {
+		for k := range list {
+			if i, ok := byName[list[k].Node]; ok {
+				rows[i].filter, rows[i].filterKind = &list[k], kind
+				rank[list[k].Node] = min(rank[list[k].Node], at+k)
+			}
+		}
+	}
+	mark(d.BecameFeasible, "feasible", 1000)
+	mark(d.BecameInfeasible, "infeasible", 2000)
+	mark(d.RejectionChanged, "reason", 3000)
+	for k := range d.Scores {
+		if i, ok := byName[d.Scores[k].Node]; ok {
+			rows[i].score = &d.Scores[k]
+			rank[d.Scores[k].Node] = min(rank[d.Scores[k].Node], 10000+k)
+		}
+	}
+	for _, r := range rows {
+		if r.before.chosen || r.after.chosen {
+			rank[r.node] = 0
+			if r.after.chosen {
+				rank[r.node] = -1
+			}
+		}
+	}
+	slices.SortStableFunc(rows, func(x, y diffRow) int { return cmp.Compare(rank[x.node], rank[y.node]) })
+	return rows, maxTotal
+}
+
+// Update moves the node cursor, scrolls the words, or switches between them.
+func (v DiffView) Update(msg tea.Msg) (DiffView, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok || v.run == nil {
+		return v, nil
+	}
+	switch {
+	case key.Matches(k, v.Keys.Words):
+		v.words = !v.words
+	case key.Matches(k, v.Keys.Up):
+		if v.words && !v.wide() {
+			v.scroll = max(v.scroll-1, 0)
+		} else {
+			v.cursor = max(v.cursor-1, 0)
+		}
+	case key.Matches(k, v.Keys.Down):
+		if v.words && !v.wide() {
+			v.scroll++
+		} else {
+			v.cursor = min(v.cursor+1, len(v.rows)-1)
+		}
+	}
+	v.keepVisible()
+	return v, nil
+}
+
+func (v *DiffView) wide() bool { return v.w >= wideWidth }
+
+// tableRows is how many node rows fit under the header and above the footer.
+func (v *DiffView) tableRows() int {
+	return max(v.h-len(v.headLines(v.tableWidth()))-1-v.footerHeight(), 1)
+}
+
+func (v *DiffView) footerHeight() int { return 3 }
+
+func (v *DiffView) tableWidth() int {
+	if v.wide() {
+		return v.w * 58 / 100
+	}
+	return v.w
+}
+
+func (v *DiffView) keepVisible() {
+	if v.run == nil {
+		return
+	}
+	v.offset = scrollTo(v.offset, v.cursor, v.tableRows(), len(v.rows))
+}
+
+// View renders the view.
+func (v DiffView) View() string {
+	if v.run == nil || v.w <= 0 || v.h <= 0 {
+		return ""
+	}
+	if v.wide() {
+		tw := v.tableWidth()
+		left := box(v.tableLines(tw), tw, v.h)
+		right := box(v.wordLines(v.w-tw-3), v.w-tw-3, v.h)
+		return strings.Join(sideBySide(left, right, " "+v.st.Border.Render("│")+" "), "\n")
+	}
+	if v.words {
+		head := v.headLines(v.w)
+		body := v.wordLines(v.w)[len(head):]
+		return strings.Join(append(head, scrollLines(body, v.scroll, v.h-len(head))...), "\n")
+	}
+	return strings.Join(v.tableLines(v.w), "\n")
+}
+
+// headLines are the title, the changes, both outcomes and the winner.
+func (v *DiffView) headLines(w int) []string {
+	st, r := v.st, v.run
+	res := r.res
+	title := st.Title.Render("what-if "+r.label) + st.Dim.Render(fmt.Sprintf(" of cycle %d · %s", res.Seq, res.After.Pod.Key()))
+	lines := []string{fit(title, w)}
+	for i, c := range res.Changes {
+		if i == 2 && len(res.Changes) > 3 {
+			lines = append(lines, st.Dim.Render(fmt.Sprintf("  … and %d more change(s)", len(res.Changes)-2)))
+			break
+		}
+		lines = append(lines, fit(st.WhatIf.Render("± ")+c, w))
+	}
+	lines = append(lines,
+		fit(st.Dim.Render("before ")+v.outcome(res.Before), w),
+		fit(st.Dim.Render("after  ")+v.outcome(res.After), w))
+	if d := res.Diff; d != nil && d.Winner != nil {
+		text := fmt.Sprintf("%s → %s: %s", orNoneNode(d.Winner.Before), orNoneNode(d.Winner.After), d.Winner.Why)
+		for i, l := range wrap(text, w-7, "") {
+			if i == 2 {
+				break
+			}
+			pre := "       "
+			if i == 0 {
+				pre = st.Dim.Render("winner ")
+			}
+			lines = append(lines, fit(pre+st.Chosen.Render(l), w))
+		}
+	} else if d != nil && d.Same {
+		lines = append(lines, st.Dim.Render("no difference: the same feasible nodes, scores, node and message"))
+	}
+	if res.Note != "" {
+		lines = append(lines, fit(st.Dim.Render(res.Note), w))
+	}
+	return append(lines, "")
+}
+
+func orNoneNode(s string) string {
+	if s == "" {
+		return "no node"
+	}
+	return s
+}
+
+// outcome words a cycle's outcome in its colour.
+func (v *DiffView) outcome(c *recorder.Cycle) string {
+	st := v.st
+	switch c.Outcome.Result {
+	case recorder.ResultBound:
+		return st.Success.Render("✓ bound to " + c.Outcome.Node)
+	case recorder.ResultUnschedulable:
+		s := "✗ Unschedulable"
+		if c.Outcome.NominatedNode != "" {
+			s += " · nominated " + c.Outcome.NominatedNode
+		} else if c.Outcome.Message != "" {
+			s += ": " + c.Outcome.Message
+		}
+		return st.Unschedulable.Render(s)
+	}
+	return st.Error.Render("! " + c.Outcome.Result + ": " + c.Outcome.Message)
+}
+
+// tableLines are the head, the node table and the selected node's story.
+func (v *DiffView) tableLines(w int) []string {
+	st := v.st
+	lines := v.headLines(w)
+	nodeW := 8
+	for _, r := range v.rows {
+		nodeW = max(nodeW, ansi.StringWidth(r.node))
+	}
+	const deltaW = 9
+	nodeW = min(nodeW, max(w/5, 12))
+	sideW := max((w-2-nodeW-deltaW-3)/2, 10)
+	lines = append(lines, st.Header.Render("  "+fit("node", nodeW)+" "+fit("before", sideW)+" "+fit("after", sideW)+" "+fitLeft("change", deltaW)))
+	end := min(v.offset+v.tableRows(), len(v.rows))
+	for i := v.offset; i < end; i++ {
+		r := v.rows[i]
+		name := fit(r.node, nodeW)
+		switch r.filterKind {
+		case "feasible":
+			name = st.Success.Render(name)
+		case "infeasible":
+			name = st.Unresolvable.Render(name)
+		case "reason":
+			name = st.Unschedulable.Render(name)
+		}
+		line := name + " " + v.sideCell(r.before, sideW, 0) + " " + v.sideCell(r.after, sideW, 1) + " " + fitLeft(v.change(r), deltaW)
+		if i == v.cursor {
+			lines = append(lines, st.Selected.Render("▸ "+ansi.Strip(fit(line, w-2))))
+			continue
+		}
+		lines = append(lines, "  "+line)
+	}
+	if hidden := len(v.rows) - end; hidden > 0 {
+		lines = append(lines, st.Dim.Render(fmt.Sprintf("  … %d more node(s), ↓/j scrolls", hidden)))
+	}
+	lines = box(lines, w, v.h-v.footerHeight())
+	return append(lines, v.footer(w)...)
+}
+
+// sideCell is a node's fate on one side: its rejection, or its total with a
+// bar on the scale both sides share.
+func (v *DiffView) sideCell(s diffSide, w, side int) string {
+	st := v.st
+	switch {
+	case !s.known:
+		return st.Dim.Render(fit("— not in the snapshot", w))
+	case s.state == stRejected:
+		return st.style(kindOf(s.code)).Render(fit("✗ "+s.plugin, w))
+	case s.state == stNotEvaluated:
+		return st.NotEvaluated.Render(fit("· not evaluated", w))
+	case s.state == stDiscarded:
+		return st.Discarded.Render(fit("◦ feasible, not kept", w))
+	}
+	glyph, style := "✓", st.Success
+	if s.chosen {
+		glyph, style = "◆", st.Chosen
+	}
+	if !s.scored {
+		text := "feasible"
+		if s.chosen {
+			text = "chosen, not scored"
+		}
+		return style.Render(fit(glyph+" "+text, w))
+	}
+	text := fmt.Sprintf("%s %d", glyph, s.total)
+	barW := min(w-ansi.StringWidth(text)-1, 30)
+	if barW <= 0 || v.maxTotal <= 0 {
+		return style.Render(fit(text, w))
+	}
+	filled := int(max(s.total, 0) * int64(barW) / v.maxTotal)
+	bar := st.Series[side%len(st.Series)].Render(strings.Repeat("█", filled)) + st.NotCalled.Render(strings.Repeat("░", barW-filled))
+	return fit(style.Render(text)+" "+bar, w)
+}
+
+// change words the row's change in a few cells.
+func (v *DiffView) change(r diffRow) string {
+	st := v.st
+	switch r.filterKind {
+	case "feasible":
+		return st.Success.Render("now fits")
+	case "infeasible":
+		return st.Unresolvable.Render("now out")
+	case "reason":
+		return st.Unschedulable.Render("new why")
+	}
+	if r.before.chosen != r.after.chosen {
+		if r.after.chosen {
+			return st.Chosen.Render("chosen")
+		}
+		return st.Dim.Render("not chosen")
+	}
+	if s := r.score; s != nil && s.TotalBefore != nil && s.TotalAfter != nil {
+		return fmt.Sprintf("%+d", *s.TotalAfter-*s.TotalBefore)
+	}
+	return st.Dim.Render("=")
+}
+
+// footer tells the selected node's story: the rejection before and after,
+// the per-plugin weighted score changes.
+func (v *DiffView) footer(w int) []string {
+	st := v.st
+	if v.cursor >= len(v.rows) {
+		return []string{"", "", ""}
+	}
+	r := v.rows[v.cursor]
+	var out []string
+	if f := r.filter; f != nil {
+		out = append(out, st.Bold.Render(r.node)+": "+f.Before.String()+"  →  "+f.After.String())
+	} else if !r.before.known || !r.after.known {
+		what := "added by the change"
+		if !r.after.known {
+			what = "removed by the change"
+		}
+		out = append(out, st.Bold.Render(r.node)+": "+what)
+	} else {
+		out = append(out, st.Bold.Render(r.node)+": "+st.Dim.Render("the same filter result on both sides"))
+	}
+	if s := r.score; s != nil && len(s.Plugins) > 0 {
+		var parts []string
+		for _, p := range s.Plugins {
+			parts = append(parts, fmt.Sprintf("%s %d→%d", p.Plugin, p.Before, p.After))
+		}
+		out = append(out, "  weighted: "+strings.Join(parts, ", "))
+	}
+	var lines []string
+	lines = append(lines, st.Border.Render(strings.Repeat("─", w)))
+	for _, l := range out {
+		lines = append(lines, wrapStyled(l, w)...)
+	}
+	return box(lines, w, v.footerHeight())
+}
+
+// wrapStyled cuts a styled line into lines of w cells.
+func wrapStyled(s string, w int) []string {
+	if w <= 0 {
+		return nil
+	}
+	return splitLines(ansi.Hardwrap(s, w, true))
+}
+
+// wordLines are the head and the diff in words, as the whatif command prints it.
+func (v *DiffView) wordLines(w int) []string {
+	st := v.st
+	lines := v.headLines(w)
+	if v.wide() {
+		lines = []string{st.Header.Render("the diff in words"), ""}
+	}
+	d := v.run.res.Diff
+	if d == nil {
+		return lines
+	}
+	for _, l := range d.Lines(8) {
+		indent := "    "
+		if !strings.HasPrefix(l, "  ") {
+			indent = "  "
+		}
+		for i, part := range wrap(l, w, indent) {
+			if i == 0 && !strings.HasPrefix(l, "  ") {
+				part = st.Bold.Render(part)
+			}
+			lines = append(lines, part)
+		}
+	}
+	if later := v.run.res.Later; len(later) > 0 {
+		lines = append(lines, "", st.Dim.Render(fmt.Sprintf("then %d more cycle(s) of the pod on the fork; it lands on %s", len(later), orNoneNode(v.run.res.Landing))))
+	}
+	return lines
+}

@@ -1,0 +1,120 @@
+package tui
+
+import "charm.land/bubbles/v2/key"
+
+// WhatIfKeyMap holds the keys of the what-if mode: the two that open it from
+// a cycle, the menu's actions, and the keys of its screens.
+type WhatIfKeyMap struct {
+	// Open and Suggest work on the selected or open cycle.
+	Open    key.Binding
+	Suggest key.Binding
+
+	// The menu's actions.
+	EditPod  key.Binding
+	EditNode key.Binding
+	Evict    key.Binding
+	Weight   key.Binding
+	Disable  key.Binding
+	Diff     key.Binding
+
+	// The screens' keys.
+	Up, Down key.Binding
+	Choose   key.Binding
+	Before   key.Binding
+	Words    key.Binding
+	Retry    key.Binding
+	Cancel   key.Binding
+}
+
+// DefaultWhatIfKeyMap returns the what-if keys.
+func DefaultWhatIfKeyMap() WhatIfKeyMap {
+	return WhatIfKeyMap{
+		Open:     key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "what-if")),
+		Suggest:  key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "suggest")),
+		EditPod:  key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit the pod in $EDITOR")),
+		EditNode: key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "edit the node in $EDITOR")),
+		Evict:    key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "evict a pod of the node")),
+		Weight:   key.NewBinding(key.WithKeys("W"), key.WithHelp("W", "set a score weight")),
+		Disable:  key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "disable a plugin")),
+		Diff:     key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "diff with the original")),
+		Up:       key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("↑/k", "up")),
+		Down:     key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("↓/j", "down")),
+		Choose:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
+		Before:   key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "open the original")),
+		Words:    key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "table/words")),
+		Retry:    key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit again")),
+		Cancel:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+	}
+}
+
+// setAvailable enables the keys that open the mode only when there is
+// something to fork.
+func (k *WhatIfKeyMap) setAvailable(ok bool) {
+	k.Open.SetEnabled(ok)
+	k.Suggest.SetEnabled(ok)
+}
+
+// ShortHelp implements help.KeyMap: the keys that open the mode, shown in a
+// cycle's key bar.
+func (k WhatIfKeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Open, k.Suggest} }
+
+// FullHelp implements help.KeyMap.
+func (k WhatIfKeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Open, k.Suggest}, {k.EditPod, k.EditNode, k.Evict, k.Weight, k.Disable, k.Diff}}
+}
+
+// menuKeys is the help of the what-if menu.
+type menuKeys struct{ k WhatIfKeyMap }
+
+func (m menuKeys) ShortHelp() []key.Binding {
+	cancel := m.k.Cancel
+	cancel.SetHelp("esc", "close the menu")
+	return []key.Binding{cancel}
+}
+func (m menuKeys) FullHelp() [][]key.Binding { return [][]key.Binding{m.ShortHelp()} }
+
+// diffKeys is the help of the diff view.
+type diffKeys struct{ k WhatIfKeyMap }
+
+func (d diffKeys) ShortHelp() []key.Binding {
+	k := d.k
+	choose := k.Choose
+	choose.SetHelp("enter", "open the what-if")
+	return []key.Binding{choose, k.Before, k.Words, k.Open, k.Up, k.Down, k.Cancel}
+}
+func (d diffKeys) FullHelp() [][]key.Binding { return [][]key.Binding{d.ShortHelp()} }
+
+// listKeys is the help of the suggest list and the pod picker.
+type listKeys struct {
+	k    WhatIfKeyMap
+	what string
+}
+
+func (l listKeys) ShortHelp() []key.Binding {
+	choose := l.k.Choose
+	choose.SetHelp("enter", l.what)
+	return []key.Binding{choose, l.k.Up, l.k.Down, l.k.Cancel}
+}
+func (l listKeys) FullHelp() [][]key.Binding { return [][]key.Binding{l.ShortHelp()} }
+
+// errorKeys is the help under a failed edit.
+type errorKeys struct{ k WhatIfKeyMap }
+
+func (e errorKeys) ShortHelp() []key.Binding {
+	cancel := e.k.Cancel
+	cancel.SetHelp("esc", "cancel")
+	return []key.Binding{e.k.Retry, cancel}
+}
+func (e errorKeys) FullHelp() [][]key.Binding { return [][]key.Binding{e.ShortHelp()} }
+
+// inputKeys is the help under the weight and plugin prompts.
+type inputKeys struct{ k WhatIfKeyMap }
+
+func (i inputKeys) ShortHelp() []key.Binding {
+	run := i.k.Choose
+	run.SetHelp("enter", "re-run")
+	cancel := i.k.Cancel
+	cancel.SetHelp("esc", "cancel")
+	return []key.Binding{run, cancel}
+}
+func (i inputKeys) FullHelp() [][]key.Binding { return [][]key.Binding{i.ShortHelp()} }

@@ -1,0 +1,116 @@
+package tui
+
+import (
+	"fmt"
+
+	"github.com/schedscope/schedscope/recorder"
+)
+
+// WhatIf re-runs a recorded cycle of the session on a changed copy of the
+// state it saw, with the real scheduler. cmd/ satisfies it where the session
+// can be forked (a fixture run); replays and live sessions have none. The
+// TUI calls it from tea.Cmds only: each call may run the fixture up to the
+// cycle and take seconds.
+type WhatIf interface {
+	// PodYAML is the manifest of cycle seq's pod as the scheduler saw it.
+	PodYAML(seq int) ([]byte, error)
+	// NodeYAML is a node's manifest as cycle seq saw it.
+	NodeYAML(seq int, node string) ([]byte, error)
+	// Run re-runs cycle seq with the changes; errors are one line.
+	Run(seq int, changes []WhatIfChange) (*WhatIfResult, error)
+	// Suggest searches single changes that make cycle seq's pod schedulable,
+	// each verified by a re-run.
+	Suggest(seq int) (*SuggestResult, error)
+}
+
+// ChangeKind is what a WhatIfChange changes.
+type ChangeKind uint8
+
+const (
+	// ChangePod replaces the pod with YAML.
+	ChangePod ChangeKind = iota + 1
+	// ChangeNode replaces node Target with YAML.
+	ChangeNode
+	// ChangeEvict deletes pod Target (namespace/name) before the cycle.
+	ChangeEvict
+	// ChangeWeight sets score plugin Target's weight to Weight.
+	ChangeWeight
+	// ChangeDisable disables plugin Target at extension point Point ("" everywhere).
+	ChangeDisable
+	// ChangeSuggested is the change of suggestion Ref of the last Suggest.
+	ChangeSuggested
+)
+
+// WhatIfChange is one change a user makes, in plain terms.
+type WhatIfChange struct {
+	Kind ChangeKind
+	// Target is a node name, a pod's namespace/name or a plugin name.
+	Target string
+	// YAML is an edited manifest (ChangePod, ChangeNode).
+	YAML   []byte
+	Weight int32
+	Point  string
+	// Ref identifies a suggestion (ChangeSuggested); Text words it.
+	Ref  int
+	Text string
+}
+
+// String words the change for the menu and the status bar.
+func (c WhatIfChange) String() string {
+	switch c.Kind {
+	case ChangePod:
+		return "edit the pod"
+	case ChangeNode:
+		return "edit node " + c.Target
+	case ChangeEvict:
+		return "evict " + c.Target
+	case ChangeWeight:
+		return fmt.Sprintf("weight of %s = %d", c.Target, c.Weight)
+	case ChangeDisable:
+		if c.Point != "" {
+			return fmt.Sprintf("disable %s at %s", c.Target, c.Point)
+		}
+		return "disable " + c.Target
+	case ChangeSuggested:
+		return c.Text
+	}
+	return "no change"
+}
+
+// WhatIfResult is one re-run and how it differs from the cycle it changed.
+type WhatIfResult struct {
+	// Seq is the cycle re-run.
+	Seq int
+	// Before is the cycle the changes apply to: as recorded, or, when its
+	// search was sampled, the unchanged re-run.
+	Before *recorder.Cycle
+	// After is the changed cycle; Later the pod's further cycles on the fork
+	// (the retry after a preemption).
+	After *recorder.Cycle
+	Later []*recorder.Cycle
+	Diff  *recorder.CycleDiff
+	// Changes word what changed, one per change.
+	Changes []string
+	// Landing is where the pod would go ("" if nowhere).
+	Landing string
+	// Note says what to know about the comparison (a sampled search).
+	Note string
+}
+
+// SuggestResult lists the single changes that make a pod schedulable.
+type SuggestResult struct {
+	Seq         int
+	Pod         string
+	Suggestions []Suggestion
+	// Note words how the search went (its budget, what was tried).
+	Note string
+}
+
+// Suggestion is one verified change.
+type Suggestion struct {
+	Text string
+	// Node is where the pod lands with the change.
+	Node          string
+	ViaPreemption bool
+	Change        WhatIfChange
+}
