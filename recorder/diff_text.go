@@ -70,12 +70,15 @@ func (d *CycleDiff) Lines(maxRows int) []string {
 		return fmt.Sprintf("%s  %s  →  %s", r.Node, r.Before, r.After)
 	})
 	if len(d.Scores) > 0 {
-		add("scores (weighted, %d node(s) changed):", len(d.Scores))
-		for i, s := range d.Scores {
-			if i == maxRows {
-				add("  … %d more", len(d.Scores)-maxRows)
-				break
-			}
+		// Nodes whose scores changed the same way share a row: a large
+		// cluster of identical nodes reads as one line, not hundreds.
+		type row struct {
+			nodes []string
+			line  string
+		}
+		var rows []*row
+		byLine := map[string]*row{}
+		for _, s := range d.Scores {
 			var parts []string
 			for _, p := range s.Plugins {
 				parts = append(parts, fmt.Sprintf("%s %+d", p.Plugin, p.After-p.Before))
@@ -84,7 +87,29 @@ func (d *CycleDiff) Lines(maxRows int) []string {
 			if len(parts) > 0 {
 				detail = "  (" + strings.Join(parts, ", ") + ")"
 			}
-			add("  %s  %s → %s%s", s.Node, total(s.TotalBefore), total(s.TotalAfter), detail)
+			line := fmt.Sprintf("%s → %s%s", total(s.TotalBefore), total(s.TotalAfter), detail)
+			r := byLine[line]
+			if r == nil {
+				r = &row{line: line}
+				byLine[line] = r
+				rows = append(rows, r)
+			}
+			r.nodes = append(r.nodes, s.Node)
+		}
+		add("scores (weighted, %d node(s) changed):", len(d.Scores))
+		for i, r := range rows {
+			if i == maxRows {
+				add("  … %d more", len(rows)-maxRows)
+				break
+			}
+			names := r.nodes[0]
+			switch n := len(r.nodes); {
+			case n == 2:
+				names += ", " + r.nodes[1]
+			case n > 2:
+				names += fmt.Sprintf(", %s and %d more", r.nodes[1], n-2)
+			}
+			add("  %s  %s", names, r.line)
 		}
 	}
 	if s := d.Sampling; s != nil {
