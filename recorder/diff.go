@@ -257,7 +257,10 @@ func DiffCycles(before, after *Cycle) *CycleDiff {
 			d.RejectionChanged = append(d.RejectionChanged, ch)
 		}
 	}
-	if sampling.OnlyBefore > 0 || sampling.OnlyAfter > 0 || before.NodesToFind != after.NodesToFind {
+	fastPath := func(c *Cycle) bool { return c.FastPath != nil && c.FastPath.Feasible }
+	// A fast path checks one node by design; that is no sampling window.
+	if !fastPath(before) && !fastPath(after) &&
+		(sampling.OnlyBefore > 0 || sampling.OnlyAfter > 0 || before.NodesToFind != after.NodesToFind) {
 		d.Sampling = sampling
 	}
 	d.Weights = weightChanges(before.Score, after.Score)

@@ -3,8 +3,10 @@ package commands
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -18,7 +20,11 @@ type DiffOptions struct {
 	simOptions
 	WithConfig string
 	Output     string
-	files      []string
+	// Cycles names two cycles of one recording to compare.
+	Cycles []int
+	// Pod keeps one pod of the comparison.
+	Pod   string
+	files []string
 
 	streams genericiooptions.IOStreams
 }
@@ -43,7 +49,7 @@ func (e *exitError) Unwrap() error { return e.err }
 func NewCmdDiff(streams genericiooptions.IOStreams) *cobra.Command {
 	o := &DiffOptions{streams: streams, simOptions: simOptions{stdin: streams.In}}
 	cmd := &cobra.Command{
-		Use:   "diff (A.rec B.rec | -f FIXTURE [--config A.yaml] --with-config B.yaml) [-o text|json|yaml]",
+		Use:   "diff (A.rec B.rec | -f FIXTURE [--config A.yaml] --with-config B.yaml | RUN.rec --cycles N,M) [--pod NAME] [-o text|json|yaml]",
 		Short: "Compare where pods go in two recordings, or under two scheduler configurations",
 		Long: "diff compares, pod by pod, the outcome of each pod's last cycle in A and in B: its node, result\n" +
 			"and message; for every pod that changed it prints the cycle diff (feasible nodes, score deltas,\n" +
@@ -51,6 +57,7 @@ func NewCmdDiff(streams genericiooptions.IOStreams) *cobra.Command {
 			"scheduler's default profile) and under --with-config. Exit status: 0 when nothing differs, 1 when\n" +
 			"something does, 2 on error, so it can gate a scheduler configuration change in CI.",
 		Example: `  kubectl schedscope diff before.rec after.rec
+  kubectl schedscope diff run.rec --cycles 3,9            # two cycles (e.g. two attempts of one pod)
   kubectl schedscope diff -f fixtures/large-cluster.yaml --with-config most-allocated.yaml
   kubectl schedscope diff -f cluster.yaml --config current.yaml --with-config proposed.yaml -o json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -63,6 +70,8 @@ func NewCmdDiff(streams genericiooptions.IOStreams) *cobra.Command {
 	}
 	o.addFlags(cmd.Flags())
 	cmd.Flags().StringVar(&o.WithConfig, "with-config", "", "the second KubeSchedulerConfiguration (with -f)")
+	cmd.Flags().IntSliceVar(&o.Cycles, "cycles", nil, "N,M: compare two cycles of one recording")
+	cmd.Flags().StringVar(&o.Pod, "pod", "", "compare only this pod (name or namespace/name)")
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "text", "output format: text, json or yaml")
 	return cmd
 }
@@ -70,6 +79,10 @@ func NewCmdDiff(streams genericiooptions.IOStreams) *cobra.Command {
 // Validate checks that exactly one of the two forms was given.
 func (o *DiffOptions) Validate() error {
 	switch {
+	case len(o.Cycles) > 0 && (len(o.files) != 1 || len(o.Cycles) != 2):
+		return errorf("--cycles takes two cycle numbers of one recording: diff RUN.rec --cycles 3,9")
+	case len(o.Cycles) > 0:
+		return validOutput(o.Output)
 	case len(o.files) == 2 && (o.Fixture != "" || o.WithConfig != "" || o.Config != ""):
 		return errorf("give two recordings, or -f with --with-config, not both")
 	case len(o.files) == 2:
@@ -153,6 +166,9 @@ func (o *DiffOptions) Run(ctx context.Context) error {
 func (o *DiffOptions) compare(ctx context.Context) (*diffDocument, error) {
 	var a, b *lastCycles
 	doc := &diffDocument{}
+	if len(o.Cycles) == 2 {
+		return o.compareCycles()
+	}
 	if len(o.files) == 2 {
 		doc.A, doc.B = o.files[0], o.files[1]
 		for i, name := range o.files {
@@ -193,6 +209,13 @@ func (o *DiffOptions) compare(ctx context.Context) (*diffDocument, error) {
 		}
 	}
 	doc.Pods = []diffPod{}
+	if o.Pod != "" {
+		kept := slicesFilter(order, func(k string) bool { return k == o.Pod || strings.HasSuffix(k, "/"+o.Pod) })
+		if len(kept) == 0 {
+			return nil, errorf("pod %q has no cycle in either side", o.Pod)
+		}
+		order = kept
+	}
 	for _, k := range order {
 		p := diffPod{Pod: k}
 		ca, cb := a.last[k], b.last[k]
@@ -295,4 +318,61 @@ func sideLine(s *diffSide) string {
 		return s.Node
 	}
 	return s.Outcome
+}
+
+func slicesFilter(s []string, keep func(string) bool) []string {
+	var out []string
+	for _, x := range s {
+		if keep(x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// compareCycles compares two cycles of one recording: they need not be of
+// one pod, though that is the usual question (why did the retry differ?).
+func (o *DiffOptions) compareCycles() (*diffDocument, error) {
+	name := o.files[0]
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r, err := recorder.NewReader(f)
+	if err != nil {
+		return nil, errorf("%s: %v", name, err)
+	}
+	want := map[int]*recorder.Cycle{o.Cycles[0]: nil, o.Cycles[1]: nil}
+	doc := &diffDocument{A: fmt.Sprintf("%s cycle %d", name, o.Cycles[0]), B: fmt.Sprintf("%s cycle %d", name, o.Cycles[1])}
+	for rec, err := range r.All() {
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			doc.Problems = append(doc.Problems, name+": "+err.Error())
+			continue
+		}
+		if c := rec.Cycle; c != nil {
+			if got, ok := want[c.Seq]; ok && got == nil {
+				want[c.Seq] = c
+			}
+		}
+	}
+	a, b := want[o.Cycles[0]], want[o.Cycles[1]]
+	for _, n := range o.Cycles {
+		if want[n] == nil {
+			return nil, errorf("%s: has no cycle %d", name, n)
+		}
+	}
+	p := diffPod{Pod: b.Pod.Key(), A: side(a), B: side(b), Diff: recorder.DiffCycles(a, b)}
+	if a.Pod.Key() != b.Pod.Key() {
+		p.Pod = a.Pod.Key() + " / " + b.Pod.Key()
+	}
+	p.Changed = !p.Diff.Same
+	if p.Changed {
+		doc.Changed = 1
+	}
+	doc.Pods = []diffPod{p}
+	return doc, nil
 }
