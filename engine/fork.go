@@ -51,6 +51,10 @@ type Fork struct {
 	SearchStart int
 	Diagnostic  DiagnosticMode
 
+	// Note says how the fork's state relates to the cycle's, when it is not
+	// the state the cycle saw (a live session forks from the cluster now).
+	Note string
+
 	// Changes lists, in words, what With changed.
 	Changes []string
 	// changedConfig is set when a change edited the scheduler's configuration.

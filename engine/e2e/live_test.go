@@ -257,6 +257,45 @@ func TestLiveAgainstRealScheduler(t *testing.T) {
 		check(t, p)
 	}
 
+	t.Run("what-if forks the mirrored cluster and agrees with the real scheduler", func(t *testing.T) {
+		s.mu.Lock()
+		cycles := s.cyclesFor("default/huge")
+		s.mu.Unlock()
+		if len(cycles) == 0 {
+			t.Fatal("no cycle for default/huge")
+		}
+		f, err := live.ForkAt(cycles[len(cycles)-1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := f.With(engine.PatchPod([]byte(`{"spec":{"tolerations":[{"key":"dedicated","operator":"Equal","value":"gpu","effect":"NoSchedule"}]}}`)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := g.Run(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Cycle.Outcome.Node != "tainted-c" {
+			t.Fatalf("the what-if put huge on %q (%s), want tainted-c", res.Cycle.Outcome.Node, res.Cycle.Outcome.Message)
+		}
+		// The same pod with the toleration, created for real.
+		tolerating := podSpec{name: "huge-tolerating", cpu: "12", mem: "8Gi"}
+		p := makePod(tolerating)
+		p.Spec.Tolerations = []v1.Toleration{{Key: "dedicated", Operator: v1.TolerationOpEqual, Value: "gpu", Effect: v1.TaintEffectNoSchedule}}
+		if _, err := cp.client.CoreV1().Pods("default").Create(ctx, p, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		check(t, tolerating)
+		got, err := cp.client.CoreV1().Pods("default").Get(ctx, tolerating.name, metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Spec.NodeName != res.Cycle.Outcome.Node {
+			t.Errorf("what-if said %s, the real kube-scheduler bound the pod to %s", res.Cycle.Outcome.Node, got.Spec.NodeName)
+		}
+	})
+
 	t.Run("losing the API server is reported and recovered from", func(t *testing.T) {
 		px.cut()
 		s.waitFor(t, "the lost connection to be reported", 60*time.Second, func() bool { return s.lost > 0 })
