@@ -441,7 +441,7 @@ func lostOnScore(c *Cycle, loser, winner string) string {
 	li := slices.IndexFunc(s.Nodes, func(n int) bool { return c.NodeName(n) == loser })
 	wi := c.WinnerRow()
 	if li < 0 || wi < 0 {
-		return fmt.Sprintf("%s was not scored; %s was chosen", loser, winner)
+		return fmt.Sprintf("%s passed filtering but was left out of scoring: the search had found enough feasible nodes (percentageOfNodesToScore); %s was chosen", loser, winner)
 	}
 	if s.Totals[li] == s.Totals[wi] {
 		return fmt.Sprintf("%s and %s tie at %d; %s", loser, winner, s.Totals[wi], c.Selection.Explain(c))

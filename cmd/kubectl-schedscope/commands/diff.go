@@ -301,6 +301,9 @@ func (o *DiffOptions) printText(doc *diffDocument) error {
 			for _, l := range p.Diff.Lines(10) {
 				t.printf("  %s\n", l)
 			}
+			if p.Diff.Sampling != nil && len(o.Cycles) == 0 {
+				t.printf("  (a sampled search: kube-scheduler's parallel filter picks the sample anew each run, so part of this may be that race, not the change)\n")
+			}
 		}
 	}
 	same := len(doc.Pods) - doc.Changed
