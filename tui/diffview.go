@@ -245,6 +245,8 @@ func (v *DiffView) headLines(w int) []string {
 		}
 	} else if d != nil && d.Same {
 		lines = append(lines, st.Dim.Render("no difference: the same feasible nodes, scores, node and message"))
+	} else if res.After.Outcome.Node != "" && res.After.Outcome.Node == res.Before.Outcome.Node {
+		lines = append(lines, fit(st.Dim.Render("winner ")+st.Chosen.Render(res.After.Outcome.Node)+st.Dim.Render(" on both sides"), w))
 	}
 	if res.Note != "" {
 		lines = append(lines, fit(st.Dim.Render(res.Note), w))
@@ -341,7 +343,7 @@ func (v *DiffView) sideCell(s diffSide, w, side int) string {
 		return style.Render(fit(glyph+" "+text, w))
 	}
 	text := fmt.Sprintf("%s %d", glyph, s.total)
-	barW := min(w-ansi.StringWidth(text)-1, 30)
+	barW := min(w-ansi.StringWidth(text)-1, 40)
 	if barW <= 0 || v.maxTotal <= 0 {
 		return style.Render(fit(text, w))
 	}
@@ -361,14 +363,14 @@ func (v *DiffView) change(r diffRow) string {
 	case "reason":
 		return st.Unschedulable.Render("new why")
 	}
+	if s := r.score; s != nil && s.TotalBefore != nil && s.TotalAfter != nil && *s.TotalAfter != *s.TotalBefore {
+		return fmt.Sprintf("%+d", *s.TotalAfter-*s.TotalBefore)
+	}
 	if r.before.chosen != r.after.chosen {
 		if r.after.chosen {
 			return st.Chosen.Render("chosen")
 		}
-		return st.Dim.Render("not chosen")
-	}
-	if s := r.score; s != nil && s.TotalBefore != nil && s.TotalAfter != nil {
-		return fmt.Sprintf("%+d", *s.TotalAfter-*s.TotalBefore)
+		return st.Dim.Render("lost")
 	}
 	return st.Dim.Render("=")
 }
@@ -391,7 +393,7 @@ func (v *DiffView) footer(w int) []string {
 		}
 		out = append(out, st.Bold.Render(r.node)+": "+what)
 	} else {
-		out = append(out, st.Bold.Render(r.node)+": "+st.Dim.Render("the same filter result on both sides"))
+		out = append(out, st.Bold.Render(r.node)+": "+st.Dim.Render(sameFilter(r.after)))
 	}
 	if s := r.score; s != nil && len(s.Plugins) > 0 {
 		var parts []string
@@ -406,6 +408,19 @@ func (v *DiffView) footer(w int) []string {
 		lines = append(lines, wrapStyled(l, w)...)
 	}
 	return box(lines, w, v.footerHeight())
+}
+
+// sameFilter words a filter result both sides share.
+func sameFilter(s diffSide) string {
+	switch s.state {
+	case stRejected:
+		return "rejected by " + s.plugin + " on both sides"
+	case stNotEvaluated:
+		return "not evaluated on either side"
+	case stDiscarded:
+		return "feasible but not kept on both sides"
+	}
+	return "feasible on both sides"
 }
 
 // wrapStyled cuts a styled line into lines of w cells.
@@ -424,7 +439,7 @@ func (v *DiffView) wordLines(w int) []string {
 		lines = []string{st.Header.Render("the diff in words"), ""}
 	}
 	d := v.run.res.Diff
-	if d == nil {
+	if d == nil || d.Same && !v.wide() {
 		return lines
 	}
 	for _, l := range d.Lines(8) {

@@ -63,7 +63,7 @@ func (r *whatIfRuns) of(c *recorder.Cycle) *whatIfRun {
 	return r.byCycle[c]
 }
 
-// label names the n-th re-run of cycle seq: 3', 3'', 3''', then 3'4.
+// label names the n-th re-run of cycle seq: 3', 3”, 3”', then 3'4.
 func wiLabel(seq, n int) string {
 	if n <= 3 {
 		return strconv.Itoa(seq) + strings.Repeat("'", n)
@@ -141,9 +141,11 @@ type whatIfMode struct {
 	inputErr  string
 	// pick is the pod cursor of the evict picker.
 	pick int
-	// edit is the edit the scheduler refused, editErr why.
+	// edit is the edit the scheduler refused, editErr why; editing is the
+	// one $EDITOR has.
 	edit    *editSession
 	editErr string
+	editing *editSession
 
 	diff    DiffView
 	suggest SuggestView
@@ -165,7 +167,7 @@ func (wi *whatIfMode) SetSize(w, h int) {
 	wi.w, wi.h = w, h
 	wi.diff.SetSize(w, h)
 	wi.suggest.SetSize(w, h)
-	wi.input.SetWidth(max(w-4, 10))
+	wi.input.SetWidth(max(w-len(wi.input.Prompt)-2, 10))
 }
 
 // fullScreen tells whether a what-if screen covers the panes.
@@ -291,7 +293,7 @@ func (m Model) whatIfKey(msg tea.KeyPressMsg) (Model, tea.Cmd, bool) {
 		switch {
 		case key.Matches(msg, k.Retry):
 			e := wi.edit
-			wi.screen, wi.edit, wi.editErr = wiNone, nil, ""
+			wi.screen, wi.edit, wi.editErr, wi.editing = wiNone, nil, "", e
 			return m, runEditor(e), true
 		case key.Matches(msg, k.Cancel):
 			e := wi.edit
@@ -354,11 +356,11 @@ func (m Model) menuKey(msg tea.KeyPressMsg) (Model, tea.Cmd, bool) {
 			wi.screen, wi.pick = wiPickPod, 0
 		}
 	case key.Matches(msg, k.Weight):
-		plugin := ""
-		if t.point == "score" {
-			plugin = t.plugin
+		v := ""
+		if t.point == "score" && t.plugin != "" {
+			v = t.plugin + "="
 		}
-		m.openInput(ChangeWeight, plugin+"=")
+		m.openInput(ChangeWeight, v)
 		return m, m.wi.input.Focus(), true
 	case key.Matches(msg, k.Disable):
 		v := ""
@@ -390,6 +392,7 @@ func (m *Model) openInput(kind ChangeKind, value string) {
 		wi.input.Prompt = "disable PLUGIN[:POINT]: "
 		wi.input.Placeholder = "NodeResourcesFit:score (no point: everywhere)"
 	}
+	wi.input.SetWidth(max(wi.w-len(wi.input.Prompt)-2, 10))
 	wi.input.SetValue(value)
 	wi.input.CursorEnd()
 }
@@ -552,9 +555,11 @@ func (m Model) updateWhatIf(msg tea.Msg) (Model, tea.Cmd, bool) {
 			m.say("what-if: %s", oneLine(msg.err))
 			return m, nil, true
 		}
+		wi.editing = msg.edit
 		return m, runEditor(msg.edit), true
 	case wiEditedMsg:
 		e := msg.edit
+		wi.editing = nil
 		if msg.err != nil {
 			m.say("$EDITOR: %s", oneLine(msg.err))
 			return m, removeFile(e.path), true
@@ -671,6 +676,9 @@ func (m Model) whatIfHelp() help.KeyMap {
 	case wiDiff:
 		return diffKeys{k}
 	case wiSuggest:
+		if _, ok := m.wi.suggest.Selected(); !ok {
+			return errorKeys{k}.cancelOnly()
+		}
 		return listKeys{k, "open as what-if"}
 	}
 	return nil
@@ -703,7 +711,7 @@ func (m Model) whatIfBody(h int) []string {
 
 func (m Model) pickLines() []string {
 	st, t := m.st, m.wi.target
-	lines := []string{st.Title.Render("evict a pod from "+t.node) + st.Dim.Render(fmt.Sprintf("  · then re-run cycle %d", t.seq)), ""}
+	lines := []string{st.Title.Render("evict a pod from "+t.node) + st.Dim.Render(fmt.Sprintf(" · then re-run cycle %d", t.seq)), ""}
 	for i, p := range t.pods {
 		row := fmt.Sprintf("%s (priority %d)", p.Key(), p.Priority)
 		if i == m.wi.pick {
@@ -742,7 +750,15 @@ func (m Model) whatIfOverlay(body []string) []string {
 		}
 		item(k.EditPod, "edit the pod in $EDITOR, as the scheduler saw it", true)
 		item(k.EditNode, "edit "+node+" in $EDITOR", t.node != "")
-		item(k.Evict, fmt.Sprintf("evict a pod of %s (%d there)", node, len(t.pods)), len(t.pods) > 0)
+		pods := "none there"
+		if len(t.pods) > 0 {
+			pods = fmt.Sprintf("%d there", len(t.pods))
+		}
+		evict := fmt.Sprintf("evict a pod of %s (%s)", node, pods)
+		if t.node == "" {
+			evict = "evict a pod of " + node
+		}
+		item(k.Evict, evict, len(t.pods) > 0)
 		wt := "set a score plugin's weight"
 		if t.point == "score" && t.plugin != "" {
 			wt += fmt.Sprintf(" (%s is %d)", t.plugin, t.weight)

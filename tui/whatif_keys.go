@@ -1,6 +1,9 @@
 package tui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+)
 
 // WhatIfKeyMap holds the keys of the what-if mode: the two that open it from
 // a cycle, the menu's actions, and the keys of its screens.
@@ -118,3 +121,11 @@ func (i inputKeys) ShortHelp() []key.Binding {
 	return []key.Binding{run, cancel}
 }
 func (i inputKeys) FullHelp() [][]key.Binding { return [][]key.Binding{i.ShortHelp()} }
+
+// cancelOnly is a key map of the back key alone.
+func (e errorKeys) cancelOnly() help.KeyMap { return backOnly{e.k.Cancel} }
+
+type backOnly struct{ b key.Binding }
+
+func (b backOnly) ShortHelp() []key.Binding  { return []key.Binding{b.b} }
+func (b backOnly) FullHelp() [][]key.Binding { return [][]key.Binding{{b.b}} }

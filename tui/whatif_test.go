@@ -1,0 +1,437 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/schedscope/schedscope/recorder"
+)
+
+// fakeWhatIf answers the TUI's what-if calls from fixed cycles and records them.
+type fakeWhatIf struct {
+	before map[int]*recorder.Cycle
+	// after builds the re-run of a cycle with changes; nil answers the
+	// cycle unchanged.
+	after   func(seq int, changes []WhatIfChange) (*recorder.Cycle, error)
+	suggest *SuggestResult
+	podYAML string
+
+	runs    [][]WhatIfChange
+	yamlFor []string
+}
+
+var _ WhatIf = (*fakeWhatIf)(nil)
+
+func (f *fakeWhatIf) PodYAML(seq int) ([]byte, error) {
+	f.yamlFor = append(f.yamlFor, fmt.Sprintf("pod@%d", seq))
+	return []byte(f.podYAML), nil
+}
+
+func (f *fakeWhatIf) NodeYAML(seq int, node string) ([]byte, error) {
+	f.yamlFor = append(f.yamlFor, fmt.Sprintf("%s@%d", node, seq))
+	return []byte("kind: Node\nmetadata:\n  name: " + node + "\n"), nil
+}
+
+func (f *fakeWhatIf) Run(seq int, changes []WhatIfChange) (*WhatIfResult, error) {
+	f.runs = append(f.runs, changes)
+	before := f.before[seq]
+	after := before
+	if f.after != nil {
+		var err error
+		if after, err = f.after(seq, changes); err != nil {
+			return nil, err
+		}
+	}
+	res := &WhatIfResult{Seq: seq, Before: before, After: after, Diff: recorder.DiffCycles(before, after)}
+	for _, c := range changes {
+		res.Changes = append(res.Changes, c.String())
+	}
+	res.Landing = after.Outcome.Node
+	return res, nil
+}
+
+func (f *fakeWhatIf) Suggest(seq int) (*SuggestResult, error) {
+	if f.suggest == nil {
+		return nil, errors.New("no suggestions\nsecond line")
+	}
+	r := *f.suggest
+	r.Seq = seq
+	return &r, nil
+}
+
+// whatIfSession is a fixture session of cycles with a fake what-if, sized w×h.
+func whatIfSession(t testing.TB, f *fakeWhatIf, w, h int, cycles ...*recorder.Cycle) Model {
+	t.Helper()
+	m := New(Options{Source: "fixture test.yaml", WhatIf: f})
+	m = send(m, tea.WindowSizeMsg{Width: w, Height: h})
+	evs := []Event{{Header: &recorder.Header{KubernetesVersion: "v1.37.1"}}}
+	f.before = map[int]*recorder.Cycle{}
+	for _, c := range cycles {
+		evs = append(evs, Event{Cycle: c})
+		f.before[c.Seq] = c
+	}
+	return send(m, eventsMsg{events: evs})
+}
+
+// settle runs the commands a message returns, feeding their messages back,
+// as the program would (an editor is not run: its command is returned).
+func settle(t testing.TB, m Model, cmd tea.Cmd) (Model, tea.Cmd) {
+	t.Helper()
+	for range 10 {
+		if cmd == nil {
+			return m, nil
+		}
+		msg := cmd()
+		switch msg.(type) {
+		case nil:
+			return m, nil
+		case tea.BatchMsg:
+			return m, cmd
+		}
+		if fmt.Sprintf("%T", msg) == "tea.execMsg" {
+			return m, cmd
+		}
+		m, cmd = sendCmd(m, msg)
+	}
+	t.Fatal("commands did not settle")
+	return m, nil
+}
+
+// press sends one key and settles what it started.
+func pressSettle(t testing.TB, m Model, ks ...string) Model {
+	t.Helper()
+	for _, k := range ks {
+		var cmd tea.Cmd
+		if s, ok := strings.CutPrefix(k, "text:"); ok {
+			m = keys(m, "text:"+s)
+			continue
+		}
+		m, cmd = sendCmd(m, press(k))
+		m, _ = settle(t, m, cmd)
+	}
+	return m
+}
+
+// stuckCycles are an unschedulable cycle 1 and the cycle where uncordoning
+// node "cordoned" puts the pod there.
+func stuckCycles() (*recorder.Cycle, *recorder.Cycle) {
+	before := makeCycle(1, "stuck").nodes("cordoned", "tainted", "small").
+		reject(0, "node(s) were unschedulable").reject(1, "node(s) had untolerated taint(s)").reject(2, "Insufficient cpu").obj()
+	after := makeCycle(1, "stuck").nodes("cordoned", "tainted", "small").
+		reject(1, "node(s) had untolerated taint(s)").reject(2, "Insufficient cpu").score("NodeResourcesFit", 1, 40).obj()
+	after.Start = after.Start.Add(90)
+	return before, after
+}
+
+// scoredCycles are a bound cycle 1 over three nodes, and the cycle a weight
+// change makes: node b overtakes node a.
+func scoredCycles() (*recorder.Cycle, *recorder.Cycle) {
+	before := makeCycle(1, "web").nodes("a", "b", "c").reject(2, "Insufficient memory").
+		score("NodeResourcesFit", 1, 90, 60).score("ImageLocality", 1, 0, 20).obj()
+	after := makeCycle(1, "web").nodes("a", "b", "c").reject(2, "Insufficient memory").
+		score("NodeResourcesFit", 1, 90, 60).score("ImageLocality", 5, 0, 20).obj()
+	return before, after
+}
+
+// lastEdit is the edit handed to $EDITOR.
+func lastEdit(t testing.TB, m Model) *editSession {
+	t.Helper()
+	if m.wi.editing == nil {
+		t.Fatal("no edit was handed to $EDITOR")
+	}
+	return m.wi.editing
+}
+
+func TestWhatIfKeysWithoutSource(t *testing.T) {
+	rec := loadRecording(t, "unschedulable")
+	m := keys(newSession(t, rec, nil, 80, 24), "enter")
+	if strings.Contains(screen(m), "w what-if") {
+		t.Errorf("a replay's key bar offers w what-if:\n%s", screen(m))
+	}
+	for _, k := range []string{"w", "S"} {
+		got := keys(m, k)
+		if got.wi.screen != wiNone || got.message.text != noWhatIf {
+			t.Errorf("%s in a replay: screen %d, message %q; want no screen and %q", k, got.wi.screen, got.message.text, noWhatIf)
+		}
+	}
+	if help := screen(keys(m, "?")); !strings.Contains(help, noWhatIf) {
+		t.Errorf("the help screen does not say why what-if is off:\n%s", help)
+	}
+}
+
+func TestWhatIfWeightRun(t *testing.T) {
+	before, after := scoredCycles()
+	f := &fakeWhatIf{after: func(int, []WhatIfChange) (*recorder.Cycle, error) { return after, nil }}
+	m := whatIfSession(t, f, 80, 24, before)
+	m = toPhase(t, keys(m, "enter"), phScore)
+	m = keys(m, "tab") // ImageLocality
+	m = pressSettle(t, m, "w", "W")
+	if m.wi.screen != wiInput || m.wi.input.Value() != "ImageLocality=" {
+		t.Fatalf("W opened screen %d with %q; want the weight prompt with ImageLocality=", m.wi.screen, m.wi.input.Value())
+	}
+	m = pressSettle(t, m, "text:5", "enter")
+	want := [][]WhatIfChange{{{Kind: ChangeWeight, Target: "ImageLocality", Weight: 5}}}
+	if diff := cmp.Diff(want, f.runs); diff != "" {
+		t.Errorf("runs (-want +got):\n%s", diff)
+	}
+	if m.wi.screen != wiDiff {
+		t.Fatalf("after the run, screen %d; want the diff view", m.wi.screen)
+	}
+	if len(m.cycles) != 2 || m.wi.runs.of(m.cycles[1]) == nil {
+		t.Fatalf("the re-run is not listed: %d cycles", len(m.cycles))
+	}
+	golden(t, "whatif-diff-80x24", screen(m))
+	golden(t, "whatif-diff-80x24-words", screen(keys(m, "v")))
+
+	// enter opens the re-run; esc lists it beside the original.
+	m = keys(m, "enter")
+	if m.view.Cycle() != m.cycles[1] || !strings.Contains(screen(m), "cycle 1' what-if") {
+		t.Errorf("enter did not open the re-run:\n%s", screen(m))
+	}
+	m = keys(m, "esc")
+	golden(t, "whatif-list-80x24", screen(m))
+
+	// w on the re-run stacks: its change and the new one.
+	m = keys(m, "enter")
+	m = pressSettle(t, m, "w", "p", "text:NodeResourcesFit:score", "enter")
+	if len(f.runs) != 2 || len(f.runs[1]) != 2 || f.runs[1][1].Kind != ChangeDisable || f.runs[1][1].Point != "score" {
+		t.Errorf("the second run's changes = %+v; want the weight, then NodeResourcesFit disabled at score", f.runs)
+	}
+	if got := m.list.seqCell(2); got != "1''" {
+		t.Errorf("the second re-run is numbered %q, want 1''", got)
+	}
+	if rows := m.list.rows; len(rows) != 3 || rows[1] != 1 && rows[1] != 2 {
+		t.Errorf("rows = %v, want the re-runs after cycle 1", rows)
+	}
+}
+
+func TestWhatIfDiffWide(t *testing.T) {
+	before, after := scoredCycles()
+	f := &fakeWhatIf{after: func(int, []WhatIfChange) (*recorder.Cycle, error) { return after, nil }}
+	m := whatIfSession(t, f, 200, 50, before)
+	m = toPhase(t, keys(m, "enter"), phScore)
+	m = pressSettle(t, m, "w", "W", "backspace", "text:=5", "enter")
+	if m.wi.screen != wiDiff {
+		t.Fatalf("screen %d, want the diff view (runs %+v, message %q)", m.wi.screen, f.runs, m.message.text)
+	}
+	golden(t, "whatif-diff-200x50", screen(m))
+}
+
+func TestWhatIfMenu(t *testing.T) {
+	before, _ := stuckCycles()
+	for _, size := range [][2]int{{80, 24}, {200, 50}} {
+		f := &fakeWhatIf{}
+		m := whatIfSession(t, f, size[0], size[1], before)
+		m = keys(m, "enter", "w")
+		if m.wi.screen != wiMenu || m.wi.target.node != "cordoned" || m.wi.target.plugin != "NodeResourcesFit" {
+			t.Fatalf("menu %d on node %q plugin %q; want the menu on cordoned, NodeResourcesFit", m.wi.screen, m.wi.target.node, m.wi.target.plugin)
+		}
+		golden(t, fmt.Sprintf("whatif-menu-%dx%d", size[0], size[1]), screen(m))
+		if m = keys(m, "esc"); m.wi.screen != wiNone || m.focus != focusCycle {
+			t.Errorf("esc: screen %d focus %d; want the menu closed, the cycle open", m.wi.screen, m.focus)
+		}
+	}
+}
+
+func TestWhatIfSuggest(t *testing.T) {
+	before, after := stuckCycles()
+	uncordon := WhatIfChange{Kind: ChangeSuggested, Ref: 7, Text: "uncordon node cordoned"}
+	f := &fakeWhatIf{
+		after: func(int, []WhatIfChange) (*recorder.Cycle, error) { return after, nil },
+		suggest: &SuggestResult{Pod: "default/stuck", Note: "re-ran the cycle 4 times (budget 24) over 3 candidate change(s)", Suggestions: []Suggestion{
+			{Text: "uncordon node cordoned", Node: "cordoned", Change: uncordon},
+			{Text: "tolerate the taint team=ml:NoSchedule (on tainted)", Node: "tainted", Change: WhatIfChange{Kind: ChangeSuggested, Ref: 8}},
+			{Text: "lower container c's cpu request from 2 to 500m (what small has free), a long text that wraps at 80 columns", Node: "small", Change: WhatIfChange{Kind: ChangeSuggested, Ref: 9}},
+		}},
+	}
+	for _, size := range [][2]int{{80, 24}, {200, 50}} {
+		m := whatIfSession(t, f, size[0], size[1], before)
+		m = pressSettle(t, m, "S")
+		if m.wi.screen != wiSuggest {
+			t.Fatalf("S from the list: screen %d, message %q; want the suggest list", m.wi.screen, m.message.text)
+		}
+		golden(t, fmt.Sprintf("whatif-suggest-%dx%d", size[0], size[1]), screen(keys(m, "j")))
+	}
+	m := whatIfSession(t, f, 80, 24, before)
+	f.runs = nil
+	m = pressSettle(t, m, "S", "enter")
+	if diff := cmp.Diff([][]WhatIfChange{{uncordon}}, f.runs); diff != "" {
+		t.Errorf("enter ran (-want +got):\n%s", diff)
+	}
+	if m.wi.screen != wiDiff {
+		t.Fatalf("screen %d, want the diff", m.wi.screen)
+	}
+	if s := screen(m); !strings.Contains(s, "now fits") || !strings.Contains(s, "✗ NodeResourcesFit") {
+		t.Errorf("the diff does not show cordoned becoming feasible:\n%s", s)
+	}
+	golden(t, "whatif-diff-feasible-80x24", screen(m))
+}
+
+func TestSuggestErrorIsOneLine(t *testing.T) {
+	before, _ := stuckCycles()
+	m := pressSettle(t, whatIfSession(t, &fakeWhatIf{}, 80, 24, before), "S")
+	if m.wi.screen != wiNone || m.message.text != "suggest: no suggestions" {
+		t.Errorf("screen %d, message %q; want the first line of the error", m.wi.screen, m.message.text)
+	}
+}
+
+func TestSuggestOnBoundCycleSaysWhy(t *testing.T) {
+	before, _ := scoredCycles()
+	f := &fakeWhatIf{}
+	m := pressSettle(t, whatIfSession(t, f, 80, 24, before), "S")
+	if m.wi.screen != wiNone || !strings.Contains(m.message.text, "bound its pod") {
+		t.Errorf("S on a bound cycle: screen %d, message %q", m.wi.screen, m.message.text)
+	}
+}
+
+func TestWhatIfEditPod(t *testing.T) {
+	before, after := stuckCycles()
+	fail := true
+	f := &fakeWhatIf{podYAML: "kind: Pod\nmetadata:\n  name: stuck\n", after: func(_ int, cs []WhatIfChange) (*recorder.Cycle, error) {
+		if fail {
+			return nil, errors.New(`the edited pod: Pod "stuck" is invalid: spec.containers: Required value`)
+		}
+		return after, nil
+	}}
+	m := whatIfSession(t, f, 80, 24, before)
+	m, cmd := sendCmd(keys(m, "enter", "w"), press("e"))
+	m, cmd = settle(t, m, cmd)
+	if cmd == nil {
+		t.Fatal("e did not start the editor")
+	}
+	// The editor is not run here: write what it would save.
+	msg := lastEdit(t, m)
+	path := msg.path
+	if data, err := os.ReadFile(path); err != nil || string(data) != f.podYAML {
+		t.Fatalf("the file to edit holds %q (%v), want the pod's YAML", data, err)
+	}
+	if err := os.WriteFile(path, []byte("kind: Pod\nmetadata:\n  name: stuck\nspec: {}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m, _ = settle(t, m, func() tea.Msg { return wiEditedMsg{edit: msg} })
+	if m.wi.screen != wiEditError || !strings.Contains(m.wi.editErr, "spec.containers: Required value") {
+		t.Fatalf("screen %d, error %q; want the edit refused", m.wi.screen, m.wi.editErr)
+	}
+	golden(t, "whatif-edit-error-80x24", screen(m))
+	if got := f.runs[0][0]; got.Kind != ChangePod || !strings.Contains(string(got.YAML), "spec: {}") {
+		t.Errorf("the run got %+v, want the edited pod", got)
+	}
+	// e edits again: the same file, the edit kept.
+	m, cmd = sendCmd(m, press("e"))
+	if cmd == nil || m.wi.screen != wiNone {
+		t.Fatalf("e after an error: screen %d, no editor", m.wi.screen)
+	}
+	fail = false
+	m, _ = settle(t, m, func() tea.Msg { return wiEditedMsg{edit: msg} })
+	if m.wi.screen != wiDiff || len(m.cycles) != 2 {
+		t.Fatalf("screen %d, %d cycles; want the diff of the re-run", m.wi.screen, len(m.cycles))
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("the temporary file %s is left behind (%v)", path, err)
+	}
+	if r := m.wi.runs.of(m.cycles[1]); r == nil || !strings.Contains(string(r.podYAML), "spec: {}") {
+		t.Errorf("the re-run does not keep the edited YAML for the next edit")
+	}
+}
+
+func TestWhatIfEditUnchanged(t *testing.T) {
+	before, _ := stuckCycles()
+	f := &fakeWhatIf{podYAML: "kind: Pod\n"}
+	m := whatIfSession(t, f, 80, 24, before)
+	m, cmd := sendCmd(keys(m, "enter", "w"), press("e"))
+	m, _ = settle(t, m, cmd)
+	e := lastEdit(t, m)
+	m, _ = settle(t, m, func() tea.Msg { return wiEditedMsg{edit: e} })
+	if len(f.runs) != 0 || !strings.Contains(m.message.text, "not changed") {
+		t.Errorf("runs %v, message %q; want nothing re-run", f.runs, m.message.text)
+	}
+}
+
+func TestWhatIfEvict(t *testing.T) {
+	before, after := stuckCycles()
+	before.NodeUse = []recorder.NodeUse{{Node: 2, Generation: 1, Pods: []recorder.PodRef{{Namespace: "default", Name: "batch-1", Priority: 10}, {Namespace: "default", Name: "batch-2"}}}}
+	f := &fakeWhatIf{after: func(int, []WhatIfChange) (*recorder.Cycle, error) { return after, nil }}
+	m := whatIfSession(t, f, 80, 24, before)
+	m = keys(m, "enter", "j", "j", "enter") // node detail of small
+	m = pressSettle(t, m, "w", "x")
+	if m.wi.screen != wiPickPod {
+		t.Fatalf("x: screen %d, message %q; want the pod picker", m.wi.screen, m.message.text)
+	}
+	golden(t, "whatif-evict-80x24", screen(m))
+	m = pressSettle(t, m, "j", "enter")
+	want := [][]WhatIfChange{{{Kind: ChangeEvict, Target: "default/batch-2"}}}
+	if diff := cmp.Diff(want, f.runs); diff != "" {
+		t.Errorf("runs (-want +got):\n%s", diff)
+	}
+}
+
+func TestWhatIfNeedsANode(t *testing.T) {
+	before, _ := stuckCycles()
+	f := &fakeWhatIf{}
+	m := whatIfSession(t, f, 80, 24, before)
+	m = pressSettle(t, m, "w", "n") // from the list: no node selected
+	if m.wi.screen != wiMenu || !strings.Contains(m.message.text, "select a node") || len(f.yamlFor) != 0 {
+		t.Errorf("n without a node: screen %d, message %q, asked %v", m.wi.screen, m.message.text, f.yamlFor)
+	}
+}
+
+func TestWithChange(t *testing.T) {
+	pod1 := WhatIfChange{Kind: ChangePod, YAML: []byte("a")}
+	pod2 := WhatIfChange{Kind: ChangePod, YAML: []byte("b")}
+	n1 := WhatIfChange{Kind: ChangeNode, Target: "n1", YAML: []byte("x")}
+	n2 := WhatIfChange{Kind: ChangeNode, Target: "n2", YAML: []byte("y")}
+	w := WhatIfChange{Kind: ChangeWeight, Target: "P", Weight: 2}
+	tests := []struct {
+		name string
+		base []WhatIfChange
+		ch   WhatIfChange
+		want []WhatIfChange
+	}{
+		{"first", nil, w, []WhatIfChange{w}},
+		{"adds", []WhatIfChange{w}, n1, []WhatIfChange{w, n1}},
+		{"a second pod edit replaces the first", []WhatIfChange{pod1, w}, pod2, []WhatIfChange{w, pod2}},
+		{"another node adds", []WhatIfChange{n1}, n2, []WhatIfChange{n1, n2}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, withChange(tt.base, tt.ch)); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestParseInput(t *testing.T) {
+	tests := []struct {
+		name    string
+		kind    ChangeKind
+		in      string
+		want    WhatIfChange
+		wantErr bool
+	}{
+		{"weight", ChangeWeight, "ImageLocality=5", WhatIfChange{Kind: ChangeWeight, Target: "ImageLocality", Weight: 5}, false},
+		{"weight with spaces", ChangeWeight, " ImageLocality = 5 ", WhatIfChange{Kind: ChangeWeight, Target: "ImageLocality", Weight: 5}, false},
+		{"weight without a number", ChangeWeight, "ImageLocality=", WhatIfChange{}, true},
+		{"weight without a plugin", ChangeWeight, "=3", WhatIfChange{}, true},
+		{"disable everywhere", ChangeDisable, "TaintToleration", WhatIfChange{Kind: ChangeDisable, Target: "TaintToleration"}, false},
+		{"disable at a point", ChangeDisable, "NodeResourcesFit:score", WhatIfChange{Kind: ChangeDisable, Target: "NodeResourcesFit", Point: "score"}, false},
+		{"disable nothing", ChangeDisable, ":filter", WhatIfChange{}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := parseInput(tt.kind, tt.in)
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("err = %v, want error %v", err, tt.wantErr)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
