@@ -95,7 +95,7 @@ func Suggest(ctx context.Context, f *Fork, opts SuggestOptions) (*SuggestResult,
 	}
 	res.Tried = 1
 	res.Baseline = base.Cycle
-	landed, preempts := landing(base)
+	landed, preempts := base.Landing()
 	if preempts && opts.Node == "" {
 		// The scheduler places it by preemption; look for changes that
 		// place it without evicting anything.
@@ -138,7 +138,7 @@ func Suggest(ctx context.Context, f *Fork, opts SuggestOptions) (*SuggestResult,
 			res.Unconfirmed++
 			continue
 		}
-		node, viaPreemption := landing(run)
+		node, viaPreemption := run.Landing()
 		if node == "" || (opts.Node != "" && node != opts.Node) || (preempts && viaPreemption) {
 			res.Unconfirmed++
 			continue
@@ -150,9 +150,10 @@ func Suggest(ctx context.Context, f *Fork, opts SuggestOptions) (*SuggestResult,
 	return res, nil
 }
 
-// landing is where a fork's run put the pod: bound by its cycle, or by the
-// retry after its preemption.
-func landing(r *RunResult) (string, bool) {
+// Landing is where the run put the pod: the node its cycle bound it to, or,
+// when the cycle preempted, the node the retry bound it to (viaPreemption).
+// "" when it found none.
+func (r *RunResult) Landing() (node string, viaPreemption bool) {
 	if r.Cycle.Outcome.Result == recorder.ResultBound {
 		return r.Cycle.Outcome.Node, false
 	}

@@ -307,7 +307,7 @@ func (o *WhatIfOptions) Run(ctx context.Context) error {
 		doc.Later = append(doc.Later, recorder.NewExportCycle(c))
 	}
 	doc.Diff = recorder.DiffCycles(before, after.Cycle)
-	doc.Landing, _ = landingOf(after)
+	doc.Landing, _ = after.Landing()
 	switch o.Output {
 	case "json", "yaml":
 		return writeDocument(o.streams.Out, o.Output, doc)
@@ -315,18 +315,6 @@ func (o *WhatIfOptions) Run(ctx context.Context) error {
 	t := newTextWriter(o.streams.Out)
 	t.whatIf(f, changes, before, after, doc)
 	return t.err
-}
-
-func landingOf(r *engine.RunResult) (string, bool) {
-	if r.Cycle.Outcome.Result == recorder.ResultBound {
-		return r.Cycle.Outcome.Node, false
-	}
-	for _, c := range r.Later {
-		if c.Outcome.Result == recorder.ResultBound {
-			return c.Outcome.Node, true
-		}
-	}
-	return "", false
 }
 
 // writeDocument prints v as indented JSON, or as YAML.

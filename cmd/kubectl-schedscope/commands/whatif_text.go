@@ -29,7 +29,7 @@ func (t *textWriter) whatIf(f *engine.Fork, changes []engine.Change, before *rec
 	}
 	t.printf("before: %s\n", summarizeLine(before))
 	t.printf("after:  %s\n", summarizeLine(after.Cycle))
-	if node, via := landingOf(after); via {
+	if node, via := after.Landing(); via {
 		t.printf("        after its victims left, the retry bound it to %s\n", node)
 	}
 	t.printf("\n")
