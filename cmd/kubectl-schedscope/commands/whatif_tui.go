@@ -136,7 +136,7 @@ func (s *whatIfSource) Run(seq int, changes []tui.WhatIfChange) (*tui.WhatIfResu
 	}
 	res.After, res.Later = after.Cycle, after.Later
 	res.Diff = recorder.DiffCycles(res.Before, after.Cycle)
-	res.Landing, _ = landingOf(after)
+	res.Landing, _ = after.Landing()
 	for _, c := range ecs {
 		res.Changes = append(res.Changes, c.String())
 	}
