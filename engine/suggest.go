@@ -37,6 +37,9 @@ type Suggestion struct {
 	Text string `json:"text"`
 	// Cost orders suggestions: how much of the pod or the cluster it changes.
 	Cost int `json:"cost"`
+	// Shrink is the share of the pod's requests the change takes away
+	// (summed over resources); it orders suggestions of one cost.
+	Shrink float64 `json:"shrink,omitempty"`
 	// Node is where the re-run put the pod.
 	Node string `json:"node"`
 	// ViaPreemption is set when the pod got there by preempting other pods.
@@ -70,6 +73,9 @@ type candidate struct {
 	change Change
 	text   string
 	cost   int
+	// shrink breaks ties of cost: how much of the pod's requests a change
+	// takes away (0 for changes that take none).
+	shrink float64
 	order  int
 }
 
@@ -143,10 +149,15 @@ func Suggest(ctx context.Context, f *Fork, opts SuggestOptions) (*SuggestResult,
 			res.Unconfirmed++
 			continue
 		}
-		res.Suggestions = append(res.Suggestions, Suggestion{Change: c.change, Text: c.text, Cost: c.cost,
+		res.Suggestions = append(res.Suggestions, Suggestion{Change: c.change, Text: c.text, Cost: c.cost, Shrink: c.shrink,
 			Node: node, ViaPreemption: viaPreemption, Cycle: run.Cycle})
 	}
-	slices.SortStableFunc(res.Suggestions, func(a, b Suggestion) int { return cmp.Compare(a.Cost, b.Cost) })
+	slices.SortStableFunc(res.Suggestions, func(a, b Suggestion) int {
+		if x := cmp.Compare(a.Cost, b.Cost); x != 0 {
+			return x
+		}
+		return cmp.Compare(a.Shrink, b.Shrink)
+	})
 	return res, nil
 }
 
@@ -267,13 +278,17 @@ func (f *Fork) candidates(c *recorder.Cycle, failing map[string][]recorder.Rejec
 	slices.SortStableFunc(nodes, func(a, b *v1.Node) int { return cmp.Compare(len(failing[a.Name]), len(failing[b.Name])) })
 	var out []candidate
 	seen := map[string]bool{}
-	add := func(ch Change, text string, cost int) {
+	add := func(ch Change, text string, cost int, shrink ...float64) {
 		key := ch.Kind + "|" + ch.Target + "|" + ch.Detail
 		if seen[key] {
 			return
 		}
 		seen[key] = true
-		out = append(out, candidate{change: ch, text: text, cost: cost, order: len(out)})
+		c := candidate{change: ch, text: text, cost: cost, order: len(out)}
+		if len(shrink) > 0 {
+			c.shrink = shrink[0]
+		}
+		out = append(out, c)
 	}
 	pod := f.Pod
 	logger := klog.Background()
@@ -345,6 +360,9 @@ func (f *Fork) candidates(c *recorder.Cycle, failing map[string][]recorder.Rejec
 		if x := cmp.Compare(a.cost, b.cost); x != 0 {
 			return x
 		}
+		if x := cmp.Compare(a.shrink, b.shrink); x != 0 {
+			return x
+		}
 		return cmp.Compare(a.order, b.order)
 	})
 	return out
@@ -366,7 +384,7 @@ func taintString(t v1.Taint) string {
 
 // affinityCandidates relaxes the pod's required node affinity for node n:
 // drop an expression n fails (within each term), or the requirement.
-func (f *Fork) affinityCandidates(n *v1.Node, add func(Change, string, int)) {
+func (f *Fork) affinityCandidates(n *v1.Node, add func(Change, string, int, ...float64)) {
 	pod := f.Pod
 	a := pod.Spec.Affinity
 	if a == nil || a.NodeAffinity == nil || a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution == nil {
@@ -399,7 +417,7 @@ func (f *Fork) affinityCandidates(n *v1.Node, add func(Change, string, int)) {
 }
 
 // podAffinityCandidates removes one required pod (anti-)affinity term.
-func (f *Fork) podAffinityCandidates(add func(Change, string, int)) {
+func (f *Fork) podAffinityCandidates(add func(Change, string, int, ...float64)) {
 	pod := f.Pod
 	a := pod.Spec.Affinity
 	if a == nil {
@@ -438,7 +456,7 @@ func selectorString(s interface{ String() string }) string {
 
 // resourceCandidates lowers one of the pod's requests to what node n has
 // free, for each resource n is short of.
-func (f *Fork) resourceCandidates(n *v1.Node, r recorder.Rejection, add func(Change, string, int)) {
+func (f *Fork) resourceCandidates(n *v1.Node, r recorder.Rejection, add func(Change, string, int, ...float64)) {
 	pod := f.Pod
 	want := resourcehelper.PodRequests(pod, resourcehelper.PodResourcesOptions{})
 	used := v1.ResourceList{}
@@ -452,6 +470,12 @@ func (f *Fork) resourceCandidates(n *v1.Node, r recorder.Rejection, add func(Cha
 			used[k] = u
 		}
 	}
+	type lowering struct {
+		name      v1.ResourceName
+		container int
+		from, to  resource.Quantity
+	}
+	var lows []lowering
 	for _, name := range []v1.ResourceName{v1.ResourceCPU, v1.ResourceMemory, v1.ResourceEphemeralStorage} {
 		need, ok := want[name]
 		if !ok || !mentions(r, name) {
@@ -476,19 +500,48 @@ func (f *Fork) resourceCandidates(n *v1.Node, r recorder.Rejection, add func(Cha
 		if ci < 0 || most.Cmp(cut) < 0 {
 			continue
 		}
-		newReq := most.DeepCopy()
-		newReq.Sub(cut)
-		cname := pod.Spec.Containers[ci].Name
-		text := fmt.Sprintf("lower container %s's %s request from %s to %s (what %s has free)", cname, name, most.String(), newReq.String(), n.Name)
-		ch, err := podEdit(pod, text, func(p *v1.Pod) {
-			c := &p.Spec.Containers[ci]
-			c.Resources.Requests[name] = newReq
-			if l, ok := c.Resources.Limits[name]; ok && l.Cmp(newReq) < 0 {
-				c.Resources.Limits[name] = newReq
+		to := most.DeepCopy()
+		to.Sub(cut)
+		lows = append(lows, lowering{name: name, container: ci, from: most, to: to})
+	}
+	apply := func(p *v1.Pod, l lowering) {
+		c := &p.Spec.Containers[l.container]
+		c.Resources.Requests[l.name] = l.to
+		if lim, ok := c.Resources.Limits[l.name]; ok && lim.Cmp(l.to) < 0 {
+			c.Resources.Limits[l.name] = l.to
+		}
+	}
+	shrinkOf := func(l lowering) float64 {
+		cut := l.from.DeepCopy()
+		cut.Sub(l.to)
+		need := want[l.name]
+		return float64(cut.MilliValue()) / float64(max(need.MilliValue(), 1))
+	}
+	describe := func(l lowering) string {
+		return fmt.Sprintf("container %s's %s request from %s to %s", pod.Spec.Containers[l.container].Name, l.name, l.from.String(), l.to.String())
+	}
+	for _, l := range lows {
+		text := fmt.Sprintf("lower %s (what %s has free)", describe(l), n.Name)
+		if ch, err := podEdit(pod, text, func(p *v1.Pod) { apply(p, l) }); err == nil {
+			add(ch, text, 2, shrinkOf(l))
+		}
+	}
+	// Short of several resources: one change of the pod's requests that
+	// lowers them all to what the node has free.
+	if len(lows) > 1 {
+		var parts []string
+		var shrink float64
+		for _, l := range lows {
+			parts = append(parts, describe(l))
+			shrink += shrinkOf(l)
+		}
+		text := fmt.Sprintf("lower %s (what %s has free)", strings.Join(parts, " and "), n.Name)
+		if ch, err := podEdit(pod, text, func(p *v1.Pod) {
+			for _, l := range lows {
+				apply(p, l)
 			}
-		})
-		if err == nil {
-			add(ch, text, 2)
+		}); err == nil {
+			add(ch, text, 3, shrink)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/schedscope/schedscope/fixtures"
 	"github.com/schedscope/schedscope/recorder"
 )
 
@@ -45,12 +46,16 @@ func TestSuggestFindsKnownFixes(t *testing.T) {
 			t.Errorf("missing suggestion %q → %s; got %v", text, node, got)
 		}
 	}
-	// too-small lacks both cpu and memory: lowering one request is not enough,
-	// and the search must not list it.
+	// too-small lacks both cpu and memory: lowering one request is not
+	// enough, and the search must not list it; lowering both is.
+	both := "lower container c's cpu request from 2 to 1 and container c's memory request from 4Gi to 2Gi (what too-small has free)"
 	for text := range got {
-		if strings.Contains(text, "request") {
+		if strings.Contains(text, "request") && text != both {
 			t.Errorf("listed %q, which cannot work alone", text)
 		}
+	}
+	if got[both] != "too-small" {
+		t.Errorf("missing %q → too-small", both)
 	}
 	if res.Unconfirmed == 0 {
 		t.Error("no candidate was refuted; the search did not try the request changes")
@@ -116,5 +121,53 @@ func TestSuggestEvictsVictims(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no confirmed eviction among %+v (note %q)", res.Suggestions, res.Note)
+	}
+}
+
+// On every embedded fixture, every pod that ends unschedulable gets
+// suggestions, and each one puts the pod where it says when applied alone.
+func TestSuggestionsAreConfirmedOnEveryFixture(t *testing.T) {
+	found := 0
+	for _, name := range fixtures.Names() {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		forks, err := ForkEvery(ctx, loadEmbedded(t, name), Options{})
+		if err != nil {
+			cancel()
+			t.Fatal(err)
+		}
+		last := map[string]*Fork{}
+		for _, f := range forks {
+			last[f.Recorded.Pod.Key()] = f
+		}
+		for pod, f := range last {
+			if f.Recorded.Outcome.Result != recorder.ResultUnschedulable {
+				continue
+			}
+			found++
+			res, err := Suggest(ctx, f, SuggestOptions{})
+			if err != nil {
+				t.Fatalf("%s %s: %v", name, pod, err)
+			}
+			if len(res.Suggestions) == 0 {
+				t.Errorf("%s %s: no suggestion (%d candidates, note %q)", name, pod, res.Candidates, res.Note)
+			}
+			for _, s := range res.Suggestions {
+				g, err := f.With(s.Change)
+				if err != nil {
+					t.Fatalf("%s %s: %q: %v", name, pod, s.Text, err)
+				}
+				run, err := g.Run(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if node, _ := run.Landing(); node != s.Node {
+					t.Errorf("%s %s: %q said %s, applied alone it lands on %q", name, pod, s.Text, s.Node, node)
+				}
+			}
+		}
+		cancel()
+	}
+	if found < 2 {
+		t.Errorf("found %d unschedulable pods across the fixtures; default.yaml and unschedulable.yaml hold one each", found)
 	}
 }
