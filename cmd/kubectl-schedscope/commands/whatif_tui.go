@@ -137,8 +137,8 @@ func (s *whatIfSource) Run(seq int, changes []tui.WhatIfChange) (*tui.WhatIfResu
 	res.After, res.Later = after.Cycle, after.Later
 	res.Diff = recorder.DiffCycles(res.Before, after.Cycle)
 	res.Landing, _ = after.Landing()
-	for _, c := range ecs {
-		res.Changes = append(res.Changes, c.String())
+	for i, c := range ecs {
+		res.Changes = append(res.Changes, s.word(f, changes[i], c))
 	}
 	return res, nil
 }
@@ -180,4 +180,72 @@ func suggestNote(r *engine.SuggestResult) string {
 		parts = append(parts, "the budget cut the search")
 	}
 	return strings.Join(parts, "; ")
+}
+
+// word says a change in words; an edit says which lines it changed, as
+// the engine's words for it name only the edited manifest.
+func (s *whatIfSource) word(f *engine.Fork, c tui.WhatIfChange, ec engine.Change) string {
+	var old []byte
+	var err error
+	what := "edit the pod"
+	switch c.Kind {
+	case tui.ChangePod:
+		old, err = f.PodYAML()
+	case tui.ChangeNode:
+		old, err = f.NodeYAML(c.Target)
+		what = "edit node " + c.Target
+	default:
+		return ec.String()
+	}
+	if err != nil {
+		return ec.String()
+	}
+	return what + ": " + lineChanges(string(old), string(c.YAML), 100)
+}
+
+// lineChanges words what differs between two manifests line by line, in
+// at most max characters: "tier: batch → tier: web; +key: team".
+func lineChanges(before, after string, limit int) string {
+	count := map[string]int{}
+	for _, l := range strings.Split(before, "\n") {
+		count[strings.TrimSpace(l)]++
+	}
+	var added []string
+	for _, l := range strings.Split(after, "\n") {
+		t := strings.TrimSpace(l)
+		if count[t] > 0 {
+			count[t]--
+			continue
+		}
+		if t != "" {
+			added = append(added, t)
+		}
+	}
+	var removed []string
+	for _, l := range strings.Split(before, "\n") {
+		t := strings.TrimSpace(l)
+		if count[t] > 0 && t != "" {
+			count[t]--
+			removed = append(removed, t)
+		}
+	}
+	var parts []string
+	for i := 0; i < max(len(added), len(removed)); i++ {
+		switch {
+		case i < len(added) && i < len(removed):
+			parts = append(parts, removed[i]+" → "+added[i])
+		case i < len(added):
+			parts = append(parts, "+"+added[i])
+		default:
+			parts = append(parts, "−"+removed[i])
+		}
+	}
+	if len(parts) == 0 {
+		return "no line changed"
+	}
+	out := strings.Join(parts, "; ")
+	if len([]rune(out)) > limit {
+		out = string([]rune(out)[:limit-1]) + "…"
+	}
+	return out
 }

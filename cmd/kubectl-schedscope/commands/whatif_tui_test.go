@@ -88,3 +88,25 @@ func TestWhatIfSourceOnUnschedulable(t *testing.T) {
 		t.Errorf("cycle 7 of a one-cycle run: err = %v; want a one-line error", err)
 	}
 }
+
+func TestLineChanges(t *testing.T) {
+	tests := []struct {
+		name          string
+		before, after string
+		limit         int
+		want          string
+	}{
+		{"one value", "a: 1\n  tier: batch\n", "a: 1\n  tier: web\n", 100, "tier: batch → tier: web"},
+		{"added", "a: 1\n", "a: 1\nb: 2\n", 100, "+b: 2"},
+		{"removed", "a: 1\nb: 2\n", "a: 1\n", 100, "−b: 2"},
+		{"nothing", "a: 1\n", "a: 1\n", 100, "no line changed"},
+		{"cut", "a: 1\n", "a: 1\nb: " + strings.Repeat("x", 200) + "\n", 20, "+b: " + strings.Repeat("x", 15) + "…"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := lineChanges(tt.before, tt.after, tt.limit); got != tt.want {
+				t.Errorf("lineChanges = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
