@@ -90,6 +90,14 @@ type wiTarget struct {
 	weight int64
 }
 
+// original is the recorded cycle the target's changes apply to.
+func (t wiTarget) original() *recorder.Cycle {
+	if t.prev != nil {
+		return t.prev.orig
+	}
+	return t.cycle
+}
+
 // editSession is one $EDITOR round: the file, what it held, what it edits.
 type editSession struct {
 	kind   ChangeKind
@@ -533,7 +541,7 @@ func withChange(base []WhatIfChange, ch WhatIfChange) []WhatIfChange {
 
 // startSuggest searches changes for the target's cycle.
 func (m *Model) startSuggest(t wiTarget) tea.Cmd {
-	if c := t.cycle; c.Outcome.Result == recorder.ResultBound && t.prev == nil {
+	if c := t.original(); c.Outcome.Result == recorder.ResultBound {
 		m.say("cycle %d bound its pod to %s: suggest is for a pod that did not fit", c.Seq, c.Outcome.Node)
 		return nil
 	}
@@ -608,6 +616,25 @@ func (m Model) updateWhatIf(msg tea.Msg) (Model, tea.Cmd, bool) {
 		wi.screen = wiSuggest
 		return m, nil, true
 	case wiCleanedMsg:
+		return m, nil, true
+	case tea.MouseClickMsg:
+		// A what-if screen is over the panes: a click must not reach them.
+		return m, nil, wi.screen != wiNone
+	case tea.MouseWheelMsg:
+		if wi.screen == wiNone {
+			return m, nil, false
+		}
+		k := wi.Keys.Down
+		if msg.Button == tea.MouseWheelUp {
+			k = wi.Keys.Up
+		}
+		press := tea.KeyPressMsg{Code: []rune(k.Keys()[0])[0], Text: k.Keys()[0]}
+		switch wi.screen {
+		case wiDiff:
+			wi.diff, _ = wi.diff.Update(press)
+		case wiSuggest:
+			wi.suggest, _ = wi.suggest.Update(press)
+		}
 		return m, nil, true
 	}
 	return m, nil, false
@@ -688,6 +715,9 @@ func (m Model) whatIfHelp() help.KeyMap {
 func (m Model) whatIfBarKeys() WhatIfKeyMap {
 	k := m.wi.Keys
 	c := m.shownCycle()
+	if r := m.wi.runs.of(c); r != nil {
+		c = r.orig
+	}
 	if c == nil {
 		k.setAvailable(false)
 	} else if c.Outcome.Result == recorder.ResultBound {
@@ -769,7 +799,7 @@ func (m Model) whatIfOverlay(body []string) []string {
 			dis += fmt.Sprintf(" (%s at %s)", t.plugin, t.point)
 		}
 		item(k.Disable, dis, true)
-		item(k.Suggest, "suggest changes that make the pod schedulable", t.cycle.Outcome.Result != recorder.ResultBound || t.prev != nil)
+		item(k.Suggest, "suggest changes that make the pod schedulable", t.original().Outcome.Result != recorder.ResultBound)
 		if t.prev != nil {
 			item(k.Diff, "diff with cycle "+strconv.Itoa(t.seq), true)
 		}

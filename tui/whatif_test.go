@@ -221,6 +221,18 @@ func TestWhatIfDiffWide(t *testing.T) {
 		t.Fatalf("screen %d, want the diff view (runs %+v, message %q)", m.wi.screen, f.runs, m.message.text)
 	}
 	golden(t, "whatif-diff-200x50", screen(m))
+	m = keys(m, "enter", "esc")
+	golden(t, "whatif-list-200x50", screen(m))
+	if m = send(m, tea.MouseWheelMsg{Button: tea.MouseWheelDown}); m.list.Selected() != 1 {
+		t.Errorf("the wheel over the list moved it to %d", m.list.Selected())
+	}
+	m = pressSettle(t, m, "w", "d")
+	if m.wi.screen != wiDiff {
+		t.Fatalf("w d on the re-run: screen %d; want its diff again", m.wi.screen)
+	}
+	if m = send(m, tea.MouseWheelMsg{Button: tea.MouseWheelDown}); m.wi.diff.cursor != 1 {
+		t.Errorf("the wheel over the diff moved its cursor to %d, want 1", m.wi.diff.cursor)
+	}
 }
 
 func TestWhatIfMenu(t *testing.T) {
