@@ -157,20 +157,29 @@ func (v DiffView) Update(msg tea.Msg) (DiffView, tea.Cmd) {
 	case key.Matches(k, v.Keys.Words):
 		v.words = !v.words
 	case key.Matches(k, v.Keys.Up):
-		if v.words && !v.wide() {
-			v.scroll = max(v.scroll-1, 0)
-		} else {
-			v.cursor = max(v.cursor-1, 0)
-		}
+		v.move(-1)
 	case key.Matches(k, v.Keys.Down):
-		if v.words && !v.wide() {
-			v.scroll++
-		} else {
-			v.cursor = min(v.cursor+1, len(v.rows)-1)
-		}
+		v.move(1)
+	case key.Matches(k, v.Keys.PageUp):
+		v.move(-max(v.visibleRows()/2, 1))
+	case key.Matches(k, v.Keys.PageDown):
+		v.move(max(v.visibleRows()/2, 1))
+	case key.Matches(k, v.Keys.Top):
+		v.move(-1 << 30)
+	case key.Matches(k, v.Keys.Bottom):
+		v.move(1 << 30)
 	}
 	v.keepVisible()
 	return v, nil
+}
+
+// move moves the node cursor, or scrolls the words when they cover the table.
+func (v *DiffView) move(d int) {
+	if v.words && !v.wide() {
+		v.scroll = clamp(v.scroll+d, 0, max(len(v.wordLines(v.w))-v.h, 0))
+		return
+	}
+	v.cursor = clamp(v.cursor+d, 0, max(len(v.rows)-1, 0))
 }
 
 func (v *DiffView) wide() bool { return v.w >= wideWidth }
@@ -181,6 +190,15 @@ func (v *DiffView) tableRows() int {
 }
 
 func (v *DiffView) footerHeight() int { return 3 }
+
+// visibleRows is how many node rows show: the table's room, less a line
+// that counts the rows below when they do not all fit.
+func (v *DiffView) visibleRows() int {
+	if n := v.tableRows(); len(v.rows) > n {
+		return max(n-1, 1)
+	}
+	return v.tableRows()
+}
 
 func (v *DiffView) tableWidth() int {
 	if v.wide() {
@@ -193,7 +211,7 @@ func (v *DiffView) keepVisible() {
 	if v.run == nil {
 		return
 	}
-	v.offset = scrollTo(v.offset, v.cursor, v.tableRows(), len(v.rows))
+	v.offset = scrollTo(v.offset, v.cursor, v.visibleRows(), len(v.rows))
 }
 
 // View renders the view.
@@ -249,7 +267,12 @@ func (v *DiffView) headLines(w int) []string {
 		lines = append(lines, fit(st.Dim.Render("winner ")+st.Chosen.Render(res.After.Outcome.Node)+st.Dim.Render(" on both sides"), w))
 	}
 	if res.Note != "" {
-		lines = append(lines, fit(st.Dim.Render(res.Note), w))
+		for i, l := range wrap(res.Note, w, "  ") {
+			if i == 2 {
+				break
+			}
+			lines = append(lines, fit(st.Dim.Render(l), w))
+		}
 	}
 	return append(lines, "")
 }
@@ -291,7 +314,7 @@ func (v *DiffView) tableLines(w int) []string {
 	nodeW = min(nodeW, max(w/5, 12))
 	sideW := max((w-2-nodeW-deltaW-3)/2, 10)
 	lines = append(lines, st.Header.Render("  "+fit("node", nodeW)+" "+fit("before", sideW)+" "+fit("after", sideW)+" "+fitLeft("change", deltaW)))
-	end := min(v.offset+v.tableRows(), len(v.rows))
+	end := min(v.offset+v.visibleRows(), len(v.rows))
 	for i := v.offset; i < end; i++ {
 		r := v.rows[i]
 		name := fit(r.node, nodeW)
@@ -310,8 +333,8 @@ func (v *DiffView) tableLines(w int) []string {
 		}
 		lines = append(lines, "  "+line)
 	}
-	if hidden := len(v.rows) - end; hidden > 0 {
-		lines = append(lines, st.Dim.Render(fmt.Sprintf("  … %d more node(s), ↓/j scrolls", hidden)))
+	if len(v.rows) > v.tableRows() {
+		lines = append(lines, st.Dim.Render(fmt.Sprintf("  nodes %d-%d of %d, ↑/↓ scroll", v.offset+1, end, len(v.rows))))
 	}
 	lines = box(lines, w, v.h-v.footerHeight())
 	return append(lines, v.footer(w)...)

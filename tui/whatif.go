@@ -527,16 +527,35 @@ func runWhatIf(src WhatIf, t wiTarget, ch WhatIfChange, e *editSession, yaml []b
 }
 
 // withChange adds ch to the changes a re-run made. A second edit of the pod
-// (or of one node) replaces the first.
+// (or of one node), or a second weight of one plugin, replaces the first;
+// disabling a plugin the re-run disabled enables it again (a toggle).
 func withChange(base []WhatIfChange, ch WhatIfChange) []WhatIfChange {
 	var out []WhatIfChange
+	toggled := false
 	for _, b := range base {
-		if (ch.Kind == ChangePod || ch.Kind == ChangeNode) && b.Kind == ch.Kind && b.Target == ch.Target {
+		switch {
+		case ch.Kind == ChangeDisable && b.Kind == ChangeDisable && b.Target == ch.Target && b.Point == ch.Point:
+			toggled = true
+			continue
+		case (ch.Kind == ChangePod || ch.Kind == ChangeNode || ch.Kind == ChangeWeight) && b.Kind == ch.Kind && b.Target == ch.Target:
 			continue
 		}
 		out = append(out, b)
 	}
+	if toggled {
+		return out
+	}
 	return append(out, ch)
+}
+
+// disabled tells whether the target's changes disable plugin at point.
+func (t wiTarget) disabled(plugin, point string) bool {
+	for _, b := range t.base {
+		if b.Kind == ChangeDisable && b.Target == plugin && b.Point == point {
+			return true
+		}
+	}
+	return false
 }
 
 // startSuggest searches changes for the target's cycle.
@@ -795,7 +814,10 @@ func (m Model) whatIfOverlay(body []string) []string {
 		}
 		item(k.Weight, wt, true)
 		dis := "disable a plugin"
-		if t.plugin != "" {
+		switch {
+		case t.plugin != "" && t.disabled(t.plugin, t.point):
+			dis = fmt.Sprintf("enable %s at %s again (p then enter)", t.plugin, t.point)
+		case t.plugin != "":
 			dis += fmt.Sprintf(" (%s at %s)", t.plugin, t.point)
 		}
 		item(k.Disable, dis, true)

@@ -21,12 +21,13 @@ type WhatIfKeyMap struct {
 	Diff     key.Binding
 
 	// The screens' keys.
-	Up, Down key.Binding
-	Choose   key.Binding
-	Before   key.Binding
-	Words    key.Binding
-	Retry    key.Binding
-	Cancel   key.Binding
+	Up, Down                      key.Binding
+	PageUp, PageDown, Top, Bottom key.Binding
+	Choose                        key.Binding
+	Before                        key.Binding
+	Words                         key.Binding
+	Retry                         key.Binding
+	Cancel                        key.Binding
 }
 
 // DefaultWhatIfKeyMap returns the what-if keys.
@@ -42,6 +43,10 @@ func DefaultWhatIfKeyMap() WhatIfKeyMap {
 		Diff:     key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "diff with the original")),
 		Up:       key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("↑/k", "up")),
 		Down:     key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("↓/j", "down")),
+		PageUp:   key.NewBinding(key.WithKeys("ctrl+u", "pgup"), key.WithHelp("ctrl+u", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("ctrl+d", "pgdown"), key.WithHelp("ctrl+d", "page down")),
+		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "first")),
+		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "last")),
 		Choose:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
 		Before:   key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "open the original")),
 		Words:    key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "table/words")),

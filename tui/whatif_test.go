@@ -409,6 +409,9 @@ func TestWithChange(t *testing.T) {
 		{"adds", []WhatIfChange{w}, n1, []WhatIfChange{w, n1}},
 		{"a second pod edit replaces the first", []WhatIfChange{pod1, w}, pod2, []WhatIfChange{w, pod2}},
 		{"another node adds", []WhatIfChange{n1}, n2, []WhatIfChange{n1, n2}},
+		{"a second weight replaces the first", []WhatIfChange{w, n1}, WhatIfChange{Kind: ChangeWeight, Target: "P", Weight: 7}, []WhatIfChange{n1, {Kind: ChangeWeight, Target: "P", Weight: 7}}},
+		{"disabling twice enables again", []WhatIfChange{w, {Kind: ChangeDisable, Target: "P", Point: "score"}}, WhatIfChange{Kind: ChangeDisable, Target: "P", Point: "score"}, []WhatIfChange{w}},
+		{"disabling at another point adds", []WhatIfChange{{Kind: ChangeDisable, Target: "P", Point: "score"}}, WhatIfChange{Kind: ChangeDisable, Target: "P"}, []WhatIfChange{{Kind: ChangeDisable, Target: "P", Point: "score"}, {Kind: ChangeDisable, Target: "P"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -445,5 +448,43 @@ func TestParseInput(t *testing.T) {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+func TestDiffViewPages(t *testing.T) {
+	var names []string
+	var raw []int64
+	for i := range 30 {
+		names = append(names, fmt.Sprintf("n%02d", i))
+		raw = append(raw, int64(i))
+	}
+	before := makeCycle(1, "web").nodes(names...).score("NodeResourcesFit", 1, raw...).obj()
+	after := makeCycle(1, "web").nodes(names...).score("NodeResourcesFit", 2, raw...).obj()
+	st := NewStyles(true)
+	v := NewDiffView(&st)
+	v.SetSize(80, 24)
+	res := &WhatIfResult{Seq: 1, Before: before, After: after, Diff: recorder.DiffCycles(before, after), Changes: []string{"weight"}}
+	v.SetRun(&whatIfRun{res: res, label: "1'"})
+	if v.rows[0].node != "n29" {
+		t.Errorf("first row %s; want the winner n29 first", v.rows[0].node)
+	}
+	tests := []struct {
+		key  string
+		want int
+	}{{"ctrl+d", v.visibleRows() / 2}, {"G", 29}, {"ctrl+u", 29 - v.visibleRows()/2}, {"g", 0}, {"k", 0}, {"j", 1}}
+	for _, tt := range tests {
+		v, _ = v.Update(press(tt.key))
+		if v.cursor != tt.want {
+			t.Errorf("%s: cursor %d, want %d", tt.key, v.cursor, tt.want)
+		}
+		if v.cursor < v.offset || v.cursor >= v.offset+v.visibleRows() {
+			t.Errorf("%s: cursor %d outside the rows shown from %d", tt.key, v.cursor, v.offset)
+		}
+	}
+	if s := v.View(); !strings.Contains(s, "nodes 1-") || !strings.Contains(s, "of 30") {
+		t.Errorf("the view does not count the rows below:\n%s", s)
+	}
+	if got := len(splitLines(v.View())); got != 24 {
+		t.Errorf("the view is %d lines, want 24", got)
 	}
 }
