@@ -128,7 +128,7 @@ func admit(f *Fixture, objs []runtime.Object) error {
 			if err := checkBoundNode(o, nodes); err != nil {
 				return fail(err)
 			}
-			if err := validateCreate(strategies, o); err != nil {
+			if err := prepareCreate(strategies, o); err != nil {
 				return fail(err)
 			}
 			if o.Spec.NodeName == "" {
@@ -154,7 +154,7 @@ func admit(f *Fixture, objs []runtime.Object) error {
 			}
 		}
 		if _, isPod := o.(*v1.Pod); !isPod {
-			if err := validateCreate(strategies, o); err != nil {
+			if err := prepareCreate(strategies, o); err != nil {
 				return fail(err)
 			}
 		}

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
@@ -76,25 +77,71 @@ func createStrategies(namespaces corev1client.NamespaceInterface) map[schema.Gro
 // a copy of obj converted to the internal version, and returns the first
 // error as one line. obj itself is not changed.
 func validateCreate(strategies map[schema.GroupKind]rest.RESTCreateStrategy, obj runtime.Object) error {
-	gvks, _, err := legacyscheme.Scheme.ObjectKinds(obj)
-	if err != nil || len(gvks) == 0 {
-		return fmt.Errorf("unknown type %T", obj)
+	_, err := beforeCreate(strategies, obj.DeepCopyObject())
+	return err
+}
+
+// prepareCreate runs the API server's create path on obj and keeps what it
+// changed, as the stored object would: the pod strategy, for one, merges a
+// pod affinity term's matchLabelKeys into its label selector, adds the
+// PodScheduled condition of a gated pod and the QoS class. What a fixture
+// states as existing is kept: the identity and creation time the loader gave
+// it, and the status of every object but a pending pod (an object in a
+// fixture has been running, with the status it shows).
+func prepareCreate(strategies map[schema.GroupKind]rest.RESTCreateStrategy, obj runtime.Object) error {
+	internal, err := beforeCreate(strategies, obj.DeepCopyObject())
+	if err != nil || internal == nil {
+		return err
 	}
-	gvk := gvks[0]
-	strategy, ok := strategies[gvk.GroupKind()]
-	if !ok {
-		return nil
-	}
-	internal, err := legacyscheme.Scheme.New(gvk.GroupKind().WithVersion(runtime.APIVersionInternal))
-	if err != nil {
-		return fmt.Errorf("%s: %v", gvk.Kind, err)
-	}
-	if err := legacyscheme.Scheme.Convert(obj.DeepCopyObject(), internal, nil); err != nil {
-		return fmt.Errorf("%s: %v", gvk.Kind, err)
+	before := obj.DeepCopyObject()
+	if err := legacyscheme.Scheme.Convert(internal, obj, nil); err != nil {
+		return fmt.Errorf("%T: %v", obj, err)
 	}
 	m, err := metaOf(obj)
 	if err != nil {
 		return err
+	}
+	b, _ := metaOf(before)
+	m.UID, m.CreationTimestamp, m.ResourceVersion, m.ManagedFields = b.UID, b.CreationTimestamp, b.ResourceVersion, nil
+	if p, ok := before.(*v1.Pod); ok && p.Spec.NodeName == "" {
+		return nil
+	}
+	restoreStatus(obj, before)
+	return nil
+}
+
+// restoreStatus copies before's status field onto obj, for any kind.
+func restoreStatus(obj, before runtime.Object) {
+	dst := reflect.ValueOf(obj).Elem().FieldByName("Status")
+	src := reflect.ValueOf(before).Elem().FieldByName("Status")
+	if dst.IsValid() && src.IsValid() && dst.CanSet() && dst.Type() == src.Type() {
+		dst.Set(src)
+	}
+}
+
+// beforeCreate converts obj to the internal version and runs
+// rest.BeforeCreate on it; it returns the internal object, or nil for a kind
+// with no strategy here.
+func beforeCreate(strategies map[schema.GroupKind]rest.RESTCreateStrategy, obj runtime.Object) (runtime.Object, error) {
+	gvks, _, err := legacyscheme.Scheme.ObjectKinds(obj)
+	if err != nil || len(gvks) == 0 {
+		return nil, fmt.Errorf("unknown type %T", obj)
+	}
+	gvk := gvks[0]
+	strategy, ok := strategies[gvk.GroupKind()]
+	if !ok {
+		return nil, nil
+	}
+	internal, err := legacyscheme.Scheme.New(gvk.GroupKind().WithVersion(runtime.APIVersionInternal))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", gvk.Kind, err)
+	}
+	if err := legacyscheme.Scheme.Convert(obj, internal, nil); err != nil {
+		return nil, fmt.Errorf("%s: %v", gvk.Kind, err)
+	}
+	m, err := metaOf(obj)
+	if err != nil {
+		return nil, err
 	}
 	ns := ""
 	if strategy.NamespaceScoped() {
@@ -104,9 +151,9 @@ func validateCreate(strategies map[schema.GroupKind]rest.RESTCreateStrategy, obj
 	ctx = genericapirequest.WithRequestInfo(ctx, &genericapirequest.RequestInfo{IsResourceRequest: true, Verb: "create",
 		APIGroup: gvk.Group, APIVersion: gvk.Version, Namespace: ns, Name: m.Name})
 	if err := rest.BeforeCreate(strategy, ctx, internal); err != nil {
-		return firstCause(gvk.Kind, m.Name, err)
+		return nil, firstCause(gvk.Kind, m.Name, err)
 	}
-	return nil
+	return internal, nil
 }
 
 // firstCause words the first field error of an Invalid error as one line,
