@@ -446,12 +446,12 @@ func sameFilter(s diffSide) string {
 	return "feasible on both sides"
 }
 
-// wrapStyled cuts a styled line into lines of w cells.
+// wrapStyled wraps a styled line into lines of w cells, at spaces where it can.
 func wrapStyled(s string, w int) []string {
 	if w <= 0 {
 		return nil
 	}
-	return splitLines(ansi.Hardwrap(s, w, true))
+	return splitLines(ansi.Wrap(s, w, ""))
 }
 
 // wordLines are the head and the diff in words, as the whatif command prints it.

@@ -51,7 +51,7 @@ func DefaultWhatIfKeyMap() WhatIfKeyMap {
 		Before:   key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "open the original")),
 		Words:    key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "table/words")),
 		Retry:    key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit again")),
-		Cancel:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		Cancel:   key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "back")),
 	}
 }
 

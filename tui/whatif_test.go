@@ -488,3 +488,21 @@ func TestDiffViewPages(t *testing.T) {
 		t.Errorf("the view is %d lines, want 24", got)
 	}
 }
+
+func TestWhatIfScreensCloseWithQ(t *testing.T) {
+	before, after := stuckCycles()
+	f := &fakeWhatIf{after: func(int, []WhatIfChange) (*recorder.Cycle, error) { return after, nil },
+		suggest: &SuggestResult{Pod: "default/stuck"}}
+	m := whatIfSession(t, f, 80, 24, before)
+	for _, ks := range [][]string{{"w"}, {"S"}, {"enter", "w", "W", "text:P=2", "enter"}} {
+		m = pressSettle(t, m, ks...)
+		if m.wi.screen == wiNone {
+			t.Fatalf("%v opened no screen", ks)
+		}
+		m2, cmd := sendCmd(m, press("q"))
+		if m2.wi.screen != wiNone || cmd != nil {
+			t.Errorf("q on screen %d: screen %d, cmd %v; want the screen closed, the session kept", m.wi.screen, m2.wi.screen, cmd != nil)
+		}
+		m = m2
+	}
+}
