@@ -249,6 +249,9 @@ func (v *DiffView) headLines(w int) []string {
 	lines = append(lines,
 		fit(st.Dim.Render("before ")+v.outcome(res.Before), w),
 		fit(st.Dim.Render("after  ")+v.outcome(res.After), w))
+	if n := len(res.Later); n > 0 {
+		lines = append(lines, fit(st.Dim.Render(fmt.Sprintf("then   %d more cycle(s) on the fork: ", n))+v.outcome(res.Later[n-1]), w))
+	}
 	if d := res.Diff; d != nil && d.Winner != nil {
 		text := fmt.Sprintf("%s → %s: %s", orNoneNode(d.Winner.Before), orNoneNode(d.Winner.After), d.Winner.Why)
 		for i, l := range wrap(text, w-7, "") {
