@@ -641,7 +641,7 @@ func (m Model) helpKeys() help.KeyMap {
 	if m.focus == focusCycle {
 		return joinedHelp{m.whatIfBarKeys(), m.view.Keys, m.Keys}
 	}
-	return joinedHelp{m.list.Keys, m.Keys}
+	return joinedHelp{m.list.Keys, m.Keys, m.whatIfBarKeys()}
 }
 
 // View lays out the title, the panes, the status bar and the help line.
