@@ -237,12 +237,22 @@ func (m Model) whatIfTarget() (wiTarget, bool) {
 }
 
 // usageCycles are the cycles whose node use the node detail adds up: a
-// re-run carries its own, from the fork's first cycle.
+// re-run carries its own, from the fork's first cycle; a recorded cycle
+// adds up the recorded cycles up to it, never a re-run listed among them.
 func (v *CycleView) usageCycles() ([]*recorder.Cycle, int) {
 	if v.runs.of(v.c) != nil {
 		return []*recorder.Cycle{v.c}, 0
 	}
-	return v.cycles, v.index
+	if v.runs == nil || len(v.runs.byCycle) == 0 || v.index >= len(v.cycles) {
+		return v.cycles, v.index
+	}
+	var recorded []*recorder.Cycle
+	for _, c := range v.cycles[:v.index+1] {
+		if v.runs.of(c) == nil {
+			recorded = append(recorded, c)
+		}
+	}
+	return recorded, len(recorded) - 1
 }
 
 // whatIfKey handles a key for the what-if mode and reports whether it took it.

@@ -506,3 +506,29 @@ func TestWhatIfScreensCloseWithQ(t *testing.T) {
 		m = m2
 	}
 }
+
+func TestRecordedUsageLeavesReRunsOut(t *testing.T) {
+	before, after := stuckCycles()
+	before.NodeUse = []recorder.NodeUse{{Node: 2, Generation: 5, Pods: []recorder.PodRef{{Namespace: "default", Name: "old"}}}}
+	after.NodeUse = []recorder.NodeUse{{Node: 2, Generation: 9, Pods: []recorder.PodRef{{Namespace: "default", Name: "forked"}}}}
+	f := &fakeWhatIf{after: func(int, []WhatIfChange) (*recorder.Cycle, error) { return after, nil }}
+	m := whatIfSession(t, f, 80, 24, before)
+	m = pressSettle(t, m, "enter", "w", "W", "text:P=2", "enter")
+	// A cycle recorded after the re-run was listed.
+	next := makeCycle(2, "later").nodes("cordoned", "tainted", "small").obj()
+	m = send(m, eventsMsg{events: []Event{{Cycle: next}}})
+	m = keys(m, "esc", "esc", "G", "enter")
+	if m.view.Cycle() != next {
+		t.Fatalf("opened %v, want cycle 2", m.view.Cycle().Pod)
+	}
+	cs, i := m.view.usageCycles()
+	u, _ := recorder.UsageAt(cs, i).Node("small")
+	if len(u.Pods) != 1 || u.Pods[0].Name != "old" {
+		t.Errorf("cycle 2 sees %v on small, want the recorded pod old, not the fork's", u.Pods)
+	}
+	m.view.SetCycle(m.cycles, 1) // the re-run
+	cs, i = m.view.usageCycles()
+	if u, _ := recorder.UsageAt(cs, i).Node("small"); len(u.Pods) != 1 || u.Pods[0].Name != "forked" {
+		t.Errorf("the re-run sees %v on small, want its own forked", u.Pods)
+	}
+}
