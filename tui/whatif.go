@@ -803,19 +803,19 @@ func (m Model) whatIfOverlay(body []string) []string {
 			}
 			panel = append(panel, fit(line, w))
 		}
-		node := "a node (select one first)"
-		if t.node != "" {
-			node = "node " + t.node
+		node, pick := "node "+t.node, ""
+		if t.node == "" {
+			node, pick = "a node", " (select a node first)"
 		}
 		item(k.EditPod, "edit the pod in $EDITOR, as the scheduler saw it", true)
-		item(k.EditNode, "edit "+node+" in $EDITOR", t.node != "")
+		item(k.EditNode, "edit "+node+" in $EDITOR"+pick, t.node != "")
 		pods := "none there"
 		if len(t.pods) > 0 {
 			pods = fmt.Sprintf("%d there", len(t.pods))
 		}
 		evict := fmt.Sprintf("evict a pod of %s (%s)", node, pods)
 		if t.node == "" {
-			evict = "evict a pod of " + node
+			evict = "evict a pod of a node" + pick
 		}
 		item(k.Evict, evict, len(t.pods) > 0)
 		wt := "set a score plugin's weight"

@@ -175,6 +175,7 @@ func TestWhatIfWeightRun(t *testing.T) {
 	if m.wi.screen != wiInput || m.wi.input.Value() != "ImageLocality=" {
 		t.Fatalf("W opened screen %d with %q; want the weight prompt with ImageLocality=", m.wi.screen, m.wi.input.Value())
 	}
+	golden(t, "whatif-weight-80x24", screen(m))
 	m = pressSettle(t, m, "text:5", "enter")
 	want := [][]WhatIfChange{{{Kind: ChangeWeight, Target: "ImageLocality", Weight: 5}}}
 	if diff := cmp.Diff(want, f.runs); diff != "" {
@@ -199,7 +200,9 @@ func TestWhatIfWeightRun(t *testing.T) {
 
 	// w on the re-run stacks: its change and the new one.
 	m = keys(m, "enter")
-	m = pressSettle(t, m, "w", "p", "text:NodeResourcesFit:score", "enter")
+	m = pressSettle(t, m, "w")
+	golden(t, "whatif-menu-stacked-80x24", screen(m))
+	m = pressSettle(t, m, "p", "text:NodeResourcesFit:score", "enter")
 	if len(f.runs) != 2 || len(f.runs[1]) != 2 || f.runs[1][1].Kind != ChangeDisable || f.runs[1][1].Point != "score" {
 		t.Errorf("the second run's changes = %+v; want the weight, then NodeResourcesFit disabled at score", f.runs)
 	}
