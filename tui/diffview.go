@@ -389,6 +389,12 @@ func (v *DiffView) change(r diffRow) string {
 	case "reason":
 		return st.Unschedulable.Render("new why")
 	}
+	switch {
+	case !r.before.known && r.after.known:
+		return st.WhatIf.Render("added")
+	case r.before.known && !r.after.known:
+		return st.WhatIf.Render("removed")
+	}
 	if s := r.score; s != nil && s.TotalBefore != nil && s.TotalAfter != nil && *s.TotalAfter != *s.TotalBefore {
 		return fmt.Sprintf("%+d", *s.TotalAfter-*s.TotalBefore)
 	}
