@@ -105,6 +105,9 @@ func (v *CycleView) setCycle(cycles []*recorder.Cycle, i int, decisive bool) {
 // SetObserved gives the view the live cluster's binding of the shown cycle's
 // pod; nil when there is none (yet).
 func (v *CycleView) SetObserved(o *recorder.Observed) {
+	if v.runs.of(v.c) != nil {
+		o = nil // the cluster bound the recorded cycle's pod, not a what-if's
+	}
 	if v.observed == o {
 		return
 	}

@@ -20,7 +20,7 @@ type Options struct {
 	Events  <-chan Event // header, cycles, state changes, problems, done; closed when the source ends
 	Control Controller   // nil for replays (then pause/step/breakpoint keys are disabled)
 	// WhatIf re-runs cycles with changes; nil where the session cannot be
-	// forked (replay, live): then the what-if keys say so.
+	// forked (a replay): then the what-if keys say so.
 	WhatIf WhatIf
 }
 

@@ -507,9 +507,9 @@ func (m *Model) startEdit(e *editSession, yaml []byte) tea.Cmd {
 		if data == nil {
 			var err error
 			if e.kind == ChangeNode {
-				data, err = src.NodeYAML(e.target.seq, e.node)
+				data, err = src.NodeYAML(e.target.original(), e.node)
 			} else {
-				data, err = src.PodYAML(e.target.seq)
+				data, err = src.PodYAML(e.target.original())
 			}
 			if err != nil {
 				return wiEditReadyMsg{edit: e, err: err}
@@ -532,7 +532,7 @@ func (m *Model) startRun(t wiTarget, ch WhatIfChange, e *editSession, yaml []byt
 // the body of a tea.Cmd.
 func runWhatIf(src WhatIf, t wiTarget, ch WhatIfChange, e *editSession, yaml []byte) tea.Msg {
 	changes := withChange(t.base, ch)
-	res, err := src.Run(t.seq, changes)
+	res, err := src.Run(t.original(), changes)
 	return wiRunMsg{res: res, changes: changes, target: t, edit: e, yaml: yaml, err: err}
 }
 
@@ -577,7 +577,7 @@ func (m *Model) startSuggest(t wiTarget) tea.Cmd {
 	src := m.wi.src
 	m.wi.busy = fmt.Sprintf("searching changes for cycle %d (each is verified by a re-run)…", t.seq)
 	return func() tea.Msg {
-		res, err := src.Suggest(t.seq)
+		res, err := src.Suggest(t.original())
 		return wiSuggestMsg{res: res, target: t, err: err}
 	}
 }

@@ -8,19 +8,19 @@ import (
 
 // WhatIf re-runs a recorded cycle of the session on a changed copy of the
 // state it saw, with the real scheduler. cmd/ satisfies it where the session
-// can be forked (a fixture run); replays and live sessions have none. The
-// TUI calls it from tea.Cmds only: each call may run the fixture up to the
-// cycle and take seconds.
+// can be forked (a fixture run, a live cluster's mirror); replays have none.
+// Every call names the recorded cycle it is about. The TUI calls it from
+// tea.Cmds only: a call may run the fixture up to the cycle and take seconds.
 type WhatIf interface {
-	// PodYAML is the manifest of cycle seq's pod as the scheduler saw it.
-	PodYAML(seq int) ([]byte, error)
-	// NodeYAML is a node's manifest as cycle seq saw it.
-	NodeYAML(seq int, node string) ([]byte, error)
-	// Run re-runs cycle seq with the changes; errors are one line.
-	Run(seq int, changes []WhatIfChange) (*WhatIfResult, error)
-	// Suggest searches single changes that make cycle seq's pod schedulable,
-	// each verified by a re-run.
-	Suggest(seq int) (*SuggestResult, error)
+	// PodYAML is the manifest of the cycle's pod as the scheduler saw it.
+	PodYAML(c *recorder.Cycle) ([]byte, error)
+	// NodeYAML is a node's manifest as the cycle saw it.
+	NodeYAML(c *recorder.Cycle, node string) ([]byte, error)
+	// Run re-runs the cycle with the changes; errors are one line.
+	Run(c *recorder.Cycle, changes []WhatIfChange) (*WhatIfResult, error)
+	// Suggest searches single changes that make the cycle's pod
+	// schedulable, each verified by a re-run.
+	Suggest(c *recorder.Cycle) (*SuggestResult, error)
 }
 
 // ChangeKind is what a WhatIfChange changes.

@@ -28,19 +28,23 @@ type fakeWhatIf struct {
 
 var _ WhatIf = (*fakeWhatIf)(nil)
 
-func (f *fakeWhatIf) PodYAML(seq int) ([]byte, error) {
-	f.yamlFor = append(f.yamlFor, fmt.Sprintf("pod@%d", seq))
+func (f *fakeWhatIf) PodYAML(c *recorder.Cycle) ([]byte, error) {
+	f.yamlFor = append(f.yamlFor, fmt.Sprintf("pod@%d", c.Seq))
 	return []byte(f.podYAML), nil
 }
 
-func (f *fakeWhatIf) NodeYAML(seq int, node string) ([]byte, error) {
-	f.yamlFor = append(f.yamlFor, fmt.Sprintf("%s@%d", node, seq))
+func (f *fakeWhatIf) NodeYAML(c *recorder.Cycle, node string) ([]byte, error) {
+	f.yamlFor = append(f.yamlFor, fmt.Sprintf("%s@%d", node, c.Seq))
 	return []byte("kind: Node\nmetadata:\n  name: " + node + "\n"), nil
 }
 
-func (f *fakeWhatIf) Run(seq int, changes []WhatIfChange) (*WhatIfResult, error) {
+func (f *fakeWhatIf) Run(c *recorder.Cycle, changes []WhatIfChange) (*WhatIfResult, error) {
 	f.runs = append(f.runs, changes)
-	before := f.before[seq]
+	seq := c.Seq
+	if f.before[seq] != c {
+		return nil, fmt.Errorf("cycle %d is not the recorded one", seq)
+	}
+	before := c
 	after := before
 	if f.after != nil {
 		var err error
@@ -56,12 +60,12 @@ func (f *fakeWhatIf) Run(seq int, changes []WhatIfChange) (*WhatIfResult, error)
 	return res, nil
 }
 
-func (f *fakeWhatIf) Suggest(seq int) (*SuggestResult, error) {
+func (f *fakeWhatIf) Suggest(c *recorder.Cycle) (*SuggestResult, error) {
 	if f.suggest == nil {
 		return nil, errors.New("no suggestions\nsecond line")
 	}
 	r := *f.suggest
-	r.Seq = seq
+	r.Seq = c.Seq
 	return &r, nil
 }
 
@@ -533,5 +537,19 @@ func TestRecordedUsageLeavesReRunsOut(t *testing.T) {
 	cs, i = m.view.usageCycles()
 	if u, _ := recorder.UsageAt(cs, i).Node("small"); len(u.Pods) != 1 || u.Pods[0].Name != "forked" {
 		t.Errorf("the re-run sees %v on small, want its own forked", u.Pods)
+	}
+}
+
+func TestReRunHasNoClusterBinding(t *testing.T) {
+	before, after := stuckCycles()
+	f := &fakeWhatIf{after: func(int, []WhatIfChange) (*recorder.Cycle, error) { return after, nil }}
+	m := whatIfSession(t, f, 80, 24, before)
+	m = send(m, eventsMsg{events: []Event{{Observed: &recorder.Observed{Seq: 1, Pod: before.Pod, Node: "tainted", Predicted: ""}}}})
+	m = pressSettle(t, m, "w", "W", "text:P=2", "enter", "enter")
+	if m.view.Cycle() != m.cycles[1] {
+		t.Fatal("the re-run is not open")
+	}
+	if m.view.observed != nil {
+		t.Errorf("the re-run shows the cluster's binding of the recorded cycle: %+v", m.view.observed)
 	}
 }

@@ -161,7 +161,9 @@ func (o *LiveOptions) Run(ctx context.Context) error {
 	if ns != "" {
 		source += " · namespace " + ns
 	}
-	err = tui.Run(ctx, tui.Options{Source: source, Events: out.events, Control: ctl})
+	// What-if forks the mirror in memory: nothing is sent to the cluster.
+	err = tui.Run(ctx, tui.Options{Source: source, Events: out.events, Control: ctl,
+		WhatIf: newLiveWhatIfSource(ctx, live)})
 	cancel()
 	ctl.Close()
 	<-runDone

@@ -11,14 +11,17 @@ import (
 	"github.com/schedscope/schedscope/tui"
 )
 
-// whatIfSource lets the TUI re-run cycles of a fixture run: it forks the
-// fixture at a cycle the first time it is asked about it (running the
-// fixture up to that cycle on its own engine, never the session's) and keeps
-// the fork for the next question.
+// whatIfSource lets the TUI re-run cycles of the session. Over a fixture it
+// forks the fixture at a cycle the first time it is asked about it (running
+// the fixture up to that cycle on its own engine, never the session's) and
+// keeps the fork for the next question. Over a live cluster it forks from the
+// mirror, in memory, each time (the cluster moves on); nothing is sent to
+// the cluster.
 type whatIfSource struct {
 	ctx  context.Context
-	o    *simOptions
-	fork func(ctx context.Context, seq int) (*engine.Fork, error)
+	fork func(ctx context.Context, c *recorder.Cycle) (*engine.Fork, error)
+	// cache keeps one fork per cycle (a fixture's forks never change).
+	cache bool
 
 	mu    sync.Mutex
 	forks map[int]*forkEntry
@@ -39,27 +42,41 @@ var _ tui.WhatIf = (*whatIfSource)(nil)
 // newWhatIfSource returns the TUI's what-if over the fixture and the
 // configuration of o; ctx ends the runs it starts.
 func newWhatIfSource(ctx context.Context, o *simOptions) *whatIfSource {
-	s := &whatIfSource{ctx: ctx, o: o, forks: map[int]*forkEntry{}, suggested: map[int]engine.Change{}}
-	s.fork = func(ctx context.Context, seq int) (*engine.Fork, error) { return o.forkCycle(ctx, "", seq) }
+	s := &whatIfSource{ctx: ctx, cache: true, forks: map[int]*forkEntry{}, suggested: map[int]engine.Change{}}
+	s.fork = func(ctx context.Context, c *recorder.Cycle) (*engine.Fork, error) { return o.forkCycle(ctx, "", c.Seq) }
 	return s
 }
 
-// forkAt returns the fork at cycle seq, forking on the first call.
-func (s *whatIfSource) forkAt(seq int) (*engine.Fork, error) {
+// newLiveWhatIfSource returns the TUI's what-if over a live session: forks
+// of the mirrored cluster, in memory.
+func newLiveWhatIfSource(ctx context.Context, l *engine.Live) *whatIfSource {
+	s := &whatIfSource{ctx: ctx, forks: map[int]*forkEntry{}, suggested: map[int]engine.Change{}}
+	s.fork = func(_ context.Context, c *recorder.Cycle) (*engine.Fork, error) { return l.ForkAt(c) }
+	return s
+}
+
+// forkAt returns the fork at cycle c.
+func (s *whatIfSource) forkAt(c *recorder.Cycle) (*engine.Fork, error) {
+	if c == nil {
+		return nil, fmt.Errorf("no cycle to fork")
+	}
+	if !s.cache {
+		return s.fork(s.ctx, c)
+	}
 	s.mu.Lock()
-	e, ok := s.forks[seq]
+	e, ok := s.forks[c.Seq]
 	if !ok {
 		e = &forkEntry{}
-		s.forks[seq] = e
+		s.forks[c.Seq] = e
 	}
 	s.mu.Unlock()
-	e.once.Do(func() { e.f, e.err = s.fork(s.ctx, seq) })
+	e.once.Do(func() { e.f, e.err = s.fork(s.ctx, c) })
 	return e.f, e.err
 }
 
 // PodYAML implements tui.WhatIf.
-func (s *whatIfSource) PodYAML(seq int) ([]byte, error) {
-	f, err := s.forkAt(seq)
+func (s *whatIfSource) PodYAML(c *recorder.Cycle) ([]byte, error) {
+	f, err := s.forkAt(c)
 	if err != nil {
 		return nil, err
 	}
@@ -67,8 +84,8 @@ func (s *whatIfSource) PodYAML(seq int) ([]byte, error) {
 }
 
 // NodeYAML implements tui.WhatIf.
-func (s *whatIfSource) NodeYAML(seq int, node string) ([]byte, error) {
-	f, err := s.forkAt(seq)
+func (s *whatIfSource) NodeYAML(c *recorder.Cycle, node string) ([]byte, error) {
+	f, err := s.forkAt(c)
 	if err != nil {
 		return nil, err
 	}
@@ -101,8 +118,8 @@ func (s *whatIfSource) change(c tui.WhatIfChange) (engine.Change, error) {
 
 // Run implements tui.WhatIf: as whatif does, the baseline is the recorded
 // cycle, or an unchanged re-run where the search was sampled.
-func (s *whatIfSource) Run(seq int, changes []tui.WhatIfChange) (*tui.WhatIfResult, error) {
-	f, err := s.forkAt(seq)
+func (s *whatIfSource) Run(c *recorder.Cycle, changes []tui.WhatIfChange) (*tui.WhatIfResult, error) {
+	f, err := s.forkAt(c)
 	if err != nil {
 		return nil, err
 	}
@@ -118,17 +135,22 @@ func (s *whatIfSource) Run(seq int, changes []tui.WhatIfChange) (*tui.WhatIfResu
 	if err != nil {
 		return nil, err
 	}
-	res := &tui.WhatIfResult{Seq: seq, Before: f.Recorded}
-	if f.Sampled() {
+	res := &tui.WhatIfResult{Seq: c.Seq, Before: f.Recorded, Note: f.Note}
+	if f.Sampled() || f.Note != "" {
+		// The baseline is an unchanged re-run: the sample of a sampled
+		// search varies run to run, and a live fork's cluster has moved on.
 		base, err := f.Run(s.ctx)
 		if err != nil {
 			return nil, err
 		}
-		res.Note = "the search was sampled: compared with an unchanged re-run made the same way"
+		note := "the search was sampled: compared with an unchanged re-run made the same way"
 		if recorder.DiffCycles(f.Recorded, base.Cycle).Sampling != nil {
-			res.Note += " (its sample differs from the recorded one)"
+			note += " (its sample differs from the recorded one)"
 		}
-		res.Before = base.Cycle
+		if f.Note != "" {
+			note = f.Note + "; compared with an unchanged re-run of it"
+		}
+		res.Note, res.Before = note, base.Cycle
 	}
 	after, err := changed.Run(s.ctx)
 	if err != nil {
@@ -144,8 +166,8 @@ func (s *whatIfSource) Run(seq int, changes []tui.WhatIfChange) (*tui.WhatIfResu
 }
 
 // Suggest implements tui.WhatIf.
-func (s *whatIfSource) Suggest(seq int) (*tui.SuggestResult, error) {
-	f, err := s.forkAt(seq)
+func (s *whatIfSource) Suggest(c *recorder.Cycle) (*tui.SuggestResult, error) {
+	f, err := s.forkAt(c)
 	if err != nil {
 		return nil, err
 	}
@@ -153,7 +175,7 @@ func (s *whatIfSource) Suggest(seq int) (*tui.SuggestResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &tui.SuggestResult{Seq: seq, Pod: r.Pod, Note: suggestNote(r)}
+	out := &tui.SuggestResult{Seq: c.Seq, Pod: r.Pod, Note: suggestNote(r)}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, sg := range r.Suggestions {

@@ -20,20 +20,22 @@ func TestWhatIfSourceOnUnschedulable(t *testing.T) {
 	forks := 0
 	s := src.(*whatIfSource)
 	fork := s.fork
-	s.fork = func(ctx context.Context, seq int) (*engine.Fork, error) { forks++; return fork(ctx, seq) }
+	s.fork = func(ctx context.Context, c *recorder.Cycle) (*engine.Fork, error) { forks++; return fork(ctx, c) }
+	// A fixture's forks need only the cycle's number.
+	c1 := &recorder.Cycle{Seq: 1}
 
-	pod, err := src.PodYAML(1)
+	pod, err := src.PodYAML(c1)
 	if err != nil || !strings.Contains(string(pod), "name: stuck") {
 		t.Fatalf("PodYAML(1) = %q, %v; want the stuck pod", pod, err)
 	}
-	node, err := src.NodeYAML(1, "cordoned")
+	node, err := src.NodeYAML(c1, "cordoned")
 	if err != nil || !strings.Contains(string(node), "unschedulable: true") {
 		t.Fatalf("NodeYAML(1, cordoned) = %q, %v; want the cordoned node", node, err)
 	}
 
 	// Uncordon by editing the node's YAML, as $EDITOR would.
 	edited := strings.Replace(string(node), "unschedulable: true", "unschedulable: false", 1)
-	res, err := src.Run(1, []tui.WhatIfChange{{Kind: tui.ChangeNode, Target: "cordoned", YAML: []byte(edited)}})
+	res, err := src.Run(c1, []tui.WhatIfChange{{Kind: tui.ChangeNode, Target: "cordoned", YAML: []byte(edited)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,17 +51,17 @@ func TestWhatIfSourceOnUnschedulable(t *testing.T) {
 	}
 
 	// A refused edit is one line.
-	_, err = src.Run(1, []tui.WhatIfChange{{Kind: tui.ChangePod, YAML: []byte("kind: Pod\nmetadata:\n  name: stuck\nspec:\n  containers: []\n")}})
+	_, err = src.Run(c1, []tui.WhatIfChange{{Kind: tui.ChangePod, YAML: []byte("kind: Pod\nmetadata:\n  name: stuck\nspec:\n  containers: []\n")}})
 	if err == nil || strings.Contains(err.Error(), "\n") {
 		t.Errorf("an invalid pod: err = %v; want a one-line error", err)
 	}
-	_, err = src.Run(1, []tui.WhatIfChange{{Kind: tui.ChangeWeight, Target: "NoSuchPlugin", Weight: 3}})
+	_, err = src.Run(c1, []tui.WhatIfChange{{Kind: tui.ChangeWeight, Target: "NoSuchPlugin", Weight: 3}})
 	if err == nil || strings.Contains(err.Error(), "\n") {
 		t.Errorf("an unknown plugin: err = %v; want a one-line error", err)
 	}
 
 	// Suggest, then open the first suggestion as a what-if.
-	sg, err := src.Suggest(1)
+	sg, err := src.Suggest(c1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +73,7 @@ func TestWhatIfSourceOnUnschedulable(t *testing.T) {
 		t.Fatalf("suggestions = %q; want uncordon node cordoned among them", texts)
 	}
 	first := sg.Suggestions[0]
-	res, err = src.Run(1, []tui.WhatIfChange{first.Change})
+	res, err = src.Run(c1, []tui.WhatIfChange{first.Change})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,10 +83,10 @@ func TestWhatIfSourceOnUnschedulable(t *testing.T) {
 	if forks != 1 {
 		t.Errorf("forked %d times; want one fork of cycle 1, kept", forks)
 	}
-	if _, err := src.Run(1, []tui.WhatIfChange{{Kind: tui.ChangeSuggested, Ref: 999}}); err == nil {
+	if _, err := src.Run(c1, []tui.WhatIfChange{{Kind: tui.ChangeSuggested, Ref: 999}}); err == nil {
 		t.Error("an unknown suggestion ran")
 	}
-	if _, err := src.PodYAML(7); err == nil || strings.Contains(err.Error(), "\n") {
+	if _, err := src.PodYAML(&recorder.Cycle{Seq: 7}); err == nil || strings.Contains(err.Error(), "\n") {
 		t.Errorf("cycle 7 of a one-cycle run: err = %v; want a one-line error", err)
 	}
 }
