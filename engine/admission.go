@@ -8,9 +8,6 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
-	nodev1 "k8s.io/api/node/v1"
-	schedulingv1 "k8s.io/api/scheduling/v1"
-	storagev1 "k8s.io/api/storage/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
@@ -27,58 +24,65 @@ import (
 
 func metaName(name string) metav1.ObjectMeta { return metav1.ObjectMeta{Name: name} }
 
-// defaultTolerationSeconds is what the DefaultTolerationSeconds admission plugin adds.
-var defaultTolerationSeconds = int64(300)
-
 // fixtureEpoch is the creation time given to fixture objects, so runs are repeatable.
 var fixtureEpoch = metav1.NewTime(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 
-// admit does to each object what the API server and its default admission plugins
-// would before the scheduler sees it: defaulting, namespace, UID, creation time, pod
-// priority from its PriorityClass, the default not-ready/unreachable tolerations,
-// and a Pending status for pods that are not yet bound.
-func admit(f *Fixture, objs []runtime.Object) error {
-	classes := map[string]*schedulingv1.PriorityClass{}
-	for _, pc := range builtinPriorityClasses() {
-		classes[pc.Name] = pc
+// createRank orders a fixture's objects as a client creating them would
+// (and as the end-to-end tests apply them): namespaces, then other objects,
+// then running pods, then pending pods, each group in document order. The
+// admission plugins see only what was created before an object.
+func createRank(o runtime.Object) int {
+	switch p := o.(type) {
+	case *v1.Namespace:
+		return 0
+	case *v1.Pod:
+		if p.Spec.NodeName == "" {
+			return 3
+		}
+		return 2
 	}
-	var globalDefault *schedulingv1.PriorityClass
+	return 1
+}
+
+// admit does to each object what kube-apiserver does on a create before the
+// scheduler sees it: defaulting, namespace, UID, creation time, then its
+// admission plugins and the kind's create strategy, run as upstream code
+// (see admissionChain). Objects keep their document order.
+func admit(f *Fixture, objs []runtime.Object) error {
 	namespaces := map[string]bool{"default": true, "kube-system": true}
-	var defaultStorageClass string
-	limitRanges := map[string][]*v1.LimitRange{}
-	runtimeClasses := map[string]*nodev1.RuntimeClass{}
 	nodes := map[string]bool{}
 	var nsObjs []runtime.Object
 	for _, o := range objs {
 		switch o := o.(type) {
 		case *v1.Node:
 			nodes[o.Name] = true
-		case *v1.LimitRange:
-			legacyscheme.Scheme.Default(o)
-			ns := o.Namespace
-			if ns == "" {
-				ns = metav1.NamespaceDefault
-			}
-			limitRanges[ns] = append(limitRanges[ns], o)
-		case *nodev1.RuntimeClass:
-			runtimeClasses[o.Name] = o
-		case *schedulingv1.PriorityClass:
-			classes[o.Name] = o
-			if o.GlobalDefault {
-				globalDefault = o
-			}
 		case *v1.Namespace:
 			namespaces[o.Name] = true
 			nsObjs = append(nsObjs, o)
-		case *storagev1.StorageClass:
-			if o.Annotations["storageclass.kubernetes.io/is-default-class"] == "true" {
-				defaultStorageClass = o.Name
-			}
 		}
 	}
 	strategies := createStrategies(fake.NewSimpleClientset(nsObjs...).CoreV1().Namespaces())
+	chain, err := newAdmissionChain(strategies)
+	if err != nil {
+		return err
+	}
+	defer chain.close()
+	builtins := builtinPriorityClasses()
+	for _, pc := range builtins {
+		pc.UID = types.UID("pc-" + pc.Name)
+		pc.CreationTimestamp = fixtureEpoch
+		pc.ResourceVersion = "1"
+		chain.known(pc)
+	}
+	order := make([]int, len(objs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return createRank(objs[a]) - createRank(objs[b]) })
 	seen := map[string]int{}
-	for i, o := range objs {
+	implicit := map[int][]runtime.Object{} // namespaces created for the object at an index
+	for _, i := range order {
+		o := objs[i]
 		fail := func(err error) error { return &objectError{index: i, err: err} }
 		legacyscheme.Scheme.Default(o)
 		m, err := metaOf(o)
@@ -107,42 +111,28 @@ func admit(f *Fixture, objs []runtime.Object) error {
 		if m.ResourceVersion == "" {
 			m.ResourceVersion = "1"
 		}
+		if p, ok := o.(*v1.Pod); ok {
+			if !namespaces[p.Namespace] {
+				f.Warnings = append(f.Warnings, fmt.Sprintf("pod %s/%s: namespace %q is not defined in the fixture; it is created implicitly", p.Namespace, p.Name, p.Namespace))
+				namespaces[p.Namespace] = true
+				ns := &v1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: p.Namespace, UID: types.UID("ns-" + p.Namespace), CreationTimestamp: fixtureEpoch, ResourceVersion: "1"}}
+				chain.known(ns)
+				implicit[i] = append(implicit[i], ns)
+			}
+			if err := checkBoundNode(p, nodes); err != nil {
+				return fail(err)
+			}
+		}
+		if err := chain.create(o); err != nil {
+			return fail(err)
+		}
+		chain.known(o)
 		switch o := o.(type) {
 		case *v1.Pod:
-			if namespaced(o) && !namespaces[o.Namespace] {
-				f.Warnings = append(f.Warnings, fmt.Sprintf("pod %s/%s: namespace %q is not defined in the fixture; it is created implicitly", o.Namespace, o.Name, o.Namespace))
-				namespaces[o.Namespace] = true
-				f.Objects = append(f.Objects, &v1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: o.Namespace, UID: types.UID("ns-" + o.Namespace), CreationTimestamp: fixtureEpoch, ResourceVersion: "1"}})
-			}
-			if o.Spec.NodeName == "" {
-				// LimitRanger and RuntimeClass act on creation, before the
-				// scheduler; running pods in a fixture were created long ago.
-				admitLimitRanger(o, limitRanges[o.Namespace])
-				if err := admitRuntimeClass(o, runtimeClasses); err != nil {
-					return fail(err)
-				}
-			}
-			if err := admitPod(o, classes, globalDefault); err != nil {
-				return fail(err)
-			}
-			if err := checkBoundNode(o, nodes); err != nil {
-				return fail(err)
-			}
-			if err := prepareCreate(strategies, o); err != nil {
-				return fail(err)
-			}
-			if o.Spec.NodeName == "" {
-				f.Pending = append(f.Pending, o)
-				continue
-			}
-			if o.Status.Phase == "" {
+			if o.Spec.NodeName != "" && o.Status.Phase == "" {
 				o.Status.Phase = v1.PodRunning
 			}
 		case *v1.PersistentVolumeClaim:
-			if o.Spec.StorageClassName == nil && defaultStorageClass != "" {
-				sc := defaultStorageClass
-				o.Spec.StorageClassName = &sc
-			}
 			if o.Status.Phase == "" {
 				o.Status.Phase = v1.ClaimPending
 			}
@@ -153,73 +143,21 @@ func admit(f *Fixture, objs []runtime.Object) error {
 				f.Warnings = append(f.Warnings, fmt.Sprintf("node %s has no allocatable pods: no pod can fit on it", o.Name))
 			}
 		}
-		if _, isPod := o.(*v1.Pod); !isPod {
-			if err := prepareCreate(strategies, o); err != nil {
-				return fail(err)
-			}
+	}
+	for i, o := range objs {
+		f.Objects = append(f.Objects, implicit[i]...)
+		if p, ok := o.(*v1.Pod); ok && p.Spec.NodeName == "" {
+			f.Pending = append(f.Pending, p)
+			continue
 		}
 		f.Objects = append(f.Objects, o)
 	}
-	for _, pc := range builtinPriorityClasses() {
+	for _, pc := range builtins {
 		if _, ok := seen[fmt.Sprintf("%T", pc)+"//"+pc.Name]; !ok {
-			pc.UID = types.UID("pc-" + pc.Name)
-			pc.CreationTimestamp = fixtureEpoch
-			pc.ResourceVersion = "1"
 			f.Objects = append(f.Objects, pc)
 		}
 	}
 	return nil
-}
-
-// admitPod applies the Priority and DefaultTolerationSeconds admission plugins.
-func admitPod(p *v1.Pod, classes map[string]*schedulingv1.PriorityClass, globalDefault *schedulingv1.PriorityClass) error {
-	var pc *schedulingv1.PriorityClass
-	switch {
-	case p.Spec.PriorityClassName != "":
-		pc = classes[p.Spec.PriorityClassName]
-		if pc == nil {
-			return fmt.Errorf("pod %s/%s: spec.priorityClassName: no PriorityClass with name %q was found", p.Namespace, p.Name, p.Spec.PriorityClassName)
-		}
-	case globalDefault != nil:
-		pc = globalDefault
-		p.Spec.PriorityClassName = pc.Name
-	}
-	priority := int32(0)
-	policy := v1.PreemptLowerPriority
-	if pc != nil {
-		priority = pc.Value
-		if pc.PreemptionPolicy != nil {
-			policy = *pc.PreemptionPolicy
-		}
-	}
-	if p.Spec.Priority != nil && *p.Spec.Priority != priority {
-		return fmt.Errorf("pod %s/%s: spec.priority %d does not match the value %d of its priority class; omit spec.priority", p.Namespace, p.Name, *p.Spec.Priority, priority)
-	}
-	p.Spec.Priority = &priority
-	if p.Spec.PreemptionPolicy == nil {
-		p.Spec.PreemptionPolicy = &policy
-	}
-	addToleration(p, v1.TaintNodeNotReady)
-	addToleration(p, v1.TaintNodeUnreachable)
-	if p.Spec.NodeName == "" {
-		p.Status = v1.PodStatus{Phase: v1.PodPending}
-	}
-	return nil
-}
-
-func addToleration(p *v1.Pod, key string) {
-	for _, t := range p.Spec.Tolerations {
-		if (t.Key == key || t.Key == "" && t.Operator == v1.TolerationOpExists) &&
-			(t.Effect == v1.TaintEffectNoExecute || t.Effect == "") {
-			return
-		}
-	}
-	p.Spec.Tolerations = append(p.Spec.Tolerations, v1.Toleration{
-		Key:               key,
-		Operator:          v1.TolerationOpExists,
-		Effect:            v1.TaintEffectNoExecute,
-		TolerationSeconds: &defaultTolerationSeconds,
-	})
 }
 
 func metaOf(o runtime.Object) (*metav1.ObjectMeta, error) {
@@ -249,82 +187,3 @@ var clusterScoped = map[string]bool{
 }
 
 func namespaced(o runtime.Object) bool { return !clusterScoped[kindName(o)] }
-
-// admitLimitRanger gives containers the default requests and limits of the
-// namespace's LimitRanges (type Container), as the LimitRanger admission
-// plugin does for every new pod.
-func admitLimitRanger(p *v1.Pod, ranges []*v1.LimitRange) {
-	if len(ranges) == 0 {
-		return
-	}
-	requests, limits := v1.ResourceList{}, v1.ResourceList{}
-	for _, lr := range ranges {
-		for _, item := range lr.Spec.Limits {
-			if item.Type != v1.LimitTypeContainer {
-				continue
-			}
-			for k, v := range item.DefaultRequest {
-				requests[k] = v.DeepCopy()
-			}
-			for k, v := range item.Default {
-				limits[k] = v.DeepCopy()
-			}
-		}
-	}
-	merge := func(c *v1.Container) {
-		if c.Resources.Limits == nil {
-			c.Resources.Limits = v1.ResourceList{}
-		}
-		if c.Resources.Requests == nil {
-			c.Resources.Requests = v1.ResourceList{}
-		}
-		for k, v := range limits {
-			if _, ok := c.Resources.Limits[k]; !ok {
-				c.Resources.Limits[k] = v.DeepCopy()
-			}
-		}
-		for k, v := range requests {
-			if _, ok := c.Resources.Requests[k]; !ok {
-				c.Resources.Requests[k] = v.DeepCopy()
-			}
-		}
-	}
-	for i := range p.Spec.Containers {
-		merge(&p.Spec.Containers[i])
-	}
-	for i := range p.Spec.InitContainers {
-		merge(&p.Spec.InitContainers[i])
-	}
-}
-
-// admitRuntimeClass applies the RuntimeClass admission plugin: the class's pod
-// overhead, and its node selector and tolerations for scheduling.
-func admitRuntimeClass(p *v1.Pod, classes map[string]*nodev1.RuntimeClass) error {
-	if p.Spec.RuntimeClassName == nil || *p.Spec.RuntimeClassName == "" {
-		return nil
-	}
-	rc := classes[*p.Spec.RuntimeClassName]
-	if rc == nil {
-		return fmt.Errorf("pod %s/%s: spec.runtimeClassName: RuntimeClass %q not found", p.Namespace, p.Name, *p.Spec.RuntimeClassName)
-	}
-	if rc.Overhead != nil && p.Spec.Overhead == nil {
-		p.Spec.Overhead = rc.Overhead.PodFixed.DeepCopy()
-	}
-	if rc.Scheduling != nil {
-		for k, v := range rc.Scheduling.NodeSelector {
-			if cur, ok := p.Spec.NodeSelector[k]; ok && cur != v {
-				return fmt.Errorf("pod %s/%s: nodeSelector %s=%s conflicts with RuntimeClass %q (%s=%s)", p.Namespace, p.Name, k, cur, rc.Name, k, v)
-			}
-			if p.Spec.NodeSelector == nil {
-				p.Spec.NodeSelector = map[string]string{}
-			}
-			p.Spec.NodeSelector[k] = v
-		}
-		for _, t := range rc.Scheduling.Tolerations {
-			if !slices.ContainsFunc(p.Spec.Tolerations, func(x v1.Toleration) bool { return x.MatchToleration(&t) }) {
-				p.Spec.Tolerations = append(p.Spec.Tolerations, t)
-			}
-		}
-	}
-	return nil
-}

@@ -20,7 +20,7 @@ func TestLoadFixtureErrors(t *testing.T) {
 		{"unknown field", node + "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containerz: []\n", `bad.yaml:6: Pod: strict decoding error: unknown field "spec.containerz"`},
 		{"unknown kind", "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n", "bad.yaml:1: unsupported kind example.com/v1 Widget"},
 		{"missing kind", "metadata: {name: w}\n", "bad.yaml:1: document has no apiVersion or kind"},
-		{"missing priority class", node + "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  priorityClassName: gold\n  containers: [{name: c, image: i}]\n", `spec.priorityClassName: no PriorityClass with name "gold" was found`},
+		{"missing priority class", node + "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  priorityClassName: gold\n  containers: [{name: c, image: i}]\n", `pods "p" is forbidden: no PriorityClass with name gold was found`},
 		{"bad replicas", "apiVersion: v1\nkind: Node\nmetadata: {name: node-x, annotations: {schedscope.io/replicas: lots}}\n", `bad.yaml:1: metadata.annotations[schedscope.io/replicas] of "node-x": want a whole number`},
 		{"duplicate", node + "---\n" + node, `bad.yaml:6: Node "n1" is defined twice (first as object 1)`},
 		{"empty", "# nothing here\n---\n# still nothing\n", "bad.yaml: the fixture holds no objects"},

@@ -8,6 +8,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
@@ -39,12 +40,15 @@ import (
 	"k8s.io/kubernetes/pkg/registry/storage/volumeattachment"
 )
 
+// createStrategyMap holds create strategies by kind.
+type createStrategyMap = map[schema.GroupKind]rest.RESTCreateStrategy
+
 // createStrategies are the API server's own create strategies (the registry's
 // PrepareForCreate and Validate, as kube-apiserver runs them on every create),
 // by kind. A fixture object of a kind listed here is validated exactly as a
 // real API server would validate it.
-func createStrategies(namespaces corev1client.NamespaceInterface) map[schema.GroupKind]rest.RESTCreateStrategy {
-	return map[schema.GroupKind]rest.RESTCreateStrategy{
+func createStrategies(namespaces corev1client.NamespaceInterface) createStrategyMap {
+	return createStrategyMap{
 		{Kind: "Pod"}:                                         pod.Strategy,
 		{Kind: "Node"}:                                        node.Strategy,
 		{Kind: "Namespace"}:                                   namespace.Strategy,
@@ -76,38 +80,9 @@ func createStrategies(namespaces corev1client.NamespaceInterface) map[schema.Gro
 // kind's PrepareForCreate, its validation and the common metadata checks) on
 // a copy of obj converted to the internal version, and returns the first
 // error as one line. obj itself is not changed.
-func validateCreate(strategies map[schema.GroupKind]rest.RESTCreateStrategy, obj runtime.Object) error {
+func validateCreate(strategies createStrategyMap, obj runtime.Object) error {
 	_, err := beforeCreate(strategies, obj.DeepCopyObject())
 	return err
-}
-
-// prepareCreate runs the API server's create path on obj and keeps what it
-// changed, as the stored object would: the pod strategy, for one, merges a
-// pod affinity term's matchLabelKeys into its label selector, adds the
-// PodScheduled condition of a gated pod and the QoS class. What a fixture
-// states as existing is kept: the identity and creation time the loader gave
-// it, and the status of every object but a pending pod (an object in a
-// fixture has been running, with the status it shows).
-func prepareCreate(strategies map[schema.GroupKind]rest.RESTCreateStrategy, obj runtime.Object) error {
-	internal, err := beforeCreate(strategies, obj.DeepCopyObject())
-	if err != nil || internal == nil {
-		return err
-	}
-	before := obj.DeepCopyObject()
-	if err := legacyscheme.Scheme.Convert(internal, obj, nil); err != nil {
-		return fmt.Errorf("%T: %v", obj, err)
-	}
-	m, err := metaOf(obj)
-	if err != nil {
-		return err
-	}
-	b, _ := metaOf(before)
-	m.UID, m.CreationTimestamp, m.ResourceVersion, m.ManagedFields = b.UID, b.CreationTimestamp, b.ResourceVersion, nil
-	if p, ok := before.(*v1.Pod); ok && p.Spec.NodeName == "" {
-		return nil
-	}
-	restoreStatus(obj, before)
-	return nil
 }
 
 // restoreStatus copies before's status field onto obj, for any kind.
@@ -122,7 +97,7 @@ func restoreStatus(obj, before runtime.Object) {
 // beforeCreate converts obj to the internal version and runs
 // rest.BeforeCreate on it; it returns the internal object, or nil for a kind
 // with no strategy here.
-func beforeCreate(strategies map[schema.GroupKind]rest.RESTCreateStrategy, obj runtime.Object) (runtime.Object, error) {
+func beforeCreate(strategies createStrategyMap, obj runtime.Object) (runtime.Object, error) {
 	gvks, _, err := legacyscheme.Scheme.ObjectKinds(obj)
 	if err != nil || len(gvks) == 0 {
 		return nil, fmt.Errorf("unknown type %T", obj)
@@ -143,6 +118,16 @@ func beforeCreate(strategies map[schema.GroupKind]rest.RESTCreateStrategy, obj r
 	if err != nil {
 		return nil, err
 	}
+	if err := runBeforeCreate(strategy, gvk, m, internal); err != nil {
+		return nil, err
+	}
+	return internal, nil
+}
+
+// runBeforeCreate runs rest.BeforeCreate (the strategy's PrepareForCreate,
+// its validation and the common metadata checks) on an internal object, in
+// the request context kube-apiserver would give it.
+func runBeforeCreate(strategy rest.RESTCreateStrategy, gvk schema.GroupVersionKind, m *metav1.ObjectMeta, internal runtime.Object) error {
 	ns := ""
 	if strategy.NamespaceScoped() {
 		ns = m.Namespace
@@ -151,9 +136,9 @@ func beforeCreate(strategies map[schema.GroupKind]rest.RESTCreateStrategy, obj r
 	ctx = genericapirequest.WithRequestInfo(ctx, &genericapirequest.RequestInfo{IsResourceRequest: true, Verb: "create",
 		APIGroup: gvk.Group, APIVersion: gvk.Version, Namespace: ns, Name: m.Name})
 	if err := rest.BeforeCreate(strategy, ctx, internal); err != nil {
-		return nil, firstCause(gvk.Kind, m.Name, err)
+		return firstCause(gvk.Kind, m.Name, err)
 	}
-	return internal, nil
+	return nil
 }
 
 // firstCause words the first field error of an Invalid error as one line,
