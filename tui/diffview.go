@@ -244,7 +244,16 @@ func (v *DiffView) headLines(w int) []string {
 			lines = append(lines, st.Dim.Render(fmt.Sprintf("  … and %d more change(s)", len(res.Changes)-2)))
 			break
 		}
-		lines = append(lines, fit(st.WhatIf.Render("± ")+c, w))
+		for k, l := range wrap(c, w-2, "  ") {
+			if k == 2 {
+				break
+			}
+			pre := st.WhatIf.Render("± ")
+			if k > 0 {
+				pre = "  "
+			}
+			lines = append(lines, fit(pre+l, w))
+		}
 	}
 	lines = append(lines,
 		fit(st.Dim.Render("before ")+v.outcome(res.Before), w),
