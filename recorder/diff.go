@@ -259,12 +259,18 @@ func DiffCycles(before, after *Cycle) *CycleDiff {
 	}
 	fastPath := func(c *Cycle) bool { return c.FastPath != nil && c.FastPath.Feasible }
 	// A fast path checks one node by design; that is no sampling window.
-	if !fastPath(before) && !fastPath(after) &&
+	sampled := func(c *Cycle) bool { return c.NodesToFind > 0 && c.NodesToFind < c.NumNodes() }
+	if !fastPath(before) && !fastPath(after) && (sampled(before) || sampled(after)) &&
 		(sampling.OnlyBefore > 0 || sampling.OnlyAfter > 0 || before.NodesToFind != after.NodesToFind) {
 		d.Sampling = sampling
 	}
 	d.Weights = weightChanges(before.Score, after.Score)
 	d.Scores = scoreChanges(before, after)
+	// A node in only one snapshot is listed as added or removed, not as a
+	// score that appeared or vanished.
+	d.Scores = slices.DeleteFunc(d.Scores, func(s NodeScoreChange) bool {
+		return slices.Contains(d.NodesAdded, s.Node) || slices.Contains(d.NodesRemoved, s.Node)
+	})
 	d.Winner = winnerChange(before, after, fa)
 	d.Same = !d.OutcomeChanged && d.Before.Message == d.After.Message && d.Before.NominatedNode == d.After.NominatedNode &&
 		len(d.NodesAdded) == 0 && len(d.NodesRemoved) == 0 && len(d.BecameFeasible) == 0 && len(d.BecameInfeasible) == 0 &&
@@ -402,6 +408,8 @@ func winnerChange(before, after *Cycle, fa filterView) *WinnerChange {
 		w.Why = "no node passes filtering any more"
 		if r, ok := fa.status[wb]; ok && r != nil {
 			w.Why += fmt.Sprintf("; %s is rejected by %s", wb, r)
+		} else if !slices.Contains(fa.nodes, wb) {
+			w.Why += fmt.Sprintf("; %s is no longer in the cluster", wb)
 		}
 	case wb == "":
 		w.Why = fmt.Sprintf("%s now passes filtering (%s)", wa, after.Selection.Explain(after))

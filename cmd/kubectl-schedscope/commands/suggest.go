@@ -116,7 +116,7 @@ func (o *SuggestOptions) Run(ctx context.Context) error {
 	t.printf("suggest: pod %s, cycle %d of %s\n", res.Pod, f.Recorded.Seq, f.Name)
 	t.printf("now: %s\n", doc.Outcome.OutcomeLine())
 	if res.Node != "" {
-		t.printf("asked: why not node %s?\n", res.Node)
+		t.printf("asked: why not %s?\n", res.Node)
 	}
 	if res.Note != "" {
 		t.printf("%s\n", res.Note)
