@@ -48,6 +48,8 @@ type ExportDocument struct {
 	Problems []string         `json:"problems,omitempty"`
 	Cycles   []ExportCycle    `json:"cycles"`
 	Observed []ExportObserved `json:"observed,omitempty"`
+	// Pods are where every pod stands (see PodStates).
+	Pods []PodState `json:"pods,omitempty"`
 }
 
 // ExportHeader is a recording's header without its format fields.

@@ -22,6 +22,8 @@ type cyclesOutput struct {
 	problems []error
 	cycles   []*recorder.Cycle
 	observed []*recorder.Observed
+	// pods, if set, are where every pod stands; text ends with those not bound.
+	pods []recorder.PodState
 }
 
 // validOutput checks an --output value.
@@ -41,6 +43,7 @@ func (o *cyclesOutput) print(w io.Writer, format string) error {
 		for _, p := range o.problems {
 			doc.Problems = append(doc.Problems, p.Error())
 		}
+		doc.Pods = o.pods
 		data, err := json.MarshalIndent(doc, "", "  ")
 		if err != nil {
 			return err
@@ -61,6 +64,7 @@ func (o *cyclesOutput) print(w io.Writer, format string) error {
 	for _, ob := range o.observed {
 		t.observed(ob)
 	}
+	t.podStates(o.pods)
 	return t.err
 }
 

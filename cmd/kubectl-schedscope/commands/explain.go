@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -61,18 +62,39 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 		return err
 	}
 	sortCycles(cycles)
+	had := map[string]bool{}
+	for _, c := range cycles {
+		had[c.Pod.Key()] = true
+	}
+	pods := recorder.PodStates(cycles, fx.NeverAttempted(header, func(k string) bool { return had[k] }))
 	if o.Pod != "" {
-		if cycles, err = podCycles(cycles, o.Pod, fx.Name); err != nil {
+		var kept []recorder.PodState
+		for _, p := range pods {
+			if p.Pod.Name == o.Pod || p.Pod.Key() == o.Pod {
+				kept = append(kept, p)
+			}
+		}
+		if len(kept) == 0 {
+			// No such pod: podCycles words the error with the pods there are.
+			_, err := podCycles(cycles, o.Pod, fx.Name)
 			return err
 		}
+		pods = kept
+		cycles, _ = podCycles(cycles, o.Pod, fx.Name)
 	}
-	out := cyclesOutput{header: header, source: "fixture " + fx.Name, warnings: fx.Warnings, cycles: cycles}
+	out := cyclesOutput{header: header, source: "fixture " + fx.Name, warnings: fx.Warnings, cycles: cycles, pods: pods}
 	if err := out.print(o.streams.Out, o.Output); err != nil {
 		return err
 	}
 	if o.ExitCode {
-		if pods := notScheduled(cycles); len(pods) > 0 {
-			return errorf("%d pod(s) ended without a node: %s", len(pods), listSome(pods, 20))
+		var stuck []string
+		for _, p := range pods {
+			if p.State != recorder.PodBound {
+				stuck = append(stuck, visible(fmt.Sprintf("%s (%s)", p.Pod.Key(), p.State)))
+			}
+		}
+		if len(stuck) > 0 {
+			return errorf("%d pod(s) ended without a node: %s", len(stuck), listSome(stuck, 20))
 		}
 	}
 	return nil

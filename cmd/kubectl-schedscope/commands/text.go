@@ -493,3 +493,32 @@ func pad(s string, n int) string {
 }
 
 func fmtDur(d time.Duration) string { return recorder.FormatDuration(d) }
+
+// podStates ends the text with one line per pod that is not bound: its
+// state, the message kubectl describe would show, and for a pod never
+// attempted what would let the scheduler try it.
+func (t *textWriter) podStates(pods []recorder.PodState) {
+	var open []recorder.PodState
+	for _, p := range pods {
+		if p.State != recorder.PodBound {
+			open = append(open, p)
+		}
+	}
+	if len(open) == 0 {
+		return
+	}
+	t.printf("pods not bound (%d of %d):\n", len(open), len(pods))
+	for _, p := range open {
+		line := p.State
+		if p.Node != "" {
+			line += " on " + p.Node
+		}
+		if p.Message != "" {
+			line += ": " + p.Message
+		}
+		t.printf("  %s  %s\n", p.Pod.Key(), line)
+		if p.Hint != "" {
+			t.printf("  %s  %s\n", strings.Repeat(" ", len([]rune(p.Pod.Key()))), p.Hint)
+		}
+	}
+}

@@ -1,0 +1,90 @@
+package commands
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/schedscope/schedscope/recorder"
+)
+
+// A pod held by a scheduling gate, one for another scheduler and one too big
+// for the cluster: explain accounts for each with the reason a person can
+// act on, although two of them never get a cycle.
+const storyFixture = `apiVersion: v1
+kind: Node
+metadata: {name: node-1, labels: {kubernetes.io/hostname: node-1}}
+status: {allocatable: {cpu: "2", memory: 4Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  containers: [{name: c, image: nginx, resources: {requests: {cpu: 500m}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: gated}
+spec:
+  schedulingGates: [{name: example.com/quota}]
+  containers: [{name: c, image: nginx}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: other}
+spec:
+  schedulerName: my-scheduler
+  containers: [{name: c, image: nginx}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: big}
+spec:
+  containers: [{name: c, image: nginx, resources: {requests: {cpu: "3"}}}]
+`
+
+func TestExplainAccountsForEveryPod(t *testing.T) {
+	path := writeTemp(t, "story.yaml", storyFixture)
+	out, errOut, code := run(t, "explain", "-f", path, "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	doc := checkExport(t, out, -1)
+	got := map[string]recorder.PodState{}
+	for _, p := range doc.Pods {
+		got[p.Pod.Name] = p
+	}
+	want := map[string]string{"web": recorder.PodBound, "gated": recorder.PodGated, "other": recorder.PodNoProfile, "big": recorder.PodUnschedulable}
+	for name, state := range want {
+		if got[name].State != state {
+			t.Errorf("%s: state %q, want %q (%+v)", name, got[name].State, state, got[name])
+		}
+	}
+	if g := got["gated"]; g.Reason != "SchedulingGated" || g.Message != "Scheduling is blocked due to non-empty scheduling gates" || len(g.Seqs) != 0 {
+		t.Errorf("gated: %+v", g)
+	}
+	if b := got["big"]; len(b.Seqs) == 0 || !strings.Contains(b.Message, "Insufficient cpu") {
+		t.Errorf("big: %+v", b)
+	}
+
+	// Asking about a pod that never got a cycle explains it.
+	out, errOut, code = run(t, "explain", "-f", path, "--pod", "gated")
+	if code != 0 {
+		t.Fatalf("--pod gated: exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "default/gated  Gated: Scheduling is blocked due to non-empty scheduling gates") ||
+		!strings.Contains(out, "held by scheduling gate example.com/quota") {
+		t.Errorf("--pod gated:\n%s", out)
+	}
+	// The text ends with every pod not bound; --exit-code names them.
+	out, errOut, code = run(t, "explain", "-f", path, "--exit-code")
+	if code != 1 || !strings.Contains(errOut, "3 pod(s) ended without a node: default/big (Unschedulable), default/gated (Gated), default/other (NoProfile)") {
+		t.Errorf("--exit-code: exit %d, stderr %q", code, errOut)
+	}
+	if !strings.Contains(out, "pods not bound (3 of 4):") || !strings.Contains(out, `no profile serves schedulerName "my-scheduler"`) {
+		t.Errorf("text summary:\n%s", out[max(0, len(out)-800):])
+	}
+	// A pod that does not exist is still an error naming the pods there are.
+	if _, errOut, code := run(t, "explain", "-f", path, "--pod", "ghost"); code != 1 || !strings.Contains(errOut, `no cycle for pod "ghost"`) {
+		t.Errorf("--pod ghost: exit %d, %q", code, errOut)
+	}
+}
