@@ -1,0 +1,406 @@
+package recorder
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"slices"
+	"strconv"
+	"time"
+)
+
+// CycleEntry is what an index keeps of one cycle: enough to list it, filter
+// the list and open the cycle again by its offset (File.CycleAt), a few
+// hundred bytes however many nodes the cycle evaluated.
+type CycleEntry struct {
+	// Offset is the byte offset of the cycle's record in its file; Segment
+	// counts the files before it when a followed recording rotated.
+	Offset  int64
+	Segment int
+
+	Seq      int
+	Pod      PodRef // namespace and name only
+	Profile  string
+	Attempt  int
+	Start    time.Time
+	Duration time.Duration
+	// Result, Node and NominatedNode are the cycle's Outcome.
+	Result        string
+	Node          string
+	NominatedNode string
+	// Plugins names the plugins that did not let the pod through: those that
+	// rejected a node in Filter, a PreFilter or binding-cycle plugin that did
+	// not return Success (or Skip), and the PostFilter plugins.
+	Plugins []string
+}
+
+// EntryOf returns c's entry, as an index skimming c's record would build it.
+func EntryOf(c *Cycle) CycleEntry {
+	e := CycleEntry{
+		Seq: c.Seq, Pod: PodRef{Namespace: c.Pod.Namespace, Name: c.Pod.Name}, Profile: c.Profile,
+		Attempt: c.Attempt, Start: c.Start, Duration: c.Duration,
+		Result: c.Outcome.Result, Node: c.Outcome.Node, NominatedNode: c.Outcome.NominatedNode,
+	}
+	seen := map[string]bool{}
+	add := func(p string) {
+		if !seen[p] {
+			seen[p] = true
+			e.Plugins = append(e.Plugins, p)
+		}
+	}
+	if pf := c.PreFilter; pf != nil {
+		for _, s := range pf.Plugins {
+			if s.Code != CodeSuccess && s.Code != CodeSkip {
+				add(s.Plugin)
+			}
+		}
+	}
+	if f := c.Filter; f != nil {
+		for _, r := range f.Rejected {
+			if r.Plugin >= 0 && r.Plugin < len(f.Plugins) {
+				add(f.Plugins[r.Plugin])
+			}
+		}
+	}
+	if pf := c.PostFilter; pf != nil {
+		for _, s := range pf.Plugins {
+			add(s.Plugin)
+		}
+	}
+	for _, phase := range [][]PluginStatus{c.Reserve, c.Permit, c.PreBind, c.Bind, c.PostBind} {
+		for _, s := range phase {
+			if s.Code != CodeSuccess {
+				add(s.Plugin)
+			}
+		}
+	}
+	return e
+}
+
+// Failed reports whether the cycle did not bind its pod.
+func (e *CycleEntry) Failed() bool { return e.Result != ResultBound }
+
+// interner keeps one copy of the strings many entries repeat (namespaces,
+// profiles, results, node and plugin names).
+type interner map[string]string
+
+func (in interner) get(b []byte) string {
+	if s, ok := in[string(b)]; ok { // no allocation for the lookup
+		return s
+	}
+	s := string(b)
+	if len(in) < 1<<16 {
+		in[s] = s
+	}
+	return s
+}
+
+// skimmedStatus is the part of a PluginStatus an entry needs.
+type skimmedStatus struct {
+	Plugin string `json:"plugin"`
+	Code   string `json:"code"`
+}
+
+// skimCycle builds the entry of a cycle record from its raw JSON, and
+// returns the ID of the node set it refers to.
+func skimCycle(raw []byte, in interner) (CycleEntry, int, error) {
+	var e CycleEntry
+	var setID int
+	var err error
+	var filterPlugins []string
+	var rejected []int
+	var pre, post, binding []skimmedStatus
+	num := func(v []byte) int {
+		n, perr := strconv.Atoi(string(v))
+		if perr != nil && err == nil {
+			err = perr
+		}
+		return n
+	}
+	str := func(v []byte) string {
+		if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
+			if s := v[1 : len(v)-1]; !hasEscape(s) {
+				return in.get(s)
+			}
+		}
+		var s string
+		if uerr := json.Unmarshal(v, &s); uerr != nil && err == nil {
+			err = uerr
+		}
+		return in.get([]byte(s))
+	}
+	decode := func(v []byte, into any) {
+		if uerr := json.Unmarshal(v, into); uerr != nil && err == nil {
+			err = uerr
+		}
+	}
+	serr := members(raw, func(key, v []byte) bool {
+		switch string(key) {
+		case "seq":
+			e.Seq = num(v)
+		case "pod":
+			var p PodRef
+			decode(v, &p)
+			e.Pod = PodRef{Namespace: in.get([]byte(p.Namespace)), Name: p.Name}
+		case "profile":
+			e.Profile = str(v)
+		case "attempt":
+			e.Attempt = num(v)
+		case "start":
+			decode(v, &e.Start)
+		case "ns":
+			e.Duration = time.Duration(num(v))
+		case "nodeSet":
+			setID = num(v)
+		case "outcome":
+			var o Outcome
+			decode(v, &o)
+			e.Result, e.Node, e.NominatedNode = in.get([]byte(o.Result)), in.get([]byte(o.Node)), in.get([]byte(o.NominatedNode))
+		case "preFilter", "postFilter":
+			var p struct {
+				Plugins []skimmedStatus `json:"plugins"`
+			}
+			decode(v, &p)
+			if string(key) == "preFilter" {
+				pre = p.Plugins
+			} else {
+				post = p.Plugins
+			}
+		case "filter":
+			ferr := members(v, func(k, fv []byte) bool {
+				switch string(k) {
+				case "plugins":
+					decode(fv, &filterPlugins)
+				case "rejected":
+					rejected = rejectingPlugins(fv, rejected)
+				}
+				return true
+			})
+			if ferr != nil && err == nil {
+				err = fmt.Errorf("filter: %w", ferr)
+			}
+		case "reserve", "permit", "preBind", "bind", "postBind":
+			var s []skimmedStatus
+			decode(v, &s)
+			for _, st := range s {
+				if st.Code != CodeSuccess {
+					binding = append(binding, st)
+				}
+			}
+		}
+		return err == nil
+	})
+	if err == nil {
+		err = serr
+	}
+	if err != nil {
+		return CycleEntry{}, 0, err
+	}
+	seen := map[string]bool{}
+	add := func(p string) {
+		if !seen[p] {
+			seen[p] = true
+			e.Plugins = append(e.Plugins, in.get([]byte(p)))
+		}
+	}
+	for _, s := range pre {
+		if s.Code != CodeSuccess && s.Code != CodeSkip {
+			add(s.Plugin)
+		}
+	}
+	for _, p := range rejected {
+		if p >= 0 && p < len(filterPlugins) {
+			add(filterPlugins[p])
+		}
+	}
+	for _, s := range post {
+		add(s.Plugin)
+	}
+	for _, s := range binding {
+		add(s.Plugin)
+	}
+	return e, setID, nil
+}
+
+func hasEscape(b []byte) bool {
+	for _, c := range b {
+		if c == '\\' || c < 0x20 {
+			return true
+		}
+	}
+	return false
+}
+
+// skimmed is a record line as an index reads it: its kind and raw members.
+type skimmed struct {
+	kind                    string
+	nodeSet, cycle, observe []byte
+	nodeSetAt               int64
+}
+
+// skimLine checks a record line against its checksum and finds its members
+// without decoding them; on failure it returns nil and the reason.
+func skimLine(line []byte) (*skimmed, string) {
+	if len(line) < 10 || line[8] != ' ' {
+		return nil, "missing checksum"
+	}
+	want, err := strconv.ParseUint(string(line[:8]), 16, 32)
+	if err != nil {
+		return nil, "malformed checksum"
+	}
+	body := line[9:]
+	if crc32.Checksum(body, castagnoli) != uint32(want) {
+		return nil, "checksum mismatch"
+	}
+	var s skimmed
+	var bad string
+	err = members(body, func(key, v []byte) bool {
+		switch string(key) {
+		case "kind":
+			if len(v) < 2 || v[0] != '"' {
+				bad = "kind is not a string"
+				return false
+			}
+			s.kind = string(v[1 : len(v)-1])
+		case "nodeSet":
+			s.nodeSet = v
+		case "cycle":
+			s.cycle = v
+		case "observed":
+			s.observe = v
+		case "nodeSetAt":
+			n, err := strconv.ParseInt(string(v), 10, 64)
+			if err != nil {
+				bad = "nodeSetAt: " + err.Error()
+				return false
+			}
+			s.nodeSetAt = n
+		}
+		return true
+	})
+	switch {
+	case bad != "":
+		return nil, bad
+	case err != nil:
+		if _, reason := decodeLine(line); reason != "" {
+			return nil, reason
+		}
+		return nil, err.Error()
+	}
+	return &s, ""
+}
+
+// NewIndexReader reads the header as NewReader does and returns a Reader for
+// building an index: its Next returns each cycle as a Record with an Entry
+// (and no Cycle), skimming the record instead of decoding it, so that memory
+// and time do not grow with the cycles' size; node sets are checked but not
+// kept. It reports the problems Next reports, except those only a cycle's
+// full decoding finds (File.CycleAt reports them when the cycle is opened).
+// Following a rotation, it returns a Record of KindHeader: the entries after
+// it are in the next file (Segment counts them).
+func NewIndexReader(r io.Reader) (*Reader, error) { return newIndexReader(r, defaultLimits) }
+
+func newIndexReader(r io.Reader, lim limits) (*Reader, error) {
+	rd, err := newReader(r, lim)
+	if err != nil {
+		return nil, err
+	}
+	rd.index, rd.in = true, interner{}
+	return rd, nil
+}
+
+// skim reads one record line in index mode. ok is false for a record to
+// read past silently (of an unknown kind).
+func (r *Reader) skim(b []byte, off int64, line int) (rec Record, err error, ok bool) {
+	corrupt := func(reason string) (Record, error, bool) {
+		r.corruptAt[off] = reason
+		return Record{Offset: off}, &ErrCorrupt{Offset: off, Line: line, Reason: reason}, true
+	}
+	s, reason := skimLine(b)
+	if s == nil {
+		return corrupt(reason)
+	}
+	// A record the skimmer cannot read is reported as the decoder reports
+	// it (a rare path: its checksum matched).
+	decoderSays := func(skimErr error) string {
+		if _, reason := decodeLine(b); reason != "" {
+			return reason
+		}
+		return skimErr.Error()
+	}
+	switch s.kind {
+	case KindHeader:
+		r.rotate(off)
+		return Record{Kind: KindHeader, Offset: off}, nil, true
+	case KindNodeSet:
+		if s.nodeSet == nil {
+			return corrupt("nodeSet record without body")
+		}
+		var ns NodeSet
+		if err := json.Unmarshal(s.nodeSet, &ns); err != nil {
+			return corrupt(err.Error())
+		}
+		if err := checkNodeSet(&ns); err != nil {
+			return corrupt(fmt.Sprintf("node set %d: %v", ns.ID, err))
+		}
+		r.sawNodeSet(&ns, off)
+		return Record{Kind: KindNodeSet, Offset: off}, nil, true
+	case KindCycle:
+		if s.cycle == nil {
+			return corrupt("cycle record without body")
+		}
+		e, id, err := skimCycle(s.cycle, r.in)
+		if err != nil {
+			return corrupt(decoderSays(err))
+		}
+		e.Offset, e.Segment = off-r.base, r.segment
+		if id != 0 || s.nodeSetAt != 0 {
+			if ns, reason := r.lookup(id, s.nodeSetAt); ns == nil {
+				r.pending = append(r.pending, &ErrMissingNodeSet{Offset: off, Seq: e.Seq, ID: id, Reason: reason})
+			}
+		}
+		r.sawCycle(e.Seq, off)
+		return Record{Kind: KindCycle, Entry: &e, Offset: off}, nil, true
+	case KindObserved:
+		if s.observe == nil {
+			return corrupt("observed record without body")
+		}
+		var o Observed
+		if err := json.Unmarshal(s.observe, &o); err != nil {
+			return corrupt(err.Error())
+		}
+		return Record{Kind: KindObserved, Observed: &o, Offset: off}, nil, true
+	}
+	r.unknown[s.kind]++
+	return Record{}, nil, false
+}
+
+// Offset returns the offset up to which the reader has read: how far an
+// index has come.
+func (r *Reader) Offset() int64 { return r.lr.offset }
+
+// rejectingPlugins appends the distinct plugin indices ("p") of a raw
+// Filter.Rejected list to seen. It looks for the key rather than walking
+// each status: in the JSON the writer produces, "p": occurs only as that key
+// (a quote inside a string is escaped); for a hand-made record it may read
+// too much, and opening the cycle reports what is wrong with it.
+func rejectingPlugins(raw []byte, seen []int) []int {
+	key := []byte(`"p":`)
+	for {
+		i := bytes.Index(raw, key)
+		if i < 0 {
+			return seen
+		}
+		raw = raw[i+len(key):]
+		n, k := 0, 0
+		for k < len(raw) && k < 9 && '0' <= raw[k] && raw[k] <= '9' {
+			n = n*10 + int(raw[k]-'0')
+			k++
+		}
+		if k > 0 && !slices.Contains(seen, n) {
+			seen = append(seen, n)
+		}
+	}
+}
