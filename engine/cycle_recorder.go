@@ -233,6 +233,9 @@ type cycleRec struct {
 	uid   types.UID
 	state fwk.CycleState
 	phase atomic.Int32
+	// started is when the cycle started on the wall clock; c.Start is on the
+	// engine's clock, which may have skipped ahead.
+	started time.Time
 
 	nodeIndex map[string]int // shared with the node set; read-only
 	results   []nodeResult   // by node index, main filter pass
