@@ -3,9 +3,11 @@ package recorder
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"time"
@@ -401,6 +403,81 @@ func rejectingPlugins(raw []byte, seen []int) []int {
 		}
 		if k > 0 && !slices.Contains(seen, n) {
 			seen = append(seen, n)
+		}
+	}
+}
+
+// Clone returns a copy of u that later Apply calls on u do not change.
+func (u *Usage) Clone() *Usage { return &Usage{byNode: maps.Clone(u.byNode)} }
+
+// ApplyUsage applies to u the node use the cycle record at off carries,
+// reading only that part of the record and the cycle's node set (for the
+// nodes' names), so that rebuilding the use as of a late cycle of a big
+// recording reads through the file once. It may be called from several
+// goroutines.
+func (rf *File) ApplyUsage(u *Usage, off int64) error {
+	rf.mu.Lock()
+	defer rf.mu.Unlock()
+	line, err := rf.lineAt(off)
+	if err != nil {
+		return err
+	}
+	s, reason := skimLine(line)
+	if s == nil || s.kind != KindCycle || s.cycle == nil {
+		if reason == "" {
+			reason = "not a cycle record"
+		}
+		return &ErrCorrupt{Offset: off, Reason: reason}
+	}
+	var raw []byte
+	id := 0
+	err = members(s.cycle, func(key, v []byte) bool {
+		switch string(key) {
+		case "nodeUse":
+			raw = v
+		case "nodeSet":
+			id, _ = strconv.Atoi(string(v))
+		}
+		return true
+	})
+	if err != nil || raw == nil {
+		return nil // a damaged record is reported when its cycle is opened
+	}
+	c := &Cycle{NodeSetID: id}
+	if json.Unmarshal(raw, &c.NodeUse) != nil {
+		return nil
+	}
+	if id != 0 || s.nodeSetAt != 0 {
+		c.Nodes, _ = rf.nodeSet(id, s.nodeSetAt)
+	}
+	u.Apply(c)
+	return nil
+}
+
+// lineAt reads the line at off into a buffer the File reuses, within the
+// record limit.
+func (rf *File) lineAt(off int64) ([]byte, error) {
+	if len(rf.line) == 0 {
+		rf.line = make([]byte, 32<<10)
+	}
+	n := 0
+	for {
+		k, err := rf.f.ReadAt(rf.line[n:], off+int64(n))
+		if i := bytes.IndexByte(rf.line[n:n+k], '\n'); i >= 0 {
+			return rf.line[:n+i], nil
+		}
+		n += k
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil, &ErrTorn{Offset: off}
+			}
+			return nil, err
+		}
+		if n >= rf.lim.record {
+			return nil, &ErrCorrupt{Offset: off, Reason: fmt.Sprintf("record is longer than %d bytes", rf.lim.record)}
+		}
+		if n == len(rf.line) {
+			rf.line = append(rf.line, make([]byte, len(rf.line))...)
 		}
 	}
 }

@@ -301,3 +301,37 @@ func BenchmarkSkimCycle(b *testing.B) {
 		})
 	}
 }
+
+func TestApplyUsageAgreesWithUsageAt(t *testing.T) {
+	nodes := &NodeSet{ID: 1, Names: []string{"a", "b", "c"}}
+	var cycles []*Cycle
+	for seq := 1; seq <= 6; seq++ {
+		c := testCycle(seq, nodes)
+		c.NodeUse = []NodeUse{{Node: seq % 3, Generation: int64(seq), Requested: map[string]int64{"cpu": int64(100 * seq)}, Pods: []PodRef{{Namespace: "default", Name: fmt.Sprint("p", seq)}}}}
+		if seq == 4 {
+			c.NodeUse = nil
+		}
+		cycles = append(cycles, c)
+	}
+	data := writeRecording(t, cycles...)
+	path := filepath.Join(t.TempDir(), "u.rec")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, entries, _, _ := readBoth(t, data)
+	rf, err := OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rf.Close()
+	u := NewUsage()
+	for i, e := range entries {
+		if err := rf.ApplyUsage(u, e.Offset); err != nil {
+			t.Fatal(err)
+		}
+		want := UsageAt(cycles, i).ForSet(cycles[i])
+		if diff := cmp.Diff(want, u.Clone().ForSet(cycles[i])); diff != "" {
+			t.Fatalf("use as of cycle %d (-UsageAt +ApplyUsage):\n%s", e.Seq, diff)
+		}
+	}
+}

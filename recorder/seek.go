@@ -23,7 +23,8 @@ const seekWindow = 32 << 20
 // the engine emits them; it binary-searches byte offsets, then scans a short
 // window around the landing point.
 type File struct {
-	mu         sync.Mutex // CycleAt's
+	mu         sync.Mutex // CycleAt's and ApplyUsage's
+	line       []byte     // ApplyUsage's buffer
 	f          *os.File
 	size       int64
 	lim        limits
