@@ -12,12 +12,13 @@ import (
 )
 
 // CycleList is the timeline: one row per scheduling cycle, newest last. It
-// follows the tail while the selection is on the last row.
+// follows the tail while the selection is on the last row. It keeps each
+// cycle's index entry, not the cycle, so that a replay of any size fits.
 type CycleList struct {
 	st   *Styles
 	Keys ListKeyMap
 
-	cycles []*recorder.Cycle
+	entries []recorder.CycleEntry
 	// observed holds, per cycle, the live cluster's binding of its pod, or nil.
 	observed []*recorder.Observed
 	bySeq    map[int]int // cycle Seq → index
@@ -41,17 +42,18 @@ func (l *CycleList) SetSize(w, h int) {
 	l.keepVisible()
 }
 
-// Append adds cycles. The selection stays where it is unless the list follows the tail.
-func (l *CycleList) Append(cs ...*recorder.Cycle) {
+// Append adds cycles' entries. The selection stays where it is unless the
+// list follows the tail.
+func (l *CycleList) Append(es ...recorder.CycleEntry) {
 	if l.bySeq == nil {
 		l.bySeq = map[int]int{}
 	}
-	for _, c := range cs {
-		l.cycles = append(l.cycles, c)
+	for _, e := range es {
+		l.entries = append(l.entries, e)
 		l.observed = append(l.observed, nil)
-		l.search = append(l.search, searchText(c, nil))
-		i := len(l.cycles) - 1
-		l.bySeq[c.Seq] = i
+		l.search = append(l.search, searchText(&e, nil))
+		i := len(l.entries) - 1
+		l.bySeq[e.Seq] = i
 		if l.matches(i) {
 			l.rows = append(l.rows, i)
 		}
@@ -71,7 +73,7 @@ func (l *CycleList) Observe(o *recorder.Observed) bool {
 	}
 	was := l.matches(i)
 	l.observed[i] = o
-	l.search[i] = searchText(l.cycles[i], o)
+	l.search[i] = searchText(&l.entries[i], o)
 	if l.matches(i) != was {
 		l.SetFilter(l.filter)
 	}
@@ -89,7 +91,7 @@ func (l CycleList) Selected() int {
 // Select puts the cursor on cycle index i (into all cycles), clearing the filter
 // if it hides that cycle.
 func (l *CycleList) Select(i int) {
-	if i < 0 || i >= len(l.cycles) {
+	if i < 0 || i >= len(l.entries) {
 		return
 	}
 	if !l.matches(i) {
@@ -113,7 +115,7 @@ func (l *CycleList) SetFilter(f string) {
 	sel := l.Selected()
 	l.filter = strings.TrimSpace(f)
 	l.rows = l.rows[:0]
-	for i := range l.cycles {
+	for i := range l.entries {
 		if l.matches(i) {
 			l.rows = append(l.rows, i)
 		}
@@ -140,8 +142,8 @@ func (l *CycleList) matches(i int) bool {
 
 // searchText is what the filter matches: each field both bare and with its
 // prefix. o is the cluster's binding of the cycle's pod, or nil.
-func searchText(c *recorder.Cycle, o *recorder.Observed) string {
-	fields := []string{"pod:" + c.Pod.Key(), "outcome:" + c.Outcome.Result, "profile:" + c.Profile}
+func searchText(e *recorder.CycleEntry, o *recorder.Observed) string {
+	fields := []string{"pod:" + e.Pod.Key(), "outcome:" + e.Result, "profile:" + e.Profile}
 	if o != nil {
 		// "agrees", not "agree": the word must not match inside "disagree".
 		verdict := "outcome:disagree"
@@ -150,47 +152,17 @@ func searchText(c *recorder.Cycle, o *recorder.Observed) string {
 		}
 		fields = append(fields, verdict, "node:"+o.Node)
 	}
-	if c.Outcome.Node != "" {
-		fields = append(fields, "node:"+c.Outcome.Node)
+	if e.Node != "" {
+		fields = append(fields, "node:"+e.Node)
 	}
-	if c.Outcome.NominatedNode != "" {
-		fields = append(fields, "node:"+c.Outcome.NominatedNode)
+	if e.NominatedNode != "" {
+		fields = append(fields, "node:"+e.NominatedNode)
 	}
-	plugins := map[string]bool{}
-	if f := c.Filter; f != nil {
-		for _, r := range f.Rejected {
-			if r.Plugin >= 0 && r.Plugin < len(f.Plugins) {
-				plugins[f.Plugins[r.Plugin]] = true
-			}
-		}
-	}
-	for _, phase := range [][]recorder.PluginStatus{c.Reserve, c.Permit, c.PreBind, c.Bind, c.PostBind} {
-		for _, s := range phase {
-			if s.Code != recorder.CodeSuccess {
-				plugins[s.Plugin] = true
-			}
-		}
-	}
-	if pf := c.PreFilter; pf != nil {
-		for _, s := range pf.Plugins {
-			if s.Code != recorder.CodeSuccess && s.Code != recorder.CodeSkip {
-				plugins[s.Plugin] = true
-			}
-		}
-	}
-	if pf := c.PostFilter; pf != nil {
-		for _, s := range pf.Plugins {
-			plugins[s.Plugin] = true
-		}
-	}
-	for p := range plugins {
+	for _, p := range e.Plugins {
 		fields = append(fields, "plugin:"+p)
 	}
 	return strings.ToLower(strings.Join(fields, " "))
 }
-
-// failed reports whether a cycle did not bind its pod.
-func failed(c *recorder.Cycle) bool { return c.Outcome.Result != recorder.ResultBound }
 
 // Update handles list keys and mouse.
 func (l CycleList) Update(msg tea.Msg) (CycleList, tea.Cmd) {
@@ -236,7 +208,7 @@ func (l *CycleList) Click(y int) {
 // reports whether there was one.
 func (l *CycleList) jumpFailure(dir int) bool {
 	for r := l.cursor + dir; r >= 0 && r < len(l.rows); r += dir {
-		if failed(l.cycles[l.rows[r]]) {
+		if l.entries[l.rows[r]].Failed() {
 			l.moveTo(r)
 			return true
 		}
@@ -317,7 +289,7 @@ func (l CycleList) View() string {
 	}
 	end := min(l.offset+l.bodyHeight(), len(l.rows))
 	for r := l.offset; r < end; r++ {
-		c := l.cycles[l.rows[r]]
+		c := &l.entries[l.rows[r]]
 		outcome := l.outcome(c, l.observed[l.rows[r]], col.outcome)
 		pod := c.Pod.Key()
 		if col.time == 0 {
@@ -337,19 +309,19 @@ func (l CycleList) View() string {
 // outcome is the outcome cell, w cells at most: the cycle's result, then the
 // cluster's verdict on it when o is set. The verdict is never cut away: the
 // result gives up room first.
-func (l CycleList) outcome(c *recorder.Cycle, o *recorder.Observed, w int) string {
+func (l CycleList) outcome(c *recorder.CycleEntry, o *recorder.Observed, w int) string {
 	var s string
-	switch c.Outcome.Result {
+	switch c.Result {
 	case recorder.ResultBound:
-		s = l.st.Success.Render("✓ " + c.Outcome.Node)
+		s = l.st.Success.Render("✓ " + c.Node)
 	case recorder.ResultUnschedulable:
 		text := "✗ Unschedulable"
-		if c.Outcome.NominatedNode != "" {
-			text = "✗ nominated " + c.Outcome.NominatedNode
+		if c.NominatedNode != "" {
+			text = "✗ nominated " + c.NominatedNode
 		}
 		s = l.st.Unschedulable.Render(text)
 	default:
-		s = l.st.Error.Render("! " + c.Outcome.Result)
+		s = l.st.Error.Render("! " + c.Result)
 	}
 	if o == nil {
 		return s
