@@ -37,11 +37,19 @@ END {
 	sub(/^BenchmarkView5000Nodes\//, "", worstName)
 	row("TUI View() p50 (slowest view)", "5 000 nodes", worst50, "%.2f ms", "—", 1)
 	row("TUI View() p99 (slowest view: " worstName ")", "5 000 nodes", worst, "%.2f ms", "≤ 16 ms", worst <= 16)
+	l = line["BenchmarkReplayBinary"]
+	gb = metric(l, "file-GB"); w = sprintf("replay binary, %.2f GB of 5 000-node cycles", gb)
+	v = metric(l, "first-frame-ms"); row("replay: process start to first frame with a cycle", w, v, "%.0f ms", "≤ 200 ms", v <= 200)
+	v = metric(l, "command-to-first-frame-ms"); row("replay: command start to first frame (without process init)", w, v, "%.0f ms", "—", 1)
+	v = metric(l, "seek-p50-ms"); row("replay: :cycle N to its frame, median of 20", w, v, "%.1f ms", "≤ 50 ms", v <= 50)
+	v = metric(l, "seek-max-ms"); row("replay: :cycle N to its frame, slowest of 20", w, v, "%.1f ms", "≤ 50 ms", v <= 50)
+	v = metric(l, "peak-RSS-MB"); row("replay: peak RSS", w, v, "%.0f MB", "≤ 300 MB", v <= 300)
+	v = metric(l, "index-MB/s"); row("replay: whole file indexed (from process start)", w, v, "%.0f MB/s", "≥ 200 MB/s", v >= 200)
 	l = line["BenchmarkReplay1GB"]
 	gb = metric(l, "file-GB")
-	v = metric(l, "open-to-first-ms"); row("replay: open to first cycle", sprintf("%.2f GB recording", gb), v, "%.2f ms", "≤ 200 ms", v <= 200)
-	v = metric(l, "seek-ms"); row("replay: seek to a random cycle", sprintf("%.2f GB recording", gb), v, "%.2f ms", "≤ 50 ms", v <= 50)
-	v = metric(l, "heap-inuse-MB"); row("replay: heap in use", sprintf("%.2f GB recording", gb), v, "%.1f MB", "≤ 100 MB", v <= 100)
+	v = metric(l, "open-to-first-ms"); row("recorder.File library: open to first cycle", sprintf("%.2f GB recording", gb), v, "%.2f ms", "—", 1)
+	v = metric(l, "seek-ms"); row("recorder.File library: Seek to a random cycle", sprintf("%.2f GB recording", gb), v, "%.2f ms", "—", 1)
+	v = metric(l, "heap-inuse-MB"); row("recorder.File library: heap in use", sprintf("%.2f GB recording", gb), v, "%.1f MB", "—", 1)
 	l = line["BenchmarkLargestCluster"]
 	v = metric(l, "B/cycle"); row("largest cluster recorded, read back whole", "15 000 nodes (bytes per cycle)", v, "%.0f B", "completes", v > 0)
 	l = line["BenchmarkVersusKubeScheduler"]

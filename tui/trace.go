@@ -12,6 +12,9 @@ import (
 // showing the cycle a :cycle command asked for. A nil *Trace notes nothing.
 type Trace struct {
 	mu sync.Mutex
+	// Started is when the command started its work (after the program's
+	// initialization), set by the caller.
+	Started time.Time
 	// FirstCycle is when the first frame with a cycle in it was drawn.
 	FirstCycle time.Time
 	// Indexed is when the first frame after the source was done was drawn.
@@ -64,6 +67,9 @@ func (t *Trace) WriteTo(w io.Writer) (int64, error) {
 	write := func(format string, a ...any) {
 		k, _ := fmt.Fprintf(w, format, a...)
 		n += int64(k)
+	}
+	if !t.Started.IsZero() {
+		write("started %d\n", t.Started.UnixNano())
 	}
 	if !t.FirstCycle.IsZero() {
 		write("first-cycle %d\n", t.FirstCycle.UnixNano())

@@ -86,6 +86,7 @@ func (o *ReplayOptions) Validate() error {
 // Run prints the recording, or indexes it in the background and runs the TUI
 // in front, which reads the cycles it shows through the index.
 func (o *ReplayOptions) Run(ctx context.Context) error {
+	started := time.Now()
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -133,7 +134,7 @@ func (o *ReplayOptions) Run(ctx context.Context) error {
 	// to when the TUI ends: make bench reads it.
 	tracePath := os.Getenv("SCHEDSCOPE_TRACE")
 	if tracePath != "" {
-		opts.Trace = &tui.Trace{}
+		opts.Trace = &tui.Trace{Started: started}
 	}
 	err = tui.Run(ctx, opts)
 	if tracePath != "" {
