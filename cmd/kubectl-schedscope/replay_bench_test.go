@@ -171,8 +171,8 @@ type replayRun struct {
 	// firstFrame counts from starting the process, mainFrame from the
 	// start of the command (after the program's initialization).
 	firstFrame, mainFrame, indexed time.Duration
-	seeks               []time.Duration
-	rssKB               int64
+	seeks                          []time.Duration
+	rssKB                          int64
 }
 
 // runReplay runs replay over path in tmux, waits for the index, asks for
