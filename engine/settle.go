@@ -249,6 +249,11 @@ func (e *Engine) preempting() bool {
 // backward (an event requeues a pod) comes from a handled event, which is
 // looked at last, and from a change, which makes the look start over.
 func (e *Engine) busy() string {
+	// A pod in a cycle or binding settles nothing, whatever the queues hold:
+	// answer without listing them (a burst wakes the run thousands of times).
+	if why := e.inCycles(); why != "" {
+		return why
+	}
 	for {
 		changed := e.changes.wait()
 		why := e.look()
@@ -275,11 +280,8 @@ func (e *Engine) look() string {
 	if n := len(q.InFlightPods()); n > 0 {
 		return fmt.Sprintf("%d pod(s) popped from the queue", n)
 	}
-	e.mu.Lock()
-	inFlight, open := len(e.inFlight), e.openCycles()
-	e.mu.Unlock()
-	if inFlight+open > 0 {
-		return fmt.Sprintf("%d pod(s) in a cycle or binding", max(inFlight, open))
+	if why := e.inCycles(); why != "" {
+		return why
 	}
 	if e.preempting() {
 		return preemptingVictims
@@ -291,6 +293,17 @@ func (e *Engine) look() string {
 }
 
 const preemptingVictims = "evicting preemption victims"
+
+// inCycles says how many pods are in a scheduling or binding cycle, if any.
+func (e *Engine) inCycles() string {
+	e.mu.Lock()
+	inFlight, open := len(e.inFlight), e.openCycles()
+	e.mu.Unlock()
+	if inFlight+open > 0 {
+		return fmt.Sprintf("%d pod(s) in a cycle or binding", max(inFlight, open))
+	}
+	return ""
+}
 
 // preemptPoll is how often a run rechecks a preemption in progress: the
 // executor's goroutine reports its end to nobody.
