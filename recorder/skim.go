@@ -2,6 +2,7 @@ package recorder
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 )
 
@@ -16,6 +17,16 @@ var errSkim = errors.New("malformed JSON")
 
 // structural marks the bytes skipValue stops at inside an object or array.
 var structural = [256]bool{'"': true, '{': true, '}': true, '[': true, ']': true}
+
+// anyStructural reports whether any of the eight bytes of x is a quote, a
+// brace or a bracket. x|0x20 turns '[' and ']' into '{' and '}' and no
+// other byte into them; hasZero finds a byte equal to the one sought.
+func anyStructural(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	hasZero := func(v uint64) bool { return (v-ones)&^v&highs != 0 }
+	y := x | 0x20*ones
+	return hasZero(x^'"'*ones) || hasZero(y^'{'*ones) || hasZero(y^'}'*ones)
+}
 
 // skipSpace returns the index of the first non-space byte at or after i.
 func skipSpace(b []byte, i int) int {
@@ -73,6 +84,14 @@ func skipValue(b []byte, i int) int {
 		var stack [64]byte // nesting deeper than this is not a recording's
 		depth := 0
 		for ; i < len(b); i++ {
+			// Eight bytes at a time while none of them is structural: the
+			// numbers of score lists are most of a record.
+			for i+8 <= len(b) && !anyStructural(binary.LittleEndian.Uint64(b[i:])) {
+				i += 8
+			}
+			if i >= len(b) {
+				break
+			}
 			c := b[i]
 			if !structural[c] {
 				continue

@@ -25,6 +25,7 @@ type CycleList struct {
 	search   []string    // per cycle, lower-case text the filter matches
 	rows     []int       // indices into cycles after filtering
 	filter   string
+	maxSeq   int // the largest sequence number, for the column's width
 
 	cursor, offset int
 	follow         bool
@@ -54,6 +55,7 @@ func (l *CycleList) Append(es ...recorder.CycleEntry) {
 		l.search = append(l.search, searchText(&e, nil))
 		i := len(l.entries) - 1
 		l.bySeq[e.Seq] = i
+		l.maxSeq = max(l.maxSeq, e.Seq)
 		if l.matches(i) {
 			l.rows = append(l.rows, i)
 		}
@@ -236,8 +238,9 @@ type listColumns struct{ seq, time, pod, profile, attempt, outcome, dur int }
 
 // A column of width 0 is left out: narrow lists drop the time, then the
 // attempt, then the duration, so that the pod keeps a readable width.
-func columnsFor(w int) listColumns {
-	c := listColumns{seq: 4, time: 12, attempt: 3, outcome: 18, dur: 7}
+// The sequence column is as wide as the largest number, at least 4.
+func columnsFor(w, maxSeq int) listColumns {
+	c := listColumns{seq: max(4, len(fmt.Sprint(maxSeq))), time: 12, attempt: 3, outcome: 18, dur: 7}
 	if w >= 110 {
 		c.profile = 18
 	}
@@ -260,7 +263,7 @@ func (l CycleList) View() string {
 	if l.w <= 0 || l.h <= 0 {
 		return ""
 	}
-	col := columnsFor(l.w - 2)
+	col := columnsFor(l.w-2, l.maxSeq)
 	row := func(seq, time, pod, profile, attempt, outcome, dur string) string {
 		parts := []string{fitLeft(seq, col.seq)}
 		if col.time > 0 {
