@@ -22,8 +22,22 @@ END {
 	for (k = 1; k <= 2; k++) {
 		w = (k == 1) ? "nodes=1000/pods=2000" : "nodes=5000/pods=1000"
 		l = line["BenchmarkRecordingOverhead/" w]
+		r = metric(l, "seq-ratio")
+		row("engine, sequential arrival: recorded ÷ bare pods/s", sprintf("%s (bare %.0f, recorded %.0f pods/s)", w, metric(l, "bare-seq-pods/s"), metric(l, "recorded-seq-pods/s")), r, "%.3f", "≥ 0.95", r >= 0.95)
+		r = metric(l, "burst-ratio")
+		row("engine, burst arrival: recorded ÷ bare pods/s", sprintf("%s (bare %.0f, recorded %.0f pods/s)", w, metric(l, "bare-burst-pods/s"), metric(l, "recorded-burst-pods/s")), r, "%.3f", "≥ 0.95", r >= 0.95)
+		r = metric(l, "seq/burst")
+		row("engine, recorded: sequential ÷ burst pods/s", w, r, "%.3f", (k == 1) ? "≥ 0.8" : "—", (k == 1) ? r >= 0.8 : 1)
+	}
+	for (k = 1; k <= 2; k++) {
+		a = (k == 1) ? "sequential" : "burst"
+		l = line["BenchmarkRecordCommand/arrival=" a]
+		w = sprintf("1 000 nodes × 2 000 pods, %s (record %.0f, bare engine %.0f pods/s)", a, metric(l, "record-pods/s"), metric(l, "bare-pods/s"))
 		r = metric(l, "ratio")
-		row("recording overhead: recorded ÷ bare pods/s", w " (bare " metric(l, "bare-pods/s") ", recorded " metric(l, "recorded-pods/s") " pods/s)", r, "%.3f", "≥ 0.95", r >= 0.95)
+		row("record binary ÷ bare scheduler pods/s (fixture runs at the scheduler's speed)", w, r, "%.3f", "≥ 0.9", r >= 0.9)
+		row("record binary ÷ bare scheduler pods/s (recording overhead through the command)", w, r, "%.3f", "≥ 0.95", r >= 0.95)
+		v = metric(l, "peak-RSS-MB"); row("record binary: peak RSS", "1 000 nodes × 2 000 pods, " a, v, "%.0f MB", "—", 1)
+		v = metric(l, "wall-s"); row("record binary: process start to exit", "1 000 nodes × 2 000 pods, " a, v, "%.1f s", "—", 1)
 	}
 	l = line["BenchmarkWriteCycle5000Nodes"]
 	v = metric(l, "B/cycle"); row("bytes per recorded cycle", "5 000 nodes, default profile", v, "%.0f B", "≤ 16 384 B", v <= 16384)
@@ -54,5 +68,7 @@ END {
 	v = metric(l, "B/cycle"); row("largest cluster recorded, read back whole", "15 000 nodes (bytes per cycle)", v, "%.0f B", "completes", v > 0)
 	l = line["BenchmarkVersusKubeScheduler"]
 	v = metric(l, "ratio")
-	row("schedscope ÷ real kube-scheduler pods/s", sprintf("1 000 nodes × 1 000 pods (kube-scheduler %.0f, schedscope %.0f pods/s)", metric(l, "kube-scheduler-pods/s"), metric(l, "schedscope-pods/s")), v, "%.1f", "≥ 2", v >= 2)
+	row("schedscope ÷ real kube-scheduler pods/s, default client QPS", sprintf("1 000 nodes × 1 000 pods (kube-scheduler %.0f, schedscope %.0f pods/s)", metric(l, "kube-scheduler-pods/s"), metric(l, "schedscope-pods/s")), v, "%.1f", "—", 1)
+	v = metric(l, "ratio-tuned")
+	row("schedscope ÷ real kube-scheduler pods/s, tuned (--kube-api-qps/--kube-api-burst 5000)", sprintf("1 000 nodes × 1 000 pods (kube-scheduler %.0f, schedscope %.0f pods/s)", metric(l, "kube-scheduler-tuned-pods/s"), metric(l, "schedscope-pods/s")), v, "%.1f", "≥ 2", v >= 2)
 }
