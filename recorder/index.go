@@ -422,33 +422,16 @@ func (rf *File) ApplyUsage(u *Usage, off int64) error {
 	if err != nil {
 		return err
 	}
-	s, reason := skimLine(line)
-	if s == nil || s.kind != KindCycle || s.cycle == nil {
-		if reason == "" {
-			reason = "not a cycle record"
-		}
-		return &ErrCorrupt{Offset: off, Reason: reason}
-	}
-	var raw []byte
-	id := 0
-	err = members(s.cycle, func(key, v []byte) bool {
-		switch string(key) {
-		case "nodeUse":
-			raw = v
-		case "nodeSet":
-			id, _ = strconv.Atoi(string(v))
-		}
-		return true
-	})
+	raw, id, at, err := nodeUseOf(line)
 	if err != nil || raw == nil {
-		return nil // a damaged record is reported when its cycle is opened
+		return err
 	}
 	c := &Cycle{NodeSetID: id}
 	if json.Unmarshal(raw, &c.NodeUse) != nil {
 		return nil
 	}
-	if id != 0 || s.nodeSetAt != 0 {
-		c.Nodes, _ = rf.nodeSet(id, s.nodeSetAt)
+	if id != 0 || at != 0 {
+		c.Nodes, _ = rf.nodeSet(id, at)
 	}
 	u.Apply(c)
 	return nil
@@ -457,12 +440,13 @@ func (rf *File) ApplyUsage(u *Usage, off int64) error {
 // lineAt reads the line at off into a buffer the File reuses, within the
 // record limit.
 func (rf *File) lineAt(off int64) ([]byte, error) {
-	if len(rf.line) == 0 {
-		rf.line = make([]byte, 32<<10)
-	}
+	const chunk = 32 << 10 // most lines fit in one read; a long one takes more
 	n := 0
 	for {
-		k, err := rf.f.ReadAt(rf.line[n:], off+int64(n))
+		if len(rf.line) < n+chunk {
+			rf.line = append(rf.line[:n], make([]byte, chunk)...)
+		}
+		k, err := rf.f.ReadAt(rf.line[n:n+chunk], off+int64(n))
 		if i := bytes.IndexByte(rf.line[n:n+k], '\n'); i >= 0 {
 			return rf.line[:n+i], nil
 		}
@@ -476,8 +460,46 @@ func (rf *File) lineAt(off int64) ([]byte, error) {
 		if n >= rf.lim.record {
 			return nil, &ErrCorrupt{Offset: off, Reason: fmt.Sprintf("record is longer than %d bytes", rf.lim.record)}
 		}
-		if n == len(rf.line) {
-			rf.line = append(rf.line, make([]byte, len(rf.line))...)
-		}
 	}
+}
+
+// nodeUseOf finds the raw node use of a cycle record line, its node set's ID
+// and where that set is. The writer puts a cycle's node use among its first
+// members, so the rest is not walked: a record as the writer lays it out
+// ({"kind":"cycle","cycle":{…},…,"nodeSetAt":N}) is read from its start up
+// to the node use, and any other layout is skimmed whole. A damaged record
+// is no error here: opening its cycle reports it.
+func nodeUseOf(line []byte) (raw []byte, id int, at int64, err error) {
+	if len(line) < 10 || line[8] != ' ' {
+		return nil, 0, 0, nil
+	}
+	want, perr := strconv.ParseUint(string(line[:8]), 16, 32)
+	body := line[9:]
+	if perr != nil || crc32.Checksum(body, castagnoli) != uint32(want) {
+		return nil, 0, 0, nil
+	}
+	cycle, ok := bytes.CutPrefix(body, []byte(`{"kind":"cycle","cycle":`))
+	if ok {
+		if i := bytes.LastIndex(body, []byte(`,"nodeSetAt":`)); i >= 0 {
+			at, _ = strconv.ParseInt(string(bytes.TrimSuffix(body[i+len(`,"nodeSetAt":`):], []byte("}"))), 10, 64)
+		}
+	} else {
+		s, _ := skimLine(line)
+		if s == nil || s.kind != KindCycle || s.cycle == nil {
+			return nil, 0, 0, nil
+		}
+		cycle, at = s.cycle, s.nodeSetAt
+	}
+	members(cycle, func(key, v []byte) bool {
+		switch string(key) {
+		case "nodeUse":
+			raw = v
+		case "nodeSet":
+			id, _ = strconv.Atoi(string(v))
+		case "searchStart", "filter", "score", "outcome": // written after the node use
+			return false
+		}
+		return raw == nil
+	})
+	return raw, id, at, nil
 }
