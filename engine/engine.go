@@ -633,18 +633,23 @@ func (e *Engine) endAlgorithm(c *cycleRec, fw framework.Framework, res scheduler
 	cy := c.c
 	fp := &recorder.FilterPhase{Plugins: c.filterPlugins, Feasible: []int{}}
 	skip := c.state.GetSkipFilterPlugins()
-	for _, p := range c.filterPlugins {
+	skipped := make([]bool, len(c.filterPlugins))
+	for i, p := range c.filterPlugins {
 		if skip.Has(p) {
+			skipped[i] = true
 			fp.Skipped = append(fp.Skipped, p)
 		}
 	}
-	// A plugin ran on every evaluated node up to the plugin that rejected it.
+	// A plugin ran on every evaluated node up to the plugin that rejected it:
+	// count the nodes by the last plugin they reached, and sum from the end.
 	fp.Calls = make([]int, len(c.filterPlugins))
+	reached := make([]int, len(c.filterPlugins))
 	ranUpTo := func(last int) {
-		for i := 0; i <= last && i < len(fp.Calls); i++ {
-			if !skip.Has(c.filterPlugins[i]) {
-				fp.Calls[i]++
-			}
+		if last >= len(reached) {
+			last = len(reached) - 1
+		}
+		if last >= 0 {
+			reached[last]++
 		}
 	}
 	var passed []int
@@ -668,6 +673,12 @@ func (e *Engine) endAlgorithm(c *cycleRec, fw framework.Framework, res scheduler
 				pi = len(fp.Calls) - 1
 			}
 			ranUpTo(pi)
+		}
+	}
+	for i, n := len(reached)-1, 0; i >= 0; i-- {
+		n += reached[i]
+		if !skipped[i] {
+			fp.Calls[i] = n
 		}
 	}
 	fp.Durations = make([]time.Duration, len(c.filterPlugins))
