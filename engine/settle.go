@@ -269,10 +269,10 @@ func (e *Engine) busy() string {
 	}
 }
 
+// look says what the scheduler is doing; pods waiting out a backoff are named
+// only when nothing else is going on (the run may then skip the clock).
 func (e *Engine) look() string {
-	if n := e.retrying(); n > 0 {
-		return fmt.Sprintf("%d pod(s) in backoffQ to retry", n)
-	}
+	backoff := e.retrying()
 	q := e.sched.SchedulingQueue
 	if n := len(q.PodsInActiveQ()); n > 0 {
 		return fmt.Sprintf("%d pod(s) in activeQ", n)
@@ -288,6 +288,9 @@ func (e *Engine) look() string {
 	}
 	if e.podEvents.behind() {
 		return "handling pod events"
+	}
+	if backoff > 0 {
+		return fmt.Sprintf("%d pod(s) in backoffQ to retry", backoff)
 	}
 	return ""
 }
