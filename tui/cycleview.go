@@ -71,6 +71,7 @@ func (v *CycleView) Await(i int, text string) {
 	if v.index != i {
 		v.detail = nil
 	}
+	v.index = i // the cycle the view is on, for the list to come back to
 }
 
 // SetUsage gives a replay's view the node use as of cycle index i.
@@ -458,7 +459,11 @@ func (v CycleView) View() string {
 		return ""
 	}
 	if v.pending != "" {
-		return strings.Join(box([]string{"", "  " + v.st.Dim.Render(v.pending)}, v.w, v.h), "\n")
+		lines := []string{""}
+		for _, l := range wrap(v.pending, max(v.w-2, 10), "  ") {
+			lines = append(lines, "  "+v.st.Dim.Render(l))
+		}
+		return strings.Join(box(lines, v.w, v.h), "\n")
 	}
 	if v.c == nil {
 		return strings.Join(box([]string{"", "  " + v.st.Dim.Render("no cycle selected")}, v.w, v.h), "\n")

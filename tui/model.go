@@ -246,6 +246,7 @@ func (m *Model) opened(msg cycleOpenedMsg) {
 		}
 		m.unreadable[i] = reason
 		m.problem(fmt.Sprintf("cycle %d could not be read: %s", m.list.entries[i].Seq, reason))
+		m.recount(i, resultUnreadable)
 		if m.want == i {
 			m.view.Await(i, m.pendingText(i))
 		}
@@ -259,6 +260,27 @@ func (m *Model) opened(msg cycleOpenedMsg) {
 	if m.want == i {
 		m.present(i, m.wantOpen)
 	}
+}
+
+// recount lists cycle index i with result r instead of the one its entry
+// had: a cycle that could not be read is not counted as bound.
+func (m *Model) recount(i int, r string) {
+	e := &m.list.entries[i]
+	for _, c := range []struct {
+		result string
+		n      int
+	}{{e.Result, -1}, {r, 1}} {
+		switch c.result {
+		case recorder.ResultBound:
+			m.counts.bound += c.n
+		case recorder.ResultUnschedulable:
+			m.counts.unschedulable += c.n
+		default:
+			m.counts.errors += c.n
+		}
+	}
+	e.Result = r
+	m.list.search[i] = searchText(e, m.list.observed[i])
 }
 
 // pendingText is what the cycle view says while cycle index i is not there.
@@ -834,7 +856,9 @@ func (m Model) titleLine() string {
 	if m.list.Filter() != "" {
 		crumb += " /" + m.list.Filter()
 	}
-	if m.focus == focusCycle && m.view.Cycle() != nil {
+	if m.focus == focusCycle && m.view.pending != "" && m.list.Selected() >= 0 {
+		crumb += fmt.Sprintf(" › cycle %d", m.list.entries[m.list.Selected()].Seq)
+	} else if m.focus == focusCycle && m.view.Cycle() != nil {
 		crumb += fmt.Sprintf(" › cycle %d › %s", m.view.Cycle().Seq, m.view.Phase())
 		if m.view.detail != nil {
 			crumb += " › node " + m.view.c.NodeName(m.view.detail.node)

@@ -69,3 +69,8 @@ func readUsage(r Recording, entries []recorder.CycleEntry) tea.Cmd {
 		return usageReadMsg{index: i, usage: u, err: err}
 	}
 }
+
+// resultUnreadable is the outcome the list shows for a cycle whose record
+// could not be read when it was opened (the index had read only its
+// summary).
+const resultUnreadable = "Unreadable"

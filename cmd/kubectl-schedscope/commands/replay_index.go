@@ -187,8 +187,10 @@ func indexRecording(ctx context.Context, path string, follow bool, rd *recorder.
 		return 0
 	}
 	var batch []recorder.CycleEntry
-	var off int64
-	sent, caughtUp, ended := 0, false, false
+	var off, lastOff int64
+	// idle counts the ticks the reader has not moved: following a file
+	// whose last record is still being written, it waits there.
+	sent, idle, caughtUp, ended := 0, 0, false, false
 	flush := func() bool {
 		if len(batch) > 0 {
 			sent += len(batch)
@@ -229,8 +231,14 @@ func indexRecording(ctx context.Context, path string, follow bool, rd *recorder.
 			if !flush() {
 				return
 			}
-			if follow && !caughtUp && off >= size() {
-				// Everything written so far is indexed: from now on the
+			if off == lastOff {
+				idle++
+			} else {
+				idle, lastOff = 0, off
+			}
+			if follow && !caughtUp && (off >= size() || idle >= 2) {
+				// Everything written so far is indexed (a torn last record
+				// waits for the rest of its line): from now on the
 				// recording is followed.
 				caughtUp = true
 				if !send(tui.Event{State: &tui.EngineState{State: tui.StateFollowing}}) {
