@@ -583,7 +583,7 @@ func (e *Engine) startCycle(fw framework.Framework, state fwk.CycleState, podInf
 		started:    time.Now(),
 		state:      state,
 		nodeIndex:  index,
-		results:    make([]nodeResult, len(nodes)),
+		results:    getResults(len(nodes)),
 		normalized: map[string][]int64{},
 		normNanos:  map[string]time.Duration{},
 	}
@@ -698,6 +698,9 @@ func (e *Engine) endAlgorithm(c *cycleRec, fw framework.Framework, res scheduler
 		inFeasible[i] = true
 	}
 	n := len(c.results)
+	// The filter pass is over: no wrapper writes results any more.
+	putResults(c.results)
+	c.results = nil
 	for _, i := range passed {
 		if !inFeasible[i] {
 			fp.Discarded = append(fp.Discarded, i)
