@@ -138,7 +138,7 @@ func skimCycle(raw []byte, in interner) (CycleEntry, int, error) {
 			err = uerr
 		}
 	}
-	serr := members(raw, func(key, v []byte) bool {
+	serr := membersJumping(raw, jumpBulk, func(key, v []byte) bool {
 		switch string(key) {
 		case "seq":
 			e.Seq = num(v)
@@ -171,18 +171,19 @@ func skimCycle(raw []byte, in interner) (CycleEntry, int, error) {
 				post = p.Plugins
 			}
 		case "filter":
+			// v may run past the filter's end (jumpBulk): its plugins come
+			// first, and its node statuses are all that has "p" keys.
 			ferr := members(v, func(k, fv []byte) bool {
-				switch string(k) {
-				case "plugins":
+				if string(k) == "plugins" {
 					decode(fv, &filterPlugins)
-				case "rejected":
-					rejected = rejectingPlugins(fv, rejected)
+					return false
 				}
 				return true
 			})
 			if ferr != nil && err == nil {
 				err = fmt.Errorf("filter: %w", ferr)
 			}
+			rejected = rejectingPlugins(v, rejected)
 		case "reserve", "permit", "preBind", "bind", "postBind":
 			var s []skimmedStatus
 			decode(v, &s)
@@ -255,6 +256,20 @@ func skimLine(line []byte) (*skimmed, string) {
 	body := line[9:]
 	if crc32.Checksum(body, castagnoli) != uint32(want) {
 		return nil, "checksum mismatch"
+	}
+	// A cycle as the writer lays it out is not walked here: its members
+	// are, by skimCycle.
+	if rest, ok := bytes.CutPrefix(body, []byte(`{"kind":"cycle","cycle":{`)); ok && body[len(body)-1] == '}' {
+		s := skimmed{kind: KindCycle, cycle: body[len(body)-len(rest)-1 : len(body)-1]}
+		if i := bytes.LastIndex(s.cycle, []byte(`},"nodeSetAt":`)); i >= 0 {
+			n, err := strconv.ParseInt(string(s.cycle[i+len(`},"nodeSetAt":`):]), 10, 64)
+			if err == nil {
+				s.cycle, s.nodeSetAt = s.cycle[:i+1], n
+				return &s, ""
+			}
+		} else if s.cycle[len(s.cycle)-1] == '}' {
+			return &s, ""
+		}
 	}
 	var s skimmed
 	var bad string
@@ -502,4 +517,54 @@ func nodeUseOf(line []byte) (raw []byte, id int, at int64, err error) {
 		return raw == nil
 	})
 	return raw, id, at, nil
+}
+
+// bulkFollowers are, in the order the writer puts a cycle's members, those
+// that may follow its two bulky ones, filter (node statuses) and score
+// (lists of scores). None of these names is a key anywhere else in a cycle,
+// and a quote inside a string is escaped, so `,"name":` can only be the
+// start of that member.
+var bulkFollowers = []string{"diagnostic", "postFilter", "score", "selection", "reserve", "unreserve", "permit", "preBind", "bind", "postBind", "outcome"}
+
+// jumpBulk finds where the filter or score value that starts at b[vs] ends
+// without walking it: at the first member that can follow it, looking only
+// at the places where a member can start (a comma and a quote). It returns
+// -1 for any other key, or when no follower is found.
+func jumpBulk(key []byte, b []byte, vs int) int {
+	var after []string
+	switch string(key) {
+	case "filter":
+		after = bulkFollowers
+	case "score":
+		after = bulkFollowers[3:]
+	default:
+		return -1
+	}
+	for i := vs; i < len(b); {
+		k := bytes.Index(b[i:], []byte(`,"`))
+		if k < 0 {
+			return -1
+		}
+		at := i + k
+		name := b[at+2:]
+		q := bytes.IndexByte(name, '"')
+		if q < 0 {
+			return -1
+		}
+		// Node statuses' one-letter keys are most of the places looked at.
+		if q > 1 && q+1 < len(name) && name[q+1] == ':' && isFollower(after, name[:q]) {
+			return at
+		}
+		i = at + 2
+	}
+	return -1
+}
+
+func isFollower(after []string, name []byte) bool {
+	for _, k := range after {
+		if k == string(name) { // compared without allocating
+			return true
+		}
+	}
+	return false
 }

@@ -134,6 +134,13 @@ func skipValue(b []byte, i int) int {
 // (without quotes; keys this package reads have no escapes) and its raw
 // value. fn returns false to stop early.
 func members(b []byte, fn func(key, val []byte) bool) error {
+	return membersJumping(b, nil, fn)
+}
+
+// membersJumping is members, but for a key that jump knows, the value ends
+// where jump says (the index of the comma before the next member, or -1 to
+// walk it): the raw value fn gets then runs up to there.
+func membersJumping(b []byte, jump func(key []byte, b []byte, vs int) int, fn func(key, val []byte) bool) error {
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return errSkim
@@ -156,7 +163,13 @@ func members(b []byte, fn func(key, val []byte) bool) error {
 			return errSkim
 		}
 		vs := skipSpace(b, i+1)
-		ve := skipValue(b, vs)
+		ve := -1
+		if jump != nil {
+			ve = jump(key, b, vs)
+		}
+		if ve < 0 {
+			ve = skipValue(b, vs)
+		}
 		if ve < 0 {
 			return errSkim
 		}
