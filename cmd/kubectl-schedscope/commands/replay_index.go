@@ -109,12 +109,14 @@ func (r *replayFiles) Close() error {
 	return errors.Join(errs...)
 }
 
-// Indexing sends entries in batches: at most indexBatch at a time, and what
-// it has every indexFlush, so that the list grows smoothly and the first
-// cycle shows at once.
+// Indexing sends the first entry at once, to be shown at once, then entries
+// in batches: at most indexBatch at a time, and what it has every
+// indexFlush, which is also how often the progress bar moves. Each batch
+// redraws the screen, which takes CPU from indexing: a few a second are
+// enough.
 const (
-	indexBatch = 4096
-	indexFlush = 50 * time.Millisecond
+	indexBatch = 16384
+	indexFlush = 200 * time.Millisecond
 )
 
 // indexed is one thing the index reader found: an entry, or an event to
