@@ -197,14 +197,20 @@ func TestIndexedReplayReportsAnUnreadableCycle(t *testing.T) {
 	f.broken = map[int]error{2: &recorder.ErrCorrupt{Offset: 1234, Reason: "score.plugins.raw: runs expand to more than 2 values"}}
 	m = settleKeys(m, "j", "enter")
 	s := screen(m)
-	for _, want := range []string{"cycle 2 could not be read: corrupt record at byte 1234", "1 problem"} {
+	for _, want := range []string{"cycle 2 could not be read: corrupt record at byte 1234", "1 problem", "› cycle 2"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("screen lacks %q:\n%s", want, s)
 		}
 	}
+	// Back in the list it is on its row, listed and counted as unreadable.
+	m = settleKeys(m, "esc")
+	s = screen(m)
+	if m.list.Selected() != 1 || !strings.Contains(s, "! Unreadable") || m.counts.errors != 1 || m.counts.bound+m.counts.unschedulable != 2 {
+		t.Errorf("selected %d, counts %+v:\n%s", m.list.Selected(), m.counts, s)
+	}
 	// It is not asked for again, and the others still open.
 	reads := len(f.opened)
-	m = settleKeys(m, "esc", "k", "j")
+	m = settleKeys(m, "k", "j")
 	if got := len(f.opened) - reads; got != 0 {
 		t.Errorf("read %d more times after it failed", got)
 	}
