@@ -121,45 +121,90 @@ func skimCycle(raw []byte, in interner) (CycleEntry, int, error) {
 		}
 		return n
 	}
-	str := func(v []byte) string {
+	// unquote reads a JSON string, without encoding/json unless it has
+	// escapes.
+	unquote := func(v []byte) []byte {
 		if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
 			if s := v[1 : len(v)-1]; !hasEscape(s) {
-				return in.get(s)
+				return s
 			}
 		}
 		var s string
 		if uerr := json.Unmarshal(v, &s); uerr != nil && err == nil {
 			err = uerr
 		}
-		return in.get([]byte(s))
+		return []byte(s)
+	}
+	// str keeps one copy of a string many entries repeat.
+	str := func(v []byte) string { return in.get(unquote(v)) }
+	// fields reads the string members of a small object.
+	fields := func(v []byte, fn func(k, fv []byte)) {
+		if string(v) == "null" {
+			return
+		}
+		if merr := members(v, func(k, fv []byte) bool { fn(k, fv); return true }); merr != nil && err == nil {
+			err = merr
+		}
 	}
 	decode := func(v []byte, into any) {
 		if uerr := json.Unmarshal(v, into); uerr != nil && err == nil {
 			err = uerr
 		}
 	}
-	serr := membersJumping(raw, jumpBulk, func(key, v []byte) bool {
+	// Jumping over the filter's node statuses collects the plugins that
+	// rejected them on the way.
+	addRejected := func(p int) {
+		if !slices.Contains(rejected, p) {
+			rejected = append(rejected, p)
+		}
+	}
+	jumpedFilter := false
+	jump := func(key, b []byte, vs int) int {
+		if string(key) != "filter" {
+			return jumpBulk(key, b, vs, nil)
+		}
+		end := jumpBulk(key, b, vs, addRejected)
+		jumpedFilter = end >= 0
+		return end
+	}
+	serr := membersJumping(raw, jump, func(key, v []byte) bool {
 		switch string(key) {
 		case "seq":
 			e.Seq = num(v)
 		case "pod":
-			var p PodRef
-			decode(v, &p)
-			e.Pod = PodRef{Namespace: in.get([]byte(p.Namespace)), Name: p.Name}
+			fields(v, func(k, fv []byte) {
+				switch string(k) {
+				case "namespace":
+					e.Pod.Namespace = str(fv)
+				case "name":
+					e.Pod.Name = string(unquote(fv))
+				}
+			})
 		case "profile":
 			e.Profile = str(v)
 		case "attempt":
 			e.Attempt = num(v)
 		case "start":
-			decode(v, &e.Start)
+			t, perr := time.Parse(time.RFC3339, string(unquote(v)))
+			if perr != nil {
+				decode(v, &e.Start) // says what is wrong as encoding/json does
+			}
+			e.Start = t
 		case "ns":
 			e.Duration = time.Duration(num(v))
 		case "nodeSet":
 			setID = num(v)
 		case "outcome":
-			var o Outcome
-			decode(v, &o)
-			e.Result, e.Node, e.NominatedNode = in.get([]byte(o.Result)), in.get([]byte(o.Node)), in.get([]byte(o.NominatedNode))
+			fields(v, func(k, fv []byte) {
+				switch string(k) {
+				case "result":
+					e.Result = str(fv)
+				case "node":
+					e.Node = str(fv)
+				case "nominatedNode":
+					e.NominatedNode = str(fv)
+				}
+			})
 		case "preFilter", "postFilter":
 			var p struct {
 				Plugins []skimmedStatus `json:"plugins"`
@@ -175,7 +220,11 @@ func skimCycle(raw []byte, in interner) (CycleEntry, int, error) {
 			// first, and its node statuses are all that has "p" keys.
 			ferr := members(v, func(k, fv []byte) bool {
 				if string(k) == "plugins" {
-					decode(fv, &filterPlugins)
+					if string(fv) != "null" {
+						if eerr := elements(fv, func(p []byte) { filterPlugins = append(filterPlugins, str(p)) }); eerr != nil && err == nil {
+							err = eerr
+						}
+					}
 					return false
 				}
 				return true
@@ -183,7 +232,9 @@ func skimCycle(raw []byte, in interner) (CycleEntry, int, error) {
 			if ferr != nil && err == nil {
 				err = fmt.Errorf("filter: %w", ferr)
 			}
-			rejected = rejectingPlugins(v, rejected)
+			if !jumpedFilter {
+				rejected = rejectingPlugins(v, rejected)
+			}
 		case "reserve", "permit", "preBind", "bind", "postBind":
 			var s []skimmedStatus
 			decode(v, &s)
@@ -530,7 +581,10 @@ var bulkFollowers = []string{"diagnostic", "postFilter", "score", "selection", "
 // without walking it: at the first member that can follow it, looking only
 // at the places where a member can start (a comma and a quote). It returns
 // -1 for any other key, or when no follower is found.
-func jumpBulk(key []byte, b []byte, vs int) int {
+//
+// onP, when set, is given the value of each "p" key on the way: the plugin
+// of a node status.
+func jumpBulk(key []byte, b []byte, vs int, onP func(int)) int {
 	var after []string
 	switch string(key) {
 	case "filter":
@@ -552,6 +606,16 @@ func jumpBulk(key []byte, b []byte, vs int) int {
 			return -1
 		}
 		// Node statuses' one-letter keys are most of the places looked at.
+		if q == 1 && name[0] == 'p' && onP != nil && len(name) > 3 && name[2] == ':' {
+			n, k := 0, 3
+			for k < len(name) && k < 12 && '0' <= name[k] && name[k] <= '9' {
+				n = n*10 + int(name[k]-'0')
+				k++
+			}
+			if k > 3 {
+				onP(n)
+			}
+		}
 		if q > 1 && q+1 < len(name) && name[q+1] == ':' && isFollower(after, name[:q]) {
 			return at
 		}
