@@ -1,6 +1,6 @@
 # Turns `go test -bench` output into the results table: each figure beside its
 # target, and whether the run met it. Input: raw benchmark lines; variables
-# machine, when and goversion come from the Makefile.
+# machine, when, goversion and load come from the Makefile.
 function metric(line, unit,    n, i, f) {
 	n = split(line, f, /[ \t]+/)
 	for (i = 2; i < n; i++) if (f[i+1] == unit) return f[i] + 0
@@ -16,6 +16,7 @@ END {
 	print ""
 	printf("Measured by `make bench` on %s, %s, with %s.\n", machine, when, goversion)
 	print "Raw output: `.bench/raw.txt`. Ratios are measured side by side in one run."
+	if (load != "") printf("Load average (1, 5, 15 min) when the run ended: %s — the machine may be shared, and absolute rates move with it.\n", load)
 	print ""
 	print "| figure | workload | measured | target | |"
 	print "|---|---|---|---|---|"
