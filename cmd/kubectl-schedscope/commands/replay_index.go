@@ -17,6 +17,10 @@ import (
 // rotated to, opened when the index reaches it.
 type replayFiles struct {
 	path string
+	// opened is closed when the first Open returns: the TUI is about to
+	// draw its first cycle.
+	opened     chan struct{}
+	openedOnce sync.Once
 
 	mu    sync.Mutex
 	files []*recorder.File // by entry Segment
@@ -32,7 +36,7 @@ type replayFiles struct {
 var _ tui.Recording = (*replayFiles)(nil)
 
 func openReplayFiles(path string) (*replayFiles, error) {
-	r := &replayFiles{path: path}
+	r := &replayFiles{path: path, opened: make(chan struct{})}
 	if err := r.rotated(); err != nil {
 		return nil, err
 	}
@@ -62,6 +66,7 @@ func (r *replayFiles) file(seg int) (*recorder.File, error) {
 
 // Open reads the cycle of an entry.
 func (r *replayFiles) Open(e recorder.CycleEntry) (*recorder.Cycle, error) {
+	defer r.openedOnce.Do(func() { close(r.opened) })
 	f, err := r.file(e.Segment)
 	if err != nil {
 		return nil, err
@@ -117,6 +122,9 @@ func (r *replayFiles) Close() error {
 const (
 	indexBatch = 16384
 	indexFlush = 200 * time.Millisecond
+	// firstFrameWait bounds how long indexing waits for the TUI to read
+	// the first cycle.
+	firstFrameWait = 300 * time.Millisecond
 )
 
 // indexed is one thing the index reader found: an entry, or an event to
@@ -143,6 +151,7 @@ func indexRecording(ctx context.Context, path string, follow bool, rd *recorder.
 				return false
 			}
 		}
+		waited := false
 		for rec, err := range rd.All() {
 			switch {
 			case err != nil && recorder.IsProblem(err):
@@ -160,6 +169,18 @@ func indexRecording(ctx context.Context, path string, follow bool, rd *recorder.
 			case rec.Entry != nil:
 				if !put(indexed{entry: rec.Entry}) {
 					return
+				}
+				if !waited {
+					// Indexing waits (a little) for the first cycle to be
+					// read for the screen, so as not to take the CPU from
+					// the first frame.
+					waited = true
+					select {
+					case <-files.opened:
+					case <-time.After(firstFrameWait):
+					case <-ctx.Done():
+						return
+					}
 				}
 			case rec.Observed != nil:
 				if !put(indexed{event: &tui.Event{Observed: rec.Observed}}) {
