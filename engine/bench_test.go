@@ -6,9 +6,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -68,27 +72,23 @@ spec:
 	return []byte(b.String())
 }
 
-// burst schedules every pending pod of data at once and returns the time from
-// the first pod's creation until the scheduler settled. With record set, every
-// cycle is also written to w.
-func burst(b *testing.B, data []byte, record bool, w io.Writer) (time.Duration, int) {
+// fixtureRun schedules every pending pod of data, all at once (burst) or one
+// at a time (sequential), and returns the time from the first pod's creation
+// until the scheduler settled. With record set, every cycle is also written
+// to w as record writes it: through an AsyncWriter.
+func fixtureRun(b *testing.B, data []byte, record, burst bool, w io.Writer) (time.Duration, int) {
 	b.Helper()
 	fx, err := LoadFixture("bench", data)
 	if err != nil {
 		b.Fatal(err)
 	}
 	opts := Options{DisableRecording: !record}
-	var mu sync.Mutex
-	var rw *recorder.Writer
-	cycles := 0
+	var aw *recorder.AsyncWriter
+	var cycles atomic.Int64
 	if record {
 		opts.OnCycle = func(c *recorder.Cycle) {
-			mu.Lock()
-			defer mu.Unlock()
-			cycles++
-			if err := rw.WriteCycle(c); err != nil {
-				b.Error(err)
-			}
+			cycles.Add(1)
+			_ = aw.WriteCycle(c)
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -98,14 +98,25 @@ func burst(b *testing.B, data []byte, record bool, w io.Writer) (time.Duration, 
 		b.Fatal(err)
 	}
 	if record {
-		if rw, err = recorder.NewWriter(w, e.Header()); err != nil {
+		rw, err := recorder.NewWriter(w, e.Header())
+		if err != nil {
 			b.Fatal(err)
 		}
+		aw = recorder.NewAsyncWriter(rw, recorder.DefaultAsyncQueue, false)
+	}
+	run := e.Run
+	if burst {
+		run = e.RunBurst
 	}
 	start := time.Now()
-	res, err := e.RunBurst(ctx)
+	res, err := run(ctx)
 	if err != nil {
 		b.Fatal(err)
+	}
+	if aw != nil {
+		if err := aw.Close(); err != nil {
+			b.Fatal(err)
+		}
 	}
 	d := time.Since(start)
 	bound := 0
@@ -117,7 +128,12 @@ func burst(b *testing.B, data []byte, record bool, w io.Writer) (time.Duration, 
 	if bound != len(fx.Pending) {
 		b.Fatalf("%d of %d pods bound", bound, len(fx.Pending))
 	}
-	return d, cycles
+	return d, int(cycles.Load())
+}
+
+// burst schedules every pending pod at once; see fixtureRun.
+func burst(b *testing.B, data []byte, record bool, w io.Writer) (time.Duration, int) {
+	return fixtureRun(b, data, record, true, w)
 }
 
 // countingWriter counts bytes on their way to a file.
@@ -131,41 +147,55 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	return c.w.Write(p)
 }
 
-// BenchmarkRecordingOverhead schedules the same workload with the bare upstream
-// scheduler (no wrappers) and with full recording written to a file, alternating
-// the two in each iteration so both see the same machine state. It reports the
-// pods/s of each and their ratio (target ≥ 0.95), and the recording's bytes per
-// cycle.
+// BenchmarkRecordingOverhead schedules the same workload four ways in each
+// iteration, side by side so all see the same machine state: the bare upstream
+// scheduler (no wrappers) and full recording written to a file, each with
+// sequential and with burst arrival. It reports the pods/s of each, recorded ÷
+// bare in each arrival mode (target ≥ 0.95), recorded sequential ÷ recorded
+// burst (target ≥ 0.8), and the recording's bytes per cycle.
 func BenchmarkRecordingOverhead(b *testing.B) {
 	for _, size := range []struct{ nodes, pods int }{{1000, 2000}, {5000, 1000}} {
 		b.Run(fmt.Sprintf("nodes=%d/pods=%d", size.nodes, size.pods), func(b *testing.B) {
 			data := benchCluster(size.nodes, size.pods)
-			var bare, rec time.Duration
+			var took [2][2]time.Duration // [burst][record]
 			var bytesW int64
 			var cycles int
 			for i := 0; i < b.N; i++ {
-				d, _ := burst(b, data, false, nil)
-				bare += d
-				f, err := os.Create(filepath.Join(b.TempDir(), "bench.rec"))
-				if err != nil {
-					b.Fatal(err)
+				for _, burst := range []bool{false, true} {
+					d, _ := fixtureRun(b, data, false, burst, nil)
+					took[b2i(burst)][0] += d
+					f, err := os.Create(filepath.Join(b.TempDir(), "bench.rec"))
+					if err != nil {
+						b.Fatal(err)
+					}
+					cw := &countingWriter{w: f}
+					d, n := fixtureRun(b, data, true, burst, cw)
+					f.Close()
+					took[b2i(burst)][1] += d
+					bytesW += cw.n
+					cycles += n
 				}
-				cw := &countingWriter{w: f}
-				d, n := burst(b, data, true, cw)
-				f.Close()
-				rec += d
-				bytesW += cw.n
-				cycles += n
 			}
 			pods := float64(size.pods * b.N)
-			barePS, recPS := pods/bare.Seconds(), pods/rec.Seconds()
-			b.ReportMetric(barePS, "bare-pods/s")
-			b.ReportMetric(recPS, "recorded-pods/s")
-			b.ReportMetric(recPS/barePS, "ratio")
+			ps := func(burst, record int) float64 { return pods / took[burst][record].Seconds() }
+			b.ReportMetric(ps(0, 0), "bare-seq-pods/s")
+			b.ReportMetric(ps(0, 1), "recorded-seq-pods/s")
+			b.ReportMetric(ps(1, 0), "bare-burst-pods/s")
+			b.ReportMetric(ps(1, 1), "recorded-burst-pods/s")
+			b.ReportMetric(ps(0, 1)/ps(0, 0), "seq-ratio")
+			b.ReportMetric(ps(1, 1)/ps(1, 0), "burst-ratio")
+			b.ReportMetric(ps(0, 1)/ps(1, 1), "seq/burst")
 			b.ReportMetric(float64(bytesW)/float64(cycles), "B/cycle")
 			b.ReportMetric(0, "ns/op")
 		})
 	}
+}
+
+func b2i(v bool) int {
+	if v {
+		return 1
+	}
+	return 0
 }
 
 // BenchmarkWriteCycle5000Nodes encodes and writes cycles recorded on a
@@ -231,4 +261,79 @@ func BenchmarkLargestCluster(b *testing.B) {
 		}
 		b.ReportMetric(float64(size)/float64(n), "B/cycle")
 	}
+}
+
+// BenchmarkRecordCommand runs the record command as users do — the built
+// binary, under /usr/bin/time -v — on 1 000 nodes × 2 000 pods in each arrival
+// mode, and the bare upstream scheduler (recording disabled) in this process
+// on the same fixture in the same mode, side by side. It reports the pods/s
+// record prints, the bare pods/s, their ratio (target ≥ 0.9), the process's
+// peak RSS and its wall time from start to exit.
+func BenchmarkRecordCommand(b *testing.B) {
+	const nodes, pods = 1000, 2000
+	dir := b.TempDir()
+	bin := filepath.Join(dir, "kubectl-schedscope")
+	build := exec.Command("go", "build", "-o", bin, "../cmd/kubectl-schedscope")
+	if out, err := build.CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	data := benchCluster(nodes, pods)
+	fixture := filepath.Join(dir, "cluster.yaml")
+	if err := os.WriteFile(fixture, data, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	for _, arrival := range []string{"sequential", "burst"} {
+		b.Run("arrival="+arrival, func(b *testing.B) {
+			var recPS, barePS, rssMB, wall float64
+			for i := 0; i < b.N; i++ {
+				r := runRecord(b, bin, fixture, filepath.Join(dir, "out.rec"), arrival)
+				recPS += r.podsPerSec
+				rssMB += r.rssMB
+				wall += r.wall.Seconds()
+				d, _ := fixtureRun(b, data, false, arrival == "burst", nil)
+				barePS += pods / d.Seconds()
+			}
+			n := float64(b.N)
+			b.ReportMetric(recPS/n, "record-pods/s")
+			b.ReportMetric(barePS/n, "bare-pods/s")
+			b.ReportMetric(recPS/barePS, "ratio")
+			b.ReportMetric(rssMB/n, "peak-RSS-MB")
+			b.ReportMetric(wall/n, "wall-s")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
+}
+
+type recordRun struct {
+	podsPerSec, rssMB float64
+	wall              time.Duration
+}
+
+var (
+	recordRate = regexp.MustCompile(`\(([0-9.]+) pods/s`)
+	maxRSS     = regexp.MustCompile(`Maximum resident set size \(kbytes\): ([0-9]+)`)
+)
+
+// runRecord runs bin record under /usr/bin/time -v and reads the pods/s it
+// printed and its peak RSS.
+func runRecord(b *testing.B, bin, fixture, out, arrival string) recordRun {
+	b.Helper()
+	var stderr bytes.Buffer
+	cmd := exec.Command("/usr/bin/time", "-v", bin, "record", "-f", fixture, "-o", out, "--arrival", arrival)
+	cmd.Stderr = &stderr
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		b.Fatalf("record: %v\n%s", err, stderr.String())
+	}
+	r := recordRun{wall: time.Since(start)}
+	m := recordRate.FindStringSubmatch(stderr.String())
+	if m == nil {
+		b.Fatalf("record printed no pods/s:\n%s", stderr.String())
+	}
+	r.podsPerSec, _ = strconv.ParseFloat(m[1], 64)
+	if m := maxRSS.FindStringSubmatch(stderr.String()); m != nil {
+		kb, _ := strconv.ParseFloat(m[1], 64)
+		r.rssMB = kb / 1024
+	}
+	return r
 }

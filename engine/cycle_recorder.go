@@ -227,12 +227,37 @@ type nodeResult struct {
 	status *fwk.Status
 }
 
+// resultsPool keeps the per-node filter results of finished cycles for the
+// next: one slice the size of the cluster per cycle was the recorder's
+// largest allocation on the scheduling goroutine.
+var resultsPool sync.Pool
+
+// getResults returns a zeroed slice of n results.
+func getResults(n int) []nodeResult {
+	if p, ok := resultsPool.Get().(*[]nodeResult); ok && cap(*p) >= n {
+		r := (*p)[:n]
+		clear(r)
+		return r
+	}
+	return make([]nodeResult, n)
+}
+
+// putResults gives r back once nothing reads or writes it.
+func putResults(r []nodeResult) {
+	if r != nil {
+		resultsPool.Put(&r)
+	}
+}
+
 // cycleRec accumulates one cycle while the scheduler runs it.
 type cycleRec struct {
 	c     *recorder.Cycle
 	uid   types.UID
 	state fwk.CycleState
 	phase atomic.Int32
+	// started is when the cycle started on the wall clock; c.Start is on the
+	// engine's clock, which may have skipped ahead.
+	started time.Time
 
 	nodeIndex map[string]int // shared with the node set; read-only
 	results   []nodeResult   // by node index, main filter pass

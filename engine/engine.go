@@ -23,13 +23,14 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 	clienttesting "k8s.io/client-go/testing"
-	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/framework/preemption"
+	"k8s.io/utils/clock"
 
 	"github.com/schedscope/schedscope/recorder"
 )
@@ -71,6 +72,9 @@ type Options struct {
 	// Gate, if set, is called with the pod the scheduler has just taken from its
 	// queue, before the scheduling cycle starts; it blocks to pause the engine.
 	Gate func(ctx context.Context, pod recorder.PodRef) error
+
+	// simulated gives the scheduling queue a simClock (fixture runs).
+	simulated bool
 }
 
 // Engine is the upstream scheduler running in-process over a fixture.
@@ -94,6 +98,16 @@ type Engine struct {
 
 	informers informers.SharedInformerFactory
 
+	// clock is the queue's simulated clock; nil when it runs on the wall clock.
+	clock *simClock
+	// changes wakes a settling run when the scheduler's state changes;
+	// podEvents counts pod events written and handled (see waitSettled).
+	changes   *changes
+	podEvents *podEvents
+	// executors are the DefaultPreemption executors, asked whether a pod's
+	// preemption is still evicting victims.
+	executors []*preemption.Executor
+
 	mu       sync.Mutex
 	inFlight map[types.UID]bool
 	// decided holds each pod's last finished cycle; decision is closed and
@@ -105,13 +119,19 @@ type Engine struct {
 	// timeOnly marks pods whose last cycle failed with no plugin to wait for:
 	// the queue retries them after backoff alone.
 	timeOnly map[types.UID]bool
-	pending  []*cycleRec // preempting cycles held back until their victims are known
-	emitted  int
-	emitting int // cycles being handed to OnCycle
+	// nominated holds pods whose last cycle nominated a node, until their
+	// preemption has evicted its victims.
+	nominated map[types.UID]bool
+	pending   []*cycleRec // preempting cycles held back until their victims are known
+	emitted   int
+	emitting  int // cycles being handed to OnCycle
 }
 
 // New builds the scheduler over the fixture; nothing is scheduled until Run.
+// The scheduling queue runs on a simulated clock: waits for backoff that a
+// run would only sleep through are skipped (see simClock).
 func New(ctx context.Context, fx *Fixture, opts Options) (*Engine, error) {
+	opts.simulated = true
 	e, err := build(ctx, fx, opts)
 	if err != nil {
 		return nil, err
@@ -138,7 +158,12 @@ func build(ctx context.Context, fx *Fixture, opts Options) (*Engine, error) {
 		opts.SettleTimeout = 60 * time.Second
 	}
 	e := &Engine{opts: opts, fixture: fx, cfg: cfg, rec: newRecorderState(), inFlight: map[types.UID]bool{},
-		decided: map[types.UID]*recorder.Cycle{}, decision: make(chan struct{}), timeOnly: map[types.UID]bool{}, nominations: newNominations()}
+		decided: map[types.UID]*recorder.Cycle{}, decision: make(chan struct{}), timeOnly: map[types.UID]bool{}, nominations: newNominations(),
+		nominated: map[types.UID]bool{}, changes: newChanges()}
+	e.podEvents = &podEvents{changes: e.changes}
+	if opts.simulated {
+		e.clock = newSimClock()
+	}
 	// The simple tracker stores objects as they are written. The field-managed one
 	// (fake.NewClientset) rebuilds a REST mapper on every write, which made the
 	// fake API server, not the scheduler, the bottleneck of large runs.
@@ -147,15 +172,25 @@ func build(ctx context.Context, fx *Fixture, opts Options) (*Engine, error) {
 	// tracker does not. The scheduler drops pod updates whose version did not
 	// change, so without this a status patch (a nomination after preemption)
 	// never reached the queued pod, and its retry missed the fast path.
-	versioned := clienttesting.ObjectReaction(versioningTracker{ObjectTracker: e.client.Tracker(), written: e.nominations.saw})
+	versioned := e.podEvents.countWrites(clienttesting.ObjectReaction(versioningTracker{ObjectTracker: e.client.Tracker(), written: e.nominations.saw}))
 	e.client.PrependReactor("update", "*", versioned)
 	e.client.PrependReactor("patch", "*", versioned)
+	// Every pod write reaches the scheduler as one event; count them (the
+	// same reaction the clientset's default reactor runs).
+	written := e.podEvents.countWrites(clienttesting.ObjectReaction(e.client.Tracker()))
+	e.client.PrependReactor("create", "pods", written)
+	e.client.PrependReactor("delete", "pods", written)
 	e.client.PrependReactor("create", "pods", e.bindReactor)
 	e.client.PrependReactor("list", "*", sortedList(clienttesting.ObjectReaction(e.client.Tracker())))
 
 	informerFactory := scheduler.NewInformerFactory(e.client, 0, nil)
 	recorderFactory := func(string) events.EventRecorderLogger { return &eventRecorder{e: e} }
-	sched, err := scheduler.New(ctx, victimClient{e.client, e}, informerFactory, nil, recorderFactory,
+	var clk clock.WithTicker = clock.RealClock{}
+	if e.clock != nil {
+		clk = e.clock
+	}
+	sched, err := scheduler.New(ctx, victimClient{e.client, e}, countingFactory{informerFactory, e.podEvents}, nil, recorderFactory,
+		scheduler.WithClock(clk),
 		scheduler.WithComponentConfigVersion(cfg.TypeMeta.APIVersion),
 		scheduler.WithProfiles(cfg.Profiles...),
 		scheduler.WithPercentageOfNodesToScore(cfg.PercentageOfNodesToScore),
@@ -177,6 +212,7 @@ func build(ctx context.Context, fx *Fixture, opts Options) (*Engine, error) {
 	if cfg.PercentageOfNodesToScore != nil {
 		e.globalPct = *cfg.PercentageOfNodesToScore
 	}
+	e.executors = e.preemptionExecutors()
 	if err := e.installHooks(); err != nil {
 		return nil, err
 	}
@@ -250,7 +286,9 @@ func (e *Engine) bindReactor(action clienttesting.Action) (bool, runtime.Object,
 	pod.Spec.NodeName = b.Target.Name
 	setCondition(pod, v1.PodCondition{Type: v1.PodScheduled, Status: v1.ConditionTrue, LastTransitionTime: metav1.Now()})
 	bumpVersion(&pod.ObjectMeta)
+	undo := e.podEvents.writing()
 	if err := e.client.Tracker().Update(v1.SchemeGroupVersion.WithResource("pods"), pod, pod.Namespace); err != nil {
+		undo()
 		return true, nil, err
 	}
 	return true, b, nil
@@ -436,6 +474,7 @@ func (e *Engine) installHooks() error {
 			e.inFlight[pi.Pod.UID] = true
 			delete(e.timeOnly, pi.Pod.UID)
 			e.mu.Unlock()
+			e.changes.kick()
 			if e.opts.Gate != nil {
 				e.gated.Store(true)
 				gerr := e.opts.Gate(context.Background(), podRef(pi.Pod))
@@ -450,17 +489,26 @@ func (e *Engine) installHooks() error {
 	origFail := s.FailureHandler
 	s.FailureHandler = func(ctx context.Context, fw framework.Framework, podInfo *framework.QueuedPodInfo, status *fwk.Status, ni *fwk.NominatingInfo, start time.Time) {
 		c := e.rec.cycleFor(podInfo.Pod)
+		// A failure no plugin rejected (an error, no nodes at all) is retried
+		// after backoff alone, with the same result, for as long as the
+		// scheduler runs. Both marks are set before the queue has the pod
+		// back: an event may requeue and pop it at once.
+		timeOnly := true
+		var fitErr *framework.FitError
+		if errors.As(status.AsError(), &fitErr) {
+			timeOnly = fitErr.Diagnosis.UnschedulablePlugins.Len() == 0 && fitErr.Diagnosis.PendingPlugins.Len() == 0
+		}
+		e.mu.Lock()
+		e.timeOnly[podInfo.Pod.UID] = timeOnly
+		if ni != nil && ni.Mode() == fwk.ModeOverride && ni.NominatedNodeName != "" {
+			e.nominated[podInfo.Pod.UID] = true
+		}
+		e.mu.Unlock()
 		origFail(ctx, fw, podInfo, status, ni, start)
 		if c != nil {
 			e.finishFailed(c, status, ni)
 		}
 		e.settled(podInfo.Pod.UID)
-		// A failure no plugin rejected (an error, no nodes at all) is retried
-		// after backoff alone, with the same result, for as long as the
-		// scheduler runs.
-		e.mu.Lock()
-		e.timeOnly[podInfo.Pod.UID] = podInfo.UnschedulablePlugins.Len() == 0 && podInfo.PendingPlugins.Len() == 0
-		e.mu.Unlock()
 	}
 	if e.opts.DisableRecording {
 		return nil
@@ -504,6 +552,7 @@ func (e *Engine) settled(uid types.UID) {
 	e.mu.Lock()
 	delete(e.inFlight, uid)
 	e.mu.Unlock()
+	e.changes.kick()
 }
 
 func (e *Engine) startCycle(fw framework.Framework, state fwk.CycleState, podInfo *framework.QueuedPodInfo) *cycleRec {
@@ -523,7 +572,7 @@ func (e *Engine) startCycle(fw framework.Framework, state fwk.CycleState, podInf
 			Pod:         podRef(podInfo.Pod),
 			Profile:     fw.ProfileName(),
 			Attempt:     podInfo.Attempts,
-			Start:       time.Now(),
+			Start:       e.now(),
 			Nodes:       set,
 			NodeSetID:   set.ID,
 			NodeUse:     use,
@@ -531,9 +580,10 @@ func (e *Engine) startCycle(fw framework.Framework, state fwk.CycleState, podInf
 			NodesToFind: e.nodesToFind(fw, len(nodes)),
 		},
 		uid:        podInfo.Pod.UID,
+		started:    time.Now(),
 		state:      state,
 		nodeIndex:  index,
-		results:    make([]nodeResult, len(nodes)),
+		results:    getResults(len(nodes)),
 		normalized: map[string][]int64{},
 		normNanos:  map[string]time.Duration{},
 	}
@@ -583,18 +633,23 @@ func (e *Engine) endAlgorithm(c *cycleRec, fw framework.Framework, res scheduler
 	cy := c.c
 	fp := &recorder.FilterPhase{Plugins: c.filterPlugins, Feasible: []int{}}
 	skip := c.state.GetSkipFilterPlugins()
-	for _, p := range c.filterPlugins {
+	skipped := make([]bool, len(c.filterPlugins))
+	for i, p := range c.filterPlugins {
 		if skip.Has(p) {
+			skipped[i] = true
 			fp.Skipped = append(fp.Skipped, p)
 		}
 	}
-	// A plugin ran on every evaluated node up to the plugin that rejected it.
+	// A plugin ran on every evaluated node up to the plugin that rejected it:
+	// count the nodes by the last plugin they reached, and sum from the end.
 	fp.Calls = make([]int, len(c.filterPlugins))
+	reached := make([]int, len(c.filterPlugins))
 	ranUpTo := func(last int) {
-		for i := 0; i <= last && i < len(fp.Calls); i++ {
-			if !skip.Has(c.filterPlugins[i]) {
-				fp.Calls[i]++
-			}
+		if last >= len(reached) {
+			last = len(reached) - 1
+		}
+		if last >= 0 {
+			reached[last]++
 		}
 	}
 	var passed []int
@@ -620,6 +675,12 @@ func (e *Engine) endAlgorithm(c *cycleRec, fw framework.Framework, res scheduler
 			ranUpTo(pi)
 		}
 	}
+	for i, n := len(reached)-1, 0; i >= 0; i-- {
+		n += reached[i]
+		if !skipped[i] {
+			fp.Calls[i] = n
+		}
+	}
 	fp.Durations = make([]time.Duration, len(c.filterPlugins))
 	for i := range c.filterPlugins {
 		fp.Durations[i] = c.filterTimers[i].total(fp.Calls[i])
@@ -637,6 +698,9 @@ func (e *Engine) endAlgorithm(c *cycleRec, fw framework.Framework, res scheduler
 		inFeasible[i] = true
 	}
 	n := len(c.results)
+	// The filter pass is over: no wrapper writes results any more.
+	putResults(c.results)
+	c.results = nil
 	for _, i := range passed {
 		if !inFeasible[i] {
 			fp.Discarded = append(fp.Discarded, i)
@@ -759,19 +823,24 @@ func (e *Engine) finish(c *cycleRec) {
 		return
 	}
 	c.done = true
-	c.c.Duration = time.Since(c.c.Start)
+	c.c.Duration = time.Since(c.started)
 	hold := c.postFilter && c.c.PostFilter != nil && c.c.PostFilter.NominatedNode != ""
 	c.mu.Unlock()
-	e.mu.Lock()
-	e.decided[c.uid] = c.c
-	close(e.decision)
-	e.decision = make(chan struct{})
-	e.mu.Unlock()
+	if !e.opts.simulated {
+		// Live mode waits for the engine's decision on a pod; a fixture run
+		// never asks, and keeping each pod's cycle would hold the run in memory.
+		e.mu.Lock()
+		e.decided[c.uid] = c.c
+		close(e.decision)
+		e.decision = make(chan struct{})
+		e.mu.Unlock()
+	}
 	e.rec.current.CompareAndSwap(c, nil)
 	if hold {
 		e.mu.Lock()
 		e.pending = append(e.pending, c)
 		e.mu.Unlock()
+		e.changes.kick()
 		return
 	}
 	e.emit(c)
@@ -793,6 +862,7 @@ func (e *Engine) emit(c *cycleRec) {
 	e.mu.Lock()
 	e.emitting--
 	e.mu.Unlock()
+	e.changes.kick()
 }
 
 // flushPending emits held cycles of uid (all of them when uid is empty).
@@ -854,6 +924,10 @@ func (e *Engine) buildHeader() recorder.Header {
 		KubernetesVersion: KubernetesVersion,
 		Created:           time.Now().UTC(),
 		Source:            recorder.Source{Kind: "fixture", Name: e.fixture.Name, Config: e.opts.ConfigPath},
+		Clock:             recorder.ClockWall,
+	}
+	if e.clock != nil {
+		h.Clock = recorder.ClockSimulated
 	}
 	names := make([]string, 0, len(e.sched.Profiles))
 	for n := range e.sched.Profiles {
@@ -933,41 +1007,4 @@ func (e *Engine) retrying() int {
 		}
 	}
 	return n
-}
-
-// waitSettled waits until no pod is queued to run, in a cycle, or binding,
-// and no pod in backoff is to be retried for an answer.
-func (e *Engine) waitSettled(ctx context.Context, podInformer cache.SharedIndexInformer) error {
-	deadline := time.Now().Add(e.opts.SettleTimeout)
-	quietSince := time.Time{}
-	for {
-		active, _ := e.queueCounts()
-		backoff := e.retrying()
-		e.mu.Lock()
-		busy := len(e.inFlight) + e.openCycles()
-		e.mu.Unlock()
-		if active+backoff+busy == 0 {
-			if quietSince.IsZero() {
-				quietSince = time.Now()
-			}
-			// Event handlers may still be moving pods between queues; stay quiet a moment.
-			if time.Since(quietSince) > 20*time.Millisecond {
-				return nil
-			}
-		} else {
-			quietSince = time.Time{}
-		}
-		if e.gated.Load() {
-			// Paused at the gate by the user: that time does not count.
-			deadline = time.Now().Add(e.opts.SettleTimeout)
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("scheduler did not settle within %v (activeQ %d, backoffQ %d, in flight %d)", e.opts.SettleTimeout, active, backoff, busy)
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(2 * time.Millisecond):
-		}
-	}
 }

@@ -77,3 +77,54 @@ status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}, capacity: {cpu: "4",
 		})
 	}
 }
+
+// TestSimClockSkipsToTheNextTimer checks that skipping fires the earliest
+// timer at once and moves the clock by what was skipped: an hour's backoff
+// costs no wall time. (A clock that failed to skip would leave the test
+// waiting an hour, failing it by its timeout, never by a measured duration.)
+func TestSimClockSkipsToTheNextTimer(t *testing.T) {
+	c := newSimClock()
+	before := c.Now()
+	soon := c.NewTimer(time.Hour)
+	later := c.NewTimer(2 * time.Hour)
+	ticker := c.NewTicker(90 * time.Minute)
+	defer ticker.Stop()
+	if !c.skipToNextTimer() {
+		t.Fatal("skipToNextTimer found no timer armed")
+	}
+	<-soon.C()
+	if got := c.Skipped(); got < time.Hour-time.Minute || got > time.Hour {
+		t.Errorf("skipped %v, want about an hour", got)
+	}
+	if c.Since(before) < time.Hour {
+		t.Errorf("the clock moved %v, want at least the hour skipped", c.Since(before))
+	}
+	c.skipToNextTimer()
+	<-ticker.C()
+	if !later.Stop() {
+		t.Error("Stop of the two-hour timer reported it had fired already")
+	}
+	c.skipToNextTimer() // the ticker, re-armed for 3 h
+	<-ticker.C()
+	select {
+	case <-later.C():
+		t.Error("a stopped timer fired")
+	default:
+	}
+}
+
+// TestRecordingSaysWhichClock checks that a fixture run's header names the
+// simulated clock and cycles carry its time.
+func TestRecordingSaysWhichClock(t *testing.T) {
+	fx, err := LoadFixture("default", embedded(t, "default.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := New(t.Context(), fx, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := e.Header().Clock; got != recorder.ClockSimulated {
+		t.Errorf("header clock %q, want %q", got, recorder.ClockSimulated)
+	}
+}

@@ -3,9 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"slices"
-	"sync/atomic"
-	"time"
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -37,18 +34,18 @@ func (e *Engine) RunBurst(ctx context.Context) (*Result, error) {
 func (e *Engine) run(ctx context.Context, burst bool) (*Result, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	podInformer := e.sched.Profiles[firstProfile(e)].SharedInformerFactory().Core().V1().Pods().Informer()
-	var seen atomic.Int64
-	if _, err := podInformer.AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc: func(interface{}) { seen.Add(1) },
+	podInformer := e.informers.Core().V1().Pods().Informer()
+	reg, err := podInformer.AddEventHandler(cache.ResourceEventHandlerFuncs{
 		UpdateFunc: func(_, obj interface{}) {
 			if p, ok := obj.(*v1.Pod); ok && p.Spec.NodeName != "" {
 				e.settled(p.UID)
 			}
 		},
-	}); err != nil {
+	})
+	if err != nil {
 		return nil, err
 	}
+	defer func() { _ = podInformer.RemoveEventHandler(reg) }()
 	done := make(chan struct{})
 	go func() {
 		e.sched.Run(ctx)
@@ -58,16 +55,11 @@ func (e *Engine) run(ctx context.Context, burst bool) (*Result, error) {
 		cancel()
 		<-done
 	}()
-	before := seen.Load()
-	for i, p := range e.fixture.Pending {
-		// The fake API server drops a watch whose buffer (100 events) overflows;
-		// keep the informer no more than a few dozen pods behind.
-		for int64(i)-(seen.Load()-before) > 50 {
-			select {
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			case <-time.After(100 * time.Microsecond):
-			}
+	for _, p := range e.fixture.Pending {
+		// The fake API server drops a watch whose buffer (100 events)
+		// overflows; keep the scheduler no more than a few dozen events behind.
+		if err := e.waitEvents(ctx, 50); err != nil {
+			return nil, err
 		}
 		if _, err := e.client.CoreV1().Pods(p.Namespace).Create(ctx, p.DeepCopy(), metav1.CreateOptions{}); err != nil {
 			return nil, fmt.Errorf("creating pod %s/%s: %w", p.Namespace, p.Name, err)
@@ -75,19 +67,13 @@ func (e *Engine) run(ctx context.Context, burst bool) (*Result, error) {
 		if burst {
 			continue
 		}
-		// The scheduler learns of the pod through its informer; until then the
-		// queue looks idle, and on a busy machine that can outlast the quiet
-		// window below.
-		if err := e.waitArrived(ctx, p); err != nil {
-			return nil, fmt.Errorf("after pod %s/%s arrived: %w", p.Namespace, p.Name, err)
-		}
-		if err := e.waitSettled(ctx, podInformer); err != nil {
+		if err := e.waitSettled(ctx); err != nil {
 			return nil, fmt.Errorf("after pod %s/%s arrived: %w", p.Namespace, p.Name, err)
 		}
 		e.flushPending("")
 	}
 	if burst {
-		if err := e.waitSettled(ctx, podInformer); err != nil {
+		if err := e.waitSettled(ctx); err != nil {
 			return nil, fmt.Errorf("after %d pods arrived: %w", len(e.fixture.Pending), err)
 		}
 		e.flushPending("")
@@ -105,46 +91,4 @@ func (e *Engine) run(ctx context.Context, burst bool) (*Result, error) {
 	res.Cycles = e.emitted
 	e.mu.Unlock()
 	return res, nil
-}
-
-// waitArrived waits until the scheduler has taken p in: it is queued (active,
-// in backoff, unschedulable or gated), being scheduled, decided or bound. A
-// pod no profile serves never is.
-func (e *Engine) waitArrived(ctx context.Context, p *v1.Pod) error {
-	if _, ok := e.sched.Profiles[p.Spec.SchedulerName]; !ok {
-		return nil
-	}
-	deadline := time.Now().Add(e.opts.SettleTimeout)
-	for {
-		e.mu.Lock()
-		seen := e.inFlight[p.UID] || e.decided[p.UID] != nil
-		e.mu.Unlock()
-		if !seen {
-			pending, _ := e.sched.SchedulingQueue.PendingPods()
-			seen = slices.ContainsFunc(pending, func(q *v1.Pod) bool { return q.UID == p.UID })
-		}
-		if !seen {
-			// Bound already (recording off, nothing was decided).
-			cur, err := e.informers.Core().V1().Pods().Lister().Pods(p.Namespace).Get(p.Name)
-			seen = err == nil && cur.UID == p.UID && cur.Spec.NodeName != ""
-		}
-		if seen {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("the scheduler did not receive the pod within %v", e.opts.SettleTimeout)
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(200 * time.Microsecond):
-		}
-	}
-}
-
-func firstProfile(e *Engine) string {
-	for n := range e.sched.Profiles {
-		return n
-	}
-	return ""
 }

@@ -59,8 +59,10 @@ type ExportHeader struct {
 	SchedscopeVersion string `json:"schedscopeVersion"`
 	KubernetesVersion string `json:"kubernetesVersion"`
 	// Created is omitted when the header is unreadable.
-	Created  time.Time `json:"created,omitzero"`
-	Source   Source    `json:"source"`
+	Created time.Time `json:"created,omitzero"`
+	Source  Source    `json:"source"`
+	// Clock is the clock the cycles' start times were read from (see Header.Clock).
+	Clock    string    `json:"clock,omitempty"`
 	Profiles []Profile `json:"profiles"`
 }
 
@@ -256,7 +258,7 @@ func NewExportDocument(h Header, cycles []*Cycle, observed []*Observed) ExportDo
 		Format: ExportFormat, SchemaVersion: ExportSchemaVersion,
 		Header: ExportHeader{
 			Unreadable: h.Unreadable, SchedscopeVersion: h.SchedscopeVersion, KubernetesVersion: h.KubernetesVersion,
-			Created: h.Created, Source: h.Source, Profiles: exportProfiles(h.Profiles),
+			Created: h.Created, Source: h.Source, Clock: h.Clock, Profiles: exportProfiles(h.Profiles),
 		},
 		Cycles: make([]ExportCycle, len(cycles)),
 	}

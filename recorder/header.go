@@ -16,12 +16,25 @@ type Header struct {
 	KubernetesVersion string    `json:"kubernetesVersion"`
 	Created           time.Time `json:"created"`
 	Source            Source    `json:"source"`
-	Profiles          []Profile `json:"profiles"`
+	// Clock names the clock cycle start times were read from: ClockSimulated
+	// or ClockWall. Recordings made before the field existed leave it empty:
+	// the wall clock.
+	Clock    string    `json:"clock,omitempty"`
+	Profiles []Profile `json:"profiles"`
 	// Unreadable is set by readers when the header record was damaged: every
 	// other field is then unknown and zero, and the records after it are read
 	// as this build's schema version.
 	Unreadable bool `json:"-"`
 }
+
+// Clocks a recording's timestamps may come from.
+const (
+	// ClockWall is the machine's clock.
+	ClockWall = "wall"
+	// ClockSimulated is a fixture run's scheduling clock: the wall clock plus
+	// the waits (a pod's backoff) the run skipped instead of sleeping.
+	ClockSimulated = "simulated"
+)
 
 // Source says where the recorded cluster came from.
 type Source struct {

@@ -24,10 +24,14 @@ type intsRuns struct {
 }
 
 // runs splits v into arithmetic progressions, greedily. A progression of two
-// is written as a single value, so the second can start a longer run.
-func runs[T ~int | ~int64](v []T) [][3]int64 {
+// is written as a single value, so the second can start a longer run. It gives
+// up, returning nil, once there would be more than limit runs.
+func runs[T ~int | ~int64](v []T, limit int) [][3]int64 {
 	var out [][3]int64
 	for i := 0; i < len(v); {
+		if len(out) == limit {
+			return nil
+		}
 		j := i + 1
 		var step int64
 		if j < len(v) {
@@ -53,7 +57,8 @@ func (s Ints[T]) MarshalJSON() ([]byte, error) {
 		return []byte("null"), nil
 	}
 	if len(s) >= 8 {
-		if r := runs(s); 3*len(r) < len(s) {
+		// Lists that do not compress (scores, mostly) are given up on early.
+		if r := runs(s, (len(s)-1)/3); r != nil {
 			out := make([]byte, 0, 16+12*len(r))
 			out = append(out, `{"runs":[`...)
 			for i, run := range r {

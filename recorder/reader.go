@@ -15,6 +15,9 @@ type Record struct {
 	NodeSet  *NodeSet
 	Cycle    *Cycle
 	Observed *Observed
+	// Entry is a cycle's index entry, read instead of the Cycle by a
+	// Reader from NewIndexReader.
+	Entry *CycleEntry
 	// Offset is the byte offset of the record's line.
 	Offset int64
 }
@@ -43,6 +46,11 @@ type Reader struct {
 	firstOff  int64
 	firstLine int
 	done      bool
+	// index makes Next skim cycles into entries (NewIndexReader); in holds
+	// the strings the entries share, segment counts rotations followed.
+	index   bool
+	in      interner
+	segment int
 }
 
 // NewReader reads and checks the header. A file whose first line is not a
@@ -160,6 +168,13 @@ func (r *Reader) Next() (Record, error) {
 				}
 				return Record{Offset: off}, err
 			}
+			if r.index {
+				rec, err, ok := r.skim(b, off, line)
+				if ok {
+					return rec, err
+				}
+				continue
+			}
 			var reason string
 			if e, reason = decodeLine(b); e == nil {
 				r.corruptAt[off] = reason
@@ -169,11 +184,18 @@ func (r *Reader) Next() (Record, error) {
 		if e.Kind == KindHeader {
 			// A flight recorder's next file, followed across rotation: its
 			// node sets start anew, and its offsets count from here.
-			clear(r.setsAt)
-			r.base = off
+			r.rotate(off)
+			if r.index {
+				return Record{Kind: KindHeader, Offset: off}, nil
+			}
 			continue
 		}
 		rec, err := decodeRecord(e, off, line, r.lim, r.lookup)
+		if r.index && rec.Cycle != nil {
+			entry := EntryOf(rec.Cycle)
+			entry.Offset, entry.Segment = off-r.base, r.segment
+			rec.Cycle, rec.Entry = nil, &entry
+		}
 		if rec.Kind == "" {
 			if err != nil {
 				r.corruptAt[off] = err.(*ErrCorrupt).Reason
@@ -187,22 +209,48 @@ func (r *Reader) Next() (Record, error) {
 		}
 		switch rec.Kind {
 		case KindNodeSet:
-			id := rec.NodeSet.ID
-			if first, ok := r.setsAt[id]; ok {
-				r.pending = append(r.pending, &ErrDuplicate{Offset: off, Kind: KindNodeSet, ID: id, First: first})
-			} else {
-				r.setsAt[id] = off
-			}
-			r.nodeSets[id] = rec.NodeSet
+			r.sawNodeSet(rec.NodeSet, off)
 		case KindCycle:
-			seq := rec.Cycle.Seq
-			if first, ok := r.seqs[seq]; ok {
-				r.pending = append(r.pending, &ErrDuplicate{Offset: off, Kind: KindCycle, ID: seq, First: first})
+			seq := 0
+			if rec.Cycle != nil {
+				seq = rec.Cycle.Seq
 			} else {
-				r.seqs[seq] = off
+				seq = rec.Entry.Seq
 			}
+			r.sawCycle(seq, off)
 		}
 		return rec, nil
+	}
+}
+
+// rotate starts a followed recording's next file at off.
+func (r *Reader) rotate(off int64) {
+	clear(r.setsAt)
+	r.base = off
+	r.segment++
+}
+
+// sawNodeSet notes a node set read at off, reporting a duplicate.
+func (r *Reader) sawNodeSet(ns *NodeSet, off int64) {
+	if first, ok := r.setsAt[ns.ID]; ok {
+		r.pending = append(r.pending, &ErrDuplicate{Offset: off, Kind: KindNodeSet, ID: ns.ID, First: first})
+	} else {
+		r.setsAt[ns.ID] = off
+	}
+	if r.index {
+		// An index looks node sets up only to know they exist; their names
+		// are read again with the cycle that needs them.
+		ns = &NodeSet{ID: ns.ID}
+	}
+	r.nodeSets[ns.ID] = ns
+}
+
+// sawCycle notes cycle seq read at off, reporting a duplicate.
+func (r *Reader) sawCycle(seq int, off int64) {
+	if first, ok := r.seqs[seq]; ok {
+		r.pending = append(r.pending, &ErrDuplicate{Offset: off, Kind: KindCycle, ID: seq, First: first})
+	} else {
+		r.seqs[seq] = off
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 )
 
 // seekWindow is how far past the binary search's landing point Seek scans.
@@ -22,6 +23,8 @@ const seekWindow = 32 << 20
 // the engine emits them; it binary-searches byte offsets, then scans a short
 // window around the landing point.
 type File struct {
+	mu         sync.Mutex // CycleAt's and ApplyUsage's
+	line       []byte     // ApplyUsage's buffer
 	f          *os.File
 	size       int64
 	lim        limits
@@ -260,4 +263,29 @@ func (rf *File) nodeSetByID(id int) (*NodeSet, string) {
 		off = next
 	}
 	return nil, ""
+}
+
+// CycleAt returns the cycle whose record starts at byte off, as an index
+// entry names it (CycleEntry.Offset). It reports the same problems as Seek,
+// and a record that is not a cycle as *ErrCorrupt. It may be called from
+// several goroutines, and on a file that is still growing.
+func (rf *File) CycleAt(off int64) (*Cycle, error) {
+	rf.mu.Lock()
+	defer rf.mu.Unlock()
+	if off >= rf.size {
+		if st, err := rf.f.Stat(); err == nil {
+			rf.size = st.Size()
+		}
+	}
+	if off < rf.dataAt || off >= rf.size {
+		return nil, fmt.Errorf("no record at byte %d: the recording is %d bytes", off, rf.size)
+	}
+	e, _, err := rf.recordAt(off)
+	if err != nil {
+		return nil, err
+	}
+	if e.Kind != KindCycle || e.Cycle == nil {
+		return nil, &ErrCorrupt{Offset: off, Reason: fmt.Sprintf("a %q record, not a cycle", e.Kind)}
+	}
+	return rf.build(e, off)
 }

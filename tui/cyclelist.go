@@ -12,18 +12,20 @@ import (
 )
 
 // CycleList is the timeline: one row per scheduling cycle, newest last. It
-// follows the tail while the selection is on the last row.
+// follows the tail while the selection is on the last row. It keeps each
+// cycle's index entry, not the cycle, so that a replay of any size fits.
 type CycleList struct {
 	st   *Styles
 	Keys ListKeyMap
 
-	cycles []*recorder.Cycle
+	entries []recorder.CycleEntry
 	// observed holds, per cycle, the live cluster's binding of its pod, or nil.
 	observed []*recorder.Observed
 	bySeq    map[int]int // cycle Seq → index
 	search   []string    // per cycle, lower-case text the filter matches
 	rows     []int       // indices into cycles after filtering
 	filter   string
+	maxSeq   int // the largest sequence number, for the column's width
 	// order is the cycles' display order: as they came, with what-if
 	// re-runs right after the cycle they change; tags number the re-runs.
 	order []int
@@ -45,17 +47,19 @@ func (l *CycleList) SetSize(w, h int) {
 	l.keepVisible()
 }
 
-// Append adds cycles. The selection stays where it is unless the list follows the tail.
-func (l *CycleList) Append(cs ...*recorder.Cycle) {
+// Append adds cycles' entries. The selection stays where it is unless the
+// list follows the tail.
+func (l *CycleList) Append(es ...recorder.CycleEntry) {
 	if l.bySeq == nil {
 		l.bySeq = map[int]int{}
 	}
-	for _, c := range cs {
-		l.cycles = append(l.cycles, c)
+	for _, e := range es {
+		l.entries = append(l.entries, e)
 		l.observed = append(l.observed, nil)
-		l.search = append(l.search, searchText(c, nil))
-		i := len(l.cycles) - 1
-		l.bySeq[c.Seq] = i
+		l.search = append(l.search, searchText(&e, nil))
+		i := len(l.entries) - 1
+		l.bySeq[e.Seq] = i
+		l.maxSeq = max(l.maxSeq, e.Seq)
 		l.order = append(l.order, i)
 		if l.matches(i) {
 			l.rows = append(l.rows, i)
@@ -76,7 +80,7 @@ func (l *CycleList) Observe(o *recorder.Observed) bool {
 	}
 	was := l.matches(i)
 	l.observed[i] = o
-	l.search[i] = searchText(l.cycles[i], o)
+	l.search[i] = searchText(&l.entries[i], o)
 	if l.matches(i) != was {
 		l.SetFilter(l.filter)
 	}
@@ -94,7 +98,7 @@ func (l CycleList) Selected() int {
 // Select puts the cursor on cycle index i (into all cycles), clearing the filter
 // if it hides that cycle.
 func (l *CycleList) Select(i int) {
-	if i < 0 || i >= len(l.cycles) {
+	if i < 0 || i >= len(l.entries) {
 		return
 	}
 	if !l.matches(i) {
@@ -145,8 +149,8 @@ func (l *CycleList) matches(i int) bool {
 
 // searchText is what the filter matches: each field both bare and with its
 // prefix. o is the cluster's binding of the cycle's pod, or nil.
-func searchText(c *recorder.Cycle, o *recorder.Observed) string {
-	fields := []string{"pod:" + c.Pod.Key(), "outcome:" + c.Outcome.Result, "profile:" + c.Profile}
+func searchText(e *recorder.CycleEntry, o *recorder.Observed) string {
+	fields := []string{"pod:" + e.Pod.Key(), "outcome:" + e.Result, "profile:" + e.Profile}
 	if o != nil {
 		// "agrees", not "agree": the word must not match inside "disagree".
 		verdict := "outcome:disagree"
@@ -155,47 +159,17 @@ func searchText(c *recorder.Cycle, o *recorder.Observed) string {
 		}
 		fields = append(fields, verdict, "node:"+o.Node)
 	}
-	if c.Outcome.Node != "" {
-		fields = append(fields, "node:"+c.Outcome.Node)
+	if e.Node != "" {
+		fields = append(fields, "node:"+e.Node)
 	}
-	if c.Outcome.NominatedNode != "" {
-		fields = append(fields, "node:"+c.Outcome.NominatedNode)
+	if e.NominatedNode != "" {
+		fields = append(fields, "node:"+e.NominatedNode)
 	}
-	plugins := map[string]bool{}
-	if f := c.Filter; f != nil {
-		for _, r := range f.Rejected {
-			if r.Plugin >= 0 && r.Plugin < len(f.Plugins) {
-				plugins[f.Plugins[r.Plugin]] = true
-			}
-		}
-	}
-	for _, phase := range [][]recorder.PluginStatus{c.Reserve, c.Permit, c.PreBind, c.Bind, c.PostBind} {
-		for _, s := range phase {
-			if s.Code != recorder.CodeSuccess {
-				plugins[s.Plugin] = true
-			}
-		}
-	}
-	if pf := c.PreFilter; pf != nil {
-		for _, s := range pf.Plugins {
-			if s.Code != recorder.CodeSuccess && s.Code != recorder.CodeSkip {
-				plugins[s.Plugin] = true
-			}
-		}
-	}
-	if pf := c.PostFilter; pf != nil {
-		for _, s := range pf.Plugins {
-			plugins[s.Plugin] = true
-		}
-	}
-	for p := range plugins {
+	for _, p := range e.Plugins {
 		fields = append(fields, "plugin:"+p)
 	}
 	return strings.ToLower(strings.Join(fields, " "))
 }
-
-// failed reports whether a cycle did not bind its pod.
-func failed(c *recorder.Cycle) bool { return c.Outcome.Result != recorder.ResultBound }
 
 // Update handles list keys and mouse.
 func (l CycleList) Update(msg tea.Msg) (CycleList, tea.Cmd) {
@@ -241,7 +215,7 @@ func (l *CycleList) Click(y int) {
 // reports whether there was one.
 func (l *CycleList) jumpFailure(dir int) bool {
 	for r := l.cursor + dir; r >= 0 && r < len(l.rows); r += dir {
-		if failed(l.cycles[l.rows[r]]) {
+		if l.entries[l.rows[r]].Failed() {
 			l.moveTo(r)
 			return true
 		}
@@ -269,8 +243,9 @@ type listColumns struct{ seq, time, pod, profile, attempt, outcome, dur int }
 
 // A column of width 0 is left out: narrow lists drop the time, then the
 // attempt, then the duration, so that the pod keeps a readable width.
-func columnsFor(w int) listColumns {
-	c := listColumns{seq: 4, time: 12, attempt: 3, outcome: 18, dur: 7}
+// The sequence column is as wide as the largest number, at least 4.
+func columnsFor(w, maxSeq int) listColumns {
+	c := listColumns{seq: max(4, len(fmt.Sprint(maxSeq))), time: 12, attempt: 3, outcome: 18, dur: 7}
 	if w >= 110 {
 		c.profile = 18
 	}
@@ -293,7 +268,7 @@ func (l CycleList) View() string {
 	if l.w <= 0 || l.h <= 0 {
 		return ""
 	}
-	col := columnsFor(l.w - 2)
+	col := columnsFor(l.w-2, l.maxSeq)
 	row := func(seq, time, pod, profile, attempt, outcome, dur string) string {
 		parts := []string{fitLeft(seq, col.seq)}
 		if col.time > 0 {
@@ -322,7 +297,7 @@ func (l CycleList) View() string {
 	}
 	end := min(l.offset+l.bodyHeight(), len(l.rows))
 	for r := l.offset; r < end; r++ {
-		c := l.cycles[l.rows[r]]
+		c := &l.entries[l.rows[r]]
 		outcome := l.outcome(c, l.observed[l.rows[r]], col.outcome)
 		pod := c.Pod.Key()
 		if col.time == 0 {
@@ -343,19 +318,19 @@ func (l CycleList) View() string {
 // outcome is the outcome cell, w cells at most: the cycle's result, then the
 // cluster's verdict on it when o is set. The verdict is never cut away: the
 // result gives up room first.
-func (l CycleList) outcome(c *recorder.Cycle, o *recorder.Observed, w int) string {
+func (l CycleList) outcome(c *recorder.CycleEntry, o *recorder.Observed, w int) string {
 	var s string
-	switch c.Outcome.Result {
+	switch c.Result {
 	case recorder.ResultBound:
-		s = l.st.Success.Render("✓ " + c.Outcome.Node)
+		s = l.st.Success.Render("✓ " + c.Node)
 	case recorder.ResultUnschedulable:
 		text := "✗ Unschedulable"
-		if c.Outcome.NominatedNode != "" {
-			text = "✗ nominated " + c.Outcome.NominatedNode
+		if c.NominatedNode != "" {
+			text = "✗ nominated " + c.NominatedNode
 		}
 		s = l.st.Unschedulable.Render(text)
 	default:
-		s = l.st.Error.Render("! " + c.Outcome.Result)
+		s = l.st.Error.Render("! " + c.Result)
 	}
 	if o == nil {
 		return s

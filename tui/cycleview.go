@@ -20,8 +20,16 @@ type CycleView struct {
 	cycles []*recorder.Cycle // all cycles up to and including this one, for node usage
 	index  int
 	c      *recorder.Cycle
-	a      *analysis
-	all    []int // every node index, the filter view's universe
+	// indexed says the cycles are a replay's window, not all of them: node
+	// use then comes from SetUsage (usage, as of cycle index usageAt).
+	indexed bool
+	usage   *recorder.Usage
+	usageAt int
+	// pending, when set, is shown instead of the cycle: the one asked for
+	// is still being read, or could not be.
+	pending string
+	a       *analysis
+	all     []int // every node index, the filter view's universe
 	// observed is the live cluster's binding of the cycle's pod, or nil.
 	observed *recorder.Observed
 	// titleH is how many lines the cycle header takes (1, or 2 when the
@@ -58,15 +66,46 @@ func (v *CycleView) SetCycle(cycles []*recorder.Cycle, i int) {
 	v.setCycle(cycles, i, false)
 }
 
+// Await shows text instead of a cycle until cycle index i is set: it is
+// being read, or could not be.
+func (v *CycleView) Await(i int, text string) {
+	v.pending = text
+	if v.index != i {
+		v.detail = nil
+	}
+	v.index = i // the cycle the view is on, for the list to come back to
+}
+
+// SetUsage gives a replay's view the node use as of cycle index i.
+func (v *CycleView) SetUsage(i int, u *recorder.Usage) {
+	v.usage, v.usageAt = u, i
+	if v.detail != nil && v.index == i && v.c != nil {
+		v.detail.setUsage(v.c, u)
+	}
+}
+
+// nodeUsage is the node use as of the shown cycle, or nil while a replay
+// has not read it yet.
+func (v *CycleView) nodeUsage() *recorder.Usage {
+	if !v.indexed {
+		return recorder.UsageAt(v.usageCycles())
+	}
+	if v.usage != nil && v.usageAt == v.index {
+		return v.usage
+	}
+	return nil
+}
+
 // OpenCycle shows cycles[i] on the phase that decided its outcome.
 func (v *CycleView) OpenCycle(cycles []*recorder.Cycle, i int) {
 	v.setCycle(cycles, i, true)
 }
 
 func (v *CycleView) setCycle(cycles []*recorder.Cycle, i int, decisive bool) {
-	if i < 0 || i >= len(cycles) {
+	if i < 0 || i >= len(cycles) || cycles[i] == nil {
 		return
 	}
+	v.pending = ""
 	if v.c == cycles[i] {
 		v.cycles = cycles
 		if decisive && v.phase != decisivePhase(v.c) {
@@ -313,7 +352,7 @@ func (v *CycleView) Back() bool {
 
 // Update handles the cycle view's keys and mouse.
 func (v CycleView) Update(msg tea.Msg) (CycleView, tea.Cmd) {
-	if v.c == nil {
+	if v.c == nil || v.pending != "" {
 		return v, nil
 	}
 	switch msg := msg.(type) {
@@ -369,7 +408,8 @@ func (v *CycleView) handleKey(msg tea.KeyPressMsg) {
 		}
 	case key.Matches(msg, k.Detail):
 		if node, ok := v.table.selected(); ok {
-			d := NewNodeDetail(v.st, v.c, v.a, node, recorder.UsageAt(v.usageCycles()))
+			d := NewNodeDetail(v.st, v.c, v.a, node, v.nodeUsage())
+			d.pending = v.indexed && d.usage == nil
 			d.SetSize(v.bodyWidth(), v.bodyHeight())
 			v.detail = &d
 			v.updateKeys()
@@ -422,6 +462,13 @@ func (v *CycleView) Click(x, y int) {
 func (v CycleView) View() string {
 	if v.w <= 0 || v.h <= 0 {
 		return ""
+	}
+	if v.pending != "" {
+		lines := []string{""}
+		for _, l := range wrap(v.pending, max(v.w-2, 10), "  ") {
+			lines = append(lines, "  "+v.st.Dim.Render(l))
+		}
+		return strings.Join(box(lines, v.w, v.h), "\n")
 	}
 	if v.c == nil {
 		return strings.Join(box([]string{"", "  " + v.st.Dim.Render("no cycle selected")}, v.w, v.h), "\n")

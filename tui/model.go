@@ -22,6 +22,11 @@ type Options struct {
 	// WhatIf re-runs cycles with changes; nil where the session cannot be
 	// forked (a replay): then the what-if keys say so.
 	WhatIf WhatIf
+	// Recording, for a replay that sends index entries (Event.Entries)
+	// instead of cycles, reads a cycle when it is shown; only a few are kept.
+	Recording Recording
+	// Trace, when set, notes when the frames a benchmark measures were drawn.
+	Trace *Trace
 }
 
 // focus says which pane takes the keys.
@@ -58,8 +63,20 @@ type Model struct {
 	helpScroll   int
 	showProblems bool
 
-	header      *recorder.Header
-	cycles      []*recorder.Cycle
+	header *recorder.Header
+	// cycles holds the listed cycles by index, aligned with the list's
+	// entries. A replay read through an index sets only those it keeps
+	// (open): the others are read again when shown.
+	cycles []*recorder.Cycle
+	window openCycles
+	// want is the index of the cycle the view waits for (-1 for none),
+	// wantOpen whether it opens on its decisive phase; reading is the index
+	// being read and usageFor the index whose node use is (-1 for none).
+	want, reading, usageFor int
+	wantOpen                bool
+	// unreadable says why cycles could not be read, by index.
+	unreadable  map[int]string
+	progress    *Progress
 	counts      cycleCounts
 	observed    observations
 	state       *EngineState
@@ -92,6 +109,15 @@ func New(opts Options) Model {
 		wi:       newWhatIfMode(opts.WhatIf, &st),
 
 		printable: newSanitizer(),
+
+		want: -1, reading: -1, usageFor: -1,
+		unreadable: map[int]string{},
+	}
+	if opts.Recording != nil {
+		// A replay shows its first cycle at once and stays there while the
+		// rest is indexed; G goes to the last and follows it.
+		m.list.follow = false
+		m.view.indexed = true
 	}
 	m.help.Styles.ShortKey = st.Key
 	m.help.Styles.FullKey = st.Key
@@ -183,12 +209,113 @@ func (m *Model) layout() {
 	m.wi.SetSize(m.w, bh)
 }
 
-// Update routes a message.
+// Update routes a message, then starts reading what the view waits for.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	next, cmd := m.update(msg)
+	nm := next.(Model)
+	if read := nm.reads(); read != nil {
+		cmd = tea.Batch(cmd, read)
+	}
+	return nm, cmd
+}
+
+// reads returns the Cmds that read the cycle the view waits for and the node
+// use an open node detail waits for, one of each at a time.
+func (m *Model) reads() tea.Cmd {
+	r := m.opts.Recording
+	if r == nil {
+		return nil
+	}
+	var cmds []tea.Cmd
+	if i := m.want; i >= 0 && m.reading < 0 && m.cycles[i] == nil && m.unreadable[i] == "" {
+		m.reading = i
+		cmds = append(cmds, openCycle(r, i, m.list.entries[i]))
+	}
+	if d := m.view.detail; d != nil && d.pending && m.usageFor < 0 && m.view.pending == "" {
+		i := m.view.index
+		m.usageFor = i
+		cmds = append(cmds, readUsage(r, m.list.entries[:i+1:i+1]))
+	}
+	return tea.Batch(cmds...)
+}
+
+// opened takes a cycle read for the view.
+func (m *Model) opened(msg cycleOpenedMsg) {
+	m.reading = -1
+	i := msg.index
+	if i < 0 || i >= len(m.cycles) {
+		return
+	}
+	if msg.cycle == nil {
+		reason := "it is not in the recording"
+		if msg.err != nil {
+			reason = msg.err.Error()
+		}
+		m.unreadable[i] = reason
+		m.problem(fmt.Sprintf("cycle %d could not be read: %s", m.list.entries[i].Seq, reason))
+		m.recount(i, resultUnreadable)
+		if m.want == i {
+			m.view.Await(i, m.pendingText(i))
+		}
+		return
+	}
+	// A missing node set comes with the cycle; the index reported it.
+	m.cycles[i] = m.printable.event(Event{Cycle: msg.cycle}).Cycle
+	if evict := m.window.use(i); evict >= 0 {
+		m.cycles[evict] = nil
+	}
+	if m.want == i {
+		m.present(i, m.wantOpen)
+	}
+}
+
+// recount lists cycle index i with result r instead of the one its entry
+// had: a cycle that could not be read is not counted as bound.
+func (m *Model) recount(i int, r string) {
+	e := &m.list.entries[i]
+	for _, c := range []struct {
+		result string
+		n      int
+	}{{e.Result, -1}, {r, 1}} {
+		switch c.result {
+		case recorder.ResultBound:
+			m.counts.bound += c.n
+		case recorder.ResultUnschedulable:
+			m.counts.unschedulable += c.n
+		default:
+			m.counts.errors += c.n
+		}
+	}
+	e.Result = r
+	m.list.search[i] = searchText(e, m.list.observed[i])
+}
+
+// pendingText is what the cycle view says while cycle index i is not there.
+func (m *Model) pendingText(i int) string {
+	seq := m.list.entries[i].Seq
+	if reason := m.unreadable[i]; reason != "" {
+		return fmt.Sprintf("cycle %d could not be read: %s", seq, reason)
+	}
+	return fmt.Sprintf("reading cycle %d…", seq)
+}
+
+func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if next, cmd, ok := m.updateWhatIf(msg); ok {
 		return next, cmd
 	}
 	switch msg := msg.(type) {
+	case cycleOpenedMsg:
+		m.opened(msg)
+		return m, nil
+	case usageReadMsg:
+		m.usageFor = -1
+		u := msg.usage
+		if msg.err != nil {
+			m.problem(msg.err.Error())
+			u = recorder.NewUsage()
+		}
+		m.view.SetUsage(msg.index, u)
+		return m, nil
 	case tea.WindowSizeMsg:
 		m.w, m.h, m.ready = msg.Width, msg.Height, true
 		m.layout()
@@ -244,21 +371,16 @@ func (m *Model) apply(ev Event) {
 		m.header = ev.Header
 		m.view.SetHeader(ev.Header)
 	case ev.Cycle != nil:
-		c := ev.Cycle
-		m.cycles = append(m.cycles, c)
-		m.counts.total++
-		switch c.Outcome.Result {
-		case recorder.ResultBound:
-			m.counts.bound++
-		case recorder.ResultUnschedulable:
-			m.counts.unschedulable++
-		default:
-			m.counts.errors++
+		m.cycles = append(m.cycles, ev.Cycle)
+		m.addEntry(recorder.EntryOf(ev.Cycle))
+	case ev.Entries != nil:
+		for _, e := range m.printable.entries(ev.Entries) {
+			m.cycles = append(m.cycles, nil)
+			m.addEntry(e)
 		}
-		m.list.Append(c)
-		if o := m.observed.of(c.Seq); o != nil {
-			m.list.Observe(o)
-		}
+	case ev.Progress != nil:
+		p := *ev.Progress
+		m.progress = &p
 	case ev.Observed != nil:
 		m.observed.add(ev.Observed)
 		if ev.Observed.Seq != 0 {
@@ -277,6 +399,23 @@ func (m *Model) apply(ev Event) {
 	}
 }
 
+// addEntry lists a cycle and counts its outcome.
+func (m *Model) addEntry(e recorder.CycleEntry) {
+	m.counts.total++
+	switch e.Result {
+	case recorder.ResultBound:
+		m.counts.bound++
+	case recorder.ResultUnschedulable:
+		m.counts.unschedulable++
+	default:
+		m.counts.errors++
+	}
+	m.list.Append(e)
+	if o := m.observed.of(e.Seq); o != nil {
+		m.list.Observe(o)
+	}
+}
+
 // syncView shows the list's selected cycle in the cycle view, unless the user
 // is inside a cycle (then new cycles must not pull it away).
 func (m *Model) syncView() {
@@ -289,12 +428,35 @@ func (m *Model) syncView() {
 
 // showCycle shows cycle index i, with the cluster's binding of its pod, in the
 // cycle view.
-func (m *Model) showCycle(i int) {
+func (m *Model) showCycle(i int) { m.present(i, false) }
+
+// present shows cycle index i in the cycle view, on its decisive phase when
+// decisive is set; a cycle not read yet is asked for (reads) and the view
+// says so until it comes.
+func (m *Model) present(i int, decisive bool) {
 	if i < 0 || i >= len(m.cycles) {
 		return
 	}
-	m.view.SetCycle(m.cycles, i)
-	m.view.SetObserved(m.observed.of(m.cycles[i].Seq))
+	c := m.cycles[i]
+	if c == nil {
+		if m.want != i || decisive {
+			m.want, m.wantOpen = i, decisive
+		}
+		m.view.Await(i, m.pendingText(i))
+		return
+	}
+	m.want = -1
+	if m.opts.Recording != nil {
+		if evict := m.window.use(i); evict >= 0 {
+			m.cycles[evict] = nil
+		}
+	}
+	if decisive {
+		m.view.OpenCycle(m.cycles, i)
+	} else {
+		m.view.SetCycle(m.cycles, i)
+	}
+	m.view.SetObserved(m.observed.of(c.Seq))
 }
 
 // open focuses the cycle view on cycle index i, on the phase that decided its
@@ -305,8 +467,7 @@ func (m *Model) open(i int) {
 	}
 	m.list.Select(i)
 	m.list.follow = false
-	m.view.OpenCycle(m.cycles, i)
-	m.view.SetObserved(m.observed.of(m.cycles[i].Seq))
+	m.present(i, true)
 	m.setFocus(focusCycle)
 }
 
@@ -504,11 +665,10 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 			m.say(":cycle wants a number, got %q", arg)
 			return m, nil
 		}
-		for i, c := range m.cycles {
-			if c.Seq == seq {
-				m.open(i)
-				return m, nil
-			}
+		if i, ok := m.list.bySeq[seq]; ok {
+			m.opts.Trace.seek(seq)
+			m.open(i)
+			return m, nil
 		}
 		m.say("no cycle %d", seq)
 	case "phase", "p":
@@ -653,6 +813,7 @@ func (m Model) View() tea.View {
 		return v
 	}
 	v.SetContent(m.Render())
+	m.opts.Trace.frame(&m)
 	return v
 }
 
@@ -693,7 +854,7 @@ func (m Model) Render() string {
 		body = body[:len(body)-extra]
 	}
 	lines = append(lines, body...)
-	lines = append(lines, statusBar(m.st, m.w, m.opts.Source, m.opts.Control != nil, m.state, m.done, m.counts, &m.observed, m.breakpoints, m.nProblems, m.wi.status(m.message)))
+	lines = append(lines, statusBar(m.st, m.w, m.opts.Source, m.opts.Control != nil, m.state, m.progress, m.done, m.counts, &m.observed, m.breakpoints, m.nProblems, m.wi.status(m.message)))
 	lines = append(lines, prompt...)
 	return strings.Join(box(lines, m.w, m.h), "\n")
 }
@@ -714,7 +875,9 @@ func (m Model) titleLine() string {
 	if m.list.Filter() != "" {
 		crumb += " /" + m.list.Filter()
 	}
-	if m.focus == focusCycle && m.view.Cycle() != nil {
+	if m.focus == focusCycle && m.view.pending != "" && m.list.Selected() >= 0 {
+		crumb += fmt.Sprintf(" › cycle %d", m.list.entries[m.list.Selected()].Seq)
+	} else if m.focus == focusCycle && m.view.Cycle() != nil {
 		crumb += fmt.Sprintf(" › %s › %s", m.cycleCrumb(m.view.Cycle()), m.view.Phase())
 		if m.view.detail != nil {
 			crumb += " › node " + m.view.c.NodeName(m.view.detail.node)

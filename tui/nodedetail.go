@@ -19,18 +19,29 @@ type NodeDetail struct {
 	node   int
 	use    recorder.NodeUse
 	hasUse bool
-	scroll int
-	w, h   int
+	// usage is what the use came from; pending says a replay is still
+	// reading it.
+	usage   *recorder.Usage
+	pending bool
+	scroll  int
+	w, h    int
 }
 
 // NewNodeDetail describes node (an index into c's node set); usage is the node
 // use as of c (recorder.UsageAt).
 func NewNodeDetail(st *Styles, c *recorder.Cycle, a *analysis, node int, usage *recorder.Usage) NodeDetail {
 	d := NodeDetail{st: st, c: c, a: a, node: node}
-	if usage != nil {
-		d.use, d.hasUse = usage.Node(c.NodeName(node))
-	}
+	d.setUsage(c, usage)
 	return d
+}
+
+// setUsage takes the node use as of c.
+func (d *NodeDetail) setUsage(c *recorder.Cycle, usage *recorder.Usage) {
+	d.usage = usage
+	if usage != nil {
+		d.use, d.hasUse = usage.Node(c.NodeName(d.node))
+		d.pending = false
+	}
 }
 
 // SetSize sets the detail's size.
@@ -82,11 +93,14 @@ func (d NodeDetail) lines() []string {
 		lines = append(lines, d.resourceBars(info)...)
 	}
 	lines = append(lines, "", st.Header.Render("pods on the node"))
-	if d.hasUse && len(d.use.Pods) > 0 {
+	switch {
+	case d.pending:
+		lines = append(lines, st.Dim.Render("  reading the recording up to this cycle…"))
+	case d.hasUse && len(d.use.Pods) > 0:
 		for _, p := range d.use.Pods {
 			lines = append(lines, fmt.Sprintf("  %s (priority %d)", p.Key(), p.Priority))
 		}
-	} else {
+	default:
 		lines = append(lines, st.Dim.Render("  none recorded"))
 	}
 	lines = append(lines, "", st.Header.Render("in this cycle"))

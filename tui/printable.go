@@ -2,6 +2,7 @@ package tui
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -225,4 +226,39 @@ func (s *sanitizer) bears(t reflect.Type) bool {
 	}
 	s.bearing[t] = b
 	return b
+}
+
+// entries returns es with every string printable, es itself when nothing
+// needed cleaning (the common case, checked without reflection: a replay
+// sends every cycle's entry).
+func (s *sanitizer) entries(es []recorder.CycleEntry) []recorder.CycleEntry {
+	var out []recorder.CycleEntry
+	for i := range es {
+		e := es[i]
+		changed := false
+		for _, p := range []*string{&e.Pod.Namespace, &e.Pod.Name, &e.Profile, &e.Result, &e.Node, &e.NominatedNode} {
+			if c := printable(*p); c != *p {
+				*p, changed = c, true
+			}
+		}
+		cloned := false
+		for k, p := range e.Plugins {
+			if c := printable(p); c != p {
+				if !cloned {
+					e.Plugins, cloned = slices.Clone(e.Plugins), true
+				}
+				e.Plugins[k], changed = c, true
+			}
+		}
+		if changed && out == nil {
+			out = slices.Clone(es)
+		}
+		if out != nil {
+			out[i] = e
+		}
+	}
+	if out == nil {
+		return es
+	}
+	return out
 }

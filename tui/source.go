@@ -12,6 +12,11 @@ import "github.com/schedscope/schedscope/recorder"
 type Event struct {
 	Header *recorder.Header
 	Cycle  *recorder.Cycle
+	// Entries are cycles a replay has indexed, in recording order; the TUI
+	// opens them through Options.Recording when they are shown.
+	Entries []recorder.CycleEntry
+	// Progress says how far indexing a replay has come.
+	Progress *Progress
 	// Observed is a binding made by a live cluster's own scheduler.
 	Observed *recorder.Observed
 	State    *EngineState
@@ -24,6 +29,23 @@ type Event struct {
 	Err  error
 }
 
+// Progress is how much of a recording a replay has indexed.
+type Progress struct {
+	Read, Size int64
+}
+
+// Recording opens the cycles of a replay again by their index entries. Its
+// methods read the file: the TUI calls them in a tea.Cmd, never in Update or
+// View, and may call them from several goroutines.
+type Recording interface {
+	// Open reads the cycle of an entry. With a problem (recorder.IsProblem)
+	// it may still return the cycle: one whose node set is missing.
+	Open(e recorder.CycleEntry) (*recorder.Cycle, error)
+	// Usage rebuilds what was placed on each node as the last of entries
+	// saw it (recorder.UsageAt), reading the node use their records carry.
+	Usage(entries []recorder.CycleEntry) (*recorder.Usage, error)
+}
+
 // Engine run states shown in the status bar.
 const (
 	StateRunning   = "running"
@@ -31,6 +53,7 @@ const (
 	StateIdle      = "idle"      // nothing to schedule right now
 	StateDone      = "done"      // the source finished
 	StateFollowing = "following" // replay waiting for more records
+	StateIndexing  = "indexing"  // replay reading the recording through once
 	// StateDisconnected: live mode lost the API server and is retrying; cycles
 	// stop until it is back (Why says since when and the last error).
 	StateDisconnected = "disconnected"

@@ -13,7 +13,7 @@ type cycleCounts struct{ total, bound, unschedulable, errors int }
 // statusBar renders the engine state, cycle and queue counts, how the live
 // cluster's bindings compared with the predictions, breakpoints, how many
 // problems there were, the last message and the source on one line.
-func statusBar(st *Styles, w int, source string, live bool, state *EngineState, done bool, counts cycleCounts, obs *observations, bp Breakpoints, problems int, msg note) string {
+func statusBar(st *Styles, w int, source string, live bool, state *EngineState, progress *Progress, done bool, counts cycleCounts, obs *observations, bp Breakpoints, problems int, msg note) string {
 	message := msg.text
 	var parts []string
 	s := "replay"
@@ -27,13 +27,16 @@ func statusBar(st *Styles, w int, source string, live bool, state *EngineState, 
 	if done {
 		s = StateDone
 	}
-	dot := map[string]string{StateRunning: "▶", StatePaused: "⏸", StateIdle: "○", StateDone: "■", StateFollowing: "…", StateDisconnected: "↯"}[s]
+	dot := map[string]string{StateRunning: "▶", StatePaused: "⏸", StateIdle: "○", StateDone: "■", StateFollowing: "…", StateDisconnected: "↯", StateIndexing: "⟳"}[s]
 	if dot == "" {
 		dot = "●"
 	}
 	stateText := dot + " " + s
 	if why != "" {
 		stateText += " (" + why + ")"
+	}
+	if s == StateIndexing && progress != nil {
+		stateText += " " + progressBar(progress, 10)
 	}
 	if s == StateDisconnected {
 		parts = append(parts, st.Disconnected.Render(stateText))
@@ -116,4 +119,15 @@ func statusBar(st *Styles, w int, source string, live bool, state *EngineState, 
 		}
 	}
 	return st.Status.Render(fit(line, w))
+}
+
+// progressBar draws how much of a recording has been indexed in w cells,
+// then the percentage.
+func progressBar(p *Progress, w int) string {
+	frac := 1.0
+	if p.Size > 0 {
+		frac = min(float64(p.Read)/float64(p.Size), 1)
+	}
+	full := int(frac * float64(w))
+	return strings.Repeat("█", full) + strings.Repeat("░", w-full) + fmt.Sprintf(" %d%%", int(frac*100))
 }

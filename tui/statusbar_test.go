@@ -22,7 +22,7 @@ func TestStatusBarStates(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, noColor := range []bool{false, true} {
 				st := NewStyles(noColor)
-				bar := statusBar(&st, 200, "cluster kind-kind", true, tt.state, false, cycleCounts{}, &observations{}, Breakpoints{}, 0, note{})
+				bar := statusBar(&st, 200, "cluster kind-kind", true, tt.state, nil, false, cycleCounts{}, &observations{}, Breakpoints{}, 0, note{})
 				if got := ansi.Strip(bar); !strings.Contains(got, tt.want) {
 					t.Errorf("NO_COLOR=%v: status bar %q lacks %q", noColor, got, tt.want)
 				}
@@ -69,7 +69,7 @@ func TestStatusBarMakesRoomForAMessage(t *testing.T) {
 		{0, []string{"■ done", "4 cycles", msg}},
 		{2, []string{"■ done", "4 cycles", "⚠ 2 problems", "the run has finished"}},
 	} {
-		bar := ansi.Strip(statusBar(&st, 80, "fixture default.yaml", true, &EngineState{State: StateIdle, Backoff: 1}, true,
+		bar := ansi.Strip(statusBar(&st, 80, "fixture default.yaml", true, &EngineState{State: StateIdle, Backoff: 1}, nil, true,
 			cycleCounts{total: 4, bound: 3, unschedulable: 1}, &observations{}, Breakpoints{}, tt.problems, note{noteMessage, msg}))
 		for _, want := range tt.want {
 			if !strings.Contains(bar, want) {
@@ -82,7 +82,7 @@ func TestStatusBarMakesRoomForAMessage(t *testing.T) {
 	}
 	bar := ""
 	// Without a message the source and the queue stay.
-	bar = ansi.Strip(statusBar(&st, 80, "fixture default.yaml", true, &EngineState{State: StateIdle, Backoff: 1}, true,
+	bar = ansi.Strip(statusBar(&st, 80, "fixture default.yaml", true, &EngineState{State: StateIdle, Backoff: 1}, nil, true,
 		cycleCounts{total: 4, bound: 3, unschedulable: 1}, &observations{}, Breakpoints{}, 0, note{}))
 	for _, want := range []string{"queue 0 active 1 backoff", "fixture default.yaml"} {
 		if !strings.Contains(bar, want) {

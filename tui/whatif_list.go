@@ -13,10 +13,11 @@ func (l *CycleList) AppendAfter(c *recorder.Cycle, after int, tag string) {
 	if l.tags == nil {
 		l.tags = map[int]string{}
 	}
-	l.cycles = append(l.cycles, c)
+	e := recorder.EntryOf(c)
+	l.entries = append(l.entries, e)
 	l.observed = append(l.observed, nil)
-	l.search = append(l.search, searchText(c, nil)+" what-if whatif")
-	i := len(l.cycles) - 1
+	l.search = append(l.search, searchText(&e, nil)+" what-if whatif")
+	i := len(l.entries) - 1
 	l.tags[i] = tag
 	pos := len(l.order)
 	if k := slices.Index(l.order, after); k >= 0 {
@@ -36,7 +37,7 @@ func (l CycleList) seqCell(i int) string {
 	if t, ok := l.tags[i]; ok {
 		return t
 	}
-	return fmt.Sprint(l.cycles[i].Seq)
+	return fmt.Sprint(l.entries[i].Seq)
 }
 
 // podCell is a row's pod, marked when the row is a what-if.

@@ -85,7 +85,7 @@ func whatIfSession(t testing.TB, f *fakeWhatIf, w, h int, cycles ...*recorder.Cy
 
 // settle runs the commands a message returns, feeding their messages back,
 // as the program would (an editor is not run: its command is returned).
-func settle(t testing.TB, m Model, cmd tea.Cmd) (Model, tea.Cmd) {
+func settleWhatIf(t testing.TB, m Model, cmd tea.Cmd) (Model, tea.Cmd) {
 	t.Helper()
 	for range 10 {
 		if cmd == nil {
@@ -117,7 +117,7 @@ func pressSettle(t testing.TB, m Model, ks ...string) Model {
 			continue
 		}
 		m, cmd = sendCmd(m, press(k))
-		m, _ = settle(t, m, cmd)
+		m, _ = settleWhatIf(t, m, cmd)
 	}
 	return m
 }
@@ -320,7 +320,7 @@ func TestWhatIfEditPod(t *testing.T) {
 	}}
 	m := whatIfSession(t, f, 80, 24, before)
 	m, cmd := sendCmd(keys(m, "enter", "w"), press("e"))
-	m, cmd = settle(t, m, cmd)
+	m, cmd = settleWhatIf(t, m, cmd)
 	if cmd == nil {
 		t.Fatal("e did not start the editor")
 	}
@@ -333,7 +333,7 @@ func TestWhatIfEditPod(t *testing.T) {
 	if err := os.WriteFile(path, []byte("kind: Pod\nmetadata:\n  name: stuck\nspec: {}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	m, _ = settle(t, m, func() tea.Msg { return wiEditedMsg{edit: msg} })
+	m, _ = settleWhatIf(t, m, func() tea.Msg { return wiEditedMsg{edit: msg} })
 	if m.wi.screen != wiEditError || !strings.Contains(m.wi.editErr, "spec.containers: Required value") {
 		t.Fatalf("screen %d, error %q; want the edit refused", m.wi.screen, m.wi.editErr)
 	}
@@ -347,7 +347,7 @@ func TestWhatIfEditPod(t *testing.T) {
 		t.Fatalf("e after an error: screen %d, no editor", m.wi.screen)
 	}
 	fail = false
-	m, _ = settle(t, m, func() tea.Msg { return wiEditedMsg{edit: msg} })
+	m, _ = settleWhatIf(t, m, func() tea.Msg { return wiEditedMsg{edit: msg} })
 	if m.wi.screen != wiDiff || len(m.cycles) != 2 {
 		t.Fatalf("screen %d, %d cycles; want the diff of the re-run", m.wi.screen, len(m.cycles))
 	}
@@ -364,9 +364,9 @@ func TestWhatIfEditUnchanged(t *testing.T) {
 	f := &fakeWhatIf{podYAML: "kind: Pod\n"}
 	m := whatIfSession(t, f, 80, 24, before)
 	m, cmd := sendCmd(keys(m, "enter", "w"), press("e"))
-	m, _ = settle(t, m, cmd)
+	m, _ = settleWhatIf(t, m, cmd)
 	e := lastEdit(t, m)
-	m, _ = settle(t, m, func() tea.Msg { return wiEditedMsg{edit: e} })
+	m, _ = settleWhatIf(t, m, func() tea.Msg { return wiEditedMsg{edit: e} })
 	if len(f.runs) != 0 || !strings.Contains(m.message.text, "not changed") {
 		t.Errorf("runs %v, message %q; want nothing re-run", f.runs, m.message.text)
 	}

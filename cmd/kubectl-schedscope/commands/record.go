@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -76,19 +77,28 @@ func (o *RecordOptions) Run(ctx context.Context) error {
 		defer f.Abort()
 		out, where = f, o.Output
 	}
-	var w *recorder.Writer
-	var writeErr error
+	// Cycles are encoded and written on the writer's goroutine, not on the
+	// scheduler's; a full queue holds the scheduler back rather than lose a cycle.
+	var w *recorder.AsyncWriter
+	var start time.Time
 	n := 0
-	_, _, err := o.simulate(ctx, func(h recorder.Header) error {
-		var err error
-		w, err = recorder.NewWriter(out, h)
-		return err
+	_, fx, err := o.simulate(ctx, func(h recorder.Header) error {
+		fw, err := recorder.NewWriter(out, h)
+		if err != nil {
+			return err
+		}
+		w = recorder.NewAsyncWriter(fw, recorder.DefaultAsyncQueue, false)
+		start = time.Now()
+		return nil
 	}, func(c *recorder.Cycle) {
 		n++
-		if writeErr == nil {
-			writeErr = w.WriteCycle(c)
-		}
+		_ = w.WriteCycle(c) // Close reports the first error
 	})
+	var writeErr error
+	if w != nil {
+		writeErr = w.Close()
+	}
+	took := time.Since(start)
 	if err != nil {
 		return err
 	}
@@ -100,7 +110,9 @@ func (o *RecordOptions) Run(ctx context.Context) error {
 			return fmt.Errorf("%s: %w", o.Output, err)
 		}
 	}
-	fmt.Fprintf(o.streams.ErrOut, "wrote %s to %s\n", plural(n, "cycle"), where)
+	pods := len(fx.Pending)
+	fmt.Fprintf(o.streams.ErrOut, "wrote %s to %s: %s scheduled in %s (%.0f pods/s, %s arrival)\n",
+		plural(n, "cycle"), where, plural(pods, "pod"), took.Round(time.Millisecond), float64(pods)/took.Seconds(), o.arrival())
 	return nil
 }
 

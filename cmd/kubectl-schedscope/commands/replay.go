@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -82,8 +83,10 @@ func (o *ReplayOptions) Validate() error {
 	return validOutput(o.Output)
 }
 
-// Run prints the recording, or reads it in the background and runs the TUI in front.
+// Run prints the recording, or indexes it in the background and runs the TUI
+// in front, which reads the cycles it shows through the index.
 func (o *ReplayOptions) Run(ctx context.Context) error {
+	started := time.Now()
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -115,53 +118,32 @@ func (o *ReplayOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	events := make(chan tui.Event, 256)
-	go func() {
-		defer close(events)
-		send := func(ev tui.Event) bool {
-			select {
-			case events <- ev:
-				return true
-			case <-ctx.Done():
-				return false
-			}
-		}
-		h := rd.Header()
-		if !send(tui.Event{Header: &h}) {
-			return
-		}
-		if o.Follow {
-			send(tui.Event{State: &tui.EngineState{State: tui.StateFollowing}})
-		}
-		for rec, err := range rd.All() {
-			if err != nil {
-				if recorder.IsProblem(err) {
-					// Every problem is sent: the TUI lists them all.
-					if !send(tui.Event{Problem: errorf("%s: %w", o.File, err)}) {
-						return
-					}
-					continue
-				}
-				send(tui.Event{Done: true, Err: errorf("%s: %w", o.File, err)})
-				return
-			}
-			if rec.Cycle != nil && !send(tui.Event{Cycle: rec.Cycle}) {
-				return
-			}
-			if rec.Observed != nil && !send(tui.Event{Observed: rec.Observed}) {
-				return
-			}
-		}
-		if ctx.Err() == nil {
-			send(tui.Event{State: &tui.EngineState{State: tui.StateDone}})
-			send(tui.Event{Done: true})
-		}
-	}()
+	files, err := openReplayFiles(o.File)
+	if err != nil {
+		return err
+	}
+	defer files.Close()
+	events := make(chan tui.Event, 64)
+	go indexRecording(ctx, o.File, o.Follow, rd, files, events)
 	source := "replay " + o.File
 	if o.Follow {
 		source += " (following)"
 	}
-	return tui.Run(ctx, tui.Options{Source: source, Events: events})
+	opts := tui.Options{Source: source, Events: events, Recording: files}
+	// SCHEDSCOPE_TRACE names a file to write the times of measured frames
+	// to when the TUI ends: make bench reads it.
+	tracePath := os.Getenv("SCHEDSCOPE_TRACE")
+	if tracePath != "" {
+		opts.Trace = &tui.Trace{Started: started}
+	}
+	err = tui.Run(ctx, opts)
+	if tracePath != "" {
+		if f, ferr := os.Create(tracePath); ferr == nil {
+			opts.Trace.WriteTo(f)
+			f.Close()
+		}
+	}
+	return err
 }
 
 // readHeader reads the recording's header from in. Following a file that
@@ -174,7 +156,7 @@ func (o *ReplayOptions) readHeader(in io.Reader, stop context.CancelFunc) (*reco
 	}
 	done := make(chan result, 1)
 	go func() {
-		rd, err := recorder.NewReader(in)
+		rd, err := recorder.NewIndexReader(in)
 		done <- result{rd, err}
 	}()
 	var r result
@@ -200,46 +182,134 @@ func (o *ReplayOptions) readHeader(in io.Reader, stop context.CancelFunc) (*reco
 	return r.rd, nil
 }
 
-// print reads the whole recording and prints it as explain does. Problems
+// print prints the recording as explain does, in memory that does not grow
+// with the cycles' size: a first pass checks every record and keeps where
+// each cycle is, a second reads the cycles to print one at a time. Problems
 // go to standard error (and into the JSON document); they do not fail the
 // command: verify does that.
 func (o *ReplayOptions) print() error {
-	rec, err := recorder.LoadFile(o.File)
+	scan, err := scanForPrint(o.File)
 	if err != nil {
 		return err
 	}
-	cycles := distinctCycles(rec.Cycles)
-	sortCycles(cycles)
-	if o.Pod != "" {
-		if cycles, err = podCycles(cycles, o.Pod, o.File); err != nil {
-			return err
+	rf, err := recorder.OpenFile(o.File)
+	if err != nil {
+		return errorf("%s: %w", o.File, err)
+	}
+	defer rf.Close()
+	// As explain prints them: by sequence number, a repeated cycle once.
+	places := scan.places
+	sort.SliceStable(places, func(i, j int) bool { return places[i].seq < places[j].seq })
+	seen := map[int]bool{}
+	kept := places[:0]
+	for _, p := range places {
+		if !seen[p.seq] {
+			seen[p.seq] = true
+			kept = append(kept, p)
 		}
 	}
-	source := "recording " + o.File
-	if s := rec.Header.Source; s.Name != "" {
-		source += fmt.Sprintf(" (%s %s)", s.Kind, s.Name)
-	}
-	out := cyclesOutput{header: rec.Header, source: source, problems: rec.Problems, cycles: cycles, observed: rec.Observed}
+	places = kept
+	observed := scan.observed
 	if o.Pod != "" {
-		out.observed = nil
-		for _, ob := range rec.Observed {
+		kept = nil
+		for _, p := range places {
+			if p.pod.Name == o.Pod || p.pod.Key() == o.Pod {
+				kept = append(kept, p)
+			}
+		}
+		if len(kept) == 0 {
+			stubs := make([]*recorder.Cycle, len(places))
+			for i, p := range places {
+				stubs[i] = &recorder.Cycle{Seq: p.seq, Pod: p.pod}
+			}
+			_, err := podCycles(stubs, o.Pod, o.File)
+			return err
+		}
+		places = kept
+		observed = nil
+		for _, ob := range scan.observed {
 			if ob.Pod.Name == o.Pod || ob.Pod.Key() == o.Pod {
-				out.observed = append(out.observed, ob)
+				observed = append(observed, ob)
 			}
 		}
 	}
-	if err := out.print(o.streams.Out, o.Output); err != nil {
+	source := "recording " + o.File
+	if s := scan.header.Source; s.Name != "" {
+		source += fmt.Sprintf(" (%s %s)", s.Kind, s.Name)
+	}
+	cycles := func(yield func(*recorder.Cycle, error) bool) {
+		for _, p := range places {
+			c, err := rf.CycleAt(p.off)
+			if c == nil && err == nil {
+				err = fmt.Errorf("cycle %d is not at byte %d", p.seq, p.off)
+			}
+			if c == nil && !yield(nil, errorf("%s changed while it was printed: %w", o.File, err)) {
+				return
+			}
+			if c != nil && !yield(c, nil) { // a missing node set was reported by the first pass
+				return
+			}
+		}
+	}
+	if err := printCycles(o.streams.Out, o.Output, scan.header, source, scan.problems, len(places), cycles, observed); err != nil {
 		return err
 	}
 	switch {
-	case len(rec.Problems) > 0 && o.Output == "text":
-		for _, p := range rec.Problems {
+	case len(scan.problems) > 0 && o.Output == "text":
+		for _, p := range scan.problems {
 			fmt.Fprintf(o.streams.ErrOut, "warning: %s: %v\n", o.File, p)
 		}
-	case len(rec.Problems) > 0:
-		fmt.Fprintf(o.streams.ErrOut, "warning: %s has %s, listed under .problems; run: kubectl schedscope verify %s\n", o.File, plural(len(rec.Problems), "problem"), o.File)
+	case len(scan.problems) > 0:
+		fmt.Fprintf(o.streams.ErrOut, "warning: %s has %s, listed under .problems; run: kubectl schedscope verify %s\n", o.File, plural(len(scan.problems), "problem"), o.File)
 	}
 	return nil
+}
+
+// printScan is what print's first pass keeps: the header, the problems, the
+// observations (a few bytes each) and where each intact cycle is.
+type printScan struct {
+	header   recorder.Header
+	problems []error
+	observed []*recorder.Observed
+	places   []cyclePlace
+}
+
+type cyclePlace struct {
+	seq int
+	pod recorder.PodRef
+	off int64
+}
+
+// scanForPrint reads the recording through, decoding every record as
+// LoadFile does (so that it finds the same problems) but keeping no cycle.
+func scanForPrint(path string) (*printScan, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	rd, err := recorder.NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	scan := &printScan{header: rd.Header()}
+	for rec, err := range rd.All() {
+		switch {
+		case err != nil && recorder.IsProblem(err):
+			scan.problems = append(scan.problems, err)
+		case err != nil:
+			return nil, fmt.Errorf("%s: %w", path, err)
+		case rec.Kind == recorder.KindHeader:
+			// A rotated stream cannot be printed from one file; LoadFile does
+			// not see one either.
+		case rec.Cycle != nil:
+			c := rec.Cycle
+			scan.places = append(scan.places, cyclePlace{seq: c.Seq, pod: recorder.PodRef{Namespace: c.Pod.Namespace, Name: c.Pod.Name}, off: rec.Offset})
+		case rec.Observed != nil:
+			scan.observed = append(scan.observed, rec.Observed)
+		}
+	}
+	return scan, nil
 }
 
 // isTerminal reports whether s is a terminal.

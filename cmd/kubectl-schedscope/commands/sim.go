@@ -77,27 +77,40 @@ func (o *SimOptions) Run(ctx context.Context) error {
 	go func() {
 		defer sink.close()
 		defer ctl.Close() // the engine is gone: controls have nothing left to control
-		var w *recorder.Writer
+		// The recording is encoded and written on its own goroutine; it
+		// keeps every cycle (a full queue holds the scheduler back).
+		var w *recorder.AsyncWriter
+		recordErr := func(err error) {
+			send(tui.Event{Problem: fmt.Errorf("%s: %w", o.Record, err)})
+		}
 		_, _, err := o.simulate(ctx, func(h recorder.Header) error {
 			send(tui.Event{Header: &h})
 			// The controller's own state: the user may have paused already.
 			ctl.Refresh()
 			if out != nil {
-				var err error
-				w, err = recorder.NewWriter(out, h)
-				return err
+				fw, err := recorder.NewWriter(out, h)
+				if err != nil {
+					return err
+				}
+				w = recorder.NewAsyncWriter(fw, recorder.DefaultAsyncQueue, false)
 			}
 			return nil
 		}, func(c *recorder.Cycle) {
 			if w != nil {
 				if err := w.WriteCycle(c); err != nil {
-					send(tui.Event{Problem: fmt.Errorf("%s: %w", o.Record, err)})
+					recordErr(err)
+					_ = w.Close()
 					w = nil
 				}
 			}
 			send(tui.Event{Cycle: c})
 			ctl.Observe(c)
 		})
+		if w != nil {
+			if err := w.Close(); err != nil {
+				recordErr(err)
+			}
+		}
 		if ctx.Err() == nil {
 			send(tui.Event{State: &tui.EngineState{State: tui.StateDone}})
 			send(tui.Event{Done: true, Err: err})

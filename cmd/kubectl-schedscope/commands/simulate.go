@@ -20,6 +20,8 @@ type simOptions struct {
 	Fixture    string
 	Config     string
 	Diagnostic string
+	// Arrival is how the fixture's pending pods arrive: sequential or burst.
+	Arrival string
 
 	// gate, if set, holds the engine before each cycle (live control).
 	gate func(ctx context.Context, pod recorder.PodRef) error
@@ -34,6 +36,21 @@ func (o *simOptions) addFlags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.Fixture, "filename", "f", "", "fixture manifest to simulate, - for standard input (default: the embedded default fixture)")
 	fs.StringVar(&o.Config, "config", "", "KubeSchedulerConfiguration file (default: kube-scheduler's default profile)")
 	fs.StringVar(&o.Diagnostic, "diagnostic", string(engine.DiagnosticUnschedulable), "when to run the diagnostic full-filter pass: always, unschedulable or never")
+	fs.StringVar(&o.Arrival, "arrival", arrivalSequential, "how pending pods arrive: sequential (each once the scheduler has settled on the one before, in fixture order) or burst (all at once, as a scale-up)")
+}
+
+// Arrival modes of --arrival.
+const (
+	arrivalSequential = "sequential"
+	arrivalBurst      = "burst"
+)
+
+func checkArrival(s string) error {
+	switch s {
+	case "", arrivalSequential, arrivalBurst:
+		return nil
+	}
+	return errorf("--arrival must be sequential or burst, not %q", s)
 }
 
 func (o *simOptions) loadFixture() (*engine.Fixture, error) {
@@ -70,6 +87,9 @@ func (o *simOptions) checkInputs() error {
 	if _, err := engine.ParseDiagnosticMode(o.Diagnostic); err != nil {
 		return err
 	}
+	if err := checkArrival(o.Arrival); err != nil {
+		return err
+	}
 	if _, err := o.loadFixture(); err != nil {
 		return err
 	}
@@ -82,6 +102,9 @@ func (o *simOptions) simulate(ctx context.Context, onHeader func(recorder.Header
 	silenceKlog()
 	mode, err := engine.ParseDiagnosticMode(o.Diagnostic)
 	if err != nil {
+		return recorder.Header{}, nil, err
+	}
+	if err := checkArrival(o.Arrival); err != nil {
 		return recorder.Header{}, nil, err
 	}
 	fx, err := o.loadFixture()
@@ -113,7 +136,11 @@ func (o *simOptions) simulate(ctx context.Context, onHeader func(recorder.Header
 			return e.Header(), fx, err
 		}
 	}
-	if _, err := e.Run(ctx); err != nil {
+	run := e.Run
+	if o.Arrival == arrivalBurst {
+		run = e.RunBurst
+	}
+	if _, err := run(ctx); err != nil {
 		return e.Header(), fx, err
 	}
 	return e.Header(), fx, nil
@@ -130,3 +157,11 @@ type discard struct{}
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
 func errorf(format string, a ...any) error { return fmt.Errorf(format, a...) }
+
+// arrival names the arrival mode in effect.
+func (o *simOptions) arrival() string {
+	if o.Arrival == "" {
+		return arrivalSequential
+	}
+	return o.Arrival
+}

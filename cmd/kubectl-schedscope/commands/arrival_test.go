@@ -1,0 +1,53 @@
+package commands
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/schedscope/schedscope/recorder"
+)
+
+// TestArrival runs a fixture with each arrival mode through record and
+// explain: both bind every pod; a recording says how its pods arrived on
+// stderr and that its clock was simulated.
+func TestArrival(t *testing.T) {
+	tests := []struct {
+		name    string
+		arrival []string
+		want    string
+	}{
+		{name: "default", want: "sequential arrival"},
+		{name: "sequential", arrival: []string{"--arrival", "sequential"}, want: "sequential arrival"},
+		{name: "burst", arrival: []string{"--arrival", "burst"}, want: "burst arrival"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "x.rec")
+			_, errOut, code := run(t, append([]string{"record", "-f", "topology-spread", "-o", path}, tc.arrival...)...)
+			if code != 0 {
+				t.Fatalf("record: exit %d: %s", code, errOut)
+			}
+			checkOneLine(t, errOut, tc.want)
+			rec, err := recorder.LoadFile(path)
+			if err != nil || len(rec.Problems) > 0 {
+				t.Fatalf("LoadFile: %v %v", err, rec.Problems)
+			}
+			if rec.Header.Clock != recorder.ClockSimulated {
+				t.Errorf("header clock %q, want %q", rec.Header.Clock, recorder.ClockSimulated)
+			}
+			for _, c := range rec.Cycles {
+				if c.Outcome.Result != recorder.ResultBound {
+					t.Errorf("cycle %d of %s: %s, want bound", c.Seq, c.Pod.Name, c.Outcome.Result)
+				}
+			}
+			out, errOut, code := run(t, append([]string{"explain", "-f", "topology-spread", "-o", "json"}, tc.arrival...)...)
+			if code != 0 || !strings.Contains(out, `"clock": "simulated"`) && !strings.Contains(out, `"clock":"simulated"`) {
+				t.Errorf("explain: exit %d, stderr %q; output names no simulated clock", code, errOut)
+			}
+		})
+	}
+	if _, errOut, code := run(t, "explain", "--arrival", "sideways"); code == 0 || !strings.Contains(errOut, "--arrival must be sequential or burst") {
+		t.Errorf("--arrival sideways: exit %d, stderr %q", code, errOut)
+	}
+}

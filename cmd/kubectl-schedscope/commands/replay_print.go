@@ -1,0 +1,103 @@
+package commands
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"iter"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/schedscope/schedscope/recorder"
+)
+
+// printCycles writes what cyclesOutput.print writes for the same cycles,
+// byte for byte, taking the cycles one at a time from an iterator so that
+// only one is in memory: text cycle by cycle, and the JSON and YAML
+// documents with their cycles written between the rest of the document.
+func printCycles(w io.Writer, format string, h recorder.Header, source string, problems []error, n int, cycles iter.Seq2[*recorder.Cycle, error], observed []*recorder.Observed) error {
+	if format == "text" {
+		t := newTextWriter(w)
+		t.header(h, source, nil)
+		for c, err := range cycles {
+			if err != nil {
+				return err
+			}
+			t.cycle(c)
+		}
+		for _, ob := range observed {
+			t.observed(ob)
+		}
+		return t.err
+	}
+	doc := recorder.NewExportDocument(h, nil, observed)
+	for _, p := range problems {
+		doc.Problems = append(doc.Problems, p.Error())
+	}
+	data, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return err
+	}
+	if format == "yaml" {
+		if data, err = yaml.JSONToYAML(data); err != nil {
+			return err
+		}
+	}
+	// The document without cycles has them as an empty list, once (inside
+	// a JSON string a quote is escaped, so the key cannot appear there).
+	empty := []byte(`"cycles": []`)
+	if format == "yaml" {
+		empty = []byte("cycles: []\n")
+	}
+	before, after, ok := bytes.Cut(data, empty)
+	if !ok || n == 0 {
+		_, err := w.Write(append(data, '\n'))
+		return err
+	}
+	if _, err := w.Write(before); err != nil {
+		return err
+	}
+	if format == "json" {
+		io.WriteString(w, `"cycles": [`)
+	} else {
+		io.WriteString(w, "cycles:\n")
+	}
+	first := true
+	for c, err := range cycles {
+		if err != nil {
+			return err
+		}
+		ec := recorder.NewExportCycle(c)
+		if format == "json" {
+			item, err := json.MarshalIndent(ec, "    ", "  ")
+			if err != nil {
+				return err
+			}
+			if !first {
+				io.WriteString(w, ",")
+			}
+			io.WriteString(w, "\n    ")
+			if _, err := w.Write(item); err != nil {
+				return err
+			}
+		} else {
+			one, err := json.Marshal([]recorder.ExportCycle{ec})
+			if err != nil {
+				return err
+			}
+			item, err := yaml.JSONToYAML(one)
+			if err != nil {
+				return err
+			}
+			if _, err := w.Write(item); err != nil {
+				return err
+			}
+		}
+		first = false
+	}
+	if format == "json" {
+		io.WriteString(w, "\n  ]")
+	}
+	_, err = w.Write(append(after, '\n'))
+	return err
+}

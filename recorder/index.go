@@ -1,0 +1,634 @@
+package recorder
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"maps"
+	"slices"
+	"strconv"
+	"time"
+)
+
+// CycleEntry is what an index keeps of one cycle: enough to list it, filter
+// the list and open the cycle again by its offset (File.CycleAt), a few
+// hundred bytes however many nodes the cycle evaluated.
+type CycleEntry struct {
+	// Offset is the byte offset of the cycle's record in its file; Segment
+	// counts the files before it when a followed recording rotated.
+	Offset  int64
+	Segment int
+
+	Seq      int
+	Pod      PodRef // namespace and name only
+	Profile  string
+	Attempt  int
+	Start    time.Time
+	Duration time.Duration
+	// Result, Node and NominatedNode are the cycle's Outcome.
+	Result        string
+	Node          string
+	NominatedNode string
+	// Plugins names the plugins that did not let the pod through: those that
+	// rejected a node in Filter, a PreFilter or binding-cycle plugin that did
+	// not return Success (or Skip), and the PostFilter plugins.
+	Plugins []string
+}
+
+// EntryOf returns c's entry, as an index skimming c's record would build it.
+func EntryOf(c *Cycle) CycleEntry {
+	e := CycleEntry{
+		Seq: c.Seq, Pod: PodRef{Namespace: c.Pod.Namespace, Name: c.Pod.Name}, Profile: c.Profile,
+		Attempt: c.Attempt, Start: c.Start, Duration: c.Duration,
+		Result: c.Outcome.Result, Node: c.Outcome.Node, NominatedNode: c.Outcome.NominatedNode,
+	}
+	seen := map[string]bool{}
+	add := func(p string) {
+		if !seen[p] {
+			seen[p] = true
+			e.Plugins = append(e.Plugins, p)
+		}
+	}
+	if pf := c.PreFilter; pf != nil {
+		for _, s := range pf.Plugins {
+			if s.Code != CodeSuccess && s.Code != CodeSkip {
+				add(s.Plugin)
+			}
+		}
+	}
+	if f := c.Filter; f != nil {
+		for _, r := range f.Rejected {
+			if r.Plugin >= 0 && r.Plugin < len(f.Plugins) {
+				add(f.Plugins[r.Plugin])
+			}
+		}
+	}
+	if pf := c.PostFilter; pf != nil {
+		for _, s := range pf.Plugins {
+			add(s.Plugin)
+		}
+	}
+	for _, phase := range [][]PluginStatus{c.Reserve, c.Permit, c.PreBind, c.Bind, c.PostBind} {
+		for _, s := range phase {
+			if s.Code != CodeSuccess {
+				add(s.Plugin)
+			}
+		}
+	}
+	return e
+}
+
+// Failed reports whether the cycle did not bind its pod.
+func (e *CycleEntry) Failed() bool { return e.Result != ResultBound }
+
+// interner keeps one copy of the strings many entries repeat (namespaces,
+// profiles, results, node and plugin names).
+type interner map[string]string
+
+func (in interner) get(b []byte) string {
+	if s, ok := in[string(b)]; ok { // no allocation for the lookup
+		return s
+	}
+	s := string(b)
+	if len(in) < 1<<16 {
+		in[s] = s
+	}
+	return s
+}
+
+// skimmedStatus is the part of a PluginStatus an entry needs.
+type skimmedStatus struct {
+	Plugin string `json:"plugin"`
+	Code   string `json:"code"`
+}
+
+// skimCycle builds the entry of a cycle record from its raw JSON, and
+// returns the ID of the node set it refers to.
+func skimCycle(raw []byte, in interner) (CycleEntry, int, error) {
+	var e CycleEntry
+	var setID int
+	var err error
+	var filterPlugins []string
+	var rejected []int
+	var pre, post, binding []skimmedStatus
+	num := func(v []byte) int {
+		n, perr := strconv.Atoi(string(v))
+		if perr != nil && err == nil {
+			err = perr
+		}
+		return n
+	}
+	// unquote reads a JSON string, without encoding/json unless it has
+	// escapes.
+	unquote := func(v []byte) []byte {
+		if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
+			if s := v[1 : len(v)-1]; !hasEscape(s) {
+				return s
+			}
+		}
+		var s string
+		if uerr := json.Unmarshal(v, &s); uerr != nil && err == nil {
+			err = uerr
+		}
+		return []byte(s)
+	}
+	// str keeps one copy of a string many entries repeat.
+	str := func(v []byte) string { return in.get(unquote(v)) }
+	// fields reads the string members of a small object.
+	fields := func(v []byte, fn func(k, fv []byte)) {
+		if string(v) == "null" {
+			return
+		}
+		if merr := members(v, func(k, fv []byte) bool { fn(k, fv); return true }); merr != nil && err == nil {
+			err = merr
+		}
+	}
+	decode := func(v []byte, into any) {
+		if uerr := json.Unmarshal(v, into); uerr != nil && err == nil {
+			err = uerr
+		}
+	}
+	// Jumping over the filter's node statuses collects the plugins that
+	// rejected them on the way.
+	addRejected := func(p int) {
+		if !slices.Contains(rejected, p) {
+			rejected = append(rejected, p)
+		}
+	}
+	jumpedFilter := false
+	jump := func(key, b []byte, vs int) int {
+		if string(key) != "filter" {
+			return jumpBulk(key, b, vs, nil)
+		}
+		end := jumpBulk(key, b, vs, addRejected)
+		jumpedFilter = end >= 0
+		return end
+	}
+	serr := membersJumping(raw, jump, func(key, v []byte) bool {
+		switch string(key) {
+		case "seq":
+			e.Seq = num(v)
+		case "pod":
+			fields(v, func(k, fv []byte) {
+				switch string(k) {
+				case "namespace":
+					e.Pod.Namespace = str(fv)
+				case "name":
+					e.Pod.Name = string(unquote(fv))
+				}
+			})
+		case "profile":
+			e.Profile = str(v)
+		case "attempt":
+			e.Attempt = num(v)
+		case "start":
+			t, perr := time.Parse(time.RFC3339, string(unquote(v)))
+			if perr != nil {
+				decode(v, &e.Start) // says what is wrong as encoding/json does
+			}
+			e.Start = t
+		case "ns":
+			e.Duration = time.Duration(num(v))
+		case "nodeSet":
+			setID = num(v)
+		case "outcome":
+			fields(v, func(k, fv []byte) {
+				switch string(k) {
+				case "result":
+					e.Result = str(fv)
+				case "node":
+					e.Node = str(fv)
+				case "nominatedNode":
+					e.NominatedNode = str(fv)
+				}
+			})
+		case "preFilter", "postFilter":
+			var p struct {
+				Plugins []skimmedStatus `json:"plugins"`
+			}
+			decode(v, &p)
+			if string(key) == "preFilter" {
+				pre = p.Plugins
+			} else {
+				post = p.Plugins
+			}
+		case "filter":
+			// v may run past the filter's end (jumpBulk): its plugins come
+			// first, and its node statuses are all that has "p" keys.
+			ferr := members(v, func(k, fv []byte) bool {
+				if string(k) == "plugins" {
+					if string(fv) != "null" {
+						if eerr := elements(fv, func(p []byte) { filterPlugins = append(filterPlugins, str(p)) }); eerr != nil && err == nil {
+							err = eerr
+						}
+					}
+					return false
+				}
+				return true
+			})
+			if ferr != nil && err == nil {
+				err = fmt.Errorf("filter: %w", ferr)
+			}
+			if !jumpedFilter {
+				rejected = rejectingPlugins(v, rejected)
+			}
+		case "reserve", "permit", "preBind", "bind", "postBind":
+			var s []skimmedStatus
+			decode(v, &s)
+			for _, st := range s {
+				if st.Code != CodeSuccess {
+					binding = append(binding, st)
+				}
+			}
+		}
+		return err == nil
+	})
+	if err == nil {
+		err = serr
+	}
+	if err != nil {
+		return CycleEntry{}, 0, err
+	}
+	seen := map[string]bool{}
+	add := func(p string) {
+		if !seen[p] {
+			seen[p] = true
+			e.Plugins = append(e.Plugins, in.get([]byte(p)))
+		}
+	}
+	for _, s := range pre {
+		if s.Code != CodeSuccess && s.Code != CodeSkip {
+			add(s.Plugin)
+		}
+	}
+	for _, p := range rejected {
+		if p >= 0 && p < len(filterPlugins) {
+			add(filterPlugins[p])
+		}
+	}
+	for _, s := range post {
+		add(s.Plugin)
+	}
+	for _, s := range binding {
+		add(s.Plugin)
+	}
+	return e, setID, nil
+}
+
+func hasEscape(b []byte) bool {
+	for _, c := range b {
+		if c == '\\' || c < 0x20 {
+			return true
+		}
+	}
+	return false
+}
+
+// skimmed is a record line as an index reads it: its kind and raw members.
+type skimmed struct {
+	kind                    string
+	nodeSet, cycle, observe []byte
+	nodeSetAt               int64
+}
+
+// skimLine checks a record line against its checksum and finds its members
+// without decoding them; on failure it returns nil and the reason.
+func skimLine(line []byte) (*skimmed, string) {
+	if len(line) < 10 || line[8] != ' ' {
+		return nil, "missing checksum"
+	}
+	want, err := strconv.ParseUint(string(line[:8]), 16, 32)
+	if err != nil {
+		return nil, "malformed checksum"
+	}
+	body := line[9:]
+	if crc32.Checksum(body, castagnoli) != uint32(want) {
+		return nil, "checksum mismatch"
+	}
+	// A cycle as the writer lays it out is not walked here: its members
+	// are, by skimCycle.
+	if rest, ok := bytes.CutPrefix(body, []byte(`{"kind":"cycle","cycle":{`)); ok && body[len(body)-1] == '}' {
+		s := skimmed{kind: KindCycle, cycle: body[len(body)-len(rest)-1 : len(body)-1]}
+		if i := bytes.LastIndex(s.cycle, []byte(`},"nodeSetAt":`)); i >= 0 {
+			n, err := strconv.ParseInt(string(s.cycle[i+len(`},"nodeSetAt":`):]), 10, 64)
+			if err == nil {
+				s.cycle, s.nodeSetAt = s.cycle[:i+1], n
+				return &s, ""
+			}
+		} else if s.cycle[len(s.cycle)-1] == '}' {
+			return &s, ""
+		}
+	}
+	var s skimmed
+	var bad string
+	err = members(body, func(key, v []byte) bool {
+		switch string(key) {
+		case "kind":
+			if len(v) < 2 || v[0] != '"' {
+				bad = "kind is not a string"
+				return false
+			}
+			s.kind = string(v[1 : len(v)-1])
+		case "nodeSet":
+			s.nodeSet = v
+		case "cycle":
+			s.cycle = v
+		case "observed":
+			s.observe = v
+		case "nodeSetAt":
+			n, err := strconv.ParseInt(string(v), 10, 64)
+			if err != nil {
+				bad = "nodeSetAt: " + err.Error()
+				return false
+			}
+			s.nodeSetAt = n
+		}
+		return true
+	})
+	switch {
+	case bad != "":
+		return nil, bad
+	case err != nil:
+		if _, reason := decodeLine(line); reason != "" {
+			return nil, reason
+		}
+		return nil, err.Error()
+	}
+	return &s, ""
+}
+
+// NewIndexReader reads the header as NewReader does and returns a Reader for
+// building an index: its Next returns each cycle as a Record with an Entry
+// (and no Cycle), skimming the record instead of decoding it, so that memory
+// and time do not grow with the cycles' size; node sets are checked but not
+// kept. It reports the problems Next reports, except those only a cycle's
+// full decoding finds (File.CycleAt reports them when the cycle is opened).
+// Following a rotation, it returns a Record of KindHeader: the entries after
+// it are in the next file (Segment counts them).
+func NewIndexReader(r io.Reader) (*Reader, error) { return newIndexReader(r, defaultLimits) }
+
+func newIndexReader(r io.Reader, lim limits) (*Reader, error) {
+	rd, err := newReader(r, lim)
+	if err != nil {
+		return nil, err
+	}
+	rd.index, rd.in = true, interner{}
+	return rd, nil
+}
+
+// skim reads one record line in index mode. ok is false for a record to
+// read past silently (of an unknown kind).
+func (r *Reader) skim(b []byte, off int64, line int) (rec Record, err error, ok bool) {
+	corrupt := func(reason string) (Record, error, bool) {
+		r.corruptAt[off] = reason
+		return Record{Offset: off}, &ErrCorrupt{Offset: off, Line: line, Reason: reason}, true
+	}
+	s, reason := skimLine(b)
+	if s == nil {
+		return corrupt(reason)
+	}
+	// A record the skimmer cannot read is reported as the decoder reports
+	// it (a rare path: its checksum matched).
+	decoderSays := func(skimErr error) string {
+		if _, reason := decodeLine(b); reason != "" {
+			return reason
+		}
+		return skimErr.Error()
+	}
+	switch s.kind {
+	case KindHeader:
+		r.rotate(off)
+		return Record{Kind: KindHeader, Offset: off}, nil, true
+	case KindNodeSet:
+		if s.nodeSet == nil {
+			return corrupt("nodeSet record without body")
+		}
+		var ns NodeSet
+		if err := json.Unmarshal(s.nodeSet, &ns); err != nil {
+			return corrupt(err.Error())
+		}
+		if err := checkNodeSet(&ns); err != nil {
+			return corrupt(fmt.Sprintf("node set %d: %v", ns.ID, err))
+		}
+		r.sawNodeSet(&ns, off)
+		return Record{Kind: KindNodeSet, Offset: off}, nil, true
+	case KindCycle:
+		if s.cycle == nil {
+			return corrupt("cycle record without body")
+		}
+		e, id, err := skimCycle(s.cycle, r.in)
+		if err != nil {
+			return corrupt(decoderSays(err))
+		}
+		e.Offset, e.Segment = off-r.base, r.segment
+		if id != 0 || s.nodeSetAt != 0 {
+			if ns, reason := r.lookup(id, s.nodeSetAt); ns == nil {
+				r.pending = append(r.pending, &ErrMissingNodeSet{Offset: off, Seq: e.Seq, ID: id, Reason: reason})
+			}
+		}
+		r.sawCycle(e.Seq, off)
+		return Record{Kind: KindCycle, Entry: &e, Offset: off}, nil, true
+	case KindObserved:
+		if s.observe == nil {
+			return corrupt("observed record without body")
+		}
+		var o Observed
+		if err := json.Unmarshal(s.observe, &o); err != nil {
+			return corrupt(err.Error())
+		}
+		return Record{Kind: KindObserved, Observed: &o, Offset: off}, nil, true
+	}
+	r.unknown[s.kind]++
+	return Record{}, nil, false
+}
+
+// Offset returns the offset up to which the reader has read: how far an
+// index has come.
+func (r *Reader) Offset() int64 { return r.lr.offset }
+
+// rejectingPlugins appends the distinct plugin indices ("p") of a raw
+// Filter.Rejected list to seen. It looks for the key rather than walking
+// each status: in the JSON the writer produces, "p": occurs only as that key
+// (a quote inside a string is escaped); for a hand-made record it may read
+// too much, and opening the cycle reports what is wrong with it.
+func rejectingPlugins(raw []byte, seen []int) []int {
+	key := []byte(`"p":`)
+	for {
+		i := bytes.Index(raw, key)
+		if i < 0 {
+			return seen
+		}
+		raw = raw[i+len(key):]
+		n, k := 0, 0
+		for k < len(raw) && k < 9 && '0' <= raw[k] && raw[k] <= '9' {
+			n = n*10 + int(raw[k]-'0')
+			k++
+		}
+		if k > 0 && !slices.Contains(seen, n) {
+			seen = append(seen, n)
+		}
+	}
+}
+
+// Clone returns a copy of u that later Apply calls on u do not change.
+func (u *Usage) Clone() *Usage { return &Usage{byNode: maps.Clone(u.byNode)} }
+
+// ApplyUsage applies to u the node use the cycle record at off carries,
+// reading only that part of the record and the cycle's node set (for the
+// nodes' names), so that rebuilding the use as of a late cycle of a big
+// recording reads through the file once. It may be called from several
+// goroutines.
+func (rf *File) ApplyUsage(u *Usage, off int64) error {
+	rf.mu.Lock()
+	defer rf.mu.Unlock()
+	line, err := rf.lineAt(off)
+	if err != nil {
+		return err
+	}
+	raw, id, at, err := nodeUseOf(line)
+	if err != nil || raw == nil {
+		return err
+	}
+	c := &Cycle{NodeSetID: id}
+	if json.Unmarshal(raw, &c.NodeUse) != nil {
+		return nil
+	}
+	if id != 0 || at != 0 {
+		c.Nodes, _ = rf.nodeSet(id, at)
+	}
+	u.Apply(c)
+	return nil
+}
+
+// lineAt reads the line at off into a buffer the File reuses, within the
+// record limit.
+func (rf *File) lineAt(off int64) ([]byte, error) {
+	const chunk = 32 << 10 // most lines fit in one read; a long one takes more
+	n := 0
+	for {
+		if len(rf.line) < n+chunk {
+			rf.line = append(rf.line[:n], make([]byte, chunk)...)
+		}
+		k, err := rf.f.ReadAt(rf.line[n:n+chunk], off+int64(n))
+		if i := bytes.IndexByte(rf.line[n:n+k], '\n'); i >= 0 {
+			return rf.line[:n+i], nil
+		}
+		n += k
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil, &ErrTorn{Offset: off}
+			}
+			return nil, err
+		}
+		if n >= rf.lim.record {
+			return nil, &ErrCorrupt{Offset: off, Reason: fmt.Sprintf("record is longer than %d bytes", rf.lim.record)}
+		}
+	}
+}
+
+// nodeUseOf finds the raw node use of a cycle record line, its node set's ID
+// and where that set is. The writer puts a cycle's node use among its first
+// members, so the rest is not walked: a record as the writer lays it out
+// ({"kind":"cycle","cycle":{…},…,"nodeSetAt":N}) is read from its start up
+// to the node use, and any other layout is skimmed whole. A damaged record
+// is no error here: opening its cycle reports it.
+func nodeUseOf(line []byte) (raw []byte, id int, at int64, err error) {
+	if len(line) < 10 || line[8] != ' ' {
+		return nil, 0, 0, nil
+	}
+	want, perr := strconv.ParseUint(string(line[:8]), 16, 32)
+	body := line[9:]
+	if perr != nil || crc32.Checksum(body, castagnoli) != uint32(want) {
+		return nil, 0, 0, nil
+	}
+	cycle, ok := bytes.CutPrefix(body, []byte(`{"kind":"cycle","cycle":`))
+	if ok {
+		if i := bytes.LastIndex(body, []byte(`,"nodeSetAt":`)); i >= 0 {
+			at, _ = strconv.ParseInt(string(bytes.TrimSuffix(body[i+len(`,"nodeSetAt":`):], []byte("}"))), 10, 64)
+		}
+	} else {
+		s, _ := skimLine(line)
+		if s == nil || s.kind != KindCycle || s.cycle == nil {
+			return nil, 0, 0, nil
+		}
+		cycle, at = s.cycle, s.nodeSetAt
+	}
+	members(cycle, func(key, v []byte) bool {
+		switch string(key) {
+		case "nodeUse":
+			raw = v
+		case "nodeSet":
+			id, _ = strconv.Atoi(string(v))
+		case "searchStart", "filter", "score", "outcome": // written after the node use
+			return false
+		}
+		return raw == nil
+	})
+	return raw, id, at, nil
+}
+
+// bulkFollowers are, in the order the writer puts a cycle's members, those
+// that may follow its two bulky ones, filter (node statuses) and score
+// (lists of scores). None of these names is a key anywhere else in a cycle,
+// and a quote inside a string is escaped, so `,"name":` can only be the
+// start of that member.
+var bulkFollowers = []string{"diagnostic", "postFilter", "score", "selection", "reserve", "unreserve", "permit", "preBind", "bind", "postBind", "outcome"}
+
+// jumpBulk finds where the filter or score value that starts at b[vs] ends
+// without walking it: at the first member that can follow it, looking only
+// at the places where a member can start (a comma and a quote). It returns
+// -1 for any other key, or when no follower is found.
+//
+// onP, when set, is given the value of each "p" key on the way: the plugin
+// of a node status.
+func jumpBulk(key []byte, b []byte, vs int, onP func(int)) int {
+	var after []string
+	switch string(key) {
+	case "filter":
+		after = bulkFollowers
+	case "score":
+		after = bulkFollowers[3:]
+	default:
+		return -1
+	}
+	for i := vs; i < len(b); {
+		k := bytes.Index(b[i:], []byte(`,"`))
+		if k < 0 {
+			return -1
+		}
+		at := i + k
+		name := b[at+2:]
+		q := bytes.IndexByte(name, '"')
+		if q < 0 {
+			return -1
+		}
+		// Node statuses' one-letter keys are most of the places looked at.
+		if q == 1 && name[0] == 'p' && onP != nil && len(name) > 3 && name[2] == ':' {
+			n, k := 0, 3
+			for k < len(name) && k < 12 && '0' <= name[k] && name[k] <= '9' {
+				n = n*10 + int(name[k]-'0')
+				k++
+			}
+			if k > 3 {
+				onP(n)
+			}
+		}
+		if q > 1 && q+1 < len(name) && name[q+1] == ':' && isFollower(after, name[:q]) {
+			return at
+		}
+		i = at + 2
+	}
+	return -1
+}
+
+func isFollower(after []string, name []byte) bool {
+	for _, k := range after {
+		if k == string(name) { // compared without allocating
+			return true
+		}
+	}
+	return false
+}
