@@ -405,10 +405,10 @@ func (m *Model) openInput(kind ChangeKind, value string) {
 	wi := &m.wi
 	wi.screen, wi.inputKind, wi.inputErr = wiInput, kind, ""
 	wi.input.Prompt = "weight PLUGIN=N: "
-	wi.input.Placeholder = "NodeResourcesBalancedAllocation=5"
+	wi.input.Placeholder = "e.g. NodeResourcesBalancedAllocation=5"
 	if kind == ChangeDisable {
 		wi.input.Prompt = "disable PLUGIN[:POINT]: "
-		wi.input.Placeholder = "NodeResourcesFit:score (no point: everywhere)"
+		wi.input.Placeholder = "e.g. NodeResourcesFit:score (no point: everywhere)"
 	}
 	wi.input.SetWidth(max(wi.w-len(wi.input.Prompt)-2, 10))
 	wi.input.SetValue(value)
