@@ -354,6 +354,8 @@ func (e *Engine) waitSettled(ctx context.Context) error {
 // waitEvents waits until the scheduler's pod event handlers are at most lag
 // events behind the writes.
 func (e *Engine) waitEvents(ctx context.Context, lag int64) error {
+	timeout := time.NewTimer(e.opts.SettleTimeout)
+	defer timeout.Stop()
 	for {
 		changed := e.changes.wait()
 		if !e.podEvents.behindBy(lag) {
@@ -363,6 +365,12 @@ func (e *Engine) waitEvents(ctx context.Context, lag int64) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-changed:
+		case <-timeout.C:
+			if e.gated.Load() {
+				timeout.Reset(e.opts.SettleTimeout)
+				continue
+			}
+			return fmt.Errorf("the scheduler did not handle its pod events within %v", e.opts.SettleTimeout)
 		}
 	}
 }

@@ -10,6 +10,10 @@ import (
 	"sync"
 )
 
+// maxCachedNodeSets bounds the node sets a File keeps read: a 15 000-node
+// set with labels is tens of megabytes, and a long recording has many.
+const maxCachedNodeSets = 16
+
 // seekWindow is how far past the binary search's landing point Seek scans.
 const seekWindow = 32 << 20
 
@@ -237,6 +241,9 @@ func (rf *File) nodeSet(id int, at int64) (*NodeSet, string) {
 	}
 	if err := checkNodeSet(ne.NodeSet); err != nil {
 		return nil, fmt.Sprintf("its record at byte %d is damaged: node set %d: %v", at, id, err)
+	}
+	if len(rf.nodeSets) >= maxCachedNodeSets {
+		clear(rf.nodeSets) // a viewer goes back and forth among a few
 	}
 	rf.nodeSets[at] = ne.NodeSet
 	return ne.NodeSet, ""

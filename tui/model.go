@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -234,7 +235,8 @@ func (m *Model) reads() tea.Cmd {
 	if d := m.view.detail; d != nil && d.pending && m.usageFor < 0 && m.view.pending == "" {
 		i := m.view.index
 		m.usageFor = i
-		cmds = append(cmds, readUsage(r, m.list.entries[:i+1:i+1]))
+		// A copy: the list may still change an entry (recount).
+		cmds = append(cmds, readUsage(r, slices.Clone(m.list.entries[:i+1])))
 	}
 	return tea.Batch(cmds...)
 }

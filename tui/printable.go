@@ -76,6 +76,9 @@ func (s *sanitizer) event(ev Event) Event {
 			cleanSet, ok := s.nodeSets[nodes]
 			if !ok {
 				cleanSet = clean(s, nodes)
+				if len(s.nodeSets) >= 64 {
+					clear(s.nodeSets) // a replay reads sets again; keep a few
+				}
 				s.nodeSets[nodes] = cleanSet
 			}
 			nodes = cleanSet
