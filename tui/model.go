@@ -911,6 +911,9 @@ func (m Model) titleLine() string {
 	if m.list.Filter() != "" {
 		crumb += " /" + m.list.Filter()
 	}
+	if m.podsMode.fromStory {
+		crumb = m.pods.Crumb()
+	}
 	if m.focus == focusCycle && m.view.pending != "" && m.list.Selected() >= 0 {
 		crumb += fmt.Sprintf(" › cycle %d", m.list.entries[m.list.Selected()].Seq)
 	} else if m.focus == focusCycle && m.view.Cycle() != nil {
@@ -965,6 +968,7 @@ func (m Model) helpSections() []helpSection {
 	return append(sections, engine,
 		helpSection{title: "Inside a cycle", keys: []key.Binding{c.PrevPhase, c.NextPhase, c.NextColumn, c.PrevColumn, c.Detail, c.Diagnostic, c.Sort, c.Show, c.Explain}},
 		m.whatIfHelpSection(),
+		podsHelpSection(),
 		helpSection{title: "Everywhere", keys: []key.Binding{g.Help, g.Command, g.Filter, g.Problems, g.Back, g.Quit}},
 		helpSection{title: "Commands (after :)", commands: [][2]string{
 			{":cycle N", "open cycle N"},

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"strings"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
@@ -72,6 +74,19 @@ func (m *Model) backToStory() bool {
 	m.list.Select(m.view.index)
 	m.refreshPods()
 	return true
+}
+
+// podsHelpSection lists the Pods view's own keys on the "?" screen, as
+// "key: what" (their keys mean other things elsewhere, which the screen lists
+// as keys once each).
+func podsHelpSection() helpSection {
+	k := DefaultPodsKeyMap()
+	k.Open.SetHelp("enter", "story, then a cycle")
+	var parts []string
+	for _, b := range []key.Binding{k.Open, k.Sort, k.Filter} {
+		parts = append(parts, b.Help().Key+": "+b.Help().Desc)
+	}
+	return helpSection{title: "Pods (P)", note: strings.Join(parts, " · ")}
 }
 
 // podsBarKeys are the keys the help line shows under the Pods view.
