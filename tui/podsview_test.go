@@ -198,3 +198,20 @@ func TestPodsGolden(t *testing.T) {
 		golden(t, fmt.Sprintf("pods-%dx%d-story-gated", size[0], size[1]), screen(keys(m, "j", "j", "j", "enter")))
 	}
 }
+
+// TestPodsAtAnySize walks the view at sizes down to one cell: nothing
+// panics and every line fits.
+func TestPodsAtAnySize(t *testing.T) {
+	walk := []string{"P", "G", "enter", "k", "enter", "esc", "esc", "s", "/", "text:zz", "enter", "g", "enter", "esc", "esc", "j", "enter", "G", "enter"}
+	for _, size := range [][2]int{{1, 1}, {10, 3}, {30, 6}, {80, 24}} {
+		m := podsSession(size[0], size[1])
+		for _, k := range walk {
+			m = keys(m, k)
+			for _, l := range strings.Split(screen(m), "\n") {
+				if w := len([]rune(l)); w > size[0] {
+					t.Fatalf("%dx%d after %s: line of %d cells: %q", size[0], size[1], k, w, l)
+				}
+			}
+		}
+	}
+}
