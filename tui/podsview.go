@@ -575,15 +575,7 @@ func (p Pods) storyCycle(i int) string {
 	if i < len(p.cycles) {
 		c = p.cycles[i]
 	}
-	parts := []string{fitLeft(fmt.Sprint(e.Seq), 5), fmt.Sprintf("try %d", e.Attempt)}
-	if c != nil && c.FastPath != nil {
-		fp := c.FastPath
-		verdict := p.st.Unschedulable.Render("failed")
-		if fp.Feasible {
-			verdict = p.st.Success.Render("fits")
-		}
-		parts = append(parts, fmt.Sprintf("%s fast path %s %s", fp.Kind, fp.Node, verdict))
-	}
+	parts := []string{fitLeft(fmt.Sprint(e.Seq), 5), p.st.Dim.Render(e.Start.UTC().Format("15:04:05.000")), fmt.Sprintf("try %d", e.Attempt)}
 	switch e.Result {
 	case recorder.ResultBound:
 		parts = append(parts, p.st.Success.Render("✓ bound "+e.Node))
@@ -595,6 +587,15 @@ func (p Pods) storyCycle(i int) string {
 		}
 	default:
 		parts = append(parts, p.st.Error.Render("! "+e.Result))
+	}
+	if c != nil && c.FastPath != nil {
+		// The outcome comes first: a narrow window cuts what follows.
+		fp := c.FastPath
+		verdict := p.st.Unschedulable.Render("did not fit")
+		if fp.Feasible {
+			verdict = p.st.Success.Render("fit")
+		}
+		parts = append(parts, fmt.Sprintf("%s fast path: %s %s", fp.Kind, fp.Node, verdict))
 	}
 	switch {
 	case c != nil && e.Result != recorder.ResultBound && c.Outcome.Message != "":
