@@ -65,9 +65,22 @@ func (s podSort) String() string {
 }
 
 // stateRank orders states for the state sort: pods that need a look first.
-var stateRank = map[string]int{
-	recorder.PodError: 0, recorder.PodUnschedulable: 1, recorder.PodNominated: 2,
-	recorder.PodGated: 3, recorder.PodNoProfile: 4, recorder.PodNotAttempted: 5, recorder.PodBound: 6,
+func stateRank(state string) int {
+	switch state {
+	case recorder.PodError:
+		return 0
+	case recorder.PodUnschedulable:
+		return 1
+	case recorder.PodNominated:
+		return 2
+	case recorder.PodGated:
+		return 3
+	case recorder.PodNoProfile:
+		return 4
+	case recorder.PodNotAttempted:
+		return 5
+	}
+	return 6
 }
 
 // podRow is one pod of the Pods view: its state, and its cycles as indices
@@ -163,9 +176,10 @@ func (p *Pods) SetData(entries []recorder.CycleEntry, cycles []*recorder.Cycle, 
 		r.search = strings.ToLower(strings.Join([]string{"pod:" + r.Pod.Key(), "state:" + r.State, "node:" + r.Node}, " "))
 	}
 	p.story = -1
-	if storyKey != "" {
-		p.story = byPod[storyKey]
+	if at, ok := byPod[storyKey]; ok {
+		p.story = at
 	}
+	p.setStoryKeys()
 	p.apply(selected)
 }
 
@@ -232,7 +246,7 @@ func (p *Pods) apply(sel string) {
 	switch p.sort {
 	case podSortState:
 		slices.SortStableFunc(p.rows, func(a, b int) int {
-			return cmp.Compare(stateRank[p.pods[a].State], stateRank[p.pods[b].State])
+			return cmp.Compare(stateRank(p.pods[a].State), stateRank(p.pods[b].State))
 		})
 	case podSortName:
 		slices.SortStableFunc(p.rows, func(a, b int) int {
