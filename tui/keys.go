@@ -86,6 +86,7 @@ type ListKeyMap struct {
 	Up, Down, Top, Bottom, PageUp, PageDown key.Binding
 	Open                                    key.Binding
 	NextFailure, PrevFailure                key.Binding
+	Pods                                    key.Binding
 }
 
 // DefaultListKeyMap returns the cycle list's keys: vim keys and arrows.
@@ -100,17 +101,18 @@ func DefaultListKeyMap() ListKeyMap {
 		Open:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open cycle")),
 		NextFailure: key.NewBinding(key.WithKeys("n", "]"), key.WithHelp("n/]", "next failure")),
 		PrevFailure: key.NewBinding(key.WithKeys("N", "["), key.WithHelp("N/[", "prev failure")),
+		Pods:        key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "pods")),
 	}
 }
 
 // ShortHelp implements help.KeyMap.
 func (k ListKeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Open, k.NextFailure}
+	return []key.Binding{k.Open, k.Pods, k.NextFailure}
 }
 
 // FullHelp implements help.KeyMap.
 func (k ListKeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown}, {k.Open, k.NextFailure, k.PrevFailure}}
+	return [][]key.Binding{{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown}, {k.Open, k.NextFailure, k.PrevFailure, k.Pods}}
 }
 
 // CycleKeyMap holds the cycle view's keys.

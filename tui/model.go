@@ -55,6 +55,8 @@ type Model struct {
 	prompt   Prompt
 	bp       *BreakpointsForm
 	problems ProblemsView
+	pods     Pods
+	podsMode podsMode
 	wi       whatIfMode
 	// printable cleans every event before the model keeps anything from it.
 	printable *sanitizer
@@ -76,10 +78,14 @@ type Model struct {
 	want, reading, usageFor int
 	wantOpen                bool
 	// unreadable says why cycles could not be read, by index.
-	unreadable  map[int]string
-	progress    *Progress
-	counts      cycleCounts
-	observed    observations
+	unreadable map[int]string
+	progress   *Progress
+	counts     cycleCounts
+	observed   observations
+	// never are the pods the source said never got a cycle; neverKnown
+	// whether it said (only a fixture's run does).
+	never       []recorder.PodState
+	neverKnown  bool
 	state       *EngineState
 	done        bool
 	breakpoints Breakpoints
@@ -107,6 +113,7 @@ func New(opts Options) Model {
 		view:     NewCycleView(&st),
 		prompt:   NewPrompt(&st),
 		problems: NewProblemsView(&st),
+		pods:     NewPods(&st),
 		wi:       newWhatIfMode(opts.WhatIf, &st),
 
 		printable: newSanitizer(),
@@ -207,6 +214,7 @@ func (m *Model) layout() {
 	m.help.SetWidth(m.w)
 	m.prompt.SetWidth(m.w)
 	m.problems.SetSize(m.w, bh)
+	m.pods.SetSize(m.w, bh)
 	m.wi.SetSize(m.w, bh)
 }
 
@@ -327,12 +335,18 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.apply(m.printable.event(ev))
 		}
 		m.syncView()
+		if m.podsMode.shown {
+			m.refreshPods()
+		}
 		if msg.closed {
 			m.finish()
 			return m, nil
 		}
 		return m, waitForEvents(m.opts.Events)
 	case controlDoneMsg:
+		return m, nil
+	case openPodCycleMsg:
+		m.openFromStory(msg.index)
 		return m, nil
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
@@ -343,6 +357,10 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		mouse := msg.Mouse()
 		if m.showProblems {
 			m.problems, _ = m.problems.Update(msg)
+			return m, nil
+		}
+		if m.podsMode.shown {
+			m.pods, _ = m.pods.Update(msg)
 			return m, nil
 		}
 		if m.wide() && mouse.X > m.listWidth() || !m.wide() && m.focus == focusCycle {
@@ -391,6 +409,8 @@ func (m *Model) apply(ev Event) {
 	case ev.State != nil:
 		s := *ev.State
 		m.state = &s
+	case ev.NeverAttempted != nil:
+		m.never, m.neverKnown = ev.NeverAttempted, true
 	case ev.Problem != nil:
 		m.problem(ev.Problem.Error())
 	case ev.Done:
@@ -530,6 +550,9 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.problems, _ = m.problems.Update(msg)
 		return m, nil
 	}
+	if m.podsMode.shown {
+		return m.handlePodsKey(msg)
+	}
 	if next, cmd, ok := m.whatIfKey(msg); ok {
 		return next, cmd
 	}
@@ -580,6 +603,9 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, m.list.Keys.Open):
 		m.open(m.list.Selected())
 		return m, nil
+	case key.Matches(msg, m.list.Keys.Pods):
+		m.openPods()
+		return m, nil
 	case key.Matches(msg, k.Back):
 		if m.list.Filter() != "" {
 			m.list.SetFilter("")
@@ -596,7 +622,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 func (m Model) handleCycleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	switch {
 	case key.Matches(msg, m.Keys.Back):
-		if !m.view.Back() {
+		if !m.view.Back() && !m.backToStory() {
 			m.setFocus(focusList)
 			m.list.Select(m.view.index)
 		}
@@ -648,6 +674,8 @@ func (m *Model) setPromptValue(mode promptMode, v string) {
 		m.syncView()
 	case promptNodeFilter:
 		m.view.SetNodeFilter(v)
+	case promptPodFilter:
+		m.pods.SetFilter(v)
 	}
 }
 
@@ -719,6 +747,9 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 		m.showHelp, m.helpScroll = true, 0
 	case "problems":
 		m.openProblems()
+	case "pods", "pod", "po":
+		m.openPods()
+		m.pods.SetFilter(arg)
 	default:
 		m.say("no command %q; :help lists them", fields[0])
 	}
@@ -763,7 +794,7 @@ func (m *Model) openProblems() {
 
 func (m *Model) handleClick(mouse tea.Mouse) {
 	y := mouse.Y - 1 // below the title line
-	if y < 0 || y >= m.h-rootChrome {
+	if y < 0 || y >= m.h-rootChrome || m.podsMode.shown {
 		return
 	}
 	if m.wide() && mouse.X > m.listWidth() {
@@ -800,6 +831,9 @@ func (m Model) helpKeys() help.KeyMap {
 	if m.showHelp {
 		return helpScreenKeys{m.Keys}
 	}
+	if m.podsMode.shown {
+		return podsBarKeys{m.pods.Keys, m.Keys}
+	}
 	if m.focus == focusCycle {
 		return joinedHelp{m.whatIfBarKeys(), m.view.Keys, m.Keys}
 	}
@@ -833,6 +867,8 @@ func (m Model) Render() string {
 		body = box(splitLines(m.problems.View()), m.w, bh)
 	case m.bp != nil:
 		body = box(append([]string{""}, indent(splitLines(m.bp.View()), "  ")...), m.w, bh)
+	case m.podsMode.shown:
+		body = box(splitLines(m.pods.View()), m.w, bh)
 	case m.wi.fullScreen():
 		body = m.whatIfBody(bh)
 	case m.wide():
@@ -877,6 +913,9 @@ func (m Model) titleLine() string {
 	if m.list.Filter() != "" {
 		crumb += " /" + m.list.Filter()
 	}
+	if m.podsMode.fromStory {
+		crumb = m.pods.Crumb()
+	}
 	if m.focus == focusCycle && m.view.pending != "" && m.list.Selected() >= 0 {
 		crumb += fmt.Sprintf(" › cycle %d", m.list.entries[m.list.Selected()].Seq)
 	} else if m.focus == focusCycle && m.view.Cycle() != nil {
@@ -885,10 +924,16 @@ func (m Model) titleLine() string {
 			crumb += " › node " + m.view.c.NodeName(m.view.detail.node)
 		}
 	}
+	if m.podsMode.shown {
+		crumb = m.pods.Crumb()
+	}
 	left += "  " + crumb
 	right := ""
 	if n := len(m.cycles); n > 0 && m.list.Selected() >= 0 {
 		right = fmt.Sprintf("%d/%d", m.list.Selected()+1, n)
+	}
+	if m.podsMode.shown {
+		right = m.pods.Position()
 	}
 	return fit(left, m.w-len(right)-1) + " " + right
 }
@@ -913,7 +958,7 @@ func (m Model) helpSections() []helpSection {
 	bottom.SetHelp("G", "last")
 	sections := []helpSection{
 		{title: "Moving", keys: []key.Binding{l.Up, l.Down, top, bottom, l.PageUp, l.PageDown}},
-		{title: "Cycles", keys: []key.Binding{l.Open, l.NextFailure, l.PrevFailure}},
+		{title: "Cycles", keys: []key.Binding{l.Open, l.NextFailure, l.PrevFailure, l.Pods}},
 	}
 	engine := helpSection{title: "Engine", keys: []key.Binding{g.Pause, g.Step, g.Breakpoints}}
 	switch {
@@ -925,12 +970,14 @@ func (m Model) helpSections() []helpSection {
 	return append(sections, engine,
 		helpSection{title: "Inside a cycle", keys: []key.Binding{c.PrevPhase, c.NextPhase, c.NextColumn, c.PrevColumn, c.Detail, c.Diagnostic, c.Sort, c.Show, c.Explain}},
 		m.whatIfHelpSection(),
+		podsHelpSection(),
 		helpSection{title: "Everywhere", keys: []key.Binding{g.Help, g.Command, g.Filter, g.Problems, g.Back, g.Quit}},
 		helpSection{title: "Commands (after :)", commands: [][2]string{
 			{":cycle N", "open cycle N"},
 			{":phase NAME", "go to a phase (sel = select)"},
 			{":filter TEXT", "filter (key: /)"},
 			{":sort KEY", "name status score snapshot"},
+			{":pods [TEXT]", "list pods (key: P)"},
 			{":problems", "list problems (key: !)"},
 			{":help", "this screen"},
 			{":q", "quit"},

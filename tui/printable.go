@@ -91,6 +91,8 @@ func (s *sanitizer) event(ev Event) Event {
 		ev.Observed = clean(s, ev.Observed)
 	case ev.State != nil:
 		ev.State = clean(s, ev.State)
+	case ev.NeverAttempted != nil:
+		ev.NeverAttempted = *clean(s, &ev.NeverAttempted)
 	}
 	return ev
 }

@@ -17,6 +17,7 @@ const (
 	promptCycleFilter
 	promptNodeFilter
 	promptCommand
+	promptPodFilter
 )
 
 // Prompt is the one-line text input at the bottom: "/" filters, ":" commands.
@@ -56,7 +57,7 @@ func newTextInput(st *Styles) textinput.Model {
 
 // commandSuggestions complete ":" commands with tab.
 func commandSuggestions() []string {
-	out := []string{"cycle ", "filter ", "help", "problems", "quit"}
+	out := []string{"cycle ", "filter ", "help", "pods", "problems", "quit"}
 	for p := range numPhases {
 		out = append(out, "phase "+strings.ToLower(p.short()))
 	}
@@ -78,6 +79,8 @@ func placeholders(mode promptMode) []string {
 		}
 	case promptNodeFilter:
 		return []string{"node name substring"}
+	case promptPodFilter:
+		return []string{"pod, state or node (pod:web state:unsch node:a)", "pod, state or node"}
 	}
 	return []string{
 		"pod, node, outcome or plugin (pod:web node:a outcome:unsch plugin:taint disagree)",

@@ -270,7 +270,8 @@ func TestCommandCompletion(t *testing.T) {
 		{"phase p", "phase p", []string{"pref", "postf", "permit", "preb", "postb"}},
 		{"so", "sort ", []string{"status", "score", "name", "snapshot"}},
 		{"he", "help", nil},
-		{"", "", []string{"cycle", "filter", "help", "problems", "quit", "phase", "sort"}},
+		{"", "", []string{"cycle", "filter", "help", "pods", "problems", "quit", "phase", "sort"}},
+		{"po", "pods", nil},
 		{"xyz", "xyz", nil},
 	}
 	for _, tt := range tests {

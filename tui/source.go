@@ -20,6 +20,10 @@ type Event struct {
 	// Observed is a binding made by a live cluster's own scheduler.
 	Observed *recorder.Observed
 	State    *EngineState
+	// NeverAttempted are the pods the source knows never got a cycle (held
+	// by scheduling gates, for another scheduler, …), with why; a fixture's
+	// run sends them when it ends.
+	NeverAttempted []recorder.PodState
 	// Problem is a non-fatal issue (a corrupt record skipped, a lost connection);
 	// it is shown in the status bar and the session goes on.
 	Problem error

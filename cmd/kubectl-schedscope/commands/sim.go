@@ -77,45 +77,7 @@ func (o *SimOptions) Run(ctx context.Context) error {
 	go func() {
 		defer sink.close()
 		defer ctl.Close() // the engine is gone: controls have nothing left to control
-		// The recording is encoded and written on its own goroutine; it
-		// keeps every cycle (a full queue holds the scheduler back).
-		var w *recorder.AsyncWriter
-		recordErr := func(err error) {
-			send(tui.Event{Problem: fmt.Errorf("%s: %w", o.Record, err)})
-		}
-		_, _, err := o.simulate(ctx, func(h recorder.Header) error {
-			send(tui.Event{Header: &h})
-			// The controller's own state: the user may have paused already.
-			ctl.Refresh()
-			if out != nil {
-				fw, err := recorder.NewWriter(out, h)
-				if err != nil {
-					return err
-				}
-				w = recorder.NewAsyncWriter(fw, recorder.DefaultAsyncQueue, false)
-			}
-			return nil
-		}, func(c *recorder.Cycle) {
-			if w != nil {
-				if err := w.WriteCycle(c); err != nil {
-					recordErr(err)
-					_ = w.Close()
-					w = nil
-				}
-			}
-			send(tui.Event{Cycle: c})
-			ctl.Observe(c)
-		})
-		if w != nil {
-			if err := w.Close(); err != nil {
-				recordErr(err)
-			}
-		}
-		if ctx.Err() == nil {
-			send(tui.Event{State: &tui.EngineState{State: tui.StateDone}})
-			send(tui.Event{Done: true, Err: err})
-		}
-		simDone <- err
+		simDone <- o.feed(ctx, send, ctl, out)
 	}()
 
 	source := "fixture " + o.fixtureName()
@@ -132,6 +94,61 @@ func (o *SimOptions) Run(ctx context.Context) error {
 		return out.Sync()
 	}
 	return nil
+}
+
+// feed runs the fixture and sends the session to the TUI: the header, each
+// cycle as it finishes, and at the end the pods that never got a cycle, the
+// engine's final state and Done. With out set it also records the session.
+func (o *SimOptions) feed(ctx context.Context, send func(tui.Event), ctl *liveControl, out *os.File) error {
+	// The recording is encoded and written on its own goroutine; it
+	// keeps every cycle (a full queue holds the scheduler back).
+	var w *recorder.AsyncWriter
+	recordErr := func(err error) {
+		send(tui.Event{Problem: fmt.Errorf("%s: %w", o.Record, err)})
+	}
+	had := map[string]bool{}
+	header, fx, err := o.simulate(ctx, func(h recorder.Header) error {
+		send(tui.Event{Header: &h})
+		// The controller's own state: the user may have paused already.
+		ctl.Refresh()
+		if out != nil {
+			fw, err := recorder.NewWriter(out, h)
+			if err != nil {
+				return err
+			}
+			w = recorder.NewAsyncWriter(fw, recorder.DefaultAsyncQueue, false)
+		}
+		return nil
+	}, func(c *recorder.Cycle) {
+		if w != nil {
+			if err := w.WriteCycle(c); err != nil {
+				recordErr(err)
+				_ = w.Close()
+				w = nil
+			}
+		}
+		had[c.Pod.Key()] = true
+		send(tui.Event{Cycle: c})
+		ctl.Observe(c)
+	})
+	if w != nil {
+		if err := w.Close(); err != nil {
+			recordErr(err)
+		}
+	}
+	if ctx.Err() == nil {
+		if err == nil && fx != nil {
+			// Every cycle has been sent (simulate returned): had is complete.
+			never := fx.NeverAttempted(header, func(k string) bool { return had[k] })
+			if never == nil {
+				never = []recorder.PodState{}
+			}
+			send(tui.Event{NeverAttempted: never})
+		}
+		send(tui.Event{State: &tui.EngineState{State: tui.StateDone}})
+		send(tui.Event{Done: true, Err: err})
+	}
+	return err
 }
 
 // fixtureFlag is the -f flag that names the fixture again in a suggested command.

@@ -1,0 +1,639 @@
+package tui
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/schedscope/schedscope/recorder"
+)
+
+// PodsKeyMap holds the Pods view's keys.
+type PodsKeyMap struct {
+	Up, Down, Top, Bottom, PageUp, PageDown key.Binding
+	// Open shows the selected pod's story; in a story, it opens the
+	// selected cycle in the cycle view.
+	Open   key.Binding
+	Sort   key.Binding
+	Filter key.Binding
+	Back   key.Binding
+}
+
+// DefaultPodsKeyMap returns the Pods view's keys, k9s style.
+func DefaultPodsKeyMap() PodsKeyMap {
+	return PodsKeyMap{
+		Up:       key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("↑/k", "up")),
+		Down:     key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("↓/j", "down")),
+		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "first")),
+		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "last")),
+		PageUp:   key.NewBinding(key.WithKeys("ctrl+u", "pgup"), key.WithHelp("ctrl+u", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("ctrl+d", "pgdown"), key.WithHelp("ctrl+d", "page down")),
+		Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "story")),
+		Sort:     key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort")),
+		Filter:   key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k PodsKeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Open, k.Sort, k.Filter, k.Back}
+}
+
+// FullHelp implements help.KeyMap.
+func (k PodsKeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown}, {k.Open, k.Sort, k.Filter, k.Back}}
+}
+
+// podSort is the order of the Pods view's rows.
+type podSort uint8
+
+const (
+	podSortArrival podSort = iota // by first cycle; pods without one last
+	podSortState                  // the pods that need a look first
+	podSortName
+	numPodSorts
+)
+
+func (s podSort) String() string {
+	return [...]string{"arrival", "state", "name"}[s]
+}
+
+// stateRank orders states for the state sort: pods that need a look first.
+func stateRank(state string) int {
+	switch state {
+	case recorder.PodError:
+		return 0
+	case recorder.PodUnschedulable:
+		return 1
+	case recorder.PodNominated:
+		return 2
+	case recorder.PodGated:
+		return 3
+	case recorder.PodNoProfile:
+		return 4
+	case recorder.PodNotAttempted:
+		return 5
+	}
+	return 6
+}
+
+// podRow is one pod of the Pods view: its state, and its cycles as indices
+// into the session's cycles.
+type podRow struct {
+	recorder.PodState
+	// cycles are indices into the session's entries, in order.
+	cycles []int
+	// noMessage says the message is in the last cycle, not read yet (a replay).
+	noMessage bool
+	search    string
+}
+
+// openPodCycleMsg asks the root to open cycle index in the cycle view.
+type openPodCycleMsg struct{ index int }
+
+// Pods is the Pods view: every pod the session knows, one row each, with its
+// state; enter tells a pod's story, the cycles it got or why it got none.
+type Pods struct {
+	st   *Styles
+	Keys PodsKeyMap
+
+	pods   []podRow
+	rows   []int // indices into pods, filtered and sorted
+	filter string
+	sort   podSort
+	// neverKnown says the source told which pods never got a cycle.
+	neverKnown bool
+
+	entries []recorder.CycleEntry
+	cycles  []*recorder.Cycle
+
+	cursor, offset int
+	// story is the index (into pods) of the pod whose story is open, or -1;
+	// storyCursor selects one of its cycles.
+	story                 int
+	storyCursor, storyOff int
+	w, h                  int
+}
+
+// NewPods returns an empty Pods view.
+func NewPods(st *Styles) Pods {
+	return Pods{st: st, Keys: DefaultPodsKeyMap(), story: -1}
+}
+
+// SetSize sets the view's size.
+func (p *Pods) SetSize(w, h int) {
+	p.w, p.h = w, h
+	p.keepVisible()
+}
+
+// SetData computes the pods' states from the session's cycle entries (and
+// the cycles read so far, for their messages; cycles is aligned with
+// entries, nil where a replay has not read one) and the pods that never got
+// a cycle; neverKnown says whether the source can tell those. Entries that
+// are what-if re-runs (tagged) are left out. The selection stays on its pod.
+func (p *Pods) SetData(entries []recorder.CycleEntry, cycles []*recorder.Cycle, whatIf map[int]string, never []recorder.PodState, neverKnown bool) {
+	selected, storyKey := p.selectedKey(), ""
+	if p.story >= 0 && p.story < len(p.pods) {
+		storyKey = p.pods[p.story].Pod.Key()
+	}
+	p.entries, p.cycles, p.neverKnown = entries, cycles, neverKnown
+	byPod := map[string]int{}
+	p.pods = p.pods[:0]
+	for i := range entries {
+		if _, ok := whatIf[i]; ok {
+			continue
+		}
+		e := &entries[i]
+		k := e.Pod.Key()
+		at, ok := byPod[k]
+		if !ok {
+			at = len(p.pods)
+			byPod[k] = at
+			p.pods = append(p.pods, podRow{PodState: recorder.PodState{Pod: recorder.PodRef{Namespace: e.Pod.Namespace, Name: e.Pod.Name}}})
+		}
+		r := &p.pods[at]
+		r.cycles = append(r.cycles, i)
+		r.Seqs = append(r.Seqs, e.Seq)
+	}
+	for k := range p.pods {
+		p.pods[k].fromLast(entries, cycles)
+	}
+	for _, n := range never {
+		if _, ok := byPod[n.Pod.Key()]; ok {
+			continue
+		}
+		byPod[n.Pod.Key()] = len(p.pods)
+		p.pods = append(p.pods, podRow{PodState: n})
+	}
+	for k := range p.pods {
+		r := &p.pods[k]
+		r.search = strings.ToLower(strings.Join([]string{"pod:" + r.Pod.Key(), "state:" + r.State, "node:" + r.Node}, " "))
+	}
+	p.story = -1
+	if at, ok := byPod[storyKey]; ok {
+		p.story = at
+	}
+	p.setStoryKeys()
+	p.apply(selected)
+}
+
+// fromLast sets the row's state from its last cycle, as recorder.PodStates does.
+func (r *podRow) fromLast(entries []recorder.CycleEntry, cycles []*recorder.Cycle) {
+	last := r.cycles[len(r.cycles)-1]
+	e := &entries[last]
+	switch {
+	case e.Result == recorder.ResultBound:
+		r.State, r.Node = recorder.PodBound, e.Node
+	case e.NominatedNode != "":
+		r.State, r.Node = recorder.PodNominated, e.NominatedNode
+	case e.Result == recorder.ResultError:
+		r.State = recorder.PodError
+	default:
+		r.State = recorder.PodUnschedulable
+	}
+	if last < len(cycles) && cycles[last] != nil {
+		o := cycles[last].Outcome
+		r.Reason, r.Message = o.Reason, o.Message
+		return
+	}
+	r.noMessage = r.State != recorder.PodBound
+}
+
+func (p *Pods) selectedKey() string {
+	if r := p.selected(); r != nil {
+		return r.Pod.Key()
+	}
+	return ""
+}
+
+// selected is the pod under the cursor, or nil.
+func (p *Pods) selected() *podRow {
+	if p.cursor < 0 || p.cursor >= len(p.rows) {
+		return nil
+	}
+	return &p.pods[p.rows[p.cursor]]
+}
+
+// Filter returns the active filter.
+func (p Pods) Filter() string { return p.filter }
+
+// SetFilter narrows the rows to pods whose name, state or node contain every
+// word of f; "pod:", "state:" and "node:" restrict a word to one field.
+func (p *Pods) SetFilter(f string) {
+	p.filter = strings.TrimSpace(f)
+	p.apply(p.selectedKey())
+}
+
+// apply filters and sorts the rows, keeping the cursor on the pod keyed sel.
+func (p *Pods) apply(sel string) {
+	p.rows = p.rows[:0]
+	words := strings.Fields(strings.ToLower(p.filter))
+	for i := range p.pods {
+		ok := true
+		for _, w := range words {
+			ok = ok && strings.Contains(p.pods[i].search, w)
+		}
+		if ok {
+			p.rows = append(p.rows, i)
+		}
+	}
+	switch p.sort {
+	case podSortState:
+		slices.SortStableFunc(p.rows, func(a, b int) int {
+			return cmp.Compare(stateRank(p.pods[a].State), stateRank(p.pods[b].State))
+		})
+	case podSortName:
+		slices.SortStableFunc(p.rows, func(a, b int) int {
+			return cmp.Compare(p.pods[a].Pod.Key(), p.pods[b].Pod.Key())
+		})
+	}
+	p.cursor = 0
+	for r, i := range p.rows {
+		if p.pods[i].Pod.Key() == sel {
+			p.cursor = r
+		}
+	}
+	p.keepVisible()
+}
+
+// InStory reports whether a pod's story is open.
+func (p Pods) InStory() bool { return p.story >= 0 }
+
+// Back closes the story, then clears the filter; it reports false when there
+// was nothing to go back from (then the view itself closes).
+func (p *Pods) Back() bool {
+	switch {
+	case p.story >= 0:
+		p.story = -1
+		p.setStoryKeys()
+		return true
+	case p.filter != "":
+		p.SetFilter("")
+		return true
+	}
+	return false
+}
+
+// ShowStory opens the story of the pod named key, if the view holds it.
+func (p *Pods) ShowStory(key string) bool {
+	for i := range p.pods {
+		if p.pods[i].Pod.Key() == key {
+			p.story, p.storyCursor, p.storyOff = i, len(p.pods[i].cycles)-1, 0
+			p.setStoryKeys()
+			return true
+		}
+	}
+	return false
+}
+
+// setStoryKeys words and enables the keys for the list or the story.
+func (p *Pods) setStoryKeys() {
+	in := p.story >= 0
+	p.Keys.Sort.SetEnabled(!in)
+	p.Keys.Filter.SetEnabled(!in)
+	p.Keys.Open.SetHelp("enter", "story")
+	if in {
+		p.Keys.Open.SetHelp("enter", "open cycle")
+		p.Keys.Open.SetEnabled(len(p.pods[p.story].cycles) > 0)
+	} else {
+		p.Keys.Open.SetEnabled(true)
+	}
+}
+
+// Update moves the cursor, cycles the sort and opens stories; enter on a
+// story's cycle returns a Cmd asking the root to open that cycle.
+func (p Pods) Update(msg tea.Msg) (Pods, tea.Cmd) {
+	move := 0
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		k := p.Keys
+		page := max(p.bodyHeight()/2, 1)
+		switch {
+		case key.Matches(msg, k.Up):
+			move = -1
+		case key.Matches(msg, k.Down):
+			move = 1
+		case key.Matches(msg, k.PageUp):
+			move = -page
+		case key.Matches(msg, k.PageDown):
+			move = page
+		case key.Matches(msg, k.Top):
+			move = -1 << 30
+		case key.Matches(msg, k.Bottom):
+			move = 1 << 30
+		case key.Matches(msg, k.Sort):
+			p.sort = (p.sort + 1) % numPodSorts
+			p.apply(p.selectedKey())
+		case key.Matches(msg, k.Open):
+			if p.story >= 0 {
+				cs := p.pods[p.story].cycles
+				if p.storyCursor >= 0 && p.storyCursor < len(cs) {
+					i := cs[p.storyCursor]
+					return p, func() tea.Msg { return openPodCycleMsg{index: i} }
+				}
+				return p, nil
+			}
+			if r := p.selected(); r != nil {
+				p.ShowStory(r.Pod.Key())
+			}
+		}
+	case tea.MouseWheelMsg:
+		switch msg.Button {
+		case tea.MouseWheelUp:
+			move = -1
+		case tea.MouseWheelDown:
+			move = 1
+		}
+	}
+	if move != 0 {
+		if p.story >= 0 {
+			n := len(p.pods[p.story].cycles)
+			p.storyCursor = clamp(p.storyCursor+clamp(move, -n, n), 0, max(n-1, 0))
+		} else {
+			p.cursor = clamp(p.cursor+clamp(move, -len(p.rows), len(p.rows)), 0, max(len(p.rows)-1, 0))
+			p.keepVisible()
+		}
+	}
+	return p, nil
+}
+
+// bodyHeight is how many pod rows fit: the view less its title, its column
+// header and its footer.
+func (p *Pods) bodyHeight() int { return max(p.h-4, 1) }
+
+func (p *Pods) keepVisible() {
+	p.offset = scrollTo(p.offset, p.cursor, p.bodyHeight(), len(p.rows))
+}
+
+// Crumb names where the view is, for the title line.
+func (p Pods) Crumb() string {
+	c := "pods"
+	if p.filter != "" {
+		c += " /" + p.filter
+	}
+	if p.story >= 0 {
+		c += " › " + p.pods[p.story].Pod.Key()
+	}
+	return c
+}
+
+// stateStyle is the theme's colour for a pod state.
+func (p Pods) stateStyle(state string) lipgloss.Style {
+	switch state {
+	case recorder.PodBound:
+		return p.st.Success
+	case recorder.PodUnschedulable:
+		return p.st.Unschedulable
+	case recorder.PodNominated:
+		return p.st.Wait
+	case recorder.PodError:
+		return p.st.Error
+	}
+	return p.st.Skip
+}
+
+// View renders the list, or the open story.
+func (p Pods) View() string {
+	if p.w <= 0 || p.h <= 0 {
+		return ""
+	}
+	if p.story >= 0 {
+		return strings.Join(box(p.storyLines(), p.w, p.h), "\n")
+	}
+	lines := []string{p.summary(), ""}
+	// Columns as wide as what they hold, within bounds; the message takes
+	// the rest.
+	oneNS := p.namespace() != ""
+	name, state, node, tries := 4, 13, 4, 5
+	for _, i := range p.rows {
+		name = max(name, len(p.podName(&p.pods[i], oneNS)))
+		node = max(node, len(p.pods[i].Node))
+	}
+	name, node = min(name, max(p.w/4, 20)), min(node, max(p.w/8, 12))
+	msgW := max(p.w-2-name-state-node-tries-4, 0)
+	row := func(n, s, nd, t, m string) string {
+		return fit(n, name) + " " + fit(s, state) + " " + fit(nd, node) + " " + fitLeft(t, tries) + " " + fit(m, msgW)
+	}
+	lines = append(lines, p.st.Header.Render("  "+row("POD", "STATE", "NODE", "TRIES", "MESSAGE")))
+	if len(p.rows) == 0 {
+		msg := "no pods yet: they appear with their first cycle"
+		if p.filter != "" {
+			msg = fmt.Sprintf("no pod matches %q (esc clears)", p.filter)
+		}
+		lines = append(lines, "  "+p.st.Dim.Render(msg))
+	}
+	end := min(p.offset+p.bodyHeight(), len(p.rows))
+	for r := p.offset; r < end; r++ {
+		pr := &p.pods[p.rows[r]]
+		msg := pr.Message
+		switch {
+		case pr.noMessage:
+			msg = p.st.Dim.Render("enter, then open the cycle for its message")
+		case pr.State == recorder.PodGated && pr.Hint != "" || pr.Message == "":
+			msg = pr.Hint
+		}
+		node := pr.Node
+		if node == "" {
+			node = "-"
+		}
+		line := row(p.podName(pr, oneNS), p.stateStyle(pr.State).Render(pr.State), node, fmt.Sprint(len(pr.cycles)), flatten(msg))
+		if r == p.cursor {
+			lines = append(lines, p.st.Selected.Render("▸ "+fit(ansiStrip(line), p.w-2)))
+			continue
+		}
+		lines = append(lines, "  "+line)
+	}
+	out := box(lines, p.w, p.h-1)
+	return strings.Join(append(out, p.footer()), "\n")
+}
+
+// namespace is the namespace every pod is in, or "" when they are in several.
+func (p Pods) namespace() string {
+	ns := ""
+	for i, r := range p.pods {
+		if i > 0 && r.Pod.Namespace != ns {
+			return ""
+		}
+		ns = r.Pod.Namespace
+	}
+	return ns
+}
+
+// podName is a row's pod: its name when all pods share a namespace (the
+// summary names it), namespace/name otherwise.
+func (p Pods) podName(r *podRow, oneNS bool) string {
+	if oneNS {
+		return r.Pod.Name
+	}
+	return r.Pod.Key()
+}
+
+// Position is "cursor/rows" for the title line, or the story's cycle.
+func (p Pods) Position() string {
+	if p.story >= 0 {
+		if n := len(p.pods[p.story].cycles); n > 0 {
+			return fmt.Sprintf("%d/%d", p.storyCursor+1, n)
+		}
+		return ""
+	}
+	if len(p.rows) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", p.cursor+1, len(p.rows))
+}
+
+// flatten joins a message's lines, for a table cell.
+func flatten(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// summary counts the pods by state, with the sort in effect.
+func (p Pods) summary() string {
+	counts := map[string]int{}
+	for _, r := range p.pods {
+		counts[r.State]++
+	}
+	title := fmt.Sprintf("Pods (%d)", len(p.pods))
+	if ns := p.namespace(); ns != "" {
+		title += " in " + ns
+	}
+	parts := []string{p.st.Title.Render(title)}
+	for _, s := range []string{recorder.PodBound, recorder.PodUnschedulable, recorder.PodNominated, recorder.PodError, recorder.PodGated, recorder.PodNoProfile, recorder.PodNotAttempted} {
+		if n := counts[s]; n > 0 {
+			parts = append(parts, p.stateStyle(s).Render(fmt.Sprintf("%d %s", n, s)))
+		}
+	}
+	return strings.Join(parts, "  ")
+}
+
+// footer says the sort in effect and what the view cannot know.
+func (p Pods) footer() string {
+	return p.known() + p.st.Dim.Render(" · sorted by "+p.sort.String())
+}
+
+func (p Pods) known() string {
+	if p.neverKnown {
+		n := 0
+		for _, r := range p.pods {
+			if len(r.cycles) == 0 {
+				n++
+			}
+		}
+		if n == 0 {
+			return p.st.Dim.Render("  every pod got a cycle")
+		}
+		return p.st.Dim.Render(fmt.Sprintf("  %d pod(s) never got a cycle: enter tells why", n))
+	}
+	return p.st.Dim.Render("  only pods with a cycle: pods that never got one are known in sim only")
+}
+
+// storyLines tells the open pod's story: where it stands, then each cycle.
+func (p Pods) storyLines() []string {
+	pr := &p.pods[p.story]
+	st := p.stateStyle(pr.State)
+	head := p.st.Title.Render(pr.Pod.Key()) + "  " + st.Render(pr.State)
+	if pr.Node != "" {
+		head += " " + pr.Node
+	}
+	lines := []string{head, ""}
+	say := func(label, text string) {
+		if text == "" {
+			return
+		}
+		w := wrap(flatten(text), max(p.w-4-len(label), 20), "")
+		for i, l := range w {
+			lead := strings.Repeat(" ", len(label))
+			if i == 0 {
+				lead = p.st.Dim.Render(label)
+			}
+			lines = append(lines, "  "+lead+l)
+		}
+	}
+	if len(pr.cycles) == 0 {
+		say("never attempted: ", neverWords(pr.State))
+		if pr.Reason != "" {
+			say("PodScheduled:    ", strings.TrimSpace(pr.Reason+" "+quoted(pr.Message)))
+		} else {
+			say("why:             ", pr.Message)
+		}
+		say("what would help: ", pr.Hint)
+		return lines
+	}
+	if pr.Message != "" {
+		say("PodScheduled: ", strings.TrimSpace(pr.Reason+" "+quoted(pr.Message)))
+		lines = append(lines, "")
+	}
+	lines = append(lines, p.st.Header.Render(fmt.Sprintf("  Cycles (%d)", len(pr.cycles))))
+	var rows []string
+	for k, i := range pr.cycles {
+		line := p.storyCycle(i)
+		if k == p.storyCursor {
+			rows = append(rows, p.st.Selected.Render("▸ "+fit(ansiStrip(line), p.w-2)))
+			continue
+		}
+		rows = append(rows, "  "+line)
+	}
+	room := max(p.h-len(lines), 1)
+	off := scrollTo(0, p.storyCursor, room, len(rows))
+	return append(lines, rows[off:min(off+room, len(rows))]...)
+}
+
+// storyCycle is one cycle of a story: what it did, in one line.
+func (p Pods) storyCycle(i int) string {
+	e := &p.entries[i]
+	var c *recorder.Cycle
+	if i < len(p.cycles) {
+		c = p.cycles[i]
+	}
+	parts := []string{fitLeft(fmt.Sprint(e.Seq), 5), p.st.Dim.Render(e.Start.UTC().Format("15:04:05.000")), fmt.Sprintf("try %d", e.Attempt)}
+	switch e.Result {
+	case recorder.ResultBound:
+		parts = append(parts, p.st.Success.Render("✓ bound "+e.Node))
+	case recorder.ResultUnschedulable:
+		if e.NominatedNode != "" {
+			parts = append(parts, p.st.Wait.Render("✗ preempted, nominated "+e.NominatedNode))
+		} else {
+			parts = append(parts, p.st.Unschedulable.Render("✗ Unschedulable"))
+		}
+	default:
+		parts = append(parts, p.st.Error.Render("! "+e.Result))
+	}
+	if c != nil && c.FastPath != nil {
+		// The outcome comes first: a narrow window cuts what follows.
+		fp := c.FastPath
+		verdict := p.st.Unschedulable.Render("did not fit")
+		if fp.Feasible {
+			verdict = p.st.Success.Render("fit")
+		}
+		parts = append(parts, fmt.Sprintf("%s fast path: %s %s", fp.Kind, fp.Node, verdict))
+	}
+	switch {
+	case c != nil && e.Result != recorder.ResultBound && c.Outcome.Message != "":
+		parts = append(parts, flatten(c.Outcome.Message))
+	case c == nil && e.Result != recorder.ResultBound:
+		parts = append(parts, p.st.Dim.Render("enter opens it, with its message"))
+	}
+	return strings.Join(parts, "  ")
+}
+
+// neverWords says in plain words why a pod got no cycle.
+func neverWords(state string) string {
+	switch state {
+	case recorder.PodGated:
+		return "scheduling gates hold it out of the queue (PreEnqueue)"
+	case recorder.PodNoProfile:
+		return "no profile of this scheduler serves its schedulerName"
+	}
+	return "the scheduler never took it; schedscope cannot say why"
+}
+
+func quoted(s string) string {
+	if s == "" {
+		return ""
+	}
+	return fmt.Sprintf("%q", s)
+}

@@ -1,0 +1,217 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/schedscope/schedscope/recorder"
+)
+
+// storyCycles are a run's cycles: web bound, big unschedulable, urgent
+// preempting on its first try and bound through the nominated node's fast
+// path on its second.
+func storyCycles() []*recorder.Cycle {
+	web := makeCycle(1, "web").nodes("node-1").obj()
+	big := makeCycle(2, "big").nodes("node-1").reject(0, "Insufficient cpu").obj()
+	big.Outcome.Reason, big.Outcome.Message = "Unschedulable", "0/1 nodes are available: 1 Insufficient cpu."
+	first := makeCycle(3, "urgent").nodes("node-1").reject(0, "Insufficient cpu").obj()
+	first.Outcome = recorder.Outcome{Result: recorder.ResultUnschedulable, Reason: "Unschedulable",
+		Message: "0/1 nodes are available: 1 Insufficient cpu.", NominatedNode: "node-1"}
+	retry := makeCycle(4, "urgent").nodes("node-1").obj()
+	retry.Attempt = 2
+	retry.FastPath = &recorder.FastPath{Kind: recorder.FastPathNominated, Node: "node-1", Feasible: true}
+	return []*recorder.Cycle{web, big, first, retry}
+}
+
+// storyNever are the pods of the run that never got a cycle, as sim sends them.
+func storyNever() []recorder.PodState {
+	return []recorder.PodState{
+		{Pod: recorder.PodRef{Namespace: "default", Name: "gated"}, State: recorder.PodGated, Seqs: []int{},
+			Reason: "SchedulingGated", Message: "Scheduling is blocked due to non-empty scheduling gates",
+			Hint: "held by scheduling gate example.com/quota (the SchedulingGates PreEnqueue plugin); remove the gate to let the scheduler try it"},
+		{Pod: recorder.PodRef{Namespace: "default", Name: "other"}, State: recorder.PodNoProfile, Seqs: []int{},
+			Message: `no profile serves schedulerName "my-scheduler"`,
+			Hint:    "another scheduler must place it; this one has the profile(s) default-scheduler"},
+	}
+}
+
+// podsSession is a sim session sized w×h that received the story's cycles
+// and, when the run ended, the pods that never got one.
+func podsSession(w, h int) Model {
+	m := New(Options{Source: "fixture story.yaml"})
+	m = send(m, tea.WindowSizeMsg{Width: w, Height: h})
+	var evs []Event
+	for _, c := range storyCycles() {
+		evs = append(evs, Event{Cycle: c})
+	}
+	evs = append(evs, Event{NeverAttempted: storyNever()}, Event{Done: true})
+	return send(m, eventsMsg{events: evs})
+}
+
+// podTable is the Pods view's rows as "name state node tries".
+func podTable(m Model) []string {
+	var out []string
+	for _, i := range m.pods.rows {
+		r := m.pods.pods[i]
+		out = append(out, fmt.Sprintf("%s %s %s %d", r.Pod.Name, r.State, r.Node, len(r.cycles)))
+	}
+	return out
+}
+
+func TestPodsStates(t *testing.T) {
+	m := keys(podsSession(80, 24), "P")
+	if !m.podsMode.shown {
+		t.Fatal("P did not open the Pods view")
+	}
+	want := []string{"web Bound node-1 1", "big Unschedulable  1", "urgent Bound node-1 2", "gated Gated  0", "other NoProfile  0"}
+	if diff := cmp.Diff(want, podTable(m)); diff != "" {
+		t.Errorf("pods (-want +got):\n%s", diff)
+	}
+	if got := m.pods.pods[1].Message; got != "0/1 nodes are available: 1 Insufficient cpu." {
+		t.Errorf("big's message %q, want its last cycle's", got)
+	}
+	// A nominated pod: its last cycle preempted.
+	m = podsSessionWith(t, storyCycles()[:3])
+	if got := podTable(keys(m, "P"))[2]; got != "urgent Nominated node-1 1" {
+		t.Errorf("urgent after preempting: %q", got)
+	}
+}
+
+// podsSessionWith is podsSession with only some of the cycles and no
+// never-attempted pods (a replay).
+func podsSessionWith(t *testing.T, cycles []*recorder.Cycle) Model {
+	t.Helper()
+	m := New(Options{Source: "replay test.rec"})
+	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	var evs []Event
+	for _, c := range cycles {
+		evs = append(evs, Event{Cycle: c})
+	}
+	return send(m, eventsMsg{events: evs})
+}
+
+func TestPodsSortFilterAndBack(t *testing.T) {
+	m := keys(podsSession(80, 24), "P")
+	names := func(m Model) []string {
+		var out []string
+		for _, r := range podTable(m) {
+			out = append(out, strings.Fields(r)[0])
+		}
+		return out
+	}
+	tests := []struct {
+		name string
+		keys []string
+		want []string
+	}{
+		{"by state", []string{"s"}, []string{"big", "gated", "other", "web", "urgent"}},
+		{"by name", []string{"s", "s"}, []string{"big", "gated", "other", "urgent", "web"}},
+		{"back to arrival", []string{"s", "s", "s"}, []string{"web", "big", "urgent", "gated", "other"}},
+		{"filter by state", []string{"/", "text:state:no", "enter"}, []string{"other"}},
+		{"filter by node", []string{"/", "text:node-1", "enter"}, []string{"web", "urgent"}},
+		{"esc clears the filter", []string{"/", "text:gat", "enter", "esc"}, []string{"web", "big", "urgent", "gated", "other"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := keys(m, tc.keys...)
+			if diff := cmp.Diff(tc.want, names(got)); diff != "" {
+				t.Errorf("rows (-want +got):\n%s", diff)
+			}
+			if !got.podsMode.shown {
+				t.Error("the Pods view closed")
+			}
+		})
+	}
+	// The sort key is the view's, not the engine's step.
+	if got := keys(m, "s"); got.message.text != "" {
+		t.Errorf("s said %q", got.message.text)
+	}
+	if keys(m, "esc").podsMode.shown {
+		t.Error("esc did not close the Pods view")
+	}
+	// :pods opens it too, filtered by what follows.
+	m = keys(podsSession(80, 24), ":", "text:pods gated", "enter")
+	if diff := cmp.Diff([]string{"gated"}, names(m)); !m.podsMode.shown || diff != "" {
+		t.Errorf(":pods gated: shown %v, rows (-want +got):\n%s", m.podsMode.shown, diff)
+	}
+}
+
+func TestPodsStoryOpensItsCycles(t *testing.T) {
+	m := keys(podsSession(80, 24), "P", "j", "j", "enter")
+	if !m.pods.InStory() || m.pods.Crumb() != "pods › default/urgent" {
+		t.Fatalf("enter on urgent: story %v, crumb %q", m.pods.InStory(), m.pods.Crumb())
+	}
+	if m.pods.storyCursor != 1 {
+		t.Errorf("the story starts on cycle %d, want its last", m.pods.storyCursor)
+	}
+	m, cmd := sendCmd(keys(m, "k"), press("enter"))
+	msg, ok := run(cmd).(openPodCycleMsg)
+	if !ok {
+		t.Fatalf("enter on a story's cycle gave %T", run(cmd))
+	}
+	m = send(m, msg)
+	if m.podsMode.shown || m.focus != focusCycle || m.view.Cycle().Seq != 3 {
+		t.Fatalf("after opening: pods shown %v, focus %v", m.podsMode.shown, m.focus)
+	}
+	m = keys(m, "esc")
+	if !m.podsMode.shown || !m.pods.InStory() {
+		t.Fatalf("esc from the cycle did not come back to the story")
+	}
+	m = keys(m, "esc")
+	if !m.podsMode.shown || m.pods.InStory() {
+		t.Fatalf("esc from the story did not come back to the list")
+	}
+	// A pod without cycles has a story and nothing to open.
+	m = keys(m, "G", "enter")
+	if _, cmd := sendCmd(m, press("enter")); run(cmd) != nil {
+		t.Error("enter on a never-attempted pod's story opened something")
+	}
+	if s := screen(m); !strings.Contains(s, "remove the gate") && !strings.Contains(s, "another scheduler must place it") {
+		t.Errorf("the story does not say why:\n%s", s)
+	}
+}
+
+func TestPodsOfAReplayWaitForTheirMessage(t *testing.T) {
+	m, _ := indexedSession(t, storyCycles()[:2], &recorder.Header{}, 80, 24)
+	m = keys(m, "P")
+	big := m.pods.pods[1]
+	if big.State != recorder.PodUnschedulable || !big.noMessage {
+		t.Errorf("big from its entry: %+v", big)
+	}
+	s := screen(m)
+	for _, want := range []string{"open the cycle for its message", "known in sim only"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("screen lacks %q:\n%s", want, s)
+		}
+	}
+}
+
+func TestPodsGolden(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {200, 50}} {
+		m := keys(podsSession(size[0], size[1]), "P")
+		golden(t, fmt.Sprintf("pods-%dx%d-list", size[0], size[1]), screen(m))
+		golden(t, fmt.Sprintf("pods-%dx%d-story-urgent", size[0], size[1]), screen(keys(m, "j", "j", "enter")))
+		golden(t, fmt.Sprintf("pods-%dx%d-story-gated", size[0], size[1]), screen(keys(m, "j", "j", "j", "enter")))
+	}
+}
+
+// TestPodsAtAnySize walks the view at sizes down to one cell: nothing
+// panics and every line fits.
+func TestPodsAtAnySize(t *testing.T) {
+	walk := []string{"P", "G", "enter", "k", "enter", "esc", "esc", "s", "/", "text:zz", "enter", "g", "enter", "esc", "esc", "j", "enter", "G", "enter"}
+	for _, size := range [][2]int{{1, 1}, {10, 3}, {30, 6}, {80, 24}} {
+		m := podsSession(size[0], size[1])
+		for _, k := range walk {
+			m = keys(m, k)
+			for _, l := range strings.Split(screen(m), "\n") {
+				if w := len([]rune(l)); w > size[0] {
+					t.Fatalf("%dx%d after %s: line of %d cells: %q", size[0], size[1], k, w, l)
+				}
+			}
+		}
+	}
+}
