@@ -178,16 +178,9 @@ func PatchPod(patch []byte) Change {
 func ReplacePod(manifest []byte, source string) Change {
 	c := Change{Kind: ChangeReplacePod, Detail: source, Args: []string{"--pod-file", source}}
 	c.apply = func(f *Fork) error {
-		objs, err := DecodeManifest(source, manifest)
+		p, err := decodeOne[*v1.Pod](source, manifest, "Pod")
 		if err != nil {
 			return err
-		}
-		if len(objs) != 1 {
-			return fmt.Errorf("%s: holds %d objects; give one Pod", source, len(objs))
-		}
-		p, ok := objs[0].(*v1.Pod)
-		if !ok {
-			return fmt.Errorf("%s: is a %s, not a Pod", source, kindName(objs[0]))
 		}
 		if p.Spec.NodeName != "" {
 			return fmt.Errorf("%s: spec.nodeName is set: the scheduler would never see the pod", source)
@@ -310,16 +303,9 @@ func RemoveNode(name string) Change {
 func AddNode(manifest []byte, source string) Change {
 	c := Change{Kind: ChangeAddNode, Target: source, Args: []string{"--add-node", source}}
 	c.apply = func(f *Fork) error {
-		objs, err := DecodeManifest(source, manifest)
+		n, err := decodeOne[*v1.Node](source, manifest, "Node")
 		if err != nil {
 			return err
-		}
-		if len(objs) != 1 {
-			return fmt.Errorf("%s: holds %d objects; give one Node", source, len(objs))
-		}
-		n, ok := objs[0].(*v1.Node)
-		if !ok {
-			return fmt.Errorf("%s: is a %s, not a Node", source, kindName(objs[0]))
 		}
 		return f.addNode(n)
 	}
@@ -637,16 +623,9 @@ func ReplaceNode(name string, manifest []byte, source string) Change {
 		if err != nil {
 			return err
 		}
-		objs, err := DecodeManifest(source, manifest)
+		n, err := decodeOne[*v1.Node](source, manifest, "Node")
 		if err != nil {
 			return err
-		}
-		if len(objs) != 1 {
-			return fmt.Errorf("%s: holds %d objects; give one Node", source, len(objs))
-		}
-		n, ok := objs[0].(*v1.Node)
-		if !ok {
-			return fmt.Errorf("%s: is a %s, not a Node", source, kindName(objs[0]))
 		}
 		if n.Name != name {
 			return fmt.Errorf("%s: names node %q, not %q; add a node instead", source, n.Name, name)
@@ -681,4 +660,22 @@ func (f *Fork) NodeYAML(name string) ([]byte, error) {
 	n.APIVersion, n.Kind = "v1", "Node"
 	n.ManagedFields = nil
 	return yaml.Marshal(n)
+}
+
+// decodeOne decodes a manifest that must hold exactly one object of type T
+// (a kind named kind, for errors).
+func decodeOne[T runtime.Object](source string, manifest []byte, kind string) (T, error) {
+	var zero T
+	objs, err := DecodeManifest(source, manifest)
+	if err != nil {
+		return zero, err
+	}
+	if len(objs) != 1 {
+		return zero, fmt.Errorf("%s: holds %d objects; give one %s", source, len(objs), kind)
+	}
+	o, ok := objs[0].(T)
+	if !ok {
+		return zero, fmt.Errorf("%s: is a %s, not a %s", source, kindName(objs[0]), kind)
+	}
+	return o, nil
 }
