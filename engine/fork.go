@@ -66,6 +66,9 @@ type Fork struct {
 type ForkTarget struct {
 	Pod string
 	Seq int
+	// Burst runs the fixture as RunBurst does (every pod at once) up to the
+	// target; the default is Run's sequential arrival.
+	Burst bool
 }
 
 // ForkAt runs the fixture as Run does until the target cycle has finished and
@@ -77,7 +80,7 @@ func ForkAt(ctx context.Context, fx *Fixture, opts Options, target ForkTarget) (
 			return seq == target.Seq
 		}
 		return matchesPod(pod, target.Pod)
-	}, 1)
+	}, 1, target.Burst)
 	if err != nil {
 		return nil, err
 	}
@@ -96,7 +99,7 @@ func ForkAt(ctx context.Context, fx *Fixture, opts Options, target ForkTarget) (
 
 // ForkEvery runs the fixture and returns a fork at every cycle, in order.
 func ForkEvery(ctx context.Context, fx *Fixture, opts Options) ([]*Fork, error) {
-	return forks(ctx, fx, opts, func(int, *v1.Pod) bool { return true }, 0)
+	return forks(ctx, fx, opts, func(int, *v1.Pod) bool { return true }, 0, false)
 }
 
 func matchesPod(p *v1.Pod, name string) bool {
@@ -132,7 +135,7 @@ func joinComma(s []string) string {
 
 // forks runs fx and captures the state at the start of every cycle want
 // accepts, stopping after limit captured cycles have finished (0: no limit).
-func forks(ctx context.Context, fx *Fixture, opts Options, want func(seq int, pod *v1.Pod) bool, limit int) ([]*Fork, error) {
+func forks(ctx context.Context, fx *Fixture, opts Options, want func(seq int, pod *v1.Pod) bool, limit int, burst bool) ([]*Fork, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
@@ -178,7 +181,11 @@ func forks(ctx context.Context, fx *Fixture, opts Options, want func(seq int, po
 		}
 		return schedule(ctx, fw, state, podInfo)
 	}
-	_, runErr := e.Run(ctx)
+	run := e.Run
+	if burst {
+		run = e.RunBurst
+	}
+	_, runErr := run(ctx)
 	mu.Lock()
 	defer mu.Unlock()
 	var out []*Fork

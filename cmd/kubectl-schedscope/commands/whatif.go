@@ -261,7 +261,11 @@ func (o *simOptions) forkCycle(ctx context.Context, pod string, cycle int) (*eng
 	if err != nil {
 		return nil, err
 	}
-	return engine.ForkAt(ctx, fx, engine.Options{Config: cfg, ConfigPath: o.Config, Diagnostic: mode}, engine.ForkTarget{Pod: pod, Seq: cycle})
+	if err := checkArrival(o.Arrival); err != nil {
+		return nil, err
+	}
+	return engine.ForkAt(ctx, fx, engine.Options{Config: cfg, ConfigPath: o.Config, Diagnostic: mode},
+		engine.ForkTarget{Pod: pod, Seq: cycle, Burst: o.Arrival == arrivalBurst})
 }
 
 // Run forks, changes, re-runs and prints.
