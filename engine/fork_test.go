@@ -87,3 +87,20 @@ func TestUnchangedForkReproducesEveryCycle(t *testing.T) {
 		})
 	}
 }
+
+// A fork of a burst run (every pod created at once) reproduces its cycle too.
+func TestBurstForkReproducesItsCycle(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	f, err := ForkAt(ctx, loadEmbedded(t, "default.yaml"), Options{}, ForkTarget{Pod: "huge", Burst: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := f.Run(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := recorder.DiffCycles(f.Recorded, got.Cycle); !d.Same {
+		t.Errorf("the unchanged re-run of a burst run's cycle differs: %s", describeDiff(d))
+	}
+}
