@@ -12,8 +12,12 @@ const admissionNode = "apiVersion: v1\nkind: Node\nmetadata: {name: node-1}\nsta
 // The loader admits objects with kube-apiserver's own admission plugins,
 // in its order, each object seeing only what was created before it.
 func TestUpstreamAdmission(t *testing.T) {
-	limitRange := func(name, cpu string) string {
-		return "apiVersion: v1\nkind: LimitRange\nmetadata: {name: " + name + "}\nspec:\n  limits:\n  - type: Container\n    defaultRequest: {cpu: " + cpu + "}\n---\n"
+	// Upstream's LimitRanger applies each LimitRange of the namespace in
+	// turn, in its informer cache's order, and a default fills only what is
+	// still missing: two ranges defaulting different resources both apply.
+	// (Two defaulting the same resource race on that order, upstream too.)
+	limitRange := func(name, resource, value string) string {
+		return "apiVersion: v1\nkind: LimitRange\nmetadata: {name: " + name + "}\nspec:\n  limits:\n  - type: Container\n    defaultRequest: {" + resource + ": " + value + "}\n---\n"
 	}
 	class := func(name, value string, global bool, policy string) string {
 		s := "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: " + name + "}\nvalue: " + value + "\n"
@@ -32,11 +36,12 @@ func TestUpstreamAdmission(t *testing.T) {
 		check   func(t *testing.T, p *v1.Pod)
 		wantErr string
 	}{
-		{name: "two LimitRanges: the first one's default applies",
-			fixture: admissionNode + limitRange("first", "100m") + limitRange("second", "300m") + pod,
+		{name: "two LimitRanges both apply",
+			fixture: admissionNode + limitRange("first", "cpu", "100m") + limitRange("second", "memory", "64Mi") + pod,
 			check: func(t *testing.T, p *v1.Pod) {
-				if got := p.Spec.Containers[0].Resources.Requests.Cpu().String(); got != "100m" {
-					t.Errorf("cpu request %s, want 100m (the first LimitRange)", got)
+				r := p.Spec.Containers[0].Resources.Requests
+				if r.Cpu().String() != "100m" || r.Memory().String() != "64Mi" {
+					t.Errorf("requests %v, want cpu 100m and memory 64Mi", r)
 				}
 				if p.Annotations["kubernetes.io/limit-ranger"] == "" {
 					t.Errorf("no limit-ranger annotation: %v", p.Annotations)
