@@ -4,18 +4,10 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	_ "unsafe" // for go:linkname
 
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/utils/clock"
 )
-
-// nanotime is the runtime's monotonic clock. Filter and Score wrappers time
-// every plugin call on every node; time.Now also reads the wall clock, which
-// doubled the cost of timing on the scheduler's hottest path.
-//
-//go:linkname nanotime runtime.nanotime
-func nanotime() int64
 
 // Sampling: on clusters of up to timeAllNodes nodes every call is timed; on
 // larger ones, calls on about one node in sampleEvery (picked by the node's

@@ -4,14 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"reflect"
 	"slices"
 	"sort"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -203,12 +201,9 @@ func build(ctx context.Context, fx *Fixture, opts Options) (*Engine, error) {
 		return nil, fmt.Errorf("starting the scheduler: %w", err)
 	}
 	e.sched = sched
-	sv := reflect.ValueOf(sched).Elem()
-	ns := sv.FieldByName("nextStartNodeIndex")
-	if !ns.IsValid() || ns.Kind() != reflect.Int {
-		return nil, errors.New("scheduler has no nextStartNodeIndex field; the pinned kube-scheduler changed")
+	if e.nextStart, err = nextStartNodeIndex(sched); err != nil {
+		return nil, err
 	}
-	e.nextStart = (*int)(unsafe.Pointer(ns.UnsafeAddr()))
 	if cfg.PercentageOfNodesToScore != nil {
 		e.globalPct = *cfg.PercentageOfNodesToScore
 	}
@@ -599,27 +594,14 @@ func (e *Engine) startCycle(fw framework.Framework, state fwk.CycleState, podInf
 	return c
 }
 
-// nodesToFind mirrors the scheduler's numFeasibleNodesToFind for the record.
+// nodesToFind is how many feasible nodes the search of fw stops after, as
+// the scheduler computes it (see numFeasibleNodesToFind in upstream.go).
 func (e *Engine) nodesToFind(fw framework.Framework, numAll int) int {
-	const minNodes, minPct = 100, 5
-	if numAll < minNodes {
-		return numAll
-	}
 	pct := e.globalPct
 	if p := fw.PercentageOfNodesToScore(); p != nil {
 		pct = *p
 	}
-	if pct == 0 {
-		pct = int32(50 - numAll/125)
-		if pct < minPct {
-			pct = minPct
-		}
-	}
-	n := numAll * int(pct) / 100
-	if n < minNodes {
-		return minNodes
-	}
-	return n
+	return numFeasibleNodesToFind(numAll, pct)
 }
 
 // endAlgorithm assembles Filter, Score and Selection once SchedulePod returns.

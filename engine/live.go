@@ -5,14 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"reflect"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	v1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -192,29 +190,7 @@ func (l *Live) Notes() []string { return l.notes }
 func (l *Live) Skipped() []string { return l.skipped }
 
 // readTypes returns the object types the scheduler's informers watch.
-func (e *Engine) readTypes() ([]runtime.Object, error) {
-	v := reflect.ValueOf(e.informers)
-	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
-		return nil, fmt.Errorf("unexpected informer factory %T", e.informers)
-	}
-	f := v.Elem().FieldByName("informers")
-	if !f.IsValid() || f.Kind() != reflect.Map {
-		return nil, errors.New("informer factory has no informers map; the pinned client-go changed")
-	}
-	m := reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
-	var out []runtime.Object
-	for _, k := range m.MapKeys() {
-		t, ok := k.Interface().(reflect.Type)
-		if !ok || t.Kind() != reflect.Pointer {
-			continue
-		}
-		obj, ok := reflect.New(t.Elem()).Interface().(runtime.Object)
-		if ok {
-			out = append(out, obj)
-		}
-	}
-	return out, nil
-}
+func (e *Engine) readTypes() ([]runtime.Object, error) { return informerTypes(e.informers) }
 
 func gvrOf(obj runtime.Object) (schema.GroupVersionResource, error) {
 	gvks, _, err := clientgoscheme.Scheme.ObjectKinds(obj)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"reflect"
 	"time"
-	"unsafe"
 
 	v1 "k8s.io/api/core/v1"
 	fwk "k8s.io/kube-scheduler/framework"
@@ -23,23 +22,6 @@ import (
 // plugin, and the framework requires Plugin.Name() to equal the configured name,
 // so messages such as "node(s) didn't satisfy plugin(s) [NodeAffinity]" would
 // carry the wrapper's name instead of upstream's.
-
-// pluginSlice returns a pointer to the unexported slice field name of v.
-func pluginSlice[T any](v reflect.Value, name string) (*[]T, error) {
-	f := v.FieldByName(name)
-	if !f.IsValid() || f.Type() != reflect.TypeFor[[]T]() {
-		return nil, fmt.Errorf("scheduler framework has no field %s of type %v; the pinned kube-scheduler changed", name, reflect.TypeFor[[]T]())
-	}
-	return (*[]T)(unsafe.Pointer(f.UnsafeAddr())), nil
-}
-
-func frameworkStruct(fw framework.Framework) (reflect.Value, error) {
-	v := reflect.ValueOf(fw)
-	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
-		return reflect.Value{}, fmt.Errorf("unexpected framework type %T", fw)
-	}
-	return v.Elem(), nil
-}
 
 // wrapSlice replaces each plugin of the slice field with wrap(position, plugin).
 // A plugin's position is also its index in the framework's ListPlugins.

@@ -1,0 +1,120 @@
+package engine
+
+// This file is the engine's one seam to the internals of kube-scheduler,
+// client-go and the Go runtime: every use of a private field, a linkname or
+// a copied upstream computation lives here, each with the upstream symbol
+// and the version it was written against (k8s.io/kubernetes v1.37.1,
+// client-go v0.37.1, Go 1.26). upstream_test.go exercises each one on the
+// pinned versions; after a Kubernetes bump, a failure there names the touch
+// that changed. See README, "Bumping Kubernetes".
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"unsafe"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/informers"
+	"k8s.io/kubernetes/pkg/scheduler"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+)
+
+// nanotime is the runtime's monotonic clock (runtime.nanotime, Go 1.26).
+// Filter and Score wrappers time every plugin call on every node; time.Now
+// also reads the wall clock, which doubled the cost of timing on the
+// scheduler's hottest path.
+//
+//go:linkname nanotime runtime.nanotime
+func nanotime() int64
+
+// nextStartNodeIndex returns a pointer to the scheduler's private
+// Scheduler.nextStartNodeIndex (pkg/scheduler/scheduler.go, v1.37.1): where
+// the next cycle's node search begins. The engine records it with each cycle
+// and sets it when a what-if re-runs one.
+func nextStartNodeIndex(s *scheduler.Scheduler) (*int, error) {
+	f := reflect.ValueOf(s).Elem().FieldByName("nextStartNodeIndex")
+	if !f.IsValid() || f.Kind() != reflect.Int {
+		return nil, errors.New("scheduler has no nextStartNodeIndex field of type int; the pinned kube-scheduler changed (see engine/upstream.go)")
+	}
+	return (*int)(unsafe.Pointer(f.UnsafeAddr())), nil
+}
+
+// frameworkStruct is the struct behind a profile's framework
+// (runtime.frameworkImpl, pkg/scheduler/framework/runtime, v1.37.1).
+func frameworkStruct(fw framework.Framework) (reflect.Value, error) {
+	v := reflect.ValueOf(fw)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return reflect.Value{}, fmt.Errorf("unexpected framework type %T", fw)
+	}
+	return v.Elem(), nil
+}
+
+// frameworkPluginFields are the private plugin slices of frameworkImpl
+// (v1.37.1) the engine replaces with recording wrappers, one per extension
+// point it records.
+var frameworkPluginFields = []string{
+	"preFilterPlugins", "filterPlugins", "postFilterPlugins", "preScorePlugins", "scorePlugins",
+	"reservePlugins", "permitPlugins", "preBindPlugins", "bindPlugins", "postBindPlugins",
+}
+
+// pluginSlice returns a pointer to the private slice field name of a
+// framework's struct (one of frameworkPluginFields).
+func pluginSlice[T any](v reflect.Value, name string) (*[]T, error) {
+	f := v.FieldByName(name)
+	if !f.IsValid() || f.Type() != reflect.TypeFor[[]T]() {
+		return nil, fmt.Errorf("scheduler framework has no field %s of type %v; the pinned kube-scheduler changed (see engine/upstream.go)", name, reflect.TypeFor[[]T]())
+	}
+	return (*[]T)(unsafe.Pointer(f.UnsafeAddr())), nil
+}
+
+// informerTypes lists the object types a shared informer factory has
+// informers for: the private sharedInformerFactory.informers map
+// (client-go informers/factory.go, v0.37.1), keyed by reflect.Type. Live
+// mode and snapshot read exactly what the scheduler watches.
+func informerTypes(factory informers.SharedInformerFactory) ([]runtime.Object, error) {
+	v := reflect.ValueOf(factory)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return nil, fmt.Errorf("unexpected informer factory %T", factory)
+	}
+	f := v.Elem().FieldByName("informers")
+	if !f.IsValid() || f.Kind() != reflect.Map {
+		return nil, errors.New("informer factory has no informers map; the pinned client-go changed (see engine/upstream.go)")
+	}
+	m := reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
+	var out []runtime.Object
+	for _, k := range m.MapKeys() {
+		t, ok := k.Interface().(reflect.Type)
+		if !ok || t.Kind() != reflect.Pointer {
+			continue
+		}
+		if obj, ok := reflect.New(t.Elem()).Interface().(runtime.Object); ok {
+			out = append(out, obj)
+		}
+	}
+	return out, nil
+}
+
+// numFeasibleNodesToFind is a copy of the scheduler's private
+// schedulerPrivate.numFeasibleNodesToFind (pkg/scheduler/schedule_one.go,
+// v1.37.1) with its constants minFeasibleNodesToFind (100) and
+// minFeasibleNodesPercentageToFind (5): how many feasible nodes a search of
+// numAll nodes stops after, for a percentageOfNodesToScore of pct (0:
+// adaptive). It is only recorded (NodesToFind), never used to decide.
+func numFeasibleNodesToFind(numAll int, pct int32) int {
+	const minNodes, minPct = 100, 5
+	if numAll < minNodes {
+		return numAll
+	}
+	if pct == 0 {
+		pct = int32(50 - numAll/125)
+		if pct < minPct {
+			pct = minPct
+		}
+	}
+	n := numAll * int(pct) / 100
+	if n < minNodes {
+		return minNodes
+	}
+	return n
+}
