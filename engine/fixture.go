@@ -76,6 +76,12 @@ func readAllBounded(name string, r io.Reader, limit int64, what string) ([]byte,
 	return data, nil
 }
 
+// ReadManifestFile reads one object's manifest (a Pod or Node a what-if
+// adds or swaps in), bounded as a scheduler configuration is.
+func ReadManifestFile(path string) ([]byte, error) {
+	return readBounded(path, maxConfigBytes, "manifest")
+}
+
 // LoadFixtureReader reads a fixture manifest from r (such as standard
 // input), bounded as LoadFixtureFile is; errors name it name.
 func LoadFixtureReader(name string, r io.Reader) (*Fixture, error) {

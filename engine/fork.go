@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -119,18 +120,7 @@ func podsOf(fx *Fixture) string {
 		}
 		names = append(names, p.Namespace+"/"+p.Name)
 	}
-	return "its pending pods are " + joinComma(names)
-}
-
-func joinComma(s []string) string {
-	out := ""
-	for i, x := range s {
-		if i > 0 {
-			out += ", "
-		}
-		out += x
-	}
-	return out
+	return "its pending pods are " + strings.Join(names, ", ")
 }
 
 // forks runs fx and captures the state at the start of every cycle want
@@ -253,7 +243,7 @@ func (e *Engine) capture(fw framework.Framework, pod *v1.Pod) *Fork {
 			f.Nominated = append(f.Nominated, q)
 		}
 	}
-	slices.SortStableFunc(f.Placed, func(a, b *v1.Pod) int { return compareKeys(a, b) })
+	slices.SortStableFunc(f.Placed, compareKeys)
 	tracker := e.client.Tracker()
 	for _, o := range e.fixture.Objects {
 		switch o.(type) {
@@ -276,14 +266,7 @@ func (e *Engine) capture(fw framework.Framework, pod *v1.Pod) *Fork {
 }
 
 func compareKeys(a, b *v1.Pod) int {
-	ka, kb := a.Namespace+"/"+a.Name, b.Namespace+"/"+b.Name
-	switch {
-	case ka < kb:
-		return -1
-	case ka > kb:
-		return 1
-	}
-	return 0
+	return cmp.Compare(a.Namespace+"/"+a.Name, b.Namespace+"/"+b.Name)
 }
 
 // heldGate keeps a nominated pod out of the fork's scheduling: the scheduler

@@ -185,7 +185,7 @@ func victimsOf(c *recorder.Cycle) string {
 	for _, v := range c.PostFilter.Victims {
 		keys = append(keys, v.Key())
 	}
-	return joinComma(keys)
+	return strings.Join(keys, ", ")
 }
 
 // diagnosis maps each node to the rejections it got, from the diagnostic
@@ -353,7 +353,7 @@ func (f *Fork) candidates(c *recorder.Cycle, failing map[string][]recorder.Rejec
 			for _, v := range cand.Victims {
 				keys = append(keys, v.Key())
 			}
-			add(evictAll(keys), fmt.Sprintf("evict %s from %s (the pods preemption would evict there)", joinComma(keys), cand.Node), 2+len(keys))
+			add(evictAll(keys), fmt.Sprintf("evict %s from %s (the pods preemption would evict there)", strings.Join(keys, ", "), cand.Node), 2+len(keys))
 		}
 	}
 	slices.SortStableFunc(out, func(a, b candidate) int {
@@ -558,7 +558,7 @@ func mentions(r recorder.Rejection, name v1.ResourceName) bool {
 
 // evictAll evicts several pods as one change.
 func evictAll(keys []string) Change {
-	c := Change{Kind: ChangeEvict, Target: joinComma(keys)}
+	c := Change{Kind: ChangeEvict, Target: strings.Join(keys, ", ")}
 	for _, k := range keys {
 		c.Args = append(c.Args, "--evict", k)
 	}

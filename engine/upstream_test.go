@@ -46,42 +46,11 @@ func TestUpstreamSeam(t *testing.T) {
 				}
 			}
 			for _, f := range frameworkPluginFields {
-				var n int
-				var err error
-				switch f {
-				case "preFilterPlugins":
-					p, e := pluginSlice[fwk.PreFilterPlugin](v, f)
-					n, err = lenOf(p), e
-				case "filterPlugins":
-					p, e := pluginSlice[fwk.FilterPlugin](v, f)
-					n, err = lenOf(p), e
-				case "postFilterPlugins":
-					p, e := pluginSlice[fwk.PostFilterPlugin](v, f)
-					n, err = lenOf(p), e
-				case "preScorePlugins":
-					p, e := pluginSlice[fwk.PreScorePlugin](v, f)
-					n, err = lenOf(p), e
-				case "scorePlugins":
-					p, e := pluginSlice[fwk.ScorePlugin](v, f)
-					n, err = lenOf(p), e
-				case "reservePlugins":
-					p, e := pluginSlice[fwk.ReservePlugin](v, f)
-					n, err = lenOf(p), e
-				case "permitPlugins":
-					p, e := pluginSlice[fwk.PermitPlugin](v, f)
-					n, err = lenOf(p), e
-				case "preBindPlugins":
-					p, e := pluginSlice[fwk.PreBindPlugin](v, f)
-					n, err = lenOf(p), e
-				case "bindPlugins":
-					p, e := pluginSlice[fwk.BindPlugin](v, f)
-					n, err = lenOf(p), e
-				case "postBindPlugins":
-					p, e := pluginSlice[fwk.PostBindPlugin](v, f)
-					n, err = lenOf(p), e
-				default:
+				count, ok := pluginFieldLens[f]
+				if !ok {
 					t.Fatalf("no check for field %s", f)
 				}
+				n, err := count(v, f)
 				check(f, err, n)
 			}
 		}
@@ -113,11 +82,27 @@ func TestUpstreamSeam(t *testing.T) {
 	})
 }
 
-func lenOf[T any](p *[]T) int {
-	if p == nil {
-		return 0
+// pluginFieldLens reads each plugin slice of frameworkPluginFields with
+// the element type the engine expects there, returning its length.
+var pluginFieldLens = map[string]func(reflect.Value, string) (int, error){
+	"preFilterPlugins":  fieldLen[fwk.PreFilterPlugin],
+	"filterPlugins":     fieldLen[fwk.FilterPlugin],
+	"postFilterPlugins": fieldLen[fwk.PostFilterPlugin],
+	"preScorePlugins":   fieldLen[fwk.PreScorePlugin],
+	"scorePlugins":      fieldLen[fwk.ScorePlugin],
+	"reservePlugins":    fieldLen[fwk.ReservePlugin],
+	"permitPlugins":     fieldLen[fwk.PermitPlugin],
+	"preBindPlugins":    fieldLen[fwk.PreBindPlugin],
+	"bindPlugins":       fieldLen[fwk.BindPlugin],
+	"postBindPlugins":   fieldLen[fwk.PostBindPlugin],
+}
+
+func fieldLen[T any](v reflect.Value, name string) (int, error) {
+	p, err := pluginSlice[T](v, name)
+	if err != nil {
+		return 0, err
 	}
-	return len(*p)
+	return len(*p), nil
 }
 
 // The copy of numFeasibleNodesToFind says what the scheduler does: on the

@@ -368,7 +368,7 @@ func EvictPod(key string) Change {
 			}
 			return fmt.Errorf("no pod %q is placed or nominated at this cycle", key)
 		case len(found) > 1:
-			return fmt.Errorf("%q names %d pods (%s); give namespace/name", key, len(found), joinComma(found))
+			return fmt.Errorf("%q names %d pods (%s); give namespace/name", key, len(found), strings.Join(found, ", "))
 		}
 		f.Placed = slices.DeleteFunc(f.Placed, match)
 		f.Nominated = slices.DeleteFunc(f.Nominated, match)
@@ -389,7 +389,7 @@ func (f *Fork) nodeIndex(name string) (int, error) {
 		}
 		names = append(names, n.Name)
 	}
-	return -1, fmt.Errorf("no node %q at this cycle (its nodes: %s)", name, joinComma(names))
+	return -1, fmt.Errorf("no node %q at this cycle (its nodes: %s)", name, strings.Join(names, ", "))
 }
 
 // UseConfig replaces the scheduler's configuration (loaded with LoadConfigFile).
@@ -403,7 +403,7 @@ func UseConfig(cfg *config.KubeSchedulerConfiguration, path string) Change {
 			for _, p := range g.Profiles {
 				names = append(names, p.SchedulerName)
 			}
-			return fmt.Errorf("%s has no profile %q, which the pod asks for (its profiles: %s)", path, f.Profile, joinComma(names))
+			return fmt.Errorf("%s has no profile %q, which the pod asks for (its profiles: %s)", path, f.Profile, strings.Join(names, ", "))
 		}
 		f.Config = g
 		f.changedConfig = true

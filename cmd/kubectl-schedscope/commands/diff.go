@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -210,7 +211,7 @@ func (o *DiffOptions) compare(ctx context.Context) (*diffDocument, error) {
 	}
 	doc.Pods = []diffPod{}
 	if o.Pod != "" {
-		kept := slicesFilter(order, func(k string) bool { return k == o.Pod || strings.HasSuffix(k, "/"+o.Pod) })
+		kept := slices.DeleteFunc(order, func(k string) bool { return k != o.Pod && !strings.HasSuffix(k, "/"+o.Pod) })
 		if len(kept) == 0 {
 			return nil, errorf("pod %q has no cycle in either side", o.Pod)
 		}
@@ -321,16 +322,6 @@ func sideLine(s *diffSide) string {
 		return s.Node
 	}
 	return s.Outcome
-}
-
-func slicesFilter(s []string, keep func(string) bool) []string {
-	var out []string
-	for _, x := range s {
-		if keep(x) {
-			out = append(out, x)
-		}
-	}
-	return out
 }
 
 // compareCycles compares two cycles of one recording: they need not be of

@@ -3,7 +3,6 @@ package commands
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -113,7 +112,7 @@ func (c *changeFlags) build(fs *pflag.FlagSet) ([]engine.Change, error) {
 		out = append(out, engine.PatchNode(name, data))
 	}
 	for _, s := range c.AddNodes {
-		data, err := readBoundedFile(s)
+		data, err := engine.ReadManifestFile(s)
 		if err != nil {
 			return nil, errorf("--add-node: %v", err)
 		}
@@ -136,7 +135,7 @@ func (c *changeFlags) build(fs *pflag.FlagSet) ([]engine.Change, error) {
 		if c.PatchPod != "" {
 			return nil, errorf("--pod-file and --patch-pod both change the pod; give one")
 		}
-		data, err := readBoundedFile(c.PodFile)
+		data, err := engine.ReadManifestFile(c.PodFile)
 		if err != nil {
 			return nil, errorf("--pod-file: %v", err)
 		}
@@ -150,24 +149,6 @@ func (c *changeFlags) build(fs *pflag.FlagSet) ([]engine.Change, error) {
 		out = append(out, engine.PatchPod(data))
 	}
 	return out, nil
-}
-
-// readBoundedFile reads a manifest a flag names, bounded as fixtures are.
-func readBoundedFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	const limit = 4 << 20
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > limit {
-		return nil, errorf("%s: larger than 4 MiB: too big for one manifest", path)
-	}
-	return data, nil
 }
 
 // WhatIfOptions holds the flags of whatif.
