@@ -31,6 +31,7 @@ type wireEnvelope struct {
 	NodeSet   *NodeSet   `json:"nodeSet,omitempty"`
 	Cycle     *wireCycle `json:"cycle,omitempty"`
 	Observed  *Observed  `json:"observed,omitempty"`
+	Dropped   *Dropped   `json:"dropped,omitempty"`
 	NodeSetAt int64      `json:"nodeSetAt,omitempty"`
 }
 
@@ -292,6 +293,11 @@ func decodeRecord(e *wireEnvelope, off int64, line int, lim limits, nodeSet func
 			return corrupt("observed record without body")
 		}
 		return Record{Kind: KindObserved, Observed: e.Observed, Offset: off}, nil
+	case KindDropped:
+		if e.Dropped == nil {
+			return corrupt("dropped record without body")
+		}
+		return Record{Kind: KindDropped, Offset: off}, &ErrDropped{Offset: off, Dropped: *e.Dropped}
 	}
 	return Record{Offset: off}, nil
 }

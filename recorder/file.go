@@ -25,7 +25,21 @@ const (
 	KindCycle   = "cycle"
 	// KindObserved records a binding made by a live cluster's own scheduler.
 	KindObserved = "observed"
+	// KindDropped records that a live session dropped records because the
+	// disk fell behind (see AsyncWriter); readers report it as a problem.
+	KindDropped = "dropped"
 )
+
+// Dropped counts records a live session left out of its recording, so that a
+// replay can say so instead of showing a silent gap.
+type Dropped struct {
+	// Cycles and Observed count the records dropped since the last one written.
+	Cycles   int `json:"cycles,omitempty"`
+	Observed int `json:"observed,omitempty"`
+	// FirstSeq and LastSeq are the first and last dropped cycles' sequence numbers.
+	FirstSeq int `json:"firstSeq,omitempty"`
+	LastSeq  int `json:"lastSeq,omitempty"`
+}
 
 type envelope struct {
 	Kind     string    `json:"kind"`
@@ -33,6 +47,7 @@ type envelope struct {
 	NodeSet  *NodeSet  `json:"nodeSet,omitempty"`
 	Cycle    *Cycle    `json:"cycle,omitempty"`
 	Observed *Observed `json:"observed,omitempty"`
+	Dropped  *Dropped  `json:"dropped,omitempty"`
 	// NodeSetAt is the byte offset of the NodeSet record a cycle refers to, so a
 	// reader can open one cycle without reading the file from the start.
 	NodeSetAt int64 `json:"nodeSetAt,omitempty"`
@@ -108,6 +123,11 @@ func (w *Writer) write(e *envelope) error {
 // WriteObserved appends a binding observed on a live cluster.
 func (w *Writer) WriteObserved(o *Observed) error {
 	return w.write(&envelope{Kind: KindObserved, Observed: o})
+}
+
+// WriteDropped appends a note of records dropped before this point.
+func (w *Writer) WriteDropped(d *Dropped) error {
+	return w.write(&envelope{Kind: KindDropped, Dropped: d})
 }
 
 // Flush flushes buffered data (records are already flushed as they are written).

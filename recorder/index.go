@@ -291,6 +291,7 @@ func hasEscape(b []byte) bool {
 type skimmed struct {
 	kind                    string
 	nodeSet, cycle, observe []byte
+	dropped                 []byte
 	nodeSetAt               int64
 }
 
@@ -338,6 +339,8 @@ func skimLine(line []byte) (*skimmed, string) {
 			s.cycle = v
 		case "observed":
 			s.observe = v
+		case "dropped":
+			s.dropped = v
 		case "nodeSetAt":
 			n, err := strconv.ParseInt(string(v), 10, 64)
 			if err != nil {
@@ -440,6 +443,16 @@ func (r *Reader) skim(b []byte, off int64, line int) (rec Record, err error, ok 
 			return corrupt(err.Error())
 		}
 		return Record{Kind: KindObserved, Observed: &o, Offset: off}, nil, true
+	case KindDropped:
+		var d Dropped
+		if s.dropped == nil {
+			return corrupt("dropped record without body")
+		}
+		if err := json.Unmarshal(s.dropped, &d); err != nil {
+			return corrupt(err.Error())
+		}
+		r.pending = append(r.pending, &ErrDropped{Offset: off, Dropped: d})
+		return Record{Kind: KindDropped, Offset: off}, nil, true
 	}
 	r.unknown[s.kind]++
 	return Record{}, nil, false

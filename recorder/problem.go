@@ -40,6 +40,32 @@ func (e *ErrMissingNodeSet) Error() string {
 	return s
 }
 
+// ErrDropped reports records a live session dropped from its recording
+// because writing fell behind the scheduler. The records around it are whole.
+type ErrDropped struct {
+	// Offset is the byte offset of the note.
+	Offset int64
+	Dropped
+}
+
+func (e *ErrDropped) Error() string {
+	what := fmt.Sprintf("%d cycles", e.Cycles)
+	switch {
+	case e.Cycles == 1:
+		what = fmt.Sprintf("cycle %d", e.FirstSeq)
+	case e.Cycles > 1:
+		what = fmt.Sprintf("%d cycles (%d to %d)", e.Cycles, e.FirstSeq, e.LastSeq)
+	}
+	if e.Observed > 0 {
+		if e.Cycles > 0 {
+			what += fmt.Sprintf(" and %d observed bindings", e.Observed)
+		} else {
+			what = fmt.Sprintf("%d observed bindings", e.Observed)
+		}
+	}
+	return fmt.Sprintf("%s were dropped while recording, before byte %d: writing fell behind the scheduler", what, e.Offset)
+}
+
 // ErrDuplicate reports a second record for a cycle sequence number or a node
 // set ID already seen in the same file. Both records are kept.
 type ErrDuplicate struct {
@@ -70,8 +96,9 @@ func IsProblem(err error) bool {
 		corrupt *ErrCorrupt
 		missing *ErrMissingNodeSet
 		dup     *ErrDuplicate
+		dropped *ErrDropped
 	)
-	return errors.As(err, &torn) || errors.As(err, &corrupt) || errors.As(err, &missing) || errors.As(err, &dup)
+	return errors.As(err, &torn) || errors.As(err, &corrupt) || errors.As(err, &missing) || errors.As(err, &dup) || errors.As(err, &dropped)
 }
 
 // problemOffset returns the byte offset a problem names.
@@ -81,6 +108,7 @@ func problemOffset(err error) int64 {
 		corrupt *ErrCorrupt
 		missing *ErrMissingNodeSet
 		dup     *ErrDuplicate
+		dropped *ErrDropped
 	)
 	switch {
 	case errors.As(err, &torn):
@@ -91,6 +119,8 @@ func problemOffset(err error) int64 {
 		return missing.Offset
 	case errors.As(err, &dup):
 		return dup.Offset
+	case errors.As(err, &dropped):
+		return dropped.Offset
 	}
 	return 0
 }

@@ -102,6 +102,9 @@ func (r *RotatingWriter) WriteCycle(c *Cycle) error {
 // WriteObserved appends an observed binding, rotating afterwards if the file is full.
 func (r *RotatingWriter) WriteObserved(o *Observed) error { return r.after(r.w.WriteObserved(o)) }
 
+// WriteDropped appends a note of dropped records, rotating afterwards if the file is full.
+func (r *RotatingWriter) WriteDropped(d *Dropped) error { return r.after(r.w.WriteDropped(d)) }
+
 // Close syncs and closes the current file.
 func (r *RotatingWriter) Close() error {
 	if err := r.f.Sync(); err != nil {

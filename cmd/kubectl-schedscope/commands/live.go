@@ -180,11 +180,25 @@ type liveOutput struct {
 	events chan tui.Event
 	ctl    *liveControl
 
-	mu       sync.Mutex
-	w        *recorder.RotatingWriter
+	mu sync.Mutex
+	// The flight recorder: rw is the file, w writes to it in the background
+	// and drops records rather than stall the scheduler behind a slow disk.
+	rw       *recorder.RotatingWriter
+	w        *recorder.AsyncWriter
 	writeErr error
-	lostAt   time.Time
+	// dropsTold is how many dropped records were last reported, and when.
+	dropsTold   int64
+	dropsToldAt time.Time
+	lostAt      time.Time
 }
+
+// liveRecordQueue is how many records the flight recorder holds for a slow
+// disk before it drops them: a few seconds of a busy cluster's cycles.
+const liveRecordQueue = 4096
+
+// dropReportEvery is how often a live session says again that its recording
+// is dropping records.
+const dropReportEvery = 10 * time.Second
 
 func newLiveOutput(o *LiveOptions, ctx context.Context) *liveOutput {
 	return &liveOutput{o: o, ctx: ctx, events: make(chan tui.Event, 1024)}
@@ -192,11 +206,11 @@ func newLiveOutput(o *LiveOptions, ctx context.Context) *liveOutput {
 
 func (l *liveOutput) start(h recorder.Header) error {
 	if l.o.Record != "" {
-		w, err := recorder.NewRotatingWriter(l.o.Record, h, l.o.MaxSize, l.o.Keep)
+		rw, err := recorder.NewRotatingWriter(l.o.Record, h, l.o.MaxSize, l.o.Keep)
 		if err != nil {
 			return err
 		}
-		l.w = w
+		l.rw, l.w = rw, recorder.NewAsyncWriter(rw, liveRecordQueue, true)
 	}
 	if l.o.NoTUI && l.o.Output == "json" {
 		// The first line says what the lines are: the export format, its
@@ -226,20 +240,32 @@ func (l *liveOutput) send(ev tui.Event) {
 	}
 }
 
-func (l *liveOutput) record(write func(*recorder.RotatingWriter) error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.w == nil || l.writeErr != nil {
+// record queues a record for the flight recorder. It never waits for the
+// disk; a write error is reported once, and dropped records every
+// dropReportEvery while they go on.
+func (l *liveOutput) record(write func(*recorder.AsyncWriter) error) {
+	if l.w == nil {
 		return
 	}
-	if err := write(l.w); err != nil {
+	err := write(l.w)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err != nil && l.writeErr == nil {
 		l.writeErr = err
 		l.problemLocked(err)
 	}
+	if n := l.w.Dropped(); n > l.dropsTold && time.Since(l.dropsToldAt) >= dropReportEvery {
+		l.dropsTold, l.dropsToldAt = n, time.Now()
+		l.problemLocked(droppedError(l.o.Record, n))
+	}
+}
+
+func droppedError(path string, n int64) error {
+	return fmt.Errorf("%s: writing fell behind the scheduler; %d records dropped so far (the recording notes where)", path, n)
 }
 
 func (l *liveOutput) cycle(c *recorder.Cycle) {
-	l.record(func(w *recorder.RotatingWriter) error { return w.WriteCycle(c) })
+	l.record(func(w *recorder.AsyncWriter) error { return w.WriteCycle(c) })
 	if l.o.NoTUI {
 		l.print(map[string]any{"cycle": recorder.NewExportCycle(c)}, func(w io.Writer) {
 			fmt.Fprintf(w, "cycle %d %s attempt %d: %s\n", c.Seq, c.Pod.Key(), c.Attempt, outcomeText(c))
@@ -253,7 +279,7 @@ func (l *liveOutput) cycle(c *recorder.Cycle) {
 }
 
 func (l *liveOutput) observed(ob *recorder.Observed) {
-	l.record(func(w *recorder.RotatingWriter) error { return w.WriteObserved(ob) })
+	l.record(func(w *recorder.AsyncWriter) error { return w.WriteObserved(ob) })
 	if l.o.NoTUI {
 		l.print(map[string]any{"observed": recorder.NewExportObserved(ob)}, func(w io.Writer) { newTextWriter(w).observed(ob) })
 		return
@@ -331,13 +357,24 @@ func (l *liveOutput) err() error {
 	return l.writeErr
 }
 
+// close writes what the flight recorder holds and closes its file. Records
+// dropped since the last report are reported on the way out.
 func (l *liveOutput) close() {
+	if l.w == nil {
+		return
+	}
+	err := l.w.Close()
+	if cerr := l.rw.Close(); err == nil {
+		err = cerr
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.w != nil {
-		if err := l.w.Close(); err != nil && l.writeErr == nil {
-			l.writeErr = err
-		}
+	if err != nil && l.writeErr == nil {
+		l.writeErr = err
+	}
+	if n := l.w.Dropped(); n > l.dropsTold {
+		l.dropsTold = n
+		fmt.Fprintln(l.o.streams.ErrOut, droppedError(l.o.Record, n))
 	}
 }
 
