@@ -1,8 +1,3 @@
-// Package recorder holds the scheduling-cycle data model shared by the engine,
-// recordings, exports and the TUI, and the recording file format.
-//
-// It imports nothing from Kubernetes: every value is plain data, so a recording
-// can be read by tools that know nothing about the scheduler's internals.
 package recorder
 
 import (

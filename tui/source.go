@@ -1,8 +1,3 @@
-// Package tui is the schedscope debugger: a bubbletea program that steps through
-// recorded scheduling cycles, live from the engine or from a recording file.
-//
-// It knows only recorder types and the small interfaces below, which cmd/
-// satisfies; it never imports Kubernetes.
 package tui
 
 import "github.com/schedscope/schedscope/recorder"

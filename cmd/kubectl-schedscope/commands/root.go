@@ -1,4 +1,3 @@
-// Package commands implements the kubectl-schedscope subcommands.
 package commands
 
 import (

@@ -1,0 +1,31 @@
+// Package recorder holds the scheduling-cycle data model shared by the engine,
+// recordings, exports and the TUI, and the recording file format.
+//
+// It imports nothing from Kubernetes: every value is plain data, so a recording
+// can be read by tools that know nothing about the scheduler's internals.
+//
+// Where things are:
+//
+//   - The model. cycle.go: Cycle and its phases (PreFilter, Filter, PostFilter,
+//     Score, Selection, Reserve … PostBind), node sets, the winner and loss
+//     reasons. pod_state.go: where each pod stands at the end of a run.
+//     usage.go: what was placed on each node, rebuilt from cycles' NodeUse.
+//     ints.go: the run-length lists node indices and scores are written as.
+//   - Writing. file.go: the record kinds, the checksummed line format and
+//     Writer. async_writer.go: writing off the scheduler's goroutines, waiting
+//     for the disk (record) or dropping and noting drops (live). rotate.go: the
+//     live flight recorder's size-bounded files. atomic_file.go: an output
+//     renamed into place when whole.
+//   - Reading. line.go: bounded lines. reader.go: the sequential Reader (torn
+//     tails, damaged records, follows rotation). decode.go: a record's checks and
+//     decoding, shared by every reader. check.go: what a valid checksum can still
+//     get wrong. problem.go: the problems a reader reports (IsProblem). index.go
+//     and skim.go: the index reader, which skims cycles instead of decoding them.
+//     seek.go: File, random access to any cycle through an index. follow.go:
+//     tail -f of a growing recording. recording.go: a whole recording in memory.
+//     verify.go: the headless check behind `verify`.
+//   - Comparing and exporting. diff.go: the diff of two cycles as data;
+//     diff_text.go: its wording. export.go: the JSON of explain/replay -o json
+//     (its schema is in schema/). format.go: durations as they are printed.
+//     header.go: the recording's header and version.
+package recorder
