@@ -33,7 +33,7 @@ func TestDiffCycles(t *testing.T) {
 	base := cycleOn(1, []int{0, 1}, map[int]string{2: "TaintToleration"}, []int64{50, 40}, "a")
 	t.Run("same", func(t *testing.T) {
 		d := DiffCycles(base, cycleOn(2, []int{0, 1}, map[int]string{2: "TaintToleration"}, []int64{50, 40}, "a"))
-		if !d.Same || len(d.Lines(10)) != 1 {
+		if !d.Same {
 			t.Errorf("identical cycles differ: %+v", d)
 		}
 	})

@@ -24,8 +24,10 @@
 //     seek.go: File, random access to any cycle through an index. follow.go:
 //     tail -f of a growing recording. recording.go: a whole recording in memory.
 //     verify.go: the headless check behind `verify`.
-//   - Comparing and exporting. diff.go: the diff of two cycles as data;
-//     diff_text.go: its wording. export.go: the JSON of explain/replay -o json
-//     (its schema is in schema/). format.go: durations as they are printed.
-//     header.go: the recording's header and version.
+//   - Comparing and exporting. diff.go: the diff of two cycles as data (worded
+//     by narrate/). export.go: the JSON of explain/replay -o json (its schema
+//     is in schema/). header.go: the recording's header and version.
+//
+// Wording for people lives in the subpackage narrate: outcomes, durations,
+// plugin abbreviations, diffs.
 package recorder

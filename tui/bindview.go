@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/narrate"
 )
 
 // bindLines renders Reserve, Permit, PreBind, Bind or PostBind: status and
@@ -28,7 +29,7 @@ func (v *CycleView) bindLines(w int) []string {
 	var lines []string
 	for _, t := range c.Timings {
 		if t.Phase == name || (name == recorder.PhasePermit && t.Phase == recorder.PhaseWaitOnPermit) {
-			lines = append(lines, v.kv(t.Phase+" took", fmtDur(t.Duration)))
+			lines = append(lines, v.kv(t.Phase+" took", narrate.Duration(t.Duration)))
 		}
 	}
 	if len(ps) > 0 {

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/narrate"
 )
 
 // CycleList is the timeline: one row per scheduling cycle, newest last. It
@@ -305,7 +306,7 @@ func (l CycleList) View() string {
 		}
 		pod = l.podCell(l.rows[r], pod)
 		line := row(l.seqCell(l.rows[r]), c.Start.UTC().Format("15:04:05.000"), pod, c.Profile,
-			fmt.Sprint(c.Attempt), outcome, fmtDur(c.Duration))
+			fmt.Sprint(c.Attempt), outcome, narrate.Duration(c.Duration))
 		if r == l.cursor {
 			lines = append(lines, l.st.Selected.Render("▸ "+fit(ansiStrip(line), l.w-2)))
 			continue

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/narrate"
 )
 
 // CycleView steps through one cycle phase by phase.
@@ -542,7 +543,7 @@ func (v *CycleView) headerLine() string {
 		title = v.st.WhatIf.Render("cycle " + r.label + " what-if")
 	}
 	return fmt.Sprintf("%s %s · attempt %d · %s · %s · %s", title,
-		v.st.Bold.Render(c.Pod.Key()), c.Attempt, c.Profile, out, fmtDur(c.Duration))
+		v.st.Bold.Render(c.Pod.Key()), c.Attempt, c.Profile, out, narrate.Duration(c.Duration))
 }
 
 // body renders the current phase.

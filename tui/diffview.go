@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/narrate"
 )
 
 // DiffView shows a what-if beside the cycle it changed: the outcomes, the
@@ -483,7 +484,7 @@ func (v *DiffView) wordLines(w int) []string {
 	if d == nil || d.Same && !v.wide() {
 		return lines
 	}
-	for _, l := range d.Lines(8) {
+	for _, l := range narrate.Diff(d, 8) {
 		indent := "    "
 		if !strings.HasPrefix(l, "  ") {
 			indent = "  "

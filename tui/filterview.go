@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/narrate"
 )
 
 // matrixLayout is how a node × plugin matrix fits a width.
@@ -107,7 +108,7 @@ func (v *CycleView) filterLines(w, h int) []string {
 	hb.WriteString("  " + fit("node", lay.nameW) + " ")
 	for p := lay.first; p < lay.first+lay.count; p++ {
 		// Cut without "…": in two cells "NR" and "NV" tell plugins apart, "N…" would not.
-		name := fit(ansi.Truncate(abbreviate(plugins[p]), lay.colW-1, ""), lay.colW-1)
+		name := fit(ansi.Truncate(narrate.Abbrev(plugins[p]), lay.colW-1, ""), lay.colW-1)
 		if p == v.col {
 			name = st.Cursor.Render(name)
 		}

@@ -3,11 +3,8 @@ package tui
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/schedscope/schedscope/recorder"
 )
 
 // fit makes s exactly w cells wide: longer text is cut and ends in "…", shorter
@@ -93,26 +90,6 @@ func sideBySide(left, right []string, sep string) []string {
 		out[i] = l + sep + r
 	}
 	return out
-}
-
-// fmtDur prints a recorded duration compactly.
-func fmtDur(d time.Duration) string { return recorder.FormatDuration(d) }
-
-// abbreviate shortens a plugin name to its capitals (NodeResourcesFit → NRF).
-func abbreviate(name string) string {
-	var b strings.Builder
-	for _, r := range name {
-		if r >= 'A' && r <= 'Z' {
-			b.WriteRune(r)
-		}
-	}
-	if b.Len() < 2 {
-		if len(name) > 3 {
-			return name[:3]
-		}
-		return name
-	}
-	return b.String()
 }
 
 // clamp bounds v to [lo, hi]; hi < lo yields lo.

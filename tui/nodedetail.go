@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/narrate"
 )
 
 // NodeDetail shows one node as a cycle saw it: labels, taints, allocatable
@@ -158,7 +159,7 @@ func (d NodeDetail) filterResult() []string {
 		var b strings.Builder
 		for p := range f.Plugins {
 			k := a.filterCell(d.node, p)
-			b.WriteString(st.style(k).Render(k.glyph()) + " " + abbreviate(f.Plugins[p]) + "  ")
+			b.WriteString(st.style(k).Render(k.glyph()) + " " + narrate.Abbrev(f.Plugins[p]) + "  ")
 		}
 		out = append(out, "  "+b.String())
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/narrate"
 )
 
 // kv renders a label: value line.
@@ -24,7 +25,7 @@ func (v *CycleView) queueLines(w int) []string {
 		v.kv("attempt", fmt.Sprintf("%d%s", c.Attempt, map[bool]string{true: " (retried after an earlier failure)", false: " (first try)"}[c.Attempt > 1])),
 		v.kv("profile", c.Profile),
 		v.kv("started", c.Start.UTC().Format("2006-01-02 15:04:05.000000 UTC")),
-		v.kv("took", fmtDur(c.Duration)+" from the start of the algorithm to the outcome"),
+		v.kv("took", narrate.Duration(c.Duration)+" from the start of the algorithm to the outcome"),
 		v.kv("nodes", fmt.Sprintf("%s in the snapshot · search starts at index %d · stops after %d feasible", snapshotSize(c), c.SearchStart, c.NodesToFind)),
 	}
 	if !c.NodeNamesKnown() {
@@ -53,7 +54,7 @@ func (v *CycleView) queueLines(w int) []string {
 			if longest > 0 {
 				n = int(int64(t.Duration) * int64(barW) / longest)
 			}
-			lines = append(lines, "  "+fit(t.Phase, 16)+" "+fitLeft(fmtDur(t.Duration), 10)+" "+v.st.Discarded.Render(strings.Repeat("▬", max(n, 1))))
+			lines = append(lines, "  "+fit(t.Phase, 16)+" "+fitLeft(narrate.Duration(t.Duration), 10)+" "+v.st.Discarded.Render(strings.Repeat("▬", max(n, 1))))
 		}
 	}
 	return lines
@@ -88,7 +89,7 @@ func (v *CycleView) statusTable(ps []recorder.PluginStatus, w int) []string {
 		if p.Timeout > 0 {
 			reasons = strings.TrimPrefix(reasons+"; wait up to "+p.Timeout.String(), "; ")
 		}
-		lines = append(lines, "  "+fit(p.Plugin, nameW)+" "+fit(v.st.code(p.Code), 30)+" "+fitLeft(fmtDur(p.Duration), 8)+"  "+reasons)
+		lines = append(lines, "  "+fit(p.Plugin, nameW)+" "+fit(v.st.code(p.Code), 30)+" "+fitLeft(narrate.Duration(p.Duration), 8)+"  "+reasons)
 	}
 	return lines
 }

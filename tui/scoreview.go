@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/narrate"
 )
 
 // heatGlyphs shade a score from lowest to highest, so that the heatmap reads
@@ -61,7 +62,7 @@ func (v *CycleView) scoreLines(w, h int, normalized bool) []string {
 	wb.WriteString("  " + fit("weight →", lay.nameW) + " ")
 	for p := lay.first; p < lay.first+lay.count; p++ {
 		pl := &s.Plugins[p]
-		name := abbreviate(pl.Name)
+		name := narrate.Abbrev(pl.Name)
 		if normalized && pl.Normalized == nil {
 			name += "*"
 		}

@@ -3,6 +3,8 @@ package tui
 import (
 	"fmt"
 	"strings"
+
+	"github.com/schedscope/schedscope/recorder/narrate"
 )
 
 // seriesGlyphs fill the weighted-sum bar segments, one per score plugin, so the
@@ -27,7 +29,7 @@ func (v *CycleView) weightedLegend(w int) []string {
 	for p := range s.Plugins {
 		label := s.Plugins[p].Name
 		if w < 120 {
-			label = abbreviate(label)
+			label = narrate.Abbrev(label)
 		}
 		text := fmt.Sprintf("%s×%d", label, s.Plugins[p].Weight)
 		if p == v.col {
@@ -117,7 +119,7 @@ func (v *CycleView) weightedCellLine() string {
 	var parts []string
 	for p := range s.Plugins {
 		if w := s.Weighted(p, i); w != 0 {
-			parts = append(parts, fmt.Sprintf("%s %d×%d", abbreviate(s.Plugins[p].Name), s.Plugins[p].NormalizedScores()[i], s.Plugins[p].Weight))
+			parts = append(parts, fmt.Sprintf("%s %d×%d", narrate.Abbrev(s.Plugins[p].Name), s.Plugins[p].NormalizedScores()[i], s.Plugins[p].Weight))
 		}
 	}
 	if len(parts) == 0 {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/narrate"
 )
 
 // DiffOptions holds the flags of diff.
@@ -299,7 +300,7 @@ func (o *DiffOptions) printText(doc *diffDocument) error {
 		}
 		t.printf("\n%s: %s  →  %s\n", p.Pod, sideLine(p.A), sideLine(p.B))
 		if p.Diff != nil {
-			for _, l := range p.Diff.Lines(10) {
+			for _, l := range narrate.Diff(p.Diff, 10) {
 				t.printf("  %s\n", l)
 			}
 			if p.Diff.Sampling != nil && len(o.Cycles) == 0 {

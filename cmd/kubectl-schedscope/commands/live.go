@@ -15,6 +15,7 @@ import (
 
 	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/tui"
 )
 
@@ -268,7 +269,7 @@ func (l *liveOutput) cycle(c *recorder.Cycle) {
 	l.record(func(w *recorder.AsyncWriter) error { return w.WriteCycle(c) })
 	if l.o.NoTUI {
 		l.print(map[string]any{"cycle": recorder.NewExportCycle(c)}, func(w io.Writer) {
-			fmt.Fprintf(w, "cycle %d %s attempt %d: %s\n", c.Seq, c.Pod.Key(), c.Attempt, outcomeText(c))
+			fmt.Fprintf(w, "cycle %d %s attempt %d: %s\n", c.Seq, c.Pod.Key(), c.Attempt, narrate.Outcome(c.Outcome))
 		})
 		return
 	}
@@ -376,14 +377,4 @@ func (l *liveOutput) close() {
 		l.dropsTold = n
 		fmt.Fprintln(l.o.streams.ErrOut, droppedError(l.o.Record, n))
 	}
-}
-
-func outcomeText(c *recorder.Cycle) string {
-	switch c.Outcome.Result {
-	case recorder.ResultBound:
-		return "→ " + c.Outcome.Node
-	case recorder.ResultUnschedulable:
-		return "Unschedulable: " + c.Outcome.Message
-	}
-	return c.Outcome.Result + ": " + c.Outcome.Message
 }

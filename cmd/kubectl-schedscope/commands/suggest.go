@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/narrate"
 )
 
 // SuggestOptions holds the flags of suggest.
@@ -114,7 +115,7 @@ func (o *SuggestOptions) Run(ctx context.Context) error {
 	}
 	t := newTextWriter(o.streams.Out)
 	t.printf("suggest: pod %s, cycle %d of %s\n", res.Pod, f.Recorded.Seq, f.Name)
-	t.printf("now: %s\n", doc.Outcome.OutcomeLine())
+	t.printf("now: %s\n", narrate.SummaryOutcome(doc.Outcome))
 	if res.Node != "" {
 		t.printf("asked: why not %s?\n", res.Node)
 	}

@@ -6,11 +6,11 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"time"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/narrate"
 )
 
 // maxRows bounds per-node listings in text output; the rest is summarised.
@@ -125,7 +125,7 @@ func (t *textWriter) header(h recorder.Header, source string, warnings []string)
 func (t *textWriter) cycle(c *recorder.Cycle) {
 	rule := strings.Repeat("─", 78)
 	t.printf("%s\n", rule)
-	t.printf("cycle %d · pod %s · profile %s · attempt %d · %s\n", c.Seq, c.Pod.Key(), c.Profile, c.Attempt, fmtDur(c.Duration))
+	t.printf("cycle %d · pod %s · profile %s · attempt %d · %s\n", c.Seq, c.Pod.Key(), c.Profile, c.Attempt, narrate.Duration(c.Duration))
 	message := c.Outcome.Message
 	if strings.TrimSpace(message) == "" {
 		message = "(no message)"
@@ -327,7 +327,7 @@ func (t *textWriter) score(c *recorder.Cycle) {
 	sort.SliceStable(order, func(a, b int) bool { return s.Totals[order[a]] > s.Totals[order[b]] })
 	t.printf("   %-24s", "node")
 	for _, p := range s.Plugins {
-		t.printf(" %s", pad(abbreviate(p.Name), 11))
+		t.printf(" %s", pad(narrate.Abbrev(p.Name), 11))
 	}
 	t.printf(" │ total\n")
 	t.printf("   %-24s", "")
@@ -354,7 +354,7 @@ func (t *textWriter) score(c *recorder.Cycle) {
 	t.printf("   cells read raw→normalized=weighted (normalized is omitted when the plugin does not normalize).\n")
 	var legend []string
 	for _, p := range s.Plugins {
-		legend = append(legend, abbreviate(p.Name)+"="+p.Name)
+		legend = append(legend, narrate.Abbrev(p.Name)+"="+p.Name)
 	}
 	t.printf("   %s\n", strings.Join(legend, ", "))
 }
@@ -420,7 +420,7 @@ func (t *textWriter) binding(c *recorder.Cycle) {
 		}
 		var parts []string
 		for _, p := range ph.ps {
-			parts = append(parts, fmt.Sprintf("%s %s%s (%s)", p.Plugin, p.Code, reasons(p.Code, p.Reasons), fmtDur(p.Duration)))
+			parts = append(parts, fmt.Sprintf("%s %s%s (%s)", p.Plugin, p.Code, reasons(p.Code, p.Reasons), narrate.Duration(p.Duration)))
 		}
 		t.printf("   %-10s %s\n", ph.name, strings.Join(parts, ", "))
 	}
@@ -471,28 +471,12 @@ func limit(s []string, n int) []string {
 	return append(slices.Clone(s[:n]), fmt.Sprintf("… %d more", len(s)-n))
 }
 
-// abbreviate shortens a plugin name to its capitals (NodeResourcesFit → NRF).
-func abbreviate(name string) string {
-	var b strings.Builder
-	for _, r := range name {
-		if r >= 'A' && r <= 'Z' {
-			b.WriteRune(r)
-		}
-	}
-	if b.Len() < 2 {
-		return name
-	}
-	return b.String()
-}
-
 func pad(s string, n int) string {
 	if l := len([]rune(s)); l < n {
 		return s + strings.Repeat(" ", n-l)
 	}
 	return s
 }
-
-func fmtDur(d time.Duration) string { return recorder.FormatDuration(d) }
 
 // podStates ends the text with one line per pod that is not bound: its
 // state, the message kubectl describe would show, and for a pod never

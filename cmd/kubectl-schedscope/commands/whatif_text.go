@@ -5,6 +5,7 @@ import (
 
 	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/narrate"
 )
 
 // whatIf prints a what-if for people: what was changed, the two outcomes,
@@ -33,7 +34,7 @@ func (t *textWriter) whatIf(f *engine.Fork, changes []engine.Change, before *rec
 		t.printf("        after its victims left, the retry bound it to %s\n", node)
 	}
 	t.printf("\n")
-	for _, l := range doc.Diff.Lines(maxRows) {
+	for _, l := range narrate.Diff(doc.Diff, maxRows) {
 		t.printf("%s\n", l)
 	}
 }
@@ -41,7 +42,7 @@ func (t *textWriter) whatIf(f *engine.Fork, changes []engine.Change, before *rec
 // summarizeLine says how a cycle ended and over how many nodes.
 func summarizeLine(c *recorder.Cycle) string {
 	s := recorder.Summarize(c)
-	parts := []string{s.OutcomeLine()}
+	parts := []string{narrate.SummaryOutcome(s)}
 	if s.Result == recorder.ResultBound && c.Selection != nil {
 		parts = append(parts, "("+c.Selection.Explain(c)+")")
 	}

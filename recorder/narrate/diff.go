@@ -1,28 +1,22 @@
-package recorder
+package narrate
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/schedscope/schedscope/recorder"
 )
 
-// OutcomeLine says how a cycle summary ended, in one line.
-func (s CycleSummary) OutcomeLine() string {
-	switch {
-	case s.Result == ResultBound:
-		return "bound to " + s.Node
-	case s.NominatedNode != "":
-		return fmt.Sprintf("%s; preemption nominated %s", s.Result, s.NominatedNode)
-	case s.Message != "":
-		return s.Result + ": " + s.Message
-	}
-	return s.Result
+// SummaryOutcome says how a cycle summary ended, in one line.
+func SummaryOutcome(s recorder.CycleSummary) string {
+	return outcome(s.Result, s.Node, s.NominatedNode, s.Message)
 }
 
-// Lines words the diff for a person, most important first (the outcomes
-// themselves are the caller's to print, see OutcomeLine): winner,
+// Diff words the diff for a person, most important first (the outcomes
+// themselves are the caller's to print, see SummaryOutcome): winner,
 // filter changes, score changes, sampling. At most maxRows nodes are listed
 // per section; the rest are counted.
-func (d *CycleDiff) Lines(maxRows int) []string {
+func Diff(d *recorder.CycleDiff, maxRows int) []string {
 	var out []string
 	add := func(format string, a ...any) { out = append(out, fmt.Sprintf(format, a...)) }
 	if d.Same {
@@ -47,7 +41,7 @@ func (d *CycleDiff) Lines(maxRows int) []string {
 		}
 		add("score weights: %s", strings.Join(ws, ", "))
 	}
-	section := func(title string, rows []NodeFilterChange, line func(NodeFilterChange) string) {
+	section := func(title string, rows []recorder.NodeFilterChange, line func(recorder.NodeFilterChange) string) {
 		if len(rows) == 0 {
 			return
 		}
@@ -60,13 +54,13 @@ func (d *CycleDiff) Lines(maxRows int) []string {
 			add("  %s", line(r))
 		}
 	}
-	section("became feasible", d.BecameFeasible, func(r NodeFilterChange) string {
+	section("became feasible", d.BecameFeasible, func(r recorder.NodeFilterChange) string {
 		return fmt.Sprintf("%s  (was rejected by %s)", r.Node, r.Before)
 	})
-	section("became infeasible", d.BecameInfeasible, func(r NodeFilterChange) string {
+	section("became infeasible", d.BecameInfeasible, func(r recorder.NodeFilterChange) string {
 		return fmt.Sprintf("%s  (now rejected by %s)", r.Node, r.After)
 	})
-	section("rejected for another reason", d.RejectionChanged, func(r NodeFilterChange) string {
+	section("rejected for another reason", d.RejectionChanged, func(r recorder.NodeFilterChange) string {
 		return fmt.Sprintf("%s  %s  →  %s", r.Node, r.Before, r.After)
 	})
 	if len(d.Scores) > 0 {
