@@ -302,17 +302,11 @@ func (v *DiffView) outcome(c *recorder.Cycle) string {
 	st := v.st
 	switch c.Outcome.Result {
 	case recorder.ResultBound:
-		return st.Success.Render("✓ bound to " + c.Outcome.Node)
+		return st.Success.Render("✓ " + narrate.Outcome(c.Outcome))
 	case recorder.ResultUnschedulable:
-		s := "✗ Unschedulable"
-		if c.Outcome.NominatedNode != "" {
-			s += " · nominated " + c.Outcome.NominatedNode
-		} else if c.Outcome.Message != "" {
-			s += ": " + c.Outcome.Message
-		}
-		return st.Unschedulable.Render(s)
+		return st.Unschedulable.Render("✗ " + narrate.Outcome(c.Outcome))
 	}
-	return st.Error.Render("! " + c.Outcome.Result + ": " + c.Outcome.Message)
+	return st.Error.Render("! " + narrate.Outcome(c.Outcome))
 }
 
 // tableLines are the head, the node table and the selected node's story.

@@ -60,20 +60,16 @@ func (v *CycleView) queueLines(w int) []string {
 	return lines
 }
 
-// outcomeText is the outcome in one line.
+// outcomeText is the outcome in one line, in its colour.
 func (v *CycleView) outcomeText() string {
 	o := v.c.Outcome
 	switch o.Result {
 	case recorder.ResultBound:
-		return v.st.Success.Render("bound to " + o.Node)
+		return v.st.Success.Render(narrate.Outcome(o))
 	case recorder.ResultUnschedulable:
-		s := "Unschedulable"
-		if o.NominatedNode != "" {
-			s += " · nominated " + o.NominatedNode + " (will retry there)"
-		}
-		return v.st.Unschedulable.Render(s)
+		return v.st.Unschedulable.Render(narrate.Outcome(o))
 	}
-	return v.st.Error.Render(o.Result + ": " + o.Message)
+	return v.st.Error.Render(narrate.Outcome(o))
 }
 
 // statusTable renders plugin statuses with durations and reasons.

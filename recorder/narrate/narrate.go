@@ -60,7 +60,7 @@ func outcome(result, node, nominated, message string) string {
 	case result == recorder.ResultBound:
 		return "bound to " + node
 	case nominated != "":
-		return fmt.Sprintf("%s; preemption nominated %s", result, nominated)
+		return fmt.Sprintf("%s; preemption nominated %s (the pod will retry there)", result, nominated)
 	case message != "":
 		return result + ": " + message
 	}

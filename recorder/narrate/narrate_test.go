@@ -46,7 +46,7 @@ func TestOutcome(t *testing.T) {
 	}{
 		{recorder.Outcome{Result: recorder.ResultBound, Node: "n1"}, "bound to n1"},
 		{recorder.Outcome{Result: recorder.ResultUnschedulable, Message: "0/3 nodes are available"}, "Unschedulable: 0/3 nodes are available"},
-		{recorder.Outcome{Result: recorder.ResultUnschedulable, Message: "m", NominatedNode: "n2"}, "Unschedulable; preemption nominated n2"},
+		{recorder.Outcome{Result: recorder.ResultUnschedulable, Message: "m", NominatedNode: "n2"}, "Unschedulable; preemption nominated n2 (the pod will retry there)"},
 		{recorder.Outcome{Result: recorder.ResultError, Message: "boom"}, "Error: boom"},
 	} {
 		if got := Outcome(tc.o); got != tc.want {
