@@ -15,6 +15,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/narrate"
 )
 
 // SuggestOptions bound and aim a search for changes.
@@ -259,7 +260,7 @@ func notChosen(c *recorder.Cycle, node string) string {
 		row := slices.IndexFunc(c.Score.Nodes, func(n int) bool { return c.NodeName(n) == node })
 		if w := c.WinnerRow(); row >= 0 && w >= 0 {
 			return fmt.Sprintf("%s passes every filter; it scored %d against %d for %s (%s). Change weights with whatif --set-weight to see what moves it",
-				node, c.Score.Totals[row], c.Score.Totals[w], c.Selection.Node, c.Score.LossReason(w, row))
+				node, c.Score.Totals[row], c.Score.Totals[w], c.Selection.Node, narrate.Loss(c.Score, w, row))
 		}
 		return fmt.Sprintf("%s passes every filter but was not scored: the search stopped before it (percentageOfNodesToScore); %s was chosen", node, c.Selection.Node)
 	}

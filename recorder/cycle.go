@@ -2,10 +2,8 @@ package recorder
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -375,25 +373,6 @@ func (c *Cycle) NumNodes() int {
 	return len(c.Nodes.Names)
 }
 
-// Explain says in plain words how the rule picked the host.
-func (s *Selection) Explain(c *Cycle) string {
-	switch s.Rule {
-	case RuleFastPath:
-		kind := "fast path"
-		if c.FastPath != nil {
-			kind = c.FastPath.Kind + " fast path"
-		}
-		return "the " + kind + ": " + s.Node + " passed every filter, so nothing else was filtered or scored"
-	case RuleOnlyFeasible:
-		return "only one node passed filtering, so it was chosen without scoring"
-	case RuleHighestScore:
-		return "highest total score"
-	case RuleTie:
-		return fmt.Sprintf("%d nodes tied at %d; the scheduler's max-heap over the nodes, in the order they passed filtering, popped %s first", len(s.Top), s.Best, s.Node)
-	}
-	return s.Rule
-}
-
 // ScoreGap is how far one node fell behind another on one plugin's weighted score.
 type ScoreGap struct {
 	Plugin string
@@ -413,55 +392,39 @@ func (s *ScorePhase) Gaps(winner, loser int) []ScoreGap {
 	return gaps
 }
 
-// LossReason says how the loser's total came to be below the winner's: each
-// plugin's signed contribution (loser's weighted score minus the winner's),
-// largest magnitude first, so that the parts add up to minus the gap. After
-// three parts the rest are summed into one "… N more" part, and any difference
-// between the framework's totals and the plugins' sum is shown as "other", so
-// the line always adds up.
-func (s *ScorePhase) LossReason(winner, loser int) string {
-	type part struct {
-		name string
-		d    int64
-	}
-	var parts []part
+// Contribution is one plugin's part in the gap between two nodes' totals:
+// the loser's weighted score minus the winner's.
+type Contribution struct {
+	Plugin string `json:"plugin"`
+	Delta  int64  `json:"delta"`
+}
+
+// OtherContribution names the part of a gap the plugins' weighted scores do
+// not explain (the framework's totals include something else).
+const OtherContribution = "other"
+
+// Contributions lists how the loser's total came to differ from the winner's:
+// each plugin's signed contribution, largest magnitude first, leaving out
+// plugins that scored both alike; any difference between the framework's
+// totals and the plugins' sum comes last as OtherContribution, so the parts
+// always add up to the loser's total minus the winner's.
+func (s *ScorePhase) Contributions(winner, loser int) []Contribution {
+	var parts []Contribution
 	var sum int64
 	for p := range s.Plugins {
 		d := s.Weighted(p, loser) - s.Weighted(p, winner)
 		sum += d
 		if d != 0 {
-			parts = append(parts, part{s.Plugins[p].Name, d})
+			parts = append(parts, Contribution{s.Plugins[p].Name, d})
 		}
 	}
-	slices.SortStableFunc(parts, func(a, b part) int {
-		return cmp.Compare(max(b.d, -b.d), max(a.d, -a.d))
+	slices.SortStableFunc(parts, func(a, b Contribution) int {
+		return cmp.Compare(max(b.Delta, -b.Delta), max(a.Delta, -a.Delta))
 	})
 	if rest := (s.Totals[loser] - s.Totals[winner]) - sum; rest != 0 {
-		parts = append(parts, part{"other", rest})
+		parts = append(parts, Contribution{OtherContribution, rest})
 	}
-	if len(parts) == 0 {
-		return "lower total"
-	}
-	signed := func(d int64) string {
-		if d < 0 {
-			return fmt.Sprintf("−%d", -d)
-		}
-		return fmt.Sprintf("+%d", d)
-	}
-	const shown = 3
-	var out []string
-	for i, p := range parts {
-		if i == shown && len(parts) > shown+1 {
-			var restSum int64
-			for _, q := range parts[shown:] {
-				restSum += q.d
-			}
-			out = append(out, fmt.Sprintf("… %d more %s", len(parts)-shown, signed(restSum)))
-			break
-		}
-		out = append(out, p.name+" "+signed(p.d))
-	}
-	return strings.Join(out, ", ")
+	return parts
 }
 
 // Observed is what a live cluster's own scheduler did with a pod schedscope ran

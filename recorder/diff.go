@@ -2,7 +2,6 @@ package recorder
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 	"strings"
 )
@@ -108,13 +107,59 @@ type PluginScoreChange struct {
 }
 
 // WinnerChange says which node the pod went to on each side, and why the
-// one that lost its place lost it.
+// one that lost its place lost it, as data (narrate words it).
 type WinnerChange struct {
 	Before string `json:"before,omitempty"`
 	After  string `json:"after,omitempty"`
-	// Why is a sentence: why the former winner lost, or why nothing won.
-	Why string `json:"why"`
+	// Reason is one of the Winner* constants.
+	Reason string `json:"reason"`
+	// NominatedNode is the node preemption nominated (WinnerPreempting).
+	NominatedNode string `json:"nominatedNode,omitempty"`
+	// Rejection is the status that now rejects Before (WinnerRejected, and
+	// WinnerNoneFeasible when Before is still in the cluster).
+	Rejection *Rejection `json:"rejection,omitempty"`
+	// BeforeRemoved says Before is no longer in the cluster (WinnerNoneFeasible).
+	BeforeRemoved bool `json:"beforeRemoved,omitempty"`
+	// How the later cycle chose After (WinnerNowFeasible, WinnerNoScores,
+	// WinnerTie): its rule, fast path kind, how many nodes tied and at what total.
+	Rule     string `json:"rule,omitempty"`
+	FastPath string `json:"fastPath,omitempty"`
+	Tied     int    `json:"tied,omitempty"`
+	Best     int64  `json:"best,omitempty"`
+	// BeforeTotal and AfterTotal are both nodes' totals in the later cycle
+	// (WinnerTie, WinnerOutscored).
+	BeforeTotal int64 `json:"beforeTotal,omitempty"`
+	AfterTotal  int64 `json:"afterTotal,omitempty"`
+	// Contributions make up BeforeTotal − AfterTotal, largest first (WinnerOutscored).
+	Contributions []Contribution `json:"contributions,omitempty"`
 }
+
+// Why the chosen node changed (WinnerChange.Reason).
+const (
+	// WinnerPreempting: no node fits; preemption nominated NominatedNode.
+	WinnerPreempting = "Preempting"
+	// WinnerNoneFeasible: no node passes filtering any more.
+	WinnerNoneFeasible = "NoneFeasible"
+	// WinnerNowFeasible: a node passes filtering where none did.
+	WinnerNowFeasible = "NowFeasible"
+	// WinnerRemoved: Before is no longer in the cluster.
+	WinnerRemoved = "Removed"
+	// WinnerNotEvaluated: the search stopped before reaching Before
+	// (percentageOfNodesToScore).
+	WinnerNotEvaluated = "NotEvaluated"
+	// WinnerRejected: a filter now rejects Before (Rejection).
+	WinnerRejected = "Rejected"
+	// WinnerNotScored: Before passed filtering but was left out of scoring
+	// (the search had found enough feasible nodes).
+	WinnerNotScored = "NotScored"
+	// WinnerNoScores: Before passed filtering, and the later cycle chose
+	// without scoring (Rule).
+	WinnerNoScores = "NoScores"
+	// WinnerTie: Before ties with After; the tie-break chose After.
+	WinnerTie = "Tie"
+	// WinnerOutscored: Before's total is lower (Contributions).
+	WinnerOutscored = "Outscored"
+)
 
 // SamplingChange is a difference in the window of nodes the search visited
 // (percentageOfNodesToScore).
@@ -403,30 +448,64 @@ func winnerChange(before, after *Cycle, fa filterView) *WinnerChange {
 	w := &WinnerChange{Before: wb, After: wa}
 	switch {
 	case wa == "" && after.Outcome.NominatedNode != "":
-		w.Why = fmt.Sprintf("no node fits as the cluster stands; preemption nominated %s", after.Outcome.NominatedNode)
+		w.Reason, w.NominatedNode = WinnerPreempting, after.Outcome.NominatedNode
 	case wa == "":
-		w.Why = "no node passes filtering any more"
+		w.Reason = WinnerNoneFeasible
 		if r, ok := fa.status[wb]; ok && r != nil {
-			w.Why += fmt.Sprintf("; %s is rejected by %s", wb, r)
+			w.Rejection = r
 		} else if !slices.Contains(fa.nodes, wb) {
-			w.Why += fmt.Sprintf("; %s is no longer in the cluster", wb)
+			w.BeforeRemoved = true
 		}
 	case wb == "":
-		w.Why = fmt.Sprintf("%s now passes filtering (%s)", wa, after.Selection.Explain(after))
+		w.Reason = WinnerNowFeasible
+		w.choice(after)
 	default:
 		r, evaluated := fa.status[wb]
 		switch {
 		case !slices.Contains(fa.nodes, wb):
-			w.Why = wb + " is no longer in the cluster"
+			w.Reason = WinnerRemoved
 		case !evaluated:
-			w.Why = wb + " was not evaluated: the search stopped before reaching it (percentageOfNodesToScore)"
+			w.Reason = WinnerNotEvaluated
 		case r != nil:
-			w.Why = fmt.Sprintf("%s is now rejected by %s", wb, r)
+			w.Reason, w.Rejection = WinnerRejected, r
 		default:
-			w.Why = lostOnScore(after, wb, wa)
+			w.lostOnScore(after)
 		}
 	}
 	return w
+}
+
+// choice notes how c chose its node.
+func (w *WinnerChange) choice(c *Cycle) {
+	if c.Selection != nil {
+		w.Rule, w.Tied, w.Best = c.Selection.Rule, len(c.Selection.Top), c.Selection.Best
+	}
+	if c.FastPath != nil {
+		w.FastPath = c.FastPath.Kind
+	}
+}
+
+// lostOnScore notes why Before, feasible, did not win in c.
+func (w *WinnerChange) lostOnScore(c *Cycle) {
+	s := c.Score
+	if s == nil {
+		w.Reason = WinnerNoScores
+		w.choice(c)
+		return
+	}
+	li := slices.IndexFunc(s.Nodes, func(n int) bool { return c.NodeName(n) == w.Before })
+	wi := c.WinnerRow()
+	if li < 0 || wi < 0 {
+		w.Reason = WinnerNotScored
+		return
+	}
+	w.BeforeTotal, w.AfterTotal = s.Totals[li], s.Totals[wi]
+	if s.Totals[li] == s.Totals[wi] {
+		w.Reason = WinnerTie
+		w.choice(c)
+		return
+	}
+	w.Reason, w.Contributions = WinnerOutscored, s.Contributions(wi, li)
 }
 
 // chosen is the node a cycle bound (or would bind) the pod to.
@@ -438,21 +517,4 @@ func chosen(c *Cycle) string {
 		return c.Selection.Node
 	}
 	return ""
-}
-
-// lostOnScore says why loser, feasible, did not win in c.
-func lostOnScore(c *Cycle, loser, winner string) string {
-	s := c.Score
-	if s == nil {
-		return fmt.Sprintf("%s passed filtering but %s was chosen (%s)", loser, winner, c.Selection.Explain(c))
-	}
-	li := slices.IndexFunc(s.Nodes, func(n int) bool { return c.NodeName(n) == loser })
-	wi := c.WinnerRow()
-	if li < 0 || wi < 0 {
-		return fmt.Sprintf("%s passed filtering but was left out of scoring: the search had found enough feasible nodes (percentageOfNodesToScore); %s was chosen", loser, winner)
-	}
-	if s.Totals[li] == s.Totals[wi] {
-		return fmt.Sprintf("%s and %s tie at %d; %s", loser, winner, s.Totals[wi], c.Selection.Explain(c))
-	}
-	return fmt.Sprintf("%s scores %d against %d for %s: %s", loser, s.Totals[li], s.Totals[wi], winner, s.LossReason(wi, li))
 }

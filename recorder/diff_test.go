@@ -45,7 +45,7 @@ func TestDiffCycles(t *testing.T) {
 		if len(d.BecameFeasible) != 1 || d.BecameFeasible[0].Node != "c" || d.BecameFeasible[0].Before.Plugin != "TaintToleration" {
 			t.Errorf("became feasible: %+v", d.BecameFeasible)
 		}
-		if d.Winner == nil || d.Winner.Before != "a" || d.Winner.After != "c" || !strings.Contains(d.Winner.Why, "a scores 50 against 90 for c") {
+		if d.Winner == nil || d.Winner.Before != "a" || d.Winner.After != "c" || d.Winner.Reason != WinnerOutscored || d.Winner.BeforeTotal != 50 || d.Winner.AfterTotal != 90 {
 			t.Errorf("winner: %+v", d.Winner)
 		}
 		if len(d.Scores) != 1 || d.Scores[0].Node != "c" || d.Scores[0].TotalBefore != nil || *d.Scores[0].TotalAfter != 90 {
@@ -57,13 +57,13 @@ func TestDiffCycles(t *testing.T) {
 		if len(d.BecameInfeasible) != 1 || d.BecameInfeasible[0].After.Plugin != "NodeResourcesFit" {
 			t.Errorf("became infeasible: %+v", d.BecameInfeasible)
 		}
-		if d.Winner == nil || d.Winner.Why != "a is now rejected by NodeResourcesFit: NodeResourcesFit says no" {
+		if d.Winner == nil || d.Winner.Reason != WinnerRejected || d.Winner.Rejection.String() != "NodeResourcesFit: NodeResourcesFit says no" {
 			t.Errorf("winner: %+v", d.Winner)
 		}
 	})
 	t.Run("nothing fits any more", func(t *testing.T) {
 		d := DiffCycles(base, cycleOn(2, nil, map[int]string{0: "NodeResourcesFit", 1: "NodeResourcesFit", 2: "TaintToleration"}, nil, ""))
-		if d.Winner == nil || d.Winner.After != "" || !strings.HasPrefix(d.Winner.Why, "no node passes filtering") {
+		if d.Winner == nil || d.Winner.After != "" || d.Winner.Reason != WinnerNoneFeasible || d.Winner.Rejection == nil {
 			t.Errorf("winner: %+v", d.Winner)
 		}
 		if d.After.Result != ResultUnschedulable {

@@ -24,10 +24,12 @@
 //     seek.go: File, random access to any cycle through an index. follow.go:
 //     tail -f of a growing recording. recording.go: a whole recording in memory.
 //     verify.go: the headless check behind `verify`.
-//   - Comparing and exporting. diff.go: the diff of two cycles as data (worded
-//     by narrate/). export.go: the JSON of explain/replay -o json (its schema
-//     is in schema/). header.go: the recording's header and version.
+//   - Comparing. diff.go: the diff of two cycles as data: which nodes changed
+//     and why the winner changed (WinnerChange.Reason). header.go: the
+//     recording's header and version.
 //
-// Wording for people lives in the subpackage narrate: outcomes, durations,
-// plugin abbreviations, diffs.
+// Two subpackages present this data: narrate puts it into English for every
+// output (outcomes, the selection rule, why a node lost, durations, plugin
+// abbreviations, diffs), and export is the JSON of explain/replay/live -o json
+// (its schema is in schema/).
 package recorder

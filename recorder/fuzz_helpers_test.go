@@ -56,9 +56,9 @@ func cycleJSON(t *testing.T, c *Cycle) string {
 
 // useCycle does with a cycle what the text output, the export and the TUI
 // do: it names every node index and reads every score, each with the
-// index the cycle holds. It panics on an index out of range.
+// index the cycle holds. It panics on an index out of range. (The export
+// and the wording are fuzzed in their own packages.)
 func useCycle(c *Cycle) {
-	NewExportCycle(c)
 	for i := range c.NumNodes() {
 		c.NodeName(i)
 	}
@@ -87,11 +87,10 @@ func useCycle(c *Cycle) {
 			for p := range s.Plugins {
 				s.Weighted(p, i)
 			}
-			s.LossReason(0, i)
+			s.Contributions(0, i)
 		}
 	}
 	if s := c.Selection; s != nil {
-		s.Explain(c)
 		for _, i := range s.Top {
 			if c.Nodes != nil {
 				_ = c.Nodes.Names[i]

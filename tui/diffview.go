@@ -263,7 +263,7 @@ func (v *DiffView) headLines(w int) []string {
 		lines = append(lines, fit(st.Dim.Render(fmt.Sprintf("then   %d more cycle(s) on the fork: ", n))+v.outcome(res.Later[n-1]), w))
 	}
 	if d := res.Diff; d != nil && d.Winner != nil {
-		text := fmt.Sprintf("%s → %s: %s", orNoneNode(d.Winner.Before), orNoneNode(d.Winner.After), d.Winner.Why)
+		text := fmt.Sprintf("%s → %s: %s", orNoneNode(d.Winner.Before), orNoneNode(d.Winner.After), narrate.Winner(d.Winner))
 		for i, l := range wrap(text, w-7, "") {
 			if i == 2 {
 				break

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/narrate"
 )
 
 // observations holds what a live cluster's own scheduler did with the pods
@@ -155,5 +156,5 @@ func (v *CycleView) nodeFate(name string) string {
 	if total == best {
 		return fmt.Sprintf("tied for the highest total (%d)", total)
 	}
-	return fmt.Sprintf("total %d, lost by %d: %s", total, best-total, v.c.Score.LossReason(a.nodes[a.winner].score, r.score))
+	return fmt.Sprintf("total %d, lost by %d: %s", total, best-total, narrate.Loss(v.c.Score, a.nodes[a.winner].score, r.score))
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/narrate"
 )
 
 // selectLines renders host selection: the rule, how a live cluster's binding
@@ -17,7 +18,7 @@ func (v *CycleView) selectLines(w int) []string {
 		"  chosen: " + st.Chosen.Render("★ "+sel.Node),
 		"  rule:   " + st.Bold.Render(sel.Rule),
 	}
-	lines = append(lines, wrap("  why:    "+sel.Explain(c), w, "          ")...)
+	lines = append(lines, wrap("  why:    "+narrate.Selection(c), w, "          ")...)
 	lines = append(lines, v.observedLines(w)...)
 	s := c.Score
 	switch sel.Rule {
@@ -71,7 +72,7 @@ func (v *CycleView) selectLines(w int) []string {
 		case topKnown && slices.Contains(sel.Top, n):
 			row, why = st.Tie.Render(row), "tied for the highest total; which one won is unknown without node names"
 		case win >= 0:
-			why = fmt.Sprintf("lost by %d: %s", best-s.Totals[i], s.LossReason(win, i))
+			why = fmt.Sprintf("lost by %d: %s", best-s.Totals[i], narrate.Loss(s, win, i))
 		case topKnown:
 			why = fmt.Sprintf("lost by %d to the highest total", best-s.Totals[i])
 		default:

@@ -26,7 +26,7 @@ func Diff(d *recorder.CycleDiff, maxRows int) []string {
 		add("message: %q  →  %q", d.Before.Message, d.After.Message)
 	}
 	if w := d.Winner; w != nil {
-		add("winner: %s  →  %s: %s", orNone(w.Before), orNone(w.After), w.Why)
+		add("winner: %s  →  %s: %s", orNone(w.Before), orNone(w.After), Winner(w))
 	}
 	if len(d.NodesAdded) > 0 {
 		add("nodes added: %s", strings.Join(limitNames(d.NodesAdded, maxRows), ", "))

@@ -65,3 +65,32 @@ func TestDiffOfTheSameCycleSaysSo(t *testing.T) {
 		t.Errorf("Diff of identical cycles = %q", got)
 	}
 }
+
+func TestWinner(t *testing.T) {
+	rej := &recorder.Rejection{Plugin: "NodeResourcesFit", Code: recorder.CodeUnschedulable, Reasons: []string{"Insufficient cpu"}}
+	for _, tc := range []struct {
+		w    recorder.WinnerChange
+		want string
+	}{
+		{recorder.WinnerChange{Before: "a", After: "c", Reason: recorder.WinnerOutscored, BeforeTotal: 50, AfterTotal: 90,
+			Contributions: []recorder.Contribution{{Plugin: "NodeResourcesFit", Delta: -40}}},
+			"a scores 50 against 90 for c: NodeResourcesFit −40"},
+		{recorder.WinnerChange{Before: "a", After: "b", Reason: recorder.WinnerRejected, Rejection: rej},
+			"a is now rejected by NodeResourcesFit: Insufficient cpu"},
+		{recorder.WinnerChange{Before: "a", Reason: recorder.WinnerNoneFeasible, Rejection: rej},
+			"no node passes filtering any more; a is rejected by NodeResourcesFit: Insufficient cpu"},
+		{recorder.WinnerChange{Before: "a", Reason: recorder.WinnerNoneFeasible, BeforeRemoved: true},
+			"no node passes filtering any more; a is no longer in the cluster"},
+		{recorder.WinnerChange{Before: "a", Reason: recorder.WinnerPreempting, NominatedNode: "b"},
+			"no node fits as the cluster stands; preemption nominated b"},
+		{recorder.WinnerChange{After: "c", Reason: recorder.WinnerNowFeasible, Rule: recorder.RuleOnlyFeasible},
+			"c now passes filtering (only one node passed filtering, so it was chosen without scoring)"},
+		{recorder.WinnerChange{Before: "a", After: "c", Reason: recorder.WinnerTie, Rule: recorder.RuleTie, Tied: 2, Best: 70, BeforeTotal: 70, AfterTotal: 70},
+			"a and c tie at 70; 2 nodes tied at 70; the scheduler's max-heap over the nodes, in the order they passed filtering, popped c first"},
+		{recorder.WinnerChange{Before: "a", After: "c", Reason: recorder.WinnerRemoved}, "a is no longer in the cluster"},
+	} {
+		if got := Winner(&tc.w); got != tc.want {
+			t.Errorf("Winner(%+v)\n got %q\nwant %q", tc.w, got, tc.want)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/export"
 )
 
 // cyclesOutput is what explain and replay --no-tui print: cycles in the
@@ -38,7 +39,7 @@ func validOutput(format string) error {
 // print writes the cycles in format (text, json or yaml).
 func (o *cyclesOutput) print(w io.Writer, format string) error {
 	if format == "json" || format == "yaml" {
-		doc := recorder.NewExportDocument(o.header, o.cycles, o.observed)
+		doc := export.NewDocument(o.header, o.cycles, o.observed)
 		doc.Warnings = o.warnings
 		for _, p := range o.problems {
 			doc.Problems = append(doc.Problems, p.Error())

@@ -15,6 +15,7 @@ import (
 
 	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/export"
 	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/tui"
 )
@@ -216,7 +217,7 @@ func (l *liveOutput) start(h recorder.Header) error {
 	if l.o.NoTUI && l.o.Output == "json" {
 		// The first line says what the lines are: the export format, its
 		// version, and the session's header.
-		doc := recorder.NewExportDocument(h, nil, nil)
+		doc := export.NewDocument(h, nil, nil)
 		l.print(map[string]any{"format": doc.Format, "schemaVersion": doc.SchemaVersion, "header": doc.Header}, nil)
 	}
 	if !l.o.NoTUI {
@@ -268,7 +269,7 @@ func droppedError(path string, n int64) error {
 func (l *liveOutput) cycle(c *recorder.Cycle) {
 	l.record(func(w *recorder.AsyncWriter) error { return w.WriteCycle(c) })
 	if l.o.NoTUI {
-		l.print(map[string]any{"cycle": recorder.NewExportCycle(c)}, func(w io.Writer) {
+		l.print(map[string]any{"cycle": export.NewCycle(c)}, func(w io.Writer) {
 			fmt.Fprintf(w, "cycle %d %s attempt %d: %s\n", c.Seq, c.Pod.Key(), c.Attempt, narrate.Outcome(c.Outcome))
 		})
 		return
@@ -282,7 +283,7 @@ func (l *liveOutput) cycle(c *recorder.Cycle) {
 func (l *liveOutput) observed(ob *recorder.Observed) {
 	l.record(func(w *recorder.AsyncWriter) error { return w.WriteObserved(ob) })
 	if l.o.NoTUI {
-		l.print(map[string]any{"observed": recorder.NewExportObserved(ob)}, func(w io.Writer) { newTextWriter(w).observed(ob) })
+		l.print(map[string]any{"observed": export.NewObserved(ob)}, func(w io.Writer) { newTextWriter(w).observed(ob) })
 		return
 	}
 	l.send(tui.Event{Observed: ob})

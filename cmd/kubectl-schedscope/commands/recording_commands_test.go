@@ -19,6 +19,7 @@ import (
 
 	"github.com/schedscope/schedscope/fixtures"
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/export"
 	"github.com/schedscope/schedscope/recorder/schema"
 )
 
@@ -203,7 +204,7 @@ func TestReplayNoTUIReportsProblems(t *testing.T) {
 
 // checkExport checks an exported document against the JSON Schema and
 // returns it; it must hold the given number of cycles, unless that is -1.
-func checkExport(t *testing.T, out string, cycles int) recorder.ExportDocument {
+func checkExport(t *testing.T, out string, cycles int) export.Document {
 	t.Helper()
 	var generic any
 	if err := json.Unmarshal([]byte(out), &generic); err != nil {
@@ -219,12 +220,12 @@ func checkExport(t *testing.T, out string, cycles int) recorder.ExportDocument {
 	if bad := schema.CompactKeys(generic, "$"); len(bad) > 0 {
 		t.Errorf("keys of the compact recording encoding in the export: %v", bad)
 	}
-	var doc recorder.ExportDocument
+	var doc export.Document
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Format != recorder.ExportFormat || doc.SchemaVersion != 1 || cycles >= 0 && len(doc.Cycles) != cycles {
-		t.Errorf("format %q version %d with %d cycles, want %q 1 with %d", doc.Format, doc.SchemaVersion, len(doc.Cycles), recorder.ExportFormat, cycles)
+	if doc.Format != export.Format || doc.SchemaVersion != 1 || cycles >= 0 && len(doc.Cycles) != cycles {
+		t.Errorf("format %q version %d with %d cycles, want %q 1 with %d", doc.Format, doc.SchemaVersion, len(doc.Cycles), export.Format, cycles)
 	}
 	return doc
 }
@@ -391,7 +392,7 @@ func TestExportListsAreArrays(t *testing.T) {
 	c.Score.Plugins[0].Raw = []int64{0}
 	h := recorder.Header{Profiles: []recorder.Profile{{SchedulerName: "x"}, {ExtensionPoints: []recorder.ExtensionPoint{{Name: "Score"}}}}}
 	for _, header := range []recorder.Header{{Unreadable: true}, h} {
-		data, err := json.Marshal(recorder.NewExportDocument(header, []*recorder.Cycle{c}, nil))
+		data, err := json.Marshal(export.NewDocument(header, []*recorder.Cycle{c}, nil))
 		if err != nil {
 			t.Fatal(err)
 		}

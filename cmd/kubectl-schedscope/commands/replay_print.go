@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/export"
 )
 
 // printCycles writes what cyclesOutput.print writes for the same cycles,
@@ -30,7 +31,7 @@ func printCycles(w io.Writer, format string, h recorder.Header, source string, p
 		}
 		return t.err
 	}
-	doc := recorder.NewExportDocument(h, nil, observed)
+	doc := export.NewDocument(h, nil, observed)
 	for _, p := range problems {
 		doc.Problems = append(doc.Problems, p.Error())
 	}
@@ -67,7 +68,7 @@ func printCycles(w io.Writer, format string, h recorder.Header, source string, p
 		if err != nil {
 			return err
 		}
-		ec := recorder.NewExportCycle(c)
+		ec := export.NewCycle(c)
 		if format == "json" {
 			item, err := json.MarshalIndent(ec, "    ", "  ")
 			if err != nil {
@@ -81,7 +82,7 @@ func printCycles(w io.Writer, format string, h recorder.Header, source string, p
 				return err
 			}
 		} else {
-			one, err := json.Marshal([]recorder.ExportCycle{ec})
+			one, err := json.Marshal([]export.Cycle{ec})
 			if err != nil {
 				return err
 			}

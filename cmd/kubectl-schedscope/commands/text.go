@@ -364,7 +364,7 @@ func (t *textWriter) selection(c *recorder.Cycle) {
 	if sel == nil {
 		return
 	}
-	t.printf("\n5. Select host — %s: %s\n", sel.Node, sel.Explain(c))
+	t.printf("\n5. Select host — %s: %s\n", sel.Node, narrate.Selection(c))
 	s := c.Score
 	if s == nil || len(s.Totals) < 2 {
 		return
@@ -394,7 +394,7 @@ func (t *textWriter) selection(c *recorder.Cycle) {
 		case s.Totals[i] == best:
 			t.printf("   %s tied at %d.\n", name, best)
 		case win >= 0:
-			t.printf("   %s lost by %d: %s\n", name, best-s.Totals[i], s.LossReason(win, i))
+			t.printf("   %s lost by %d: %s\n", name, best-s.Totals[i], narrate.Loss(s, win, i))
 		default:
 			t.printf("   %s lost by %d.\n", name, best-s.Totals[i])
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/export"
 )
 
 func TestVisible(t *testing.T) {
@@ -154,7 +155,7 @@ func TestTextWithoutNodeNames(t *testing.T) {
 	}
 
 	out, _, _ = run(t, "replay", path, "--no-tui", "-o", "json")
-	var doc recorder.ExportDocument
+	var doc export.Document
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/export"
 )
 
 // changeFlags are the flags that describe a what-if change.
@@ -211,12 +212,12 @@ type whatIfDocument struct {
 	Changes []engine.Change `json:"changes"`
 	// Before is the cycle the changes apply to: as recorded, or, when the
 	// search was sampled, the unchanged re-run.
-	Before recorder.ExportCycle `json:"before"`
-	After  recorder.ExportCycle `json:"after"`
+	Before export.Cycle `json:"before"`
+	After  export.Cycle `json:"after"`
 	// Later are the pod's further cycles after the change (the retry that
 	// binds it after a preemption).
-	Later []recorder.ExportCycle `json:"later,omitempty"`
-	Diff  *recorder.CycleDiff    `json:"diff"`
+	Later []export.Cycle      `json:"later,omitempty"`
+	Diff  *recorder.CycleDiff `json:"diff"`
 	// Sampled is set when the cycle's search stopped early
 	// (percentageOfNodesToScore): then Before is an unchanged re-run made the
 	// same deterministic way as After, and RecordedSampleDiffers says whether
@@ -286,10 +287,10 @@ func (o *WhatIfOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	doc.Before = recorder.NewExportCycle(before)
-	doc.After = recorder.NewExportCycle(after.Cycle)
+	doc.Before = export.NewCycle(before)
+	doc.After = export.NewCycle(after.Cycle)
 	for _, c := range after.Later {
-		doc.Later = append(doc.Later, recorder.NewExportCycle(c))
+		doc.Later = append(doc.Later, export.NewCycle(c))
 	}
 	doc.Diff = recorder.DiffCycles(before, after.Cycle)
 	doc.Landing, _ = after.Landing()

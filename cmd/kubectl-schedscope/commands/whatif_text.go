@@ -44,7 +44,7 @@ func summarizeLine(c *recorder.Cycle) string {
 	s := recorder.Summarize(c)
 	parts := []string{narrate.SummaryOutcome(s)}
 	if s.Result == recorder.ResultBound && c.Selection != nil {
-		parts = append(parts, "("+c.Selection.Explain(c)+")")
+		parts = append(parts, "("+narrate.Selection(c)+")")
 	}
 	return strings.Join(parts, " ")
 }

@@ -1,6 +1,7 @@
-package recorder
+package narrate
 
 import (
+	"github.com/schedscope/schedscope/recorder"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -37,21 +38,21 @@ func lossSum(t *testing.T, reason string) int64 {
 
 // scorePhase builds a score phase over two nodes (winner 0, loser 1) from
 // per-plugin weighted scores; totals are their sums.
-func scorePhase(plugins map[string][2]int64, order ...string) *ScorePhase {
-	s := &ScorePhase{Nodes: Ints[int]{0, 1}, Totals: Ints[int64]{0, 0}}
+func scorePhase(plugins map[string][2]int64, order ...string) *recorder.ScorePhase {
+	s := &recorder.ScorePhase{Nodes: recorder.Ints[int]{0, 1}, Totals: recorder.Ints[int64]{0, 0}}
 	for _, name := range order {
 		sc := plugins[name]
-		s.Plugins = append(s.Plugins, ScorePlugin{Name: name, Weight: 1, Raw: Ints[int64]{sc[0], sc[1]}})
+		s.Plugins = append(s.Plugins, recorder.ScorePlugin{Name: name, Weight: 1, Raw: recorder.Ints[int64]{sc[0], sc[1]}})
 		s.Totals[0] += sc[0]
 		s.Totals[1] += sc[1]
 	}
 	return s
 }
 
-func TestLossReason(t *testing.T) {
+func TestLoss(t *testing.T) {
 	tests := []struct {
 		name string
-		s    *ScorePhase
+		s    *recorder.ScorePhase
 		want string
 	}{
 		{
@@ -77,9 +78,9 @@ func TestLossReason(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := tt.s.LossReason(0, 1)
+			got := Loss(tt.s, 0, 1)
 			if got != tt.want {
-				t.Errorf("LossReason = %q, want %q", got, tt.want)
+				t.Errorf("Loss = %q, want %q", got, tt.want)
 			}
 			if gap := tt.s.Totals[0] - tt.s.Totals[1]; lossSum(t, got) != -gap {
 				t.Errorf("%q adds up to %d, the gap is %d", got, lossSum(t, got), gap)
@@ -91,25 +92,25 @@ func TestLossReason(t *testing.T) {
 func TestLossReasonShowsTotalsTheFrameworkGave(t *testing.T) {
 	s := scorePhase(map[string][2]int64{"A": {10, 0}}, "A")
 	s.Totals[1] -= 3 // something outside the plugins' weighted sum
-	got := s.LossReason(0, 1)
+	got := Loss(s, 0, 1)
 	if want := "A −10, other −3"; got != want {
-		t.Errorf("LossReason = %q, want %q", got, want)
+		t.Errorf("Loss = %q, want %q", got, want)
 	}
 }
 
 // TestLossReasonAddsUpOnRecordings checks every loser of every recorded host
 // selection in the TUI's test recordings.
 func TestLossReasonAddsUpOnRecordings(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "tui", "testdata", "*.rec"))
+	files, err := filepath.Glob(filepath.Join("..", "..", "tui", "testdata", "*.rec"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(files) == 0 {
-		t.Fatal("no recordings under ../tui/testdata")
+		t.Fatal("no recordings under ../../tui/testdata")
 	}
 	checked := 0
 	for _, f := range files {
-		rec, err := LoadFile(f)
+		rec, err := recorder.LoadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -131,7 +132,7 @@ func TestLossReasonAddsUpOnRecordings(t *testing.T) {
 				if gap <= 0 {
 					continue
 				}
-				reason := c.Score.LossReason(w, l)
+				reason := Loss(c.Score, w, l)
 				if got := lossSum(t, reason); got != -gap {
 					t.Errorf("%s cycle %d node %s: %q adds up to %d, lost by %d", filepath.Base(f), c.Seq, c.NodeName(c.Score.Nodes[l]), reason, got, gap)
 				}

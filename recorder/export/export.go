@@ -1,0 +1,395 @@
+package export
+
+import (
+	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/narrate"
+
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// The exported JSON of cycles (explain -o json, replay --no-tui -o json, and
+// one object per line in live --no-tui -o json) is plain where a recording
+// is compact: node names instead of indices, every list expanded, readable
+// keys, durations as Go durations ("1.5ms"). It is versioned by
+// Format and SchemaVersion and described by
+// recorder/schema/explain.schema.json; a change to these types changes the
+// schema and, when it is not only an addition, the version.
+const (
+	Format        = "schedscope-export"
+	SchemaVersion = 1
+)
+
+// Duration is a duration that JSON spells as Go does ("812ns", "2.4ms").
+type Duration time.Duration
+
+// MarshalJSON writes the duration as a string.
+func (d Duration) MarshalJSON() ([]byte, error) {
+	return strconv.AppendQuote(nil, time.Duration(d).String()), nil
+}
+
+// UnmarshalJSON reads a duration written by MarshalJSON.
+func (d *Duration) UnmarshalJSON(data []byte) error {
+	s, err := strconv.Unquote(string(data))
+	if err != nil {
+		return fmt.Errorf("duration must be a string like \"1.5ms\": %s", data)
+	}
+	v, err := time.ParseDuration(s)
+	*d = Duration(v)
+	return err
+}
+
+// Document is a recording or an explain run as one JSON document.
+type Document struct {
+	Format        string `json:"format"`
+	SchemaVersion int    `json:"schemaVersion"`
+	Header        Header `json:"header"`
+	// Warnings are the fixture loader's warnings (explain).
+	Warnings []string `json:"warnings,omitempty"`
+	// Problems are what was wrong with the recording read (replay).
+	Problems []string   `json:"problems,omitempty"`
+	Cycles   []Cycle    `json:"cycles"`
+	Observed []Observed `json:"observed,omitempty"`
+	// Pods are where every pod stands (see PodStates).
+	Pods []recorder.PodState `json:"pods,omitempty"`
+}
+
+// Header is a recording's header without its format fields.
+type Header struct {
+	// Unreadable says the recording's header was damaged; the other fields are unknown.
+	Unreadable        bool   `json:"unreadable,omitempty"`
+	SchedscopeVersion string `json:"schedscopeVersion"`
+	KubernetesVersion string `json:"kubernetesVersion"`
+	// Created is omitted when the header is unreadable.
+	Created time.Time       `json:"created,omitzero"`
+	Source  recorder.Source `json:"source"`
+	// Clock is the clock the cycles' start times were read from (see Header.Clock).
+	Clock    string             `json:"clock,omitempty"`
+	Profiles []recorder.Profile `json:"profiles"`
+}
+
+// Cycle is one cycle with node names spelled out.
+type Cycle struct {
+	Seq      int             `json:"seq"`
+	Pod      recorder.PodRef `json:"pod"`
+	Profile  string          `json:"profile"`
+	Attempt  int             `json:"attempt"`
+	Start    time.Time       `json:"start"`
+	Duration Duration        `json:"duration"`
+	// Nodes lists the nodes of the scheduler's snapshot, in its order.
+	Nodes       []string           `json:"nodes"`
+	NodeUse     []NodeUse          `json:"nodeUse,omitempty"`
+	SearchStart int                `json:"searchStart"`
+	NodesToFind int                `json:"nodesToFind"`
+	FastPath    *recorder.FastPath `json:"fastPath,omitempty"`
+	BatchHint   string             `json:"batchHint,omitempty"`
+	PreFilter   *PreFilter         `json:"preFilter,omitempty"`
+	Filter      *Filter            `json:"filter,omitempty"`
+	Diagnostic  *Diagnostic        `json:"diagnostic,omitempty"`
+	PostFilter  *PostFilter        `json:"postFilter,omitempty"`
+	Score       *Score             `json:"score,omitempty"`
+	Selection   *Selection         `json:"selection,omitempty"`
+	Reserve     []PluginStatus     `json:"reserve,omitempty"`
+	Unreserve   []PluginStatus     `json:"unreserve,omitempty"`
+	Permit      []PluginStatus     `json:"permit,omitempty"`
+	PreBind     []PluginStatus     `json:"preBind,omitempty"`
+	Bind        []PluginStatus     `json:"bind,omitempty"`
+	PostBind    []PluginStatus     `json:"postBind,omitempty"`
+	Outcome     recorder.Outcome   `json:"outcome"`
+	Timings     []PhaseDuration    `json:"timings,omitempty"`
+}
+
+// NodeUse is what the scheduler saw placed on a node.
+type NodeUse struct {
+	Node       string            `json:"node"`
+	Generation int64             `json:"generation"`
+	Requested  map[string]int64  `json:"requested,omitempty"`
+	Pods       []recorder.PodRef `json:"pods,omitempty"`
+}
+
+// PluginStatus is what one plugin returned at one extension point.
+type PluginStatus struct {
+	Plugin   string   `json:"plugin"`
+	Code     string   `json:"code"`
+	Reasons  []string `json:"reasons,omitempty"`
+	Duration Duration `json:"duration"`
+	Timeout  Duration `json:"timeout,omitempty"`
+}
+
+// PreFilter is the PreFilter extension point.
+type PreFilter struct {
+	Plugins       []PluginStatus `json:"plugins"`
+	Code          string         `json:"code"`
+	Message       string         `json:"message,omitempty"`
+	NodeSubset    []string       `json:"nodeSubset,omitempty"`
+	SubsetPlugins []string       `json:"subsetPlugins,omitempty"`
+}
+
+// Filter is the Filter extension point.
+type Filter struct {
+	Plugins     []string      `json:"plugins"`
+	Skipped     []string      `json:"skipped,omitempty"`
+	Feasible    []string      `json:"feasible"`
+	Rejected    []NodeStatus  `json:"rejected,omitempty"`
+	Discarded   []string      `json:"discarded,omitempty"`
+	Evaluated   int           `json:"evaluated"`
+	PluginCalls []PluginCalls `json:"pluginCalls,omitempty"`
+}
+
+// NodeStatus is a node's result: the plugin that rejected it (empty
+// when none is named), its code and reasons.
+type NodeStatus struct {
+	Node    string   `json:"node"`
+	Plugin  string   `json:"plugin"`
+	Code    string   `json:"code"`
+	Reasons []string `json:"reasons,omitempty"`
+}
+
+// PluginCalls is a Filter plugin's summed time and number of calls.
+type PluginCalls struct {
+	Plugin   string   `json:"plugin"`
+	Calls    int      `json:"calls"`
+	Duration Duration `json:"duration"`
+}
+
+// Diagnostic is the diagnostic pass: every non-Success cell.
+type Diagnostic struct {
+	Plugins []string     `json:"plugins"`
+	Cells   []NodeStatus `json:"cells,omitempty"`
+}
+
+// PostFilter is PostFilter (preemption).
+type PostFilter struct {
+	Plugins       []PluginStatus       `json:"plugins"`
+	Code          string               `json:"code"`
+	Message       string               `json:"message,omitempty"`
+	NominatedNode string               `json:"nominatedNode,omitempty"`
+	Candidates    []recorder.Candidate `json:"candidates,omitempty"`
+	Rejected      []recorder.Candidate `json:"rejected,omitempty"`
+	Victims       []recorder.PodRef    `json:"victims,omitempty"`
+}
+
+// Score is PreScore, Score and NormalizeScore, one row per scored node.
+type Score struct {
+	PreScore []PluginStatus `json:"preScore,omitempty"`
+	Plugins  []ScorePlugin  `json:"plugins"`
+	Nodes    []NodeScore    `json:"nodes"`
+}
+
+// ScorePlugin is a score plugin's weight and time.
+type ScorePlugin struct {
+	Name              string   `json:"name"`
+	Weight            int64    `json:"weight"`
+	Duration          Duration `json:"duration"`
+	NormalizeDuration Duration `json:"normalizeDuration"`
+}
+
+// NodeScore is one scored node, in the order scoring received them.
+type NodeScore struct {
+	Node   string        `json:"node"`
+	Total  int64         `json:"total"`
+	Scores []PluginScore `json:"scores"`
+}
+
+// PluginScore is one plugin's score of one node. Normalized equals Raw
+// for a plugin without NormalizeScore; Weighted is Normalized times the weight.
+type PluginScore struct {
+	Plugin     string `json:"plugin"`
+	Raw        int64  `json:"raw"`
+	Normalized int64  `json:"normalized"`
+	Weighted   int64  `json:"weighted"`
+}
+
+// Selection is how the host was chosen.
+type Selection struct {
+	Node string `json:"node"`
+	// Rule is one of the Rule constants; Explanation words it.
+	Rule        string   `json:"rule"`
+	Explanation string   `json:"explanation"`
+	Best        int64    `json:"best"`
+	Top         []string `json:"top,omitempty"`
+}
+
+// PhaseDuration is the wall time of one phase.
+type PhaseDuration struct {
+	Phase    string   `json:"phase"`
+	Duration Duration `json:"duration"`
+}
+
+// Observed is a binding a live cluster's scheduler made.
+type Observed struct {
+	Pod       recorder.PodRef `json:"pod"`
+	Node      string          `json:"node,omitempty"`
+	Message   string          `json:"message,omitempty"`
+	Time      time.Time       `json:"time"`
+	Seq       int             `json:"seq,omitempty"`
+	Predicted string          `json:"predicted,omitempty"`
+	TieSet    []string        `json:"tieSet,omitempty"`
+	Nominated string          `json:"nominated,omitempty"`
+	Agrees    bool            `json:"agrees"`
+}
+
+// Every list of the export that is not omitted when empty is written as an
+// array, [] when empty, never null: the schema says so, and a consumer can
+// iterate without checking.
+
+// orEmpty returns s, or an empty slice for nil.
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// exportProfiles copies profiles with every list an array.
+func exportProfiles(profiles []recorder.Profile) []recorder.Profile {
+	out := make([]recorder.Profile, len(profiles))
+	for i, p := range profiles {
+		p.ExtensionPoints = append([]recorder.ExtensionPoint{}, p.ExtensionPoints...)
+		for j := range p.ExtensionPoints {
+			p.ExtensionPoints[j].Plugins = orEmpty(p.ExtensionPoints[j].Plugins)
+		}
+		out[i] = p
+	}
+	return out
+}
+
+// NewDocument exports a header and its cycles and observed bindings.
+func NewDocument(h recorder.Header, cycles []*recorder.Cycle, observed []*recorder.Observed) Document {
+	doc := Document{
+		Format: Format, SchemaVersion: SchemaVersion,
+		Header: Header{
+			Unreadable: h.Unreadable, SchedscopeVersion: h.SchedscopeVersion, KubernetesVersion: h.KubernetesVersion,
+			Created: h.Created, Source: h.Source, Clock: h.Clock, Profiles: exportProfiles(h.Profiles),
+		},
+		Cycles: make([]Cycle, len(cycles)),
+	}
+	for i, c := range cycles {
+		doc.Cycles[i] = NewCycle(c)
+	}
+	for _, o := range observed {
+		doc.Observed = append(doc.Observed, NewObserved(o))
+	}
+	return doc
+}
+
+// exportName names node index i of c, or "#i" when c's node set is missing.
+func exportName(c *recorder.Cycle, i int) string { return c.NodeName(i) }
+
+func exportNames(c *recorder.Cycle, idx []int) []string {
+	if idx == nil {
+		return nil
+	}
+	out := make([]string, len(idx))
+	for k, i := range idx {
+		out[k] = exportName(c, i)
+	}
+	return out
+}
+
+func exportStatuses(ps []recorder.PluginStatus) []PluginStatus {
+	if ps == nil {
+		return nil
+	}
+	out := make([]PluginStatus, len(ps))
+	for i, p := range ps {
+		out[i] = PluginStatus{Plugin: p.Plugin, Code: p.Code, Reasons: p.Reasons, Duration: Duration(p.Duration), Timeout: Duration(p.Timeout)}
+	}
+	return out
+}
+
+func exportNodeStatus(c *recorder.Cycle, plugins []string, node, plugin int, code string, reasons []string) NodeStatus {
+	s := NodeStatus{Node: exportName(c, node), Code: code, Reasons: reasons}
+	if plugin >= 0 && plugin < len(plugins) {
+		s.Plugin = plugins[plugin]
+	}
+	return s
+}
+
+// NewCycle exports one cycle; live --no-tui -o json prints one per line.
+func NewCycle(c *recorder.Cycle) Cycle {
+	e := Cycle{
+		Seq: c.Seq, Pod: c.Pod, Profile: c.Profile, Attempt: c.Attempt, Start: c.Start, Duration: Duration(c.Duration),
+		Nodes: []string{}, SearchStart: c.SearchStart, NodesToFind: c.NodesToFind, FastPath: c.FastPath, BatchHint: c.BatchHint,
+		Reserve: exportStatuses(c.Reserve), Unreserve: exportStatuses(c.Unreserve), Permit: exportStatuses(c.Permit),
+		PreBind: exportStatuses(c.PreBind), Bind: exportStatuses(c.Bind), PostBind: exportStatuses(c.PostBind),
+		Outcome: c.Outcome,
+	}
+	if c.Nodes != nil {
+		e.Nodes = append(e.Nodes, c.Nodes.Names...)
+	}
+	for _, nu := range c.NodeUse {
+		e.NodeUse = append(e.NodeUse, NodeUse{Node: exportName(c, nu.Node), Generation: nu.Generation, Requested: nu.Requested, Pods: nu.Pods})
+	}
+	if pf := c.PreFilter; pf != nil {
+		e.PreFilter = &PreFilter{Plugins: orEmpty(exportStatuses(pf.Plugins)), Code: pf.Code, Message: pf.Message, NodeSubset: pf.NodeSubset, SubsetPlugins: pf.SubsetPlugins}
+	}
+	if f := c.Filter; f != nil {
+		ef := &Filter{Plugins: orEmpty(f.Plugins), Skipped: f.Skipped, Feasible: orEmpty(exportNames(c, f.Feasible)), Discarded: exportNames(c, f.Discarded), Evaluated: f.Evaluated}
+		for _, r := range f.Rejected {
+			ef.Rejected = append(ef.Rejected, exportNodeStatus(c, f.Plugins, r.Node, r.Plugin, r.Code, r.Reasons))
+		}
+		for i, p := range f.Plugins {
+			if i < len(f.Durations) || i < len(f.Calls) {
+				pc := PluginCalls{Plugin: p}
+				if i < len(f.Durations) {
+					pc.Duration = Duration(f.Durations[i])
+				}
+				if i < len(f.Calls) {
+					pc.Calls = f.Calls[i]
+				}
+				ef.PluginCalls = append(ef.PluginCalls, pc)
+			}
+		}
+		e.Filter = ef
+	}
+	if d := c.Diagnostic; d != nil {
+		ed := &Diagnostic{Plugins: orEmpty(d.Plugins)}
+		for _, cell := range d.Cells {
+			ed.Cells = append(ed.Cells, exportNodeStatus(c, d.Plugins, cell.Node, cell.Plugin, cell.Code, cell.Reasons))
+		}
+		e.Diagnostic = ed
+	}
+	if p := c.PostFilter; p != nil {
+		e.PostFilter = &PostFilter{Plugins: orEmpty(exportStatuses(p.Plugins)), Code: p.Code, Message: p.Message, NominatedNode: p.NominatedNode,
+			Candidates: p.Candidates, Rejected: p.Rejected, Victims: p.Victims}
+	}
+	if s := c.Score; s != nil {
+		es := &Score{PreScore: exportStatuses(s.PreScore), Plugins: []ScorePlugin{}, Nodes: []NodeScore{}}
+		for _, p := range s.Plugins {
+			es.Plugins = append(es.Plugins, ScorePlugin{Name: p.Name, Weight: p.Weight, Duration: Duration(p.Duration), NormalizeDuration: Duration(p.NormalizeDuration)})
+		}
+		for i, n := range s.Nodes {
+			ns := NodeScore{Node: exportName(c, n), Scores: []PluginScore{}}
+			if i < len(s.Totals) {
+				ns.Total = s.Totals[i]
+			}
+			for _, p := range s.Plugins {
+				ps := PluginScore{Plugin: p.Name}
+				if i < len(p.Raw) {
+					ps.Raw = p.Raw[i]
+				}
+				if norm := p.NormalizedScores(); i < len(norm) {
+					ps.Normalized = norm[i]
+				}
+				ps.Weighted = ps.Normalized * p.Weight
+				ns.Scores = append(ns.Scores, ps)
+			}
+			es.Nodes = append(es.Nodes, ns)
+		}
+		e.Score = es
+	}
+	if s := c.Selection; s != nil {
+		e.Selection = &Selection{Node: s.Node, Rule: s.Rule, Explanation: narrate.Selection(c), Best: s.Best, Top: exportNames(c, s.Top)}
+	}
+	for _, t := range c.Timings {
+		e.Timings = append(e.Timings, PhaseDuration{Phase: t.Phase, Duration: Duration(t.Duration)})
+	}
+	return e
+}
+
+// NewObserved exports a binding observed on a live cluster.
+func NewObserved(o *recorder.Observed) Observed {
+	return Observed{Pod: o.Pod, Node: o.Node, Message: o.Message, Time: o.Time, Seq: o.Seq, Predicted: o.Predicted, TieSet: o.TieSet, Nominated: o.Nominated, Agrees: o.Agrees()}
+}
