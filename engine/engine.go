@@ -149,6 +149,9 @@ func New(ctx context.Context, fx *Fixture, opts Options) (*Engine, error) {
 
 // build creates the scheduler over fx's objects without starting its informers.
 func build(ctx context.Context, fx *Fixture, opts Options) (*Engine, error) {
+	if err := checkPodGroupGate(); err != nil {
+		return nil, err
+	}
 	cfg := opts.Config
 	if cfg == nil {
 		var err error
