@@ -123,6 +123,9 @@ func admit(f *Fixture, objs []runtime.Object) error {
 				return fail(err)
 			}
 		}
+		if err := checkPodGroupKind(o); err != nil {
+			return fail(err)
+		}
 		if err := chain.create(o); err != nil {
 			return fail(err)
 		}

@@ -67,6 +67,13 @@ type Options struct {
 	OnCycle func(*recorder.Cycle)
 	// SettleTimeout bounds how long one pod may take to settle.
 	SettleTimeout time.Duration
+	// ArrivalInterval spaces Run's arrivals: each pending pod is created this
+	// long after the scheduler settled on the one before, as a client that
+	// waits for each binding does. It is waited on the wall clock, which
+	// kube-scheduler's opportunistic batching reads to expire a stored ranking
+	// (maxBatchAge, 500 ms): pods arriving at once reuse it for as long as it
+	// lasts, pods 300 ms apart every other time. Zero means at once.
+	ArrivalInterval time.Duration
 	// Gate, if set, is called with the pod the scheduler has just taken from its
 	// queue, before the scheduling cycle starts; it blocks to pause the engine.
 	Gate func(ctx context.Context, pod recorder.PodRef) error
@@ -142,6 +149,9 @@ func New(ctx context.Context, fx *Fixture, opts Options) (*Engine, error) {
 
 // build creates the scheduler over fx's objects without starting its informers.
 func build(ctx context.Context, fx *Fixture, opts Options) (*Engine, error) {
+	if err := checkPodGroupGate(); err != nil {
+		return nil, err
+	}
 	cfg := opts.Config
 	if cfg == nil {
 		var err error

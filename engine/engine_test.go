@@ -11,8 +11,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"k8s.io/kubernetes/pkg/scheduler/apis/config"
 
 	"github.com/schedscope/schedscope/fixtures"
 	"github.com/schedscope/schedscope/recorder"
@@ -390,31 +392,7 @@ func TestNodeDetailsFollowPlacements(t *testing.T) {
 // previous cycle's ranking and checks the hinted node first. Such cycles must
 // record the hint and the single-node check, and still satisfy the invariants.
 func TestOpportunisticBatchingHint(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("apiVersion: v1\nkind: Node\nmetadata:\n  name: node\n  labels: {topology.kubernetes.io/zone: z}\n  annotations: {schedscope.io/replicas: \"30\"}\nstatus:\n  allocatable: {cpu: \"8\", memory: 16Gi, pods: \"110\"}\n---\n")
-	b.WriteString("apiVersion: v1\nkind: Pod\nmetadata:\n  name: same\n  annotations: {schedscope.io/replicas: \"40\"}\nspec:\n  containers: [{name: c, image: pause, resources: {requests: {cpu: 100m, memory: 64Mi}}}]\n")
-	// PodTopologySpread signs no pod while it has default constraints (the
-	// default profile's system defaults), and unsigned pods are never batched;
-	// a profile without default constraints lets identical pods batch.
-	cfgPath := filepath.Join(t.TempDir(), "config.yaml")
-	if err := os.WriteFile(cfgPath, []byte(`apiVersion: kubescheduler.config.k8s.io/v1
-kind: KubeSchedulerConfiguration
-profiles:
-- schedulerName: default-scheduler
-  pluginConfig:
-  - name: PodTopologySpread
-    args: {defaultingType: List}
-`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := LoadConfigFile(cfgPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fx, err := LoadFixture("batch.yaml", []byte(b.String()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	fx, cfg := batchingFixture(t, 30, 40)
 	var mu sync.Mutex
 	var cycles []*recorder.Cycle
 	ctx, cancel := context.WithCancel(context.Background())
@@ -449,4 +427,81 @@ profiles:
 		t.Fatalf("none of %d cycles of identical pods used an opportunistic batching hint", len(cycles))
 	}
 	t.Logf("%d of %d cycles checked a batch hint first", hinted, len(cycles))
+}
+
+// batchingFixture is nodes identical nodes and pods identical pending pods,
+// with a profile under which the pods share a signature: PodTopologySpread
+// signs no pod while it has default constraints (the default profile's system
+// defaults), and unsigned pods are never batched.
+func batchingFixture(t *testing.T, nodes, pods int) (*Fixture, *config.KubeSchedulerConfiguration) {
+	t.Helper()
+	var b strings.Builder
+	fmt.Fprintf(&b, "apiVersion: v1\nkind: Node\nmetadata:\n  name: node\n  labels: {topology.kubernetes.io/zone: z}\n  annotations: {schedscope.io/replicas: \"%d\"}\nstatus:\n  allocatable: {cpu: \"8\", memory: 16Gi, pods: \"110\"}\n---\n", nodes)
+	fmt.Fprintf(&b, "apiVersion: v1\nkind: Pod\nmetadata:\n  name: same\n  annotations: {schedscope.io/replicas: \"%d\"}\nspec:\n  containers: [{name: c, image: pause, resources: {requests: {cpu: 100m, memory: 64Mi}}}]\n", pods)
+	cfgPath := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(cfgPath, []byte(`apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  pluginConfig:
+  - name: PodTopologySpread
+    args: {defaultingType: List}
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := LoadConfigFile(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx, err := LoadFixture("batch.yaml", []byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fx, cfg
+}
+
+// TestOpportunisticBatchingRhythm checks which pods, arriving one after
+// another, get a batch hint. kube-scheduler stores a ranking after each full
+// cycle; hinted cycles use it without storing a new one, and it expires
+// maxBatchAge (500 ms, wall clock) after it was stored. Pods arriving at once
+// are all hinted after the first; pods 260 ms apart every other time, as the
+// real kube-scheduler does (engine/e2e TestBatchHintsMatchRealScheduler).
+func TestOpportunisticBatchingRhythm(t *testing.T) {
+	tests := []struct {
+		name     string
+		interval time.Duration
+		want     []bool
+	}{
+		{"at once", 0, []bool{false, true, true, true, true, true}},
+		{"260ms apart", 260 * time.Millisecond, []bool{false, true, false, true, false, true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fx, cfg := batchingFixture(t, 4, len(tt.want))
+			var mu sync.Mutex
+			var cycles []*recorder.Cycle
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			e, err := New(ctx, fx, Options{Config: cfg, ArrivalInterval: tt.interval, OnCycle: func(c *recorder.Cycle) {
+				mu.Lock()
+				cycles = append(cycles, c)
+				mu.Unlock()
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := e.Run(ctx); err != nil {
+				t.Fatal(err)
+			}
+			sort.Slice(cycles, func(i, j int) bool { return cycles[i].Seq < cycles[j].Seq })
+			var got []bool
+			for _, c := range cycles {
+				checkInvariants(t, c)
+				got = append(got, c.BatchHint != "")
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("cycles with a batch hint (-want +got):\n%s", diff)
+			}
+		})
+	}
 }

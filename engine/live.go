@@ -218,6 +218,9 @@ func (l *Live) checkAccess(ctx context.Context, objs []runtime.Object) error {
 			served[gv.WithResource(r.Name)] = true
 		}
 	}
+	if n := podGroupNote(served); n != "" {
+		l.notes = append(l.notes, n)
+	}
 	var problems []string
 	for _, obj := range objs {
 		gvr, err := gvrOf(obj)

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -18,8 +19,9 @@ type Result struct {
 }
 
 // Run starts the scheduler and feeds it the fixture's pending pods one at a time,
-// each after the scheduler has settled on the previous one, so cycles follow the
-// fixture's order. It returns once the last pod has settled.
+// each after the scheduler has settled on the previous one (and
+// Options.ArrivalInterval has passed), so cycles follow the fixture's order. It
+// returns once the last pod has settled.
 func (e *Engine) Run(ctx context.Context) (*Result, error) {
 	return e.run(ctx, false)
 }
@@ -55,7 +57,12 @@ func (e *Engine) run(ctx context.Context, burst bool) (*Result, error) {
 		cancel()
 		<-done
 	}()
-	for _, p := range e.fixture.Pending {
+	for i, p := range e.fixture.Pending {
+		if i > 0 && !burst && e.opts.ArrivalInterval > 0 {
+			if err := sleep(ctx, e.opts.ArrivalInterval); err != nil {
+				return nil, err
+			}
+		}
 		// The fake API server drops a watch whose buffer (100 events)
 		// overflows; keep the scheduler no more than a few dozen events behind.
 		if err := e.waitEvents(ctx, 50); err != nil {
@@ -91,4 +98,16 @@ func (e *Engine) run(ctx context.Context, burst bool) (*Result, error) {
 	res.Cycles = e.emitted
 	e.mu.Unlock()
 	return res, nil
+}
+
+// sleep waits d on the wall clock, or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }

@@ -47,7 +47,23 @@ func TestArrival(t *testing.T) {
 			}
 		})
 	}
-	if _, errOut, code := run(t, "explain", "--arrival", "sideways"); code == 0 || !strings.Contains(errOut, "--arrival must be sequential or burst") {
-		t.Errorf("--arrival sideways: exit %d, stderr %q", code, errOut)
+	for _, bad := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--arrival", "sideways"}, "--arrival must be sequential or burst"},
+		{[]string{"--arrival-interval", "-1s"}, "--arrival-interval must be between 0 and 1m0s, not -1s"},
+		{[]string{"--arrival-interval", "2m"}, "--arrival-interval must be between 0 and 1m0s, not 2m0s"},
+		{[]string{"--arrival", "burst", "--arrival-interval", "1s"}, "--arrival-interval spaces sequential arrivals"},
+	} {
+		_, errOut, code := run(t, append([]string{"explain"}, bad.args...)...)
+		if code == 0 || !strings.Contains(errOut, bad.want) {
+			t.Errorf("%v: exit %d, stderr %q, want %q", bad.args, code, errOut, bad.want)
+			continue
+		}
+		checkOneLine(t, errOut, bad.want)
+	}
+	if _, errOut, code := run(t, "explain", "-f", "topology-spread", "--arrival-interval", "10ms"); code != 0 {
+		t.Errorf("--arrival-interval 10ms: exit %d, stderr %q", code, errOut)
 	}
 }

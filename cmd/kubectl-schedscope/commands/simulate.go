@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/spf13/pflag"
 	"k8s.io/klog/v2"
@@ -22,6 +23,8 @@ type simOptions struct {
 	Diagnostic string
 	// Arrival is how the fixture's pending pods arrive: sequential or burst.
 	Arrival string
+	// ArrivalInterval spaces sequential arrivals (engine.Options.ArrivalInterval).
+	ArrivalInterval time.Duration
 
 	// gate, if set, holds the engine before each cycle (live control).
 	gate func(ctx context.Context, pod recorder.PodRef) error
@@ -37,6 +40,7 @@ func (o *simOptions) addFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Config, "config", "", "KubeSchedulerConfiguration file (default: kube-scheduler's default profile)")
 	fs.StringVar(&o.Diagnostic, "diagnostic", string(engine.DiagnosticUnschedulable), "when to run the diagnostic full-filter pass: always, unschedulable or never")
 	fs.StringVar(&o.Arrival, "arrival", arrivalSequential, "how pending pods arrive: sequential (each once the scheduler has settled on the one before, in fixture order) or burst (all at once, as a scale-up)")
+	fs.DurationVar(&o.ArrivalInterval, "arrival-interval", 0, "with sequential arrival, how long after the scheduler settled on a pod the next one arrives, waited on the wall clock (kube-scheduler's opportunistic batching expires a stored ranking after 500ms)")
 }
 
 // Arrival modes of --arrival.
@@ -45,12 +49,22 @@ const (
 	arrivalBurst      = "burst"
 )
 
-func checkArrival(s string) error {
-	switch s {
+// maxArrivalInterval bounds --arrival-interval: it is waited for real.
+const maxArrivalInterval = time.Minute
+
+func (o *simOptions) checkArrival() error {
+	switch o.Arrival {
 	case "", arrivalSequential, arrivalBurst:
-		return nil
+	default:
+		return errorf("--arrival must be sequential or burst, not %q", o.Arrival)
 	}
-	return errorf("--arrival must be sequential or burst, not %q", s)
+	switch {
+	case o.ArrivalInterval < 0 || o.ArrivalInterval > maxArrivalInterval:
+		return errorf("--arrival-interval must be between 0 and %s, not %s", maxArrivalInterval, o.ArrivalInterval)
+	case o.ArrivalInterval > 0 && o.Arrival == arrivalBurst:
+		return errorf("--arrival-interval spaces sequential arrivals; --arrival burst creates every pod at once")
+	}
+	return nil
 }
 
 func (o *simOptions) loadFixture() (*engine.Fixture, error) {
@@ -87,7 +101,7 @@ func (o *simOptions) checkInputs() error {
 	if _, err := engine.ParseDiagnosticMode(o.Diagnostic); err != nil {
 		return err
 	}
-	if err := checkArrival(o.Arrival); err != nil {
+	if err := o.checkArrival(); err != nil {
 		return err
 	}
 	if _, err := o.loadFixture(); err != nil {
@@ -104,7 +118,7 @@ func (o *simOptions) simulate(ctx context.Context, onHeader func(recorder.Header
 	if err != nil {
 		return recorder.Header{}, nil, err
 	}
-	if err := checkArrival(o.Arrival); err != nil {
+	if err := o.checkArrival(); err != nil {
 		return recorder.Header{}, nil, err
 	}
 	fx, err := o.loadFixture()
@@ -117,7 +131,7 @@ func (o *simOptions) simulate(ctx context.Context, onHeader func(recorder.Header
 	}
 	var mu sync.Mutex
 	e, err := engine.New(ctx, fx, engine.Options{
-		Config: cfg, ConfigPath: o.Config, Diagnostic: mode,
+		Config: cfg, ConfigPath: o.Config, Diagnostic: mode, ArrivalInterval: o.ArrivalInterval,
 		OnCycle: func(c *recorder.Cycle) {
 			mu.Lock()
 			defer mu.Unlock()

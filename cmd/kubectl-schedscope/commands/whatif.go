@@ -243,10 +243,10 @@ func (o *simOptions) forkCycle(ctx context.Context, pod string, cycle int) (*eng
 	if err != nil {
 		return nil, err
 	}
-	if err := checkArrival(o.Arrival); err != nil {
+	if err := o.checkArrival(); err != nil {
 		return nil, err
 	}
-	return engine.ForkAt(ctx, fx, engine.Options{Config: cfg, ConfigPath: o.Config, Diagnostic: mode},
+	return engine.ForkAt(ctx, fx, engine.Options{Config: cfg, ConfigPath: o.Config, Diagnostic: mode, ArrivalInterval: o.ArrivalInterval},
 		engine.ForkTarget{Pod: pod, Seq: cycle, Burst: o.Arrival == arrivalBurst})
 }
 
