@@ -418,3 +418,29 @@ func TestDetailOnlyWhenThereIsANode(t *testing.T) {
 		})
 	}
 }
+
+// TestExplainNamesTheProfilesPlugins checks the explain panel's plugin at
+// PostFilter and Bind comes from the cycle and its profile, not from the
+// default profile's names.
+func TestExplainNamesTheProfilesPlugins(t *testing.T) {
+	h := &recorder.Header{Profiles: []recorder.Profile{{SchedulerName: "custom", ExtensionPoints: []recorder.ExtensionPoint{
+		{Name: recorder.PhasePostFilter, Plugins: []recorder.PluginRef{{Name: "DynamicResources"}, {Name: "GangPreemption"}}},
+		{Name: recorder.PhaseBind, Plugins: []recorder.PluginRef{{Name: "RackBinder"}}},
+	}}}}
+	ran := &recorder.Cycle{Seq: 1, Profile: "custom",
+		PostFilter: &recorder.PostFilterPhase{Plugins: []recorder.PluginStatus{{Plugin: "DynamicResources", Code: recorder.CodeUnschedulable}, {Plugin: "GangPreemption", Code: recorder.CodeSuccess}}},
+		Bind:       []recorder.PluginStatus{{Plugin: "RackBinder", Code: recorder.CodeSuccess}}}
+	notRun := &recorder.Cycle{Seq: 2, Profile: "custom"}
+	st := NewStyles(true)
+	v := NewCycleView(&st)
+	v.SetHeader(h)
+	for i, c := range []*recorder.Cycle{ran, notRun} {
+		v.SetCycle([]*recorder.Cycle{ran, notRun}, i)
+		for ph, want := range map[phase]string{phPostFilter: "GangPreemption", phBind: "RackBinder"} {
+			v.phase = ph
+			if got := v.selectedPlugin(); got != want {
+				t.Errorf("cycle %d, %v: explain panel names %q, want %q", c.Seq, ph, got, want)
+			}
+		}
+	}
+}
