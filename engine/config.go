@@ -3,6 +3,10 @@ package engine
 import (
 	"fmt"
 
+	"k8s.io/apimachinery/pkg/runtime"
+	jsonserializer "k8s.io/apimachinery/pkg/runtime/serializer/json"
+	"sigs.k8s.io/yaml"
+
 	"k8s.io/kubernetes/pkg/scheduler/apis/config"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config/latest"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config/scheme"
@@ -28,7 +32,23 @@ const maxConfigBytes = 4 << 20
 
 // LoadConfig is LoadConfigFile on data read from name.
 func LoadConfig(path string, data []byte) (*config.KubeSchedulerConfiguration, error) {
+	// Say what is wrong with a file that is not a configuration at all
+	// before the decoder does, in its own words.
+	js, err := yaml.YAMLToJSON(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: not YAML or JSON: %v", path, oneLine(err))
+	}
+	tm, err := jsonserializer.DefaultMetaFactory.Interpret(js)
+	switch {
+	case err != nil || tm.Kind == "" || tm.Version == "":
+		return nil, fmt.Errorf("%s: not a KubeSchedulerConfiguration: it needs apiVersion: kubescheduler.config.k8s.io/v1 and kind: KubeSchedulerConfiguration", path)
+	case tm.Kind != "KubeSchedulerConfiguration":
+		return nil, fmt.Errorf("%s: a %s (%s), not a KubeSchedulerConfiguration (apiVersion: kubescheduler.config.k8s.io/v1)", path, tm.Kind, tm.GroupVersion())
+	}
 	obj, gvk, err := scheme.Codecs.UniversalDecoder().Decode(data, nil, nil)
+	if runtime.IsNotRegisteredError(err) {
+		return nil, fmt.Errorf("%s: kube-scheduler %s does not read apiVersion %s; use kubescheduler.config.k8s.io/v1", path, KubernetesVersion, tm.GroupVersion())
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", path, oneLine(err))
 	}

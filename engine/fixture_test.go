@@ -97,8 +97,11 @@ func TestLoadConfigFileErrors(t *testing.T) {
 	}{
 		{"unknown field", "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nparallelizm: 4\n", `unknown field "parallelizm"`},
 		{"invalid value", "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nparallelism: -1\n", "parallelism"},
-		{"wrong kind", "apiVersion: v1\nkind: Pod\nmetadata: {name: x}\n", "config.yaml"},
-		{"not yaml", "{{{", "config.yaml"},
+		{"wrong kind", "apiVersion: v1\nkind: Pod\nmetadata: {name: x}\n", "a Pod (v1), not a KubeSchedulerConfiguration"},
+		{"not yaml", "{{{", "not YAML or JSON"},
+		{"no kind", "parallelism: 4\n", "not a KubeSchedulerConfiguration: it needs apiVersion"},
+		{"empty", "", "not a KubeSchedulerConfiguration: it needs apiVersion"},
+		{"old version", "apiVersion: kubescheduler.config.k8s.io/v1beta3\nkind: KubeSchedulerConfiguration\n", "does not read apiVersion kubescheduler.config.k8s.io/v1beta3; use kubescheduler.config.k8s.io/v1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
