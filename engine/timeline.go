@@ -248,3 +248,15 @@ func (e *Engine) apply(s Step) error {
 	}
 	return nil
 }
+
+// objectsEver lists every object the fixture creates at some point: the
+// initial ones, then those its steps create, in order.
+func (fx *Fixture) objectsEver() []runtime.Object {
+	out := slices.Clip(fx.Objects)
+	for _, s := range fx.Steps {
+		if s.Op == StepCreate {
+			out = append(out, s.Object)
+		}
+	}
+	return out
+}

@@ -1,13 +1,19 @@
 package engine
 
 import (
+	"context"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	v1 "k8s.io/api/core/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
+
+	"github.com/schedscope/schedscope/recorder"
 )
 
 // Documents for timeline tests; each starts with "---".
@@ -148,5 +154,218 @@ func TestLoadTimelineErrors(t *testing.T) {
 				t.Errorf("error %q, want one line containing %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestAutoscalerFixture runs fixtures/autoscaler.yaml: big-job's first cycle
+// is Unschedulable on the one small node; the node added next wakes it in
+// the scheduling queue and a later cycle binds it there, before the pod that
+// follows the node arrives.
+func TestAutoscalerFixture(t *testing.T) {
+	for _, burst := range []bool{false, true} {
+		t.Run(fmt.Sprintf("burst=%v", burst), func(t *testing.T) {
+			fx := loadEmbedded(t, "autoscaler.yaml")
+			res, cycles := runLoaded(t, fx, burst)
+			if diff := cmp.Diff(map[string]string{"default/big-job": "big-1", "default/small": "small-1"}, res.Bindings); diff != "" {
+				t.Errorf("bindings (-want +got):\n%s", diff)
+			}
+			type cycle struct {
+				Pod, Result, Node string
+				Nodes             int
+			}
+			var got []cycle
+			for _, c := range cycles {
+				got = append(got, cycle{c.Pod.Key(), c.Outcome.Result, c.Outcome.Node, c.NumNodes()})
+			}
+			want := []cycle{
+				{"default/big-job", recorder.ResultUnschedulable, "", 1},
+				{"default/big-job", recorder.ResultBound, "big-1", 2},
+				{"default/small", recorder.ResultBound, "small-1", 2},
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("cycles (-want +got):\n%s", diff)
+			}
+			if len(cycles) > 1 && cycles[1].Attempt != 2 {
+				t.Errorf("big-job's second cycle is attempt %d, want 2", cycles[1].Attempt)
+			}
+		})
+	}
+}
+
+// runLoaded runs a loaded fixture and returns its result and cycles in order.
+func runLoaded(t *testing.T, fx *Fixture, burst bool) (*Result, []*recorder.Cycle) {
+	t.Helper()
+	var mu sync.Mutex
+	var cycles []*recorder.Cycle
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	e, err := New(ctx, fx, Options{OnCycle: func(c *recorder.Cycle) {
+		mu.Lock()
+		cycles = append(cycles, c)
+		mu.Unlock()
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := e.Run
+	if burst {
+		run = e.RunBurst
+	}
+	res, err := run(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	slices.SortFunc(cycles, func(a, b *recorder.Cycle) int { return a.Seq - b.Seq })
+	return res, cycles
+}
+
+func sizedNode(name, cpu, extra string) string {
+	return fmt.Sprintf("---\napiVersion: v1\nkind: Node\nmetadata: {name: %s, labels: {kubernetes.io/hostname: %s}}\n%sstatus: {allocatable: {cpu: %q, memory: 8Gi, pods: \"10\"}}\n", name, name, extra, cpu)
+}
+
+func cpuPod(name, cpu, spec string) string {
+	return fmt.Sprintf("---\napiVersion: v1\nkind: Pod\nmetadata: {name: %s}\nspec:\n  containers: [{name: c, image: i, resources: {requests: {cpu: %q}}}]\n%s", name, cpu, spec)
+}
+
+// TestTimelineChangesAffectLaterPods changes nodes mid-run and checks that
+// each later pod is scheduled on the cluster as changed, and every pod
+// before the change on the cluster as it was.
+func TestTimelineChangesAffectLaterPods(t *testing.T) {
+	ssd := "  nodeSelector: {disk: ssd}\n"
+	// big has room to spare, so the scheduler prefers it when it may.
+	initial := "---\napiVersion: v1\nkind: Node\nmetadata: {name: big, labels: {kubernetes.io/hostname: big, disk: ssd}}\nstatus: {allocatable: {cpu: \"8\", memory: 8Gi, pods: \"10\"}}\n" +
+		sizedNode("small", "2", "")
+	tests := []struct {
+		name     string
+		timeline string
+		want     map[string]string
+	}{
+		{
+			name: "label moved",
+			timeline: cpuPod("before", "500m", ssd) +
+				// The replacements state no status: the nodes keep theirs.
+				"---\napiVersion: v1\nkind: Node\nmetadata: {name: big, labels: {kubernetes.io/hostname: big}}\n" +
+				"---\napiVersion: v1\nkind: Node\nmetadata: {name: small, labels: {kubernetes.io/hostname: small, disk: ssd}}\n" +
+				cpuPod("after", "500m", ssd),
+			want: map[string]string{"default/before": "big", "default/after": "small"},
+		},
+		{
+			name: "taint added",
+			timeline: cpuPod("before", "500m", "") +
+				"---\napiVersion: v1\nkind: Node\nmetadata: {name: big, labels: {kubernetes.io/hostname: big, disk: ssd}}\nspec:\n  taints: [{key: maintenance, effect: NoSchedule}]\n" +
+				cpuPod("after", "500m", "") +
+				cpuPod("tolerant", "500m", "  tolerations: [{key: maintenance, operator: Exists}]\n"),
+			want: map[string]string{"default/before": "big", "default/after": "small", "default/tolerant": "big"},
+		},
+		{
+			name: "node deleted",
+			timeline: cpuPod("before", "500m", "") +
+				deleteDoc("Node", "big") +
+				cpuPod("after", "500m", ""),
+			want: map[string]string{"default/before": "big", "default/after": "small"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fx, err := LoadFixture(tt.name, []byte(initial+tt.timeline))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, _ := runLoaded(t, fx, false)
+			if diff := cmp.Diff(tt.want, res.Bindings); diff != "" {
+				t.Errorf("bindings (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestTimelineDeletePodWakesPending deletes a running pod mid-run: the pod
+// that could not fit beside it is woken by the deletion and bound.
+func TestTimelineDeletePodWakesPending(t *testing.T) {
+	data := sizedNode("only", "2", "") +
+		cpuPod("running", "2", "  nodeName: only\n") +
+		cpuPod("waiting", "1", "") +
+		deleteDoc("Pod", "running")
+	fx, err := LoadFixture("delete.yaml", []byte(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, cycles := runLoaded(t, fx, false)
+	if res.Bindings["default/waiting"] != "only" {
+		t.Errorf("waiting: bound to %q, want only", res.Bindings["default/waiting"])
+	}
+	if len(cycles) != 2 || cycles[0].Outcome.Result != recorder.ResultUnschedulable || cycles[1].Outcome.Result != recorder.ResultBound {
+		var got []string
+		for _, c := range cycles {
+			got = append(got, c.Pod.Key()+" "+c.Outcome.Result)
+		}
+		t.Errorf("cycles %v, want waiting Unschedulable, then bound", got)
+	}
+}
+
+// TestForkSeesTheTimelineAsItStood forks autoscaler.yaml's cycles: the first
+// sees the one node there was, the retry after the NodeAdd sees both and
+// re-runs to the recorded binding; a fork after a node was deleted and
+// another relabelled sees the cluster so changed.
+func TestForkSeesTheTimelineAsItStood(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	fx := loadEmbedded(t, "autoscaler.yaml")
+	names := func(f *Fork) []string {
+		var out []string
+		for _, n := range f.Nodes {
+			out = append(out, n.Name)
+		}
+		return out
+	}
+	tests := []struct {
+		seq       int
+		wantNodes []string
+		wantNode  string
+	}{
+		{1, []string{"small-1"}, ""},
+		{2, []string{"small-1", "big-1"}, "big-1"},
+	}
+	for _, tt := range tests {
+		f, err := ForkAt(ctx, fx, Options{}, ForkTarget{Seq: tt.seq})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tt.wantNodes, names(f)); diff != "" {
+			t.Errorf("cycle %d: fork's nodes (-want +got):\n%s", tt.seq, diff)
+		}
+		got, err := f.Run(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Cycle.Outcome.Node != tt.wantNode || got.Cycle.Outcome.Node != f.Recorded.Outcome.Node || got.Cycle.Outcome.Message != f.Recorded.Outcome.Message {
+			t.Errorf("cycle %d: fork re-ran to %q %q, recorded %q %q, want node %q", tt.seq, got.Cycle.Outcome.Node, got.Cycle.Outcome.Message, f.Recorded.Outcome.Node, f.Recorded.Outcome.Message, tt.wantNode)
+		}
+	}
+
+	data := sizedNode("a", "8", "") + sizedNode("b", "2", "") +
+		cpuPod("first", "500m", "") +
+		deleteDoc("Node", "a") +
+		"---\napiVersion: v1\nkind: Node\nmetadata: {name: b, labels: {kubernetes.io/hostname: b, disk: ssd}}\n" +
+		cpuPod("second", "500m", "  nodeSelector: {disk: ssd}\n")
+	fx, err := LoadFixture("changed.yaml", []byte(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := ForkAt(ctx, fx, Options{}, ForkTarget{Pod: "second"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Nodes) != 1 || f.Nodes[0].Name != "b" || f.Nodes[0].Labels["disk"] != "ssd" {
+		t.Errorf("fork of second: nodes %v, want b labelled disk=ssd", names(f))
+	}
+	got, err := f.Run(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Cycle.Outcome.Node != "b" || f.Recorded.Outcome.Node != "b" {
+		t.Errorf("second: fork re-ran to %q, recorded %q, want b", got.Cycle.Outcome.Node, f.Recorded.Outcome.Node)
 	}
 }
