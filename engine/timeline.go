@@ -237,7 +237,19 @@ func (e *Engine) apply(s Step) error {
 	case StepCreate:
 		action = clienttesting.NewCreateAction(gvr, m.Namespace, s.Object.DeepCopyObject())
 	case StepReplace:
-		action = clienttesting.NewUpdateAction(gvr, m.Namespace, s.Object.DeepCopyObject())
+		// The update goes on from the stored object's resourceVersion, so
+		// that a second replacement is newer than the first for caches that
+		// compare versions (the volume binder's assume cache).
+		obj := s.Object.DeepCopyObject()
+		cur, err := e.client.Tracker().Get(gvr, m.Namespace, m.Name)
+		if err != nil {
+			return fmt.Errorf("%s: %s: %w", s.Source, s, err)
+		}
+		if cm, err := metaOf(cur); err == nil {
+			om, _ := metaOf(obj)
+			om.ResourceVersion = cm.ResourceVersion
+		}
+		action = clienttesting.NewUpdateAction(gvr, m.Namespace, obj)
 	case StepDelete:
 		action = clienttesting.NewDeleteAction(gvr, m.Namespace, m.Name)
 	default:
