@@ -177,7 +177,9 @@ func (c *countedHandler) done() {
 // engine's, except that event handlers registered on the informers of the
 // groups the scheduler handles events of (core, storage, resource) are
 // counted. Each group is built over the counting factory, so its informers
-// come from InformerFor below; they are the engine's own, shared.
+// come from InformerFor below; they are the engine's own, shared. The groups
+// watch every namespace with no list options, as scheduler.NewInformerFactory
+// builds the engine's factory.
 type countingFactory struct {
 	informers.SharedInformerFactory
 	p *objectEvents

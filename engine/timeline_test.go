@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	v1 "k8s.io/api/core/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/schedscope/schedscope/recorder"
 )
@@ -406,5 +407,45 @@ func TestBurstTimeline(t *testing.T) {
 	want := []cycle{{"anywhere", "n1", 1}, {"on-n2", "", 1}, {"on-n2", "n2", 2}, {"next", "n2", 2}, {"last", "n2", 2}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("cycles (-want +got):\n%s", diff)
+	}
+}
+
+// TestSettleCountsEveryResource checks that the scheduler's event handlers
+// of the kinds a timeline changes are counted, so a run waits until they
+// have handled a step's write.
+func TestSettleCountsEveryResource(t *testing.T) {
+	fx, err := LoadFixture("one.yaml", []byte(sizedNode("n1", "1", "")+cpuPod("p", "100m", "")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	e, err := New(ctx, fx, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	counted := map[string]bool{}
+	e.events.mu.Lock()
+	for _, h := range e.events.handlers {
+		counted[h.resource] = true
+	}
+	e.events.mu.Unlock()
+	for _, r := range []string{"pods", "nodes", "persistentvolumes", "persistentvolumeclaims", "storageclasses.storage.k8s.io", "csinodes.storage.k8s.io"} {
+		if !counted[r] {
+			t.Errorf("the scheduler's %s handlers are not counted (counted: %v)", r, counted)
+		}
+	}
+	n2 := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n2"}}
+	if err := e.apply(Step{Op: StepCreate, Object: n2, Source: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	if !e.events.behind() && e.sched.Cache.NodeCount() < 2 {
+		t.Error("a node was written and the scheduler has not seen it, yet no handler is behind")
+	}
+	if err := e.waitEvents(ctx, 0); err != nil {
+		t.Fatal(err)
+	}
+	if n := e.sched.Cache.NodeCount(); n != 2 {
+		t.Errorf("the handlers caught up with the node write, and the scheduler's cache holds %d nodes, want 2", n)
 	}
 }
