@@ -47,12 +47,32 @@ func createRank(o runtime.Object) int {
 // admit does to each object what kube-apiserver does on a create before the
 // scheduler sees it: defaulting, namespace, UID, creation time, then its
 // admission plugins and the kind's create strategy, run as upstream code
-// (see admissionChain). Objects keep their document order.
+// (see admissionChain). Objects keep their document order. The objects
+// before the first pending pod, and bound pods, are created first (see
+// createRank); every later document then follows in document order, as a
+// pending pod or a Step, each admitted on the cluster as it stands at that
+// point (a replacement through the kind's update path).
 func admit(f *Fixture, objs []runtime.Object) error {
+	split := len(objs)
+	for i, o := range objs {
+		if pendingPod(o) {
+			split = i
+			break
+		}
+	}
 	namespaces := map[string]bool{"default": true, "kube-system": true}
 	nodes := map[string]bool{}
 	var nsObjs []runtime.Object
-	for _, o := range objs {
+	for i, o := range objs {
+		if err := checkAnnotations(o, i, split); err != nil {
+			return &objectError{index: i, err: err}
+		}
+		if !initialObject(o, i, split) {
+			if ns, ok := o.(*v1.Namespace); ok && !deleteMark(o) {
+				nsObjs = append(nsObjs, ns)
+			}
+			continue
+		}
 		switch o := o.(type) {
 		case *v1.Node:
 			nodes[o.Name] = true
@@ -68,39 +88,42 @@ func admit(f *Fixture, objs []runtime.Object) error {
 	}
 	defer chain.close()
 	builtins := builtinPriorityClasses()
+	live := map[string]runtime.Object{} // the cluster as the timeline stands
 	for _, pc := range builtins {
 		pc.UID = types.UID("pc-" + pc.Name)
 		pc.CreationTimestamp = fixtureEpoch
 		pc.ResourceVersion = "1"
 		chain.known(pc)
+		live[fmt.Sprintf("%T", pc)+"//"+pc.Name] = pc
 	}
-	order := make([]int, len(objs))
-	for i := range order {
-		order[i] = i
+	var order, later []int
+	for i, o := range objs {
+		if initialObject(o, i, split) {
+			order = append(order, i)
+		} else {
+			later = append(later, i)
+		}
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return createRank(objs[a]) - createRank(objs[b]) })
 	seen := map[string]int{}
 	implicit := map[int][]runtime.Object{} // namespaces created for the object at an index
-	for _, i := range order {
-		o := objs[i]
-		fail := func(err error) error { return &objectError{index: i, err: err} }
+	// identify defaults o and gives it its namespace and key.
+	identify := func(o runtime.Object) (*metav1.ObjectMeta, string, error) {
 		legacyscheme.Scheme.Default(o)
 		m, err := metaOf(o)
 		if err != nil {
-			return fail(err)
+			return nil, "", err
 		}
-		kind := fmt.Sprintf("%T", o)
 		if namespaced(o) && m.Namespace == "" {
 			m.Namespace = metav1.NamespaceDefault
 		}
 		if m.Name == "" {
-			return fail(fmt.Errorf("%s: metadata.name is required", kindName(o)))
+			return nil, "", fmt.Errorf("%s: metadata.name is required", kindName(o))
 		}
-		key := kind + "/" + m.Namespace + "/" + m.Name
-		if first, dup := seen[key]; dup {
-			return fail(fmt.Errorf("%s %q is defined twice (first as object %d)", kindName(o), strings.TrimPrefix(m.Namespace+"/"+m.Name, "/"), first+1))
-		}
-		seen[key] = i
+		return m, fmt.Sprintf("%T", o) + "/" + m.Namespace + "/" + m.Name, nil
+	}
+	// create admits o as a new object.
+	create := func(i int, o runtime.Object, m *metav1.ObjectMeta, key string) error {
 		if m.UID == "" {
 			sum := sha256.Sum256([]byte(key))
 			m.UID = types.UID(fmt.Sprintf("%x-%x-%x-%x-%x", sum[0:4], sum[4:6], sum[6:8], sum[8:10], sum[10:16]))
@@ -117,20 +140,24 @@ func admit(f *Fixture, objs []runtime.Object) error {
 				namespaces[p.Namespace] = true
 				ns := &v1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: p.Namespace, UID: types.UID("ns-" + p.Namespace), CreationTimestamp: fixtureEpoch, ResourceVersion: "1"}}
 				chain.known(ns)
+				live[fmt.Sprintf("%T", ns)+"//"+ns.Name] = ns
 				implicit[i] = append(implicit[i], ns)
 			}
 			if err := checkBoundNode(p, nodes); err != nil {
-				return fail(err)
+				return err
 			}
 		}
 		if err := checkPodGroupKind(o); err != nil {
-			return fail(err)
+			return err
 		}
 		if err := chain.create(o); err != nil {
-			return fail(err)
+			return err
 		}
 		chain.known(o)
+		live[key] = o
 		switch o := o.(type) {
+		case *v1.Namespace:
+			namespaces[o.Name] = true
 		case *v1.Pod:
 			if o.Spec.NodeName != "" && o.Status.Phase == "" {
 				o.Status.Phase = v1.PodRunning
@@ -146,11 +173,80 @@ func admit(f *Fixture, objs []runtime.Object) error {
 				f.Warnings = append(f.Warnings, fmt.Sprintf("node %s has no allocatable pods: no pod can fit on it", o.Name))
 			}
 		}
+		return nil
+	}
+	for _, i := range order {
+		o := objs[i]
+		fail := func(err error) error { return &objectError{index: i, err: err} }
+		m, key, err := identify(o)
+		if err != nil {
+			return fail(err)
+		}
+		if first, dup := seen[key]; dup {
+			return fail(fmt.Errorf("%s %q is defined twice (first as object %d)", kindName(o), strings.TrimPrefix(m.Namespace+"/"+m.Name, "/"), first+1))
+		}
+		seen[key] = i
+		if err := create(i, o, m, key); err != nil {
+			return fail(err)
+		}
+	}
+	steps := map[int]*Step{}
+	for _, i := range later {
+		o := objs[i]
+		fail := func(err error) error { return &objectError{index: i, err: err} }
+		if deleteMark(o) {
+			if err := checkDeleteBody(o); err != nil {
+				return fail(err)
+			}
+		}
+		m, key, err := identify(o)
+		if err != nil {
+			return fail(err)
+		}
+		cur, exists := live[key]
+		name := strings.TrimPrefix(m.Namespace+"/"+m.Name, "/")
+		switch {
+		case deleteMark(o):
+			if !exists {
+				return fail(fmt.Errorf("%s %q: %s: there is no %s %q at this point of the fixture (never created, or deleted before)", kindName(o), name, DeleteAnnotation, kindName(o), name))
+			}
+			delete(live, key)
+			chain.forget(cur)
+			if n, ok := cur.(*v1.Node); ok {
+				delete(nodes, n.Name)
+			}
+			steps[i] = &Step{Op: StepDelete, Object: cur}
+		case exists:
+			if err := replaceable(strategies, o); err != nil {
+				return fail(fmt.Errorf("%s %q %v", kindName(o), name, err))
+			}
+			if err := chain.update(o, cur); err != nil {
+				return fail(err)
+			}
+			chain.known(o)
+			live[key] = o
+			steps[i] = &Step{Op: StepReplace, Object: o}
+		default:
+			if err := create(i, o, m, key); err != nil {
+				return fail(err)
+			}
+			if n, ok := o.(*v1.Node); ok {
+				nodes[n.Name] = true
+			}
+			if !pendingPod(o) {
+				steps[i] = &Step{Op: StepCreate, Object: o}
+			}
+		}
 	}
 	for i, o := range objs {
 		f.Objects = append(f.Objects, implicit[i]...)
-		if p, ok := o.(*v1.Pod); ok && p.Spec.NodeName == "" {
-			f.Pending = append(f.Pending, p)
+		if c := steps[i]; c != nil {
+			c.After, c.Source, c.index = len(f.Pending), fmt.Sprintf("document %d", i+1), i
+			f.Steps = append(f.Steps, *c)
+			continue
+		}
+		if pendingPod(o) {
+			f.Pending = append(f.Pending, o.(*v1.Pod))
 			continue
 		}
 		f.Objects = append(f.Objects, o)

@@ -16,6 +16,8 @@ import (
 	"k8s.io/apiserver/pkg/admission"
 	"k8s.io/apiserver/pkg/admission/initializer"
 	"k8s.io/apiserver/pkg/authentication/user"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	"k8s.io/apiserver/pkg/registry/rest"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
@@ -182,4 +184,101 @@ func admissionError(kind, name string, err error) error {
 		return firstCause(kind, name, err)
 	}
 	return fmt.Errorf("%s", oneLine(err))
+}
+
+// forget removes a deleted object from the plugins' listers.
+func (c *admissionChain) forget(obj runtime.Object) {
+	var inf interface{ Delete(any) error }
+	switch obj.(type) {
+	case *v1.LimitRange:
+		inf = c.factory.Core().V1().LimitRanges().Informer().GetIndexer()
+	case *v1.Namespace:
+		inf = c.factory.Core().V1().Namespaces().Informer().GetIndexer()
+	case *schedulingv1.PriorityClass:
+		inf = c.factory.Scheduling().V1().PriorityClasses().Informer().GetIndexer()
+	case *nodev1.RuntimeClass:
+		inf = c.factory.Node().V1().RuntimeClasses().Informer().GetIndexer()
+	case *storagev1.StorageClass:
+		inf = c.factory.Storage().V1().StorageClasses().Informer().GetIndexer()
+	default:
+		return
+	}
+	_ = inf.Delete(obj)
+}
+
+// update runs kube-apiserver's update path on obj, replacing old (as
+// admitted): mutating admission, the kind's update strategy
+// (rest.BeforeUpdate: PrepareForUpdate, update validation, the immutable
+// metadata checks), validating admission. obj keeps old's identity and
+// creation time. Its status is the one it states, as the object's
+// controller (a node's kubelet) would write it through the status
+// subresource; when it states none, old's is kept, as an update keeps it.
+func (c *admissionChain) update(obj, old runtime.Object) error {
+	gvks, _, err := legacyscheme.Scheme.ObjectKinds(obj)
+	if err != nil || len(gvks) == 0 {
+		return fmt.Errorf("unknown type %T", obj)
+	}
+	gvk := gvks[0]
+	m, err := metaOf(obj)
+	if err != nil {
+		return err
+	}
+	om, err := metaOf(old)
+	if err != nil {
+		return err
+	}
+	m.UID, m.CreationTimestamp, m.ResourceVersion = om.UID, om.CreationTimestamp, om.ResourceVersion
+	strategy, ok := c.strats[gvk.GroupKind()].(rest.RESTUpdateStrategy)
+	if !ok {
+		return fmt.Errorf("%s %q: no update path", gvk.Kind, m.Name)
+	}
+	internal, err := legacyscheme.Scheme.New(gvk.GroupKind().WithVersion(runtime.APIVersionInternal))
+	if err != nil {
+		return fmt.Errorf("%s: %v", gvk.Kind, err)
+	}
+	oldInternal, err := legacyscheme.Scheme.New(gvk.GroupKind().WithVersion(runtime.APIVersionInternal))
+	if err != nil {
+		return fmt.Errorf("%s: %v", gvk.Kind, err)
+	}
+	before := obj.DeepCopyObject()
+	if err := legacyscheme.Scheme.Convert(before.DeepCopyObject(), internal, nil); err != nil {
+		return fmt.Errorf("%s: %v", gvk.Kind, err)
+	}
+	if err := legacyscheme.Scheme.Convert(old.DeepCopyObject(), oldInternal, nil); err != nil {
+		return fmt.Errorf("%s: %v", gvk.Kind, err)
+	}
+	gvr, _ := meta.UnsafeGuessKindToResource(gvk)
+	attrs := admission.NewAttributesRecord(internal, oldInternal, gvk, m.Namespace, m.Name, gvr, "", admission.Update,
+		&metav1.UpdateOptions{}, false, &user.DefaultInfo{Name: "schedscope-fixture"})
+	ctx := context.Background()
+	if mut, ok := c.chain.(admission.MutationInterface); ok && mut.Handles(admission.Update) {
+		if err := mut.Admit(ctx, attrs, c.objects); err != nil {
+			return admissionError(gvk.Kind, m.Name, err)
+		}
+	}
+	ns := ""
+	if strategy.NamespaceScoped() {
+		ns = m.Namespace
+	}
+	rctx := genericapirequest.WithNamespace(ctx, ns)
+	rctx = genericapirequest.WithRequestInfo(rctx, &genericapirequest.RequestInfo{IsResourceRequest: true, Verb: "update",
+		APIGroup: gvk.Group, APIVersion: gvk.Version, Namespace: ns, Name: m.Name})
+	if err := rest.BeforeUpdate(strategy, rctx, internal, oldInternal); err != nil {
+		return firstCause(gvk.Kind, m.Name, err)
+	}
+	if val, ok := c.chain.(admission.ValidationInterface); ok && val.Handles(admission.Update) {
+		if err := val.Validate(ctx, attrs, c.objects); err != nil {
+			return admissionError(gvk.Kind, m.Name, err)
+		}
+	}
+	if err := legacyscheme.Scheme.Convert(internal, obj, nil); err != nil {
+		return fmt.Errorf("%s: %v", gvk.Kind, err)
+	}
+	m.UID, m.CreationTimestamp, m.ResourceVersion, m.ManagedFields = om.UID, om.CreationTimestamp, om.ResourceVersion, nil
+	if statusStated(before) {
+		restoreStatus(obj, before)
+	} else {
+		restoreStatus(obj, old)
+	}
+	return nil
 }

@@ -106,9 +106,9 @@ type Engine struct {
 	// clock is the queue's simulated clock; nil when it runs on the wall clock.
 	clock *simClock
 	// changes wakes a settling run when the scheduler's state changes;
-	// podEvents counts pod events written and handled (see waitSettled).
-	changes   *changes
-	podEvents *podEvents
+	// events counts the events written and handled (see waitSettled).
+	changes *changes
+	events  *objectEvents
 	// executors are the DefaultPreemption executors, asked whether a pod's
 	// preemption is still evicting victims.
 	executors []*preemption.Executor
@@ -168,7 +168,7 @@ func build(ctx context.Context, fx *Fixture, opts Options) (*Engine, error) {
 	e := &Engine{opts: opts, fixture: fx, cfg: cfg, rec: newRecorderState(), inFlight: map[types.UID]bool{},
 		decided: map[types.UID]*recorder.Cycle{}, decision: make(chan struct{}), timeOnly: map[types.UID]bool{}, nominations: newNominations(),
 		nominated: map[types.UID]bool{}, changes: newChanges()}
-	e.podEvents = &podEvents{changes: e.changes}
+	e.events = newObjectEvents(e.changes)
 	if opts.simulated {
 		e.clock = newSimClock()
 	}
@@ -180,14 +180,14 @@ func build(ctx context.Context, fx *Fixture, opts Options) (*Engine, error) {
 	// tracker does not. The scheduler drops pod updates whose version did not
 	// change, so without this a status patch (a nomination after preemption)
 	// never reached the queued pod, and its retry missed the fast path.
-	versioned := e.podEvents.countWrites(clienttesting.ObjectReaction(versioningTracker{ObjectTracker: e.client.Tracker(), written: e.nominations.saw}))
+	versioned := e.events.countWrites(clienttesting.ObjectReaction(versioningTracker{ObjectTracker: e.client.Tracker(), written: e.nominations.saw}))
 	e.client.PrependReactor("update", "*", versioned)
 	e.client.PrependReactor("patch", "*", versioned)
-	// Every pod write reaches the scheduler as one event; count them (the
+	// Every write reaches the scheduler as one event; count them (the
 	// same reaction the clientset's default reactor runs).
-	written := e.podEvents.countWrites(clienttesting.ObjectReaction(e.client.Tracker()))
-	e.client.PrependReactor("create", "pods", written)
-	e.client.PrependReactor("delete", "pods", written)
+	written := e.events.countWrites(clienttesting.ObjectReaction(e.client.Tracker()))
+	e.client.PrependReactor("create", "*", written)
+	e.client.PrependReactor("delete", "*", written)
 	e.client.PrependReactor("create", "pods", e.bindReactor)
 	e.client.PrependReactor("list", "*", sortedList(clienttesting.ObjectReaction(e.client.Tracker())))
 
@@ -197,7 +197,7 @@ func build(ctx context.Context, fx *Fixture, opts Options) (*Engine, error) {
 	if e.clock != nil {
 		clk = e.clock
 	}
-	sched, err := scheduler.New(ctx, victimClient{e.client, e}, countingFactory{informerFactory, e.podEvents}, nil, recorderFactory,
+	sched, err := scheduler.New(ctx, victimClient{e.client, e}, countingFactory{informerFactory, e.events}, nil, recorderFactory,
 		scheduler.WithClock(clk),
 		scheduler.WithComponentConfigVersion(cfg.TypeMeta.APIVersion),
 		scheduler.WithProfiles(cfg.Profiles...),
@@ -291,7 +291,7 @@ func (e *Engine) bindReactor(action clienttesting.Action) (bool, runtime.Object,
 	pod.Spec.NodeName = b.Target.Name
 	setCondition(pod, v1.PodCondition{Type: v1.PodScheduled, Status: v1.ConditionTrue, LastTransitionTime: metav1.Now()})
 	bumpVersion(&pod.ObjectMeta)
-	undo := e.podEvents.writing()
+	undo := e.events.writing("pods")
 	if err := e.client.Tracker().Update(v1.SchemeGroupVersion.WithResource("pods"), pod, pod.Namespace); err != nil {
 		undo()
 		return true, nil, err

@@ -27,13 +27,19 @@ import (
 const ReplicasAnnotation = "schedscope.io/replicas"
 
 // Fixture is a cluster loaded from a manifest: the objects present from the start
-// and the pods that arrive, in document order, to be scheduled.
+// and a timeline of what follows, in document order: the pods that arrive to be
+// scheduled and the changes to other objects between them.
 type Fixture struct {
 	Name string
-	// Objects are created before scheduling starts (nodes, running pods, classes, ...).
+	// Objects are created before scheduling starts (nodes, running pods,
+	// classes, ...): every document before the first pending pod, and every
+	// bound pod.
 	Objects []runtime.Object
 	// Pending are pods without spec.nodeName, in arrival order.
 	Pending []*v1.Pod
+	// Steps are the other documents after the first pending pod, in
+	// document order, each placed among Pending by Step.After.
+	Steps []Step
 	// Warnings are things a real cluster would do differently, worth telling the user.
 	Warnings []string
 }
@@ -123,6 +129,11 @@ func newFixture(name string, objs []runtime.Object, lines []int) (*Fixture, erro
 			return nil, fmt.Errorf("%s: document %d: %v", name, oe.index+1, oe.err)
 		}
 		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	for i, s := range f.Steps {
+		if s.index < len(lines) {
+			f.Steps[i].Source = fmt.Sprintf("%s:%d", name, lines[s.index])
+		}
 	}
 	return f, nil
 }

@@ -210,10 +210,12 @@ func (e *Engine) capture(fw framework.Framework, pod *v1.Pod) *Fork {
 		}
 	}
 	// Nodes go in the order they were created, so that the fork's node tree
-	// (and so the search order) is the one the run had.
+	// (and so the search order) is the one the run had: the initial ones,
+	// then those the timeline added so far (a node not in the snapshot was
+	// deleted or not yet added).
 	var order []string
 	seen := map[string]bool{}
-	for _, o := range e.fixture.Objects {
+	for _, o := range e.fixture.objectsEver() {
 		if n, ok := o.(*v1.Node); ok && inSnapshot[n.Name] != nil && !seen[n.Name] {
 			order = append(order, n.Name)
 			seen[n.Name] = true
@@ -245,7 +247,8 @@ func (e *Engine) capture(fw framework.Framework, pod *v1.Pod) *Fork {
 	}
 	slices.SortStableFunc(f.Placed, compareKeys)
 	tracker := e.client.Tracker()
-	for _, o := range e.fixture.Objects {
+	others := map[string]bool{}
+	for _, o := range e.fixture.objectsEver() {
 		switch o.(type) {
 		case *v1.Node, *v1.Pod:
 			continue
@@ -256,10 +259,15 @@ func (e *Engine) capture(fw framework.Framework, pod *v1.Pod) *Fork {
 			continue
 		}
 		gvr, _ := meta.UnsafeGuessKindToResource(gvks[0])
+		key := gvr.String() + "/" + m.GetNamespace() + "/" + m.GetName()
+		if others[key] {
+			continue // created again after a delete
+		}
 		cur, err := tracker.Get(gvr, m.GetNamespace(), m.GetName())
 		if err != nil {
-			continue // deleted by then
+			continue // deleted by then, or not yet created
 		}
+		others[key] = true
 		f.Others = append(f.Others, cur.DeepCopyObject())
 	}
 	return f

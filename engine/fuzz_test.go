@@ -25,6 +25,9 @@ func FuzzLoadFixture(f *testing.F) {
 	f.Add([]byte("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: i, resources: {requests: {cpu: \"-1\"}}}]}\n"))
 	f.Add([]byte("---\n# only a comment\n---\n"))
 	f.Add([]byte("apiVersion: v1\nkind: Pod\nmetadata: {name: p\n"))
+	// Timelines: a node added, replaced and deleted after a pending pod.
+	f.Add([]byte("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: i}]}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: n, labels: {a: b}}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: n}\nspec: {unschedulable: true}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: n, annotations: {schedscope.io/delete: \"true\"}}\n"))
+	f.Add([]byte("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: i}]}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, annotations: {schedscope.io/delete: \"true\", schedscope.io/replicas: \"2\"}}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fx, err := LoadFixture("f.yaml", data)
 		if err != nil {
@@ -50,8 +53,15 @@ func FuzzLoadFixture(f *testing.F) {
 				t.Fatalf("pending pod %s/%s was not admitted: node %q, phase %q, priority %v, uid %q", p.Namespace, p.Name, p.Spec.NodeName, p.Status.Phase, p.Spec.Priority, p.UID)
 			}
 		}
+		after := 0
+		for _, st := range fx.Steps {
+			if st.After < after || st.After > len(fx.Pending) || !strings.HasPrefix(st.Source, "f.yaml:") {
+				t.Fatalf("step %s from %s after %d pods, following one after %d (of %d pending)", st, st.Source, st.After, after, len(fx.Pending))
+			}
+			after = st.After
+		}
 		again, err := LoadFixture("f.yaml", data)
-		if err != nil || len(again.Objects) != len(fx.Objects) || len(again.Pending) != len(fx.Pending) {
+		if err != nil || len(again.Objects) != len(fx.Objects) || len(again.Pending) != len(fx.Pending) || len(again.Steps) != len(fx.Steps) {
 			t.Fatalf("a second load differs: %v", err)
 		}
 	})

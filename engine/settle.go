@@ -8,11 +8,16 @@ import (
 	"sync/atomic"
 	"time"
 
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/informers"
 	coreinformers "k8s.io/client-go/informers/core"
-	corev1informers "k8s.io/client-go/informers/core/v1"
+	"k8s.io/client-go/informers/internalinterfaces"
+	resourceinformers "k8s.io/client-go/informers/resource"
+	storageinformers "k8s.io/client-go/informers/storage"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
 	fwk "k8s.io/kube-scheduler/framework"
@@ -22,7 +27,7 @@ import (
 
 // A fixture run settles when the scheduler has nothing left to do for the pods
 // it was given: every pod event the in-memory API server sent has been handled
-// by the scheduler's event handlers, no pod is queued to run, in a cycle,
+// (and, in a timeline, every other event) by the scheduler's event handlers, no pod is queued to run, in a cycle,
 // binding or being preempted for, and no pod waits in backoff for an answer.
 // Each of those is observed where it happens, and each change wakes the run
 // (changes), so a run waits exactly as long as the scheduler works.
@@ -51,51 +56,76 @@ func (c *changes) kick() {
 	c.mu.Unlock()
 }
 
-// podEvents counts pod writes to the in-memory API server, each of which its
-// watch turns into one event, and the events each of the scheduler's pod
-// event handlers has finished handling.
-type podEvents struct {
-	written  atomic.Int64
+// objectEvents counts writes to the in-memory API server, each of which its
+// watch turns into one event, by resource, and the events each of the
+// scheduler's event handlers has finished handling. Pods are what a run
+// mostly writes; a timeline writes nodes and other objects too, and a step
+// has settled only once the scheduler's handlers have seen it.
+type objectEvents struct {
 	mu       sync.Mutex
-	handlers []*atomic.Int64
+	written  map[string]*atomic.Int64 // by group/resource
+	handlers []countedResource
 	changes  *changes
 }
 
-// writing counts a pod write before it is made, so that no handler can have
-// handled its event before it is counted; undo takes back one that failed.
-func (p *podEvents) writing() (undo func()) {
-	p.written.Add(1)
-	return func() { p.written.Add(-1) }
+type countedResource struct {
+	resource string
+	handled  *atomic.Int64
+}
+
+func newObjectEvents(c *changes) *objectEvents {
+	return &objectEvents{written: map[string]*atomic.Int64{}, changes: c}
+}
+
+// counter returns the write counter of resource.
+func (p *objectEvents) counter(resource string) *atomic.Int64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := p.written[resource]
+	if n == nil {
+		n = &atomic.Int64{}
+		p.written[resource] = n
+	}
+	return n
+}
+
+// writing counts a write of resource before it is made, so that no handler
+// can have handled its event before it is counted; undo takes back one that
+// failed.
+func (p *objectEvents) writing(resource string) (undo func()) {
+	n := p.counter(resource)
+	n.Add(1)
+	return func() { n.Add(-1) }
 }
 
 // behind reports whether some handler has not yet handled every event written.
-func (p *podEvents) behind() bool { return p.behindBy(0) }
+func (p *objectEvents) behind() bool { return p.behindBy(0) }
 
 // behindBy reports whether some handler is more than lag events behind.
-func (p *podEvents) behindBy(lag int64) bool {
-	w := p.written.Load()
+func (p *objectEvents) behindBy(lag int64) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, h := range p.handlers {
-		if h.Load() < w-lag {
+		w := int64(0)
+		if n := p.written[h.resource]; n != nil {
+			w = n.Load()
+		}
+		if h.handled.Load() < w-lag {
 			return true
 		}
 	}
 	return false
 }
 
-// countWrites counts the pod writes reaction makes.
-func (p *podEvents) countWrites(reaction clienttesting.ReactionFunc) clienttesting.ReactionFunc {
+// countWrites counts the writes reaction makes.
+func (p *objectEvents) countWrites(reaction clienttesting.ReactionFunc) clienttesting.ReactionFunc {
 	return func(action clienttesting.Action) (bool, runtime.Object, error) {
-		if action.GetResource().Resource != "pods" {
-			return reaction(action)
-		}
 		switch action.GetVerb() {
 		case "create", "update", "patch", "delete":
 		default:
 			return reaction(action)
 		}
-		undo := p.writing()
+		undo := p.writing(action.GetResource().GroupResource().String())
 		handled, obj, err := reaction(action)
 		if !handled || err != nil {
 			undo()
@@ -104,12 +134,13 @@ func (p *podEvents) countWrites(reaction clienttesting.ReactionFunc) clienttesti
 	}
 }
 
-// handler wraps a pod event handler to count what it has handled. The initial
-// list is not counted: it was not written during the run.
-func (p *podEvents) handler(h cache.ResourceEventHandler) cache.ResourceEventHandler {
+// handler wraps an event handler of resource's informer to count what it
+// has handled. The initial list is not counted: it was not written during
+// the run.
+func (p *objectEvents) handler(resource string, h cache.ResourceEventHandler) cache.ResourceEventHandler {
 	n := &atomic.Int64{}
 	p.mu.Lock()
-	p.handlers = append(p.handlers, n)
+	p.handlers = append(p.handlers, countedResource{resource, n})
 	p.mu.Unlock()
 	return &countedHandler{h: h, n: n, changes: p.changes}
 }
@@ -143,56 +174,55 @@ func (c *countedHandler) done() {
 }
 
 // countingFactory is the informer factory the scheduler is built with: the
-// engine's, except that pod event handlers registered through it are counted.
+// engine's, except that event handlers registered on the informers of the
+// groups the scheduler handles events of (core, storage, resource) are
+// counted. Each group is built over the counting factory, so its informers
+// come from InformerFor below; they are the engine's own, shared. The groups
+// watch every namespace with no list options, as scheduler.NewInformerFactory
+// builds the engine's factory.
 type countingFactory struct {
 	informers.SharedInformerFactory
-	p *podEvents
+	p *objectEvents
+}
+
+func (f countingFactory) InformerFor(obj runtime.Object, newFunc internalinterfaces.NewInformerFunc) cache.SharedIndexInformer {
+	inf := f.SharedInformerFactory.InformerFor(obj, newFunc)
+	gvks, _, err := clientgoscheme.Scheme.ObjectKinds(obj)
+	if err != nil || len(gvks) == 0 {
+		return inf
+	}
+	gvr, _ := meta.UnsafeGuessKindToResource(gvks[0])
+	return countingInformer{inf, f.p, gvr.GroupResource().String()}
 }
 
 func (f countingFactory) Core() coreinformers.Interface {
-	return countingCore{f.SharedInformerFactory.Core(), f.p}
+	return coreinformers.New(f, metav1.NamespaceAll, nil)
 }
 
-type countingCore struct {
-	coreinformers.Interface
-	p *podEvents
+func (f countingFactory) Storage() storageinformers.Interface {
+	return storageinformers.New(f, metav1.NamespaceAll, nil)
 }
 
-func (c countingCore) V1() corev1informers.Interface { return countingCoreV1{c.Interface.V1(), c.p} }
-
-type countingCoreV1 struct {
-	corev1informers.Interface
-	p *podEvents
-}
-
-func (c countingCoreV1) Pods() corev1informers.TypedPodInformer {
-	return countingPods{c.Interface.Pods(), c.p}
-}
-
-type countingPods struct {
-	corev1informers.TypedPodInformer
-	p *podEvents
-}
-
-func (c countingPods) Informer() cache.SharedIndexInformer {
-	return countingInformer{c.TypedPodInformer.Informer(), c.p}
+func (f countingFactory) Resource() resourceinformers.Interface {
+	return resourceinformers.New(f, metav1.NamespaceAll, nil)
 }
 
 type countingInformer struct {
 	cache.SharedIndexInformer
-	p *podEvents
+	p        *objectEvents
+	resource string
 }
 
 func (i countingInformer) AddEventHandler(h cache.ResourceEventHandler) (cache.ResourceEventHandlerRegistration, error) {
-	return i.SharedIndexInformer.AddEventHandler(i.p.handler(h))
+	return i.SharedIndexInformer.AddEventHandler(i.p.handler(i.resource, h))
 }
 
 func (i countingInformer) AddEventHandlerWithResyncPeriod(h cache.ResourceEventHandler, resync time.Duration) (cache.ResourceEventHandlerRegistration, error) {
-	return i.SharedIndexInformer.AddEventHandlerWithResyncPeriod(i.p.handler(h), resync)
+	return i.SharedIndexInformer.AddEventHandlerWithResyncPeriod(i.p.handler(i.resource, h), resync)
 }
 
 func (i countingInformer) AddEventHandlerWithOptions(h cache.ResourceEventHandler, opts cache.HandlerOptions) (cache.ResourceEventHandlerRegistration, error) {
-	return i.SharedIndexInformer.AddEventHandlerWithOptions(i.p.handler(h), opts)
+	return i.SharedIndexInformer.AddEventHandlerWithOptions(i.p.handler(i.resource, h), opts)
 }
 
 // preemptionExecutors returns the executors of the DefaultPreemption plugins
@@ -286,8 +316,8 @@ func (e *Engine) look() string {
 	if e.preempting() {
 		return preemptingVictims
 	}
-	if e.podEvents.behind() {
-		return "handling pod events"
+	if e.events.behind() {
+		return "handling events"
 	}
 	if backoff > 0 {
 		return fmt.Sprintf("%d pod(s) in backoffQ to retry", backoff)
@@ -351,14 +381,14 @@ func (e *Engine) waitSettled(ctx context.Context) error {
 	}
 }
 
-// waitEvents waits until the scheduler's pod event handlers are at most lag
+// waitEvents waits until the scheduler's event handlers are at most lag
 // events behind the writes.
 func (e *Engine) waitEvents(ctx context.Context, lag int64) error {
 	timeout := time.NewTimer(e.opts.SettleTimeout)
 	defer timeout.Stop()
 	for {
 		changed := e.changes.wait()
-		if !e.podEvents.behindBy(lag) {
+		if !e.events.behindBy(lag) {
 			return nil
 		}
 		select {
@@ -370,7 +400,7 @@ func (e *Engine) waitEvents(ctx context.Context, lag int64) error {
 				timeout.Reset(e.opts.SettleTimeout)
 				continue
 			}
-			return fmt.Errorf("the scheduler did not handle its pod events within %v", e.opts.SettleTimeout)
+			return fmt.Errorf("the scheduler did not handle its events within %v", e.opts.SettleTimeout)
 		}
 	}
 }

@@ -20,15 +20,20 @@ type Result struct {
 
 // Run starts the scheduler and feeds it the fixture's pending pods one at a time,
 // each after the scheduler has settled on the previous one (and
-// Options.ArrivalInterval has passed), so cycles follow the fixture's order. It
-// returns once the last pod has settled.
+// Options.ArrivalInterval has passed), so cycles follow the fixture's order.
+// The fixture's steps (objects created, replaced or deleted) come between the
+// pods in document order, each once the scheduler has settled on what came
+// before. It returns once the last pod or step has settled.
 func (e *Engine) Run(ctx context.Context) (*Result, error) {
 	return e.run(ctx, false)
 }
 
 // RunBurst creates every pending pod at once, as a scale-up does, and returns
 // once the scheduler has settled on all of them. The queue orders them (by
-// priority, then arrival), so cycles may not follow the fixture's order.
+// priority, then arrival), so cycles may not follow the fixture's order. A
+// timeline's steps divide the pods into bursts: the pods between two steps
+// arrive at once, the scheduler settles, the step is made and settles, and
+// the next burst arrives.
 func (e *Engine) RunBurst(ctx context.Context) (*Result, error) {
 	return e.run(ctx, true)
 }
@@ -57,7 +62,32 @@ func (e *Engine) run(ctx context.Context, burst bool) (*Result, error) {
 		cancel()
 		<-done
 	}()
+	steps := e.fixture.Steps
+	// applySteps makes the steps that come before the pending pod at index
+	// next (all that are left when next is past the last pod), each on a
+	// settled scheduler.
+	applySteps := func(next int) error {
+		for len(steps) > 0 && steps[0].After <= next {
+			s := steps[0]
+			steps = steps[1:]
+			if err := e.waitSettled(ctx); err != nil {
+				return fmt.Errorf("before %s: %w", s.Source, err)
+			}
+			e.flushPending("")
+			if err := e.apply(s); err != nil {
+				return err
+			}
+			if err := e.waitSettled(ctx); err != nil {
+				return fmt.Errorf("after %s (%s): %w", s.Source, s, err)
+			}
+			e.flushPending("")
+		}
+		return nil
+	}
 	for i, p := range e.fixture.Pending {
+		if err := applySteps(i); err != nil {
+			return nil, err
+		}
 		if i > 0 && !burst && e.opts.ArrivalInterval > 0 {
 			if err := sleep(ctx, e.opts.ArrivalInterval); err != nil {
 				return nil, err
@@ -84,6 +114,9 @@ func (e *Engine) run(ctx context.Context, burst bool) (*Result, error) {
 			return nil, fmt.Errorf("after %d pods arrived: %w", len(e.fixture.Pending), err)
 		}
 		e.flushPending("")
+	}
+	if err := applySteps(len(e.fixture.Pending)); err != nil {
+		return nil, err
 	}
 	res := &Result{Bindings: map[string]string{}}
 	for _, p := range e.fixture.Pending {

@@ -27,6 +27,7 @@ import (
 	kubeapiservertesting "k8s.io/kubernetes/cmd/kube-apiserver/app/testing"
 	schedapp "k8s.io/kubernetes/cmd/kube-scheduler/app"
 	"k8s.io/kubernetes/cmd/kube-scheduler/app/options"
+	"k8s.io/kubernetes/pkg/scheduler"
 )
 
 // Tokens the API server accepts (--token-auth-file).
@@ -43,6 +44,8 @@ type controlPlane struct {
 	client   kubernetes.Interface
 	auditLog string
 	dir      string
+	// sched is the real kube-scheduler, once startScheduler started it.
+	sched *scheduler.Scheduler
 }
 
 // startControlPlane starts etcd and kube-apiserver. Admission plugins that need
@@ -140,6 +143,7 @@ func (cp *controlPlane) startScheduler(t testing.TB, ctx context.Context, flags 
 		cancel()
 		t.Fatalf("kube-scheduler did not start: %v", err)
 	}
+	cp.sched = sched
 	done := make(chan error, 1)
 	go func() { done <- schedapp.Run(sctx, cc, sched) }()
 	t.Cleanup(func() {

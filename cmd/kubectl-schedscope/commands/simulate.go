@@ -39,7 +39,7 @@ func (o *simOptions) addFlags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.Fixture, "filename", "f", "", "fixture manifest to simulate, - for standard input (default: the embedded default fixture)")
 	fs.StringVar(&o.Config, "config", "", "KubeSchedulerConfiguration file (default: kube-scheduler's default profile)")
 	fs.StringVar(&o.Diagnostic, "diagnostic", string(engine.DiagnosticUnschedulable), "when to run the diagnostic full-filter pass: always, unschedulable or never")
-	fs.StringVar(&o.Arrival, "arrival", arrivalSequential, "how pending pods arrive: sequential (each once the scheduler has settled on the one before, in fixture order) or burst (all at once, as a scale-up)")
+	fs.StringVar(&o.Arrival, "arrival", arrivalSequential, "how pending pods arrive: sequential (each once the scheduler has settled on the one before, in fixture order) or burst (all at once, as a scale-up; in a timeline fixture, the pods between two changes at once)")
 	fs.DurationVar(&o.ArrivalInterval, "arrival-interval", 0, "with sequential arrival, how long after the scheduler settled on a pod the next one arrives, waited on the wall clock (kube-scheduler's opportunistic batching expires a stored ranking after 500ms)")
 }
 
