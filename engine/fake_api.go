@@ -1,0 +1,248 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/kubernetes/fake"
+	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
+	clienttesting "k8s.io/client-go/testing"
+)
+
+// sortedList returns lists ordered by namespace and name, as etcd returns them.
+// The in-memory tracker keeps objects in a map; its order would decide the
+// order nodes enter the scheduler's cache, hence which nodes a partial search
+// (percentageOfNodesToScore) visits first.
+func sortedList(list clienttesting.ReactionFunc) clienttesting.ReactionFunc {
+	return func(action clienttesting.Action) (bool, runtime.Object, error) {
+		handled, obj, err := list(action)
+		if !handled || err != nil || obj == nil {
+			return handled, obj, err
+		}
+		items, err := meta.ExtractList(obj)
+		if err != nil {
+			return handled, obj, nil
+		}
+		key := func(o runtime.Object) string {
+			m, err := meta.Accessor(o)
+			if err != nil {
+				return ""
+			}
+			return m.GetNamespace() + "/" + m.GetName()
+		}
+		sort.SliceStable(items, func(i, j int) bool { return key(items[i]) < key(items[j]) })
+		if err := meta.SetList(obj, items); err != nil {
+			return handled, obj, nil
+		}
+		return true, obj, nil
+	}
+}
+
+// bindReactor does what the API server does for a pods/binding create.
+func (e *Engine) bindReactor(action clienttesting.Action) (bool, runtime.Object, error) {
+	if action.GetSubresource() != "binding" {
+		return false, nil, nil
+	}
+	b, ok := action.(clienttesting.CreateAction).GetObject().(*v1.Binding)
+	if !ok {
+		return true, nil, errors.New("binding: unexpected object")
+	}
+	e.trackerMu.Lock()
+	defer e.trackerMu.Unlock()
+	obj, err := e.client.Tracker().Get(v1.SchemeGroupVersion.WithResource("pods"), b.Namespace, b.Name)
+	if err != nil {
+		return true, nil, err
+	}
+	pod := obj.(*v1.Pod).DeepCopy()
+	if pod.Spec.NodeName != "" {
+		return true, nil, fmt.Errorf("pod %s/%s is already assigned to node %q", pod.Namespace, pod.Name, pod.Spec.NodeName)
+	}
+	pod.Spec.NodeName = b.Target.Name
+	setCondition(pod, v1.PodCondition{Type: v1.PodScheduled, Status: v1.ConditionTrue, LastTransitionTime: metav1.Now()})
+	bumpVersion(&pod.ObjectMeta)
+	undo := e.events.writing("pods")
+	if err := e.client.Tracker().Update(v1.SchemeGroupVersion.WithResource("pods"), pod, pod.Namespace); err != nil {
+		undo()
+		return true, nil, err
+	}
+	return true, b, nil
+}
+
+// versioningTracker gives each updated or patched object a new resourceVersion,
+// and shows each written object to written.
+type versioningTracker struct {
+	clienttesting.ObjectTracker
+	written func(runtime.Object)
+}
+
+func (t versioningTracker) Update(gvr schema.GroupVersionResource, obj runtime.Object, ns string, opts ...metav1.UpdateOptions) error {
+	if m, err := metaOf(obj); err == nil {
+		bumpVersion(m)
+	}
+	if err := t.ObjectTracker.Update(gvr, obj, ns, opts...); err != nil {
+		return err
+	}
+	t.written(obj)
+	return nil
+}
+
+func (t versioningTracker) Patch(gvr schema.GroupVersionResource, obj runtime.Object, ns string, opts ...metav1.PatchOptions) error {
+	if m, err := metaOf(obj); err == nil {
+		bumpVersion(m)
+	}
+	if err := t.ObjectTracker.Patch(gvr, obj, ns, opts...); err != nil {
+		return err
+	}
+	t.written(obj)
+	return nil
+}
+
+// nominations remembers the nodes pods were nominated to, as their status
+// patches are written.
+type nominations struct {
+	mu      sync.Mutex
+	nodes   map[string]bool
+	changed chan struct{} // closed and replaced on every new nomination
+}
+
+func newNominations() *nominations {
+	return &nominations{nodes: map[string]bool{}, changed: make(chan struct{})}
+}
+
+func (n *nominations) saw(obj runtime.Object) {
+	p, ok := obj.(*v1.Pod)
+	if !ok || p.Status.NominatedNodeName == "" {
+		return
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if !n.nodes[p.Status.NominatedNodeName] {
+		n.nodes[p.Status.NominatedNodeName] = true
+		close(n.changed)
+		n.changed = make(chan struct{})
+	}
+}
+
+// waitFor waits, at most d, until a pod was nominated to node.
+func (n *nominations) waitFor(node string, d time.Duration) {
+	deadline := time.After(d)
+	for {
+		n.mu.Lock()
+		ok, ch := n.nodes[node], n.changed
+		n.mu.Unlock()
+		if ok {
+			return
+		}
+		select {
+		case <-ch:
+		case <-deadline:
+			return
+		}
+	}
+}
+
+// victimClient is the client the scheduler is given: the in-memory API
+// server's, except that deleting a preemption victim first waits until the
+// preemptor's nomination to the victim's node is written. In a cluster a
+// victim leaves only after its graceful termination, long after the
+// preemptor's status patch; the in-memory API server deletes at once, and
+// the preemptor could be retried before its queued copy carried the
+// nomination, missing the nominated-node fast path. Preemption deletes on
+// its own goroutine, so the wait holds no scheduling cycle; it is bounded in
+// case no nomination comes.
+type victimClient struct {
+	*fake.Clientset
+	e *Engine
+}
+
+func (c victimClient) CoreV1() corev1client.CoreV1Interface {
+	return victimCoreV1{c.Clientset.CoreV1(), c.e}
+}
+
+type victimCoreV1 struct {
+	corev1client.CoreV1Interface
+	e *Engine
+}
+
+func (c victimCoreV1) Pods(namespace string) corev1client.PodInterface {
+	return victimPods{c.CoreV1Interface.Pods(namespace), namespace, c.e}
+}
+
+type victimPods struct {
+	corev1client.PodInterface
+	namespace string
+	e         *Engine
+}
+
+func (p victimPods) Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error {
+	obj, err := p.e.client.Tracker().Get(v1.SchemeGroupVersion.WithResource("pods"), p.namespace, name)
+	if pod, ok := obj.(*v1.Pod); err == nil && ok && pod.Spec.NodeName != "" && preempted(pod) {
+		p.e.nominations.waitFor(pod.Spec.NodeName, 5*time.Second)
+		// The "Preempted" event that names the preemptor comes after the
+		// deletion, possibly after the preemptor's cycle was handed on:
+		// record the victim now, on the cycle that nominated its node.
+		if c := p.e.preemptorOn(pod.Spec.NodeName); c != nil {
+			c.addVictim(podRef(pod))
+		}
+	}
+	return p.PodInterface.Delete(ctx, name, opts)
+}
+
+// preemptorOn returns the latest cycle, held or still running, whose
+// preemption nominated node.
+func (e *Engine) preemptorOn(node string) *cycleRec {
+	e.mu.Lock()
+	cands := slices.Clone(e.pending)
+	e.mu.Unlock()
+	e.rec.mu.Lock()
+	for _, c := range e.rec.byUID {
+		cands = append(cands, c)
+	}
+	e.rec.mu.Unlock()
+	var best *cycleRec
+	for _, c := range cands {
+		c.mu.Lock()
+		ok := c.c.PostFilter != nil && c.c.PostFilter.NominatedNode == node
+		c.mu.Unlock()
+		if ok && (best == nil || c.c.Seq > best.c.Seq) {
+			best = c
+		}
+	}
+	return best
+}
+
+// preempted reports whether the scheduler marked p as a preemption victim.
+func preempted(p *v1.Pod) bool {
+	for _, c := range p.Status.Conditions {
+		if c.Type == v1.DisruptionTarget && c.Reason == v1.PodReasonPreemptionByScheduler {
+			return true
+		}
+	}
+	return false
+}
+
+func bumpVersion(m *metav1.ObjectMeta) {
+	n, _ := strconv.Atoi(m.ResourceVersion)
+	m.ResourceVersion = strconv.Itoa(n + 1)
+}
+
+func setCondition(p *v1.Pod, c v1.PodCondition) {
+	for i := range p.Status.Conditions {
+		if p.Status.Conditions[i].Type == c.Type {
+			p.Status.Conditions[i] = c
+			return
+		}
+	}
+	p.Status.Conditions = append(p.Status.Conditions, c)
+}

@@ -1,0 +1,109 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/klog/v2"
+	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+
+	"github.com/schedscope/schedscope/recorder"
+)
+
+// installHooks wraps the scheduler's replaceable functions and, unless recording
+// is disabled, every profile's framework and plugins.
+func (e *Engine) installHooks() error {
+	s := e.sched
+	origNext := s.NextEntity
+	s.NextEntity = func(logger klog.Logger) (framework.QueuedEntityInfo, error) {
+		ent, err := origNext(logger)
+		if pi, ok := ent.(*framework.QueuedPodInfo); ok && pi != nil && pi.Pod != nil {
+			e.mu.Lock()
+			e.inFlight[pi.Pod.UID] = true
+			delete(e.timeOnly, pi.Pod.UID)
+			e.mu.Unlock()
+			e.changes.kick()
+			if e.opts.Gate != nil {
+				e.gated.Store(true)
+				gerr := e.opts.Gate(context.Background(), podRef(pi.Pod))
+				e.gated.Store(false)
+				if gerr != nil {
+					return nil, gerr
+				}
+			}
+		}
+		return ent, err
+	}
+	origFail := s.FailureHandler
+	s.FailureHandler = func(ctx context.Context, fw framework.Framework, podInfo *framework.QueuedPodInfo, status *fwk.Status, ni *fwk.NominatingInfo, start time.Time) {
+		c := e.rec.cycleFor(podInfo.Pod)
+		// A failure no plugin rejected (an error, no nodes at all) is retried
+		// after backoff alone, with the same result, for as long as the
+		// scheduler runs. Both marks are set before the queue has the pod
+		// back: an event may requeue and pop it at once.
+		timeOnly := true
+		var fitErr *framework.FitError
+		if errors.As(status.AsError(), &fitErr) {
+			timeOnly = fitErr.Diagnosis.UnschedulablePlugins.Len() == 0 && fitErr.Diagnosis.PendingPlugins.Len() == 0
+		}
+		e.mu.Lock()
+		e.timeOnly[podInfo.Pod.UID] = timeOnly
+		if ni != nil && ni.Mode() == fwk.ModeOverride && ni.NominatedNodeName != "" {
+			e.nominated[podInfo.Pod.UID] = true
+		}
+		e.mu.Unlock()
+		origFail(ctx, fw, podInfo, status, ni, start)
+		if c != nil {
+			e.finishFailed(c, status, ni)
+		}
+		e.settled(podInfo.Pod.UID)
+	}
+	if e.opts.DisableRecording {
+		return nil
+	}
+	for i, ext := range s.Extenders {
+		s.Extenders[i] = &extenderWrapper{Extender: ext, r: e.rec}
+	}
+	for name, fw := range s.Profiles {
+		if err := e.rec.installPluginWrappers(fw); err != nil {
+			return err
+		}
+		s.Profiles[name] = &boundFramework{recordingFramework{Framework: fw, r: e.rec}, e}
+	}
+	origSchedule := s.SchedulePod
+	s.SchedulePod = func(ctx context.Context, fw framework.Framework, state fwk.CycleState, podInfo *framework.QueuedPodInfo) (scheduler.ScheduleResult, error) {
+		c := e.startCycle(fw, state, podInfo)
+		res, err := origSchedule(ctx, fw, state, podInfo)
+		e.endAlgorithm(c, fw, res, err)
+		return res, err
+	}
+	return nil
+}
+
+// boundFramework completes a cycle when its PostBind plugins have run.
+type boundFramework struct {
+	recordingFramework
+	e *Engine
+}
+
+func (f *boundFramework) RunPostBindPlugins(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodeName string) {
+	start := time.Now()
+	f.Framework.RunPostBindPlugins(ctx, state, pod, nodeName)
+	if c := f.r.cycleFor(pod); c != nil {
+		c.timePhase(recorder.PhasePostBind, start)
+		c.c.Outcome = recorder.Outcome{Result: recorder.ResultBound, Node: nodeName}
+		f.e.finish(c)
+	}
+}
+
+func (e *Engine) settled(uid types.UID) {
+	e.mu.Lock()
+	delete(e.inFlight, uid)
+	e.mu.Unlock()
+	e.changes.kick()
+}

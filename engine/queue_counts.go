@@ -1,0 +1,49 @@
+package engine
+
+import (
+	"slices"
+)
+
+// openCycles counts cycles whose binding cycle has not finished yet (held
+// preempting cycles are finished) or that are being handed to OnCycle. Call
+// with e.mu held.
+func (e *Engine) openCycles() int {
+	e.rec.mu.Lock()
+	defer e.rec.mu.Unlock()
+	n := e.emitting
+	for _, c := range e.rec.byUID {
+		if !slices.Contains(e.pending, c) {
+			n++
+		}
+	}
+	return n
+}
+
+// QueueCounts returns how many pods wait in the scheduling queue's active and
+// backoff queues.
+func (e *Engine) QueueCounts() (active, backoff int) { return e.queueCounts() }
+
+// queueCounts counts the pods in the scheduling queue's activeQ and backoffQ.
+func (e *Engine) queueCounts() (active, backoff int) {
+	q := e.sched.SchedulingQueue
+	return len(q.PodsInActiveQ()), len(q.PodsInBackoffQ())
+}
+
+// retrying counts the pods in backoffQ that a run waits for: every pod but
+// those whose last cycle failed with no plugin to wait for. The scheduler
+// retries those after backoff alone, with the same inputs and the same result,
+// for as long as it runs (a cluster with no nodes, an unreachable extender):
+// their cycle is the answer. A pod an event moved to backoffQ (a preemptor
+// whose victims are gone) is waited for.
+func (e *Engine) retrying() int {
+	n := 0
+	for _, p := range e.sched.SchedulingQueue.PodsInBackoffQ() {
+		e.mu.Lock()
+		timeOnly := e.timeOnly[p.UID]
+		e.mu.Unlock()
+		if !timeOnly {
+			n++
+		}
+	}
+	return n
+}
