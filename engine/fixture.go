@@ -1,6 +1,3 @@
-// Package engine runs the upstream kube-scheduler in-process over a cluster held in
-// memory and records every scheduling cycle as recorder types. It is the only
-// package tree of schedscope that imports k8s.io/kubernetes.
 package engine
 
 import (

@@ -1,0 +1,39 @@
+// Package engine runs the upstream kube-scheduler in-process over a cluster held in
+// memory and records every scheduling cycle as recorder types. It is the only
+// package tree of schedscope that imports k8s.io/kubernetes.
+//
+// Where things are:
+//
+//   - Loading a cluster. fixture.go: a fixture's manifests decoded strictly
+//     (schedscope.io/replicas, line numbers in errors); timeline.go: the
+//     documents after the first pending pod, as steps (create, replace,
+//     schedscope.io/delete). admission.go orders and names objects;
+//     admission_chain.go runs the API server's admission plugins as upstream
+//     builds them; validate.go runs each kind's registry strategy (defaulting,
+//     PrepareForCreate/Update, validation). pod_groups.go refuses pod groups.
+//     config.go loads a KubeSchedulerConfiguration through the upstream scheme.
+//   - The scheduler. engine.go: Options, Engine, New and build (scheduler.New
+//     over informers on an in-memory clientset); fake_api.go: that clientset's
+//     reactors (binding, resource versions, nominations, preemption victims);
+//     hooks.go: the hooks on the scheduler's exported functions; clock.go: the
+//     simulated clock and call timing; upstream.go: every touch of upstream
+//     internals, each naming its symbol and version (the one seam).
+//   - Recording a cycle. wrap_plugins.go wraps every plugin, wrap_framework.go
+//     the profile's framework (phase boundaries, filter results, scores),
+//     wrap_extenders.go the extenders, wrap_preemption.go preemption's dry runs.
+//     cycle_recorder.go holds a cycle's state while it runs; cycle_lifecycle.go
+//     takes it from start to the recorded Cycle (selection, outcome, emit);
+//     diagnostic.go runs the diagnostic full-filter pass; events.go catches
+//     the scheduler's events; header.go describes the scheduler for a recording.
+//   - Running a fixture. sim.go: Run (sequential arrival) and RunBurst;
+//     settle.go: when the scheduler has nothing left to do (counted informer
+//     events, no pod in flight); queue_counts.go; pod_states.go: pods that
+//     never got a cycle, and why.
+//   - A live cluster. live.go mirrors a cluster read-only into the engine;
+//     live_extenders.go is the extender policy; live_fork.go forks a live
+//     session; snapshot.go and snapshot_scrub.go write a cluster as a fixture,
+//     keeping only what the scheduler reads.
+//   - What-if. fork.go captures the state a cycle saw and re-runs it;
+//     whatif_change.go: the changes a user can make; suggest.go: the search
+//     for the smallest change that places a pod.
+package engine
