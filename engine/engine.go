@@ -65,6 +65,10 @@ type Options struct {
 	// OnCycle receives each finished cycle. It is called from scheduler goroutines
 	// and must not block for long.
 	OnCycle func(*recorder.Cycle)
+	// OnQueue receives each scheduling queue event, in order. It is called
+	// from scheduler goroutines, with the queue locked: it must not block for
+	// long nor call the engine.
+	OnQueue func(*recorder.QueueEvent)
 	// SettleTimeout bounds how long one pod may take to settle.
 	SettleTimeout time.Duration
 	// Gate, if set, is called with the pod the scheduler has just taken from its
@@ -95,6 +99,9 @@ type Engine struct {
 	trackerMu sync.Mutex
 
 	informers informers.SharedInformerFactory
+
+	// queue observes the scheduling queue; nil when recording is disabled.
+	queue *queueObserver
 
 	// clock is the queue's simulated clock; nil when it runs on the wall clock.
 	clock *simClock
@@ -465,6 +472,9 @@ func (e *Engine) installHooks() error {
 	s.NextEntity = func(logger klog.Logger) (framework.QueuedEntityInfo, error) {
 		ent, err := origNext(logger)
 		if pi, ok := ent.(*framework.QueuedPodInfo); ok && pi != nil && pi.Pod != nil {
+			if e.queue != nil {
+				e.queue.popped(pi)
+			}
 			e.mu.Lock()
 			e.inFlight[pi.Pod.UID] = true
 			delete(e.timeOnly, pi.Pod.UID)
@@ -507,6 +517,9 @@ func (e *Engine) installHooks() error {
 	}
 	if e.opts.DisableRecording {
 		return nil
+	}
+	if err := e.installQueueObserver(e.opts.OnQueue); err != nil {
+		return err
 	}
 	for i, ext := range s.Extenders {
 		s.Extenders[i] = &extenderWrapper{Extender: ext, r: e.rec}

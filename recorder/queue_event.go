@@ -1,0 +1,174 @@
+package recorder
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Scheduling queue names, as pkg/scheduler/backend/queue names them in its
+// logs and metrics; a pod taken by a cycle is in none of them.
+const (
+	QueueActive        = "Active"
+	QueueBackoff       = "Backoff"
+	QueueUnschedulable = "Unschedulable"
+)
+
+// Queue operations: what happened to a pod in the scheduling queue.
+const (
+	// QueueAdd: the pod arrived (an unscheduled pod was created).
+	QueueAdd = "Add"
+	// QueueUpdate: the pod was updated while queued.
+	QueueUpdate = "Update"
+	// QueueDelete: the pod left the queue (deleted, or bound by someone else).
+	QueueDelete = "Delete"
+	// QueueMove: the pod moved to another queue (To), after a failed cycle or
+	// because of a cluster event (Event), or a flush.
+	QueueMove = "Move"
+	// QueueSkip: a cluster event was checked against the pod and every
+	// plugin's QueueingHint said QueueSkip: the pod stayed where it was.
+	QueueSkip = "Skip"
+)
+
+// Flushes: the scheduling queue's own periodic moves.
+const (
+	// FlushBackoffCompleted is flushBackoffQCompleted: pods whose backoff
+	// ended move from backoffQ to activeQ (event BackoffComplete).
+	FlushBackoffCompleted = "flushBackoffQCompleted"
+	// FlushUnschedulableLeftover is flushUnschedulableEntitiesLeftover: pods
+	// unschedulable for longer than podMaxInUnschedulablePodsDuration move to
+	// activeQ or backoffQ (event UnschedulableTimeout).
+	FlushUnschedulableLeftover = "flushUnschedulableEntitiesLeftover"
+)
+
+// QueueEvent is one thing the scheduling queue did with a pod, taken from
+// the queue itself: the calls the scheduler made on it, the moves it logged
+// and the queueing hints its plugins returned.
+type QueueEvent struct {
+	// Seq orders queue events within a run.
+	Seq  int       `json:"seq"`
+	Time time.Time `json:"time"`
+	Pod  PodRef    `json:"pod"`
+	Op   string    `json:"op"`
+	// From and To are queue names (QueueActive, …); From is empty for a pod
+	// that was in a cycle or new, To is empty for a deleted pod.
+	From string `json:"from,omitempty"`
+	To   string `json:"to,omitempty"`
+	// Event is the label of the cluster event (framework.ClusterEvent) that
+	// caused the operation: NodeAdd, AssignedPodDelete, ScheduleAttemptFailure,
+	// BackoffComplete, UnschedulableTimeout, …
+	Event string `json:"event,omitempty"`
+	// Hints are the QueueingHints the pod's rejecting plugins returned for
+	// the event, in the order the queue asked them.
+	Hints []QueueHint `json:"hints,omitempty"`
+	// Flush names the queue's periodic flush that made the move, if any.
+	Flush string `json:"flush,omitempty"`
+	// Gated says PreEnqueue plugins held the pod back (it went to the
+	// unschedulable pods instead of activeQ or backoffQ).
+	Gated bool `json:"gated,omitempty"`
+	// Attempts is how many cycles the pod has had.
+	Attempts int `json:"attempts,omitempty"`
+	// Backoff is how long a pod moved to backoffQ waits from its last
+	// failure, and BackoffUntil when its backoff ends, as the queue computed
+	// them.
+	Backoff      time.Duration `json:"backoff,omitempty"`
+	BackoffUntil time.Time     `json:"backoffUntil,omitzero"`
+}
+
+// QueueHint is what one plugin's QueueingHintFn returned for one event.
+type QueueHint struct {
+	Plugin string `json:"plugin"`
+	// Event is the cluster event's label.
+	Event string `json:"event,omitempty"`
+	// Hint is Queue or QueueSkip; Error when the function failed (the queue
+	// then treats it as Queue).
+	Hint  string `json:"hint"`
+	Error string `json:"error,omitempty"`
+}
+
+// Queueing hint results, spelled as fwk.QueueingHint and upstream's metrics.
+const (
+	HintQueue     = "Queue"
+	HintQueueSkip = "QueueSkip"
+	HintError     = "Error"
+)
+
+// Woke returns the hints that said Queue (or failed, which the queue
+// treats as Queue).
+func (e *QueueEvent) Woke() []QueueHint {
+	var out []QueueHint
+	for _, h := range e.Hints {
+		if h.Hint != HintQueueSkip {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// String describes the event in one line, as a pod's story tells it:
+// "NodeAdd → NodeResourcesFit said Queue → Backoff until 12:00:03 (2s, after 2 attempts)".
+func (e *QueueEvent) String() string {
+	var b strings.Builder
+	switch e.Op {
+	case QueueAdd:
+		b.WriteString("added")
+	case QueueUpdate:
+		b.WriteString("updated")
+	case QueueDelete:
+		if e.Event == "AssignedPodAdd" {
+			b.WriteString("left the queue, assigned to a node")
+			return b.String()
+		}
+		b.WriteString("deleted from the queue")
+	case QueueSkip:
+		b.WriteString("stayed")
+	default:
+		b.WriteString("moved")
+	}
+	if e.Event != "" {
+		b.WriteString(" by " + e.Event)
+	}
+	if e.Flush != "" {
+		b.WriteString(" (" + e.Flush + ")")
+	}
+	for _, h := range e.Hints {
+		fmt.Fprintf(&b, " → %s said %s", h.Plugin, h.Hint)
+		if h.Event != "" && h.Event != e.Event {
+			fmt.Fprintf(&b, " to %s", h.Event)
+		}
+	}
+	if e.To != "" && e.Op != QueueSkip {
+		b.WriteString(" → " + e.To)
+		if e.Gated {
+			b.WriteString(" (gated)")
+		}
+	}
+	if e.To == QueueBackoff && !e.BackoffUntil.IsZero() {
+		fmt.Fprintf(&b, " until %s (%s", e.BackoffUntil.UTC().Format("15:04:05.000"), FormatDuration(e.Backoff))
+		if e.Attempts > 0 {
+			fmt.Fprintf(&b, ", after %d attempt%s", e.Attempts, plural(e.Attempts))
+		}
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// checkQueueEvent rejects a queue record that names no pod or operation.
+func checkQueueEvent(e *QueueEvent) error {
+	switch {
+	case e.Pod.Name == "":
+		return fmt.Errorf("queue event %d: pod.name is empty", e.Seq)
+	case e.Op == "":
+		return fmt.Errorf("queue event %d: op is empty", e.Seq)
+	case e.Backoff < 0:
+		return fmt.Errorf("queue event %d: backoff %v is negative", e.Seq, e.Backoff)
+	}
+	return nil
+}
