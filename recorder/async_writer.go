@@ -12,7 +12,7 @@ import (
 // live view must not stall the scheduler it watches).
 type AsyncWriter struct {
 	w     *Writer
-	queue chan *Cycle
+	queue chan asyncItem
 	drop  bool
 	done  chan struct{}
 
@@ -30,18 +30,24 @@ const DefaultAsyncQueue = 1024
 // a cycle that finds the queue full is dropped and counted; otherwise
 // WriteCycle blocks until there is room.
 func NewAsyncWriter(w *Writer, queue int, drop bool) *AsyncWriter {
-	a := &AsyncWriter{w: w, queue: make(chan *Cycle, max(queue, 1)), drop: drop, done: make(chan struct{})}
+	a := &AsyncWriter{w: w, queue: make(chan asyncItem, max(queue, 1)), drop: drop, done: make(chan struct{})}
 	go a.run()
 	return a
 }
 
 func (a *AsyncWriter) run() {
 	defer close(a.done)
-	for c := range a.queue {
+	for it := range a.queue {
 		if a.Err() != nil {
 			continue
 		}
-		if err := a.w.WriteCycle(c); err != nil {
+		var err error
+		if it.queue != nil {
+			err = a.w.WriteQueue(it.queue)
+		} else {
+			err = a.w.WriteCycle(it.cycle)
+		}
+		if err != nil {
 			a.mu.Lock()
 			a.err = err
 			a.mu.Unlock()
@@ -51,7 +57,18 @@ func (a *AsyncWriter) run() {
 
 // WriteCycle queues c. It returns the first error a write has met so far, if
 // any (the cycle is then not written). c must not change once queued.
-func (a *AsyncWriter) WriteCycle(c *Cycle) error {
+func (a *AsyncWriter) WriteCycle(c *Cycle) error { return a.put(asyncItem{cycle: c}) }
+
+// WriteQueue queues a scheduling queue event, in order with the cycles.
+func (a *AsyncWriter) WriteQueue(e *QueueEvent) error { return a.put(asyncItem{queue: e}) }
+
+// asyncItem is a cycle or a queue event to write.
+type asyncItem struct {
+	cycle *Cycle
+	queue *QueueEvent
+}
+
+func (a *AsyncWriter) put(c asyncItem) error {
 	if err := a.Err(); err != nil {
 		return err
 	}

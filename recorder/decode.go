@@ -26,12 +26,13 @@ const (
 
 // wireEnvelope is envelope as it is decoded.
 type wireEnvelope struct {
-	Kind      string     `json:"kind"`
-	Header    *Header    `json:"header,omitempty"`
-	NodeSet   *NodeSet   `json:"nodeSet,omitempty"`
-	Cycle     *wireCycle `json:"cycle,omitempty"`
-	Observed  *Observed  `json:"observed,omitempty"`
-	NodeSetAt int64      `json:"nodeSetAt,omitempty"`
+	Kind      string      `json:"kind"`
+	Header    *Header     `json:"header,omitempty"`
+	NodeSet   *NodeSet    `json:"nodeSet,omitempty"`
+	Cycle     *wireCycle  `json:"cycle,omitempty"`
+	Observed  *Observed   `json:"observed,omitempty"`
+	Queue     *QueueEvent `json:"queue,omitempty"`
+	NodeSetAt int64       `json:"nodeSetAt,omitempty"`
 }
 
 // wireCycle decodes a Cycle with its Ints lists left as written. The fields
@@ -292,6 +293,14 @@ func decodeRecord(e *wireEnvelope, off int64, line int, lim limits, nodeSet func
 			return corrupt("observed record without body")
 		}
 		return Record{Kind: KindObserved, Observed: e.Observed, Offset: off}, nil
+	case KindQueue:
+		if e.Queue == nil {
+			return corrupt("queue record without body")
+		}
+		if err := checkQueueEvent(e.Queue); err != nil {
+			return corrupt(err.Error())
+		}
+		return Record{Kind: KindQueue, Queue: e.Queue, Offset: off}, nil
 	}
 	return Record{Offset: off}, nil
 }

@@ -25,14 +25,17 @@ const (
 	KindCycle   = "cycle"
 	// KindObserved records a binding made by a live cluster's own scheduler.
 	KindObserved = "observed"
+	// KindQueue records a scheduling queue event (schema version 2).
+	KindQueue = "queue"
 )
 
 type envelope struct {
-	Kind     string    `json:"kind"`
-	Header   *Header   `json:"header,omitempty"`
-	NodeSet  *NodeSet  `json:"nodeSet,omitempty"`
-	Cycle    *Cycle    `json:"cycle,omitempty"`
-	Observed *Observed `json:"observed,omitempty"`
+	Kind     string      `json:"kind"`
+	Header   *Header     `json:"header,omitempty"`
+	NodeSet  *NodeSet    `json:"nodeSet,omitempty"`
+	Cycle    *Cycle      `json:"cycle,omitempty"`
+	Observed *Observed   `json:"observed,omitempty"`
+	Queue    *QueueEvent `json:"queue,omitempty"`
 	// NodeSetAt is the byte offset of the NodeSet record a cycle refers to, so a
 	// reader can open one cycle without reading the file from the start.
 	NodeSetAt int64 `json:"nodeSetAt,omitempty"`
@@ -110,6 +113,11 @@ func (w *Writer) WriteObserved(o *Observed) error {
 	return w.write(&envelope{Kind: KindObserved, Observed: o})
 }
 
+// WriteQueue appends a scheduling queue event.
+func (w *Writer) WriteQueue(e *QueueEvent) error {
+	return w.write(&envelope{Kind: KindQueue, Queue: e})
+}
+
 // Flush flushes buffered data (records are already flushed as they are written).
 func (w *Writer) Flush() error { return w.w.Flush() }
 
@@ -147,5 +155,5 @@ func (e *ErrVersion) Error() string {
 	if e.Format != FormatName {
 		return fmt.Sprintf("not a schedscope recording (format %q)", e.Format)
 	}
-	return fmt.Sprintf("recording schema version %d is not supported (this build reads version %d); upgrade schedscope", e.Version, SchemaVersion)
+	return fmt.Sprintf("recording schema version %d is not supported (this build reads versions %d to %d); upgrade schedscope", e.Version, minSchemaVersion, SchemaVersion)
 }

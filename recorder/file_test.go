@@ -1,6 +1,7 @@
 package recorder
 
 import (
+	"fmt"
 	"bytes"
 	"errors"
 	"io"
@@ -118,7 +119,8 @@ func TestUnknownVersionRejected(t *testing.T) {
 	tests := []struct {
 		name, from, to, want string
 	}{
-		{"newer schema", `"schemaVersion":1`, `"schemaVersion":99`, "schema version 99 is not supported"},
+		{"newer schema", fmt.Sprintf(`"schemaVersion":%d`, SchemaVersion), `"schemaVersion":99`, "schema version 99 is not supported"},
+		{"schema zero", fmt.Sprintf(`"schemaVersion":%d`, SchemaVersion), `"schemaVersion":0`, "schema version 0 is not supported"},
 		{"other format", FormatName, "asciicast", `not a schedscope recording (format "asciicast")`},
 	}
 	for _, tt := range tests {

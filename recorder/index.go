@@ -291,6 +291,7 @@ func hasEscape(b []byte) bool {
 type skimmed struct {
 	kind                    string
 	nodeSet, cycle, observe []byte
+	queue                   []byte
 	nodeSetAt               int64
 }
 
@@ -338,6 +339,8 @@ func skimLine(line []byte) (*skimmed, string) {
 			s.cycle = v
 		case "observed":
 			s.observe = v
+		case "queue":
+			s.queue = v
 		case "nodeSetAt":
 			n, err := strconv.ParseInt(string(v), 10, 64)
 			if err != nil {
@@ -440,6 +443,18 @@ func (r *Reader) skim(b []byte, off int64, line int) (rec Record, err error, ok 
 			return corrupt(err.Error())
 		}
 		return Record{Kind: KindObserved, Observed: &o, Offset: off}, nil, true
+	case KindQueue:
+		if s.queue == nil {
+			return corrupt("queue record without body")
+		}
+		var q QueueEvent
+		if err := json.Unmarshal(s.queue, &q); err != nil {
+			return corrupt(err.Error())
+		}
+		if err := checkQueueEvent(&q); err != nil {
+			return corrupt(err.Error())
+		}
+		return Record{Kind: KindQueue, Queue: &q, Offset: off}, nil, true
 	}
 	r.unknown[s.kind]++
 	return Record{}, nil, false

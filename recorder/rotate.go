@@ -102,6 +102,9 @@ func (r *RotatingWriter) WriteCycle(c *Cycle) error {
 // WriteObserved appends an observed binding, rotating afterwards if the file is full.
 func (r *RotatingWriter) WriteObserved(o *Observed) error { return r.after(r.w.WriteObserved(o)) }
 
+// WriteQueue appends a queue event, rotating afterwards if the file is full.
+func (r *RotatingWriter) WriteQueue(e *QueueEvent) error { return r.after(r.w.WriteQueue(e)) }
+
 // Close syncs and closes the current file.
 func (r *RotatingWriter) Close() error {
 	if err := r.f.Sync(); err != nil {
