@@ -133,7 +133,7 @@ func (o *queueObserver) moved(key, queue, event string, gated bool) {
 			}
 			ev.BackoffUntil = until
 			if !until.IsZero() {
-				ev.Backoff = o.backoff.duration(pi)
+				ev.Backoff = recorder.Duration(o.backoff.duration(pi))
 			}
 		}
 	}

@@ -1,9 +1,9 @@
 package recorder
 
 import (
-	"fmt"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"

@@ -49,11 +49,11 @@ type QueueEvent struct {
 	Seq  int       `json:"seq"`
 	Time time.Time `json:"time"`
 	Pod  PodRef    `json:"pod"`
-	Op   string    `json:"op"`
+	Op   string    `json:"operation"`
 	// From and To are queue names (QueueActive, …); From is empty for a pod
 	// that was in a cycle or new, To is empty for a deleted pod.
-	From string `json:"from,omitempty"`
-	To   string `json:"to,omitempty"`
+	From string `json:"fromQueue,omitempty"`
+	To   string `json:"toQueue,omitempty"`
 	// Event is the label of the cluster event (framework.ClusterEvent) that
 	// caused the operation: NodeAdd, AssignedPodDelete, ScheduleAttemptFailure,
 	// BackoffComplete, UnschedulableTimeout, …
@@ -71,8 +71,8 @@ type QueueEvent struct {
 	// Backoff is how long a pod moved to backoffQ waits from its last
 	// failure, and BackoffUntil when its backoff ends, as the queue computed
 	// them.
-	Backoff      time.Duration `json:"backoff,omitempty"`
-	BackoffUntil time.Time     `json:"backoffUntil,omitzero"`
+	Backoff      Duration  `json:"backoff,omitempty"`
+	BackoffUntil time.Time `json:"backoffUntil,omitzero"`
 }
 
 // QueueHint is what one plugin's QueueingHintFn returned for one event.
@@ -144,7 +144,7 @@ func (e *QueueEvent) String() string {
 		}
 	}
 	if e.To == QueueBackoff && !e.BackoffUntil.IsZero() {
-		fmt.Fprintf(&b, " until %s (%s", e.BackoffUntil.UTC().Format("15:04:05.000"), FormatDuration(e.Backoff))
+		fmt.Fprintf(&b, " until %s (%s", e.BackoffUntil.UTC().Format("15:04:05.000"), FormatDuration(time.Duration(e.Backoff)))
 		if e.Attempts > 0 {
 			fmt.Fprintf(&b, ", after %d attempt%s", e.Attempts, plural(e.Attempts))
 		}
@@ -166,7 +166,7 @@ func checkQueueEvent(e *QueueEvent) error {
 	case e.Pod.Name == "":
 		return fmt.Errorf("queue event %d: pod.name is empty", e.Seq)
 	case e.Op == "":
-		return fmt.Errorf("queue event %d: op is empty", e.Seq)
+		return fmt.Errorf("queue event %d: operation is empty", e.Seq)
 	case e.Backoff < 0:
 		return fmt.Errorf("queue event %d: backoff %v is negative", e.Seq, e.Backoff)
 	}

@@ -59,7 +59,7 @@ func TestQueueRecordsRoundTrip(t *testing.T) {
 	events := []*QueueEvent{
 		{Seq: 1, Time: at, Pod: PodRef{Namespace: "default", Name: "web", UID: "u1"}, Op: QueueAdd, To: QueueActive, Event: "UnscheduledPodAdd"},
 		{Seq: 2, Time: at.Add(time.Second), Pod: PodRef{Namespace: "default", Name: "web", UID: "u1"}, Op: QueueMove, To: QueueBackoff, Event: "NodeAdd",
-			Hints: []QueueHint{{Plugin: "NodeResourcesFit", Event: "NodeAdd", Hint: HintQueue}}, Attempts: 2, Backoff: 2 * time.Second, BackoffUntil: at.Add(3 * time.Second)},
+			Hints: []QueueHint{{Plugin: "NodeResourcesFit", Event: "NodeAdd", Hint: HintQueue}}, Attempts: 2, Backoff: Duration(2 * time.Second), BackoffUntil: at.Add(3 * time.Second)},
 	}
 	var buf bytes.Buffer
 	w, err := NewWriter(&buf, Header{KubernetesVersion: "v1.37.1"})
@@ -101,8 +101,8 @@ func TestQueueRecordChecked(t *testing.T) {
 		name, body, want string
 	}{
 		{"no body", `{"kind":"queue"}`, "queue record without body"},
-		{"no pod", `{"kind":"queue","queue":{"seq":3,"op":"Move"}}`, "queue event 3: pod.name is empty"},
-		{"no op", `{"kind":"queue","queue":{"seq":4,"pod":{"namespace":"d","name":"p"}}}`, "queue event 4: op is empty"},
+		{"no pod", `{"kind":"queue","queue":{"seq":3,"operation":"Move"}}`, "queue event 3: pod.name is empty"},
+		{"no op", `{"kind":"queue","queue":{"seq":4,"pod":{"namespace":"d","name":"p"}}}`, "queue event 4: operation is empty"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -126,7 +126,7 @@ func TestQueueEventString(t *testing.T) {
 		want string
 	}{
 		{"woken", QueueEvent{Op: QueueMove, From: QueueUnschedulable, To: QueueBackoff, Event: "NodeAdd", Hints: []QueueHint{{Plugin: "NodeResourcesFit", Event: "NodeAdd", Hint: HintQueue}},
-			Attempts: 2, Backoff: 2 * time.Second, BackoffUntil: at}, "moved by NodeAdd → NodeResourcesFit said Queue → Backoff until 03:04:05.000 (2s, after 2 attempts)"},
+			Attempts: 2, Backoff: Duration(2 * time.Second), BackoffUntil: at}, "moved by NodeAdd → NodeResourcesFit said Queue → Backoff until 03:04:05.000 (2s, after 2 attempts)"},
 		{"flush", QueueEvent{Op: QueueMove, From: QueueBackoff, To: QueueActive, Event: "BackoffComplete", Flush: FlushBackoffCompleted}, "moved by BackoffComplete (flushBackoffQCompleted) → Active"},
 		{"skip", QueueEvent{Op: QueueSkip, To: QueueUnschedulable, Event: "AssignedPodDelete", Hints: []QueueHint{{Plugin: "NodeAffinity", Event: "AssignedPodDelete", Hint: HintQueueSkip}}}, "stayed by AssignedPodDelete → NodeAffinity said QueueSkip"},
 		{"bound", QueueEvent{Op: QueueDelete, Event: "AssignedPodAdd"}, "left the queue, assigned to a node"},
