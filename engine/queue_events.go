@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/go-logr/logr"
 	v1 "k8s.io/api/core/v1"
@@ -30,8 +31,8 @@ import (
 
 // queueObserver turns what the queue does into recorder.QueueEvents.
 type queueObserver struct {
-	e  *Engine
-	on func(*recorder.QueueEvent)
+	now func() time.Time
+	on  func(*recorder.QueueEvent)
 
 	mu  sync.Mutex
 	seq int
@@ -43,15 +44,13 @@ type queueObserver struct {
 	infos map[string]*framework.QueuedPodInfo
 	// hints holds the hints asked for a pod since its last event.
 	hints map[string][]recorder.QueueHint
-	// backoff are the queue's backoff settings (see backoffExpiration).
-	backoff backoffSettings
 }
 
-func newQueueObserver(e *Engine, on func(*recorder.QueueEvent)) *queueObserver {
-	o := &queueObserver{e: e, on: on, where: map[string]string{}, refs: map[string]recorder.PodRef{},
+// newQueueObserver reads time from now (the queue's clock) and hands each
+// event to on.
+func newQueueObserver(now func() time.Time, on func(*recorder.QueueEvent)) *queueObserver {
+	return &queueObserver{now: now, on: on, where: map[string]string{}, refs: map[string]recorder.PodRef{},
 		infos: map[string]*framework.QueuedPodInfo{}, hints: map[string][]recorder.QueueHint{}}
-	o.backoff = backoffSettingsOf(e.cfg)
-	return o
 }
 
 func keyOf(p *v1.Pod) string { return p.Namespace + "/" + p.Name }
@@ -77,7 +76,7 @@ func (o *queueObserver) popped(pi *framework.QueuedPodInfo) {
 func (o *queueObserver) emit(ev *recorder.QueueEvent) {
 	o.seq++
 	ev.Seq = o.seq
-	ev.Time = o.e.now()
+	ev.Time = o.now()
 	if o.on != nil {
 		o.on(ev)
 	}
@@ -124,17 +123,11 @@ func (o *queueObserver) moved(key, queue, event string, gated bool) {
 	ev.Hints = o.takeHints(key, event)
 	if pi := o.infos[key]; pi != nil {
 		ev.Attempts = pi.Attempts
-		if queue == recorder.QueueBackoff {
-			// The queue computes a pod's backoff expiry lazily, when its heap
-			// first compares it; this runs on the goroutine that just added it.
-			until := pi.BackoffExpiration
-			if until.IsZero() {
-				until = o.backoff.expiration(pi)
-			}
+		if until := pi.BackoffExpiration; queue == recorder.QueueBackoff && !until.IsZero() {
+			// The queue computed the expiry (isEntityBackingoff) before
+			// moving the pod, on the goroutine that logs the move.
 			ev.BackoffUntil = until
-			if !until.IsZero() {
-				ev.Backoff = recorder.Duration(o.backoff.duration(pi))
-			}
+			ev.Backoff = recorder.Duration(until.Sub(pi.Timestamp))
 		}
 	}
 	o.where[key] = queue
@@ -364,6 +357,7 @@ func (o *queueObserver) logged(call *queueCall, msg string, kv []any) {
 type queueWrapper struct {
 	internalqueue.SchedulingQueue
 	o *queueObserver
+	e *Engine
 }
 
 func (q *queueWrapper) Run(logger klog.Logger) {
@@ -386,7 +380,7 @@ func (q *queueWrapper) Update(ctx context.Context, oldPod, newPod *v1.Pod) {
 
 func (q *queueWrapper) Delete(logger klog.Logger, pod *v1.Pod) {
 	q.SchedulingQueue.Delete(logger, pod)
-	q.o.deleted(pod, q.o.e.assigned(pod))
+	q.o.deleted(pod, q.e.assigned(pod))
 }
 
 func (q *queueWrapper) AddUnschedulablePodIfNotPresent(logger klog.Logger, pInfo *framework.QueuedPodInfo, podSchedulingCycle int64) error {
@@ -425,11 +419,11 @@ func (e *Engine) assigned(pod *v1.Pod) bool {
 // installQueueObserver replaces the scheduler's queue with an observed one
 // and wraps the queue's hint functions.
 func (e *Engine) installQueueObserver(on func(*recorder.QueueEvent)) error {
-	o := newQueueObserver(e, on)
+	o := newQueueObserver(e.now, on)
 	if err := o.wrapQueueingHints(e.sched.SchedulingQueue); err != nil {
 		return err
 	}
 	e.queue = o
-	e.sched.SchedulingQueue = &queueWrapper{SchedulingQueue: e.sched.SchedulingQueue, o: o}
+	e.sched.SchedulingQueue = &queueWrapper{SchedulingQueue: e.sched.SchedulingQueue, o: o, e: e}
 	return nil
 }

@@ -12,16 +12,12 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"time"
 	"unsafe"
 
 	"k8s.io/apimachinery/pkg/runtime"
-	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/informers"
 	"k8s.io/klog/v2"
-	"k8s.io/kubernetes/pkg/features"
 	"k8s.io/kubernetes/pkg/scheduler"
-	"k8s.io/kubernetes/pkg/scheduler/apis/config"
 	internalqueue "k8s.io/kubernetes/pkg/scheduler/backend/queue"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 
@@ -142,65 +138,6 @@ func queueingHintMap(q internalqueue.SchedulingQueue) (internalqueue.QueueingHin
 		return nil, errors.New("scheduling queue has no queueingHintMap field of type QueueingHintMapPerProfile; the pinned kube-scheduler changed (see engine/upstream.go)")
 	}
 	return *(*internalqueue.QueueingHintMapPerProfile)(unsafe.Pointer(f.UnsafeAddr())), nil
-}
-
-// backoffSettings are what the queue's backoffQ computes a backoff from:
-// the configured initial and maximum backoff, and whether expiries are
-// aligned to backoffQOrderingWindowDuration (one second) as they are when
-// the SchedulerPopFromBackoffQ feature gate is on.
-type backoffSettings struct {
-	initial, max time.Duration
-	aligned      bool
-}
-
-func backoffSettingsOf(cfg *config.KubeSchedulerConfiguration) backoffSettings {
-	s := backoffSettings{aligned: utilfeature.DefaultFeatureGate.Enabled(features.SchedulerPopFromBackoffQ)}
-	if cfg != nil {
-		s.initial = time.Duration(cfg.PodInitialBackoffSeconds) * time.Second
-		s.max = time.Duration(cfg.PodMaxBackoffSeconds) * time.Second
-	}
-	return s
-}
-
-// expiration is a copy of the private backoffQueue.getBackoffTime with
-// calculateBackoffDuration and alignToWindow (pkg/scheduler/backend/queue/
-// backoff_queue.go, v1.37.1) for a single pod, without caching: when pi's
-// backoff ends. The queue computes it lazily, the first time its heap
-// compares the pod; the engine uses this copy only for a pod whose
-// BackoffExpiration the queue has not filled in yet, and only to record it.
-func (s backoffSettings) expiration(pi *framework.QueuedPodInfo) time.Time {
-	if s.max == 0 {
-		return time.Time{}
-	}
-	count := pi.UnschedulableCount
-	if pi.ConsecutiveErrorsCount > 0 {
-		count = pi.ConsecutiveErrorsCount
-	}
-	if count == 0 {
-		return time.Time{}
-	}
-	t := pi.Timestamp.Add(s.duration(pi))
-	if s.aligned {
-		t = t.Truncate(time.Second)
-	}
-	return t
-}
-
-// duration is calculateBackoffDuration for a single pod: the backoff its
-// failed attempts earn, before alignToWindow.
-func (s backoffSettings) duration(pi *framework.QueuedPodInfo) time.Duration {
-	count := pi.UnschedulableCount
-	if pi.ConsecutiveErrorsCount > 0 {
-		count = pi.ConsecutiveErrorsCount
-	}
-	if count == 0 {
-		return 0
-	}
-	shift := count - 1
-	if s.initial > s.max>>shift {
-		return s.max
-	}
-	return s.initial << shift
 }
 
 // queueLogVerbosity is the verbosity of the scheduling queue's lines about
