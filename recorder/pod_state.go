@@ -102,10 +102,7 @@ func PodStates(cycles []*Cycle, never []PodState, queue []*QueueEvent) []PodStat
 		default:
 			st.State, st.Reason, st.Message = PodUnschedulable, o.Reason, o.Message
 		}
-		st.Queue = events[k]
-		if ev := lastEvent(st.Queue); ev != nil && !ev.Time.Before(c.Start) {
-			st.fromQueue(ev)
-		}
+		st.FollowQueue(events[k], c.Start)
 		out = append(out, *st)
 	}
 	seen := map[string]bool{}
@@ -116,9 +113,10 @@ func PodStates(cycles []*Cycle, never []PodState, queue []*QueueEvent) []PodStat
 		}
 		seen[k] = true
 		n.Seqs = []int{}
-		n.Queue = events[k]
-		if ev := lastEvent(n.Queue); ev != nil && n.State == PodNotAttempted {
-			n.fromQueue(ev)
+		if n.State == PodNotAttempted {
+			n.FollowQueue(events[k], time.Time{})
+		} else {
+			n.Queue = events[k]
 		}
 		out = append(out, n)
 	}
@@ -137,11 +135,21 @@ func PodStates(cycles []*Cycle, never []PodState, queue []*QueueEvent) []PodStat
 			st.State = PodGated
 		default:
 			st.State = PodNotAttempted
-			st.fromQueue(ev)
+			st.FollowQueue(evs, time.Time{})
 		}
 		out = append(out, st)
 	}
 	return out
+}
+
+// QueueOf is the queue a pod's events leave it in ("" once it left the
+// queue, or before any event).
+func QueueOf(evs []QueueEvent) string {
+	ev := lastEvent(evs)
+	if ev == nil || ev.Op == QueueDelete {
+		return ""
+	}
+	return ev.To
 }
 
 func lastEvent(evs []QueueEvent) *QueueEvent {
@@ -151,9 +159,13 @@ func lastEvent(evs []QueueEvent) *QueueEvent {
 	return &evs[len(evs)-1]
 }
 
-// fromQueue sets the state of a pod the queue moved after its last cycle.
-func (st *PodState) fromQueue(ev *QueueEvent) {
-	if ev.Op == QueueDelete || ev.Op == QueueSkip {
+// FollowQueue gives the pod its queue events and, when the last one came
+// after its last cycle (started at lastCycle; zero for none) and left it
+// in backoffQ or activeQ, the state Backoff or Active.
+func (st *PodState) FollowQueue(evs []QueueEvent, lastCycle time.Time) {
+	st.Queue = evs
+	ev := lastEvent(evs)
+	if ev == nil || ev.Time.Before(lastCycle) || ev.Op == QueueDelete || ev.Op == QueueSkip {
 		return
 	}
 	switch ev.To {

@@ -129,7 +129,7 @@ func (o *simOptions) simulate(ctx context.Context, onHeader func(recorder.Header
 	}
 	e, err := engine.New(ctx, fx, engine.Options{
 		OnQueue: onQueue,
-		Config: cfg, ConfigPath: o.Config, Diagnostic: mode,
+		Config:  cfg, ConfigPath: o.Config, Diagnostic: mode,
 		OnCycle: func(c *recorder.Cycle) {
 			mu.Lock()
 			defer mu.Unlock()
