@@ -106,7 +106,8 @@ func (e *QueueEvent) Woke() []QueueHint {
 }
 
 // String describes the event in one line, as a pod's story tells it:
-// "NodeAdd → NodeResourcesFit said Queue → Backoff until 12:00:03 (2s, after 2 attempts)".
+// "NodeAdd → NodeResourcesFit said Queue → Backoff until 12:00:03.000 (2s,
+// after 2 attempts)".
 func (e *QueueEvent) String() string {
 	var b strings.Builder
 	switch e.Op {
@@ -116,20 +117,18 @@ func (e *QueueEvent) String() string {
 		b.WriteString("updated")
 	case QueueDelete:
 		if e.Event == "AssignedPodAdd" {
-			b.WriteString("left the queue, assigned to a node")
-			return b.String()
+			return "left the queue, assigned to a node"
 		}
-		b.WriteString("deleted from the queue")
-	case QueueSkip:
-		b.WriteString("stayed")
+		b.WriteString("deleted")
+		if e.Event != "" {
+			b.WriteString(" (" + e.Event + ")")
+		}
+		return b.String()
 	default:
-		b.WriteString("moved")
-	}
-	if e.Event != "" {
-		b.WriteString(" by " + e.Event)
-	}
-	if e.Flush != "" {
-		b.WriteString(" (" + e.Flush + ")")
+		b.WriteString(e.Event)
+		if e.Flush != "" {
+			b.WriteString(" (" + e.Flush + ")")
+		}
 	}
 	for _, h := range e.Hints {
 		fmt.Fprintf(&b, " → %s said %s", h.Plugin, h.Hint)
@@ -137,7 +136,13 @@ func (e *QueueEvent) String() string {
 			fmt.Fprintf(&b, " to %s", h.Event)
 		}
 	}
-	if e.To != "" && e.Op != QueueSkip {
+	switch {
+	case e.Op == QueueSkip:
+		b.WriteString(" → stayed")
+		if e.To != "" {
+			b.WriteString(" " + e.To)
+		}
+	case e.To != "":
 		b.WriteString(" → " + e.To)
 		if e.Gated {
 			b.WriteString(" (gated)")

@@ -126,10 +126,12 @@ func TestQueueEventString(t *testing.T) {
 		want string
 	}{
 		{"woken", QueueEvent{Op: QueueMove, From: QueueUnschedulable, To: QueueBackoff, Event: "NodeAdd", Hints: []QueueHint{{Plugin: "NodeResourcesFit", Event: "NodeAdd", Hint: HintQueue}},
-			Attempts: 2, Backoff: Duration(2 * time.Second), BackoffUntil: at}, "moved by NodeAdd → NodeResourcesFit said Queue → Backoff until 03:04:05.000 (2s, after 2 attempts)"},
-		{"flush", QueueEvent{Op: QueueMove, From: QueueBackoff, To: QueueActive, Event: "BackoffComplete", Flush: FlushBackoffCompleted}, "moved by BackoffComplete (flushBackoffQCompleted) → Active"},
-		{"skip", QueueEvent{Op: QueueSkip, To: QueueUnschedulable, Event: "AssignedPodDelete", Hints: []QueueHint{{Plugin: "NodeAffinity", Event: "AssignedPodDelete", Hint: HintQueueSkip}}}, "stayed by AssignedPodDelete → NodeAffinity said QueueSkip"},
+			Attempts: 2, Backoff: Duration(2 * time.Second), BackoffUntil: at}, "NodeAdd → NodeResourcesFit said Queue → Backoff until 03:04:05.000 (2s, after 2 attempts)"},
+		{"flush", QueueEvent{Op: QueueMove, From: QueueBackoff, To: QueueActive, Event: "BackoffComplete", Flush: FlushBackoffCompleted}, "BackoffComplete (flushBackoffQCompleted) → Active"},
+		{"skip", QueueEvent{Op: QueueSkip, To: QueueUnschedulable, Event: "AssignedPodDelete", Hints: []QueueHint{{Plugin: "NodeAffinity", Event: "AssignedPodDelete", Hint: HintQueueSkip}}}, "AssignedPodDelete → NodeAffinity said QueueSkip → stayed Unschedulable"},
 		{"bound", QueueEvent{Op: QueueDelete, Event: "AssignedPodAdd"}, "left the queue, assigned to a node"},
+		{"added", QueueEvent{Op: QueueAdd, To: QueueActive, Event: "UnscheduledPodAdd"}, "added → Active"},
+		{"gated", QueueEvent{Op: QueueAdd, To: QueueUnschedulable, Event: "UnscheduledPodAdd", Gated: true}, "added → Unschedulable (gated)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -982,6 +982,8 @@ func (m Model) helpSections() []helpSection {
 			{":filter TEXT", "filter (key: /)"},
 			{":sort KEY", "name status score snapshot"},
 			{":pods [TEXT]", "list pods (key: P)"},
+			{":pods active", "the pods the status bar counts in activeQ"},
+			{":pods backoff", "… in backoffQ (queue:unschedulable too)"},
 			{":problems", "list problems (key: !)"},
 			{":help", "this screen"},
 			{":q", "quit"},

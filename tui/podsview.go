@@ -488,6 +488,12 @@ func (p Pods) View() string {
 		case pr.State == recorder.PodGated && pr.Hint != "" || pr.Message == "":
 			msg = pr.Hint
 		}
+		switch {
+		case pr.State == recorder.PodBackoff && !pr.BackoffUntil.IsZero():
+			msg = "until " + pr.BackoffUntil.UTC().Format("15:04:05.000") + " · " + msg
+		case pr.State == recorder.PodActive && msg == "":
+			msg = "in activeQ, about to be tried"
+		}
 		node := pr.Node
 		if node == "" {
 			node = "-"
@@ -733,6 +739,8 @@ func neverWords(state string) string {
 		return "scheduling gates hold it out of the queue (PreEnqueue)"
 	case recorder.PodNoProfile:
 		return "no profile of this scheduler serves its schedulerName"
+	case recorder.PodActive:
+		return "not yet: it waits in activeQ for its first cycle"
 	}
 	return "the scheduler never took it; schedscope cannot say why"
 }

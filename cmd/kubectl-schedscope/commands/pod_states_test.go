@@ -119,7 +119,7 @@ func TestExplainPodInBackoff(t *testing.T) {
 	}
 	out, _, _ = run(t, "explain", "-f", path)
 	if !strings.Contains(out, "default/lonely  Backoff until ") || !strings.Contains(out, "(after 1 attempt(s)): no nodes available to schedule pods") ||
-		!strings.Contains(out, "last queue event: moved by ScheduleAttemptFailure → Backoff until") {
+		!strings.Contains(out, "last queue event: ScheduleAttemptFailure → Backoff until") {
 		t.Errorf("text:\n%s", out[max(0, len(out)-600):])
 	}
 }
