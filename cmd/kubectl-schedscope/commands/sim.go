@@ -155,7 +155,11 @@ func (o *SimOptions) feed(ctx context.Context, send func(tui.Event), ctl *liveCo
 			}
 			send(tui.Event{NeverAttempted: never})
 		}
-		send(tui.Event{State: &tui.EngineState{State: tui.StateDone}})
+		// The run ends with pods still queued (in backoff, say): the
+		// status bar counts them.
+		done := tui.EngineState{State: tui.StateDone}
+		done.Active, done.Backoff = ctl.queueCounts()
+		send(tui.Event{State: &done})
 		send(tui.Event{Done: true, Err: err})
 	}
 	return err
