@@ -18,7 +18,9 @@ import (
 func TestLiveHeadlessPrintsPodStateChanges(t *testing.T) {
 	streams, _, out, _ := genericiooptions.NewTestIOStreams()
 	l := newLiveOutput(&LiveOptions{NoTUI: true, Output: "text", streams: streams}, context.Background())
-	at := func(ms int) time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(ms) * time.Millisecond) }
+	at := func(ms int) time.Time {
+		return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(ms) * time.Millisecond)
+	}
 	web := recorder.PodRef{Namespace: "default", Name: "web"}
 	failed := &recorder.Cycle{Seq: 1, Pod: web, Attempt: 1, Start: at(100),
 		Outcome: recorder.Outcome{Result: recorder.ResultUnschedulable, Reason: "Unschedulable", Message: "0/1 nodes are available: 1 Insufficient cpu."}}
