@@ -292,14 +292,16 @@ type queueSink struct {
 var _ logr.LogSink = (*queueSink)(nil)
 
 func (o *queueObserver) logger(next klog.Logger, call *queueCall) klog.Logger {
-	return logr.New(&queueSink{next: next.GetSink(), o: o, call: call})
+	sink := next.GetSink()
+	if cd, ok := sink.(logr.CallDepthLogSink); ok {
+		sink = cd.WithCallDepth(1) // a copy: lines keep the caller's file and line
+	}
+	return logr.New(&queueSink{next: sink, o: o, call: call})
 }
 
-func (s *queueSink) Init(info logr.RuntimeInfo) {
-	if s.next != nil {
-		s.next.Init(info)
-	}
-}
+// Init does nothing: the scheduler's sink was initialized by its own
+// logger, and is shared (see logger for the call depth).
+func (s *queueSink) Init(logr.RuntimeInfo) {}
 
 // Enabled lets the queue's move lines (verbosity 5 and below) through to Info.
 func (s *queueSink) Enabled(level int) bool {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"reflect"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 	internalqueue "k8s.io/kubernetes/pkg/scheduler/backend/queue"
@@ -206,8 +208,9 @@ func TestQueueLogLinesSeam(t *testing.T) {
 	less := func(a, b fwk.QueuedEntityInfo) bool { return a.GetTimestamp().Before(b.GetTimestamp()) }
 	q := internalqueue.NewTestQueue(ctx, less, internalqueue.WithClock(clk),
 		internalqueue.WithPodInitialBackoffDuration(time.Second), internalqueue.WithPodMaxBackoffDuration(10*time.Second))
+	var mu sync.Mutex
 	var events []*recorder.QueueEvent
-	o := newQueueObserver(clk.Now, func(ev *recorder.QueueEvent) { events = append(events, ev) })
+	o := newQueueObserver(clk.Now, func(ev *recorder.QueueEvent) { mu.Lock(); events = append(events, ev); mu.Unlock() })
 	logger := func(event string) klog.Logger { return o.logger(klog.Background(), &queueCall{event: event}) }
 	names := []string{"a", "b"}
 	for _, n := range names {
@@ -233,6 +236,8 @@ func TestQueueLogLinesSeam(t *testing.T) {
 	}
 	q.MoveAllToActiveOrBackoffQueue(logger(framework.EventUnschedulableTimeout.Label()), framework.EventUnschedulableTimeout, nil, nil, nil)
 
+	mu.Lock()
+	defer mu.Unlock()
 	var got []string
 	for _, ev := range events {
 		got = append(got, ev.Pod.Name+" "+ev.Op+" "+ev.From+"→"+ev.To+" "+ev.Event)
@@ -257,5 +262,31 @@ func TestQueueLogLinesSeam(t *testing.T) {
 			t.Errorf("%s: recorded backoff %v until %v after %d attempt(s); the queue's ends %v, requeued at %v",
 				ev.Pod.Name, time.Duration(ev.Backoff), ev.BackoffUntil, ev.Attempts, pi.BackoffExpiration, pi.Timestamp)
 		}
+	}
+	mu.Unlock()
+
+	// The queue's own flush, on the goroutines Run starts with the logger
+	// the engine's wrapper gives it: once the backoff is over, both pods
+	// move to activeQ, marked as flushBackoffQCompleted's.
+	w := &queueWrapper{SchedulingQueue: q, o: o}
+	w.Run(klog.Background())
+	defer q.Close()
+	var flushed []string
+	if err := wait.PollUntilContextTimeout(ctx, 10*time.Millisecond, 10*time.Second, true, func(context.Context) (bool, error) {
+		clk.Step(500 * time.Millisecond)
+		mu.Lock()
+		defer mu.Unlock()
+		flushed = nil
+		for _, ev := range events[6:] {
+			flushed = append(flushed, ev.Pod.Name+" "+ev.From+"→"+ev.To+" "+ev.Event+" "+ev.Flush)
+		}
+		return len(flushed) >= 2, nil
+	}); err != nil {
+		t.Fatalf("no flush recorded: %v", flushed)
+	}
+	mu.Lock()
+	want = []string{"a Backoff→Active BackoffComplete flushBackoffQCompleted", "b Backoff→Active BackoffComplete flushBackoffQCompleted"}
+	if diff := cmp.Diff(want, flushed); diff != "" {
+		t.Errorf("flush (-want +got):\n%s", diff)
 	}
 }
