@@ -180,6 +180,7 @@ func TestObservedRoundTrip(t *testing.T) {
 func FuzzReader(f *testing.F) {
 	nodes := &NodeSet{ID: 1, Names: []string{"a", "b"}}
 	f.Add(writeRecording(f, testCycle(1, nodes), testCycle(2, nodes)))
+	f.Add(withQueueRecords(writeRecording(f, testCycle(1, nodes))))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		size := int64(len(data))
 		rd, err := newReader(bytes.NewReader(data), fuzzLimits)

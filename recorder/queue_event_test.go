@@ -10,6 +10,19 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
+// withQueueRecords appends a queue record, an empty one and one without
+// a pod to a recording: fuzzing seeds.
+func withQueueRecords(data []byte) []byte {
+	for _, body := range []string{
+		`{"kind":"queue","queue":{"seq":1,"time":"2026-01-01T00:00:00Z","pod":{"namespace":"d","name":"p"},"operation":"Move","toQueue":"Backoff","event":"NodeAdd","hints":[{"plugin":"NodeResourcesFit","hint":"Queue"}],"backoff":"1s"}}`,
+		`{"kind":"queue"}`,
+		`{"kind":"queue","queue":{"operation":"Add"}}`,
+	} {
+		data = append(data, checksumLine([]byte(body))...)
+	}
+	return data
+}
+
 // TestReadVersion1 reads a recording written by schedscope before queue
 // records existed (schema version 1, testdata/v1/preemption.rec: the
 // preemption fixture's two cycles), with each reader.
