@@ -634,7 +634,8 @@ func (p Pods) storyLines() []string {
 	}
 	lines = append(lines, p.st.Header.Render(title))
 	var rows []string
-	for k, it := range p.storyItems() {
+	items := p.storyItems()
+	for k, it := range items {
 		line := ""
 		if it.ev != nil {
 			line = p.storyQueue(it.ev)
@@ -647,9 +648,23 @@ func (p Pods) storyLines() []string {
 		}
 		rows = append(rows, "  "+line)
 	}
-	room := max(p.h-len(lines), 1)
+	// The selected queue event whole, below, when its line was cut.
+	var detail []string
+	if k := p.storyCursor; k >= 0 && k < len(items) && items[k].ev != nil {
+		if text := items[k].ev.String(); len([]rune(text))+24 > p.w {
+			detail = append([]string{""}, wrap(text, max(p.w-4, 20), "    ")...)
+			for i := 1; i < len(detail); i++ {
+				detail[i] = "  " + p.st.Dim.Render(detail[i])
+			}
+		}
+	}
+	room := max(p.h-len(lines)-len(detail), 1)
 	off := scrollTo(0, p.storyCursor, room, len(rows))
-	return append(lines, rows[off:min(off+room, len(rows))]...)
+	lines = append(lines, rows[off:min(off+room, len(rows))]...)
+	if len(lines)+len(detail) <= p.h {
+		lines = append(lines, detail...)
+	}
+	return lines
 }
 
 // storyItem is one line of a story: a cycle (an index into the session's

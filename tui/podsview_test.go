@@ -196,6 +196,10 @@ func TestPodsStoryOpensItsCycles(t *testing.T) {
 	if _, cmd := sendCmd(keys(m, "j"), press("enter")); run(cmd) != nil {
 		t.Error("enter on a queue event opened something")
 	}
+	// A queue event cut at 80 columns is shown whole below when selected.
+	if s := screen(keys(m, "k")); !strings.Contains(s, "(800.0ms, after 1 attempt)") {
+		t.Errorf("the selected queue event is not shown whole:\n%s", s)
+	}
 	m, cmd := sendCmd(keys(m, "k", "k", "k"), press("enter"))
 	msg, ok := run(cmd).(openPodCycleMsg)
 	if !ok {
