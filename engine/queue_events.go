@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
@@ -44,13 +45,17 @@ type queueObserver struct {
 	infos map[string]*framework.QueuedPodInfo
 	// hints holds the hints asked for a pod since its last event.
 	hints map[string][]recorder.QueueHint
+	// lastSkip is the pod's last event when it was a Skip (its event and
+	// hints), so that the same Skip again is not recorded again: every
+	// binding checks every pod an inter-pod plugin rejected.
+	lastSkip map[string]string
 }
 
 // newQueueObserver reads time from now (the queue's clock) and hands each
 // event to on.
 func newQueueObserver(now func() time.Time, on func(*recorder.QueueEvent)) *queueObserver {
 	return &queueObserver{now: now, on: on, where: map[string]string{}, refs: map[string]recorder.PodRef{},
-		infos: map[string]*framework.QueuedPodInfo{}, hints: map[string][]recorder.QueueHint{}}
+		infos: map[string]*framework.QueuedPodInfo{}, hints: map[string][]recorder.QueueHint{}, lastSkip: map[string]string{}}
 }
 
 func keyOf(p *v1.Pod) string { return p.Namespace + "/" + p.Name }
@@ -131,6 +136,7 @@ func (o *queueObserver) moved(key, queue, event string, gated bool) {
 		}
 	}
 	o.where[key] = queue
+	delete(o.lastSkip, key)
 	o.emit(ev)
 }
 
@@ -142,6 +148,11 @@ func (o *queueObserver) skipped(key, event string) {
 	if len(hints) == 0 {
 		return
 	}
+	sig := fmt.Sprint(event, hints)
+	if o.lastSkip[key] == sig {
+		return
+	}
+	o.lastSkip[key] = sig
 	o.emit(&recorder.QueueEvent{Pod: o.ref(key), Op: recorder.QueueSkip, From: o.where[key], To: o.where[key], Event: event, Hints: hints})
 }
 
@@ -158,6 +169,7 @@ func (o *queueObserver) deleted(pod *v1.Pod, assigned bool) {
 	delete(o.where, k)
 	delete(o.infos, k)
 	delete(o.hints, k)
+	delete(o.lastSkip, k)
 	ev := &recorder.QueueEvent{Pod: podRef(pod), Op: recorder.QueueDelete, From: from}
 	if assigned {
 		ev.Event = framework.EventAssignedPodAdd.Label()

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -125,5 +126,68 @@ func TestPodWokenByClusterEvent(t *testing.T) {
 	}
 	if last := lastEventOf(events, "default/urgent"); last.Op != recorder.QueueDelete || last.Event != "AssignedPodAdd" {
 		t.Errorf("last event %+v, want it leaving the queue bound", last)
+	}
+}
+
+// A pod waiting for a pod it must be placed with: each pod bound meanwhile
+// is an AssignedPodAdd that InterPodAffinity's hint answers QueueSkip to,
+// recorded once, not once per binding; the pod it waits for is answered
+// Queue, and the pod is bound.
+func TestQueueSkipRecordedOnce(t *testing.T) {
+	const fixture = `apiVersion: v1
+kind: Node
+metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
+status: {allocatable: {cpu: "8", memory: 16Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: waiter}
+spec:
+  affinity:
+    podAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+      - labelSelector: {matchLabels: {app: db}}
+        topologyKey: kubernetes.io/hostname
+  containers: [{name: c, image: nginx}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: filler-1}
+spec: {containers: [{name: c, image: nginx}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: filler-2}
+spec: {containers: [{name: c, image: nginx}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: filler-3}
+spec: {containers: [{name: c, image: nginx}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: db, labels: {app: db}}
+spec: {containers: [{name: c, image: nginx}]}
+`
+	_, events, cycles := runQueue(t, "wait-for-db.yaml", []byte(fixture))
+	var got []string
+	for _, ev := range events {
+		if ev.Pod.Name == "waiter" && (ev.Op == recorder.QueueSkip || ev.From == recorder.QueueUnschedulable) {
+			got = append(got, ev.Op+" "+ev.Event+" "+fmt.Sprint(ev.Hints))
+		}
+	}
+	want := []string{
+		"Skip AssignedPodAdd [{InterPodAffinity AssignedPodAdd QueueSkip }]",
+		"Move AssignedPodAdd [{InterPodAffinity AssignedPodAdd Queue }]",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("waiter's events out of the unschedulable pods (-want +got):\n%s", diff)
+	}
+	states := recorder.PodStates(cycles, nil, events)
+	for _, st := range states {
+		if st.Pod.Name == "waiter" && (st.State != recorder.PodBound || st.Node != "n1") {
+			t.Errorf("waiter: %+v, want bound to n1", st)
+		}
 	}
 }
