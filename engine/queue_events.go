@@ -167,6 +167,7 @@ func (o *queueObserver) deleted(pod *v1.Pod, assigned bool) {
 		return
 	}
 	delete(o.where, k)
+	delete(o.refs, k)
 	delete(o.infos, k)
 	delete(o.hints, k)
 	delete(o.lastSkip, k)
@@ -221,18 +222,6 @@ func splitKey(key string) (string, string) {
 		}
 	}
 	return "", key
-}
-
-// Where returns the queue each pod the run saw is in at the moment (by
-// namespace/name; "" for a pod in a cycle). Deleted pods are left out.
-func (o *queueObserver) Where() map[string]string {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	out := make(map[string]string, len(o.where))
-	for k, v := range o.where {
-		out[k] = v
-	}
-	return out
 }
 
 // wrapQueueingHints wraps every QueueingHintFn the queue holds so that each
