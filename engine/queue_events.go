@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -43,8 +45,10 @@ type queueObserver struct {
 	// infos are the queue's QueuedPodInfos, as popped or requeued after a
 	// failure, for their attempts and backoff.
 	infos map[string]*framework.QueuedPodInfo
-	// hints holds the hints asked for a pod since its last event.
-	hints map[string][]recorder.QueueHint
+	// hints holds the hints asked for a pod, by the call that asked them
+	// (nil for a logger that was not the engine's), until the move or
+	// the skip they decided is recorded.
+	hints map[*queueCall]map[string][]recorder.QueueHint
 	// lastSkip is the pod's last event when it was a Skip (its event and
 	// hints), so that the same Skip again is not recorded again: every
 	// binding checks every pod an inter-pod plugin rejected.
@@ -55,7 +59,7 @@ type queueObserver struct {
 // event to on.
 func newQueueObserver(now func() time.Time, on func(*recorder.QueueEvent)) *queueObserver {
 	return &queueObserver{now: now, on: on, where: map[string]string{}, refs: map[string]recorder.PodRef{},
-		infos: map[string]*framework.QueuedPodInfo{}, hints: map[string][]recorder.QueueHint{}, lastSkip: map[string]string{}}
+		infos: map[string]*framework.QueuedPodInfo{}, hints: map[*queueCall]map[string][]recorder.QueueHint{}, lastSkip: map[string]string{}}
 }
 
 func keyOf(p *v1.Pod) string { return p.Namespace + "/" + p.Name }
@@ -87,9 +91,9 @@ func (o *queueObserver) emit(ev *recorder.QueueEvent) {
 	}
 }
 
-// hinted records a plugin's queueing hint for pod; it goes with the pod's
-// next event.
-func (o *queueObserver) hinted(pod *v1.Pod, plugin, event string, hint fwk.QueueingHint, err error) {
+// hinted records a plugin's queueing hint for pod, asked in call; it goes
+// with the pod's next event in that call.
+func (o *queueObserver) hinted(call *queueCall, pod *v1.Pod, plugin, event string, hint fwk.QueueingHint, err error) {
 	h := recorder.QueueHint{Plugin: plugin, Event: event, Hint: hintName(hint)}
 	if err != nil {
 		h.Hint, h.Error = recorder.HintError, err.Error()
@@ -99,7 +103,12 @@ func (o *queueObserver) hinted(pod *v1.Pod, plugin, event string, hint fwk.Queue
 	if _, ok := o.refs[k]; !ok {
 		o.refs[k] = podRef(pod)
 	}
-	o.hints[k] = append(o.hints[k], h)
+	byPod := o.hints[call]
+	if byPod == nil {
+		byPod = map[string][]recorder.QueueHint{}
+		o.hints[call] = byPod
+	}
+	byPod[k] = append(byPod[k], h)
 	o.mu.Unlock()
 }
 
@@ -110,8 +119,8 @@ func hintName(h fwk.QueueingHint) string {
 	return recorder.HintQueueSkip
 }
 
-// moved records the queue's move of pod key to queue, for event.
-func (o *queueObserver) moved(key, queue, event string, gated bool) {
+// moved records the queue's move of pod key to queue, for event, in call.
+func (o *queueObserver) moved(call *queueCall, key, queue, event string, gated bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	ev := &recorder.QueueEvent{Pod: o.ref(key), Op: recorder.QueueMove, From: o.where[key], To: queue, Event: event, Gated: gated}
@@ -125,7 +134,7 @@ func (o *queueObserver) moved(key, queue, event string, gated bool) {
 			ev.Op = recorder.QueueAdd
 		}
 	}
-	ev.Hints = o.takeHints(key, event)
+	ev.Hints = o.takeHints(call, key, event)
 	if pi := o.infos[key]; pi != nil {
 		ev.Attempts = pi.Attempts
 		if until := pi.BackoffExpiration; queue == recorder.QueueBackoff && !until.IsZero() {
@@ -140,11 +149,11 @@ func (o *queueObserver) moved(key, queue, event string, gated bool) {
 	o.emit(ev)
 }
 
-// skipped records that event left pod key where it was.
-func (o *queueObserver) skipped(key, event string) {
+// skipped records that event, checked in call, left pod key where it was.
+func (o *queueObserver) skipped(call *queueCall, key, event string) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	hints := o.takeHints(key, event)
+	hints := o.takeHints(call, key, event)
 	if len(hints) == 0 {
 		return
 	}
@@ -169,7 +178,6 @@ func (o *queueObserver) deleted(pod *v1.Pod, assigned bool) {
 	delete(o.where, k)
 	delete(o.refs, k)
 	delete(o.infos, k)
-	delete(o.hints, k)
 	delete(o.lastSkip, k)
 	ev := &recorder.QueueEvent{Pod: podRef(pod), Op: recorder.QueueDelete, From: from}
 	if assigned {
@@ -180,24 +188,25 @@ func (o *queueObserver) deleted(pod *v1.Pod, assigned bool) {
 	o.emit(ev)
 }
 
-// flushHints records hints asked during a call that moved nothing.
-func (o *queueObserver) flushHints(event string) {
+// flushHints records the hints call asked that moved no pod, once the
+// call is over, in the order of the pods' names.
+func (o *queueObserver) flushHints(call *queueCall, event string) {
 	o.mu.Lock()
-	keys := make([]string, 0, len(o.hints))
-	for k := range o.hints {
-		keys = append(keys, k)
-	}
+	keys := slices.Sorted(maps.Keys(o.hints[call]))
 	o.mu.Unlock()
 	for _, k := range keys {
-		o.skipped(k, event)
+		o.skipped(call, k, event)
 	}
+	o.mu.Lock()
+	delete(o.hints, call)
+	o.mu.Unlock()
 }
 
-// takeHints removes and returns pod key's pending hints, naming event on
-// those asked without one. Call with o.mu held.
-func (o *queueObserver) takeHints(key, event string) []recorder.QueueHint {
-	hs := o.hints[key]
-	delete(o.hints, key)
+// takeHints removes and returns pod key's pending hints asked in call,
+// naming event on those asked without one. Call with o.mu held.
+func (o *queueObserver) takeHints(call *queueCall, key, event string) []recorder.QueueHint {
+	hs := o.hints[call][key]
+	delete(o.hints[call], key)
 	for i := range hs {
 		if hs[i].Event == "" {
 			hs[i].Event = event
@@ -246,11 +255,12 @@ func (o *queueObserver) wrapQueueingHints(q internalqueue.SchedulingQueue) error
 					// pod update the queue names it only after asking, and
 					// takeHints fills it in.
 					event := ""
+					var call *queueCall
 					if s, ok := logger.GetSink().(*queueSink); ok {
-						event = s.call.eventLabel()
+						call, event = s.call, s.call.eventLabel()
 					}
 					if pod != nil {
-						o.hinted(pod, plugin, event, hint, err)
+						o.hinted(call, pod, plugin, event, hint, err)
 					}
 					return hint, err
 				}
@@ -349,9 +359,9 @@ func (o *queueObserver) logged(call *queueCall, msg string, kv []any) {
 		// The queue checks an event that came while the pod was in a cycle.
 		call.setEvent(l.event)
 	case l.skipped:
-		o.skipped(l.key, l.event)
+		o.skipped(call, l.key, l.event)
 	default:
-		o.moved(l.key, l.queue, l.event, l.gated)
+		o.moved(call, l.key, l.queue, l.event, l.gated)
 	}
 }
 
@@ -378,7 +388,7 @@ func (q *queueWrapper) Update(ctx context.Context, oldPod, newPod *v1.Pod) {
 	q.o.sawPod(newPod)
 	call := &queueCall{}
 	q.SchedulingQueue.Update(klog.NewContext(ctx, q.o.logger(klog.FromContext(ctx), call)), oldPod, newPod)
-	q.o.flushHints(framework.EventUnscheduledPodUpdate.Label())
+	q.o.flushHints(call, framework.EventUnscheduledPodUpdate.Label())
 }
 
 func (q *queueWrapper) Delete(logger klog.Logger, pod *v1.Pod) {
@@ -390,14 +400,14 @@ func (q *queueWrapper) AddUnschedulablePodIfNotPresent(logger klog.Logger, pInfo
 	q.o.popped(pInfo)
 	call := &queueCall{}
 	err := q.SchedulingQueue.AddUnschedulablePodIfNotPresent(q.o.logger(logger, call), pInfo, podSchedulingCycle)
-	q.o.flushHints(framework.ScheduleAttemptFailure)
+	q.o.flushHints(call, framework.ScheduleAttemptFailure)
 	return err
 }
 
 func (q *queueWrapper) MoveAllToActiveOrBackoffQueue(logger klog.Logger, event fwk.ClusterEvent, oldObj, newObj interface{}, preCheck internalqueue.PreEnqueueCheck) {
 	call := &queueCall{event: event.Label()}
 	q.SchedulingQueue.MoveAllToActiveOrBackoffQueue(q.o.logger(logger, call), event, oldObj, newObj, preCheck)
-	q.o.flushHints(event.Label())
+	q.o.flushHints(call, event.Label())
 }
 
 func (q *queueWrapper) Activate(logger klog.Logger, pods map[string]*v1.Pod) {

@@ -190,7 +190,7 @@ func TestQueueingHintMapSeam(t *testing.T) {
 		t.Fatalf("NodeResourcesFit's hint for a new node that fits: %v, %v; want Queue", hint, err)
 	}
 	w.o.mu.Lock()
-	got := w.o.hints["default/p"]
+	got := w.o.hints[nil]["default/p"] // asked with a logger not the engine's
 	w.o.mu.Unlock()
 	if diff := cmp.Diff([]recorder.QueueHint{{Plugin: "NodeResourcesFit", Hint: recorder.HintQueue}}, got); diff != "" {
 		t.Errorf("recorded hints (-want +got):\n%s", diff)
