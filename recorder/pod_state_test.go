@@ -9,7 +9,9 @@ import (
 )
 
 func TestPodStatesFollowTheQueue(t *testing.T) {
-	at := func(ms int) time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(ms) * time.Millisecond) }
+	at := func(ms int) time.Time {
+		return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(ms) * time.Millisecond)
+	}
 	pod := func(name string) PodRef { return PodRef{Namespace: "default", Name: name} }
 	failed := func(seq int, name string, ms int) *Cycle {
 		return &Cycle{Seq: seq, Pod: pod(name), Start: at(ms), Outcome: Outcome{Result: ResultUnschedulable, Reason: "Unschedulable", Message: "no nodes available to schedule pods"}}
