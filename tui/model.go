@@ -983,7 +983,7 @@ func (m Model) helpSections() []helpSection {
 			{":sort KEY", "name status score snapshot"},
 			{":pods [TEXT]", "list pods (key: P)"},
 			{":pods active", "the pods the status bar counts in activeQ"},
-			{":pods backoff", "… in backoffQ (queue:unschedulable too)"},
+			{":pods backoff", "… in backoffQ (queue:unschedulable: the others)"},
 			{":problems", "list problems (key: !)"},
 			{":help", "this screen"},
 			{":q", "quit"},
