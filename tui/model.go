@@ -983,7 +983,7 @@ func (m Model) helpSections() []helpSection {
 			{":sort KEY", "name status score snapshot"},
 			{":pods [TEXT]", "list pods (key: P)"},
 			{":pods active", "the pods the status bar counts in activeQ"},
-			{":pods backoff", "… in backoffQ (queue:unschedulable: the others)"},
+			{":pods backoff", "… in backoffQ (and :pods queue:unschedulable)"},
 			{":problems", "list problems (key: !)"},
 			{":help", "this screen"},
 			{":q", "quit"},
