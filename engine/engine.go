@@ -33,6 +33,10 @@ type Options struct {
 	// OnCycle receives each finished cycle. It is called from scheduler goroutines
 	// and must not block for long.
 	OnCycle func(*recorder.Cycle)
+	// OnQueue receives each scheduling queue event, in order. It is called
+	// from scheduler goroutines, with the queue locked: it must not block for
+	// long nor call the engine.
+	OnQueue func(*recorder.QueueEvent)
 	// SettleTimeout bounds how long one pod may take to settle.
 	SettleTimeout time.Duration
 	// ArrivalInterval spaces Run's arrivals: each pending pod is created this
@@ -70,6 +74,9 @@ type Engine struct {
 	trackerMu sync.Mutex
 
 	informers informers.SharedInformerFactory
+
+	// queue observes the scheduling queue; nil when recording is disabled.
+	queue *queueObserver
 
 	// clock is the queue's simulated clock; nil when it runs on the wall clock.
 	clock *simClock

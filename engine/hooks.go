@@ -23,6 +23,9 @@ func (e *Engine) installHooks() error {
 	s.NextEntity = func(logger klog.Logger) (framework.QueuedEntityInfo, error) {
 		ent, err := origNext(logger)
 		if pi, ok := ent.(*framework.QueuedPodInfo); ok && pi != nil && pi.Pod != nil {
+			if e.queue != nil {
+				e.queue.popped(pi)
+			}
 			e.mu.Lock()
 			e.inFlight[pi.Pod.UID] = true
 			delete(e.timeOnly, pi.Pod.UID)
@@ -65,6 +68,9 @@ func (e *Engine) installHooks() error {
 	}
 	if e.opts.DisableRecording {
 		return nil
+	}
+	if err := e.installQueueObserver(e.opts.OnQueue); err != nil {
+		return err
 	}
 	for i, ext := range s.Extenders {
 		s.Extenders[i] = &extenderWrapper{Extender: ext, r: e.rec}

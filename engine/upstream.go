@@ -16,8 +16,12 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/informers"
+	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/pkg/scheduler"
+	internalqueue "k8s.io/kubernetes/pkg/scheduler/backend/queue"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
+
+	"github.com/schedscope/schedscope/recorder"
 )
 
 // nanotime is the runtime's monotonic clock (runtime.nanotime, Go 1.26).
@@ -117,4 +121,89 @@ func numFeasibleNodesToFind(numAll int, pct int32) int {
 		return minNodes
 	}
 	return n
+}
+
+// queueingHintMap returns the QueueingHintFunctions the scheduling queue
+// asks: the private PriorityQueue.queueingHintMap (pkg/scheduler/backend/
+// queue/scheduling_queue.go, v1.37.1), built by scheduler.New from each
+// plugin's EventsToRegister. Its values are pointers the queue keeps, so
+// replacing a QueueingHintFn there wraps the function the queue calls.
+func queueingHintMap(q internalqueue.SchedulingQueue) (internalqueue.QueueingHintMapPerProfile, error) {
+	pq, ok := q.(*internalqueue.PriorityQueue)
+	if !ok {
+		return nil, fmt.Errorf("unexpected scheduling queue %T", q)
+	}
+	f := reflect.ValueOf(pq).Elem().FieldByName("queueingHintMap")
+	if !f.IsValid() || f.Type() != reflect.TypeFor[internalqueue.QueueingHintMapPerProfile]() {
+		return nil, errors.New("scheduling queue has no queueingHintMap field of type QueueingHintMapPerProfile; the pinned kube-scheduler changed (see engine/upstream.go)")
+	}
+	return *(*internalqueue.QueueingHintMapPerProfile)(unsafe.Pointer(f.UnsafeAddr())), nil
+}
+
+// queueLogVerbosity is the verbosity of the scheduling queue's lines about
+// moves (v1.37.1: V(5), and V(3) for a failed pod's requeue).
+const queueLogVerbosity = 5
+
+// The scheduling queue's log lines the engine reads (pkg/scheduler/backend/
+// queue, v1.37.1), with their keys: "entity" or "pod" (a klog.ObjectRef),
+// "event" (a ClusterEvent label) and "queue" (Active, Backoff, Unschedulable).
+const (
+	// activeQueue.add, backoffQueue.add: the entity is now in "queue".
+	logMoved = "Entity moved to an internal scheduling queue"
+	// moveToActiveQ, moveToBackoffQ: PreEnqueue gated the entity.
+	logMovedGated = "Entity moved to an internal scheduling queue, because it is gated"
+	// PriorityQueue.Update: an updated pod moved.
+	logMovedUpdated = "Entity moved to an internal scheduling queue because the Pod is updated"
+	// AddUnschedulablePodIfNotPresent: where a failed pod went; the engine
+	// reads it only for the unschedulable pods (other queues log logMoved).
+	logRequeued = "Pod moved to an internal scheduling queue"
+	// moveEntitiesToActiveOrBackoffQueue: every hint said QueueSkip.
+	logNotMoved = "Event is not making entity schedulable"
+	// determineSchedulingHintForInFlightPod: the event whose hints follow.
+	logChecking = "Checking event for in-flight pod"
+)
+
+// queueLog is one line of the queue's log, read.
+type queueLog struct {
+	key, queue, event string
+	gated             bool
+	// skipped: the event left the pod where it was; checking: the hints
+	// asked next are for event.
+	skipped, checking bool
+}
+
+// parseQueueLog reads a line of the scheduling queue's log the engine
+// follows; ok is false for every other line.
+func parseQueueLog(msg string, kv []any) (l queueLog, ok bool) {
+	switch msg {
+	case logMoved, logMovedGated, logMovedUpdated, logRequeued, logNotMoved, logChecking:
+	default:
+		return l, false
+	}
+	for i := 0; i+1 < len(kv); i += 2 {
+		k, _ := kv[i].(string)
+		switch k {
+		case "entity", "pod":
+			if k == "pod" && msg == logMovedUpdated {
+				continue // the entity is what moved
+			}
+			switch v := kv[i+1].(type) {
+			case klog.ObjectRef:
+				l.key = v.Namespace + "/" + v.Name
+			case klog.KMetadata:
+				l.key = v.GetNamespace() + "/" + v.GetName()
+			}
+		case "queue":
+			l.queue, _ = kv[i+1].(string)
+		case "event":
+			l.event = fmt.Sprint(kv[i+1])
+		}
+	}
+	l.gated = msg == logMovedGated
+	l.skipped = msg == logNotMoved
+	l.checking = msg == logChecking
+	if msg == logRequeued && l.queue != recorder.QueueUnschedulable {
+		return l, false
+	}
+	return l, l.key != "" || l.checking
 }

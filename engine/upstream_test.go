@@ -4,11 +4,23 @@ import (
 	"context"
 	"reflect"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
+	internalqueue "k8s.io/kubernetes/pkg/scheduler/backend/queue"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/metrics"
+	testingclock "k8s.io/utils/clock/testing"
 
 	"github.com/schedscope/schedscope/recorder"
 )
@@ -139,5 +151,142 @@ func TestNumFeasibleNodesToFindMatchesTheScheduler(t *testing.T) {
 	}
 	if n := first.NumNodes(); first.NodesToFind != numFeasibleNodesToFind(n, 0) || len(first.Filter.Feasible) != first.NodesToFind {
 		t.Errorf("%d nodes: recorded NodesToFind %d, the scheduler kept %d feasible nodes", n, first.NodesToFind, len(first.Filter.Feasible))
+	}
+}
+
+// The scheduling queue's hint map is reached and its functions are wrapped
+// in place: the queue calls the wrapper, which answers as the plugin did.
+func TestQueueingHintMapSeam(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	e, err := New(ctx, loadEmbedded(t, "default.yaml"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, ok := e.sched.SchedulingQueue.(*queueWrapper)
+	if !ok {
+		t.Fatalf("the scheduler's queue is %T, not the engine's wrapper", e.sched.SchedulingQueue)
+	}
+	m, err := queueingHintMap(w.SchedulingQueue)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fit *internalqueue.QueueingHintFunction
+	for ev, fns := range m["default-scheduler"] {
+		for _, f := range fns {
+			if f.PluginName == "NodeResourcesFit" && ev.Resource == fwk.Node {
+				fit = f
+			}
+		}
+	}
+	if fit == nil {
+		t.Fatalf("no NodeResourcesFit hint for Node events in the queue's map %v", m)
+	}
+	pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "p", UID: "u"},
+		Spec: v1.PodSpec{Containers: []v1.Container{{Name: "c", Resources: v1.ResourceRequirements{Requests: v1.ResourceList{v1.ResourceCPU: resource.MustParse("1")}}}}}}
+	node := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n"}, Status: v1.NodeStatus{Allocatable: v1.ResourceList{v1.ResourceCPU: resource.MustParse("4"), v1.ResourcePods: resource.MustParse("10")}}}
+	hint, err := fit.QueueingHintFn(klog.Background(), pod, nil, node)
+	if err != nil || hint != fwk.Queue {
+		t.Fatalf("NodeResourcesFit's hint for a new node that fits: %v, %v; want Queue", hint, err)
+	}
+	w.o.mu.Lock()
+	got := w.o.hints[nil]["default/p"] // asked with a logger not the engine's
+	w.o.mu.Unlock()
+	if diff := cmp.Diff([]recorder.QueueHint{{Plugin: "NodeResourcesFit", Hint: recorder.HintQueue}}, got); diff != "" {
+		t.Errorf("recorded hints (-want +got):\n%s", diff)
+	}
+}
+
+// The queue's log lines the engine reads, from a real PriorityQueue: two
+// pods added, tried, requeued as unschedulable and moved to backoffQ by an
+// event. Their recorded backoff is the queue's own.
+func TestQueueLogLinesSeam(t *testing.T) {
+	metrics.Register() // as scheduler.New does; the queue records into them
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	clk := testingclock.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 300_000_000, time.UTC))
+	less := func(a, b fwk.QueuedEntityInfo) bool { return a.GetTimestamp().Before(b.GetTimestamp()) }
+	q := internalqueue.NewTestQueue(ctx, less, internalqueue.WithClock(clk),
+		internalqueue.WithPodInitialBackoffDuration(time.Second), internalqueue.WithPodMaxBackoffDuration(10*time.Second))
+	var mu sync.Mutex
+	var events []*recorder.QueueEvent
+	o := newQueueObserver(clk.Now, func(ev *recorder.QueueEvent) { mu.Lock(); events = append(events, ev); mu.Unlock() })
+	logger := func(event string) klog.Logger { return o.logger(klog.Background(), &queueCall{event: event}) }
+	names := []string{"a", "b"}
+	for _, n := range names {
+		q.Add(klog.NewContext(ctx, logger("")), &v1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: n, UID: types.UID(n)}})
+		clk.Step(100 * time.Millisecond)
+	}
+	var popped []*framework.QueuedPodInfo
+	for range names {
+		ent, err := q.Pop(logger(""))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pi := ent.(*framework.QueuedPodInfo)
+		o.popped(pi)
+		pi.UnschedulablePlugins = sets.New("NodeResourcesFit")
+		popped = append(popped, pi)
+	}
+	for _, pi := range popped {
+		if err := q.AddUnschedulablePodIfNotPresent(logger(""), pi, q.SchedulingCycle()); err != nil {
+			t.Fatal(err)
+		}
+		clk.Step(100 * time.Millisecond)
+	}
+	q.MoveAllToActiveOrBackoffQueue(logger(framework.EventUnschedulableTimeout.Label()), framework.EventUnschedulableTimeout, nil, nil, nil)
+
+	mu.Lock()
+	defer mu.Unlock()
+	var got []string
+	for _, ev := range events {
+		got = append(got, ev.Pod.Name+" "+ev.Op+" "+ev.From+"→"+ev.To+" "+ev.Event)
+	}
+	want := []string{
+		"a Add →Active UnscheduledPodAdd", "b Add →Active UnscheduledPodAdd",
+		"a Move →Unschedulable ScheduleAttemptFailure", "b Move →Unschedulable ScheduleAttemptFailure",
+		"a Move Unschedulable→Backoff UnschedulableTimeout", "b Move Unschedulable→Backoff UnschedulableTimeout",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("events (-want +got):\n%s", diff)
+	}
+	for _, ev := range events[4:] {
+		pi, ok := q.GetPod(ev.Pod.Name, ev.Pod.Namespace, nil)
+		if !ok || pi.BackoffExpiration.IsZero() {
+			t.Fatalf("%s: the queue has no backoff expiry for it (%v)", ev.Pod.Name, ok)
+		}
+		// The 1s backoff of a first failure, from the requeue, aligned down
+		// to the queue's one-second window (SchedulerPopFromBackoffQ).
+		wantUntil := pi.Timestamp.Add(time.Second).Truncate(time.Second)
+		if !ev.BackoffUntil.Equal(pi.BackoffExpiration) || !ev.BackoffUntil.Equal(wantUntil) || time.Duration(ev.Backoff) != wantUntil.Sub(pi.Timestamp) || ev.Attempts != 1 {
+			t.Errorf("%s: recorded backoff %v until %v after %d attempt(s); the queue's ends %v, requeued at %v",
+				ev.Pod.Name, time.Duration(ev.Backoff), ev.BackoffUntil, ev.Attempts, pi.BackoffExpiration, pi.Timestamp)
+		}
+	}
+	mu.Unlock()
+
+	// The queue's own flush, on the goroutines Run starts with the logger
+	// the engine's wrapper gives it: once the backoff is over, both pods
+	// move to activeQ, marked as flushBackoffQCompleted's.
+	w := &queueWrapper{SchedulingQueue: q, o: o}
+	w.Run(klog.Background())
+	defer q.Close()
+	var flushed []string
+	if err := wait.PollUntilContextTimeout(ctx, 10*time.Millisecond, 10*time.Second, true, func(context.Context) (bool, error) {
+		clk.Step(500 * time.Millisecond)
+		mu.Lock()
+		defer mu.Unlock()
+		flushed = nil
+		for _, ev := range events[6:] {
+			flushed = append(flushed, ev.Pod.Name+" "+ev.From+"→"+ev.To+" "+ev.Event+" "+ev.Flush)
+		}
+		return len(flushed) >= 2, nil
+	}); err != nil {
+		t.Fatalf("no flush recorded: %v", flushed)
+	}
+	mu.Lock()
+	want = []string{"a Backoff→Active BackoffComplete flushBackoffQCompleted", "b Backoff→Active BackoffComplete flushBackoffQCompleted"}
+	if diff := cmp.Diff(want, flushed); diff != "" {
+		t.Errorf("flush (-want +got):\n%s", diff)
 	}
 }

@@ -10,6 +10,7 @@ import (
 type RecordWriter interface {
 	WriteCycle(*Cycle) error
 	WriteObserved(*Observed) error
+	WriteQueue(*QueueEvent) error
 	WriteDropped(*Dropped) error
 }
 
@@ -36,6 +37,7 @@ type AsyncWriter struct {
 type asyncItem struct {
 	c *Cycle
 	o *Observed
+	q *QueueEvent
 	// gap, when not nil, was dropped just before this record.
 	gap *Dropped
 }
@@ -69,6 +71,8 @@ func (a *AsyncWriter) run() {
 			err = a.w.WriteCycle(it.c)
 		case it.o != nil:
 			err = a.w.WriteObserved(it.o)
+		case it.q != nil:
+			err = a.w.WriteQueue(it.q)
 		}
 		if err != nil {
 			a.mu.Lock()
@@ -84,6 +88,9 @@ func (a *AsyncWriter) WriteCycle(c *Cycle) error { return a.put(asyncItem{c: c})
 
 // WriteObserved queues o, as WriteCycle queues a cycle.
 func (a *AsyncWriter) WriteObserved(o *Observed) error { return a.put(asyncItem{o: o}) }
+
+// WriteQueue queues a scheduling queue event, in order with the cycles.
+func (a *AsyncWriter) WriteQueue(e *QueueEvent) error { return a.put(asyncItem{q: e}) }
 
 func (a *AsyncWriter) put(it asyncItem) error {
 	if err := a.Err(); err != nil {
@@ -116,6 +123,8 @@ func (a *AsyncWriter) put(it asyncItem) error {
 			a.gap.LastSeq = it.c.Seq
 		case it.o != nil:
 			a.gap.Observed++
+		case it.q != nil:
+			a.gap.Queue++
 		}
 	}
 	return nil

@@ -26,13 +26,14 @@ const (
 
 // wireEnvelope is envelope as it is decoded.
 type wireEnvelope struct {
-	Kind      string     `json:"kind"`
-	Header    *Header    `json:"header,omitempty"`
-	NodeSet   *NodeSet   `json:"nodeSet,omitempty"`
-	Cycle     *wireCycle `json:"cycle,omitempty"`
-	Observed  *Observed  `json:"observed,omitempty"`
-	Dropped   *Dropped   `json:"dropped,omitempty"`
-	NodeSetAt int64      `json:"nodeSetAt,omitempty"`
+	Kind      string      `json:"kind"`
+	Header    *Header     `json:"header,omitempty"`
+	NodeSet   *NodeSet    `json:"nodeSet,omitempty"`
+	Cycle     *wireCycle  `json:"cycle,omitempty"`
+	Observed  *Observed   `json:"observed,omitempty"`
+	Queue     *QueueEvent `json:"queue,omitempty"`
+	Dropped   *Dropped    `json:"dropped,omitempty"`
+	NodeSetAt int64       `json:"nodeSetAt,omitempty"`
 }
 
 // wireCycle decodes a Cycle with its Ints lists left as written. The fields
@@ -298,6 +299,14 @@ func decodeRecord(e *wireEnvelope, off int64, line int, lim limits, nodeSet func
 			return corrupt("dropped record without body")
 		}
 		return Record{Kind: KindDropped, Offset: off}, &ErrDropped{Offset: off, Dropped: *e.Dropped}
+	case KindQueue:
+		if e.Queue == nil {
+			return corrupt("queue record without body")
+		}
+		if err := checkQueueEvent(e.Queue); err != nil {
+			return corrupt(err.Error())
+		}
+		return Record{Kind: KindQueue, Queue: e.Queue, Offset: off}, nil
 	}
 	return Record{Offset: off}, nil
 }

@@ -28,26 +28,31 @@ const (
 	// KindDropped records that a live session dropped records because the
 	// disk fell behind (see AsyncWriter); readers report it as a problem.
 	KindDropped = "dropped"
+	// KindQueue records a scheduling queue event (schema version 2).
+	KindQueue = "queue"
 )
 
 // Dropped counts records a live session left out of its recording, so that a
 // replay can say so instead of showing a silent gap.
 type Dropped struct {
-	// Cycles and Observed count the records dropped since the last one written.
+	// Cycles, Observed and Queue count the records dropped since the last
+	// one written.
 	Cycles   int `json:"cycles,omitempty"`
 	Observed int `json:"observed,omitempty"`
+	Queue    int `json:"queue,omitempty"`
 	// FirstSeq and LastSeq are the first and last dropped cycles' sequence numbers.
 	FirstSeq int `json:"firstSeq,omitempty"`
 	LastSeq  int `json:"lastSeq,omitempty"`
 }
 
 type envelope struct {
-	Kind     string    `json:"kind"`
-	Header   *Header   `json:"header,omitempty"`
-	NodeSet  *NodeSet  `json:"nodeSet,omitempty"`
-	Cycle    *Cycle    `json:"cycle,omitempty"`
-	Observed *Observed `json:"observed,omitempty"`
-	Dropped  *Dropped  `json:"dropped,omitempty"`
+	Kind     string      `json:"kind"`
+	Header   *Header     `json:"header,omitempty"`
+	NodeSet  *NodeSet    `json:"nodeSet,omitempty"`
+	Cycle    *Cycle      `json:"cycle,omitempty"`
+	Observed *Observed   `json:"observed,omitempty"`
+	Queue    *QueueEvent `json:"queue,omitempty"`
+	Dropped  *Dropped    `json:"dropped,omitempty"`
 	// NodeSetAt is the byte offset of the NodeSet record a cycle refers to, so a
 	// reader can open one cycle without reading the file from the start.
 	NodeSetAt int64 `json:"nodeSetAt,omitempty"`
@@ -130,6 +135,11 @@ func (w *Writer) WriteDropped(d *Dropped) error {
 	return w.write(&envelope{Kind: KindDropped, Dropped: d})
 }
 
+// WriteQueue appends a scheduling queue event.
+func (w *Writer) WriteQueue(e *QueueEvent) error {
+	return w.write(&envelope{Kind: KindQueue, Queue: e})
+}
+
 // Flush flushes buffered data (records are already flushed as they are written).
 func (w *Writer) Flush() error { return w.w.Flush() }
 
@@ -167,5 +177,5 @@ func (e *ErrVersion) Error() string {
 	if e.Format != FormatName {
 		return fmt.Sprintf("not a schedscope recording (format %q)", e.Format)
 	}
-	return fmt.Sprintf("recording schema version %d is not supported (this build reads version %d); upgrade schedscope", e.Version, SchemaVersion)
+	return fmt.Sprintf("recording schema version %d is not supported (this build reads versions %d to %d); upgrade schedscope", e.Version, minSchemaVersion, SchemaVersion)
 }

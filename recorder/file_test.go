@@ -3,6 +3,7 @@ package recorder
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -118,7 +119,8 @@ func TestUnknownVersionRejected(t *testing.T) {
 	tests := []struct {
 		name, from, to, want string
 	}{
-		{"newer schema", `"schemaVersion":1`, `"schemaVersion":99`, "schema version 99 is not supported"},
+		{"newer schema", fmt.Sprintf(`"schemaVersion":%d`, SchemaVersion), `"schemaVersion":99`, "schema version 99 is not supported"},
+		{"schema zero", fmt.Sprintf(`"schemaVersion":%d`, SchemaVersion), `"schemaVersion":0`, "schema version 0 is not supported"},
 		{"other format", FormatName, "asciicast", `not a schedscope recording (format "asciicast")`},
 	}
 	for _, tt := range tests {
@@ -178,6 +180,7 @@ func TestObservedRoundTrip(t *testing.T) {
 func FuzzReader(f *testing.F) {
 	nodes := &NodeSet{ID: 1, Names: []string{"a", "b"}}
 	f.Add(writeRecording(f, testCycle(1, nodes), testCycle(2, nodes)))
+	f.Add(withQueueRecords(writeRecording(f, testCycle(1, nodes))))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		size := int64(len(data))
 		rd, err := newReader(bytes.NewReader(data), fuzzLimits)

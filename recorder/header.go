@@ -6,7 +6,12 @@ import "time"
 const FormatName = "schedscope-recording"
 
 // SchemaVersion is the version of the record layout this package writes and reads.
-const SchemaVersion = 1
+// Version 2 added queue records (KindQueue); version 1 files, which have
+// none, are read as they are.
+const SchemaVersion = 2
+
+// minSchemaVersion is the oldest record layout this package reads.
+const minSchemaVersion = 1
 
 // Header is the first record of a recording.
 type Header struct {

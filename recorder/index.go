@@ -292,6 +292,7 @@ type skimmed struct {
 	kind                    string
 	nodeSet, cycle, observe []byte
 	dropped                 []byte
+	queue                   []byte
 	nodeSetAt               int64
 }
 
@@ -341,6 +342,8 @@ func skimLine(line []byte) (*skimmed, string) {
 			s.observe = v
 		case "dropped":
 			s.dropped = v
+		case "queue":
+			s.queue = v
 		case "nodeSetAt":
 			n, err := strconv.ParseInt(string(v), 10, 64)
 			if err != nil {
@@ -453,6 +456,18 @@ func (r *Reader) skim(b []byte, off int64, line int) (rec Record, err error, ok 
 		}
 		r.pending = append(r.pending, &ErrDropped{Offset: off, Dropped: d})
 		return Record{Kind: KindDropped, Offset: off}, nil, true
+	case KindQueue:
+		if s.queue == nil {
+			return corrupt("queue record without body")
+		}
+		var q QueueEvent
+		if err := json.Unmarshal(s.queue, &q); err != nil {
+			return corrupt(err.Error())
+		}
+		if err := checkQueueEvent(&q); err != nil {
+			return corrupt(err.Error())
+		}
+		return Record{Kind: KindQueue, Queue: &q, Offset: off}, nil, true
 	}
 	r.unknown[s.kind]++
 	return Record{}, nil, false

@@ -233,6 +233,7 @@ func FuzzIndex(f *testing.F) {
 	nodes := &NodeSet{ID: 1, Names: []string{"a", "b"}}
 	f.Add(writeRecording(f, testCycle(1, nodes), richEntryCycle(2, nodes)))
 	f.Add(runsBomb(true))
+	f.Add(withQueueRecords(writeRecording(f, testCycle(1, nodes))))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ix, err := NewIndexReader(bytes.NewReader(data))
 		if err != nil {

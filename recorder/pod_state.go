@@ -1,6 +1,9 @@
 package recorder
 
-import "slices"
+import (
+	"slices"
+	"time"
+)
 
 // Pod states: where a pod stands at the end of a run, named as the
 // scheduling queue and the PodScheduled condition name them.
@@ -22,6 +25,13 @@ const (
 	PodNoProfile = "NoProfile"
 	// PodNotAttempted: it got no cycle, for no reason schedscope can name.
 	PodNotAttempted = "NotAttempted"
+	// PodBackoff: the run ended with the pod in backoffQ, waiting out the
+	// backoff its failed attempts earned (BackoffUntil, Attempts); Reason
+	// and Message are its last cycle's.
+	PodBackoff = "Backoff"
+	// PodActive: the run ended with the pod in activeQ, about to be tried
+	// (again, if it had cycles).
+	PodActive = "Active"
 )
 
 // PodState is where one pod stands, with the message a user would read in
@@ -38,11 +48,30 @@ type PodState struct {
 	Hint string `json:"hint,omitempty"`
 	// Seqs are the pod's cycles, in order.
 	Seqs []int `json:"seqs"`
+	// Attempts and BackoffUntil say, for a pod in Backoff, after how many
+	// cycles it waits and until when, as the scheduling queue computed it.
+	Attempts     int       `json:"attempts,omitempty"`
+	BackoffUntil time.Time `json:"backoffUntil,omitzero"`
+	// Queue is what the scheduling queue did with the pod, in order.
+	Queue []QueueEvent `json:"queue,omitempty"`
 }
 
 // PodStates gives every pod that had a cycle its state from its last cycle,
-// in order of first cycle, followed by the pods that never had one.
-func PodStates(cycles []*Cycle, never []PodState) []PodState {
+// in order of first cycle, followed by the pods that never had one, then
+// the pods only the queue events name. A pod the queue holds after its last
+// cycle is in Backoff or Active (its PodScheduled reason and message stay
+// its last cycle's, as the API server keeps them); queue, the scheduling
+// queue's events in order, may be nil (a version 1 recording).
+func PodStates(cycles []*Cycle, never []PodState, queue []*QueueEvent) []PodState {
+	events := map[string][]QueueEvent{}
+	var evOrder []string
+	for _, ev := range queue {
+		k := ev.Pod.Key()
+		if _, ok := events[k]; !ok {
+			evOrder = append(evOrder, k)
+		}
+		events[k] = append(events[k], *ev)
+	}
 	byPod := map[string]*PodState{}
 	var order []string
 	last := map[string]*Cycle{}
@@ -73,14 +102,76 @@ func PodStates(cycles []*Cycle, never []PodState) []PodState {
 		default:
 			st.State, st.Reason, st.Message = PodUnschedulable, o.Reason, o.Message
 		}
+		st.FollowQueue(events[k], c.Start)
 		out = append(out, *st)
 	}
+	seen := map[string]bool{}
 	for _, n := range never {
-		if _, ok := byPod[n.Pod.Key()]; ok {
+		k := n.Pod.Key()
+		if _, ok := byPod[k]; ok {
 			continue
 		}
+		seen[k] = true
 		n.Seqs = []int{}
+		if n.State == PodNotAttempted {
+			n.FollowQueue(events[k], time.Time{})
+		} else {
+			n.Queue = events[k]
+		}
 		out = append(out, n)
 	}
+	for _, k := range evOrder {
+		if _, ok := byPod[k]; ok || seen[k] {
+			continue
+		}
+		evs := events[k]
+		ev := lastEvent(evs)
+		st := PodState{Pod: ev.Pod, Seqs: []int{}, Queue: evs}
+		st.Pod.Node = ""
+		switch {
+		case ev.Op == QueueDelete:
+			continue // gone before any cycle
+		case ev.Gated:
+			st.State = PodGated
+		default:
+			st.State = PodNotAttempted
+			st.FollowQueue(evs, time.Time{})
+		}
+		out = append(out, st)
+	}
 	return out
+}
+
+// QueueOf is the queue a pod's events leave it in ("" once it left the
+// queue, or before any event).
+func QueueOf(evs []QueueEvent) string {
+	ev := lastEvent(evs)
+	if ev == nil || ev.Op == QueueDelete {
+		return ""
+	}
+	return ev.To
+}
+
+func lastEvent(evs []QueueEvent) *QueueEvent {
+	if len(evs) == 0 {
+		return nil
+	}
+	return &evs[len(evs)-1]
+}
+
+// FollowQueue gives the pod its queue events and, when the last one came
+// after its last cycle (started at lastCycle; zero for none) and left it
+// in backoffQ or activeQ, the state Backoff or Active.
+func (st *PodState) FollowQueue(evs []QueueEvent, lastCycle time.Time) {
+	st.Queue = evs
+	ev := lastEvent(evs)
+	if ev == nil || ev.Time.Before(lastCycle) || ev.Op == QueueDelete || ev.Op == QueueSkip {
+		return
+	}
+	switch ev.To {
+	case QueueBackoff:
+		st.State, st.Attempts, st.BackoffUntil = PodBackoff, ev.Attempts, ev.BackoffUntil
+	case QueueActive:
+		st.State = PodActive
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // ErrNotRecording reports a file that is not a schedscope recording at all:
@@ -56,12 +57,18 @@ func (e *ErrDropped) Error() string {
 	case e.Cycles > 1:
 		what = fmt.Sprintf("%d cycles (%d to %d)", e.Cycles, e.FirstSeq, e.LastSeq)
 	}
+	var parts []string
+	if e.Cycles > 0 {
+		parts = append(parts, what)
+	}
 	if e.Observed > 0 {
-		if e.Cycles > 0 {
-			what += fmt.Sprintf(" and %d observed bindings", e.Observed)
-		} else {
-			what = fmt.Sprintf("%d observed bindings", e.Observed)
-		}
+		parts = append(parts, fmt.Sprintf("%d observed bindings", e.Observed))
+	}
+	if e.Queue > 0 {
+		parts = append(parts, fmt.Sprintf("%d queue events", e.Queue))
+	}
+	if len(parts) > 0 {
+		what = strings.Join(parts, " and ")
 	}
 	return fmt.Sprintf("%s were dropped while recording, before byte %d: writing fell behind the scheduler", what, e.Offset)
 }

@@ -15,6 +15,7 @@ type Record struct {
 	NodeSet  *NodeSet
 	Cycle    *Cycle
 	Observed *Observed
+	Queue    *QueueEvent
 	// Entry is a cycle's index entry, read instead of the Cycle by a
 	// Reader from NewIndexReader.
 	Entry *CycleEntry
@@ -107,7 +108,7 @@ func newReader(r io.Reader, lim limits) (*Reader, error) {
 	case e.Kind != KindHeader || e.Header == nil:
 		rd.unreadableHeader(off, fmt.Sprintf("the first record is a %q record, not the header", e.Kind))
 		rd.first, rd.firstOff, rd.firstLine = e, off, 1
-	case e.Header.Format != FormatName || e.Header.SchemaVersion != SchemaVersion:
+	case e.Header.Format != FormatName || e.Header.SchemaVersion < minSchemaVersion || e.Header.SchemaVersion > SchemaVersion:
 		return nil, &ErrVersion{Format: e.Header.Format, Version: e.Header.SchemaVersion}
 	default:
 		rd.header = *e.Header

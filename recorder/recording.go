@@ -12,6 +12,9 @@ type Recording struct {
 	Cycles []*Cycle
 	// Observed lists bindings seen on a live cluster, in recording order.
 	Observed []*Observed
+	// Queue lists the scheduling queue's events, in recording order (none
+	// in a version 1 recording).
+	Queue []*QueueEvent
 	// Problems lists what was wrong with the recording, in file order: a
 	// damaged header, torn or corrupt records that were skipped, cycles whose
 	// node set is missing, duplicates (see IsProblem).
@@ -40,6 +43,9 @@ func Load(r io.Reader) (*Recording, error) {
 		}
 		if record.Observed != nil {
 			rec.Observed = append(rec.Observed, record.Observed)
+		}
+		if record.Queue != nil {
+			rec.Queue = append(rec.Queue, record.Queue)
 		}
 	}
 	return rec, nil

@@ -105,6 +105,9 @@ func (r *RotatingWriter) WriteObserved(o *Observed) error { return r.after(r.w.W
 // WriteDropped appends a note of dropped records, rotating afterwards if the file is full.
 func (r *RotatingWriter) WriteDropped(d *Dropped) error { return r.after(r.w.WriteDropped(d)) }
 
+// WriteQueue appends a queue event, rotating afterwards if the file is full.
+func (r *RotatingWriter) WriteQueue(e *QueueEvent) error { return r.after(r.w.WriteQueue(e)) }
+
 // Close syncs and closes the current file.
 func (r *RotatingWriter) Close() error {
 	if err := r.f.Sync(); err != nil {

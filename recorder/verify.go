@@ -19,6 +19,8 @@ type Summary struct {
 	NodeSets, DuplicateNodeSets int
 	Cycles, DuplicateCycles     int
 	Observed                    int
+	// Queue counts scheduling queue events.
+	Queue int
 	// Unknown counts records of kinds this build does not know, by kind:
 	// written by a newer schedscope, they are skipped, not problems.
 	Unknown map[string]int
@@ -63,6 +65,8 @@ func Verify(r io.Reader) (*Summary, error) {
 			s.Cycles++
 		case KindObserved:
 			s.Observed++
+		case KindQueue:
+			s.Queue++
 		}
 	}
 	s.Unknown = rd.Skipped()

@@ -84,8 +84,10 @@ type Model struct {
 	observed   observations
 	// never are the pods the source said never got a cycle; neverKnown
 	// whether it said (only a fixture's run does).
-	never       []recorder.PodState
-	neverKnown  bool
+	never      []recorder.PodState
+	neverKnown bool
+	// queue holds the scheduling queue's events, in order.
+	queue       []*recorder.QueueEvent
 	state       *EngineState
 	done        bool
 	breakpoints Breakpoints
@@ -401,6 +403,8 @@ func (m *Model) apply(ev Event) {
 	case ev.Progress != nil:
 		p := *ev.Progress
 		m.progress = &p
+	case ev.Queue != nil:
+		m.queue = append(m.queue, ev.Queue)
 	case ev.Observed != nil:
 		m.observed.add(ev.Observed)
 		if ev.Observed.Seq != 0 {
@@ -978,6 +982,8 @@ func (m Model) helpSections() []helpSection {
 			{":filter TEXT", "filter (key: /)"},
 			{":sort KEY", "name status score snapshot"},
 			{":pods [TEXT]", "list pods (key: P)"},
+			{":pods active", "the pods the status bar counts in activeQ"},
+			{":pods backoff", "… in backoffQ (and :pods queue:unschedulable)"},
 			{":problems", "list problems (key: !)"},
 			{":help", "this screen"},
 			{":q", "quit"},

@@ -25,7 +25,7 @@ func (m *Model) openPods() {
 
 // refreshPods recomputes the pods' states while the view is shown.
 func (m *Model) refreshPods() {
-	m.pods.SetData(m.list.entries, m.cycles, m.list.tags, m.never, m.neverKnown)
+	m.pods.SetData(m.list.entries, m.cycles, m.list.tags, m.never, m.neverKnown, m.queue)
 }
 
 // handlePodsKey routes a key while the Pods view is shown: the global keys

@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/narrate"
 )
 
 // PodsKeyMap holds the Pods view's keys.
@@ -77,10 +79,14 @@ func stateRank(state string) int {
 		return 3
 	case recorder.PodNoProfile:
 		return 4
-	case recorder.PodNotAttempted:
+	case recorder.PodBackoff:
 		return 5
+	case recorder.PodActive:
+		return 6
+	case recorder.PodNotAttempted:
+		return 7
 	}
-	return 6
+	return 8
 }
 
 // podRow is one pod of the Pods view: its state, and its cycles as indices
@@ -115,7 +121,7 @@ type Pods struct {
 
 	cursor, offset int
 	// story is the index (into pods) of the pod whose story is open, or -1;
-	// storyCursor selects one of its cycles.
+	// storyCursor selects one of its storyItems.
 	story                 int
 	storyCursor, storyOff int
 	w, h                  int
@@ -135,9 +141,11 @@ func (p *Pods) SetSize(w, h int) {
 // SetData computes the pods' states from the session's cycle entries (and
 // the cycles read so far, for their messages; cycles is aligned with
 // entries, nil where a replay has not read one) and the pods that never got
-// a cycle; neverKnown says whether the source can tell those. Entries that
-// are what-if re-runs (tagged) are left out. The selection stays on its pod.
-func (p *Pods) SetData(entries []recorder.CycleEntry, cycles []*recorder.Cycle, whatIf map[int]string, never []recorder.PodState, neverKnown bool) {
+// a cycle; neverKnown says whether the source can tell those; queue holds
+// the scheduling queue's events, which tell a pod's moves and make a pod
+// the queue holds after its last cycle Backoff or Active. Entries that are
+// what-if re-runs (tagged) are left out. The selection stays on its pod.
+func (p *Pods) SetData(entries []recorder.CycleEntry, cycles []*recorder.Cycle, whatIf map[int]string, never []recorder.PodState, neverKnown bool, queue []*recorder.QueueEvent) {
 	selected, storyKey := p.selectedKey(), ""
 	if p.story >= 0 && p.story < len(p.pods) {
 		storyKey = p.pods[p.story].Pod.Key()
@@ -161,19 +169,55 @@ func (p *Pods) SetData(entries []recorder.CycleEntry, cycles []*recorder.Cycle, 
 		r.cycles = append(r.cycles, i)
 		r.Seqs = append(r.Seqs, e.Seq)
 	}
+	events := map[string][]recorder.QueueEvent{}
+	var evOrder []string
+	for _, ev := range queue {
+		k := ev.Pod.Key()
+		if _, ok := events[k]; !ok {
+			evOrder = append(evOrder, k)
+		}
+		events[k] = append(events[k], *ev)
+	}
 	for k := range p.pods {
-		p.pods[k].fromLast(entries, cycles)
+		r := &p.pods[k]
+		r.fromLast(entries, cycles)
+		r.FollowQueue(events[r.Pod.Key()], entries[r.cycles[len(r.cycles)-1]].Start)
 	}
 	for _, n := range never {
 		if _, ok := byPod[n.Pod.Key()]; ok {
 			continue
 		}
 		byPod[n.Pod.Key()] = len(p.pods)
+		if n.State == recorder.PodNotAttempted {
+			n.FollowQueue(events[n.Pod.Key()], time.Time{})
+		} else {
+			n.Queue = events[n.Pod.Key()]
+		}
 		p.pods = append(p.pods, podRow{PodState: n})
+	}
+	// Pods only the queue names: waiting for their first cycle (live, or a
+	// run still going), or gated.
+	for _, k := range evOrder {
+		if _, ok := byPod[k]; ok {
+			continue
+		}
+		evs := events[k]
+		last := evs[len(evs)-1]
+		if last.Op == recorder.QueueDelete {
+			continue
+		}
+		st := recorder.PodState{Pod: last.Pod, State: recorder.PodNotAttempted}
+		st.Pod.Node = ""
+		if last.Gated {
+			st.State = recorder.PodGated
+		}
+		st.FollowQueue(evs, time.Time{})
+		byPod[k] = len(p.pods)
+		p.pods = append(p.pods, podRow{PodState: st})
 	}
 	for k := range p.pods {
 		r := &p.pods[k]
-		r.search = strings.ToLower(strings.Join([]string{"pod:" + r.Pod.Key(), "state:" + r.State, "node:" + r.Node}, " "))
+		r.search = strings.ToLower(strings.Join([]string{"pod:" + r.Pod.Key(), "state:" + r.State, "node:" + r.Node, "queue:" + recorder.QueueOf(r.Queue)}, " "))
 	}
 	p.story = -1
 	if at, ok := byPod[storyKey]; ok {
@@ -284,7 +328,14 @@ func (p *Pods) Back() bool {
 func (p *Pods) ShowStory(key string) bool {
 	for i := range p.pods {
 		if p.pods[i].Pod.Key() == key {
-			p.story, p.storyCursor, p.storyOff = i, len(p.pods[i].cycles)-1, 0
+			p.story, p.storyOff = i, 0
+			items := p.storyItems()
+			p.storyCursor = max(len(items)-1, 0)
+			for k, it := range items {
+				if it.ev == nil {
+					p.storyCursor = k // the last cycle
+				}
+			}
 			p.setStoryKeys()
 			return true
 		}
@@ -332,9 +383,9 @@ func (p Pods) Update(msg tea.Msg) (Pods, tea.Cmd) {
 			p.apply(p.selectedKey())
 		case key.Matches(msg, k.Open):
 			if p.story >= 0 {
-				cs := p.pods[p.story].cycles
-				if p.storyCursor >= 0 && p.storyCursor < len(cs) {
-					i := cs[p.storyCursor]
+				items := p.storyItems()
+				if p.storyCursor >= 0 && p.storyCursor < len(items) && items[p.storyCursor].ev == nil {
+					i := items[p.storyCursor].cycle
 					return p, func() tea.Msg { return openPodCycleMsg{index: i} }
 				}
 				return p, nil
@@ -353,7 +404,7 @@ func (p Pods) Update(msg tea.Msg) (Pods, tea.Cmd) {
 	}
 	if move != 0 {
 		if p.story >= 0 {
-			n := len(p.pods[p.story].cycles)
+			n := len(p.storyItems())
 			p.storyCursor = clamp(p.storyCursor+clamp(move, -n, n), 0, max(n-1, 0))
 		} else {
 			p.cursor = clamp(p.cursor+clamp(move, -len(p.rows), len(p.rows)), 0, max(len(p.rows)-1, 0))
@@ -390,7 +441,7 @@ func (p Pods) stateStyle(state string) lipgloss.Style {
 		return p.st.Success
 	case recorder.PodUnschedulable:
 		return p.st.Unschedulable
-	case recorder.PodNominated:
+	case recorder.PodNominated, recorder.PodBackoff:
 		return p.st.Wait
 	case recorder.PodError:
 		return p.st.Error
@@ -438,6 +489,12 @@ func (p Pods) View() string {
 		case pr.State == recorder.PodGated && pr.Hint != "" || pr.Message == "":
 			msg = pr.Hint
 		}
+		switch {
+		case pr.State == recorder.PodBackoff && !pr.BackoffUntil.IsZero():
+			msg = "until " + pr.BackoffUntil.UTC().Format("15:04:05.000") + " · " + msg
+		case pr.State == recorder.PodActive && msg == "":
+			msg = "in activeQ, about to be tried"
+		}
 		node := pr.Node
 		if node == "" {
 			node = "-"
@@ -477,7 +534,7 @@ func (p Pods) podName(r *podRow, oneNS bool) string {
 // Position is "cursor/rows" for the title line, or the story's cycle.
 func (p Pods) Position() string {
 	if p.story >= 0 {
-		if n := len(p.pods[p.story].cycles); n > 0 {
+		if n := len(p.storyItems()); n > 0 {
 			return fmt.Sprintf("%d/%d", p.storyCursor+1, n)
 		}
 		return ""
@@ -502,7 +559,7 @@ func (p Pods) summary() string {
 		title += " in " + ns
 	}
 	parts := []string{p.st.Title.Render(title)}
-	for _, s := range []string{recorder.PodBound, recorder.PodUnschedulable, recorder.PodNominated, recorder.PodError, recorder.PodGated, recorder.PodNoProfile, recorder.PodNotAttempted} {
+	for _, s := range []string{recorder.PodBound, recorder.PodUnschedulable, recorder.PodNominated, recorder.PodError, recorder.PodBackoff, recorder.PodActive, recorder.PodGated, recorder.PodNoProfile, recorder.PodNotAttempted} {
 		if n := counts[s]; n > 0 {
 			parts = append(parts, p.stateStyle(s).Render(fmt.Sprintf("%d %s", n, s)))
 		}
@@ -553,6 +610,9 @@ func (p Pods) storyLines() []string {
 			lines = append(lines, "  "+lead+l)
 		}
 	}
+	if pr.State == recorder.PodBackoff && !pr.BackoffUntil.IsZero() {
+		lines[0] += p.st.Dim.Render(fmt.Sprintf(" until %s, after %d attempt(s)", pr.BackoffUntil.UTC().Format("15:04:05.000"), pr.Attempts))
+	}
 	if len(pr.cycles) == 0 {
 		say("never attempted: ", neverWords(pr.State))
 		if pr.Reason != "" {
@@ -561,25 +621,93 @@ func (p Pods) storyLines() []string {
 			say("why:             ", pr.Message)
 		}
 		say("what would help: ", pr.Hint)
-		return lines
-	}
-	if pr.Message != "" {
+		if len(pr.Queue) == 0 {
+			return lines
+		}
+		lines = append(lines, "")
+	} else if pr.Message != "" {
 		say("PodScheduled: ", strings.TrimSpace(pr.Reason+" "+quoted(pr.Message)))
 		lines = append(lines, "")
 	}
-	lines = append(lines, p.st.Header.Render(fmt.Sprintf("  Cycles (%d)", len(pr.cycles))))
+	title := fmt.Sprintf("  Cycles (%d)", len(pr.cycles))
+	if len(pr.Queue) > 0 {
+		title += fmt.Sprintf(" and queue events (%d)", len(pr.Queue))
+	}
+	lines = append(lines, p.st.Header.Render(title))
 	var rows []string
-	for k, i := range pr.cycles {
-		line := p.storyCycle(i)
+	items := p.storyItems()
+	for k, it := range items {
+		line := ""
+		if it.ev != nil {
+			line = p.storyQueue(it.ev)
+		} else {
+			line = p.storyCycle(it.cycle)
+		}
 		if k == p.storyCursor {
 			rows = append(rows, p.st.Selected.Render("▸ "+fit(ansiStrip(line), p.w-2)))
 			continue
 		}
 		rows = append(rows, "  "+line)
 	}
-	room := max(p.h-len(lines), 1)
+	// The selected queue event whole, below, when its line was cut.
+	var detail []string
+	if k := p.storyCursor; k >= 0 && k < len(items) && items[k].ev != nil {
+		if text := narrate.QueueEvent(items[k].ev); len([]rune(text))+24 > p.w {
+			detail = append([]string{""}, wrap(text, max(p.w-4, 20), "    ")...)
+			for i := 1; i < len(detail); i++ {
+				detail[i] = "  " + p.st.Dim.Render(detail[i])
+			}
+		}
+	}
+	room := max(p.h-len(lines)-len(detail), 1)
 	off := scrollTo(0, p.storyCursor, room, len(rows))
-	return append(lines, rows[off:min(off+room, len(rows))]...)
+	lines = append(lines, rows[off:min(off+room, len(rows))]...)
+	if len(lines)+len(detail) <= p.h {
+		lines = append(lines, detail...)
+	}
+	return lines
+}
+
+// storyItem is one line of a story: a cycle (an index into the session's
+// entries) or a queue event.
+type storyItem struct {
+	cycle int
+	ev    *recorder.QueueEvent
+}
+
+// storyItems are the open story's cycles and queue events in time order.
+func (p Pods) storyItems() []storyItem {
+	if p.story < 0 || p.story >= len(p.pods) {
+		return nil
+	}
+	pr := &p.pods[p.story]
+	items := make([]storyItem, 0, len(pr.cycles)+len(pr.Queue))
+	q := 0
+	for _, i := range pr.cycles {
+		for ; q < len(pr.Queue) && pr.Queue[q].Time.Before(p.entries[i].Start); q++ {
+			items = append(items, storyItem{ev: &pr.Queue[q]})
+		}
+		items = append(items, storyItem{cycle: i})
+	}
+	for ; q < len(pr.Queue); q++ {
+		items = append(items, storyItem{ev: &pr.Queue[q]})
+	}
+	return items
+}
+
+// storyQueue is one queue event of a story, in one line: the event that
+// moved the pod, what each plugin's queueing hint said, where it went.
+func (p Pods) storyQueue(ev *recorder.QueueEvent) string {
+	text := narrate.QueueEvent(ev)
+	style := p.st.Dim
+	switch {
+	case ev.Op == recorder.QueueSkip:
+	case ev.To == recorder.QueueBackoff:
+		style = p.st.Wait
+	case ev.To == recorder.QueueActive:
+		style = p.st.Success
+	}
+	return strings.Join([]string{fitLeft("⇢", 5), p.st.Dim.Render(ev.Time.UTC().Format("15:04:05.000")), style.Render(text)}, "  ")
 }
 
 // storyCycle is one cycle of a story: what it did, in one line.
@@ -627,6 +755,8 @@ func neverWords(state string) string {
 		return "scheduling gates hold it out of the queue (PreEnqueue)"
 	case recorder.PodNoProfile:
 		return "no profile of this scheduler serves its schedulerName"
+	case recorder.PodActive:
+		return "not yet: it waits in activeQ for its first cycle"
 	}
 	return "the scheduler never took it; schedscope cannot say why"
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/google/go-cmp/cmp"
@@ -39,14 +40,37 @@ func storyNever() []recorder.PodState {
 	}
 }
 
+// storyQueue are urgent's scheduling queue events: added, back among the
+// unschedulable pods after its first try, woken into backoffQ when its
+// victim left (NodeResourcesFit's hint said Queue), bound; and late, a pod
+// that arrived and is in activeQ, not tried yet.
+func storyQueue() []*recorder.QueueEvent {
+	at := func(ms int) time.Time {
+		return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(ms) * time.Millisecond)
+	}
+	urgent := recorder.PodRef{Namespace: "default", Name: "urgent"}
+	return []*recorder.QueueEvent{
+		{Seq: 1, Time: at(2900), Pod: urgent, Op: recorder.QueueAdd, To: recorder.QueueActive, Event: "UnscheduledPodAdd"},
+		{Seq: 2, Time: at(3100), Pod: urgent, Op: recorder.QueueMove, To: recorder.QueueUnschedulable, Event: "ScheduleAttemptFailure", Attempts: 1},
+		{Seq: 3, Time: at(3200), Pod: urgent, Op: recorder.QueueMove, From: recorder.QueueUnschedulable, To: recorder.QueueBackoff, Event: "AssignedPodDelete",
+			Hints: []recorder.QueueHint{{Plugin: "NodeResourcesFit", Event: "AssignedPodDelete", Hint: recorder.HintQueue}}, Attempts: 1,
+			Backoff: recorder.Duration(800 * time.Millisecond), BackoffUntil: at(4000)},
+		{Seq: 4, Time: at(4100), Pod: urgent, Op: recorder.QueueDelete, From: recorder.QueueBackoff, Event: "AssignedPodAdd"},
+		{Seq: 5, Time: at(5000), Pod: recorder.PodRef{Namespace: "default", Name: "late"}, Op: recorder.QueueAdd, To: recorder.QueueActive, Event: "UnscheduledPodAdd"},
+	}
+}
+
 // podsSession is a sim session sized w×h that received the story's cycles
-// and, when the run ended, the pods that never got one.
+// and queue events and, when the run ended, the pods that never got one.
 func podsSession(w, h int) Model {
 	m := New(Options{Source: "fixture story.yaml"})
 	m = send(m, tea.WindowSizeMsg{Width: w, Height: h})
 	var evs []Event
 	for _, c := range storyCycles() {
 		evs = append(evs, Event{Cycle: c})
+	}
+	for _, q := range storyQueue() {
+		evs = append(evs, Event{Queue: q})
 	}
 	evs = append(evs, Event{NeverAttempted: storyNever()}, Event{Done: true})
 	return send(m, eventsMsg{events: evs})
@@ -67,7 +91,7 @@ func TestPodsStates(t *testing.T) {
 	if !m.podsMode.shown {
 		t.Fatal("P did not open the Pods view")
 	}
-	want := []string{"web Bound node-1 1", "big Unschedulable  1", "urgent Bound node-1 2", "gated Gated  0", "other NoProfile  0"}
+	want := []string{"web Bound node-1 1", "big Unschedulable  1", "urgent Bound node-1 2", "gated Gated  0", "other NoProfile  0", "late Active  0"}
 	if diff := cmp.Diff(want, podTable(m)); diff != "" {
 		t.Errorf("pods (-want +got):\n%s", diff)
 	}
@@ -78,6 +102,20 @@ func TestPodsStates(t *testing.T) {
 	m = podsSessionWith(t, storyCycles()[:3])
 	if got := podTable(keys(m, "P"))[2]; got != "urgent Nominated node-1 1" {
 		t.Errorf("urgent after preempting: %q", got)
+	}
+	// Woken after preempting, waiting out its backoff: the queue says so.
+	var evs []Event
+	for _, q := range storyQueue()[:3] {
+		evs = append(evs, Event{Queue: q})
+	}
+	m = keys(send(m, eventsMsg{events: evs}), "P")
+	u := m.pods.pods[2]
+	if u.State != recorder.PodBackoff || u.Attempts != 1 || !u.BackoffUntil.Equal(storyQueue()[2].BackoffUntil) || u.Message != "0/1 nodes are available: 1 Insufficient cpu." {
+		t.Errorf("urgent in backoffQ: %+v", u.PodState)
+	}
+	if s := screen(send(keys(m, "j", "j", "enter"), tea.WindowSizeMsg{Width: 200, Height: 50})); !strings.Contains(s, "Backoff node-1 until 00:00:04.000, after 1 attempt(s)") ||
+		!strings.Contains(s, "AssignedPodDelete → NodeResourcesFit said Queue → Backoff until 00:00:04.000") {
+		t.Errorf("urgent's story does not tell its backoff and what woke it:\n%s", s)
 	}
 }
 
@@ -108,12 +146,13 @@ func TestPodsSortFilterAndBack(t *testing.T) {
 		keys []string
 		want []string
 	}{
-		{"by state", []string{"s"}, []string{"big", "gated", "other", "web", "urgent"}},
-		{"by name", []string{"s", "s"}, []string{"big", "gated", "other", "urgent", "web"}},
-		{"back to arrival", []string{"s", "s", "s"}, []string{"web", "big", "urgent", "gated", "other"}},
+		{"by state", []string{"s"}, []string{"big", "gated", "other", "late", "web", "urgent"}},
+		{"by name", []string{"s", "s"}, []string{"big", "gated", "late", "other", "urgent", "web"}},
+		{"back to arrival", []string{"s", "s", "s"}, []string{"web", "big", "urgent", "gated", "other", "late"}},
 		{"filter by state", []string{"/", "text:state:no", "enter"}, []string{"other"}},
 		{"filter by node", []string{"/", "text:node-1", "enter"}, []string{"web", "urgent"}},
-		{"esc clears the filter", []string{"/", "text:gat", "enter", "esc"}, []string{"web", "big", "urgent", "gated", "other"}},
+		{"filter by queue", []string{"/", "text:queue:active", "enter"}, []string{"late"}},
+		{"esc clears the filter", []string{"/", "text:gat", "enter", "esc"}, []string{"web", "big", "urgent", "gated", "other", "late"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -138,6 +177,11 @@ func TestPodsSortFilterAndBack(t *testing.T) {
 	if diff := cmp.Diff([]string{"gated"}, names(m)); !m.podsMode.shown || diff != "" {
 		t.Errorf(":pods gated: shown %v, rows (-want +got):\n%s", m.podsMode.shown, diff)
 	}
+	// The status bar's queue counts: :pods active and :pods backoff.
+	m = keys(podsSession(80, 24), ":", "text:pods active", "enter")
+	if diff := cmp.Diff([]string{"late"}, names(m)); !m.podsMode.shown || diff != "" {
+		t.Errorf(":pods active: shown %v, rows (-want +got):\n%s", m.podsMode.shown, diff)
+	}
 }
 
 func TestPodsStoryOpensItsCycles(t *testing.T) {
@@ -145,10 +189,18 @@ func TestPodsStoryOpensItsCycles(t *testing.T) {
 	if !m.pods.InStory() || m.pods.Crumb() != "pods › default/urgent" {
 		t.Fatalf("enter on urgent: story %v, crumb %q", m.pods.InStory(), m.pods.Crumb())
 	}
-	if m.pods.storyCursor != 1 {
-		t.Errorf("the story starts on cycle %d, want its last", m.pods.storyCursor)
+	// added, cycle 3, two moves, cycle 4, bound
+	if m.pods.storyCursor != 4 {
+		t.Errorf("the story starts on line %d, want its last cycle's", m.pods.storyCursor)
 	}
-	m, cmd := sendCmd(keys(m, "k"), press("enter"))
+	if _, cmd := sendCmd(keys(m, "j"), press("enter")); run(cmd) != nil {
+		t.Error("enter on a queue event opened something")
+	}
+	// A queue event cut at 80 columns is shown whole below when selected.
+	if s := screen(keys(m, "k")); !strings.Contains(s, "(800.0ms, after 1 attempt)") {
+		t.Errorf("the selected queue event is not shown whole:\n%s", s)
+	}
+	m, cmd := sendCmd(keys(m, "k", "k", "k"), press("enter"))
 	msg, ok := run(cmd).(openPodCycleMsg)
 	if !ok {
 		t.Fatalf("enter on a story's cycle gave %T", run(cmd))
@@ -166,7 +218,7 @@ func TestPodsStoryOpensItsCycles(t *testing.T) {
 		t.Fatalf("esc from the story did not come back to the list")
 	}
 	// A pod without cycles has a story and nothing to open.
-	m = keys(m, "G", "enter")
+	m = keys(m, "G", "k", "enter")
 	if _, cmd := sendCmd(m, press("enter")); run(cmd) != nil {
 		t.Error("enter on a never-attempted pod's story opened something")
 	}

@@ -89,6 +89,8 @@ func (s *sanitizer) event(ev Event) Event {
 		}
 	case ev.Observed != nil:
 		ev.Observed = clean(s, ev.Observed)
+	case ev.Queue != nil:
+		ev.Queue = clean(s, ev.Queue)
 	case ev.State != nil:
 		ev.State = clean(s, ev.State)
 	case ev.NeverAttempted != nil:

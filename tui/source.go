@@ -14,7 +14,9 @@ type Event struct {
 	Progress *Progress
 	// Observed is a binding made by a live cluster's own scheduler.
 	Observed *recorder.Observed
-	State    *EngineState
+	// Queue is a scheduling queue event (a pod added, moved, woken, …).
+	Queue *recorder.QueueEvent
+	State *EngineState
 	// NeverAttempted are the pods the source knows never got a cycle (held
 	// by scheduling gates, for another scheduler, …), with why; a fixture's
 	// run sends them when it ends.

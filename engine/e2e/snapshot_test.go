@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -214,7 +215,9 @@ func TestLiveCommandHeadless(t *testing.T) {
 		t.Fatal(err)
 	}
 	var cycle, observed map[string]json.RawMessage
+	var states []string
 	if err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 60*time.Second, true, func(context.Context) (bool, error) {
+		states = nil
 		for _, line := range strings.Split(out.String(), "\n") {
 			var m map[string]json.RawMessage
 			if json.Unmarshal([]byte(line), &m) != nil {
@@ -226,8 +229,12 @@ func TestLiveCommandHeadless(t *testing.T) {
 			if m["observed"] != nil {
 				observed = m
 			}
+			var st recorder.PodState
+			if m["pod"] != nil && json.Unmarshal(m["pod"], &st) == nil && st.Pod.Name == "app" {
+				states = append(states, st.State)
+			}
 		}
-		return cycle != nil && observed != nil, nil
+		return cycle != nil && observed != nil && slices.Contains(states, recorder.PodBound), nil
 	}); err != nil {
 		t.Fatalf("no cycle and observation on stdout: %v\nstdout: %s\nstderr: %s", err, out.String(), errOut.String())
 	}
@@ -248,6 +255,13 @@ func TestLiveCommandHeadless(t *testing.T) {
 	rr, err := recorder.LoadFile(rec)
 	if err != nil || len(rr.Problems) > 0 {
 		t.Fatalf("the flight recording does not load: %v %v", err, rr.Problems)
+	}
+	// The pod's state changes, headless: queued, then bound.
+	if len(states) < 2 || states[0] != recorder.PodActive || states[len(states)-1] != recorder.PodBound {
+		t.Errorf("app's states on stdout %v, want Active … Bound", states)
+	}
+	if len(rr.Queue) == 0 {
+		t.Error("the flight recording holds no queue events")
 	}
 	if len(rr.Cycles) == 0 || len(rr.Observed) == 0 || rr.Header.Source.Kind != "cluster" {
 		t.Errorf("flight recording holds %d cycles and %d observations from %+v, want at least one of each from a cluster", len(rr.Cycles), len(rr.Observed), rr.Header.Source)

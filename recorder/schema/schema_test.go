@@ -15,6 +15,8 @@ func TestSchemaCheckFailsOnMismatch(t *testing.T) {
 		{"missing key", `{"format":"schedscope-export","schemaVersion":1,"header":{"schedscopeVersion":"x","kubernetesVersion":"x","created":"x","source":{"kind":"fixture","name":"x"},"profiles":null}}`, `$: lacks required key "cycles"`},
 		{"unknown key", `{"format":"schedscope-export","schemaVersion":1,"cycles":[],"n":1}`, `$: key "n" is not in the schema`},
 		{"wrong version", `{"format":"schedscope-export","schemaVersion":0,"cycles":[]}`, `$.schemaVersion: 0, want 1`},
+		{"unknown queue operation", `{"format":"schedscope-export","schemaVersion":1,"cycles":[],"pods":[{"pod":{"namespace":"d","name":"p"},"state":"Backoff","seqs":[1],"queue":[{"seq":1,"time":"2026-01-01T00:00:00Z","pod":{"namespace":"d","name":"p"},"operation":"Pop"}]}]}`, `$.pods[0].queue[0].operation: Pop is not one of [Add Update Delete Move Skip]`},
+		{"backoff as nanoseconds", `{"format":"schedscope-export","schemaVersion":1,"cycles":[],"pods":[{"pod":{"namespace":"d","name":"p"},"state":"Backoff","seqs":[1],"queue":[{"seq":1,"time":"2026-01-01T00:00:00Z","pod":{"namespace":"d","name":"p"},"operation":"Move","backoff":1000000000}]}]}`, `$.pods[0].queue[0].backoff: integer, want string`},
 		{"indices for names", `{"format":"schedscope-export","schemaVersion":1,"cycles":[{"filter":{"feasible":[0]}}]}`, `$.cycles[0].filter.feasible[0]: integer, want string`},
 	}
 	for _, tt := range tests {

@@ -157,6 +157,17 @@ func (l *liveControl) setCounts(counts func() (active, backoff int)) {
 	l.counts = counts
 }
 
+// queueCounts returns the engine's queue counts, if the control has them.
+func (l *liveControl) queueCounts() (active, backoff int) {
+	l.mu.Lock()
+	counts := l.counts
+	l.mu.Unlock()
+	if counts == nil {
+		return 0, 0
+	}
+	return counts()
+}
+
 // Refresh reports the current state again (after something else, such as a
 // lost connection, was shown in its place).
 func (l *liveControl) Refresh() {

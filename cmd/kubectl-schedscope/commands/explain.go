@@ -57,6 +57,8 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 		ctx = context.Background()
 	}
 	var cycles []*recorder.Cycle
+	var queue []*recorder.QueueEvent
+	o.onQueue = func(ev *recorder.QueueEvent) { queue = append(queue, ev) }
 	header, fx, err := o.simulate(ctx, nil, func(c *recorder.Cycle) { cycles = append(cycles, c) })
 	if err != nil {
 		return err
@@ -66,7 +68,7 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 	for _, c := range cycles {
 		had[c.Pod.Key()] = true
 	}
-	pods := recorder.PodStates(cycles, fx.NeverAttempted(header, func(k string) bool { return had[k] }))
+	pods := recorder.PodStates(cycles, fx.NeverAttempted(header, func(k string) bool { return had[k] }), queue)
 	if o.Pod != "" {
 		var kept []recorder.PodState
 		for _, p := range pods {

@@ -116,7 +116,7 @@ func (o *LiveOptions) Run(ctx context.Context) error {
 	defer out.close()
 	var ctl *liveControl
 	opts := engine.LiveOptions{
-		Options:       engine.Options{Config: cfg, ConfigPath: o.Config, Diagnostic: mode, OnCycle: out.cycle},
+		Options:       engine.Options{Config: cfg, ConfigPath: o.Config, Diagnostic: mode, OnCycle: out.cycle, OnQueue: out.queue},
 		REST:          restCfg,
 		Context:       contextName,
 		Namespace:     ns,
@@ -192,6 +192,8 @@ type liveOutput struct {
 	dropsTold   int64
 	dropsToldAt time.Time
 	lostAt      time.Time
+	// pods is where each pod stands, headless: a state change is printed.
+	pods podTracker
 }
 
 // liveRecordQueue is how many records the flight recorder holds for a slow
@@ -203,7 +205,7 @@ const liveRecordQueue = 4096
 const dropReportEvery = 10 * time.Second
 
 func newLiveOutput(o *LiveOptions, ctx context.Context) *liveOutput {
-	return &liveOutput{o: o, ctx: ctx, events: make(chan tui.Event, 1024)}
+	return &liveOutput{o: o, ctx: ctx, events: make(chan tui.Event, 1024), pods: podTracker{pods: map[string]*trackedPod{}}}
 }
 
 func (l *liveOutput) start(h recorder.Header) error {
@@ -272,12 +274,123 @@ func (l *liveOutput) cycle(c *recorder.Cycle) {
 		l.print(map[string]any{"cycle": export.NewCycle(c)}, func(w io.Writer) {
 			fmt.Fprintf(w, "cycle %d %s attempt %d: %s\n", c.Seq, c.Pod.Key(), c.Attempt, narrate.Outcome(c.Outcome))
 		})
+		l.printState(l.pods.cycle(c))
 		return
 	}
 	l.send(tui.Event{Cycle: c})
 	if l.ctl != nil {
 		l.ctl.Observe(c)
 	}
+}
+
+// queue takes a scheduling queue event: recorded, and headless, printed
+// when it changes where the pod stands.
+func (l *liveOutput) queue(ev *recorder.QueueEvent) {
+	l.record(func(w *recorder.AsyncWriter) error { return w.WriteQueue(ev) })
+	if l.o.NoTUI {
+		l.printState(l.pods.queue(ev))
+		return
+	}
+	l.send(tui.Event{Queue: ev})
+}
+
+// printState prints a pod's new state, if it changed.
+func (l *liveOutput) printState(st *recorder.PodState) {
+	if st == nil {
+		return
+	}
+	l.print(map[string]any{"pod": st}, func(w io.Writer) { fmt.Fprintln(w, stateText(st)) })
+}
+
+// stateText is a pod state in one line, as kubectl describe would word its
+// PodScheduled condition.
+func stateText(st *recorder.PodState) string {
+	line := "pod " + st.Pod.Key() + ": " + st.State
+	if st.Node != "" {
+		line += " on " + st.Node
+	}
+	if st.State == recorder.PodBackoff && !st.BackoffUntil.IsZero() {
+		line += fmt.Sprintf(" until %s (after %d attempt(s))", st.BackoffUntil.UTC().Format("15:04:05.000"), st.Attempts)
+	}
+	if st.Message != "" {
+		line += ": " + st.Message
+	}
+	if n := len(st.Queue); n > 0 {
+		line += " [" + narrate.QueueEvent(&st.Queue[n-1]) + "]"
+	}
+	return line
+}
+
+// podTracker follows where each pod stands from its last cycle and its last
+// queue event, as recorder.PodStates words it.
+type podTracker struct {
+	mu   sync.Mutex
+	pods map[string]*trackedPod
+}
+
+type trackedPod struct {
+	last  *recorder.Cycle
+	ev    *recorder.QueueEvent
+	state string
+}
+
+func (t *podTracker) cycle(c *recorder.Cycle) *recorder.PodState {
+	return t.update(c.Pod.Key(), func(p *trackedPod) { p.last = c })
+}
+
+func (t *podTracker) queue(ev *recorder.QueueEvent) *recorder.PodState {
+	return t.update(ev.Pod.Key(), func(p *trackedPod) { p.ev = ev })
+}
+
+// update applies a change to a pod and returns its state when the words
+// describing it changed.
+func (t *podTracker) update(key string, change func(*trackedPod)) *recorder.PodState {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	p := t.pods[key]
+	if p == nil {
+		p = &trackedPod{}
+		t.pods[key] = p
+	}
+	change(p)
+	tried := 0
+	if p.last != nil {
+		tried = p.last.Attempt
+	}
+	if p.ev != nil && p.ev.Event == "ScheduleAttemptFailure" && p.ev.Attempts > tried {
+		return nil // the failed cycle comes next, and says more
+	}
+	var cycles []*recorder.Cycle
+	if p.last != nil {
+		cycles = append(cycles, p.last)
+	}
+	var queue []*recorder.QueueEvent
+	if p.ev != nil {
+		queue = append(queue, p.ev)
+	}
+	states := recorder.PodStates(cycles, nil, queue)
+	if p.ev != nil && p.ev.Op == recorder.QueueDelete {
+		delete(t.pods, key) // it left the queue: bound, or gone
+		if p.last == nil || p.last.Outcome.Result != recorder.ResultBound {
+			// Bound by another scheduler, or deleted: its cycles (if any)
+			// said all there is.
+			return nil
+		}
+	}
+	if len(states) != 1 {
+		return nil
+	}
+	st := states[0]
+	st.Seqs = nil
+	if p.ev == nil || p.last != nil && p.ev.Time.Before(p.last.Start) {
+		st.Queue = nil // the cycle, not the queue, changed it
+	}
+	words := stateText(&recorder.PodState{Pod: st.Pod, State: st.State, Node: st.Node, Message: st.Message, BackoffUntil: st.BackoffUntil, Attempts: st.Attempts})
+	if words == p.state {
+		return nil
+	}
+	p.state = words
+	return &st
 }
 
 func (l *liveOutput) observed(ob *recorder.Observed) {

@@ -88,3 +88,38 @@ func TestExplainAccountsForEveryPod(t *testing.T) {
 		t.Errorf("--pod ghost: exit %d, %q", code, errOut)
 	}
 }
+
+// A pod on a cluster with no nodes fails with no plugin to wait for: the
+// queue keeps retrying it after backoff alone, and the run ends with it in
+// backoffQ. explain says so, with the backoff the queue computed.
+const noNodesFixture = `apiVersion: v1
+kind: Pod
+metadata: {name: lonely}
+spec:
+  containers: [{name: c, image: nginx}]
+`
+
+func TestExplainPodInBackoff(t *testing.T) {
+	path := writeTemp(t, "no-nodes.yaml", noNodesFixture)
+	out, errOut, code := run(t, "explain", "-f", path, "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	doc := checkExport(t, out, -1)
+	if len(doc.Pods) != 1 {
+		t.Fatalf("pods %+v, want one", doc.Pods)
+	}
+	p := doc.Pods[0]
+	if p.State != recorder.PodBackoff || p.Reason != "Unschedulable" || p.Message != "no nodes available to schedule pods" || p.Attempts != len(p.Seqs) || p.Attempts == 0 || p.BackoffUntil.IsZero() {
+		t.Errorf("pod %+v, want Backoff after its attempts with the PodScheduled message", p)
+	}
+	last := p.Queue[len(p.Queue)-1]
+	if last.To != recorder.QueueBackoff || last.Event != "ScheduleAttemptFailure" || !last.BackoffUntil.Equal(p.BackoffUntil) {
+		t.Errorf("last queue event %+v, want the move to backoffQ after the failure", last)
+	}
+	out, _, _ = run(t, "explain", "-f", path)
+	if !strings.Contains(out, "default/lonely  Backoff until ") || !strings.Contains(out, "(after 1 attempt(s)): no nodes available to schedule pods") ||
+		!strings.Contains(out, "last queue event: ScheduleAttemptFailure → Backoff until") {
+		t.Errorf("text:\n%s", out[max(0, len(out)-600):])
+	}
+}

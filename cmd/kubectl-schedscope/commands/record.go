@@ -82,6 +82,11 @@ func (o *RecordOptions) Run(ctx context.Context) error {
 	var w *recorder.AsyncWriter
 	var start time.Time
 	n := 0
+	o.onQueue = func(ev *recorder.QueueEvent) {
+		if w != nil {
+			_ = w.WriteQueue(ev) // Close reports the first error
+		}
+	}
 	_, fx, err := o.simulate(ctx, func(h recorder.Header) error {
 		fw, err := recorder.NewWriter(out, h)
 		if err != nil {

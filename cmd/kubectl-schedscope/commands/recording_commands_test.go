@@ -190,7 +190,9 @@ func TestReplayNoTUIReportsProblems(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, rec, string(data[:len(data)-5]), 0o600) // tear the last cycle
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	end := len(bytes.Join(lines[:lineOfKind(t, lines, "cycle", 1)+1], nil))
+	writeFile(t, rec, string(data[:end-5]), 0o600) // tear the last cycle
 	out, errOut, code := run(t, "replay", rec, "--no-tui", "-o", "json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -320,11 +322,21 @@ func TestVerify(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := bytes.SplitAfter(data, []byte("\n"))
-	// Lines: header, node set, cycle 1, cycle 2. Damage the node set and tear cycle 2.
+	// Damage the node set and tear the second cycle, cutting the file there.
 	damaged := filepath.Join(t.TempDir(), "damaged.rec")
-	lines[1][30] ^= 1
-	writeFile(t, damaged, string(bytes.Join(lines, nil)[:len(data)-5]), 0o600)
-	setAt, cycle1At, cycle2At := len(lines[0]), len(lines[0])+len(lines[1]), len(lines[0])+len(lines[1])+len(lines[2])
+	set, cycle1, cycle2 := lineOfKind(t, lines, "nodeSet", 0), lineOfKind(t, lines, "cycle", 0), lineOfKind(t, lines, "cycle", 1)
+	at := func(i int) int { return len(bytes.Join(lines[:i], nil)) }
+	queue, queueBefore := 0, 0
+	for i, l := range lines {
+		if bytes.Contains(l, []byte(`{"kind":"queue"`)) {
+			queue++
+			if i < cycle2 {
+				queueBefore++
+			}
+		}
+	}
+	lines[set][30] ^= 1
+	writeFile(t, damaged, string(bytes.Join(lines, nil)[:at(cycle2+1)-5]), 0o600)
 
 	tests := []struct {
 		name     string
@@ -333,13 +345,13 @@ func TestVerify(t *testing.T) {
 		wantOut  []string
 		wantErr  string
 	}{
-		{"clean", clean, 0, []string{"4 records: 2 cycles, 1 node set, 0 observed bindings", "no problems"}, ""},
+		{"clean", clean, 0, []string{fmt.Sprintf("%d records: 2 cycles, 1 node set, %d queue events, 0 observed bindings", 4+queue, queue), "no problems"}, ""},
 		{"damaged", damaged, 1, []string{
-			"2 records: 1 cycle, 0 node sets, 0 observed bindings",
+			fmt.Sprintf("%d records: 1 cycle, 0 node sets, %d queue events, 0 observed bindings", 2+queueBefore, queueBefore),
 			"3 problems:",
-			fmt.Sprintf("  corrupt record at byte %d (line 2): checksum mismatch", setAt),
-			fmt.Sprintf("  cycle 1 (record at byte %d) refers to node set 1, which could not be read (its record at byte %d is damaged: checksum mismatch); its node names are unknown", cycle1At, setAt),
-			fmt.Sprintf("  recording ends with a torn record at byte %d (kept everything before it)", cycle2At),
+			fmt.Sprintf("  corrupt record at byte %d (line %d): checksum mismatch", at(set), set+1),
+			fmt.Sprintf("  cycle 1 (record at byte %d) refers to node set 1, which could not be read (its record at byte %d is damaged: checksum mismatch); its node names are unknown", at(cycle1), at(set)),
+			fmt.Sprintf("  recording ends with a torn record at byte %d (kept everything before it)", at(cycle2)),
 		}, "damaged.rec: 3 problems found"},
 		{"missing", filepath.Join(t.TempDir(), "nope.rec"), 1, nil, "nope.rec: no such file or directory"},
 		{"directory", t.TempDir(), 1, nil, "is a directory, not a recording"},
@@ -412,13 +424,15 @@ func TestVerifyCountsDuplicatesAndUnknownKinds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.SplitAfter(string(data), "\n")
+	lines := bytes.SplitAfter(data, []byte("\n"))
 	dir := t.TempDir()
-	// Lines: header, node set, cycle 1, cycle 2.
 	unknown := filepath.Join(dir, "unknown.rec")
 	writeFile(t, unknown, string(data)+checksumLine(`{"kind":"bogus","bogus":{"x":1}}`), 0o600)
 	dup := filepath.Join(dir, "dup.rec")
-	writeFile(t, dup, string(data)+lines[2], 0o600)
+	cycle1 := lineOfKind(t, lines, "cycle", 0)
+	writeFile(t, dup, string(data)+string(lines[cycle1]), 0o600)
+	records := len(lines) - 1
+	queue := records - 4
 
 	tests := []struct {
 		name     string
@@ -427,14 +441,14 @@ func TestVerifyCountsDuplicatesAndUnknownKinds(t *testing.T) {
 		wantOut  []string
 	}{
 		{"unknown kind", unknown, 0, []string{
-			"5 records: 2 cycles, 1 node set, 0 observed bindings",
+			fmt.Sprintf("%d records: 2 cycles, 1 node set, %d queue events, 0 observed bindings", records+1, queue),
 			`skipped 1 record of unknown kind "bogus" (written by a newer schedscope?)`,
 			"no problems",
 		}},
 		{"duplicate cycle", dup, 1, []string{
-			"5 records: 2 cycles (1 duplicate), 1 node set, 0 observed bindings",
+			fmt.Sprintf("%d records: 2 cycles (1 duplicate), 1 node set, %d queue events, 0 observed bindings", records+1, queue),
 			"1 problem:",
-			fmt.Sprintf("  cycle 1 appears again at byte %d (first at byte %d)", len(data), len(lines[0])+len(lines[1])),
+			fmt.Sprintf("  cycle 1 appears again at byte %d (first at byte %d)", len(data), len(bytes.Join(lines[:cycle1], nil))),
 		}},
 	}
 	for _, tt := range tests {
@@ -456,6 +470,22 @@ func TestVerifyCountsDuplicatesAndUnknownKinds(t *testing.T) {
 	if n := strings.Count(out, "\ncycle 1 · "); n != 1 {
 		t.Errorf("cycle 1 printed %d times, want once", n)
 	}
+}
+
+// lineOfKind is the index of the n-th (from 0) line of a recording holding
+// a record of kind.
+func lineOfKind(t *testing.T, lines [][]byte, kind string, n int) int {
+	t.Helper()
+	for i, l := range lines {
+		if bytes.Contains(l, []byte(`{"kind":"`+kind+`"`)) {
+			if n == 0 {
+				return i
+			}
+			n--
+		}
+	}
+	t.Fatalf("no %s record in the recording", kind)
+	return -1
 }
 
 // checksumLine frames a record body as a recording line.

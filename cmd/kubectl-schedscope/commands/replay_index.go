@@ -186,6 +186,10 @@ func indexRecording(ctx context.Context, path string, follow bool, rd *recorder.
 				if !put(indexed{event: &tui.Event{Observed: rec.Observed}}) {
 					return
 				}
+			case rec.Queue != nil:
+				if !put(indexed{event: &tui.Event{Queue: rec.Queue}}) {
+					return
+				}
 			}
 		}
 	}()

@@ -107,6 +107,16 @@ func (o *SimOptions) feed(ctx context.Context, send func(tui.Event), ctl *liveCo
 		send(tui.Event{Problem: fmt.Errorf("%s: %w", o.Record, err)})
 	}
 	had := map[string]bool{}
+	o.onQueue = func(ev *recorder.QueueEvent) {
+		if w != nil {
+			if err := w.WriteQueue(ev); err != nil {
+				recordErr(err)
+				_ = w.Close()
+				w = nil
+			}
+		}
+		send(tui.Event{Queue: ev})
+	}
 	header, fx, err := o.simulate(ctx, func(h recorder.Header) error {
 		send(tui.Event{Header: &h})
 		// The controller's own state: the user may have paused already.
@@ -145,7 +155,11 @@ func (o *SimOptions) feed(ctx context.Context, send func(tui.Event), ctl *liveCo
 			}
 			send(tui.Event{NeverAttempted: never})
 		}
-		send(tui.Event{State: &tui.EngineState{State: tui.StateDone}})
+		// The run ends with pods still queued (in backoff, say): the
+		// status bar counts them.
+		done := tui.EngineState{State: tui.StateDone}
+		done.Active, done.Backoff = ctl.queueCounts()
+		send(tui.Event{State: &done})
 		send(tui.Event{Done: true, Err: err})
 	}
 	return err

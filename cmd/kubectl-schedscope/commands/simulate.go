@@ -28,6 +28,9 @@ type simOptions struct {
 
 	// gate, if set, holds the engine before each cycle (live control).
 	gate func(ctx context.Context, pod recorder.PodRef) error
+	// onQueue, if set, receives each scheduling queue event, in order with
+	// the cycles handed to simulate's onCycle.
+	onQueue func(*recorder.QueueEvent)
 	// onEngine, if set, sees the engine once it is built.
 	onEngine func(*engine.Engine)
 	// stdin is read for -f -; stdinFixture is what it held.
@@ -130,8 +133,17 @@ func (o *simOptions) simulate(ctx context.Context, onHeader func(recorder.Header
 		return recorder.Header{}, nil, err
 	}
 	var mu sync.Mutex
+	var onQueue func(*recorder.QueueEvent)
+	if o.onQueue != nil {
+		onQueue = func(ev *recorder.QueueEvent) {
+			mu.Lock()
+			defer mu.Unlock()
+			o.onQueue(ev)
+		}
+	}
 	e, err := engine.New(ctx, fx, engine.Options{
-		Config: cfg, ConfigPath: o.Config, Diagnostic: mode, ArrivalInterval: o.ArrivalInterval,
+		OnQueue: onQueue,
+		Config:  cfg, ConfigPath: o.Config, Diagnostic: mode, ArrivalInterval: o.ArrivalInterval,
 		OnCycle: func(c *recorder.Cycle) {
 			mu.Lock()
 			defer mu.Unlock()

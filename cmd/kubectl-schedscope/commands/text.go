@@ -497,12 +497,19 @@ func (t *textWriter) podStates(pods []recorder.PodState) {
 		if p.Node != "" {
 			line += " on " + p.Node
 		}
+		if p.State == recorder.PodBackoff && !p.BackoffUntil.IsZero() {
+			line += fmt.Sprintf(" until %s (after %d attempt(s))", p.BackoffUntil.UTC().Format("15:04:05.000"), p.Attempts)
+		}
 		if p.Message != "" {
 			line += ": " + p.Message
 		}
 		t.printf("  %s  %s\n", p.Pod.Key(), line)
+		indent := strings.Repeat(" ", len([]rune(p.Pod.Key())))
 		if p.Hint != "" {
-			t.printf("  %s  %s\n", strings.Repeat(" ", len([]rune(p.Pod.Key()))), p.Hint)
+			t.printf("  %s  %s\n", indent, p.Hint)
+		}
+		if n := len(p.Queue); n > 0 {
+			t.printf("  %s  last queue event: %s\n", indent, narrate.QueueEvent(&p.Queue[n-1]))
 		}
 	}
 }

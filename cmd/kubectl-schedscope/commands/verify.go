@@ -51,8 +51,8 @@ func (o *VerifyOptions) Run() error {
 	} else {
 		out.printf("%s: schedscope %s · kube-scheduler %s · %s %s\n", o.File, h.SchedscopeVersion, h.KubernetesVersion, h.Source.Kind, h.Source.Name)
 	}
-	out.printf("%s: %s, %s, %s\n", plural(s.Records, "record"),
-		withDuplicates(s.Cycles, "cycle", s.DuplicateCycles), withDuplicates(s.NodeSets, "node set", s.DuplicateNodeSets), plural(s.Observed, "observed binding"))
+	out.printf("%s: %s, %s, %s, %s\n", plural(s.Records, "record"),
+		withDuplicates(s.Cycles, "cycle", s.DuplicateCycles), withDuplicates(s.NodeSets, "node set", s.DuplicateNodeSets), plural(s.Queue, "queue event"), plural(s.Observed, "observed binding"))
 	kinds := slices.Sorted(maps.Keys(s.Unknown))
 	for _, k := range kinds {
 		out.printf("skipped %s of unknown kind %s (written by a newer schedscope?)\n", plural(s.Unknown[k], "record"), strconv.Quote(k))
