@@ -67,4 +67,3 @@ func plural(n int) string {
 	}
 	return "s"
 }
-
