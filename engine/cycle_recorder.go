@@ -47,6 +47,9 @@ type recorderState struct {
 	// nodeIndex maps node names to their index in the current set; it is
 	// replaced, never modified, so cycles may keep reading an old one.
 	nodeIndex map[string]int
+	// scoreOrder, set only in a fork, ranks nodes in the order the recorded
+	// cycle scored them (see Fork.Run); fixed before the run starts.
+	scoreOrder map[string]int
 }
 
 func newRecorderState() *recorderState {

@@ -337,6 +337,13 @@ func (f *Fork) Run(ctx context.Context) (*RunResult, error) {
 	if n := len(f.Nodes); n > 0 {
 		*e.nextStart = f.SearchStart % n
 	}
+	if f.Recorded != nil && f.Recorded.Score != nil && len(f.Recorded.Score.Nodes) > 1 {
+		sc := f.Recorded.Score
+		e.rec.scoreOrder = make(map[string]int, len(sc.Nodes))
+		for i, n := range sc.Nodes {
+			e.rec.scoreOrder[f.Recorded.NodeName(n)] = i
+		}
+	}
 	if _, err := e.Run(ctx); err != nil {
 		return nil, err
 	}

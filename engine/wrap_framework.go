@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -159,6 +160,9 @@ func (f *recordingFramework) RunScorePlugins(ctx context.Context, state fwk.Cycl
 	if c == nil {
 		return f.Framework.RunScorePlugins(ctx, state, pod, nodes)
 	}
+	if len(f.r.scoreOrder) > 0 {
+		nodes = inScoreOrder(nodes, f.r.scoreOrder)
+	}
 	start := time.Now()
 	scores, st := f.Framework.RunScorePlugins(ctx, state, pod, nodes)
 	c.setPhase(phaseIdle)
@@ -167,6 +171,29 @@ func (f *recordingFramework) RunScorePlugins(ctx context.Context, state fwk.Cycl
 		c.recordScores(nodes, scores)
 	}
 	return scores, st
+}
+
+// inScoreOrder returns a copy of nodes in the order rank gives (nodes it does
+// not rank last, in their order). In a fork it hands the framework the
+// feasible nodes in the order the recorded cycle had them: the scheduler
+// breaks a tie by popping a max-heap built over the scores in that order, and
+// the recorded order came from a parallel filter the fork does not repeat.
+func inScoreOrder(nodes []fwk.NodeInfo, rank map[string]int) []fwk.NodeInfo {
+	out := slices.Clone(nodes)
+	slices.SortStableFunc(out, func(a, b fwk.NodeInfo) int {
+		ra, oka := rank[a.Node().Name]
+		rb, okb := rank[b.Node().Name]
+		switch {
+		case oka && okb:
+			return cmp.Compare(ra, rb)
+		case oka:
+			return -1
+		case okb:
+			return 1
+		}
+		return 0
+	})
+	return out
 }
 
 // recordScores stores raw scores and totals as the framework computed them, and
