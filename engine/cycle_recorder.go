@@ -379,6 +379,13 @@ func (c *cycleRec) timePhase(name string, start time.Time) {
 	c.mu.Unlock()
 }
 
+// nominated says whether the cycle's preemption nominated a node.
+func (c *cycleRec) nominated() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.c.PostFilter != nil && c.c.PostFilter.NominatedNode != ""
+}
+
 func (c *cycleRec) addVictim(p recorder.PodRef) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

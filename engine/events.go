@@ -36,7 +36,10 @@ func (r *eventRecorder) Eventf(regarding runtime.Object, related runtime.Object,
 	if target == nil {
 		target = r.e.rec.cycleFor(&v1.Pod{ObjectMeta: metav1.ObjectMeta{UID: preemptor.GetUID()}})
 	}
-	if target != nil {
+	// The event may come late, while the preemptor's next cycle (its retry on
+	// the nominated node) runs: the victim belongs to the cycle that
+	// preempted, which the deletion already recorded it on.
+	if target != nil && target.nominated() {
 		target.addVictim(podRef(victim))
 	}
 }

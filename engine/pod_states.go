@@ -9,16 +9,43 @@ import (
 	"github.com/schedscope/schedscope/recorder"
 )
 
-// NeverAttempted lists the fixture's pending pods that the scheduler would
-// never give a cycle, and why, as recorder.PodStates: held by scheduling
-// gates (with the PodScheduled condition the API server wrote), or naming a
-// schedulerName no profile of h serves. had tells whether a pod (namespace/
-// name) got a cycle; pods that did are left out.
+// NeverAttempted lists, as recorder.PodStates, the fixture's pods whose state
+// no cycle tells: pods that arrived bound to a node (PreBound), pending pods
+// the scheduler would never give a cycle, and why — held by scheduling gates
+// (with the PodScheduled condition the API server wrote), or naming a
+// schedulerName no profile of h serves — and pods the timeline deletes
+// (Deleted, which recorder.PodStates lets override their cycles). had tells
+// whether a pod (namespace/name) got a cycle; pending pods that did are left
+// out.
 func (fx *Fixture) NeverAttempted(h recorder.Header, had func(key string) bool) []recorder.PodState {
 	var out []recorder.PodState
+	deleted := map[string]bool{}
+	for _, step := range fx.Steps {
+		if p, ok := step.Object.(*v1.Pod); ok && step.Op == StepDelete {
+			deleted[p.Namespace+"/"+p.Name] = true
+		}
+	}
+	for _, o := range fx.Objects {
+		if p, ok := o.(*v1.Pod); ok && p.Spec.NodeName != "" && !deleted[p.Namespace+"/"+p.Name] {
+			st := recorder.PodState{Pod: podRef(p), State: recorder.PodPreBound, Node: p.Spec.NodeName, Seqs: []int{}}
+			st.Pod.Node = ""
+			st.Message = "arrived bound to " + p.Spec.NodeName + " (spec.nodeName); the scheduler only counts it on its node"
+			out = append(out, st)
+		}
+	}
+	for _, step := range fx.Steps {
+		p, ok := step.Object.(*v1.Pod)
+		if !ok || step.Op != StepDelete {
+			continue
+		}
+		st := recorder.PodState{Pod: podRef(p), State: recorder.PodDeleted, Seqs: []int{}}
+		st.Pod.Node = ""
+		st.Message = "deleted by the fixture's timeline (" + step.Source + ")"
+		out = append(out, st)
+	}
 	for _, p := range fx.Pending {
 		key := p.Namespace + "/" + p.Name
-		if had(key) {
+		if had(key) || deleted[key] {
 			continue
 		}
 		st := recorder.PodState{Pod: podRef(p), Seqs: []int{}}

@@ -1,6 +1,7 @@
 package recorder
 
 import (
+	"fmt"
 	"slices"
 	"time"
 )
@@ -32,7 +33,26 @@ const (
 	// PodActive: the run ended with the pod in activeQ, about to be tried
 	// (again, if it had cycles).
 	PodActive = "Active"
+	// PodPreBound: the pod arrived with spec.nodeName set (Node); the
+	// scheduler never takes it, it only counts it on its node.
+	PodPreBound = "PreBound"
+	// PodDeleted: the pod was deleted during the run (a fixture's timeline
+	// step); Seqs are the cycles it had before.
+	PodDeleted = "Deleted"
+	// PodPreempted: a preemption evicted the pod (Node is where it ran);
+	// Message names the cycle and the preemptor.
+	PodPreempted = "Preempted"
 )
+
+// Placed says whether a pod in this state holds a node, or is gone: none of
+// these waits for the scheduler.
+func Placed(state string) bool {
+	switch state {
+	case PodBound, PodPreBound, PodDeleted, PodPreempted:
+		return true
+	}
+	return false
+}
 
 // PodState is where one pod stands, with the message a user would read in
 // kubectl describe and the cycles it got.
@@ -88,6 +108,13 @@ func PodStates(cycles []*Cycle, never []PodState, queue []*QueueEvent) []PodStat
 			last[k] = c
 		}
 	}
+	// A pod deleted during the run ends Deleted, whatever its cycles said.
+	deleted := map[string]PodState{}
+	for _, n := range never {
+		if n.State == PodDeleted {
+			deleted[n.Pod.Key()] = n
+		}
+	}
 	out := make([]PodState, 0, len(order)+len(never))
 	for _, k := range order {
 		st, c := byPod[k], last[k]
@@ -103,6 +130,10 @@ func PodStates(cycles []*Cycle, never []PodState, queue []*QueueEvent) []PodStat
 			st.State, st.Reason, st.Message = PodUnschedulable, o.Reason, o.Message
 		}
 		st.FollowQueue(events[k], c.Start)
+		if d, ok := deleted[k]; ok {
+			st.State, st.Reason, st.Message, st.Hint = PodDeleted, "", d.Message, d.Hint
+			st.BackoffUntil, st.Attempts = time.Time{}, 0
+		}
 		out = append(out, *st)
 	}
 	seen := map[string]bool{}
@@ -139,7 +170,42 @@ func PodStates(cycles []*Cycle, never []PodState, queue []*QueueEvent) []PodStat
 		}
 		out = append(out, st)
 	}
+	markPreempted(out, cycles)
 	return out
+}
+
+// markPreempted sets the state of every pod a cycle's preemption evicted.
+func markPreempted(states []PodState, cycles []*Cycle) {
+	type eviction struct {
+		by   *Cycle
+		node string
+	}
+	evicted := map[string]eviction{}
+	for _, c := range cycles {
+		if c.PostFilter == nil {
+			continue
+		}
+		for _, v := range c.PostFilter.Victims {
+			// The cycle that nominated a node is the one that preempted (a
+			// recording may also list a victim on the retry that followed).
+			if e, ok := evicted[v.Key()]; !ok || e.node == "" {
+				evicted[v.Key()] = eviction{c, c.PostFilter.NominatedNode}
+			}
+		}
+	}
+	for i := range states {
+		st := &states[i]
+		e, ok := evicted[st.Pod.Key()]
+		if !ok {
+			continue
+		}
+		if st.Node == "" {
+			st.Node = e.node
+		}
+		st.State, st.Reason, st.Hint = PodPreempted, "", ""
+		st.Message = fmt.Sprintf("evicted by preemption in cycle %d, to make room for %s on %s", e.by.Seq, e.by.Pod.Key(), e.node)
+		st.BackoffUntil, st.Attempts = time.Time{}, 0
+	}
 }
 
 // QueueOf is the queue a pod's events leave it in ("" once it left the

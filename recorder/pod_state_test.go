@@ -16,6 +16,19 @@ func TestPodStatesFollowTheQueue(t *testing.T) {
 	failed := func(seq int, name string, ms int) *Cycle {
 		return &Cycle{Seq: seq, Pod: pod(name), Start: at(ms), Outcome: Outcome{Result: ResultUnschedulable, Reason: "Unschedulable", Message: "no nodes available to schedule pods"}}
 	}
+	bound := func(seq int, name, node string) *Cycle {
+		return &Cycle{Seq: seq, Pod: pod(name), Start: at(seq), Outcome: Outcome{Result: ResultBound, Node: node}}
+	}
+	preempting := func(seq int, name, node string, victims ...PodRef) *Cycle {
+		return &Cycle{Seq: seq, Pod: pod(name), Start: at(seq), Outcome: Outcome{Result: ResultUnschedulable, NominatedNode: node},
+			PostFilter: &PostFilterPhase{NominatedNode: node, Victims: victims}}
+	}
+	// A retry that (as older recordings have it) lists a victim again.
+	retry := func(seq int, name string, victims ...PodRef) *Cycle {
+		c := bound(seq, name, "n1")
+		c.PostFilter = &PostFilterPhase{Victims: victims}
+		return c
+	}
 	backoff := &QueueEvent{Seq: 2, Time: at(110), Pod: pod("a"), Op: QueueMove, To: QueueBackoff, Event: "ScheduleAttemptFailure", Attempts: 1, BackoffUntil: at(1000)}
 	tests := []struct {
 		name   string
@@ -31,6 +44,11 @@ func TestPodStatesFollowTheQueue(t *testing.T) {
 			[]*QueueEvent{{Seq: 1, Time: at(5), Pod: pod("b"), Op: QueueAdd, To: QueueActive}}, []string{"b Active 0"}},
 		{"gated stays gated", nil, []PodState{{Pod: pod("g"), State: PodGated}},
 			[]*QueueEvent{{Seq: 1, Time: at(5), Pod: pod("g"), Op: QueueAdd, To: QueueUnschedulable, Gated: true}}, []string{"g Gated 0"}},
+		{"arrived bound", nil, []PodState{{Pod: pod("run"), State: PodPreBound, Node: "n1"}}, nil, []string{"run PreBound 0"}},
+		{"deleted after its cycle", []*Cycle{bound(1, "d", "n1")}, []PodState{{Pod: pod("d"), State: PodDeleted}}, nil, []string{"d Deleted 0"}},
+		{"deleted before any cycle", nil, []PodState{{Pod: pod("d"), State: PodDeleted}}, nil, []string{"d Deleted 0"}},
+		{"a victim, pre-bound or bound, is Preempted by the cycle that nominated", []*Cycle{bound(1, "low", "n1"), preempting(2, "high", "n1", pod("low"), pod("run")), retry(3, "high", pod("low"))},
+			[]PodState{{Pod: pod("run"), State: PodPreBound, Node: "n1"}}, nil, []string{"low Preempted 0", "high Bound 0", "run Preempted 0"}},
 		{"only the queue knows it", nil, nil, []*QueueEvent{
 			{Seq: 1, Time: at(5), Pod: pod("c"), Op: QueueAdd, To: QueueActive},
 			{Seq: 2, Time: at(6), Pod: pod("gone"), Op: QueueAdd, To: QueueActive},
@@ -42,6 +60,9 @@ func TestPodStatesFollowTheQueue(t *testing.T) {
 			var got []string
 			for _, st := range PodStates(tt.cycles, tt.never, tt.queue) {
 				got = append(got, st.Pod.Name+" "+st.State+" "+strconv.Itoa(st.Attempts))
+				if st.State == PodPreempted && st.Message != "evicted by preemption in cycle 2, to make room for default/high on n1" {
+					t.Errorf("%s: message %q", st.Pod.Name, st.Message)
+				}
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("states (-want +got):\n%s", diff)

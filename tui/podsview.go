@@ -85,8 +85,12 @@ func stateRank(state string) int {
 		return 6
 	case recorder.PodNotAttempted:
 		return 7
+	case recorder.PodBound:
+		return 8
+	case recorder.PodPreBound:
+		return 9
 	}
-	return 8
+	return 10
 }
 
 // podRow is one pod of the Pods view: its state, and its cycles as indices
@@ -437,7 +441,7 @@ func (p Pods) Crumb() string {
 // stateStyle is the theme's colour for a pod state.
 func (p Pods) stateStyle(state string) lipgloss.Style {
 	switch state {
-	case recorder.PodBound:
+	case recorder.PodBound, recorder.PodPreBound:
 		return p.st.Success
 	case recorder.PodUnschedulable:
 		return p.st.Unschedulable
@@ -559,7 +563,7 @@ func (p Pods) summary() string {
 		title += " in " + ns
 	}
 	parts := []string{p.st.Title.Render(title)}
-	for _, s := range []string{recorder.PodBound, recorder.PodUnschedulable, recorder.PodNominated, recorder.PodError, recorder.PodBackoff, recorder.PodActive, recorder.PodGated, recorder.PodNoProfile, recorder.PodNotAttempted} {
+	for _, s := range []string{recorder.PodBound, recorder.PodUnschedulable, recorder.PodNominated, recorder.PodError, recorder.PodBackoff, recorder.PodActive, recorder.PodGated, recorder.PodNoProfile, recorder.PodNotAttempted, recorder.PodPreBound, recorder.PodDeleted} {
 		if n := counts[s]; n > 0 {
 			parts = append(parts, p.stateStyle(s).Render(fmt.Sprintf("%d %s", n, s)))
 		}
@@ -757,6 +761,10 @@ func neverWords(state string) string {
 		return "no profile of this scheduler serves its schedulerName"
 	case recorder.PodActive:
 		return "not yet: it waits in activeQ for its first cycle"
+	case recorder.PodPreBound:
+		return "it arrived bound to its node (spec.nodeName), so it never enters the queue"
+	case recorder.PodDeleted:
+		return "it was deleted before the scheduler took it"
 	}
 	return "the scheduler never took it; schedscope cannot say why"
 }

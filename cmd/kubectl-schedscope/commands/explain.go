@@ -91,7 +91,7 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 	if o.ExitCode {
 		var stuck []string
 		for _, p := range pods {
-			if p.State != recorder.PodBound {
+			if !recorder.Placed(p.State) {
 				stuck = append(stuck, visible(fmt.Sprintf("%s (%s)", p.Pod.Key(), p.State)))
 			}
 		}

@@ -123,3 +123,44 @@ func TestExplainPodInBackoff(t *testing.T) {
 		t.Errorf("text:\n%s", out[max(0, len(out)-600):])
 	}
 }
+
+// Pods that hold a node without a cycle of their own, or are gone, say so:
+// a pod that arrived bound, a preemption victim, and a pod the timeline
+// deletes after it was bound; none of them is listed as not bound.
+func TestExplainPodsThatAreNotWaiting(t *testing.T) {
+	for _, tc := range []struct {
+		fixture string
+		want    map[string]string // pod → state
+		message map[string]string // pod → part of its message
+	}{
+		{"../../../fixtures/preemption.yaml",
+			map[string]string{"urgent": recorder.PodBound, "filler-1": recorder.PodPreempted, "filler-2": recorder.PodPreBound},
+			map[string]string{"filler-1": "evicted by preemption in cycle 1, to make room for default/urgent on node-1", "filler-2": "arrived bound to node-2"}},
+		{"../../../engine/e2e/testdata/timeline/node-changes.yaml",
+			map[string]string{"ssd-1": recorder.PodDeleted, "ssd-2": recorder.PodBound},
+			map[string]string{"ssd-1": "node-changes.yaml:62)"}},
+	} {
+		t.Run(tc.fixture, func(t *testing.T) {
+			out, errOut, code := run(t, "explain", "-f", tc.fixture, "-o", "json")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			doc := checkExport(t, out, -1)
+			got := map[string]recorder.PodState{}
+			for _, p := range doc.Pods {
+				got[p.Pod.Name] = p
+			}
+			for name, state := range tc.want {
+				if got[name].State != state || !strings.Contains(got[name].Message, tc.message[name]) {
+					t.Errorf("%s: %q %q, want %q with %q", name, got[name].State, got[name].Message, state, tc.message[name])
+				}
+			}
+			text, _, _ := run(t, "explain", "-f", tc.fixture)
+			for name := range tc.want {
+				if i := strings.Index(text, "pods not bound"); i >= 0 && strings.Contains(text[i:], "default/"+name+"  ") {
+					t.Errorf("%s is listed among the pods not bound:\n%s", name, text[i:])
+				}
+			}
+		})
+	}
+}

@@ -478,13 +478,13 @@ func pad(s string, n int) string {
 	return s
 }
 
-// podStates ends the text with one line per pod that is not bound: its
-// state, the message kubectl describe would show, and for a pod never
-// attempted what would let the scheduler try it.
+// podStates ends the text with one line per pod that is not bound (nor
+// arrived bound, nor deleted): its state, the message kubectl describe would
+// show, and for a pod never attempted what would let the scheduler try it.
 func (t *textWriter) podStates(pods []recorder.PodState) {
 	var open []recorder.PodState
 	for _, p := range pods {
-		if p.State != recorder.PodBound {
+		if !recorder.Placed(p.State) {
 			open = append(open, p)
 		}
 	}
