@@ -14,10 +14,10 @@ import (
 	"github.com/schedscope/schedscope/recorder"
 )
 
-func (e *Engine) startCycle(fw framework.Framework, state fwk.CycleState, podInfo *framework.QueuedPodInfo) *cycleRec {
+func (e *Engine) startCycle(fw framework.Framework, state fwk.CycleState, podInfo *framework.QueuedPodInfo) *cycleTrace {
 	e.flushPending(podInfo.Pod.UID)
 	nodes, _ := fw.SnapshotSharedLister().NodeInfos().List()
-	r := e.rec
+	r := e.trace
 	r.mu.Lock()
 	r.seq++
 	seq := r.seq
@@ -25,7 +25,7 @@ func (e *Engine) startCycle(fw framework.Framework, state fwk.CycleState, podInf
 	index := r.nodeIndex
 	use := r.nodeUseFor(nodes)
 	r.mu.Unlock()
-	c := &cycleRec{
+	c := &cycleTrace{
 		c: &recorder.Cycle{
 			Seq:         seq,
 			Pod:         podRef(podInfo.Pod),
@@ -69,7 +69,7 @@ func (e *Engine) nodesToFind(fw framework.Framework, numAll int) int {
 }
 
 // endAlgorithm assembles Filter, Score and Selection once SchedulePod returns.
-func (e *Engine) endAlgorithm(c *cycleRec, fw framework.Framework, res scheduler.ScheduleResult, err error) {
+func (e *Engine) endAlgorithm(c *cycleTrace, fw framework.Framework, res scheduler.ScheduleResult, err error) {
 	if c.phaseIs(phaseFilter) && !c.phaseStart.IsZero() {
 		c.timePhase(recorder.PhaseFilter, c.phaseStart)
 	}
@@ -195,7 +195,7 @@ func selection(cy *recorder.Cycle, host string, index map[string]int) *recorder.
 	return s
 }
 
-func (e *Engine) finishFailed(c *cycleRec, status *fwk.Status, ni *fwk.NominatingInfo) {
+func (e *Engine) finishFailed(c *cycleTrace, status *fwk.Status, ni *fwk.NominatingInfo) {
 	out := recorder.Outcome{Result: recorder.ResultError, Reason: v1.PodReasonSchedulerError, Message: status.Message()}
 	if status.IsRejected() {
 		out.Result, out.Reason = recorder.ResultUnschedulable, v1.PodReasonUnschedulable
@@ -209,7 +209,7 @@ func (e *Engine) finishFailed(c *cycleRec, status *fwk.Status, ni *fwk.Nominatin
 
 // finish completes a cycle. A cycle that preempted is held until the pod's next
 // cycle starts or the engine settles, so the victims evicted asynchronously are in it.
-func (e *Engine) finish(c *cycleRec) {
+func (e *Engine) finish(c *cycleTrace) {
 	c.mu.Lock()
 	if c.done {
 		c.mu.Unlock()
@@ -228,7 +228,7 @@ func (e *Engine) finish(c *cycleRec) {
 		e.decision = make(chan struct{})
 		e.mu.Unlock()
 	}
-	e.rec.current.CompareAndSwap(c, nil)
+	e.trace.current.CompareAndSwap(c, nil)
 	if hold {
 		e.mu.Lock()
 		e.pending = append(e.pending, c)
@@ -239,16 +239,16 @@ func (e *Engine) finish(c *cycleRec) {
 	e.emit(c)
 }
 
-func (e *Engine) emit(c *cycleRec) {
+func (e *Engine) emit(c *cycleTrace) {
 	e.mu.Lock()
 	e.emitted++
 	e.emitting++
 	e.mu.Unlock()
-	e.rec.mu.Lock()
-	if e.rec.byUID[c.uid] == c {
-		delete(e.rec.byUID, c.uid)
+	e.trace.mu.Lock()
+	if e.trace.byUID[c.uid] == c {
+		delete(e.trace.byUID, c.uid)
 	}
-	e.rec.mu.Unlock()
+	e.trace.mu.Unlock()
 	if e.opts.OnCycle != nil {
 		e.opts.OnCycle(c.c)
 	}
@@ -261,7 +261,7 @@ func (e *Engine) emit(c *cycleRec) {
 // flushPending emits held cycles of uid (all of them when uid is empty).
 func (e *Engine) flushPending(uid types.UID) {
 	e.mu.Lock()
-	var out, keep []*cycleRec
+	var out, keep []*cycleTrace
 	for _, c := range e.pending {
 		if uid == "" || c.uid == uid {
 			out = append(out, c)

@@ -32,7 +32,7 @@ func ParseDiagnosticMode(s string) (DiagnosticMode, error) {
 
 // diagnosticPass runs every filter plugin on every node against a copy of the
 // cycle state, beyond the first failure. It changes nothing the scheduler uses.
-func (e *Engine) diagnosticPass(fw framework.Framework, c *cycleRec) *recorder.DiagnosticFilter {
+func (e *Engine) diagnosticPass(fw framework.Framework, c *cycleTrace) *recorder.DiagnosticFilter {
 	v, err := frameworkStruct(unwrap(fw))
 	if err != nil {
 		return nil
@@ -75,7 +75,7 @@ func unwrap(fw framework.Framework) framework.Framework {
 	return fw
 }
 
-func (c *cycleRec) podForDiagnostic(fw framework.Framework) *v1.Pod {
+func (c *cycleTrace) podForDiagnostic(fw framework.Framework) *v1.Pod {
 	pod, err := fw.SharedInformerFactory().Core().V1().Pods().Lister().Pods(c.c.Pod.Namespace).Get(c.c.Pod.Name)
 	if err != nil {
 		return nil

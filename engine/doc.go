@@ -21,7 +21,7 @@
 //   - Recording a cycle. wrap_plugins.go wraps every plugin, wrap_framework.go
 //     the profile's framework (phase boundaries, filter results, scores),
 //     wrap_extenders.go the extenders, wrap_preemption.go preemption's dry runs.
-//     cycle_recorder.go holds a cycle's state while it runs; cycle_lifecycle.go
+//     cycle_trace.go holds a cycle's trace while it runs; cycle_lifecycle.go
 //     takes it from start to the recorded Cycle (selection, outcome, emit);
 //     diagnostic.go runs the diagnostic full-filter pass; events.go catches
 //     the scheduler's events; header.go describes the scheduler for a recording.

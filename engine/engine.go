@@ -60,7 +60,7 @@ type Engine struct {
 	fixture *Fixture
 	client  *fake.Clientset
 	sched   *scheduler.Scheduler
-	rec     *recorderState
+	trace   *traceState
 	header  recorder.Header
 	cfg     *config.KubeSchedulerConfiguration
 
@@ -102,7 +102,7 @@ type Engine struct {
 	// nominated holds pods whose last cycle nominated a node, until their
 	// preemption has evicted its victims.
 	nominated map[types.UID]bool
-	pending   []*cycleRec // preempting cycles held back until their victims are known
+	pending   []*cycleTrace // preempting cycles held back until their victims are known
 	emitted   int
 	emitting  int // cycles being handed to OnCycle
 }
@@ -140,7 +140,7 @@ func build(ctx context.Context, fx *Fixture, opts Options) (*Engine, error) {
 	if opts.SettleTimeout == 0 {
 		opts.SettleTimeout = 60 * time.Second
 	}
-	e := &Engine{opts: opts, fixture: fx, cfg: cfg, rec: newRecorderState(), inFlight: map[types.UID]bool{},
+	e := &Engine{opts: opts, fixture: fx, cfg: cfg, trace: newTraceState(), inFlight: map[types.UID]bool{},
 		decided: map[types.UID]*recorder.Cycle{}, decision: make(chan struct{}), timeOnly: map[types.UID]bool{}, nominations: newNominations(),
 		nominated: map[types.UID]bool{}, changes: newChanges()}
 	e.events = newObjectEvents(e.changes)

@@ -26,7 +26,7 @@ func (r *eventRecorder) Eventf(regarding runtime.Object, related runtime.Object,
 		return
 	}
 	r.e.mu.Lock()
-	var target *cycleRec
+	var target *cycleTrace
 	for _, c := range r.e.pending {
 		if c.uid == preemptor.GetUID() {
 			target = c
@@ -34,7 +34,7 @@ func (r *eventRecorder) Eventf(regarding runtime.Object, related runtime.Object,
 	}
 	r.e.mu.Unlock()
 	if target == nil {
-		target = r.e.rec.cycleFor(&v1.Pod{ObjectMeta: metav1.ObjectMeta{UID: preemptor.GetUID()}})
+		target = r.e.trace.cycleFor(&v1.Pod{ObjectMeta: metav1.ObjectMeta{UID: preemptor.GetUID()}})
 	}
 	// The event may come late, while the preemptor's next cycle (its retry on
 	// the nominated node) runs: the victim belongs to the cycle that

@@ -201,16 +201,16 @@ func (p victimPods) Delete(ctx context.Context, name string, opts metav1.DeleteO
 
 // preemptorOn returns the latest cycle, held or still running, whose
 // preemption nominated node.
-func (e *Engine) preemptorOn(node string) *cycleRec {
+func (e *Engine) preemptorOn(node string) *cycleTrace {
 	e.mu.Lock()
 	cands := slices.Clone(e.pending)
 	e.mu.Unlock()
-	e.rec.mu.Lock()
-	for _, c := range e.rec.byUID {
+	e.trace.mu.Lock()
+	for _, c := range e.trace.byUID {
 		cands = append(cands, c)
 	}
-	e.rec.mu.Unlock()
-	var best *cycleRec
+	e.trace.mu.Unlock()
+	var best *cycleTrace
 	for _, c := range cands {
 		c.mu.Lock()
 		ok := c.c.PostFilter != nil && c.c.PostFilter.NominatedNode == node

@@ -156,9 +156,9 @@ func forks(ctx context.Context, fx *Fixture, opts Options, want func(seq int, po
 	s := e.sched
 	schedule := s.SchedulePod
 	s.SchedulePod = func(ctx context.Context, fw framework.Framework, state fwk.CycleState, podInfo *framework.QueuedPodInfo) (scheduler.ScheduleResult, error) {
-		e.rec.mu.Lock()
-		seq := e.rec.seq + 1 // the number startCycle is about to give this cycle
-		e.rec.mu.Unlock()
+		e.trace.mu.Lock()
+		seq := e.trace.seq + 1 // the number startCycle is about to give this cycle
+		e.trace.mu.Unlock()
 		mu.Lock()
 		take := (limit == 0 || len(order) < limit) && want(seq, podInfo.Pod)
 		mu.Unlock()
@@ -339,9 +339,9 @@ func (f *Fork) Run(ctx context.Context) (*RunResult, error) {
 	}
 	if f.Recorded != nil && f.Recorded.Score != nil && len(f.Recorded.Score.Nodes) > 1 {
 		sc := f.Recorded.Score
-		e.rec.scoreOrder = make(map[string]int, len(sc.Nodes))
+		e.trace.scoreOrder = make(map[string]int, len(sc.Nodes))
 		for i, n := range sc.Nodes {
-			e.rec.scoreOrder[f.Recorded.NodeName(n)] = i
+			e.trace.scoreOrder[f.Recorded.NodeName(n)] = i
 		}
 	}
 	if _, err := e.Run(ctx); err != nil {

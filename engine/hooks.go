@@ -44,7 +44,7 @@ func (e *Engine) installHooks() error {
 	}
 	origFail := s.FailureHandler
 	s.FailureHandler = func(ctx context.Context, fw framework.Framework, podInfo *framework.QueuedPodInfo, status *fwk.Status, ni *fwk.NominatingInfo, start time.Time) {
-		c := e.rec.cycleFor(podInfo.Pod)
+		c := e.trace.cycleFor(podInfo.Pod)
 		// A failure no plugin rejected (an error, no nodes at all) is retried
 		// after backoff alone, with the same result, for as long as the
 		// scheduler runs. Both marks are set before the queue has the pod
@@ -73,13 +73,13 @@ func (e *Engine) installHooks() error {
 		return err
 	}
 	for i, ext := range s.Extenders {
-		s.Extenders[i] = &extenderWrapper{Extender: ext, r: e.rec}
+		s.Extenders[i] = &extenderWrapper{Extender: ext, r: e.trace}
 	}
 	for name, fw := range s.Profiles {
-		if err := e.rec.installPluginWrappers(fw); err != nil {
+		if err := e.trace.installPluginWrappers(fw); err != nil {
 			return err
 		}
-		s.Profiles[name] = &boundFramework{recordingFramework{Framework: fw, r: e.rec}, e}
+		s.Profiles[name] = &boundFramework{recordingFramework{Framework: fw, r: e.trace}, e}
 	}
 	origSchedule := s.SchedulePod
 	s.SchedulePod = func(ctx context.Context, fw framework.Framework, state fwk.CycleState, podInfo *framework.QueuedPodInfo) (scheduler.ScheduleResult, error) {

@@ -8,10 +8,10 @@ import (
 // preempting cycles are finished) or that are being handed to OnCycle. Call
 // with e.mu held.
 func (e *Engine) openCycles() int {
-	e.rec.mu.Lock()
-	defer e.rec.mu.Unlock()
+	e.trace.mu.Lock()
+	defer e.trace.mu.Unlock()
 	n := e.emitting
-	for _, c := range e.rec.byUID {
+	for _, c := range e.trace.byUID {
 		if !slices.Contains(e.pending, c) {
 			n++
 		}

@@ -22,7 +22,7 @@ import (
 // and Prioritize answers.
 type extenderWrapper struct {
 	fwk.Extender
-	r *recorderState
+	r *traceState
 }
 
 var _ fwk.Extender = (*extenderWrapper)(nil)
@@ -61,7 +61,7 @@ type extenderFilter struct {
 // scheduler reads its answer: a node in failedAndUnresolvable is
 // UnschedulableAndUnresolvable, one in failed Unschedulable, and one the
 // extender dropped without a reason is gone all the same.
-func (c *cycleRec) addExtenderFilter(column string, nodes, passed []fwk.NodeInfo, failed, unresolvable extenderv1.FailedNodesMap, d time.Duration) {
+func (c *cycleTrace) addExtenderFilter(column string, nodes, passed []fwk.NodeInfo, failed, unresolvable extenderv1.FailedNodesMap, d time.Duration) {
 	kept := make(map[string]bool, len(passed))
 	for _, n := range passed {
 		kept[n.Node().Name] = true
@@ -94,7 +94,7 @@ func (c *cycleRec) addExtenderFilter(column string, nodes, passed []fwk.NodeInfo
 // before adding it to each node's total (prioritizeNodes); the scaled score
 // is recorded as the normalized score, so that normalized × weight is what
 // the node's total gained.
-func (c *cycleRec) addExtenderScores(column string, list extenderv1.HostPriorityList, weight int64, d time.Duration) {
+func (c *cycleTrace) addExtenderScores(column string, list extenderv1.HostPriorityList, weight int64, d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	sp := c.c.Score
@@ -127,7 +127,7 @@ func (c *cycleRec) addExtenderScores(column string, list extenderv1.HostPriority
 // applyExtenderFilters adds each extender's column to the Filter phase and
 // its rejections; passed lists the nodes every filter plugin passed and
 // loses those an extender rejected.
-func (c *cycleRec) applyExtenderFilters(fp *recorder.FilterPhase, passed []int) []int {
+func (c *cycleTrace) applyExtenderFilters(fp *recorder.FilterPhase, passed []int) []int {
 	if len(c.extFilters) == 0 {
 		return passed
 	}

@@ -23,7 +23,7 @@ import (
 // do not.
 type recordingFramework struct {
 	framework.Framework
-	r *recorderState
+	r *traceState
 }
 
 var _ framework.Framework = (*recordingFramework)(nil)
@@ -198,7 +198,7 @@ func inScoreOrder(nodes []fwk.NodeInfo, rank map[string]int) []fwk.NodeInfo {
 
 // recordScores stores raw scores and totals as the framework computed them, and
 // the normalized scores the NormalizeScore wrappers saw.
-func (c *cycleRec) recordScores(nodes []fwk.NodeInfo, scores []fwk.NodePluginScores) {
+func (c *cycleTrace) recordScores(nodes []fwk.NodeInfo, scores []fwk.NodePluginScores) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	sp := c.c.Score

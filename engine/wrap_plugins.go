@@ -37,7 +37,7 @@ func wrapSlice[T any](v reflect.Value, field string, wrap func(int, T) T) error 
 }
 
 // installPluginWrappers wraps every plugin of every extension point of fw.
-func (r *recorderState) installPluginWrappers(fw framework.Framework) error {
+func (r *traceState) installPluginWrappers(fw framework.Framework) error {
 	v, err := frameworkStruct(fw)
 	if err != nil {
 		return err
@@ -86,7 +86,7 @@ var (
 
 type preFilterWrapper struct {
 	fwk.PreFilterPlugin
-	r *recorderState
+	r *traceState
 }
 
 func (w *preFilterWrapper) PreFilter(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodes []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
@@ -110,7 +110,7 @@ func (w *preFilterWrapper) PreFilterExtensions() fwk.PreFilterExtensions {
 
 type filterWrapper struct {
 	fwk.FilterPlugin
-	r   *recorderState
+	r   *traceState
 	pos int // index among the profile's Filter plugins
 }
 
@@ -128,7 +128,7 @@ func (w *filterWrapper) Filter(ctx context.Context, state fwk.CycleState, pod *v
 
 type postFilterWrapper struct {
 	fwk.PostFilterPlugin
-	r *recorderState
+	r *traceState
 }
 
 func (w *postFilterWrapper) PostFilter(ctx context.Context, state fwk.CycleState, pod *v1.Pod, m fwk.NodeToStatusReader) (*fwk.PostFilterResult, *fwk.Status) {
@@ -146,7 +146,7 @@ func (w *postFilterWrapper) PostFilter(ctx context.Context, state fwk.CycleState
 
 type preScoreWrapper struct {
 	fwk.PreScorePlugin
-	r *recorderState
+	r *traceState
 }
 
 func (w *preScoreWrapper) PreScore(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodes []fwk.NodeInfo) *fwk.Status {
@@ -160,7 +160,7 @@ func (w *preScoreWrapper) PreScore(ctx context.Context, state fwk.CycleState, po
 
 type scoreWrapper struct {
 	fwk.ScorePlugin
-	r   *recorderState
+	r   *traceState
 	pos int // index among the profile's Score plugins
 }
 
@@ -187,7 +187,7 @@ func (w *scoreWrapper) ScoreExtensions() fwk.ScoreExtensions {
 type scoreExtensionsWrapper struct {
 	ext  fwk.ScoreExtensions
 	name string
-	r    *recorderState
+	r    *traceState
 }
 
 func (w *scoreExtensionsWrapper) NormalizeScore(ctx context.Context, state fwk.CycleState, pod *v1.Pod, scores fwk.NodeScoreList) *fwk.Status {
@@ -201,7 +201,7 @@ func (w *scoreExtensionsWrapper) NormalizeScore(ctx context.Context, state fwk.C
 
 type reserveWrapper struct {
 	fwk.ReservePlugin
-	r *recorderState
+	r *traceState
 }
 
 func (w *reserveWrapper) Reserve(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodeName string) *fwk.Status {
@@ -219,7 +219,7 @@ func (w *reserveWrapper) Unreserve(ctx context.Context, state fwk.CycleState, po
 
 type permitWrapper struct {
 	fwk.PermitPlugin
-	r *recorderState
+	r *traceState
 }
 
 func (w *permitWrapper) Permit(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodeName string) (*fwk.Status, time.Duration) {
@@ -235,7 +235,7 @@ func (w *permitWrapper) Permit(ctx context.Context, state fwk.CycleState, pod *v
 
 type preBindWrapper struct {
 	fwk.PreBindPlugin
-	r *recorderState
+	r *traceState
 }
 
 func (w *preBindWrapper) PreBind(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodeName string) *fwk.Status {
@@ -247,7 +247,7 @@ func (w *preBindWrapper) PreBind(ctx context.Context, state fwk.CycleState, pod 
 
 type bindWrapper struct {
 	fwk.BindPlugin
-	r *recorderState
+	r *traceState
 }
 
 func (w *bindWrapper) Bind(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodeName string) *fwk.Status {
@@ -259,7 +259,7 @@ func (w *bindWrapper) Bind(ctx context.Context, state fwk.CycleState, pod *v1.Po
 
 type postBindWrapper struct {
 	fwk.PostBindPlugin
-	r *recorderState
+	r *traceState
 }
 
 func (w *postBindWrapper) PostBind(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodeName string) {

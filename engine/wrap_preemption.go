@@ -22,7 +22,7 @@ import (
 // each node the dry run examined.
 type preemptionRecorder struct {
 	preemption.Interface
-	r *recorderState
+	r *traceState
 }
 
 var _ preemption.Interface = (*preemptionRecorder)(nil)
@@ -45,7 +45,7 @@ func (p *preemptionRecorder) SelectVictimsOnNode(ctx context.Context, state fwk.
 
 // installPreemptionRecorders wraps the preemption interface of every
 // DefaultPreemption plugin in plugins (the framework's original PostFilter plugins).
-func (r *recorderState) installPreemptionRecorders(plugins []fwk.PostFilterPlugin) {
+func (r *traceState) installPreemptionRecorders(plugins []fwk.PostFilterPlugin) {
 	for _, pl := range plugins {
 		dp, ok := pl.(*defaultpreemption.DefaultPreemption)
 		if !ok || dp.Evaluator == nil || dp.Evaluator.Interface == nil {

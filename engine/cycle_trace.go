@@ -32,11 +32,13 @@ const (
 	phasePostBind
 )
 
-// recorderState is shared by every wrapper of one engine.
-type recorderState struct {
-	current atomic.Pointer[cycleRec] // the scheduling cycle in progress
+// traceState is shared by every wrapper of one engine: the trace of the
+// cycle in progress and of those whose binding may still run. ("Trace", not
+// "record": the recorder package is what a finished cycle becomes.)
+type traceState struct {
+	current atomic.Pointer[cycleTrace] // the scheduling cycle in progress
 	mu      sync.Mutex
-	byUID   map[types.UID]*cycleRec // cycles whose binding cycle may still run
+	byUID   map[types.UID]*cycleTrace // cycles whose binding cycle may still run
 	seq     int
 	nodeSet *recorder.NodeSet
 	// nodeObjs holds the Node objects the current set was built from.
@@ -52,8 +54,8 @@ type recorderState struct {
 	scoreOrder map[string]int
 }
 
-func newRecorderState() *recorderState {
-	return &recorderState{byUID: map[types.UID]*cycleRec{}, profiles: map[string]*profilePlugins{}}
+func newTraceState() *traceState {
+	return &traceState{byUID: map[types.UID]*cycleTrace{}, profiles: map[string]*profilePlugins{}}
 }
 
 // profilePlugins is what cycles need to know of a profile's Filter and Score
@@ -66,7 +68,7 @@ type profilePlugins struct {
 	scoreIndex  map[string]int
 }
 
-func (r *recorderState) pluginsOf(fw framework.Framework) *profilePlugins {
+func (r *traceState) pluginsOf(fw framework.Framework) *profilePlugins {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if pp, ok := r.profiles[fw.ProfileName()]; ok {
@@ -87,7 +89,7 @@ func (r *recorderState) pluginsOf(fw framework.Framework) *profilePlugins {
 }
 
 // cycleFor returns the open cycle of pod, if any.
-func (r *recorderState) cycleFor(pod *v1.Pod) *cycleRec {
+func (r *traceState) cycleFor(pod *v1.Pod) *cycleTrace {
 	if c := r.current.Load(); c != nil && c.uid == pod.UID {
 		return c
 	}
@@ -96,7 +98,7 @@ func (r *recorderState) cycleFor(pod *v1.Pod) *cycleRec {
 	return r.byUID[pod.UID]
 }
 
-func (r *recorderState) addPluginStatus(pod *v1.Pod, p phase, ps recorder.PluginStatus) {
+func (r *traceState) addPluginStatus(pod *v1.Pod, p phase, ps recorder.PluginStatus) {
 	c := r.cycleFor(pod)
 	if c == nil {
 		return
@@ -121,7 +123,7 @@ func (r *recorderState) addPluginStatus(pod *v1.Pod, p phase, ps recorder.Plugin
 
 // nodeSetFor returns the recorded node set for the snapshot's node list, reusing
 // the previous set when neither the list nor any Node object changed.
-func (r *recorderState) nodeSetFor(nodes []fwk.NodeInfo) *recorder.NodeSet {
+func (r *traceState) nodeSetFor(nodes []fwk.NodeInfo) *recorder.NodeSet {
 	if s := r.nodeSet; s != nil && len(r.nodeObjs) == len(nodes) {
 		same := true
 		for i, n := range nodes {
@@ -172,7 +174,7 @@ func sameNodeInfo(a, b recorder.NodeInfo) bool {
 
 // nodeUseFor lists the nodes of the current set whose pods changed since the
 // previous cycle; after a new node set, every node that holds pods.
-func (r *recorderState) nodeUseFor(nodes []fwk.NodeInfo) []recorder.NodeUse {
+func (r *traceState) nodeUseFor(nodes []fwk.NodeInfo) []recorder.NodeUse {
 	var out []recorder.NodeUse
 	for i, n := range nodes {
 		g := n.GetGeneration()
@@ -252,8 +254,8 @@ func putResults(r []nodeResult) {
 	}
 }
 
-// cycleRec accumulates one cycle while the scheduler runs it.
-type cycleRec struct {
+// cycleTrace accumulates one cycle while the scheduler runs it.
+type cycleTrace struct {
 	c     *recorder.Cycle
 	uid   types.UID
 	state fwk.CycleState
@@ -287,15 +289,15 @@ type cycleRec struct {
 	done        bool
 }
 
-func (c *cycleRec) setPhase(p phase) { c.phase.Store(int32(p)) }
-func (c *cycleRec) phaseIs(p phase) bool {
+func (c *cycleTrace) setPhase(p phase) { c.phase.Store(int32(p)) }
+func (c *cycleTrace) phaseIs(p phase) bool {
 	return phase(c.phase.Load()) == p
 }
-func (c *cycleRec) inFilter() bool { return c.phaseIs(phaseFilter) }
+func (c *cycleTrace) inFilter() bool { return c.phaseIs(phaseFilter) }
 
 // filterTimer returns the timer of the Filter plugin at pos; a spare one if
 // pos is out of range, so a wrapper never needs to check.
-func (c *cycleRec) filterTimer(pos int) *callTimer {
+func (c *cycleTrace) filterTimer(pos int) *callTimer {
 	if pos < len(c.filterTimers) {
 		return &c.filterTimers[pos]
 	}
@@ -303,7 +305,7 @@ func (c *cycleRec) filterTimer(pos int) *callTimer {
 }
 
 // scoreTimer returns the timer of the Score plugin at pos.
-func (c *cycleRec) scoreTimer(pos int) *callTimer {
+func (c *cycleTrace) scoreTimer(pos int) *callTimer {
 	if pos < len(c.scoreTimers) {
 		return &c.scoreTimers[pos]
 	}
@@ -311,14 +313,14 @@ func (c *cycleRec) scoreTimer(pos int) *callTimer {
 }
 
 // scoreTime returns the estimated summed Score time of plugin over calls calls.
-func (c *cycleRec) scoreTime(plugin string, calls int) time.Duration {
+func (c *cycleTrace) scoreTime(plugin string, calls int) time.Duration {
 	if i, ok := c.scoreIndex[plugin]; ok {
 		return c.scoreTimers[i].total(calls)
 	}
 	return 0
 }
 
-func (c *cycleRec) addNormalized(plugin string, scores fwk.NodeScoreList, d time.Duration) {
+func (c *cycleTrace) addNormalized(plugin string, scores fwk.NodeScoreList, d time.Duration) {
 	out := make([]int64, len(scores))
 	for i, s := range scores {
 		out[i] = s.Score
@@ -329,7 +331,7 @@ func (c *cycleRec) addNormalized(plugin string, scores fwk.NodeScoreList, d time
 	c.mu.Unlock()
 }
 
-func (c *cycleRec) addPreFilter(ps recorder.PluginStatus) {
+func (c *cycleTrace) addPreFilter(ps recorder.PluginStatus) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.c.PreFilter == nil {
@@ -338,7 +340,7 @@ func (c *cycleRec) addPreFilter(ps recorder.PluginStatus) {
 	c.c.PreFilter.Plugins = append(c.c.PreFilter.Plugins, ps)
 }
 
-func (c *cycleRec) addPostFilter(ps recorder.PluginStatus) {
+func (c *cycleTrace) addPostFilter(ps recorder.PluginStatus) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.c.PostFilter == nil {
@@ -348,7 +350,7 @@ func (c *cycleRec) addPostFilter(ps recorder.PluginStatus) {
 }
 
 // addCandidate records one node of the preemption dry run.
-func (c *cycleRec) addCandidate(cand recorder.Candidate) {
+func (c *cycleTrace) addCandidate(cand recorder.Candidate) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.c.PostFilter == nil {
@@ -362,7 +364,7 @@ func (c *cycleRec) addCandidate(cand recorder.Candidate) {
 	}
 }
 
-func (c *cycleRec) addPreScore(ps recorder.PluginStatus) {
+func (c *cycleTrace) addPreScore(ps recorder.PluginStatus) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.c.Score == nil {
@@ -372,7 +374,7 @@ func (c *cycleRec) addPreScore(ps recorder.PluginStatus) {
 }
 
 // timePhase appends the wall time since the last mark to the cycle's timings.
-func (c *cycleRec) timePhase(name string, start time.Time) {
+func (c *cycleTrace) timePhase(name string, start time.Time) {
 	d := time.Since(start)
 	c.mu.Lock()
 	c.c.Timings = append(c.c.Timings, recorder.PhaseTiming{Phase: name, Duration: d})
@@ -380,13 +382,13 @@ func (c *cycleRec) timePhase(name string, start time.Time) {
 }
 
 // nominated says whether the cycle's preemption nominated a node.
-func (c *cycleRec) nominated() bool {
+func (c *cycleTrace) nominated() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.c.PostFilter != nil && c.c.PostFilter.NominatedNode != ""
 }
 
-func (c *cycleRec) addVictim(p recorder.PodRef) {
+func (c *cycleTrace) addVictim(p recorder.PodRef) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.c.PostFilter == nil {
