@@ -21,6 +21,7 @@ import (
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	"k8s.io/kubernetes/pkg/kubeapiserver/options"
 	"k8s.io/kubernetes/plugin/pkg/admission/defaulttolerationseconds"
@@ -101,22 +102,27 @@ func (c *admissionChain) close() { close(c.stop) }
 
 // known makes an admitted object visible to the plugins' listers.
 func (c *admissionChain) known(obj runtime.Object) {
-	var inf interface{ Add(any) error }
+	if inf := c.indexerFor(obj); inf != nil {
+		_ = inf.Add(obj.DeepCopyObject())
+	}
+}
+
+// indexerFor is the lister store of the kind of obj the admission plugins
+// read, or nil for a kind they do not.
+func (c *admissionChain) indexerFor(obj runtime.Object) cache.Indexer {
 	switch obj.(type) {
 	case *v1.LimitRange:
-		inf = c.factory.Core().V1().LimitRanges().Informer().GetIndexer()
+		return c.factory.Core().V1().LimitRanges().Informer().GetIndexer()
 	case *v1.Namespace:
-		inf = c.factory.Core().V1().Namespaces().Informer().GetIndexer()
+		return c.factory.Core().V1().Namespaces().Informer().GetIndexer()
 	case *schedulingv1.PriorityClass:
-		inf = c.factory.Scheduling().V1().PriorityClasses().Informer().GetIndexer()
+		return c.factory.Scheduling().V1().PriorityClasses().Informer().GetIndexer()
 	case *nodev1.RuntimeClass:
-		inf = c.factory.Node().V1().RuntimeClasses().Informer().GetIndexer()
+		return c.factory.Node().V1().RuntimeClasses().Informer().GetIndexer()
 	case *storagev1.StorageClass:
-		inf = c.factory.Storage().V1().StorageClasses().Informer().GetIndexer()
-	default:
-		return
+		return c.factory.Storage().V1().StorageClasses().Informer().GetIndexer()
 	}
-	_ = inf.Add(obj.DeepCopyObject())
+	return nil
 }
 
 // create runs kube-apiserver's create path on obj and keeps what it changed,
@@ -188,22 +194,9 @@ func admissionError(kind, name string, err error) error {
 
 // forget removes a deleted object from the plugins' listers.
 func (c *admissionChain) forget(obj runtime.Object) {
-	var inf interface{ Delete(any) error }
-	switch obj.(type) {
-	case *v1.LimitRange:
-		inf = c.factory.Core().V1().LimitRanges().Informer().GetIndexer()
-	case *v1.Namespace:
-		inf = c.factory.Core().V1().Namespaces().Informer().GetIndexer()
-	case *schedulingv1.PriorityClass:
-		inf = c.factory.Scheduling().V1().PriorityClasses().Informer().GetIndexer()
-	case *nodev1.RuntimeClass:
-		inf = c.factory.Node().V1().RuntimeClasses().Informer().GetIndexer()
-	case *storagev1.StorageClass:
-		inf = c.factory.Storage().V1().StorageClasses().Informer().GetIndexer()
-	default:
-		return
+	if inf := c.indexerFor(obj); inf != nil {
+		_ = inf.Delete(obj)
 	}
-	_ = inf.Delete(obj)
 }
 
 // update runs kube-apiserver's update path on obj, replacing old (as

@@ -244,7 +244,8 @@ func simulate(t *testing.T, name string, data []byte) map[string]outcome {
 	return simulateFixture(t, fx)
 }
 
-func simulateFixture(t *testing.T, fx *engine.Fixture) map[string]outcome {
+// runFixture runs schedscope's engine on fx and returns its cycles in order.
+func runFixture(t *testing.T, fx *engine.Fixture) []*recorder.Cycle {
 	t.Helper()
 	var mu sync.Mutex
 	var cycles []*recorder.Cycle
@@ -261,7 +262,15 @@ func simulateFixture(t *testing.T, fx *engine.Fixture) map[string]outcome {
 	if _, err := e.Run(ctx); err != nil {
 		t.Fatal(err)
 	}
+	mu.Lock()
+	defer mu.Unlock()
 	sort.Slice(cycles, func(i, j int) bool { return cycles[i].Seq < cycles[j].Seq })
+	return cycles
+}
+
+func simulateFixture(t *testing.T, fx *engine.Fixture) map[string]outcome {
+	t.Helper()
+	cycles := runFixture(t, fx)
 	out := map[string]outcome{}
 	for _, c := range cycles {
 		key := c.Pod.Key()

@@ -5,9 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -313,24 +311,7 @@ func simulateTimeline(t *testing.T, name string, data []byte) (first, last map[s
 	if err != nil {
 		t.Fatal(err)
 	}
-	var mu sync.Mutex
-	var cycles []*recorder.Cycle
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	e, err := engine.New(ctx, fx, engine.Options{OnCycle: func(c *recorder.Cycle) {
-		mu.Lock()
-		cycles = append(cycles, c)
-		mu.Unlock()
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := e.Run(ctx); err != nil {
-		t.Fatal(err)
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	sort.Slice(cycles, func(i, j int) bool { return cycles[i].Seq < cycles[j].Seq })
+	cycles := runFixture(t, fx)
 	first, last = map[string]outcome{}, map[string]outcome{}
 	for _, c := range cycles {
 		o := outcome{node: c.Outcome.Node}
