@@ -131,8 +131,7 @@ func PodStates(cycles []*Cycle, never []PodState, queue []*QueueEvent) []PodStat
 		}
 		st.FollowQueue(events[k], c.Start)
 		if d, ok := deleted[k]; ok {
-			st.State, st.Reason, st.Message, st.Hint = PodDeleted, "", d.Message, d.Hint
-			st.BackoffUntil, st.Attempts = time.Time{}, 0
+			st.Deleted(d)
 		}
 		out = append(out, *st)
 	}
@@ -170,42 +169,56 @@ func PodStates(cycles []*Cycle, never []PodState, queue []*QueueEvent) []PodStat
 		}
 		out = append(out, st)
 	}
-	markPreempted(out, cycles)
+	evicted := Evictions(cycles)
+	for i := range out {
+		if e, ok := evicted[out[i].Pod.Key()]; ok {
+			out[i].Evicted(e)
+		}
+	}
 	return out
 }
 
-// markPreempted sets the state of every pod a cycle's preemption evicted.
-func markPreempted(states []PodState, cycles []*Cycle) {
-	type eviction struct {
-		by   *Cycle
-		node string
-	}
-	evicted := map[string]eviction{}
+// Eviction is a preemption that evicted a pod: the cycle that nominated,
+// its pod and the node.
+type Eviction struct {
+	Seq       int
+	Preemptor PodRef
+	Node      string
+}
+
+// Evictions maps every pod a cycle's preemption evicted (namespace/name) to
+// the cycle that nominated a node for its preemptor (a recording may also
+// list a victim on the retry that followed).
+func Evictions(cycles []*Cycle) map[string]Eviction {
+	evicted := map[string]Eviction{}
 	for _, c := range cycles {
-		if c.PostFilter == nil {
+		if c == nil || c.PostFilter == nil {
 			continue
 		}
 		for _, v := range c.PostFilter.Victims {
-			// The cycle that nominated a node is the one that preempted (a
-			// recording may also list a victim on the retry that followed).
-			if e, ok := evicted[v.Key()]; !ok || e.node == "" {
-				evicted[v.Key()] = eviction{c, c.PostFilter.NominatedNode}
+			if e, ok := evicted[v.Key()]; !ok || e.Node == "" {
+				evicted[v.Key()] = Eviction{c.Seq, c.Pod, c.PostFilter.NominatedNode}
 			}
 		}
 	}
-	for i := range states {
-		st := &states[i]
-		e, ok := evicted[st.Pod.Key()]
-		if !ok {
-			continue
-		}
-		if st.Node == "" {
-			st.Node = e.node
-		}
-		st.State, st.Reason, st.Hint = PodPreempted, "", ""
-		st.Message = fmt.Sprintf("evicted by preemption in cycle %d, to make room for %s on %s", e.by.Seq, e.by.Pod.Key(), e.node)
-		st.BackoffUntil, st.Attempts = time.Time{}, 0
+	return evicted
+}
+
+// Evicted makes st a pod that e evicted.
+func (st *PodState) Evicted(e Eviction) {
+	if st.Node == "" {
+		st.Node = e.Node
 	}
+	st.State, st.Reason, st.Hint = PodPreempted, "", ""
+	st.Message = fmt.Sprintf("evicted by preemption in cycle %d, to make room for %s on %s", e.Seq, e.Preemptor.Key(), e.Node)
+	st.BackoffUntil, st.Attempts = time.Time{}, 0
+}
+
+// Deleted makes st, a pod that had cycles, one a timeline deleted (d, as
+// NeverAttempted words it).
+func (st *PodState) Deleted(d PodState) {
+	st.State, st.Reason, st.Message, st.Hint = PodDeleted, "", d.Message, d.Hint
+	st.BackoffUntil, st.Attempts = time.Time{}, 0
 }
 
 // QueueOf is the queue a pod's events leave it in ("" once it left the

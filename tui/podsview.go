@@ -182,10 +182,19 @@ func (p *Pods) SetData(entries []recorder.CycleEntry, cycles []*recorder.Cycle, 
 		}
 		events[k] = append(events[k], *ev)
 	}
+	deleted := map[string]recorder.PodState{}
+	for _, n := range never {
+		if n.State == recorder.PodDeleted {
+			deleted[n.Pod.Key()] = n
+		}
+	}
 	for k := range p.pods {
 		r := &p.pods[k]
 		r.fromLast(entries, cycles)
 		r.FollowQueue(events[r.Pod.Key()], entries[r.cycles[len(r.cycles)-1]].Start)
+		if d, ok := deleted[r.Pod.Key()]; ok {
+			r.Deleted(d)
+		}
 	}
 	for _, n := range never {
 		if _, ok := byPod[n.Pod.Key()]; ok {
@@ -219,8 +228,14 @@ func (p *Pods) SetData(entries []recorder.CycleEntry, cycles []*recorder.Cycle, 
 		byPod[k] = len(p.pods)
 		p.pods = append(p.pods, podRow{PodState: st})
 	}
+	// Victims, as the cycles loaded so far name them (a replay reads its
+	// cycles on demand; an entry does not carry them).
+	evicted := recorder.Evictions(cycles)
 	for k := range p.pods {
 		r := &p.pods[k]
+		if e, ok := evicted[r.Pod.Key()]; ok {
+			r.Evicted(e)
+		}
 		r.search = strings.ToLower(strings.Join([]string{"pod:" + r.Pod.Key(), "state:" + r.State, "node:" + r.Node, "queue:" + recorder.QueueOf(r.Queue)}, " "))
 	}
 	p.story = -1
@@ -563,7 +578,7 @@ func (p Pods) summary() string {
 		title += " in " + ns
 	}
 	parts := []string{p.st.Title.Render(title)}
-	for _, s := range []string{recorder.PodBound, recorder.PodUnschedulable, recorder.PodNominated, recorder.PodError, recorder.PodBackoff, recorder.PodActive, recorder.PodGated, recorder.PodNoProfile, recorder.PodNotAttempted, recorder.PodPreBound, recorder.PodDeleted} {
+	for _, s := range []string{recorder.PodBound, recorder.PodUnschedulable, recorder.PodNominated, recorder.PodError, recorder.PodBackoff, recorder.PodActive, recorder.PodGated, recorder.PodNoProfile, recorder.PodNotAttempted, recorder.PodPreBound, recorder.PodPreempted, recorder.PodDeleted} {
 		if n := counts[s]; n > 0 {
 			parts = append(parts, p.stateStyle(s).Render(fmt.Sprintf("%d %s", n, s)))
 		}

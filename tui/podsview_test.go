@@ -267,3 +267,30 @@ func TestPodsAtAnySize(t *testing.T) {
 		}
 	}
 }
+
+// A preemption's victim reads Preempted, a pod that arrived bound PreBound,
+// and a pod the timeline deleted after its cycle Deleted.
+func TestPodsNotWaiting(t *testing.T) {
+	cycles := storyCycles()
+	first := *cycles[2]
+	first.PostFilter = &recorder.PostFilterPhase{NominatedNode: "node-1", Victims: []recorder.PodRef{{Namespace: "default", Name: "filler"}}}
+	cycles[2] = &first
+	m := New(Options{Source: "fixture story.yaml"})
+	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	var evs []Event
+	for _, c := range cycles {
+		evs = append(evs, Event{Cycle: c})
+	}
+	never := []recorder.PodState{
+		{Pod: recorder.PodRef{Namespace: "default", Name: "filler"}, State: recorder.PodPreBound, Node: "node-1", Seqs: []int{}, Message: "arrived bound to node-1"},
+		{Pod: recorder.PodRef{Namespace: "default", Name: "web"}, State: recorder.PodDeleted, Seqs: []int{}, Message: "deleted by the fixture's timeline (story.yaml:40)"},
+	}
+	m = keys(send(m, eventsMsg{events: append(evs, Event{NeverAttempted: never}, Event{Done: true})}), "P")
+	want := []string{"web Deleted node-1 1", "big Unschedulable  1", "urgent Bound node-1 2", "filler Preempted node-1 0"}
+	if diff := cmp.Diff(want, podTable(m)); diff != "" {
+		t.Errorf("pods (-want +got):\n%s", diff)
+	}
+	if s := screen(m); !strings.Contains(s, "1 Preempted") || !strings.Contains(s, "1 Deleted") {
+		t.Errorf("the title does not count Preempted and Deleted:\n%s", s)
+	}
+}
