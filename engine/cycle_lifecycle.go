@@ -114,7 +114,7 @@ func (e *Engine) endAlgorithm(c *cycleTrace, fw framework.Framework, res schedul
 			if len(reasons) == 0 && r.status.AsError() != nil {
 				reasons = []string{r.status.AsError().Error()}
 			}
-			fp.Rejected = append(fp.Rejected, recorder.NodeStatus{Node: i, Plugin: pi, Code: r.status.Code().String(), Reasons: reasons})
+			fp.Rejected = append(fp.Rejected, recorder.NodeStatus{Node: i, Plugin: pi, Code: r.status.Code().String(), Reasons: reasons, Nominated: r.nominated})
 			if pi < 0 {
 				pi = len(fp.Calls) - 1
 			}

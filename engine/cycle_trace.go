@@ -230,6 +230,9 @@ func resourceMap(r fwk.Resource, pods int) map[string]int64 {
 type nodeResult struct {
 	state  uint8 // 0 not evaluated, 1 passed, 2 rejected
 	status *fwk.Status
+	// nominated are the pods nominated to a rejecting node that the filters
+	// counted there.
+	nominated []recorder.PodRef
 }
 
 // resultsPool keeps the per-node filter results of finished cycles for the

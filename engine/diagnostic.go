@@ -49,7 +49,11 @@ func (e *Engine) diagnosticPass(fw framework.Framework, c *cycleTrace) *recorder
 	if pod == nil {
 		return nil
 	}
+	ctx := context.Background()
 	for ni, node := range nodes {
+		// As RunFilterPluginsWithNominatedPods does: filter with the nominated
+		// pods counted, and once more without them where that passed.
+		nState, nNode, added := withNominated(ctx, fw, pod, state, node)
 		for pi, pl := range *plugins {
 			if skip.Has(pl.Name()) {
 				d.Cells = append(d.Cells, recorder.DiagnosticCell{Node: ni, Plugin: pi, Code: recorder.CodeSkip})
@@ -59,7 +63,10 @@ func (e *Engine) diagnosticPass(fw framework.Framework, c *cycleTrace) *recorder
 			if w, ok := pl.(*filterWrapper); ok {
 				inner = w.FilterPlugin
 			}
-			st := inner.Filter(context.Background(), state, pod, node)
+			st := inner.Filter(ctx, nState, pod, nNode)
+			if st.IsSuccess() && added {
+				st = inner.Filter(ctx, state, pod, node)
+			}
 			if !st.IsSuccess() {
 				d.Cells = append(d.Cells, recorder.DiagnosticCell{Node: ni, Plugin: pi, Code: st.Code().String(), Reasons: st.Reasons()})
 			}

@@ -15,6 +15,7 @@
 //   - The scheduler. engine.go: Options, Engine, New and build (scheduler.New
 //     over informers on an in-memory clientset); fake_api.go: that clientset's
 //     reactors (binding, resource versions, nominations, preemption victims);
+//     termination.go: a victim's graceful termination on the run's clock;
 //     hooks.go: the hooks on the scheduler's exported functions; clock.go: the
 //     simulated clock and call timing; upstream.go: every touch of upstream
 //     internals, each naming its symbol and version (the one seam).

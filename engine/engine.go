@@ -103,6 +103,10 @@ type Engine struct {
 	// preemption has evicted its victims.
 	nominated map[types.UID]bool
 	pending   []*cycleTrace // preempting cycles held back until their victims are known
+	// terminating holds preemption victims in their grace period (fixture
+	// runs only); stopped ends their wait with the engine's context.
+	terminating *terminations
+	stopped     <-chan struct{}
 	emitted   int
 	emitting  int // cycles being handed to OnCycle
 }
@@ -144,6 +148,7 @@ func build(ctx context.Context, fx *Fixture, opts Options) (*Engine, error) {
 		decided: map[types.UID]*recorder.Cycle{}, decision: make(chan struct{}), timeOnly: map[types.UID]bool{}, nominations: newNominations(),
 		nominated: map[types.UID]bool{}, changes: newChanges()}
 	e.events = newObjectEvents(e.changes)
+	e.terminating, e.stopped = newTerminations(e.changes), ctx.Done()
 	if opts.simulated {
 		e.clock = newSimClock()
 	}

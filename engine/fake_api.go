@@ -154,7 +154,8 @@ func (n *nominations) waitFor(node string, d time.Duration) {
 
 // victimClient is the client the scheduler is given: the in-memory API
 // server's, except that deleting a preemption victim first waits until the
-// preemptor's nomination to the victim's node is written. In a cluster a
+// preemptor's nomination to the victim's node is written, and in a fixture
+// run starts the victim's graceful termination (see terminate). In a cluster a
 // victim leaves only after its graceful termination, long after the
 // preemptor's status patch; the in-memory API server deletes at once, and
 // the preemptor could be retried before its queued copy carried the
@@ -194,6 +195,11 @@ func (p victimPods) Delete(ctx context.Context, name string, opts metav1.DeleteO
 		// record the victim now, on the cycle that nominated its node.
 		if c := p.e.preemptorOn(pod.Spec.NodeName); c != nil {
 			c.addVictim(podRef(pod))
+		}
+		if p.e.clock != nil {
+			if graceful, err := p.e.terminate(ctx, p.namespace, name, opts); graceful || err != nil {
+				return err
+			}
 		}
 	}
 	return p.PodInterface.Delete(ctx, name, opts)

@@ -28,7 +28,8 @@ import (
 // A fixture run settles when the scheduler has nothing left to do for the pods
 // it was given: every pod event the in-memory API server sent has been handled
 // (and, in a timeline, every other event) by the scheduler's event handlers, no pod is queued to run, in a cycle,
-// binding or being preempted for, and no pod waits in backoff for an answer.
+// binding or being preempted for, no pod waits in backoff for an answer, and no
+// preemption victim is still in its grace period.
 // Each of those is observed where it happens, and each change wakes the run
 // (changes), so a run waits exactly as long as the scheduler works.
 
@@ -299,8 +300,9 @@ func (e *Engine) busy() string {
 	}
 }
 
-// look says what the scheduler is doing; pods waiting out a backoff are named
-// only when nothing else is going on (the run may then skip the clock).
+// look says what the scheduler is doing; pods waiting out a backoff and
+// victims in their grace period are named only when nothing else is going on
+// (the run may then skip the clock).
 func (e *Engine) look() string {
 	backoff := e.retrying()
 	q := e.sched.SchedulingQueue
@@ -321,6 +323,9 @@ func (e *Engine) look() string {
 	}
 	if backoff > 0 {
 		return fmt.Sprintf("%d pod(s) in backoffQ to retry", backoff)
+	}
+	if n := e.terminating.count(); n > 0 {
+		return fmt.Sprintf("%d %s", n, victimsTerminating)
 	}
 	return ""
 }
@@ -358,10 +363,11 @@ func (e *Engine) waitSettled(ctx context.Context) error {
 		switch {
 		case why == preemptingVictims:
 			poll = time.After(preemptPoll)
-		case strings.HasSuffix(why, "in backoffQ to retry") && e.clock != nil:
-			// Nothing is left but a pod's backoff: skip the clock to the
-			// queue's next timer, and look again once its flush had time to run
-			// (it moves the pod, or nothing, and reports neither).
+		case (strings.HasSuffix(why, "in backoffQ to retry") || strings.HasSuffix(why, victimsTerminating)) && e.clock != nil:
+			// Nothing is left but a pod's backoff or a victim's grace period:
+			// skip the clock to the next timer (the queue's, or a victim's end),
+			// and look again once it had time to run (a flush moves the pod,
+			// or nothing, and reports neither).
 			if e.clock.skipToNextTimer() {
 				poll = time.After(preemptPoll)
 			}

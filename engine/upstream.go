@@ -9,14 +9,18 @@ package engine
 // that changed. See README, "Bumping Kubernetes".
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"reflect"
 	"unsafe"
 
+	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/informers"
+	corev1helpers "k8s.io/component-helpers/scheduling/corev1"
 	"k8s.io/klog/v2"
+	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler"
 	internalqueue "k8s.io/kubernetes/pkg/scheduler/backend/queue"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
@@ -121,6 +125,48 @@ func numFeasibleNodesToFind(numAll int, pct int32) int {
 		return minNodes
 	}
 	return n
+}
+
+// nominatedCounted lists the pods nominated to node that the filters counted
+// there as if already running when they filtered pod: a copy of the rule of
+// the private addGENominatedPods (pkg/scheduler/framework/runtime/
+// framework.go, v1.37.1): a nominated pod counts when its priority is at
+// least pod's and it is not pod itself. It is only recorded, to say why a
+// node that looks roomy rejected pod, never used to decide.
+func nominatedCounted(h fwk.Handle, pod *v1.Pod, node string) []recorder.PodRef {
+	var out []recorder.PodRef
+	for _, pi := range h.NominatedPodsForNode(node) {
+		p := pi.GetPod()
+		if corev1helpers.PodPriority(p) >= corev1helpers.PodPriority(pod) && p.UID != pod.UID {
+			out = append(out, podRef(p))
+		}
+	}
+	return out
+}
+
+// withNominated returns the cycle state and node the filters see on node with
+// the nominated pods of nominatedCounted added, as the private
+// addGENominatedPods (v1.37.1) builds them (each pod added to a snapshot of
+// the node, and announced to the PreFilter extensions of a cloned state),
+// and whether any was added. The diagnostic pass filters on it, so that it
+// tells the same story as the scheduler's filters.
+func withNominated(ctx context.Context, fw framework.Framework, pod *v1.Pod, state fwk.CycleState, node fwk.NodeInfo) (fwk.CycleState, fwk.NodeInfo, bool) {
+	var added bool
+	stateOut, nodeOut := state, node
+	for _, pi := range fw.NominatedPodsForNode(node.Node().Name) {
+		p := pi.GetPod()
+		if corev1helpers.PodPriority(p) < corev1helpers.PodPriority(pod) || p.UID == pod.UID {
+			continue
+		}
+		if !added {
+			stateOut, nodeOut, added = state.Clone(), node.Snapshot(), true
+		}
+		nodeOut.AddPodInfo(pi)
+		if st := fw.RunPreFilterExtensionAddPod(ctx, stateOut, pod, pi, nodeOut); !st.IsSuccess() {
+			return state, node, false
+		}
+	}
+	return stateOut, nodeOut, added
 }
 
 // queueingHintMap returns the QueueingHintFunctions the scheduling queue

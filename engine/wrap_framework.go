@@ -98,7 +98,7 @@ func (f *recordingFramework) RunFilterPluginsWithNominatedPods(ctx context.Conte
 	if i, ok := c.nodeIndex[info.Node().Name]; ok {
 		res := nodeResult{state: 1}
 		if !st.IsSuccess() {
-			res = nodeResult{state: 2, status: st}
+			res = nodeResult{state: 2, status: st, nominated: nominatedCounted(f.Framework, pod, info.Node().Name)}
 		}
 		c.results[i] = res
 	}

@@ -115,6 +115,10 @@ type NodeStatus struct {
 	Plugin  int      `json:"p"`
 	Code    string   `json:"c"`
 	Reasons []string `json:"r,omitempty"`
+	// Nominated lists the pods nominated to the node (by an earlier
+	// preemption) that the filters counted there as if already running:
+	// those of at least the pod's priority.
+	Nominated []PodRef `json:"nominated,omitempty"`
 }
 
 // PreFilterPhase records the PreFilter extension point.

@@ -126,6 +126,9 @@ type NodeStatus struct {
 	Plugin  string   `json:"plugin"`
 	Code    string   `json:"code"`
 	Reasons []string `json:"reasons,omitempty"`
+	// Nominated lists the pods nominated to the node that the filters
+	// counted there (main filter pass only).
+	Nominated []recorder.PodRef `json:"nominated,omitempty"`
 }
 
 // PluginCalls is a Filter plugin's summed time and number of calls.
@@ -310,7 +313,9 @@ func NewCycle(c *recorder.Cycle) Cycle {
 	if f := c.Filter; f != nil {
 		ef := &Filter{Plugins: orEmpty(f.Plugins), Skipped: f.Skipped, Feasible: orEmpty(exportNames(c, f.Feasible)), Discarded: exportNames(c, f.Discarded), Evaluated: f.Evaluated}
 		for _, r := range f.Rejected {
-			ef.Rejected = append(ef.Rejected, exportNodeStatus(c, f.Plugins, r.Node, r.Plugin, r.Code, r.Reasons))
+			s := exportNodeStatus(c, f.Plugins, r.Node, r.Plugin, r.Code, r.Reasons)
+			s.Nominated = r.Nominated
+			ef.Rejected = append(ef.Rejected, s)
 		}
 		for i, p := range f.Plugins {
 			if i < len(f.Durations) || i < len(f.Calls) {

@@ -66,3 +66,22 @@ func outcome(result, node, nominated, message string) string {
 	}
 	return result
 }
+
+// Nominated says which nominated pods a node's filters counted as if they
+// were running there, e.g. "counting default/urgent (priority 1000),
+// nominated here by an earlier preemption": why a node with room to spare
+// can reject a lower-priority pod. It is "" when none was counted.
+func Nominated(pods []recorder.PodRef) string {
+	if len(pods) == 0 {
+		return ""
+	}
+	names := make([]string, len(pods))
+	for i, p := range pods {
+		names[i] = fmt.Sprintf("%s (priority %d)", p.Key(), p.Priority)
+	}
+	verb := "nominated here by an earlier preemption"
+	if len(pods) > 1 {
+		verb = "all nominated here by earlier preemptions"
+	}
+	return "counting " + strings.Join(names, ", ") + ", " + verb
+}

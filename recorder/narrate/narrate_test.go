@@ -94,3 +94,17 @@ func TestWinner(t *testing.T) {
 		}
 	}
 }
+
+func TestNominated(t *testing.T) {
+	if got := Nominated(nil); got != "" {
+		t.Errorf("Nominated(nil) = %q, want empty", got)
+	}
+	one := []recorder.PodRef{{Namespace: "default", Name: "urgent", Priority: 1000}}
+	if got, want := Nominated(one), "counting default/urgent (priority 1000), nominated here by an earlier preemption"; got != want {
+		t.Errorf("Nominated = %q, want %q", got, want)
+	}
+	two := append(one, recorder.PodRef{Namespace: "batch", Name: "job", Priority: 5})
+	if got, want := Nominated(two), "counting default/urgent (priority 1000), batch/job (priority 5), all nominated here by earlier preemptions"; got != want {
+		t.Errorf("Nominated = %q, want %q", got, want)
+	}
+}

@@ -182,6 +182,13 @@ func (o *SuggestOptions) whatIfCommand(f *engine.Fork, c engine.Change) string {
 	if o.Config != "" {
 		args = append(args, "--config", shellQuote(o.Config))
 	}
+	// The cycle numbers depend on how the pods arrived.
+	if o.Arrival != "" && o.Arrival != arrivalSequential {
+		args = append(args, "--arrival", o.Arrival)
+	}
+	if o.ArrivalInterval > 0 {
+		args = append(args, "--arrival-interval", o.ArrivalInterval.String())
+	}
 	args = append(args, "--pod", shellQuote(f.Pod.Namespace+"/"+f.Pod.Name))
 	if o.Cycle != 0 || f.Recorded.Attempt > 1 {
 		args = append(args, "--cycle", strconv.Itoa(f.Recorded.Seq))

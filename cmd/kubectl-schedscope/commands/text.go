@@ -222,6 +222,9 @@ func (t *textWriter) filter(c *recorder.Cycle) {
 				plugin = f.Plugins[r.Plugin]
 			}
 			t.printf("   ✗ %-30s %s: %s%s\n", c.NodeName(r.Node), plugin, r.Code, reasons(r.Code, r.Reasons))
+			if n := narrate.Nominated(r.Nominated); n != "" {
+				t.printf("     %-30s (%s)\n", "", n)
+			}
 		}
 		rows++
 	}

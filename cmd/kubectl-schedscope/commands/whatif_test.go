@@ -168,3 +168,57 @@ func TestDiffExitCodes(t *testing.T) {
 		t.Errorf("%d of %d pods changed, want 1 of 4", changed, len(doc.Pods))
 	}
 }
+
+// A suggestion's what-if command runs the fixture as suggest ran it: with
+// burst arrival the cycle numbers differ, and the command must say so.
+func TestSuggestCommandKeepsArrival(t *testing.T) {
+	fixture := filepath.Join("..", "..", "..", "engine", "testdata", "graceful-victim.yaml")
+	out, errOut, code := run(t, "suggest", "-f", fixture, "--arrival", "burst", "--pod", "small")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var line string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "--copy-node") {
+			line = strings.TrimSpace(l)
+		}
+	}
+	if !strings.Contains(line, " --arrival burst ") {
+		t.Fatalf("no what-if command with --arrival burst for the copy-node suggestion:\n%s", out)
+	}
+	args := shellSplit(t, strings.TrimPrefix(line, "kubectl schedscope "))
+	out, errOut, code = run(t, args...)
+	if code != 0 || !strings.Contains(out, "after:  bound to node-1-copy") {
+		t.Errorf("%v: exit %d, stderr %q, output:\n%s", args, code, errOut, out)
+	}
+}
+
+// shellSplit splits a command line whose words shellQuote quoted.
+func shellSplit(t *testing.T, s string) []string {
+	t.Helper()
+	var words []string
+	var w strings.Builder
+	quoted, inWord := false, false
+	for _, r := range s {
+		switch {
+		case r == '\'':
+			quoted, inWord = !quoted, true
+		case r == ' ' && !quoted:
+			if inWord {
+				words = append(words, w.String())
+				w.Reset()
+			}
+			inWord = false
+		default:
+			w.WriteRune(r)
+			inWord = true
+		}
+	}
+	if quoted {
+		t.Fatalf("unbalanced quote in %q", s)
+	}
+	if inWord {
+		words = append(words, w.String())
+	}
+	return words
+}
