@@ -107,8 +107,8 @@ type Engine struct {
 	// runs only); stopped ends their wait with the engine's context.
 	terminating *terminations
 	stopped     <-chan struct{}
-	emitted   int
-	emitting  int // cycles being handed to OnCycle
+	emitted     int
+	emitting    int // cycles being handed to OnCycle
 }
 
 // New builds the scheduler over the fixture; nothing is scheduled until Run.
