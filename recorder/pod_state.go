@@ -83,6 +83,48 @@ type PodState struct {
 // its last cycle's, as the API server keeps them); queue, the scheduling
 // queue's events in order, may be nil (a version 1 recording).
 func PodStates(cycles []*Cycle, never []PodState, queue []*QueueEvent) []PodState {
+	var b PodStateBuilder
+	for _, c := range cycles {
+		b.Add(c)
+	}
+	return b.States(never, queue)
+}
+
+// PodStateBuilder gathers what PodStates needs from cycles given one at a
+// time, keeping only a summary of each pod's last cycle: a replay printing
+// a large recording cycle by cycle gives the pods' states without holding
+// the cycles.
+type PodStateBuilder struct {
+	byPod   map[string]*PodState
+	order   []string
+	last    map[string]*Cycle // a summary: Seq, Start, Outcome
+	evicted map[string]Eviction
+}
+
+// Add takes one cycle, in any order.
+func (b *PodStateBuilder) Add(c *Cycle) {
+	if c == nil {
+		return
+	}
+	if b.byPod == nil {
+		b.byPod, b.last, b.evicted = map[string]*PodState{}, map[string]*Cycle{}, map[string]Eviction{}
+	}
+	k := c.Pod.Key()
+	st := b.byPod[k]
+	if st == nil {
+		st = &PodState{Pod: PodRef{Namespace: c.Pod.Namespace, Name: c.Pod.Name, UID: c.Pod.UID, Priority: c.Pod.Priority}}
+		b.byPod[k] = st
+		b.order = append(b.order, k)
+	}
+	st.Seqs = append(st.Seqs, c.Seq)
+	if l := b.last[k]; l == nil || c.Seq >= l.Seq {
+		b.last[k] = &Cycle{Seq: c.Seq, Start: c.Start, Outcome: c.Outcome}
+	}
+	addEvictions(b.evicted, c)
+}
+
+// States gives the pods' states (see PodStates) from the cycles added so far.
+func (b *PodStateBuilder) States(never []PodState, queue []*QueueEvent) []PodState {
 	events := map[string][]QueueEvent{}
 	var evOrder []string
 	for _, ev := range queue {
@@ -92,22 +134,6 @@ func PodStates(cycles []*Cycle, never []PodState, queue []*QueueEvent) []PodStat
 		}
 		events[k] = append(events[k], *ev)
 	}
-	byPod := map[string]*PodState{}
-	var order []string
-	last := map[string]*Cycle{}
-	for _, c := range cycles {
-		k := c.Pod.Key()
-		st := byPod[k]
-		if st == nil {
-			st = &PodState{Pod: PodRef{Namespace: c.Pod.Namespace, Name: c.Pod.Name, UID: c.Pod.UID, Priority: c.Pod.Priority}}
-			byPod[k] = st
-			order = append(order, k)
-		}
-		st.Seqs = append(st.Seqs, c.Seq)
-		if l := last[k]; l == nil || c.Seq >= l.Seq {
-			last[k] = c
-		}
-	}
 	// A pod deleted during the run ends Deleted, whatever its cycles said.
 	deleted := map[string]PodState{}
 	for _, n := range never {
@@ -115,9 +141,10 @@ func PodStates(cycles []*Cycle, never []PodState, queue []*QueueEvent) []PodStat
 			deleted[n.Pod.Key()] = n
 		}
 	}
-	out := make([]PodState, 0, len(order)+len(never))
-	for _, k := range order {
-		st, c := byPod[k], last[k]
+	out := make([]PodState, 0, len(b.order)+len(never))
+	for _, k := range b.order {
+		st, c := *b.byPod[k], b.last[k]
+		st.Seqs = slices.Clone(st.Seqs)
 		slices.Sort(st.Seqs)
 		switch o := c.Outcome; {
 		case o.Result == ResultBound:
@@ -133,12 +160,12 @@ func PodStates(cycles []*Cycle, never []PodState, queue []*QueueEvent) []PodStat
 		if d, ok := deleted[k]; ok {
 			st.Deleted(d)
 		}
-		out = append(out, *st)
+		out = append(out, st)
 	}
 	seen := map[string]bool{}
 	for _, n := range never {
 		k := n.Pod.Key()
-		if _, ok := byPod[k]; ok {
+		if _, ok := b.byPod[k]; ok {
 			continue
 		}
 		seen[k] = true
@@ -151,7 +178,7 @@ func PodStates(cycles []*Cycle, never []PodState, queue []*QueueEvent) []PodStat
 		out = append(out, n)
 	}
 	for _, k := range evOrder {
-		if _, ok := byPod[k]; ok || seen[k] {
+		if _, ok := b.byPod[k]; ok || seen[k] {
 			continue
 		}
 		evs := events[k]
@@ -169,9 +196,8 @@ func PodStates(cycles []*Cycle, never []PodState, queue []*QueueEvent) []PodStat
 		}
 		out = append(out, st)
 	}
-	evicted := Evictions(cycles)
 	for i := range out {
-		if e, ok := evicted[out[i].Pod.Key()]; ok {
+		if e, ok := b.evicted[out[i].Pod.Key()]; ok {
 			out[i].Evicted(e)
 		}
 	}
@@ -192,16 +218,20 @@ type Eviction struct {
 func Evictions(cycles []*Cycle) map[string]Eviction {
 	evicted := map[string]Eviction{}
 	for _, c := range cycles {
-		if c == nil || c.PostFilter == nil {
-			continue
-		}
-		for _, v := range c.PostFilter.Victims {
-			if e, ok := evicted[v.Key()]; !ok || e.Node == "" {
-				evicted[v.Key()] = Eviction{c.Seq, c.Pod, c.PostFilter.NominatedNode}
-			}
-		}
+		addEvictions(evicted, c)
 	}
 	return evicted
+}
+
+func addEvictions(evicted map[string]Eviction, c *Cycle) {
+	if c == nil || c.PostFilter == nil {
+		return
+	}
+	for _, v := range c.PostFilter.Victims {
+		if e, ok := evicted[v.Key()]; !ok || e.Node == "" || c.Seq < e.Seq && c.PostFilter.NominatedNode != "" {
+			evicted[v.Key()] = Eviction{c.Seq, c.Pod, c.PostFilter.NominatedNode}
+		}
+	}
 }
 
 // Evicted makes st a pod that e evicted.
