@@ -23,6 +23,13 @@ import (
 // runFixture schedules data and returns the bindings and the cycles in order.
 func runFixture(t *testing.T, name string, data []byte, opts Options) (*Result, []*recorder.Cycle) {
 	t.Helper()
+	return runFixtureArriving(t, name, data, opts, false)
+}
+
+// runFixtureArriving runs the fixture with its pending pods arriving at
+// once (burst) or one by one, and returns its result and cycles in order.
+func runFixtureArriving(t *testing.T, name string, data []byte, opts Options, burst bool) (*Result, []*recorder.Cycle) {
+	t.Helper()
 	fx, err := LoadFixture(name, data)
 	if err != nil {
 		t.Fatalf("LoadFixture: %v", err)
@@ -40,9 +47,13 @@ func runFixture(t *testing.T, name string, data []byte, opts Options) (*Result, 
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
-	res, err := e.Run(ctx)
+	run := e.Run
+	if burst {
+		run = e.RunBurst
+	}
+	res, err := run(ctx)
 	if err != nil {
-		t.Fatalf("Run: %v", err)
+		t.Fatalf("run: %v", err)
 	}
 	sort.Slice(cycles, func(i, j int) bool { return cycles[i].Seq < cycles[j].Seq })
 	return res, cycles

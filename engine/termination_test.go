@@ -1,11 +1,8 @@
 package engine
 
 import (
-	"context"
 	"os"
-	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -13,30 +10,6 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 )
-
-// runBurst runs the fixture with every pending pod arriving at once and
-// returns its result and cycles in order.
-func runBurst(t *testing.T, name string, data []byte) (*Result, []*recorder.Cycle) {
-	t.Helper()
-	fx, err := LoadFixture(name, data)
-	if err != nil {
-		t.Fatalf("LoadFixture: %v", err)
-	}
-	var mu sync.Mutex
-	var cycles []*recorder.Cycle
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	e, err := New(ctx, fx, Options{OnCycle: func(c *recorder.Cycle) { mu.Lock(); cycles = append(cycles, c); mu.Unlock() }})
-	if err != nil {
-		t.Fatalf("New: %v", err)
-	}
-	res, err := e.RunBurst(ctx)
-	if err != nil {
-		t.Fatalf("RunBurst: %v", err)
-	}
-	sort.Slice(cycles, func(i, j int) bool { return cycles[i].Seq < cycles[j].Seq })
-	return res, cycles
-}
 
 // A victim keeps its room for its grace period: the preemptor stays
 // nominated, a lower-priority pod arriving meanwhile is rejected by the node
@@ -49,7 +22,7 @@ func TestGracefulVictimHoldsNominatedRoom(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, cycles := runBurst(t, "graceful-victim.yaml", data)
+	res, cycles := runFixtureArriving(t, "graceful-victim.yaml", data, Options{}, true)
 	var got []string
 	for _, c := range cycles {
 		got = append(got, c.Pod.Name)
@@ -109,7 +82,7 @@ func TestVictimWithoutGracePeriodLeavesAtOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	data = []byte(strings.Replace(string(data), "terminationGracePeriodSeconds: 30", "terminationGracePeriodSeconds: 0", 1))
-	res, cycles := runBurst(t, "graceful-victim.yaml", data)
+	res, cycles := runFixtureArriving(t, "graceful-victim.yaml", data, Options{}, true)
 	if len(cycles) < 2 || cycles[0].Pod.Name != "urgent" {
 		t.Fatalf("cycles %d, want urgent's preemption first", len(cycles))
 	}
