@@ -247,6 +247,15 @@ func simulate(t *testing.T, name string, data []byte) map[string]outcome {
 // runFixture runs schedscope's engine on fx and returns its cycles in order.
 func runFixture(t *testing.T, fx *engine.Fixture) []*recorder.Cycle {
 	t.Helper()
+	_, cycles := runFixtureArriving(t, fx, false)
+	return cycles
+}
+
+// runFixtureArriving runs schedscope's engine on fx with its pending pods
+// arriving at once (burst) or one by one, and returns its result and its
+// cycles in order.
+func runFixtureArriving(t *testing.T, fx *engine.Fixture, burst bool) (*engine.Result, []*recorder.Cycle) {
+	t.Helper()
 	var mu sync.Mutex
 	var cycles []*recorder.Cycle
 	ctx, cancel := context.WithCancel(context.Background())
@@ -259,13 +268,18 @@ func runFixture(t *testing.T, fx *engine.Fixture) []*recorder.Cycle {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Run(ctx); err != nil {
+	run := e.Run
+	if burst {
+		run = e.RunBurst
+	}
+	res, err := run(ctx)
+	if err != nil {
 		t.Fatal(err)
 	}
 	mu.Lock()
 	defer mu.Unlock()
 	sort.Slice(cycles, func(i, j int) bool { return cycles[i].Seq < cycles[j].Seq })
-	return cycles
+	return res, cycles
 }
 
 func simulateFixture(t *testing.T, fx *engine.Fixture) map[string]outcome {

@@ -3,8 +3,6 @@ package e2e
 import (
 	"context"
 	"os"
-	"sort"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,7 +12,6 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/schedscope/schedscope/engine"
-	"github.com/schedscope/schedscope/recorder"
 )
 
 // A preemption whose victim takes its grace period to terminate, against the
@@ -93,17 +90,7 @@ func TestGracefulVictimMatchesRealScheduler(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var mu sync.Mutex
-	var cycles []*recorder.Cycle
-	e, err := engine.New(ctx, fx, engine.Options{OnCycle: func(c *recorder.Cycle) { mu.Lock(); cycles = append(cycles, c); mu.Unlock() }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := e.RunBurst(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Slice(cycles, func(i, j int) bool { return cycles[i].Seq < cycles[j].Seq })
+	res, cycles := runFixtureArriving(t, fx, true)
 	if len(cycles) < 3 || cycles[0].Pod.Name != "urgent" || cycles[1].Pod.Name != "small" {
 		t.Fatalf("schedscope: %d cycles, want urgent's preemption and then small's", len(cycles))
 	}
