@@ -3,6 +3,7 @@ package tui
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -307,6 +308,12 @@ func (p *Pods) apply(sel string) {
 		}
 	}
 	switch p.sort {
+	case podSortArrival:
+		// Cycles reach the view in the order they end; a preemption's cycle
+		// is held until its victims are known, so order by cycle number.
+		slices.SortStableFunc(p.rows, func(a, b int) int {
+			return cmp.Compare(firstSeq(p.pods[a].Seqs), firstSeq(p.pods[b].Seqs))
+		})
 	case podSortState:
 		slices.SortStableFunc(p.rows, func(a, b int) int {
 			return cmp.Compare(stateRank(p.pods[a].State), stateRank(p.pods[b].State))
@@ -767,6 +774,15 @@ func (p Pods) storyCycle(i int) string {
 	return strings.Join(parts, "  ")
 }
 
+// firstSeq is the number of a pod's first cycle, or the largest int for a
+// pod without one.
+func firstSeq(seqs []int) int {
+	if len(seqs) == 0 {
+		return math.MaxInt
+	}
+	return slices.Min(seqs)
+}
+
 // neverWords says in plain words why a pod got no cycle.
 func neverWords(state string) string {
 	switch state {
@@ -778,6 +794,9 @@ func neverWords(state string) string {
 		return "not yet: it waits in activeQ for its first cycle"
 	case recorder.PodPreBound:
 		return "it arrived bound to its node (spec.nodeName), so it never enters the queue"
+	case recorder.PodPreempted:
+		// A victim with no cycle of its own was running when the run began.
+		return "it arrived bound to its node (spec.nodeName) and ran there until a preemption evicted it"
 	case recorder.PodDeleted:
 		return "it was deleted before the scheduler took it"
 	}

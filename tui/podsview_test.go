@@ -294,3 +294,26 @@ func TestPodsNotWaiting(t *testing.T) {
 		t.Errorf("the title does not count Preempted and Deleted:\n%s", s)
 	}
 }
+
+// A preempting cycle reaches the view after the next pod's (it is held until
+// its victims are known): arrival still orders the pods by cycle number, and
+// the pre-bound victim's story says it ran until the preemption evicted it.
+func TestPodsArrivalOrderAndAPreBoundVictim(t *testing.T) {
+	small := makeCycle(2, "small").nodes("node-1").reject(0, "Insufficient cpu").obj()
+	urgent := makeCycle(1, "urgent").nodes("node-1").reject(0, "Insufficient cpu").obj()
+	urgent.Outcome = recorder.Outcome{Result: recorder.ResultUnschedulable, NominatedNode: "node-1"}
+	urgent.PostFilter = &recorder.PostFilterPhase{NominatedNode: "node-1", Victims: []recorder.PodRef{{Namespace: "default", Name: "victim"}}}
+	m := New(Options{Source: "fixture graceful.yaml"})
+	m = send(m, tea.WindowSizeMsg{Width: 120, Height: 30})
+	victim := recorder.PodState{Pod: recorder.PodRef{Namespace: "default", Name: "victim"}, State: recorder.PodPreBound, Node: "node-1", Seqs: []int{}}
+	m = send(m, eventsMsg{events: []Event{{Cycle: small}, {Cycle: urgent}, {NeverAttempted: []recorder.PodState{victim}}, {Done: true}}})
+	m = keys(m, "P")
+	want := []string{"urgent Nominated node-1 1", "small Unschedulable  1", "victim Preempted node-1 0"}
+	if diff := cmp.Diff(want, podTable(m)); diff != "" {
+		t.Fatalf("pods by arrival (-want +got):\n%s", diff)
+	}
+	s := screen(keys(m, "j", "j", "enter"))
+	if !strings.Contains(s, "ran there until a preemption evicted it") || strings.Contains(s, "cannot say why") {
+		t.Errorf("the victim's story:\n%s", s)
+	}
+}
