@@ -12,6 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/informers"
 	coreinformers "k8s.io/client-go/informers/core"
 	"k8s.io/client-go/informers/internalinterfaces"
@@ -21,6 +22,7 @@ import (
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
 	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/kubernetes/pkg/features"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/defaultpreemption"
 	"k8s.io/kubernetes/pkg/scheduler/framework/preemption"
 )
@@ -362,6 +364,11 @@ func (e *Engine) waitSettled(ctx context.Context) error {
 		var poll <-chan time.Time
 		switch {
 		case why == preemptingVictims:
+			poll = time.After(preemptPoll)
+		case strings.HasSuffix(why, "in backoffQ to retry") && utilfeature.DefaultFeatureGate.Enabled(features.SchedulerPopFromBackoffQ):
+			// With activeQ empty the scheduler pops a pod from backoffQ at
+			// once, before its backoff ends (SchedulerPopFromBackoffQ, on by
+			// default): wait for that; skipping the clock would race it.
 			poll = time.After(preemptPoll)
 		case (strings.HasSuffix(why, "in backoffQ to retry") || strings.HasSuffix(why, victimsTerminating)) && e.clock != nil:
 			// Nothing is left but a pod's backoff or a victim's grace period:

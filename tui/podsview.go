@@ -667,7 +667,7 @@ func (p Pods) storyLines() []string {
 		if it.ev != nil {
 			line = p.storyQueue(it.ev)
 		} else {
-			line = p.storyCycle(it.cycle)
+			line = p.storyCycle(it.cycle, it.early)
 		}
 		if k == p.storyCursor {
 			rows = append(rows, p.st.Selected.Render("▸ "+fit(ansiStrip(line), p.w-2)))
@@ -699,6 +699,7 @@ func (p Pods) storyLines() []string {
 type storyItem struct {
 	cycle int
 	ev    *recorder.QueueEvent
+	early bool // a cycle taken from backoffQ before its backoff ended
 }
 
 // storyItems are the open story's cycles and queue events in time order.
@@ -707,16 +708,17 @@ func (p Pods) storyItems() []storyItem {
 		return nil
 	}
 	pr := &p.pods[p.story]
-	items := make([]storyItem, 0, len(pr.cycles)+len(pr.Queue))
-	q := 0
-	for _, i := range pr.cycles {
-		for ; q < len(pr.Queue) && pr.Queue[q].Time.Before(p.entries[i].Start); q++ {
-			items = append(items, storyItem{ev: &pr.Queue[q]})
-		}
-		items = append(items, storyItem{cycle: i})
+	starts := make([]time.Time, len(pr.cycles))
+	for k, i := range pr.cycles {
+		starts[k] = p.entries[i].Start
 	}
-	for ; q < len(pr.Queue); q++ {
-		items = append(items, storyItem{ev: &pr.Queue[q]})
+	story := narrate.Story(starts, pr.Queue)
+	items := make([]storyItem, len(story))
+	for k, it := range story {
+		items[k] = storyItem{ev: it.Event, early: it.Early}
+		if it.Event == nil {
+			items[k].cycle = pr.cycles[it.Cycle]
+		}
 	}
 	return items
 }
@@ -737,13 +739,16 @@ func (p Pods) storyQueue(ev *recorder.QueueEvent) string {
 }
 
 // storyCycle is one cycle of a story: what it did, in one line.
-func (p Pods) storyCycle(i int) string {
+func (p Pods) storyCycle(i int, early bool) string {
 	e := &p.entries[i]
 	var c *recorder.Cycle
 	if i < len(p.cycles) {
 		c = p.cycles[i]
 	}
 	parts := []string{fitLeft(fmt.Sprint(e.Seq), 5), p.st.Dim.Render(e.Start.UTC().Format("15:04:05.000")), fmt.Sprintf("try %d", e.Attempt)}
+	if early {
+		parts[2] += p.st.Dim.Render(" (" + narrate.EarlyPop + ")")
+	}
 	switch e.Result {
 	case recorder.ResultBound:
 		parts = append(parts, p.st.Success.Render("✓ bound "+e.Node))

@@ -67,3 +67,42 @@ func plural(n int) string {
 	}
 	return "s"
 }
+
+// StoryItem is one step of a pod's story: one of its cycles (Cycle, an
+// index into the starts Story was given) or, when Event is set, a queue
+// event.
+type StoryItem struct {
+	Cycle int
+	Event *recorder.QueueEvent
+	// Early marks a cycle that began before the backoff its pod was put in
+	// had ended: with activeQ empty, the queue pops from backoffQ at once
+	// (kube-scheduler's SchedulerPopFromBackoffQ, on by default).
+	Early bool
+}
+
+// EarlyPop words StoryItem.Early.
+const EarlyPop = "taken from backoffQ before its backoff ended, as activeQ was empty"
+
+
+// Story orders a pod's cycles, given by their start times in order, and its
+// queue events, in order, into its story: each queue event comes before the
+// first cycle that started after it.
+func Story(starts []time.Time, events []recorder.QueueEvent) []StoryItem {
+	items := make([]StoryItem, 0, len(starts)+len(events))
+	q := 0
+	for i, start := range starts {
+		for ; q < len(events) && events[q].Time.Before(start); q++ {
+			items = append(items, StoryItem{Event: &events[q]})
+		}
+		early := false
+		if q > 0 {
+			prev := &events[q-1]
+			early = prev.To == recorder.QueueBackoff && prev.Op != recorder.QueueDelete && start.Before(prev.BackoffUntil)
+		}
+		items = append(items, StoryItem{Cycle: i, Early: early})
+	}
+	for ; q < len(events); q++ {
+		items = append(items, StoryItem{Event: &events[q]})
+	}
+	return items
+}

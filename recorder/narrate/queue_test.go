@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/schedscope/schedscope/recorder"
 )
 
@@ -28,5 +29,27 @@ func TestQueueEventString(t *testing.T) {
 				t.Errorf("got  %q\nwant %q", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestStory(t *testing.T) {
+	at := func(ms int) time.Time {
+		return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(ms) * time.Millisecond)
+	}
+	events := []recorder.QueueEvent{
+		{Time: at(0), Op: recorder.QueueAdd, To: recorder.QueueActive},
+		{Time: at(20), Op: recorder.QueueMove, To: recorder.QueueUnschedulable},
+		{Time: at(30), Op: recorder.QueueMove, To: recorder.QueueBackoff, BackoffUntil: at(1000)},
+		{Time: at(50), Op: recorder.QueueDelete},
+	}
+	got := Story([]time.Time{at(10), at(40)}, events)
+	want := []StoryItem{{Event: &events[0]}, {Cycle: 0}, {Event: &events[1]}, {Event: &events[2]}, {Cycle: 1, Early: true}, {Event: &events[3]}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("story (-want +got):\n%s", diff)
+	}
+	// A cycle after the backoff ended is not early.
+	got = Story([]time.Time{at(10), at(1500)}, events)
+	if last := got[len(got)-1]; last.Event != nil || last.Cycle != 1 || last.Early {
+		t.Errorf("a cycle after its backoff (and after every event): %+v", last)
 	}
 }

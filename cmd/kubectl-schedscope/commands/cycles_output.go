@@ -25,6 +25,9 @@ type cyclesOutput struct {
 	observed []*recorder.Observed
 	// pods, if set, are where every pod stands; text ends with those not bound.
 	pods []recorder.PodState
+	// story, for one pod explained, tells its story in text: its cycles and
+	// queue events in time order.
+	story bool
 }
 
 // validOutput checks an --output value.
@@ -64,6 +67,9 @@ func (o *cyclesOutput) print(w io.Writer, format string) error {
 	}
 	for _, ob := range o.observed {
 		t.observed(ob)
+	}
+	if o.story && len(o.pods) == 1 {
+		t.story(o.pods[0], o.cycles)
 	}
 	t.podStates(o.pods)
 	return t.err

@@ -84,7 +84,7 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 		pods = kept
 		cycles, _ = podCycles(cycles, o.Pod, fx.Name)
 	}
-	out := cyclesOutput{header: header, source: "fixture " + fx.Name, warnings: fx.Warnings, cycles: cycles, pods: pods}
+	out := cyclesOutput{header: header, source: "fixture " + fx.Name, warnings: fx.Warnings, cycles: cycles, pods: pods, story: o.Pod != ""}
 	if err := out.print(o.streams.Out, o.Output); err != nil {
 		return err
 	}

@@ -164,3 +164,39 @@ func TestExplainPodsThatAreNotWaiting(t *testing.T) {
 		})
 	}
 }
+
+// explain --pod tells the pod's story in text: big-job fails, the node the
+// timeline adds wakes it (NodeResourcesFit's hint), and the queue pops it
+// from backoffQ at once, activeQ being empty, as kube-scheduler does.
+func TestExplainPodStory(t *testing.T) {
+	out, errOut, code := run(t, "explain", "-f", "autoscaler.yaml", "--pod", "big-job")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	_, story, ok := strings.Cut(out, "story of default/big-job (Bound on big-1):\n")
+	if !ok {
+		t.Fatalf("no story:\n%s", out)
+	}
+	var steps []string
+	for _, l := range strings.Split(strings.TrimSpace(story), "\n") {
+		if f := strings.Fields(l); len(f) > 1 {
+			steps = append(steps, strings.Join(f[1:], " ")) // without the time
+		}
+	}
+	want := []string{
+		"added → Active",
+		"cycle 1 (attempt 1): Unschedulable: 0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.",
+		"ScheduleAttemptFailure → Unschedulable",
+		"NodeAdd → NodeResourcesFit said Queue → Backoff until",
+		"cycle 2 (attempt 2; taken from backoffQ before its backoff ended, as activeQ was empty): bound to big-1",
+		"left the queue, assigned to a node",
+	}
+	if len(steps) != len(want) {
+		t.Fatalf("story has %d steps, want %d:\n%s", len(steps), len(want), story)
+	}
+	for i := range want {
+		if !strings.HasPrefix(steps[i], want[i]) {
+			t.Errorf("step %d: %q, want %q…", i+1, steps[i], want[i])
+		}
+	}
+}

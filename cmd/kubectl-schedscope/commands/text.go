@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -479,6 +480,42 @@ func pad(s string, n int) string {
 		return s + strings.Repeat(" ", n-l)
 	}
 	return s
+}
+
+// story tells one pod's story: each of its cycles (of cycles, which may hold
+// other pods' too) and queue events in time order, one line each.
+func (t *textWriter) story(p recorder.PodState, cycles []*recorder.Cycle) {
+	var mine []*recorder.Cycle
+	for _, c := range cycles {
+		if c.Pod.Key() == p.Pod.Key() {
+			mine = append(mine, c)
+		}
+	}
+	if len(mine)+len(p.Queue) == 0 {
+		return
+	}
+	starts := make([]time.Time, len(mine))
+	for i, c := range mine {
+		starts[i] = c.Start
+	}
+	head := p.State
+	if p.Node != "" {
+		head += " on " + p.Node
+	}
+	t.printf("story of %s (%s):\n", p.Pod.Key(), head)
+	for _, it := range narrate.Story(starts, p.Queue) {
+		if ev := it.Event; ev != nil {
+			t.printf("  %s  %s\n", ev.Time.UTC().Format("15:04:05.000"), narrate.QueueEvent(ev))
+			continue
+		}
+		c := mine[it.Cycle]
+		early := ""
+		if it.Early {
+			early = "; " + narrate.EarlyPop
+		}
+		t.printf("  %s  cycle %d (attempt %d%s): %s\n", c.Start.UTC().Format("15:04:05.000"), c.Seq, c.Attempt, early, narrate.Outcome(c.Outcome))
+	}
+	t.printf("\n")
 }
 
 // podStates ends the text with one line per pod that is not bound (nor
