@@ -49,8 +49,15 @@ type Options struct {
 	// Gate, if set, is called with the pod the scheduler has just taken from its
 	// queue, before the scheduling cycle starts; it blocks to pause the engine.
 	Gate func(ctx context.Context, pod recorder.PodRef) error
+	// OnDecided, if set, receives each cycle as it finishes: before OnCycle,
+	// which a cycle that preempted reaches only once its victims are known
+	// (or FlushHeld hands it over). A mirror waits on it for the engine's
+	// decision on a pod the cluster has bound. It is called from scheduler
+	// goroutines and must not block for long nor call the engine.
+	OnDecided func(*recorder.Cycle)
 
-	// simulated gives the scheduling queue a simClock (fixture runs).
+	// simulated gives the scheduling queue a simClock (fixture runs), and
+	// keeps what a run needs to know when the scheduler has settled.
 	simulated bool
 }
 
@@ -90,17 +97,13 @@ type Engine struct {
 
 	mu       sync.Mutex
 	inFlight map[types.UID]bool
-	// decided holds each pod's last finished cycle; decision is closed and
-	// replaced whenever one finishes.
-	decided  map[types.UID]*recorder.Cycle
-	decision chan struct{}
 	// nominations are the nodes pods were nominated to, as written.
 	nominations *nominations
 	// timeOnly marks pods whose last cycle failed with no plugin to wait for:
-	// the queue retries them after backoff alone.
+	// the queue retries them after backoff alone. Fixture runs only.
 	timeOnly map[types.UID]bool
 	// nominated holds pods whose last cycle nominated a node, until their
-	// preemption has evicted its victims.
+	// preemption has evicted its victims. Fixture runs only.
 	nominated map[types.UID]bool
 	pending   []*cycleTrace // preempting cycles held back until their victims are known
 	emitted   int
@@ -141,7 +144,7 @@ func build(ctx context.Context, fx *Fixture, opts Options) (*Engine, error) {
 		opts.SettleTimeout = 60 * time.Second
 	}
 	e := &Engine{opts: opts, fixture: fx, cfg: cfg, trace: newTraceState(), inFlight: map[types.UID]bool{},
-		decided: map[types.UID]*recorder.Cycle{}, decision: make(chan struct{}), timeOnly: map[types.UID]bool{}, nominations: newNominations(),
+		timeOnly: map[types.UID]bool{}, nominations: newNominations(),
 		nominated: map[types.UID]bool{}, changes: newChanges()}
 	e.events = newObjectEvents(e.changes)
 	if opts.simulated {

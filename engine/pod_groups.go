@@ -2,11 +2,8 @@ package engine
 
 import (
 	"fmt"
-	"sort"
-	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/kubernetes/pkg/features"
@@ -48,21 +45,4 @@ func checkPodGroupKind(o runtime.Object) error {
 		return nil
 	}
 	return fmt.Errorf("no matches for kind %q in version %q: kube-apiserver serves it only with the %s feature gate, off by default in v1.37.1 and not supported by schedscope (pod groups are scheduled in cycles it does not record)", gvk.Kind, gvk.GroupVersion(), features.GenericWorkload)
-}
-
-// podGroupNote says, for live mode, when the cluster serves pod group
-// resources, which it does only with GenericWorkload on: its scheduler may
-// then place pods of a group together, while schedscope schedules each alone.
-func podGroupNote(served map[schema.GroupVersionResource]bool) string {
-	var found []string
-	for gvr := range served {
-		if gvr.Group == "scheduling.k8s.io" && (gvr.Resource == "podgroups" || gvr.Resource == "workloads") {
-			found = append(found, gvr.Resource+"."+gvr.Group+"/"+gvr.Version)
-		}
-	}
-	if len(found) == 0 {
-		return ""
-	}
-	sort.Strings(found)
-	return fmt.Sprintf("the cluster serves %s, so it runs with the %s feature gate: schedscope predicts each pod of a pod group alone, as kube-scheduler does with the gate off, and the cluster's scheduler may place a pod group otherwise", strings.Join(found, ", "), features.GenericWorkload)
 }
