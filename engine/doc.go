@@ -1,6 +1,7 @@
 // Package engine runs the upstream kube-scheduler in-process over a cluster held in
-// memory and records every scheduling cycle as recorder types. It is the only
-// package tree of schedscope that imports k8s.io/kubernetes.
+// memory and records every scheduling cycle as recorder types. Its package
+// tree (engine, engine/live, engine/cluster) is the only one of schedscope
+// that imports k8s.io/kubernetes.
 //
 // Where things are:
 //
@@ -29,9 +30,12 @@
 //     settle.go: when the scheduler has nothing left to do (counted informer
 //     events, no pod in flight); queue_counts.go; pod_states.go: pods that
 //     never got a cycle, and why.
-//   - A live cluster. live.go mirrors a cluster read-only into the engine;
-//     live_extenders.go is the extender policy; live_fork.go forks a live
-//     session; snapshot.go and snapshot_scrub.go write a cluster as a fixture,
+//   - A live cluster. mirror.go is the seam live mode drives the engine
+//     through (NewMirrored, ReadResources, Tracker, LockPods, Start, Schedule,
+//     FlushHeld, with Options.OnDecided); the session itself is package
+//     engine/live, and engine/cluster is the read-only connection it shares
+//     with snapshot (kubeconfig loading, the read-only transport, the access
+//     check). snapshot.go and snapshot_scrub.go write a cluster as a fixture,
 //     keeping only what the scheduler reads.
 //   - What-if. fork.go captures the state a cycle saw and re-runs it;
 //     whatif_change.go: the changes a user can make; suggest.go: the search
