@@ -2,7 +2,9 @@ package engine
 
 import (
 	"fmt"
+	"strings"
 
+	"github.com/schedscope/schedscope/engine/fixture"
 	"k8s.io/apimachinery/pkg/runtime"
 	jsonserializer "k8s.io/apimachinery/pkg/runtime/serializer/json"
 	"sigs.k8s.io/yaml"
@@ -20,7 +22,7 @@ func LoadConfigFile(path string) (*config.KubeSchedulerConfiguration, error) {
 	if path == "" {
 		return latest.Default()
 	}
-	data, err := readBounded(path, maxConfigBytes, "scheduler configuration")
+	data, err := fixture.ReadBounded(path, maxConfigBytes, "scheduler configuration")
 	if err != nil {
 		return nil, err
 	}
@@ -61,4 +63,9 @@ func LoadConfig(path string, data []byte) (*config.KubeSchedulerConfiguration, e
 		return nil, fmt.Errorf("%s: %v", path, oneLine(err))
 	}
 	return cfg, nil
+}
+
+// oneLine is err's message on one line.
+func oneLine(err error) string {
+	return strings.Join(strings.Fields(err.Error()), " ")
 }

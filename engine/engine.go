@@ -17,6 +17,7 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework/preemption"
 	"k8s.io/utils/clock"
 
+	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder"
 )
 
@@ -64,7 +65,7 @@ type Options struct {
 // Engine is the upstream scheduler running in-process over a fixture.
 type Engine struct {
 	opts    Options
-	fixture *Fixture
+	fixture *fixture.Fixture
 	client  *fake.Clientset
 	sched   *scheduler.Scheduler
 	trace   *traceState
@@ -113,7 +114,7 @@ type Engine struct {
 // New builds the scheduler over the fixture; nothing is scheduled until Run.
 // The scheduling queue runs on a simulated clock: waits for backoff that a
 // run would only sleep through are skipped (see simClock).
-func New(ctx context.Context, fx *Fixture, opts Options) (*Engine, error) {
+func New(ctx context.Context, fx *fixture.Fixture, opts Options) (*Engine, error) {
 	opts.simulated = true
 	e, err := build(ctx, fx, opts)
 	if err != nil {
@@ -126,7 +127,7 @@ func New(ctx context.Context, fx *Fixture, opts Options) (*Engine, error) {
 }
 
 // build creates the scheduler over fx's objects without starting its informers.
-func build(ctx context.Context, fx *Fixture, opts Options) (*Engine, error) {
+func build(ctx context.Context, fx *fixture.Fixture, opts Options) (*Engine, error) {
 	if err := checkPodGroupGate(); err != nil {
 		return nil, err
 	}

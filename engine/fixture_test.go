@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedscope/schedscope/engine/fixture"
 	v1 "k8s.io/api/core/v1"
 )
 
@@ -40,7 +41,7 @@ func TestLoadFixtureErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := LoadFixture("bad.yaml", []byte(tt.data))
+			_, err := fixture.Load("bad.yaml", []byte(tt.data))
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -64,7 +65,7 @@ metadata: {name: p}
 spec:
   containers: [{name: c, image: nginx}]
 `
-	fx, err := LoadFixture("ok.yaml", []byte(data))
+	fx, err := fixture.Load("ok.yaml", []byte(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +159,7 @@ func TestInputFilesAreBounded(t *testing.T) {
 	if _, err := os.Stat("/dev/zero"); err != nil {
 		t.Skip("no /dev/zero here")
 	}
-	_, err := LoadFixtureFile("/dev/zero")
+	_, err := fixture.LoadFile("/dev/zero")
 	if err == nil || !strings.Contains(err.Error(), "/dev/zero: larger than 64 MiB: too big for a fixture") {
 		t.Errorf("fixture /dev/zero: got %v", err)
 	}

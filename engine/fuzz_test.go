@@ -6,6 +6,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 
+	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/fixtures"
 )
 
@@ -29,7 +30,7 @@ func FuzzLoadFixture(f *testing.F) {
 	f.Add([]byte("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: i}]}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: n, labels: {a: b}}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: n}\nspec: {unschedulable: true}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: n, annotations: {schedscope.io/delete: \"true\"}}\n"))
 	f.Add([]byte("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: i}]}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, annotations: {schedscope.io/delete: \"true\", schedscope.io/replicas: \"2\"}}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fx, err := LoadFixture("f.yaml", data)
+		fx, err := fixture.Load("f.yaml", data)
 		if err != nil {
 			msg := err.Error()
 			if strings.Contains(msg, "\n") || !strings.HasPrefix(msg, "f.yaml") {
@@ -60,7 +61,7 @@ func FuzzLoadFixture(f *testing.F) {
 			}
 			after = st.After
 		}
-		again, err := LoadFixture("f.yaml", data)
+		again, err := fixture.Load("f.yaml", data)
 		if err != nil || len(again.Objects) != len(fx.Objects) || len(again.Pending) != len(fx.Pending) || len(again.Steps) != len(fx.Steps) {
 			t.Fatalf("a second load differs: %v", err)
 		}

@@ -12,6 +12,7 @@ import (
 	clienttesting "k8s.io/client-go/testing"
 
 	"github.com/schedscope/schedscope/engine/cluster"
+	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder"
 )
 
@@ -36,7 +37,7 @@ import (
 // still run in the cluster until the cluster itself evicts them, and the
 // mirror removes them then. Nothing runs until Start and Schedule.
 func NewMirrored(ctx context.Context, src recorder.Source, opts Options) (*Engine, error) {
-	e, err := build(ctx, &Fixture{Name: src.Name}, opts)
+	e, err := build(ctx, &fixture.Fixture{Name: src.Name}, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +74,7 @@ func ReadResources(ctx context.Context, cfg *Options) ([]schema.GroupVersionReso
 	if cfg != nil {
 		opts = *cfg
 	}
-	e, err := build(ctx, &Fixture{Name: "rbac"}, opts)
+	e, err := build(ctx, &fixture.Fixture{Name: "rbac"}, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedscope/schedscope/engine/fixture"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	featuregatetesting "k8s.io/component-base/featuregate/testing"
 	"k8s.io/kubernetes/pkg/features"
@@ -21,7 +22,7 @@ status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
 // pod groups in cycles schedscope's hooks never see; the engine refuses to
 // start rather than lose them, in one line naming the gate.
 func TestPodGroupGateRefused(t *testing.T) {
-	fx, err := LoadFixture("one.yaml", []byte(podGroupNode+"apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, image: pause}]\n"))
+	fx, err := fixture.Load("one.yaml", []byte(podGroupNode+"apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, image: pause}]\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,12 +53,12 @@ func TestPodGroupKindsRefused(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := LoadFixture("pg.yaml", []byte(podGroupNode+tt.doc))
+			_, err := fixture.Load("pg.yaml", []byte(podGroupNode+tt.doc))
 			switch {
 			case tt.want == "" && err != nil:
-				t.Errorf("LoadFixture: %v", err)
+				t.Errorf("fixture.Load: %v", err)
 			case tt.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tt.want) || strings.Contains(err.Error(), "\n")):
-				t.Errorf("LoadFixture error %v, want one line starting %q", err, tt.want)
+				t.Errorf("fixture.Load error %v, want one line starting %q", err, tt.want)
 			}
 		})
 	}
@@ -68,7 +69,7 @@ func TestPodGroupKindsRefused(t *testing.T) {
 // scheduled alone in an ordinary cycle.
 func TestSchedulingGroupDroppedAsUpstream(t *testing.T) {
 	data := []byte(podGroupNode + "apiVersion: v1\nkind: Pod\nmetadata: {name: member}\nspec:\n  schedulingGroup: {podGroupName: g}\n  containers: [{name: c, image: pause}]\n")
-	fx, err := LoadFixture("member.yaml", data)
+	fx, err := fixture.Load("member.yaml", data)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/engine/extendertest"
+	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/engine/live"
 	"github.com/schedscope/schedscope/recorder"
 )
@@ -226,7 +227,7 @@ func TestExtendersMatchRealScheduler(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fx, err := engine.LoadFixture("extenders.yaml", manifest)
+	fx, err := fixture.Load("extenders.yaml", manifest)
 	if err != nil {
 		t.Fatal(err)
 	}
