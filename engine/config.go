@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/schedscope/schedscope/engine/fixture"
 	"k8s.io/apimachinery/pkg/runtime"
 	jsonserializer "k8s.io/apimachinery/pkg/runtime/serializer/json"
 	"sigs.k8s.io/yaml"
@@ -13,6 +12,8 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/apis/config/latest"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config/scheme"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config/validation"
+
+	"github.com/schedscope/schedscope/engine/fixture"
 )
 
 // LoadConfigFile loads a KubeSchedulerConfiguration the way kube-scheduler does:

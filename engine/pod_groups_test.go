@@ -5,10 +5,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedscope/schedscope/engine/fixture"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	featuregatetesting "k8s.io/component-base/featuregate/testing"
 	"k8s.io/kubernetes/pkg/features"
+
+	"github.com/schedscope/schedscope/engine/fixture"
 )
 
 const podGroupNode = `apiVersion: v1
