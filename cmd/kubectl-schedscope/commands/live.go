@@ -14,7 +14,7 @@ import (
 
 	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/engine/cluster"
-	"github.com/schedscope/schedscope/engine/live"
+	livemode "github.com/schedscope/schedscope/engine/live"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/export"
 	"github.com/schedscope/schedscope/recorder/narrate"
@@ -96,7 +96,7 @@ func (o *LiveOptions) Run(ctx context.Context, reader *cluster.Reader) error {
 	defer out.close()
 	var ctl *liveControl
 	eopts.Diagnostic, eopts.OnCycle, eopts.OnQueue = mode, out.cycle, out.queue
-	opts := live.Options{
+	opts := livemode.Options{
 		Options:       eopts,
 		Cluster:       reader,
 		Namespace:     ns,
@@ -111,25 +111,25 @@ func (o *LiveOptions) Run(ctx context.Context, reader *cluster.Reader) error {
 		defer ctl.Close()
 		opts.Gate = ctl.Gate
 	}
-	session, err := live.New(ctx, opts)
+	live, err := livemode.New(ctx, opts)
 	if err != nil {
 		return err
 	}
 	if ctl != nil {
-		ctl.setCounts(session.QueueCounts)
+		ctl.setCounts(live.QueueCounts)
 		out.ctl = ctl
 	}
-	if err := out.start(session.Header()); err != nil {
+	if err := out.start(live.Header()); err != nil {
 		return err
 	}
-	for _, n := range session.Notes() {
+	for _, n := range live.Notes() {
 		out.problem(errors.New(n))
 	}
-	for _, s := range session.Skipped() {
+	for _, s := range live.Skipped() {
 		out.problem(fmt.Errorf("the cluster does not serve %s; the scheduler sees none", s))
 	}
 	runDone := make(chan error, 1)
-	go func() { runDone <- session.Run(ctx) }()
+	go func() { runDone <- live.Run(ctx) }()
 	if o.NoTUI {
 		select {
 		case <-ctx.Done():
@@ -145,7 +145,7 @@ func (o *LiveOptions) Run(ctx context.Context, reader *cluster.Reader) error {
 	}
 	// What-if forks the mirror in memory: nothing is sent to the cluster.
 	err = tui.Run(ctx, tui.Options{Source: source, Events: out.events, Control: ctl,
-		WhatIf: newLiveWhatIfSource(ctx, session)})
+		WhatIf: newLiveWhatIfSource(ctx, live)})
 	cancel()
 	ctl.Close()
 	<-runDone
