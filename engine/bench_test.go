@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder"
 )
 
@@ -78,7 +79,7 @@ spec:
 // to w as record writes it: through an AsyncWriter.
 func fixtureRun(b *testing.B, data []byte, record, burst bool, w io.Writer) (time.Duration, int) {
 	b.Helper()
-	fx, err := LoadFixture("bench", data)
+	fx, err := fixture.Load("bench", data)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -202,7 +203,7 @@ func b2i(v bool) int {
 // 5 000-node cluster, reporting cycles written per second and bytes per cycle.
 func BenchmarkWriteCycle5000Nodes(b *testing.B) {
 	data := benchCluster(5000, 60)
-	fx, err := LoadFixture("bench", data)
+	fx, err := fixture.Load("bench", data)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	jsonserializer "k8s.io/apimachinery/pkg/runtime/serializer/json"
@@ -11,6 +12,8 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/apis/config/latest"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config/scheme"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config/validation"
+
+	"github.com/schedscope/schedscope/engine/fixture"
 )
 
 // LoadConfigFile loads a KubeSchedulerConfiguration the way kube-scheduler does:
@@ -20,7 +23,7 @@ func LoadConfigFile(path string) (*config.KubeSchedulerConfiguration, error) {
 	if path == "" {
 		return latest.Default()
 	}
-	data, err := readBounded(path, maxConfigBytes, "scheduler configuration")
+	data, err := fixture.ReadBounded(path, maxConfigBytes, "scheduler configuration")
 	if err != nil {
 		return nil, err
 	}
@@ -61,4 +64,9 @@ func LoadConfig(path string, data []byte) (*config.KubeSchedulerConfiguration, e
 		return nil, fmt.Errorf("%s: %v", path, oneLine(err))
 	}
 	return cfg, nil
+}
+
+// oneLine is err's message on one line.
+func oneLine(err error) string {
+	return strings.Join(strings.Fields(err.Error()), " ")
 }

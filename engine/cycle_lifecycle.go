@@ -219,14 +219,8 @@ func (e *Engine) finish(c *cycleTrace) {
 	c.c.Duration = time.Since(c.started)
 	hold := c.postFilter && c.c.PostFilter != nil && c.c.PostFilter.NominatedNode != ""
 	c.mu.Unlock()
-	if !e.opts.simulated {
-		// Live mode waits for the engine's decision on a pod; a fixture run
-		// never asks, and keeping each pod's cycle would hold the run in memory.
-		e.mu.Lock()
-		e.decided[c.uid] = c.c
-		close(e.decision)
-		e.decision = make(chan struct{})
-		e.mu.Unlock()
+	if e.opts.OnDecided != nil {
+		e.opts.OnDecided(c.c)
 	}
 	e.trace.current.CompareAndSwap(c, nil)
 	if hold {

@@ -1,17 +1,15 @@
 // Package engine runs the upstream kube-scheduler in-process over a cluster held in
-// memory and records every scheduling cycle as recorder types. It is the only
-// package tree of schedscope that imports k8s.io/kubernetes.
+// memory and records every scheduling cycle as recorder types. Its package
+// tree (engine, engine/fixture, engine/live, engine/cluster) is the only one
+// of schedscope that imports k8s.io/kubernetes.
 //
 // Where things are:
 //
-//   - Loading a cluster. fixture.go: a fixture's manifests decoded strictly
-//     (schedscope.io/replicas, line numbers in errors); timeline.go: the
-//     documents after the first pending pod, as steps (create, replace,
-//     schedscope.io/delete). admission.go orders and names objects;
-//     admission_chain.go runs the API server's admission plugins as upstream
-//     builds them; validate.go runs each kind's registry strategy (defaulting,
-//     PrepareForCreate/Update, validation). pod_groups.go refuses pod groups.
-//     config.go loads a KubeSchedulerConfiguration through the upstream scheme.
+//   - Loading a cluster. Package engine/fixture decodes and admits a
+//     fixture's manifests (the objects, the pending pods, the timeline's
+//     steps) as an API server would. config.go loads a
+//     KubeSchedulerConfiguration through the upstream scheme; pod_groups.go
+//     refuses the GenericWorkload feature gate.
 //   - The scheduler. engine.go: Options, Engine, New and build (scheduler.New
 //     over informers on an in-memory clientset); fake_api.go: that clientset's
 //     reactors (binding, resource versions, nominations, preemption victims);
@@ -27,12 +25,15 @@
 //     diagnostic.go runs the diagnostic full-filter pass; events.go catches
 //     the scheduler's events; header.go describes the scheduler for a recording.
 //   - Running a fixture. sim.go: Run (sequential arrival) and RunBurst;
-//     settle.go: when the scheduler has nothing left to do (counted informer
-//     events, no pod in flight); queue_counts.go; pod_states.go: pods that
-//     never got a cycle, and why.
-//   - A live cluster. live.go mirrors a cluster read-only into the engine;
-//     live_extenders.go is the extender policy; live_fork.go forks a live
-//     session; snapshot.go and snapshot_scrub.go write a cluster as a fixture,
+//     steps.go writes a timeline's step; settle.go: when the scheduler has
+//     nothing left to do (counted informer events, no pod in flight);
+//     queue_counts.go.
+//   - A live cluster. mirror.go is the seam live mode drives the engine
+//     through (NewMirrored, ReadResources, Tracker, LockPods, Start, Schedule,
+//     FlushHeld, with Options.OnDecided); the session itself is package
+//     engine/live, and engine/cluster is the read-only connection it shares
+//     with snapshot (kubeconfig loading, the read-only transport, the access
+//     check). snapshot.go and snapshot_scrub.go write a cluster as a fixture,
 //     keeping only what the scheduler reads.
 //   - What-if. fork.go captures the state a cycle saw and re-runs it;
 //     whatif_change.go: the changes a user can make; suggest.go: the search

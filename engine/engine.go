@@ -17,6 +17,7 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework/preemption"
 	"k8s.io/utils/clock"
 
+	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder"
 )
 
@@ -49,15 +50,22 @@ type Options struct {
 	// Gate, if set, is called with the pod the scheduler has just taken from its
 	// queue, before the scheduling cycle starts; it blocks to pause the engine.
 	Gate func(ctx context.Context, pod recorder.PodRef) error
+	// OnDecided, if set, receives each cycle as it finishes: before OnCycle,
+	// which a cycle that preempted reaches only once its victims are known
+	// (or FlushHeld hands it over). A mirror waits on it for the engine's
+	// decision on a pod the cluster has bound. It is called from scheduler
+	// goroutines and must not block for long nor call the engine.
+	OnDecided func(*recorder.Cycle)
 
-	// simulated gives the scheduling queue a simClock (fixture runs).
+	// simulated gives the scheduling queue a simClock (fixture runs), and
+	// keeps what a run needs to know when the scheduler has settled.
 	simulated bool
 }
 
 // Engine is the upstream scheduler running in-process over a fixture.
 type Engine struct {
 	opts    Options
-	fixture *Fixture
+	fixture *fixture.Fixture
 	client  *fake.Clientset
 	sched   *scheduler.Scheduler
 	trace   *traceState
@@ -90,17 +98,13 @@ type Engine struct {
 
 	mu       sync.Mutex
 	inFlight map[types.UID]bool
-	// decided holds each pod's last finished cycle; decision is closed and
-	// replaced whenever one finishes.
-	decided  map[types.UID]*recorder.Cycle
-	decision chan struct{}
 	// nominations are the nodes pods were nominated to, as written.
 	nominations *nominations
 	// timeOnly marks pods whose last cycle failed with no plugin to wait for:
-	// the queue retries them after backoff alone.
+	// the queue retries them after backoff alone. Fixture runs only.
 	timeOnly map[types.UID]bool
 	// nominated holds pods whose last cycle nominated a node, until their
-	// preemption has evicted its victims.
+	// preemption has evicted its victims. Fixture runs only.
 	nominated map[types.UID]bool
 	pending   []*cycleTrace // preempting cycles held back until their victims are known
 	// terminating holds preemption victims in their grace period (fixture
@@ -114,7 +118,7 @@ type Engine struct {
 // New builds the scheduler over the fixture; nothing is scheduled until Run.
 // The scheduling queue runs on a simulated clock: waits for backoff that a
 // run would only sleep through are skipped (see simClock).
-func New(ctx context.Context, fx *Fixture, opts Options) (*Engine, error) {
+func New(ctx context.Context, fx *fixture.Fixture, opts Options) (*Engine, error) {
 	opts.simulated = true
 	e, err := build(ctx, fx, opts)
 	if err != nil {
@@ -127,7 +131,7 @@ func New(ctx context.Context, fx *Fixture, opts Options) (*Engine, error) {
 }
 
 // build creates the scheduler over fx's objects without starting its informers.
-func build(ctx context.Context, fx *Fixture, opts Options) (*Engine, error) {
+func build(ctx context.Context, fx *fixture.Fixture, opts Options) (*Engine, error) {
 	if err := checkPodGroupGate(); err != nil {
 		return nil, err
 	}
@@ -145,7 +149,7 @@ func build(ctx context.Context, fx *Fixture, opts Options) (*Engine, error) {
 		opts.SettleTimeout = 60 * time.Second
 	}
 	e := &Engine{opts: opts, fixture: fx, cfg: cfg, trace: newTraceState(), inFlight: map[types.UID]bool{},
-		decided: map[types.UID]*recorder.Cycle{}, decision: make(chan struct{}), timeOnly: map[types.UID]bool{}, nominations: newNominations(),
+		timeOnly: map[types.UID]bool{}, nominations: newNominations(),
 		nominated: map[types.UID]bool{}, changes: newChanges()}
 	e.events = newObjectEvents(e.changes)
 	e.terminating, e.stopped = newTerminations(e.changes), ctx.Done()

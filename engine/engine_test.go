@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config"
 
+	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/fixtures"
 	"github.com/schedscope/schedscope/recorder"
 )
@@ -30,9 +31,9 @@ func runFixture(t *testing.T, name string, data []byte, opts Options) (*Result, 
 // once (burst) or one by one, and returns its result and cycles in order.
 func runFixtureArriving(t *testing.T, name string, data []byte, opts Options, burst bool) (*Result, []*recorder.Cycle) {
 	t.Helper()
-	fx, err := LoadFixture(name, data)
+	fx, err := fixture.Load(name, data)
 	if err != nil {
-		t.Fatalf("LoadFixture: %v", err)
+		t.Fatalf("fixture.Load: %v", err)
 	}
 	var mu sync.Mutex
 	var cycles []*recorder.Cycle
@@ -444,7 +445,7 @@ func TestOpportunisticBatchingHint(t *testing.T) {
 // with a profile under which the pods share a signature: PodTopologySpread
 // signs no pod while it has default constraints (the default profile's system
 // defaults), and unsigned pods are never batched.
-func batchingFixture(t *testing.T, nodes, pods int) (*Fixture, *config.KubeSchedulerConfiguration) {
+func batchingFixture(t *testing.T, nodes, pods int) (*fixture.Fixture, *config.KubeSchedulerConfiguration) {
 	t.Helper()
 	var b strings.Builder
 	fmt.Fprintf(&b, "apiVersion: v1\nkind: Node\nmetadata:\n  name: node\n  labels: {topology.kubernetes.io/zone: z}\n  annotations: {schedscope.io/replicas: \"%d\"}\nstatus:\n  allocatable: {cpu: \"8\", memory: 16Gi, pods: \"110\"}\n---\n", nodes)
@@ -464,7 +465,7 @@ profiles:
 	if err != nil {
 		t.Fatal(err)
 	}
-	fx, err := LoadFixture("batch.yaml", []byte(b.String()))
+	fx, err := fixture.Load("batch.yaml", []byte(b.String()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/apis/config"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 
+	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder"
 )
 
@@ -75,7 +76,7 @@ type ForkTarget struct {
 // ForkAt runs the fixture as Run does until the target cycle has finished and
 // returns the state that cycle started from, with the cycle as recorded.
 // Only one run of the fixture is made; it stops after the target cycle.
-func ForkAt(ctx context.Context, fx *Fixture, opts Options, target ForkTarget) (*Fork, error) {
+func ForkAt(ctx context.Context, fx *fixture.Fixture, opts Options, target ForkTarget) (*Fork, error) {
 	forks, err := forks(ctx, fx, opts, func(seq int, pod *v1.Pod) bool {
 		if target.Seq > 0 {
 			return seq == target.Seq
@@ -99,7 +100,7 @@ func ForkAt(ctx context.Context, fx *Fixture, opts Options, target ForkTarget) (
 }
 
 // ForkEvery runs the fixture and returns a fork at every cycle, in order.
-func ForkEvery(ctx context.Context, fx *Fixture, opts Options) ([]*Fork, error) {
+func ForkEvery(ctx context.Context, fx *fixture.Fixture, opts Options) ([]*Fork, error) {
 	return forks(ctx, fx, opts, func(int, *v1.Pod) bool { return true }, 0, false)
 }
 
@@ -108,7 +109,7 @@ func matchesPod(p *v1.Pod, name string) bool {
 }
 
 // podsOf lists the fixture's pending pods for an error message.
-func podsOf(fx *Fixture) string {
+func podsOf(fx *fixture.Fixture) string {
 	if len(fx.Pending) == 0 {
 		return "the fixture has no pending pods"
 	}
@@ -125,7 +126,7 @@ func podsOf(fx *Fixture) string {
 
 // forks runs fx and captures the state at the start of every cycle want
 // accepts, stopping after limit captured cycles have finished (0: no limit).
-func forks(ctx context.Context, fx *Fixture, opts Options, want func(seq int, pod *v1.Pod) bool, limit int, burst bool) ([]*Fork, error) {
+func forks(ctx context.Context, fx *fixture.Fixture, opts Options, want func(seq int, pod *v1.Pod) bool, limit int, burst bool) ([]*Fork, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
@@ -215,7 +216,7 @@ func (e *Engine) capture(fw framework.Framework, pod *v1.Pod) *Fork {
 	// deleted or not yet added).
 	var order []string
 	seen := map[string]bool{}
-	for _, o := range e.fixture.objectsEver() {
+	for _, o := range e.fixture.ObjectsEver() {
 		if n, ok := o.(*v1.Node); ok && inSnapshot[n.Name] != nil && !seen[n.Name] {
 			order = append(order, n.Name)
 			seen[n.Name] = true
@@ -248,7 +249,7 @@ func (e *Engine) capture(fw framework.Framework, pod *v1.Pod) *Fork {
 	slices.SortStableFunc(f.Placed, compareKeys)
 	tracker := e.client.Tracker()
 	others := map[string]bool{}
-	for _, o := range e.fixture.objectsEver() {
+	for _, o := range e.fixture.ObjectsEver() {
 		switch o.(type) {
 		case *v1.Node, *v1.Pod:
 			continue
@@ -316,7 +317,7 @@ func (f *Fork) Run(ctx context.Context) (*RunResult, error) {
 	pod := f.Pod.DeepCopy()
 	pod.Spec.NodeName = ""
 	pod.ResourceVersion = ""
-	fx := &Fixture{Name: f.Name + " (what-if)", Objects: objs, Pending: []*v1.Pod{pod}}
+	fx := &fixture.Fixture{Name: f.Name + " (what-if)", Objects: objs, Pending: []*v1.Pod{pod}}
 	cfg := f.Config.DeepCopy()
 	cfg.Parallelism = 1
 	var mu sync.Mutex
@@ -419,7 +420,7 @@ func (f *Fork) Objects() []runtime.Object {
 	}
 	for _, o := range f.Others {
 		// The API server creates the system priority classes itself.
-		if m, err := meta.Accessor(o); err == nil && kindName(o) == "PriorityClass" && strings.HasPrefix(m.GetName(), "system-") {
+		if m, err := meta.Accessor(o); err == nil && fixture.KindName(o) == "PriorityClass" && strings.HasPrefix(m.GetName(), "system-") {
 			continue
 		}
 		out = append(out, strip(o))

@@ -6,17 +6,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/fixtures"
 	"github.com/schedscope/schedscope/recorder"
 )
 
-func loadEmbedded(t *testing.T, name string) *Fixture {
+func loadEmbedded(t *testing.T, name string) *fixture.Fixture {
 	t.Helper()
 	data, err := fixtures.Read(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fx, err := LoadFixture(name, data)
+	fx, err := fixture.Load(name, data)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,18 +48,22 @@ func (e *Engine) installHooks() error {
 		// A failure no plugin rejected (an error, no nodes at all) is retried
 		// after backoff alone, with the same result, for as long as the
 		// scheduler runs. Both marks are set before the queue has the pod
-		// back: an event may requeue and pop it at once.
-		timeOnly := true
-		var fitErr *framework.FitError
-		if errors.As(status.AsError(), &fitErr) {
-			timeOnly = fitErr.Diagnosis.UnschedulablePlugins.Len() == 0 && fitErr.Diagnosis.PendingPlugins.Len() == 0
+		// back: an event may requeue and pop it at once. Only a fixture run
+		// reads them (settle.go): a mirrored engine never settles, and would
+		// keep a mark for every pod that ever failed.
+		if e.opts.simulated {
+			timeOnly := true
+			var fitErr *framework.FitError
+			if errors.As(status.AsError(), &fitErr) {
+				timeOnly = fitErr.Diagnosis.UnschedulablePlugins.Len() == 0 && fitErr.Diagnosis.PendingPlugins.Len() == 0
+			}
+			e.mu.Lock()
+			e.timeOnly[podInfo.Pod.UID] = timeOnly
+			if ni != nil && ni.Mode() == fwk.ModeOverride && ni.NominatedNodeName != "" {
+				e.nominated[podInfo.Pod.UID] = true
+			}
+			e.mu.Unlock()
 		}
-		e.mu.Lock()
-		e.timeOnly[podInfo.Pod.UID] = timeOnly
-		if ni != nil && ni.Mode() == fwk.ModeOverride && ni.NominatedNodeName != "" {
-			e.nominated[podInfo.Pod.UID] = true
-		}
-		e.mu.Unlock()
 		origFail(ctx, fw, podInfo, status, ni, start)
 		if c != nil {
 			e.finishFailed(c, status, ni)

@@ -2,13 +2,8 @@ package engine
 
 import (
 	"fmt"
-	"sort"
-	"strings"
 
-	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/kubernetes/pkg/features"
 )
 
@@ -20,7 +15,8 @@ import (
 // through: its cycles would vanish. schedscope refuses the gate instead, and
 // with it off does what kube-apiserver and kube-scheduler do: a pod's
 // schedulingGroup is dropped on create (the pod strategy's dropDisabledFields)
-// and the pod is scheduled alone, and the pod group kinds are not served.
+// and the pod is scheduled alone, and the pod group kinds are not served
+// (engine/fixture refuses them in a fixture).
 
 // checkPodGroupGate refuses to build a scheduler when the process has the
 // GenericWorkload feature gate on. schedscope has no flag that sets feature
@@ -31,38 +27,4 @@ func checkPodGroupGate() error {
 		return fmt.Errorf("the %s feature gate is on in this process (k8s.io/apiserver/pkg/util/feature.DefaultFeatureGate, as kube-scheduler's --feature-gates sets it): kube-scheduler would schedule pod groups in cycles schedscope does not record; turn it off", features.GenericWorkload)
 	}
 	return nil
-}
-
-// podGroupKinds are the scheduling.k8s.io kinds served only with GenericWorkload.
-var podGroupKinds = map[string]bool{"Workload": true, "PodGroup": true, "CompositePodGroup": true}
-
-// checkPodGroupKind refuses a fixture object of a pod group kind, as
-// kube-apiserver (which serves them only with the gate on) refuses its create.
-func checkPodGroupKind(o runtime.Object) error {
-	gvks, _, err := clientgoscheme.Scheme.ObjectKinds(o)
-	if err != nil || len(gvks) == 0 {
-		return nil
-	}
-	gvk := gvks[0]
-	if gvk.Group != "scheduling.k8s.io" || !podGroupKinds[gvk.Kind] {
-		return nil
-	}
-	return fmt.Errorf("no matches for kind %q in version %q: kube-apiserver serves it only with the %s feature gate, off by default in v1.37.1 and not supported by schedscope (pod groups are scheduled in cycles it does not record)", gvk.Kind, gvk.GroupVersion(), features.GenericWorkload)
-}
-
-// podGroupNote says, for live mode, when the cluster serves pod group
-// resources, which it does only with GenericWorkload on: its scheduler may
-// then place pods of a group together, while schedscope schedules each alone.
-func podGroupNote(served map[schema.GroupVersionResource]bool) string {
-	var found []string
-	for gvr := range served {
-		if gvr.Group == "scheduling.k8s.io" && (gvr.Resource == "podgroups" || gvr.Resource == "workloads") {
-			found = append(found, gvr.Resource+"."+gvr.Group+"/"+gvr.Version)
-		}
-	}
-	if len(found) == 0 {
-		return ""
-	}
-	sort.Strings(found)
-	return fmt.Sprintf("the cluster serves %s, so it runs with the %s feature gate: schedscope predicts each pod of a pod group alone, as kube-scheduler does with the gate off, and the cluster's scheduler may place a pod group otherwise", strings.Join(found, ", "), features.GenericWorkload)
 }

@@ -5,10 +5,11 @@ import (
 	"strings"
 	"testing"
 
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	featuregatetesting "k8s.io/component-base/featuregate/testing"
 	"k8s.io/kubernetes/pkg/features"
+
+	"github.com/schedscope/schedscope/engine/fixture"
 )
 
 const podGroupNode = `apiVersion: v1
@@ -22,7 +23,7 @@ status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
 // pod groups in cycles schedscope's hooks never see; the engine refuses to
 // start rather than lose them, in one line naming the gate.
 func TestPodGroupGateRefused(t *testing.T) {
-	fx, err := LoadFixture("one.yaml", []byte(podGroupNode+"apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, image: pause}]\n"))
+	fx, err := fixture.Load("one.yaml", []byte(podGroupNode+"apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, image: pause}]\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,12 +54,12 @@ func TestPodGroupKindsRefused(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := LoadFixture("pg.yaml", []byte(podGroupNode+tt.doc))
+			_, err := fixture.Load("pg.yaml", []byte(podGroupNode+tt.doc))
 			switch {
 			case tt.want == "" && err != nil:
-				t.Errorf("LoadFixture: %v", err)
+				t.Errorf("fixture.Load: %v", err)
 			case tt.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tt.want) || strings.Contains(err.Error(), "\n")):
-				t.Errorf("LoadFixture error %v, want one line starting %q", err, tt.want)
+				t.Errorf("fixture.Load error %v, want one line starting %q", err, tt.want)
 			}
 		})
 	}
@@ -69,7 +70,7 @@ func TestPodGroupKindsRefused(t *testing.T) {
 // scheduled alone in an ordinary cycle.
 func TestSchedulingGroupDroppedAsUpstream(t *testing.T) {
 	data := []byte(podGroupNode + "apiVersion: v1\nkind: Pod\nmetadata: {name: member}\nspec:\n  schedulingGroup: {podGroupName: g}\n  containers: [{name: c, image: pause}]\n")
-	fx, err := LoadFixture("member.yaml", data)
+	fx, err := fixture.Load("member.yaml", data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,18 +80,5 @@ func TestSchedulingGroupDroppedAsUpstream(t *testing.T) {
 	res, cycles := runFixture(t, "member.yaml", data, Options{})
 	if len(cycles) != 1 || res.Bindings["default/member"] != "n1" {
 		t.Errorf("got %d cycles and bindings %v, want one cycle binding member to n1", len(cycles), res.Bindings)
-	}
-}
-
-// TestPodGroupNote: live mode says when the cluster serves pod groups.
-func TestPodGroupNote(t *testing.T) {
-	plain := map[schema.GroupVersionResource]bool{{Group: "scheduling.k8s.io", Version: "v1", Resource: "priorityclasses"}: true, {Version: "v1", Resource: "pods"}: true}
-	if n := podGroupNote(plain); n != "" {
-		t.Errorf("a cluster without pod groups got the note %q", n)
-	}
-	withGroups := map[schema.GroupVersionResource]bool{{Group: "scheduling.k8s.io", Version: "v1beta1", Resource: "podgroups"}: true, {Group: "scheduling.k8s.io", Version: "v1beta1", Resource: "workloads"}: true}
-	want := "the cluster serves podgroups.scheduling.k8s.io/v1beta1, workloads.scheduling.k8s.io/v1beta1, so it runs with the GenericWorkload feature gate"
-	if n := podGroupNote(withGroups); !strings.HasPrefix(n, want) {
-		t.Errorf("note %q, want it to start %q", n, want)
 	}
 }

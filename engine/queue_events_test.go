@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
 )
@@ -17,9 +18,9 @@ import (
 // cycles in order.
 func runQueue(t *testing.T, name string, data []byte) (*Engine, []*recorder.QueueEvent, []*recorder.Cycle) {
 	t.Helper()
-	fx, err := LoadFixture(name, data)
+	fx, err := fixture.Load(name, data)
 	if err != nil {
-		t.Fatalf("LoadFixture: %v", err)
+		t.Fatalf("fixture.Load: %v", err)
 	}
 	var mu sync.Mutex
 	var events []*recorder.QueueEvent

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder"
 )
 
@@ -116,7 +117,7 @@ func TestSimClockSkipsToTheNextTimer(t *testing.T) {
 // TestRecordingSaysWhichClock checks that a fixture run's header names the
 // simulated clock and cycles carry its time.
 func TestRecordingSaysWhichClock(t *testing.T) {
-	fx, err := LoadFixture("default", embedded(t, "default.yaml"))
+	fx, err := fixture.Load("default", embedded(t, "default.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"reflect"
 	"sort"
 	"strings"
 	"time"
@@ -14,44 +13,35 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/informers"
-	"k8s.io/client-go/kubernetes"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
-	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/yaml"
+
+	"github.com/schedscope/schedscope/engine/cluster"
 )
 
-// Snapshot reads, with a read-only client, everything a scheduler with opts
-// reads from the cluster and returns it as a fixture manifest that sim and
-// explain accept: running pods before pending ones, pending pods in the order
-// the scheduling queue takes them (priority, then age). Each object keeps only
-// the fields the scheduler reads, from an allow-list per kind (scrub). Secrets
-// and ConfigMaps are never read.
-func Snapshot(ctx context.Context, cfg *rest.Config, opts *Options, timeout time.Duration) ([]byte, error) {
-	client, err := kubernetes.NewForConfig(readOnlyConfig(cfg))
-	if err != nil {
-		return nil, err
-	}
+// Snapshot reads, through r, everything a scheduler with opts reads from the
+// cluster and returns it as a fixture manifest that sim and explain accept:
+// running pods before pending ones, pending pods in the order the scheduling
+// queue takes them (priority, then age). Each object keeps only the fields
+// the scheduler reads, from an allow-list per kind (scrub). Secrets and
+// ConfigMaps are never read.
+func Snapshot(ctx context.Context, r *cluster.Reader, opts *Options, timeout time.Duration) ([]byte, error) {
 	gvrs, err := SnapshotResources(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
-	l := &Live{client: client}
-	objs := make([]runtime.Object, 0, len(gvrs))
-	for _, gvr := range gvrs {
-		objs = append(objs, mustNew(gvr))
-	}
-	if err := l.checkAccess(ctx, objs); err != nil {
+	access, err := r.CheckAccess(ctx, gvrs)
+	if err != nil {
 		return nil, err
 	}
-	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithTransform(stripManagedFields))
+	factory := r.InformerFactory(0)
 	listers := map[schema.GroupVersionResource]cache.GenericLister{}
 	var synced []cache.InformerSynced
-	for _, gvr := range l.resources {
+	for _, gvr := range access.Resources {
 		gi, err := factory.ForResource(gvr)
 		if err != nil {
-			return nil, fmt.Errorf("reading %s: %w", resourceName(gvr), err)
+			return nil, fmt.Errorf("reading %s: %w", cluster.ResourceName(gvr), err)
 		}
 		listers[gvr] = gi.Lister()
 		synced = append(synced, gi.Informer().HasSynced)
@@ -66,7 +56,7 @@ func Snapshot(ctx context.Context, cfg *rest.Config, opts *Options, timeout time
 	}
 
 	var running, pending, rest []runtime.Object
-	for _, gvr := range l.resources {
+	for _, gvr := range access.Resources {
 		items, err := listers[gvr].List(labels.Everything())
 		if err != nil {
 			return nil, err
@@ -141,21 +131,6 @@ func Snapshot(ctx context.Context, cfg *rest.Config, opts *Options, timeout time
 	return buf.Bytes(), nil
 }
 
-// mustNew returns an empty object of the type served at gvr, or nil.
-func mustNew(gvr schema.GroupVersionResource) runtime.Object {
-	for k, t := range clientgoscheme.Scheme.AllKnownTypes() {
-		if k.Group != gvr.Group || k.Version != gvr.Version {
-			continue
-		}
-		if r, _ := meta.UnsafeGuessKindToResource(k); r == gvr {
-			if obj, ok := reflect.New(t).Interface().(runtime.Object); ok {
-				return obj
-			}
-		}
-	}
-	return nil
-}
-
 // snapshotExtras are read by admission rather than by the scheduler, and a
 // fixture needs them to admit its pods as the cluster did.
 var snapshotExtras = []schema.GroupVersionResource{
@@ -172,7 +147,7 @@ func SnapshotResources(ctx context.Context, opts *Options) ([]schema.GroupVersio
 		return nil, err
 	}
 	gvrs = append(gvrs, snapshotExtras...)
-	sort.Slice(gvrs, func(i, j int) bool { return resourceName(gvrs[i]) < resourceName(gvrs[j]) })
+	cluster.SortResources(gvrs)
 	return gvrs, nil
 }
 

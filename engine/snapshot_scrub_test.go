@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -9,10 +10,15 @@ import (
 	v1 "k8s.io/api/core/v1"
 	resourcev1 "k8s.io/api/resource/v1"
 	storagev1 "k8s.io/api/storage/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/yaml"
+
+	"github.com/schedscope/schedscope/engine/cluster"
 )
 
 // secretive returns objects with a secret-like value, marked SECRET, in every
@@ -130,11 +136,26 @@ func TestScrubKnowsEveryKindSnapshotReads(t *testing.T) {
 	for _, gvr := range gvrs {
 		obj := mustNew(gvr)
 		if obj == nil {
-			t.Errorf("no Go type for %s", resourceName(gvr))
+			t.Errorf("no Go type for %s", cluster.ResourceName(gvr))
 			continue
 		}
 		if _, known := scrub(obj); !known {
-			t.Errorf("scrub has no allow-list for %T (%s)", obj, resourceName(gvr))
+			t.Errorf("scrub has no allow-list for %T (%s)", obj, cluster.ResourceName(gvr))
 		}
 	}
+}
+
+// mustNew returns an empty object of the type served at gvr, or nil.
+func mustNew(gvr schema.GroupVersionResource) runtime.Object {
+	for k, t := range clientgoscheme.Scheme.AllKnownTypes() {
+		if k.Group != gvr.Group || k.Version != gvr.Version {
+			continue
+		}
+		if r, _ := meta.UnsafeGuessKindToResource(k); r == gvr {
+			if obj, ok := reflect.New(t).Interface().(runtime.Object); ok {
+				return obj
+			}
+		}
+	}
+	return nil
 }

@@ -14,6 +14,7 @@ import (
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder"
 )
 
@@ -38,14 +39,14 @@ func TestLoadTimeline(t *testing.T) {
 		podDoc("second", "") + // line 24
 		deleteDoc("Node", "n2") + // line 30
 		podDoc("running", "  nodeName: n1\n") // line 34: a bound pod is initial
-	fx, err := LoadFixture("t.yaml", []byte(data))
+	fx, err := fixture.Load("t.yaml", []byte(data))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var initial []string
 	for _, o := range fx.Objects {
 		m, _ := metaOf(o)
-		initial = append(initial, kindName(o)+"/"+m.Name)
+		initial = append(initial, fixture.KindName(o)+"/"+m.Name)
 	}
 	wantInitial := []string{"Node/n1", "Pod/running", "PriorityClass/system-node-critical", "PriorityClass/system-cluster-critical"}
 	if diff := cmp.Diff(wantInitial, initial); diff != "" {
@@ -94,7 +95,7 @@ func TestLoadTimeline(t *testing.T) {
 // before it, not one created after.
 func TestTimelineAdmission(t *testing.T) {
 	gold := "---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: gold}\nvalue: 1000\n"
-	fx, err := LoadFixture("t.yaml", []byte(nodeDoc("n1", "")+podDoc("a", "")+gold+podDoc("b", "  priorityClassName: gold\n")))
+	fx, err := fixture.Load("t.yaml", []byte(nodeDoc("n1", "")+podDoc("a", "")+gold+podDoc("b", "  priorityClassName: gold\n")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +105,7 @@ func TestTimelineAdmission(t *testing.T) {
 	if _, ok := fx.Steps[0].Object.(*schedulingv1.PriorityClass); !ok || fx.Steps[0].After != 1 {
 		t.Errorf("step %v after %d, want gold created after pod a", fx.Steps[0], fx.Steps[0].After)
 	}
-	_, err = LoadFixture("t.yaml", []byte(nodeDoc("n1", "")+podDoc("b", "  priorityClassName: gold\n")+gold))
+	_, err = fixture.Load("t.yaml", []byte(nodeDoc("n1", "")+podDoc("b", "  priorityClassName: gold\n")+gold))
 	if err == nil || !strings.Contains(err.Error(), "t.yaml:7: ") || !strings.Contains(err.Error(), "no PriorityClass with name gold was found") {
 		t.Errorf("a pod before its PriorityClass: got %v", err)
 	}
@@ -147,7 +148,7 @@ func TestLoadTimelineErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := LoadFixture("bad.yaml", []byte(tt.data))
+			_, err := fixture.Load("bad.yaml", []byte(tt.data))
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -194,7 +195,7 @@ func TestAutoscalerFixture(t *testing.T) {
 }
 
 // runLoaded runs a loaded fixture and returns its result and cycles in order.
-func runLoaded(t *testing.T, fx *Fixture, burst bool) (*Result, []*recorder.Cycle) {
+func runLoaded(t *testing.T, fx *fixture.Fixture, burst bool) (*Result, []*recorder.Cycle) {
 	t.Helper()
 	var mu sync.Mutex
 	var cycles []*recorder.Cycle
@@ -270,7 +271,7 @@ func TestTimelineChangesAffectLaterPods(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fx, err := LoadFixture(tt.name, []byte(initial+tt.timeline))
+			fx, err := fixture.Load(tt.name, []byte(initial+tt.timeline))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -289,7 +290,7 @@ func TestTimelineDeletePodWakesPending(t *testing.T) {
 		cpuPod("running", "2", "  nodeName: only\n") +
 		cpuPod("waiting", "1", "") +
 		deleteDoc("Pod", "running")
-	fx, err := LoadFixture("delete.yaml", []byte(data))
+	fx, err := fixture.Load("delete.yaml", []byte(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -351,7 +352,7 @@ func TestForkSeesTheTimelineAsItStood(t *testing.T) {
 		deleteDoc("Node", "a") +
 		"---\napiVersion: v1\nkind: Node\nmetadata: {name: b, labels: {kubernetes.io/hostname: b, disk: ssd}}\n" +
 		cpuPod("second", "500m", "  nodeSelector: {disk: ssd}\n")
-	fx, err := LoadFixture("changed.yaml", []byte(data))
+	fx, err := fixture.Load("changed.yaml", []byte(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -383,7 +384,7 @@ func TestBurstTimeline(t *testing.T) {
 		sizedNode("n2", "8", "") +
 		cpuPod("next", "100m", onN2) +
 		cpuPod("last", "100m", onN2)
-	fx, err := LoadFixture("burst.yaml", []byte(data))
+	fx, err := fixture.Load("burst.yaml", []byte(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -414,7 +415,7 @@ func TestBurstTimeline(t *testing.T) {
 // of the kinds a timeline changes are counted, so a run waits until they
 // have handled a step's write.
 func TestSettleCountsEveryResource(t *testing.T) {
-	fx, err := LoadFixture("one.yaml", []byte(sizedNode("n1", "1", "")+cpuPod("p", "100m", "")))
+	fx, err := fixture.Load("one.yaml", []byte(sizedNode("n1", "1", "")+cpuPod("p", "100m", "")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -436,7 +437,7 @@ func TestSettleCountsEveryResource(t *testing.T) {
 		}
 	}
 	n2 := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n2"}}
-	if err := e.apply(Step{Op: StepCreate, Object: n2, Source: "test"}); err != nil {
+	if err := e.apply(fixture.Step{Op: fixture.StepCreate, Object: n2, Source: "test"}); err != nil {
 		t.Fatal(err)
 	}
 	if !e.events.behind() && e.sched.Cache.NodeCount() < 2 {

@@ -17,6 +17,7 @@ import (
 	sigsjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 
+	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder"
 )
 
@@ -214,7 +215,7 @@ func (f *Fork) admitPod(p *v1.Pod) (*v1.Pod, error) {
 		case *v1.Namespace, *v1.LimitRange:
 			objs = append(objs, o.DeepCopyObject())
 		default:
-			if k := kindName(o); k == "PriorityClass" || k == "RuntimeClass" {
+			if k := fixture.KindName(o); k == "PriorityClass" || k == "RuntimeClass" {
 				objs = append(objs, o.DeepCopyObject())
 			}
 		}
@@ -222,7 +223,7 @@ func (f *Fork) admitPod(p *v1.Pod) (*v1.Pod, error) {
 	q := p.DeepCopy()
 	q.ResourceVersion = ""
 	objs = append(objs, q)
-	fx, err := NewFixture(f.Name, objs)
+	fx, err := fixture.New(f.Name, objs)
 	if err != nil {
 		return nil, trimDocPrefix(err, f.Name)
 	}
@@ -234,7 +235,7 @@ func (f *Fork) admitPod(p *v1.Pod) (*v1.Pod, error) {
 	return out, nil
 }
 
-// trimDocPrefix drops "name: document N: " that NewFixture puts before an
+// trimDocPrefix drops "name: document N: " that fixture.New puts before an
 // error in an object it was handed, which says nothing to a what-if user.
 func trimDocPrefix(err error, name string) error {
 	s := strings.TrimPrefix(err.Error(), name+": ")
@@ -263,7 +264,7 @@ func PatchNode(name string, patch []byte) Change {
 			return fmt.Errorf("the patch renames the node; add a node instead")
 		}
 		legacyscheme.Scheme.Default(&n)
-		if err := validateCreate(createStrategies(nil), &n); err != nil {
+		if err := fixture.ValidateCreate(&n); err != nil {
 			return err
 		}
 		f.Nodes[i] = &n
@@ -336,7 +337,7 @@ func (f *Fork) addNode(n *v1.Node) error {
 		return fmt.Errorf("node %q already exists", n.Name)
 	}
 	n.UID = ""
-	fx, err := NewFixture(f.Name, []runtime.Object{n})
+	fx, err := fixture.New(f.Name, []runtime.Object{n})
 	if err != nil {
 		return trimDocPrefix(err, f.Name)
 	}
@@ -631,7 +632,7 @@ func ReplaceNode(name string, manifest []byte, source string) Change {
 			return fmt.Errorf("%s: names node %q, not %q; add a node instead", source, n.Name, name)
 		}
 		legacyscheme.Scheme.Default(n)
-		if err := validateCreate(createStrategies(nil), n); err != nil {
+		if err := fixture.ValidateCreate(n); err != nil {
 			return err
 		}
 		f.Nodes[i] = n
@@ -666,7 +667,7 @@ func (f *Fork) NodeYAML(name string) ([]byte, error) {
 // (a kind named kind, for errors).
 func decodeOne[T runtime.Object](source string, manifest []byte, kind string) (T, error) {
 	var zero T
-	objs, err := DecodeManifest(source, manifest)
+	objs, err := fixture.DecodeManifest(source, manifest)
 	if err != nil {
 		return zero, err
 	}
@@ -675,7 +676,7 @@ func decodeOne[T runtime.Object](source string, manifest []byte, kind string) (T
 	}
 	o, ok := objs[0].(T)
 	if !ok {
-		return zero, fmt.Errorf("%s: is a %s, not a %s", source, kindName(objs[0]), kind)
+		return zero, fmt.Errorf("%s: is a %s, not a %s", source, fixture.KindName(objs[0]), kind)
 	}
 	return o, nil
 }

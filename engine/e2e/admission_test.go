@@ -11,7 +11,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/klog/v2"
 
-	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/engine/fixture"
 )
 
 // TestAdmissionMatchesAPIServer loads a fixture with two LimitRanges
@@ -27,7 +27,7 @@ func TestAdmissionMatchesAPIServer(t *testing.T) {
 	klog.LogToStderr(false)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	const fixture = `apiVersion: v1
+	const manifest = `apiVersion: v1
 kind: Namespace
 metadata: {name: adm}
 ---
@@ -84,7 +84,7 @@ spec:
           topologyKey: kubernetes.io/hostname
   containers: [{name: c, image: nginx}, {name: d, image: nginx, resources: {requests: {cpu: 50m}}}]
 `
-	fx, err := engine.LoadFixture("admission.yaml", []byte(fixture))
+	fx, err := fixture.Load("admission.yaml", []byte(manifest))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ spec:
 	ours := fx.Pending[0]
 
 	cp := startControlPlane(t)
-	objs, err := engine.DecodeManifest("admission.yaml", []byte(fixture))
+	objs, err := fixture.DecodeManifest("admission.yaml", []byte(manifest))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,12 +138,12 @@ spec:
 	if err != nil {
 		t.Fatal(err)
 	}
-	extra, err := engine.DecodeManifest("second.yaml", []byte(second))
+	extra, err := fixture.DecodeManifest("second.yaml", []byte(second))
 	if err != nil {
 		t.Fatal(err)
 	}
 	realErr := create(ctx, dyn, extra[0])
-	_, ourErr := engine.LoadFixture("admission.yaml", []byte(fixture+"---\n"+second))
+	_, ourErr := fixture.Load("admission.yaml", []byte(manifest+"---\n"+second))
 	if realErr == nil || ourErr == nil {
 		t.Fatalf("a second global default: the API server says %v, schedscope says %v; both must refuse it", realErr, ourErr)
 	}

@@ -19,6 +19,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder"
 )
 
@@ -103,7 +104,7 @@ func TestBatchHintsMatchRealScheduler(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	data := batchFixture(4, 6)
-	objs, err := engine.DecodeManifest("batch.yaml", []byte(data))
+	objs, err := fixture.DecodeManifest("batch.yaml", []byte(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +151,7 @@ func TestBatchHintsMatchRealScheduler(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fx, err := engine.LoadFixture("batch.yaml", []byte(data))
+	fx, err := fixture.Load("batch.yaml", []byte(data))
 	if err != nil {
 		t.Fatal(err)
 	}

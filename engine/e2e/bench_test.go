@@ -14,6 +14,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder"
 )
 
@@ -73,7 +74,7 @@ func realScheduler(tb *testing.B, data []byte, pods int, flags ...string) time.D
 	defer b.close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	objs, err := engine.DecodeManifest("bench", data)
+	objs, err := fixture.DecodeManifest("bench", data)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -118,7 +119,7 @@ func realScheduler(tb *testing.B, data []byte, pods int, flags ...string) time.D
 
 func schedscopeRun(b *testing.B, data []byte) time.Duration {
 	b.Helper()
-	fx, err := engine.LoadFixture("bench", data)
+	fx, err := fixture.Load("bench", data)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -28,6 +28,8 @@ import (
 	schedapp "k8s.io/kubernetes/cmd/kube-scheduler/app"
 	"k8s.io/kubernetes/cmd/kube-scheduler/app/options"
 	"k8s.io/kubernetes/pkg/scheduler"
+
+	"github.com/schedscope/schedscope/engine/cluster"
 )
 
 // Tokens the API server accepts (--token-auth-file).
@@ -103,6 +105,17 @@ func (cp *controlPlane) userConfig(token, host string) *rest.Config {
 		cfg.Host = host
 	}
 	return cfg
+}
+
+// reader is a read-only connection for a token user, optionally through
+// another host; name names the cluster.
+func (cp *controlPlane) reader(t testing.TB, token, host, name string) *cluster.Reader {
+	t.Helper()
+	r, err := cluster.New(cp.userConfig(token, host), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
 
 // kubeconfig writes a kubeconfig file for cfg and returns its path.

@@ -20,6 +20,8 @@ import (
 
 	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/engine/extendertest"
+	"github.com/schedscope/schedscope/engine/fixture"
+	"github.com/schedscope/schedscope/engine/live"
 	"github.com/schedscope/schedscope/recorder"
 )
 
@@ -74,20 +76,20 @@ extenders:
 	}
 
 	// runLive runs a live session until the named pods each got a cycle.
-	runLive := func(t *testing.T, call bool, pods ...*v1.Pod) *engine.Live {
+	runLive := func(t *testing.T, call bool, pods ...*v1.Pod) *live.Session {
 		t.Helper()
 		lctx, lcancel := context.WithCancel(ctx)
 		s := newSession()
-		opts := engine.LiveOptions{Options: engine.Options{Config: cfg}, REST: cp.userConfig(schedscopeToken, ""),
-			Context: "e2e", SyncTimeout: 30 * time.Second, CallExtenders: call}
+		opts := live.Options{Options: engine.Options{Config: cfg}, Cluster: cp.reader(t, schedscopeToken, "", "e2e"),
+			SyncTimeout: 30 * time.Second, CallExtenders: call}
 		s.options(&opts)
-		live, err := engine.NewLive(lctx, opts)
+		session, err := live.New(lctx, opts)
 		if err != nil {
 			lcancel()
 			t.Fatalf("starting live mode: %v", err)
 		}
 		done := make(chan error, 1)
-		go func() { done <- live.Run(lctx) }()
+		go func() { done <- session.Run(lctx) }()
 		for _, p := range pods {
 			if _, err := cp.client.CoreV1().Pods("default").Create(ctx, p, metav1.CreateOptions{}); err != nil {
 				t.Fatal(err)
@@ -97,25 +99,25 @@ extenders:
 		}
 		lcancel()
 		if err := <-done; err != nil {
-			t.Errorf("live.Run: %v", err)
+			t.Errorf("session.Run: %v", err)
 		}
-		return live
+		return session
 	}
 
 	t.Run("without --call-extenders no request reaches the extender", func(t *testing.T) {
-		live := runLive(t, false, makePod(podSpec{name: "quiet", cpu: "100m", mem: "64Mi"}))
+		session := runLive(t, false, makePod(podSpec{name: "quiet", cpu: "100m", mem: "64Mi"}))
 		if got := x.Counts(); len(got) != 0 {
 			t.Errorf("the extender received %v, want nothing", got)
 		}
-		if !slices.ContainsFunc(live.Notes(), func(n string) bool { return strings.Contains(n, "--call-extenders") }) {
-			t.Errorf("live mode did not say the extender is not called: notes %q", live.Notes())
+		if !slices.ContainsFunc(session.Notes(), func(n string) bool { return strings.Contains(n, "--call-extenders") }) {
+			t.Errorf("live mode did not say the extender is not called: notes %q", session.Notes())
 		}
 	})
 
 	t.Run("with --call-extenders only filter and prioritize are called", func(t *testing.T) {
 		big := makePod(podSpec{name: "preemptor", cpu: "1", mem: "64Mi"})
 		big.Spec.PriorityClassName = "high"
-		live := runLive(t, true, makePod(podSpec{name: "asked", cpu: "100m", mem: "64Mi"}), big)
+		session := runLive(t, true, makePod(podSpec{name: "asked", cpu: "100m", mem: "64Mi"}), big)
 		got := x.Counts()
 		if got["filter"] == 0 || got["prioritize"] == 0 {
 			t.Errorf("the extender received %v, want filter and prioritize calls (the check would prove nothing without them)", got)
@@ -124,8 +126,8 @@ extenders:
 			t.Errorf("the extender received %v: live mode must never call bind or preempt", got)
 		}
 		for _, verb := range []string{"bind", "preempt"} {
-			if !slices.ContainsFunc(live.Notes(), func(n string) bool { return strings.Contains(n, verb+" verb") }) {
-				t.Errorf("live mode did not say the %s verb is never called: notes %q", verb, live.Notes())
+			if !slices.ContainsFunc(session.Notes(), func(n string) bool { return strings.Contains(n, verb+" verb") }) {
+				t.Errorf("live mode did not say the %s verb is never called: notes %q", verb, session.Notes())
 			}
 		}
 	})
@@ -225,7 +227,7 @@ func TestExtendersMatchRealScheduler(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fx, err := engine.LoadFixture("extenders.yaml", manifest)
+	fx, err := fixture.Load("extenders.yaml", manifest)
 	if err != nil {
 		t.Fatal(err)
 	}

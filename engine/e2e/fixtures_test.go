@@ -24,6 +24,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/fixtures"
 	"github.com/schedscope/schedscope/recorder"
 )
@@ -208,7 +209,7 @@ func simulateEach(t *testing.T, name string, objs []runtime.Object, pending []*v
 			fixtureObjs = append(fixtureObjs, q)
 		}
 		fixtureObjs = append(fixtureObjs, p.DeepCopy())
-		fx, err := engine.NewFixture(name, fixtureObjs)
+		fx, err := fixture.New(name, fixtureObjs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -237,7 +238,7 @@ func finishVictims(t testing.TB, ctx context.Context, cp *controlPlane) {
 // pod's outcome, with the tie set of the deciding cycle.
 func simulate(t *testing.T, name string, data []byte) map[string]outcome {
 	t.Helper()
-	fx, err := engine.LoadFixture(name, data)
+	fx, err := fixture.Load(name, data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +246,7 @@ func simulate(t *testing.T, name string, data []byte) map[string]outcome {
 }
 
 // runFixture runs schedscope's engine on fx and returns its cycles in order.
-func runFixture(t *testing.T, fx *engine.Fixture) []*recorder.Cycle {
+func runFixture(t *testing.T, fx *fixture.Fixture) []*recorder.Cycle {
 	t.Helper()
 	_, cycles := runFixtureArriving(t, fx, false)
 	return cycles
@@ -254,7 +255,7 @@ func runFixture(t *testing.T, fx *engine.Fixture) []*recorder.Cycle {
 // runFixtureArriving runs schedscope's engine on fx with its pending pods
 // arriving at once (burst) or one by one, and returns its result and its
 // cycles in order.
-func runFixtureArriving(t *testing.T, fx *engine.Fixture, burst bool) (*engine.Result, []*recorder.Cycle) {
+func runFixtureArriving(t *testing.T, fx *fixture.Fixture, burst bool) (*engine.Result, []*recorder.Cycle) {
 	t.Helper()
 	var mu sync.Mutex
 	var cycles []*recorder.Cycle
@@ -282,7 +283,7 @@ func runFixtureArriving(t *testing.T, fx *engine.Fixture, burst bool) (*engine.R
 	return res, cycles
 }
 
-func simulateFixture(t *testing.T, fx *engine.Fixture) map[string]outcome {
+func simulateFixture(t *testing.T, fx *fixture.Fixture) map[string]outcome {
 	t.Helper()
 	cycles := runFixture(t, fx)
 	out := map[string]outcome{}
@@ -387,10 +388,10 @@ func TestFixturesMatchRealScheduler(t *testing.T) {
 		t.Run(strings.TrimSuffix(filepath.Base(sc.name), ".yaml"), func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			if fx, err := engine.LoadFixture(sc.name, sc.data); err == nil && len(fx.Steps) > 0 {
+			if fx, err := fixture.Load(sc.name, sc.data); err == nil && len(fx.Steps) > 0 {
 				t.Skip("a timeline: TestTimelinesMatchRealScheduler plays it")
 			}
-			objs, err := engine.DecodeManifest(sc.name, sc.data)
+			objs, err := fixture.DecodeManifest(sc.name, sc.data)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -11,7 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/klog/v2"
 
-	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/engine/fixture"
 )
 
 // A preemption whose victim takes its grace period to terminate, against the
@@ -31,7 +31,7 @@ func TestGracefulVictimMatchesRealScheduler(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	objs, err := engine.DecodeManifest("graceful-victim.yaml", data)
+	objs, err := fixture.DecodeManifest("graceful-victim.yaml", data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestGracefulVictimMatchesRealScheduler(t *testing.T) {
 		t.Fatalf("the real kube-scheduler bound small to %s", n)
 	}
 
-	fx, err := engine.LoadFixture("graceful-victim.yaml", data)
+	fx, err := fixture.Load("graceful-victim.yaml", data)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,7 @@ import (
 
 	"github.com/schedscope/schedscope/cmd/kubectl-schedscope/commands"
 	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/engine/live"
 	"github.com/schedscope/schedscope/recorder"
 )
 
@@ -46,7 +47,7 @@ func (s *session) poke() {
 	}
 }
 
-func (s *session) options(cfg *engine.LiveOptions) {
+func (s *session) options(cfg *live.Options) {
 	cfg.OnCycle = func(c *recorder.Cycle) {
 		s.mu.Lock()
 		s.cycles = append(s.cycles, c)
@@ -193,8 +194,8 @@ func TestLiveAgainstRealScheduler(t *testing.T) {
 	grantReader(t, ctx, cp)
 
 	t.Run("missing permission names the resource and verb", func(t *testing.T) {
-		opts := engine.LiveOptions{REST: cp.userConfig(nobodyToken, ""), SyncTimeout: 20 * time.Second}
-		_, err := engine.NewLive(ctx, opts)
+		opts := live.Options{Cluster: cp.reader(t, nobodyToken, "", ""), SyncTimeout: 20 * time.Second}
+		_, err := live.New(ctx, opts)
 		if err == nil || !strings.Contains(err.Error(), "cannot list nodes") || !strings.Contains(err.Error(), "get, list and watch") {
 			t.Fatalf("want an error naming nodes and the verbs, got %v", err)
 		}
@@ -203,14 +204,14 @@ func TestLiveAgainstRealScheduler(t *testing.T) {
 	cp.startScheduler(t, ctx)
 	px := startProxy(t, strings.TrimPrefix(cp.admin.Host, "https://"))
 	s := newSession()
-	opts := engine.LiveOptions{REST: cp.userConfig(schedscopeToken, "https://"+px.addr), Context: "e2e", SyncTimeout: 30 * time.Second}
+	opts := live.Options{Cluster: cp.reader(t, schedscopeToken, "https://"+px.addr, "e2e"), SyncTimeout: 30 * time.Second}
 	s.options(&opts)
-	live, err := engine.NewLive(ctx, opts)
+	session, err := live.New(ctx, opts)
 	if err != nil {
 		t.Fatalf("starting live mode: %v", err)
 	}
 	runDone := make(chan error, 1)
-	go func() { runDone <- live.Run(ctx) }()
+	go func() { runDone <- session.Run(ctx) }()
 
 	pods := []podSpec{
 		{name: "web-1", cpu: "500m", mem: "512Mi", labels: map[string]string{"app": "web"}, spreadZone: true},
@@ -264,7 +265,7 @@ func TestLiveAgainstRealScheduler(t *testing.T) {
 		if len(cycles) == 0 {
 			t.Fatal("no cycle for default/huge")
 		}
-		f, err := live.ForkAt(cycles[len(cycles)-1])
+		f, err := session.ForkAt(cycles[len(cycles)-1])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -362,7 +363,7 @@ func TestLiveAgainstRealScheduler(t *testing.T) {
 	}
 	cancel()
 	if err := <-runDone; err != nil {
-		t.Errorf("live.Run: %v", err)
+		t.Errorf("session.Run: %v", err)
 	}
 
 	t.Run("schedscope sent no write request", func(t *testing.T) {

@@ -16,7 +16,7 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/utils/ptr"
 
-	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/engine/fixture"
 )
 
 // TestPodGroupsWithGateOff checks what kube-apiserver and kube-scheduler
@@ -28,7 +28,7 @@ func TestPodGroupsWithGateOff(t *testing.T) {
 	klog.LogToStderr(false)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	const fixture = `apiVersion: v1
+	const manifest = `apiVersion: v1
 kind: Node
 metadata: {name: n1}
 status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
@@ -72,7 +72,7 @@ spec:
 		t.Errorf("creating a PodGroup on kube-apiserver: %v, want NotFound (not served)", realErr)
 	}
 
-	fx, err := engine.LoadFixture("member.yaml", []byte(fixture))
+	fx, err := fixture.Load("member.yaml", []byte(manifest))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ spec:
 	if got := ours["default/member"].node; got != realNode {
 		t.Errorf("member: kube-scheduler bound it to %q, schedscope to %q", realNode, got)
 	}
-	_, ourErr := engine.LoadFixture("pg.yaml", []byte(fixture+"---\napiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata: {name: g}\n"))
+	_, ourErr := fixture.Load("pg.yaml", []byte(manifest+"---\napiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata: {name: g}\n"))
 	if ourErr == nil || !strings.Contains(ourErr.Error(), `no matches for kind "PodGroup"`) {
 		t.Errorf("a fixture with a PodGroup: %v, want it refused as kube-apiserver refuses it (%v)", ourErr, realErr)
 	}

@@ -12,6 +12,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder"
 )
 
@@ -22,14 +23,14 @@ import (
 func TestPodInBackoffMatchesRealScheduler(t *testing.T) {
 	klog.SetOutput(discardWriter{})
 	klog.LogToStderr(false)
-	const fixture = `apiVersion: v1
+	const manifest = `apiVersion: v1
 kind: Pod
 metadata: {name: lonely, namespace: default}
 spec: {containers: [{name: c, image: nginx}]}
 `
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	objs, err := engine.DecodeManifest("no-nodes.yaml", []byte(fixture))
+	objs, err := fixture.DecodeManifest("no-nodes.yaml", []byte(manifest))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +56,7 @@ spec: {containers: [{name: c, image: nginx}]}
 		t.Fatalf("no PodScheduled condition on the real cluster: %v", err)
 	}
 
-	fx, err := engine.LoadFixture("no-nodes.yaml", []byte(fixture))
+	fx, err := fixture.Load("no-nodes.yaml", []byte(manifest))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ import (
 	"k8s.io/client-go/restmapper"
 	"k8s.io/klog/v2"
 
-	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/fixtures"
 	"github.com/schedscope/schedscope/recorder"
 )
@@ -46,7 +46,7 @@ func TestTimelinesMatchRealScheduler(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fx, err := engine.LoadFixture(n, data)
+		fx, err := fixture.Load(n, data)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,7 +69,7 @@ func TestTimelinesMatchRealScheduler(t *testing.T) {
 		t.Run(strings.TrimSuffix(filepath.Base(sc.name), ".yaml"), func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			objs, err := engine.DecodeManifest(sc.name, sc.data)
+			objs, err := fixture.DecodeManifest(sc.name, sc.data)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -96,7 +96,7 @@ func playTimeline(t *testing.T, ctx context.Context, cp *controlPlane, objs []ru
 	t.Helper()
 	isDelete := func(o runtime.Object) bool {
 		m, err := meta.Accessor(o)
-		return err == nil && m.GetAnnotations()[engine.DeleteAnnotation] == "true"
+		return err == nil && m.GetAnnotations()[fixture.DeleteAnnotation] == "true"
 	}
 	split := len(objs)
 	for i, o := range objs {
@@ -307,7 +307,7 @@ func podOutcome(t *testing.T, ctx context.Context, cp *controlPlane, ns, name st
 // each pod's outcome in its first cycle and in its last.
 func simulateTimeline(t *testing.T, name string, data []byte) (first, last map[string]outcome) {
 	t.Helper()
-	fx, err := engine.LoadFixture(name, data)
+	fx, err := fixture.Load(name, data)
 	if err != nil {
 		t.Fatal(err)
 	}

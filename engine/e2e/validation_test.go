@@ -12,7 +12,7 @@ import (
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/klog/v2"
 
-	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/engine/fixture"
 )
 
 // TestFixtureValidationMatchesAPIServer creates the same objects on a real
@@ -48,12 +48,12 @@ func TestFixtureValidationMatchesAPIServer(t *testing.T) {
 	rejected := 0
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			objs, err := engine.DecodeManifest(tc.name, []byte(tc.doc))
+			objs, err := fixture.DecodeManifest(tc.name, []byte(tc.doc))
 			if err != nil || len(objs) != 1 {
 				t.Fatalf("decoding: %v (%d objects)", err, len(objs))
 			}
 			realErr := create(ctx, dyn, objs[0])
-			_, ourErr := engine.LoadFixture("fixture.yaml", []byte(node+tc.doc))
+			_, ourErr := fixture.Load("fixture.yaml", []byte(node+tc.doc))
 			t.Logf("API server: %v; schedscope: %v", realErr, ourErr)
 			if (realErr == nil) != (ourErr == nil) {
 				t.Errorf("the API server says %v, schedscope says %v", realErr, ourErr)

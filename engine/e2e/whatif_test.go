@@ -11,6 +11,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/fixtures"
 	"github.com/schedscope/schedscope/recorder"
 )
@@ -124,7 +125,7 @@ spec:
 			if err != nil {
 				t.Fatal(err)
 			}
-			fx, err := engine.LoadFixture(tt.fixture, data)
+			fx, err := fixture.Load(tt.fixture, data)
 			if err != nil {
 				t.Fatal(err)
 			}

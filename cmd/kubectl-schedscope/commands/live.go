@@ -10,10 +10,11 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/engine/cluster"
+	livemode "github.com/schedscope/schedscope/engine/live"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/export"
 	"github.com/schedscope/schedscope/recorder/narrate"
@@ -22,9 +23,8 @@ import (
 
 // LiveOptions holds the flags of live.
 type LiveOptions struct {
-	kube          *genericclioptions.ConfigFlags
+	cluster       clusterOptions
 	AllNamespaces bool
-	Config        string
 	Diagnostic    string
 	Record        string
 	MaxSize       int64
@@ -37,25 +37,16 @@ type LiveOptions struct {
 
 // NewCmdLive watches a real cluster read-only and runs a cycle for each pending pod.
 func NewCmdLive(streams genericiooptions.IOStreams) *cobra.Command {
-	o := &LiveOptions{streams: streams, kube: genericclioptions.NewConfigFlags(true)}
-	cmd := &cobra.Command{
+	o := &LiveOptions{streams: streams, cluster: newClusterOptions()}
+	cmd := o.cluster.command(&cobra.Command{
 		Use:   "live [-n NAMESPACE | -A] [--config FILE] [--record FILE]",
 		Short: "Watch a cluster read-only and show the cycle the scheduler runs for each pending pod",
 		Long: "live mirrors what the scheduler reads from the cluster (nodes, pods, volumes, classes, DRA objects, …)\n" +
 			"through read-only informers into the embedded kube-scheduler, runs a cycle for each pending pod as it\n" +
 			"arrives, and shows it next to the node the cluster's own scheduler chose. It never writes to the cluster:\n" +
 			"its client refuses every request but GET. Pass the cluster's KubeSchedulerConfiguration with --config.",
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.Validate(); err != nil {
-				return err
-			}
-			return o.Run(cmd.Context())
-		},
-	}
-	o.kube.AddFlags(cmd.Flags())
+	}, o, "the cluster's KubeSchedulerConfiguration file (default: kube-scheduler's default profile)")
 	cmd.Flags().BoolVarP(&o.AllNamespaces, "all-namespaces", "A", false, "run cycles for pending pods of every namespace")
-	cmd.Flags().StringVar(&o.Config, "config", "", "the cluster's KubeSchedulerConfiguration file (default: kube-scheduler's default profile)")
 	cmd.Flags().StringVar(&o.Diagnostic, "diagnostic", string(engine.DiagnosticUnschedulable), "when to run the diagnostic full-filter pass: always, unschedulable or never")
 	cmd.Flags().StringVar(&o.Record, "record", "", "also write a flight recording to this file")
 	cmd.Flags().Int64Var(&o.MaxSize, "max-size", 256<<20, "with --record: start a new file when it reaches this many bytes (0: never)")
@@ -80,28 +71,17 @@ func (o *LiveOptions) Validate() error {
 	return nil
 }
 
-// Run connects, mirrors and schedules until interrupted (or the TUI quits).
-func (o *LiveOptions) Run(ctx context.Context) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	silenceKlog()
-	restCfg, err := o.kube.ToRESTConfig()
-	if err != nil {
-		return err
-	}
-	raw, _ := o.kube.ToRawKubeConfigLoader().RawConfig()
-	contextName := raw.CurrentContext
-	if o.kube.Context != nil && *o.kube.Context != "" {
-		contextName = *o.kube.Context
-	}
+// Run mirrors the cluster reader reads and schedules until interrupted (or
+// the TUI quits).
+func (o *LiveOptions) Run(ctx context.Context, reader *cluster.Reader) error {
 	ns := ""
 	if !o.AllNamespaces {
-		if ns, _, err = o.kube.ToRawKubeConfigLoader().Namespace(); err != nil {
+		var err error
+		if ns, err = reader.Namespace(); err != nil {
 			return err
 		}
 	}
-	cfg, err := engine.LoadConfigFile(o.Config)
+	eopts, err := o.cluster.engineOptions()
 	if err != nil {
 		return err
 	}
@@ -115,10 +95,10 @@ func (o *LiveOptions) Run(ctx context.Context) error {
 	out := newLiveOutput(o, ctx)
 	defer out.close()
 	var ctl *liveControl
-	opts := engine.LiveOptions{
-		Options:       engine.Options{Config: cfg, ConfigPath: o.Config, Diagnostic: mode, OnCycle: out.cycle, OnQueue: out.queue},
-		REST:          restCfg,
-		Context:       contextName,
+	eopts.Diagnostic, eopts.OnCycle, eopts.OnQueue = mode, out.cycle, out.queue
+	opts := livemode.Options{
+		Options:       eopts,
+		Cluster:       reader,
 		Namespace:     ns,
 		CallExtenders: o.CallExtenders,
 		OnObserved:    out.observed,
@@ -131,7 +111,7 @@ func (o *LiveOptions) Run(ctx context.Context) error {
 		defer ctl.Close()
 		opts.Gate = ctl.Gate
 	}
-	live, err := engine.NewLive(ctx, opts)
+	live, err := livemode.New(ctx, opts)
 	if err != nil {
 		return err
 	}
@@ -159,7 +139,7 @@ func (o *LiveOptions) Run(ctx context.Context) error {
 		<-runDone
 		return out.err()
 	}
-	source := "cluster " + contextName
+	source := "cluster " + reader.Context
 	if ns != "" {
 		source += " · namespace " + ns
 	}

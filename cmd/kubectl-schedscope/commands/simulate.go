@@ -12,6 +12,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/fixtures"
 	"github.com/schedscope/schedscope/recorder"
 )
@@ -35,7 +36,7 @@ type simOptions struct {
 	onEngine func(*engine.Engine)
 	// stdin is read for -f -; stdinFixture is what it held.
 	stdin        io.Reader
-	stdinFixture *engine.Fixture
+	stdinFixture *fixture.Fixture
 }
 
 func (o *simOptions) addFlags(fs *pflag.FlagSet) {
@@ -70,11 +71,11 @@ func (o *simOptions) checkArrival() error {
 	return nil
 }
 
-func (o *simOptions) loadFixture() (*engine.Fixture, error) {
+func (o *simOptions) loadFixture() (*fixture.Fixture, error) {
 	// Standard input can be read once: keep what was loaded from it.
 	if o.Fixture == "-" {
 		if o.stdinFixture == nil {
-			fx, err := engine.LoadFixtureReader("(stdin)", o.stdin)
+			fx, err := fixture.LoadReader("(stdin)", o.stdin)
 			if err != nil {
 				return nil, err
 			}
@@ -87,15 +88,15 @@ func (o *simOptions) loadFixture() (*engine.Fixture, error) {
 		if err != nil {
 			return nil, err
 		}
-		return engine.LoadFixture("(embedded) "+fixtures.Default, data)
+		return fixture.Load("(embedded) "+fixtures.Default, data)
 	}
 	if _, err := os.Stat(o.Fixture); err != nil {
 		if data, e := fixtures.Read(o.Fixture); e == nil {
-			return engine.LoadFixture("(embedded) "+o.Fixture, data)
+			return fixture.Load("(embedded) "+o.Fixture, data)
 		}
 		return nil, err
 	}
-	return engine.LoadFixtureFile(o.Fixture)
+	return fixture.LoadFile(o.Fixture)
 }
 
 // checkInputs loads the diagnostic mode, the fixture and the configuration,
@@ -115,7 +116,7 @@ func (o *simOptions) checkInputs() error {
 }
 
 // simulate runs the fixture and returns the header and the cycles in order.
-func (o *simOptions) simulate(ctx context.Context, onHeader func(recorder.Header) error, onCycle func(*recorder.Cycle)) (recorder.Header, *engine.Fixture, error) {
+func (o *simOptions) simulate(ctx context.Context, onHeader func(recorder.Header) error, onCycle func(*recorder.Cycle)) (recorder.Header, *fixture.Fixture, error) {
 	silenceKlog()
 	mode, err := engine.ParseDiagnosticMode(o.Diagnostic)
 	if err != nil {

@@ -6,17 +6,16 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/engine/cluster"
 	"github.com/schedscope/schedscope/recorder"
 )
 
 // SnapshotOptions holds the flags of snapshot.
 type SnapshotOptions struct {
-	kube    *genericclioptions.ConfigFlags
-	Config  string
+	cluster clusterOptions
 	Output  string
 	Timeout time.Duration
 	streams genericiooptions.IOStreams
@@ -24,8 +23,8 @@ type SnapshotOptions struct {
 
 // NewCmdSnapshot exports what the scheduler reads from a cluster as a fixture.
 func NewCmdSnapshot(streams genericiooptions.IOStreams) *cobra.Command {
-	o := &SnapshotOptions{streams: streams, kube: genericclioptions.NewConfigFlags(true)}
-	cmd := &cobra.Command{
+	o := &SnapshotOptions{streams: streams, cluster: newClusterOptions()}
+	cmd := o.cluster.command(&cobra.Command{
 		Use:   "snapshot [--config FILE] [-o FILE]",
 		Short: "Export what the scheduler reads from a cluster as a fixture that sim and explain replay",
 		Long: "snapshot lists, read-only, every object the scheduler reads (nodes, pods of all namespaces, volumes, classes,\n" +
@@ -34,16 +33,7 @@ func NewCmdSnapshot(streams genericiooptions.IOStreams) *cobra.Command {
 			"It keeps only what scheduling needs: no Secrets or ConfigMaps, no managed fields, no last-applied annotations,\n" +
 			"no container commands, arguments or environment values.\n\n" +
 			"  kubectl schedscope snapshot > cluster.yaml && kubectl schedscope explain -f cluster.yaml",
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.Validate(); err != nil {
-				return err
-			}
-			return o.Run(cmd.Context())
-		},
-	}
-	o.kube.AddFlags(cmd.Flags())
-	cmd.Flags().StringVar(&o.Config, "config", "", "the cluster's KubeSchedulerConfiguration file (decides which resources are read)")
+	}, o, "the cluster's KubeSchedulerConfiguration file (decides which resources are read)")
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "write to this file instead of standard output")
 	cmd.Flags().DurationVar(&o.Timeout, "timeout", time.Minute, "how long listing the cluster may take")
 	return cmd
@@ -52,11 +42,11 @@ func NewCmdSnapshot(streams genericiooptions.IOStreams) *cobra.Command {
 // inputs lists the files snapshot reads: the scheduler configuration and
 // the kubeconfig files.
 func (o *SnapshotOptions) inputs() []string {
-	in := []string{o.Config}
-	if o.kube.KubeConfig != nil {
-		in = append(in, *o.kube.KubeConfig)
+	in := []string{o.cluster.Config}
+	if o.cluster.kube.KubeConfig != nil {
+		in = append(in, *o.cluster.kube.KubeConfig)
 	}
-	return append(in, o.kube.ToRawKubeConfigLoader().ConfigAccess().GetLoadingPrecedence()...)
+	return append(in, o.cluster.kube.ToRawKubeConfigLoader().ConfigAccess().GetLoadingPrecedence()...)
 }
 
 // Validate refuses an output that is one of the inputs, before the cluster is listed.
@@ -69,22 +59,14 @@ func (o *SnapshotOptions) Validate() error {
 
 // Run writes the snapshot: to standard output, or to a file (mode 0600)
 // that replaces --output only once the whole snapshot is written.
-func (o *SnapshotOptions) Run(ctx context.Context) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	silenceKlog()
-	restCfg, err := o.kube.ToRESTConfig()
-	if err != nil {
-		return err
-	}
-	cfg, err := engine.LoadConfigFile(o.Config)
+func (o *SnapshotOptions) Run(ctx context.Context, reader *cluster.Reader) error {
+	eopts, err := o.cluster.engineOptions()
 	if err != nil {
 		return err
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	data, err := engine.Snapshot(ctx, restCfg, &engine.Options{Config: cfg}, o.Timeout)
+	data, err := engine.Snapshot(ctx, reader, &eopts, o.Timeout)
 	if err != nil {
 		return err
 	}

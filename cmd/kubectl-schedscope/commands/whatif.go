@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/export"
 )
@@ -113,7 +114,7 @@ func (c *changeFlags) build(fs *pflag.FlagSet) ([]engine.Change, error) {
 		out = append(out, engine.PatchNode(name, data))
 	}
 	for _, s := range c.AddNodes {
-		data, err := engine.ReadManifestFile(s)
+		data, err := fixture.ReadManifestFile(s)
 		if err != nil {
 			return nil, errorf("--add-node: %v", err)
 		}
@@ -136,7 +137,7 @@ func (c *changeFlags) build(fs *pflag.FlagSet) ([]engine.Change, error) {
 		if c.PatchPod != "" {
 			return nil, errorf("--pod-file and --patch-pod both change the pod; give one")
 		}
-		data, err := engine.ReadManifestFile(c.PodFile)
+		data, err := fixture.ReadManifestFile(c.PodFile)
 		if err != nil {
 			return nil, errorf("--pod-file: %v", err)
 		}

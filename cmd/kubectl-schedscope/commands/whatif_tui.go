@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/engine/live"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/tui"
 )
@@ -49,7 +50,7 @@ func newWhatIfSource(ctx context.Context, o *simOptions) *whatIfSource {
 
 // newLiveWhatIfSource returns the TUI's what-if over a live session: forks
 // of the mirrored cluster, in memory.
-func newLiveWhatIfSource(ctx context.Context, l *engine.Live) *whatIfSource {
+func newLiveWhatIfSource(ctx context.Context, l *live.Session) *whatIfSource {
 	s := &whatIfSource{ctx: ctx, forks: map[int]*forkEntry{}, suggested: map[int]engine.Change{}}
 	s.fork = func(_ context.Context, c *recorder.Cycle) (*engine.Fork, error) { return l.ForkAt(c) }
 	return s

@@ -1,51 +1,50 @@
-package engine
+package live
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
-	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/recorder"
 )
 
-// ForkAt forks a live session at one of its recorded cycles, from the
-// cluster as mirrored now: the nodes in the order that cycle saw them (new
-// ones after), every pod placed on them, the pods nominated by preemption,
-// and the other objects the scheduler reads. The fork and its runs live in
-// memory only; nothing is sent to the cluster. Since the cluster moves on,
-// the fork's Note says so when it was taken after the cycle.
-func (l *Live) ForkAt(c *recorder.Cycle) (*Fork, error) {
-	tr := l.Engine.client.Tracker()
-	pod := l.fakePod(c.Pod.Namespace, c.Pod.Name)
+// ForkAt forks the session at one of its recorded cycles, from the cluster as
+// mirrored now: the nodes in the order that cycle saw them (new ones after),
+// every pod placed on them, the pods nominated by preemption, and the other
+// objects the scheduler reads. The fork and its runs live in memory only;
+// nothing is sent to the cluster. Since the cluster moves on, the fork's Note
+// says so when it was taken after the cycle.
+func (s *Session) ForkAt(c *recorder.Cycle) (*engine.Fork, error) {
+	tr := s.engine.Tracker()
+	pod := s.enginePod(c.Pod.Namespace, c.Pod.Name)
 	if pod == nil || (c.Pod.UID != "" && string(pod.UID) != c.Pod.UID) {
 		return nil, fmt.Errorf("pod %s is no longer in the cluster", c.Pod.Key())
 	}
 	pod = pod.DeepCopy()
 	pod.Spec.NodeName = ""
-	f := &Fork{
+	h := s.engine.Header()
+	f := &engine.Fork{
 		Recorded:    c,
-		Header:      l.header,
-		Name:        l.header.Source.Name,
+		Header:      h,
+		Name:        h.Source.Name,
 		Pod:         pod,
-		Config:      l.cfg.DeepCopy(),
+		Config:      s.cfg.DeepCopy(),
 		Profile:     c.Profile,
 		SearchStart: c.SearchStart,
-		Diagnostic:  l.Engine.opts.Diagnostic,
+		Diagnostic:  s.opts.Diagnostic,
 		Note:        "forked from the cluster as mirrored now, not as it stood when the cycle ran",
 	}
-	if f.Diagnostic == "" {
-		f.Diagnostic = DiagnosticUnschedulable
-	}
 	byName := map[string]*v1.Node{}
-	for _, gvr := range l.resources {
+	for _, gvr := range s.resources {
 		objs, err := tr.List(gvr, gvr.GroupVersion().WithKind(""), "")
 		if err != nil {
 			continue
 		}
-		items, err := listItems(objs)
+		items, err := meta.ExtractList(objs)
 		if err != nil {
 			continue
 		}
@@ -83,11 +82,8 @@ func (l *Live) ForkAt(c *recorder.Cycle) (*Fork, error) {
 	if len(f.Nodes) == 0 {
 		return nil, fmt.Errorf("the mirrored cluster has no nodes")
 	}
-	slices.SortStableFunc(f.Placed, compareKeys)
+	slices.SortStableFunc(f.Placed, func(a, b *v1.Pod) int {
+		return cmp.Compare(a.Namespace+"/"+a.Name, b.Namespace+"/"+b.Name)
+	})
 	return f, nil
-}
-
-// listItems returns the items of a list object.
-func listItems(list runtime.Object) ([]runtime.Object, error) {
-	return meta.ExtractList(list)
 }

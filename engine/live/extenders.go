@@ -1,4 +1,4 @@
-package engine
+package live
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/apis/config"
 )
 
-// liveExtenders returns the scheduler configuration live mode runs with, and
+// extenders returns the scheduler configuration live mode runs with, and
 // what it changed about the configured extenders, worded for the user.
 //
 // An extender is an HTTP service outside the process: calling it sends a real
@@ -16,7 +16,7 @@ import (
 // filter and prioritize verbs are kept and the bind and preempt verbs are
 // always removed, so the embedded scheduler binds into its own in-memory API
 // server and evaluates preemption itself. cfg is not modified.
-func liveExtenders(cfg *config.KubeSchedulerConfiguration, call bool) (*config.KubeSchedulerConfiguration, []string) {
+func extenders(cfg *config.KubeSchedulerConfiguration, call bool) (*config.KubeSchedulerConfiguration, []string) {
 	if cfg == nil || len(cfg.Extenders) == 0 {
 		return cfg, nil
 	}

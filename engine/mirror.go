@@ -1,0 +1,114 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	clienttesting "k8s.io/client-go/testing"
+
+	"github.com/schedscope/schedscope/engine/cluster"
+	"github.com/schedscope/schedscope/engine/fixture"
+	"github.com/schedscope/schedscope/recorder"
+)
+
+// A mirrored engine's in-memory API server is written from outside, by live
+// mode (engine/live) copying a real cluster into it, instead of from a
+// fixture. What follows, with Options.OnDecided, Gate, Header and
+// QueueCounts, is all of the engine live mode uses:
+//
+//   - NewMirrored builds the scheduler over an empty API server, and
+//     ReadResources names what its informers read, so that exactly that is
+//     mirrored;
+//   - Tracker and LockPods write the mirror's objects, each write a watch
+//     event for the scheduler, as the cluster's own writes are;
+//   - Start starts the informers once the first copy is in, and Schedule
+//     runs the scheduler on pods as they arrive;
+//   - OnDecided hands over each cycle as it finishes, and FlushHeld hands a
+//     held preempting cycle to OnCycle before an observation refers to it.
+
+// NewMirrored builds the scheduler over an empty in-memory API server that a
+// mirror fills; src names the cluster in the header. The queue runs on the
+// wall clock. The scheduler's preemption does not delete pods: mirrored pods
+// still run in the cluster until the cluster itself evicts them, and the
+// mirror removes them then. Nothing runs until Start and Schedule.
+func NewMirrored(ctx context.Context, src recorder.Source, opts Options) (*Engine, error) {
+	e, err := build(ctx, &fixture.Fixture{Name: src.Name}, opts)
+	if err != nil {
+		return nil, err
+	}
+	e.header.Source = src
+	e.client.PrependReactor("delete", "pods", func(clienttesting.Action) (bool, runtime.Object, error) {
+		return true, nil, nil
+	})
+	return e, nil
+}
+
+// ReadResources lists the resources the scheduler's informers read, sorted.
+func (e *Engine) ReadResources() ([]schema.GroupVersionResource, error) {
+	objs, err := informerTypes(e.informers)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]schema.GroupVersionResource, 0, len(objs))
+	for _, obj := range objs {
+		gvr, err := gvrOf(obj)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, gvr)
+	}
+	cluster.SortResources(out)
+	return out, nil
+}
+
+// ReadResources lists the resources a scheduler with cfg reads from the API
+// server (nil cfg: the default profile), sorted. A ClusterRole granting get,
+// list and watch on them is all live mode needs.
+func ReadResources(ctx context.Context, cfg *Options) ([]schema.GroupVersionResource, error) {
+	opts := Options{}
+	if cfg != nil {
+		opts = *cfg
+	}
+	e, err := build(ctx, &fixture.Fixture{Name: "rbac"}, opts)
+	if err != nil {
+		return nil, err
+	}
+	return e.ReadResources()
+}
+
+func gvrOf(obj runtime.Object) (schema.GroupVersionResource, error) {
+	gvks, _, err := clientgoscheme.Scheme.ObjectKinds(obj)
+	if err != nil || len(gvks) == 0 {
+		return schema.GroupVersionResource{}, fmt.Errorf("unknown type %T", obj)
+	}
+	gvr, _ := meta.UnsafeGuessKindToResource(gvks[0])
+	return gvr, nil
+}
+
+// Tracker is the in-memory API server's object store. Each write reaches the
+// scheduler's informers as one watch event; it is not counted as a write of
+// a fixture run, and keeps the resource version it is given.
+func (e *Engine) Tracker() clienttesting.ObjectTracker { return e.client.Tracker() }
+
+// LockPods orders a read-modify-write of pods in Tracker with the engine's
+// own writes of pods (its bindings); unlock ends it.
+func (e *Engine) LockPods() (unlock func()) {
+	e.trackerMu.Lock()
+	return e.trackerMu.Unlock
+}
+
+// Start starts the scheduler's informers and waits until they and its event
+// handlers have caught up with the objects present.
+func (e *Engine) Start(ctx context.Context) error { return e.start(ctx) }
+
+// Schedule runs the scheduler on pods as they arrive until ctx is done.
+func (e *Engine) Schedule(ctx context.Context) { e.sched.Run(ctx) }
+
+// FlushHeld hands to OnCycle the finished cycles held back until their
+// preemption's victims are known: those of uid, or all when uid is "".
+func (e *Engine) FlushHeld(uid types.UID) { e.flushPending(uid) }
