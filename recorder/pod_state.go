@@ -1,7 +1,6 @@
 package recorder
 
 import (
-	"fmt"
 	"slices"
 	"time"
 )
@@ -40,7 +39,7 @@ const (
 	// step); Seqs are the cycles it had before.
 	PodDeleted = "Deleted"
 	// PodPreempted: a preemption evicted the pod (Node is where it ran);
-	// Message names the cycle and the preemptor.
+	// EvictedBy names the cycle and the preemptor.
 	PodPreempted = "Preempted"
 )
 
@@ -55,17 +54,26 @@ func Placed(state string) bool {
 }
 
 // PodState is where one pod stands, with the message a user would read in
-// kubectl describe and the cycles it got.
+// kubectl describe and the cycles it got. It is data: recorder/narrate words
+// it (narrate.PodMessage, narrate.PodHint).
 type PodState struct {
 	Pod   PodRef `json:"pod"`
 	State string `json:"state"`
 	Node  string `json:"node,omitempty"`
-	// Reason is the PodScheduled condition's reason, when it has one.
+	// Reason and Message are the PodScheduled condition's, when it has one
+	// (as the API server or the pod's last cycle wrote it).
 	Reason  string `json:"reason,omitempty"`
 	Message string `json:"message,omitempty"`
-	// Hint says in plain words what would let the pod be scheduled, for
-	// pods that were never attempted.
-	Hint string `json:"hint,omitempty"`
+	// Gates are a Gated pod's scheduling gates.
+	Gates []string `json:"gates,omitempty"`
+	// SchedulerName is a NoProfile pod's schedulerName, and Profiles the
+	// scheduler names the scheduler's profiles serve.
+	SchedulerName string   `json:"schedulerName,omitempty"`
+	Profiles      []string `json:"profiles,omitempty"`
+	// Source is where a fixture's timeline deleted a Deleted pod (file:line).
+	Source string `json:"source,omitempty"`
+	// EvictedBy is the preemption that evicted a Preempted pod.
+	EvictedBy *Eviction `json:"evictedBy,omitempty"`
 	// Seqs are the pod's cycles, in order.
 	Seqs []int `json:"seqs"`
 	// Attempts and BackoffUntil say, for a pod in Backoff, after how many
@@ -207,9 +215,9 @@ func (b *PodStateBuilder) States(never []PodState, queue []*QueueEvent) []PodSta
 // Eviction is a preemption that evicted a pod: the cycle that nominated,
 // its pod and the node.
 type Eviction struct {
-	Seq       int
-	Preemptor PodRef
-	Node      string
+	Seq       int    `json:"seq"`
+	Preemptor PodRef `json:"preemptor"`
+	Node      string `json:"node"`
 }
 
 // Evictions maps every pod a cycle's preemption evicted (namespace/name) to
@@ -239,15 +247,15 @@ func (st *PodState) Evicted(e Eviction) {
 	if st.Node == "" {
 		st.Node = e.Node
 	}
-	st.State, st.Reason, st.Hint = PodPreempted, "", ""
-	st.Message = fmt.Sprintf("evicted by preemption in cycle %d, to make room for %s on %s", e.Seq, e.Preemptor.Key(), e.Node)
+	st.State, st.Reason, st.Message = PodPreempted, "", ""
+	st.EvictedBy = &e
 	st.BackoffUntil, st.Attempts = time.Time{}, 0
 }
 
 // Deleted makes st, a pod that had cycles, one a timeline deleted (d, as
 // NeverAttempted words it).
 func (st *PodState) Deleted(d PodState) {
-	st.State, st.Reason, st.Message, st.Hint = PodDeleted, "", d.Message, d.Hint
+	st.State, st.Reason, st.Message, st.Source = PodDeleted, "", "", d.Source
 	st.BackoffUntil, st.Attempts = time.Time{}, 0
 }
 

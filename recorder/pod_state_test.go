@@ -60,8 +60,8 @@ func TestPodStatesFollowTheQueue(t *testing.T) {
 			var got []string
 			for _, st := range PodStates(tt.cycles, tt.never, tt.queue) {
 				got = append(got, st.Pod.Name+" "+st.State+" "+strconv.Itoa(st.Attempts))
-				if st.State == PodPreempted && st.Message != "evicted by preemption in cycle 2, to make room for default/high on n1" {
-					t.Errorf("%s: message %q", st.Pod.Name, st.Message)
+				if e := st.EvictedBy; st.State == PodPreempted && (e == nil || e.Seq != 2 || e.Preemptor.Key() != "default/high" || e.Node != "n1" || st.Message != "") {
+					t.Errorf("%s: evicted by %+v, message %q; want cycle 2 of default/high on n1", st.Pod.Name, e, st.Message)
 				}
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {

@@ -508,12 +508,12 @@ func (p Pods) View() string {
 	end := min(p.offset+p.bodyHeight(), len(p.rows))
 	for r := p.offset; r < end; r++ {
 		pr := &p.pods[p.rows[r]]
-		msg := pr.Message
-		switch {
+		msg := narrate.PodMessage(pr.PodState)
+		switch hint := narrate.PodHint(pr.PodState); {
 		case pr.noMessage:
 			msg = p.st.Dim.Render("enter, then open the cycle for its message")
-		case pr.State == recorder.PodGated && pr.Hint != "" || pr.Message == "":
-			msg = pr.Hint
+		case pr.State == recorder.PodGated && hint != "" || msg == "":
+			msg = hint
 		}
 		switch {
 		case pr.State == recorder.PodBackoff && !pr.BackoffUntil.IsZero():
@@ -639,20 +639,25 @@ func (p Pods) storyLines() []string {
 	if pr.State == recorder.PodBackoff && !pr.BackoffUntil.IsZero() {
 		lines[0] += p.st.Dim.Render(fmt.Sprintf(" until %s, after %d attempt(s)", pr.BackoffUntil.UTC().Format("15:04:05.000"), pr.Attempts))
 	}
-	if len(pr.cycles) == 0 {
-		say("never attempted: ", neverWords(pr.State))
+	msg := narrate.PodMessage(pr.PodState)
+	switch {
+	case len(pr.cycles) == 0:
+		say("never attempted: ", narrate.NeverAttempted(pr.State))
 		if pr.Reason != "" {
-			say("PodScheduled:    ", strings.TrimSpace(pr.Reason+" "+quoted(pr.Message)))
+			say("PodScheduled:    ", strings.TrimSpace(pr.Reason+" "+quoted(msg)))
 		} else {
-			say("why:             ", pr.Message)
+			say("why:             ", msg)
 		}
-		say("what would help: ", pr.Hint)
+		say("what would help: ", narrate.PodHint(pr.PodState))
 		if len(pr.Queue) == 0 {
 			return lines
 		}
 		lines = append(lines, "")
-	} else if pr.Message != "" {
+	case pr.Message != "":
 		say("PodScheduled: ", strings.TrimSpace(pr.Reason+" "+quoted(pr.Message)))
+		lines = append(lines, "")
+	case msg != "":
+		say("why: ", msg)
 		lines = append(lines, "")
 	}
 	title := fmt.Sprintf("  Cycles (%d)", len(pr.cycles))
@@ -786,26 +791,6 @@ func firstSeq(seqs []int) int {
 		return math.MaxInt
 	}
 	return slices.Min(seqs)
-}
-
-// neverWords says in plain words why a pod got no cycle.
-func neverWords(state string) string {
-	switch state {
-	case recorder.PodGated:
-		return "scheduling gates hold it out of the queue (PreEnqueue)"
-	case recorder.PodNoProfile:
-		return "no profile of this scheduler serves its schedulerName"
-	case recorder.PodActive:
-		return "not yet: it waits in activeQ for its first cycle"
-	case recorder.PodPreBound:
-		return "it arrived bound to its node (spec.nodeName), so it never enters the queue"
-	case recorder.PodPreempted:
-		// A victim with no cycle of its own was running when the run began.
-		return "it arrived bound to its node (spec.nodeName) and ran there until a preemption evicted it"
-	case recorder.PodDeleted:
-		return "it was deleted before the scheduler took it"
-	}
-	return "the scheduler never took it; schedscope cannot say why"
 }
 
 func quoted(s string) string {

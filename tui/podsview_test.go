@@ -32,11 +32,9 @@ func storyCycles() []*recorder.Cycle {
 func storyNever() []recorder.PodState {
 	return []recorder.PodState{
 		{Pod: recorder.PodRef{Namespace: "default", Name: "gated"}, State: recorder.PodGated, Seqs: []int{},
-			Reason: "SchedulingGated", Message: "Scheduling is blocked due to non-empty scheduling gates",
-			Hint: "held by scheduling gate example.com/quota (the SchedulingGates PreEnqueue plugin); remove the gate to let the scheduler try it"},
+			Reason: "SchedulingGated", Message: "Scheduling is blocked due to non-empty scheduling gates", Gates: []string{"example.com/quota"}},
 		{Pod: recorder.PodRef{Namespace: "default", Name: "other"}, State: recorder.PodNoProfile, Seqs: []int{},
-			Message: `no profile serves schedulerName "my-scheduler"`,
-			Hint:    "another scheduler must place it; this one has the profile(s) default-scheduler"},
+			SchedulerName: "my-scheduler", Profiles: []string{"default-scheduler"}},
 	}
 }
 
@@ -283,7 +281,7 @@ func TestPodsNotWaiting(t *testing.T) {
 	}
 	never := []recorder.PodState{
 		{Pod: recorder.PodRef{Namespace: "default", Name: "filler"}, State: recorder.PodPreBound, Node: "node-1", Seqs: []int{}, Message: "arrived bound to node-1"},
-		{Pod: recorder.PodRef{Namespace: "default", Name: "web"}, State: recorder.PodDeleted, Seqs: []int{}, Message: "deleted by the fixture's timeline (story.yaml:40)"},
+		{Pod: recorder.PodRef{Namespace: "default", Name: "web"}, State: recorder.PodDeleted, Seqs: []int{}, Source: "story.yaml:40"},
 	}
 	m = keys(send(m, eventsMsg{events: append(evs, Event{NeverAttempted: never}, Event{Done: true})}), "P")
 	want := []string{"web Deleted node-1 1", "big Unschedulable  1", "urgent Bound node-1 2", "filler Preempted node-1 0"}

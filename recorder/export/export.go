@@ -34,7 +34,7 @@ type Document struct {
 	Cycles   []Cycle    `json:"cycles"`
 	Observed []Observed `json:"observed,omitempty"`
 	// Pods are where every pod stands (see PodStates).
-	Pods []recorder.PodState `json:"pods,omitempty"`
+	Pods []PodState `json:"pods,omitempty"`
 }
 
 // Header is a recording's header without its format fields.
@@ -379,4 +379,27 @@ func NewCycle(c *recorder.Cycle) Cycle {
 // NewObserved exports a binding observed on a live cluster.
 func NewObserved(o *recorder.Observed) Observed {
 	return Observed{Pod: o.Pod, Node: o.Node, Message: o.Message, Time: o.Time, Seq: o.Seq, Predicted: o.Predicted, TieSet: o.TieSet, Nominated: o.Nominated, Agrees: o.Agrees()}
+}
+
+// PodState is where a pod stands, with its message and hint worded.
+type PodState struct {
+	recorder.PodState
+	// Message is narrate.PodMessage: the PodScheduled message, or what
+	// schedscope knows of a pod without one.
+	Message string `json:"message,omitempty"`
+	// Hint is narrate.PodHint: what would let a pod that never got a cycle
+	// be scheduled.
+	Hint string `json:"hint,omitempty"`
+}
+
+// NewPodStates exports pod states.
+func NewPodStates(states []recorder.PodState) []PodState {
+	if states == nil {
+		return nil
+	}
+	out := make([]PodState, len(states))
+	for i, st := range states {
+		out[i] = PodState{PodState: st, Message: narrate.PodMessage(st), Hint: narrate.PodHint(st)}
+	}
+	return out
 }

@@ -108,3 +108,29 @@ func TestNominated(t *testing.T) {
 		t.Errorf("Nominated = %q, want %q", got, want)
 	}
 }
+
+func TestPodMessageAndHint(t *testing.T) {
+	pod := recorder.PodRef{Namespace: "default", Name: "p"}
+	tests := []struct {
+		st        recorder.PodState
+		msg, hint string
+	}{
+		{recorder.PodState{Pod: pod, State: recorder.PodUnschedulable, Message: "0/1 nodes are available"}, "0/1 nodes are available", ""},
+		{recorder.PodState{Pod: pod, State: recorder.PodPreBound, Node: "n2"}, "arrived bound to n2 (spec.nodeName); the scheduler only counts it on its node", ""},
+		{recorder.PodState{Pod: pod, State: recorder.PodDeleted, Source: "f.yaml:9"}, "deleted by the fixture's timeline (f.yaml:9)", ""},
+		{recorder.PodState{Pod: pod, State: recorder.PodPreempted, EvictedBy: &recorder.Eviction{Seq: 4, Preemptor: recorder.PodRef{Namespace: "default", Name: "hi"}, Node: "n1"}},
+			"evicted by preemption in cycle 4, to make room for default/hi on n1", ""},
+		{recorder.PodState{Pod: pod, State: recorder.PodNoProfile, SchedulerName: "mine", Profiles: []string{"default-scheduler", "batch"}},
+			`no profile serves schedulerName "mine"`, "another scheduler must place it; this one has the profile(s) default-scheduler, batch"},
+		{recorder.PodState{Pod: pod, State: recorder.PodGated, Message: "Scheduling is blocked due to non-empty scheduling gates", Gates: []string{"a.io/x", "b.io/y"}},
+			"Scheduling is blocked due to non-empty scheduling gates", "held by scheduling gates a.io/x, b.io/y (the SchedulingGates PreEnqueue plugin); remove the gates to let the scheduler try it"},
+	}
+	for _, tt := range tests {
+		if got := PodMessage(tt.st); got != tt.msg {
+			t.Errorf("%s: message %q, want %q", tt.st.State, got, tt.msg)
+		}
+		if got := PodHint(tt.st); got != tt.hint {
+			t.Errorf("%s: hint %q, want %q", tt.st.State, got, tt.hint)
+		}
+	}
+}

@@ -47,7 +47,7 @@ func (o *cyclesOutput) print(w io.Writer, format string) error {
 		for _, p := range o.problems {
 			doc.Problems = append(doc.Problems, p.Error())
 		}
-		doc.Pods = o.pods
+		doc.Pods = export.NewPodStates(o.pods)
 		data, err := json.MarshalIndent(doc, "", "  ")
 		if err != nil {
 			return err

@@ -292,8 +292,8 @@ func stateText(st *recorder.PodState) string {
 	if st.State == recorder.PodBackoff && !st.BackoffUntil.IsZero() {
 		line += fmt.Sprintf(" until %s (after %d attempt(s))", st.BackoffUntil.UTC().Format("15:04:05.000"), st.Attempts)
 	}
-	if st.Message != "" {
-		line += ": " + st.Message
+	if msg := narrate.PodMessage(*st); msg != "" {
+		line += ": " + msg
 	}
 	if n := len(st.Queue); n > 0 {
 		line += " [" + narrate.QueueEvent(&st.Queue[n-1]) + "]"

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/export"
 )
 
 // A pod held by a scheduling gate, one for another scheduler and one too big
@@ -49,7 +50,7 @@ func TestExplainAccountsForEveryPod(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	doc := checkExport(t, out, -1)
-	got := map[string]recorder.PodState{}
+	got := map[string]export.PodState{}
 	for _, p := range doc.Pods {
 		got[p.Pod.Name] = p
 	}
@@ -146,7 +147,7 @@ func TestExplainPodsThatAreNotWaiting(t *testing.T) {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
 			doc := checkExport(t, out, -1)
-			got := map[string]recorder.PodState{}
+			got := map[string]export.PodState{}
 			for _, p := range doc.Pods {
 				got[p.Pod.Name] = p
 			}

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/tui"
 )
 
@@ -59,7 +60,7 @@ func TestSimSendsNeverAttemptedPods(t *testing.T) {
 		t.Errorf("never attempted (-want +got):\n%s", diff)
 	}
 	for _, p := range never {
-		if p.Hint == "" {
+		if narrate.PodHint(p) == "" {
 			t.Errorf("%s comes without a hint: %+v", p.Pod.Name, p)
 		}
 	}

@@ -540,13 +540,13 @@ func (t *textWriter) podStates(pods []recorder.PodState) {
 		if p.State == recorder.PodBackoff && !p.BackoffUntil.IsZero() {
 			line += fmt.Sprintf(" until %s (after %d attempt(s))", p.BackoffUntil.UTC().Format("15:04:05.000"), p.Attempts)
 		}
-		if p.Message != "" {
-			line += ": " + p.Message
+		if msg := narrate.PodMessage(p); msg != "" {
+			line += ": " + msg
 		}
 		t.printf("  %s  %s\n", p.Pod.Key(), line)
 		indent := strings.Repeat(" ", len([]rune(p.Pod.Key())))
-		if p.Hint != "" {
-			t.printf("  %s  %s\n", indent, p.Hint)
+		if hint := narrate.PodHint(p); hint != "" {
+			t.printf("  %s  %s\n", indent, hint)
 		}
 		if n := len(p.Queue); n > 0 {
 			t.printf("  %s  last queue event: %s\n", indent, narrate.QueueEvent(&p.Queue[n-1]))

@@ -1,0 +1,75 @@
+package narrate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/schedscope/schedscope/recorder"
+)
+
+// PodMessage is the message that says where a pod stands: its PodScheduled
+// message when it has one, or else what schedscope knows of it, e.g.
+// "arrived bound to node-2 (spec.nodeName); the scheduler only counts it on
+// its node".
+func PodMessage(st recorder.PodState) string {
+	if st.Message != "" {
+		return st.Message
+	}
+	switch st.State {
+	case recorder.PodPreBound:
+		return "arrived bound to " + st.Node + " (spec.nodeName); the scheduler only counts it on its node"
+	case recorder.PodDeleted:
+		if st.Source == "" {
+			return "deleted during the run"
+		}
+		return "deleted by the fixture's timeline (" + st.Source + ")"
+	case recorder.PodPreempted:
+		if e := st.EvictedBy; e != nil {
+			return fmt.Sprintf("evicted by preemption in cycle %d, to make room for %s on %s", e.Seq, e.Preemptor.Key(), e.Node)
+		}
+	case recorder.PodNoProfile:
+		return fmt.Sprintf("no profile serves schedulerName %q", st.SchedulerName)
+	}
+	return ""
+}
+
+// PodHint says in plain words what would let a pod that never got a cycle
+// be scheduled, or "" when there is nothing to say: "held by scheduling gate
+// example.com/quota (the SchedulingGates PreEnqueue plugin); remove the gate
+// to let the scheduler try it".
+func PodHint(st recorder.PodState) string {
+	switch st.State {
+	case recorder.PodGated:
+		if len(st.Gates) == 0 {
+			return "held back by a PreEnqueue plugin"
+		}
+		word := "gate"
+		if len(st.Gates) > 1 {
+			word = "gates"
+		}
+		return fmt.Sprintf("held by scheduling %s %s (the SchedulingGates PreEnqueue plugin); remove the %s to let the scheduler try it", word, strings.Join(st.Gates, ", "), word)
+	case recorder.PodNoProfile:
+		return "another scheduler must place it; this one has the profile(s) " + strings.Join(st.Profiles, ", ")
+	}
+	return ""
+}
+
+// NeverAttempted says in plain words why a pod in state got no cycle.
+func NeverAttempted(state string) string {
+	switch state {
+	case recorder.PodGated:
+		return "scheduling gates hold it out of the queue (PreEnqueue)"
+	case recorder.PodNoProfile:
+		return "no profile of this scheduler serves its schedulerName"
+	case recorder.PodActive:
+		return "not yet: it waits in activeQ for its first cycle"
+	case recorder.PodPreBound:
+		return "it arrived bound to its node (spec.nodeName), so it never enters the queue"
+	case recorder.PodPreempted:
+		// A victim with no cycle of its own was running when the run began.
+		return "it arrived bound to its node (spec.nodeName) and ran there until a preemption evicted it"
+	case recorder.PodDeleted:
+		return "it was deleted before the scheduler took it"
+	}
+	return "the scheduler took no cycle for it"
+}
