@@ -30,7 +30,9 @@ func (k BreakpointsKeyMap) ShortHelp() []key.Binding {
 }
 
 // FullHelp implements help.KeyMap.
-func (k BreakpointsKeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+func (k BreakpointsKeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Next, k.Prev, k.Toggle, k.Apply, k.Cancel}}
+}
 
 // BreakpointsForm edits the live engine's breakpoints.
 type BreakpointsForm struct {
@@ -124,6 +126,6 @@ func (f BreakpointsForm) View() string {
 		"  " + check(f.unsch, "pause after a cycle ends Unschedulable", 1),
 		"  " + check(f.err, "pause after a cycle ends in Error", 2),
 		"",
-		f.st.Dim.Render("  tab next field · space toggle · enter apply · esc cancel"),
+		"  " + hintLine(f.st, f.Keys.ShortHelp()...),
 	}, "\n")
 }

@@ -520,14 +520,13 @@ func (v CycleView) View() string {
 	switch {
 	case v.explainShown() && !v.explainBeside():
 		body = box(explainLines(v.st, v.phase, v.selectedPlugin(), v.w-2), v.w, bh)
-		hint = "explain · e or esc closes"
+		hint = v.st.Dim.Render("explain · ") + hintLine(v.st, pair(v.Keys.Explain, v.Keys.Back, "close"))
 	case v.detail != nil:
 		body = box(splitLines(v.detail.View()), bw, bh)
-		hint = "node detail · esc back · ↑/↓ scroll"
+		hint = v.st.Dim.Render("node detail · ") + hintLine(v.st, v.detail.Keys.ShortHelp()...)
 	default:
 		body = box(v.body(bw, bh), bw, bh)
 	}
-	hint = v.st.Dim.Render(hint)
 	if v.explainShown() && v.explainBeside() {
 		// The hint belongs to the body: it sits under it, left of the panel,
 		// which runs down to the hint line.
@@ -592,7 +591,7 @@ func (v *CycleView) body(w, h int) []string {
 		for _, l := range wrap("  "+v.phase.String()+" was skipped: "+why+".", w, "  ") {
 			lines = append(lines, v.st.Dim.Render(l))
 		}
-		lines = append(lines, "", "  "+v.st.Dim.Render("→/l steps on; e explains what this phase does."))
+		lines = append(lines, "", "  "+v.st.Dim.Render(v.Keys.NextPhase.Help().Key+" steps on; "+v.Keys.Explain.Help().Key+" explains what this phase does."))
 		if v.phase == phSelect {
 			lines = append(lines, v.observedLines(w)...)
 		}
@@ -633,18 +632,19 @@ func scrollLines(lines []string, off, h int) []string {
 	return out
 }
 
-// hint is the one-line summary under the body.
+// hint is the one-line summary under the body: what the view shows, then
+// the keys that act on it, generated from the bindings.
 func (v *CycleView) hint() string {
+	k := v.Keys
+	phases, scroll := pair(k.PrevPhase, k.NextPhase, "phases"), pair(k.Up, k.Down, "scroll")
 	if ran, _ := phaseRan(v.c, v.phase); !ran {
-		return v.phase.String() + " skipped · ←/→ phases · e explain"
+		return v.st.Dim.Render(v.phase.String()+" skipped · ") + hintLine(v.st, phases, k.Explain)
 	}
 	switch v.phase {
 	case phFilter, phScore, phNormalize, phWeighted:
-		enter := " · enter node"
-		if !v.Keys.Detail.Enabled() {
-			enter = ""
-		}
-		return v.table.query() + " · o sort · f show · / name" + enter + " · tab plugin · e explain"
+		return v.st.Dim.Render(v.table.query()+" · ") + hintLine(v.st,
+			brief(k.Sort, "sort"), brief(k.Show, "show"), k.Filter,
+			brief(k.Detail, "node"), brief(k.NextColumn, "plugin"), k.Explain)
 	}
-	return "←/→ phases · ↑/↓ scroll · e explain"
+	return hintLine(v.st, phases, scroll, k.Explain)
 }

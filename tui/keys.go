@@ -1,6 +1,10 @@
 package tui
 
 import (
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
@@ -125,6 +129,10 @@ type CycleKeyMap struct {
 	Sort, Show                              key.Binding
 	Explain                                 key.Binding
 	NextFailure, PrevFailure                key.Binding
+	// Filter opens the node-name prompt and Back closes what is open in the
+	// view (node detail, explain panel, name filter) or leaves it; the root
+	// model routes both, since the prompt and the cycle list are its own.
+	Filter, Back key.Binding
 }
 
 // DefaultCycleKeyMap returns the cycle view's keys.
@@ -147,6 +155,8 @@ func DefaultCycleKeyMap() CycleKeyMap {
 		Explain:     key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "explain")),
 		NextFailure: key.NewBinding(key.WithKeys("n", "]"), key.WithHelp("n/]", "next failure")),
 		PrevFailure: key.NewBinding(key.WithKeys("N", "["), key.WithHelp("N/[", "prev failure")),
+		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "name")),
+		Back:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 	}
 }
 
@@ -160,7 +170,7 @@ func (k CycleKeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.PrevPhase, k.NextPhase, k.NextFailure, k.PrevFailure, k.Explain},
 		{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown},
-		{k.NextColumn, k.PrevColumn, k.Detail, k.Diagnostic, k.Sort, k.Show},
+		{k.NextColumn, k.PrevColumn, k.Detail, k.Diagnostic, k.Sort, k.Show, k.Filter, k.Back},
 	}
 }
 
@@ -186,4 +196,37 @@ func (j joinedHelp) FullHelp() [][]key.Binding {
 		out = append(out, k.FullHelp()...)
 	}
 	return out
+}
+
+// hintLine renders bindings as the one-line hint a view draws under its body
+// ("o sort · e explain"). bubbles/help generates it from the bindings, so a
+// disabled key is left out and a rebound key shows its new name.
+func hintLine(st *Styles, bs ...key.Binding) string {
+	h := help.New()
+	h.ShortSeparator = " · "
+	h.Styles.ShortKey, h.Styles.ShortDesc, h.Styles.ShortSeparator = st.Dim, st.Dim, st.Dim
+	return h.ShortHelpView(bs)
+}
+
+// brief is b described in fewer words, for a hint line where room is short;
+// its keys, key name and enabled state stay b's.
+func brief(b key.Binding, desc string) key.Binding {
+	b.SetHelp(b.Help().Key, desc)
+	return b
+}
+
+// pair joins two bindings that go opposite ways into one hint ("←/→
+// phases"): it holds both's keys, is named by the first name of each, and is
+// enabled when either is.
+func pair(a, b key.Binding, desc string) key.Binding {
+	first := func(k key.Binding) string {
+		name, _, _ := strings.Cut(k.Help().Key, "/")
+		return name
+	}
+	p := key.NewBinding(
+		key.WithKeys(append(slices.Clone(a.Keys()), b.Keys()...)...),
+		key.WithHelp(first(a)+"/"+first(b), desc),
+	)
+	p.SetEnabled(a.Enabled() || b.Enabled())
+	return p
 }

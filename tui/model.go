@@ -572,10 +572,9 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case key.Matches(msg, k.Command):
 		return m, m.prompt.Open(promptCommand, "")
+	case m.focus == focusCycle && key.Matches(msg, m.view.Keys.Filter):
+		return m, m.prompt.Open(promptNodeFilter, m.view.NodeFilter())
 	case key.Matches(msg, k.Filter):
-		if m.focus == focusCycle {
-			return m, m.prompt.Open(promptNodeFilter, m.view.NodeFilter())
-		}
 		return m, m.prompt.Open(promptCycleFilter, m.list.Filter())
 	case key.Matches(msg, k.Pause):
 		ctl := m.opts.Control
@@ -625,7 +624,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 
 func (m Model) handleCycleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	switch {
-	case key.Matches(msg, m.Keys.Back):
+	case key.Matches(msg, m.view.Keys.Back):
 		if !m.view.Back() && !m.backToStory() {
 			m.setFocus(focusList)
 			m.list.Select(m.view.index)
@@ -996,7 +995,7 @@ func (m Model) fullHelp(h int) []string {
 	hm := m.help
 	hm.ShowAll = true
 	hm.SetWidth(0)
-	lines := []string{m.st.Title.Render("Keys") + m.st.Dim.Render("  (?, esc or q closes; ctrl+c quits)"), ""}
+	lines := []string{m.st.Title.Render("Keys") + m.st.Dim.Render("  (") + hintLine(m.st, helpScreenKeys{m.Keys}.ShortHelp()...) + m.st.Dim.Render(")"), ""}
 	var blocks [][]string
 	for _, sec := range m.helpSections() {
 		block := []string{m.st.Header.Render(sec.title)}

@@ -2,9 +2,12 @@ package tui
 
 import (
 	"fmt"
+
 	"maps"
 	"slices"
 	"strings"
+
+	"charm.land/bubbles/v2/key"
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
@@ -15,6 +18,7 @@ import (
 // results in the cycle.
 type NodeDetail struct {
 	st     *Styles
+	Keys   NodeDetailKeyMap
 	c      *recorder.Cycle
 	a      *analysis
 	node   int
@@ -28,10 +32,36 @@ type NodeDetail struct {
 	w, h    int
 }
 
+// NodeDetailKeyMap holds the node detail's keys.
+type NodeDetailKeyMap struct {
+	Up, Down key.Binding
+	// Back closes the detail; the view that opened it acts on it.
+	Back key.Binding
+}
+
+// DefaultNodeDetailKeyMap returns the node detail's keys.
+func DefaultNodeDetailKeyMap() NodeDetailKeyMap {
+	return NodeDetailKeyMap{
+		Up:   key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("↑/k", "up")),
+		Down: key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("↓/j", "down")),
+		Back: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k NodeDetailKeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Back, pair(k.Up, k.Down, "scroll")}
+}
+
+// FullHelp implements help.KeyMap.
+func (k NodeDetailKeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Up, k.Down, k.Back}}
+}
+
 // NewNodeDetail describes node (an index into c's node set); usage is the node
 // use as of c (recorder.UsageAt).
 func NewNodeDetail(st *Styles, c *recorder.Cycle, a *analysis, node int, usage *recorder.Usage) NodeDetail {
-	d := NodeDetail{st: st, c: c, a: a, node: node}
+	d := NodeDetail{st: st, Keys: DefaultNodeDetailKeyMap(), c: c, a: a, node: node}
 	d.setUsage(c, usage)
 	return d
 }
@@ -61,7 +91,7 @@ func (d NodeDetail) View() string {
 func (d NodeDetail) lines() []string {
 	c, st := d.c, d.st
 	name := c.NodeName(d.node)
-	lines := []string{st.Title.Render("node "+name) + st.Dim.Render(fmt.Sprintf("  (#%d of %s in the snapshot) · esc back", d.node, snapshotSize(c)))}
+	lines := []string{st.Title.Render("node "+name) + st.Dim.Render(fmt.Sprintf("  (#%d of %s in the snapshot) · ", d.node, snapshotSize(c))) + hintLine(st, d.Keys.Back)}
 	var info *recorder.NodeInfo
 	if c.Nodes != nil && d.node < len(c.Nodes.Info) {
 		info = &c.Nodes.Info[d.node]

@@ -96,7 +96,7 @@ func (p *ProblemsView) lines() []string {
 	if msgs := len(p.notes) - problems; msgs > 0 {
 		title += fmt.Sprintf(" and messages (%d)", msgs)
 	}
-	out = append(out, p.st.Title.Render(title)+p.st.Dim.Render("  (esc or ! closes)"), "")
+	out = append(out, p.st.Title.Render(title)+p.st.Dim.Render("  (")+hintLine(p.st, p.Keys.Close)+p.st.Dim.Render(")"), "")
 	if len(p.notes) == 0 {
 		return append(out, p.st.Dim.Render("nothing went wrong so far"))
 	}

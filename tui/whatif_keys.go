@@ -68,7 +68,12 @@ func (k WhatIfKeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Open, k
 
 // FullHelp implements help.KeyMap.
 func (k WhatIfKeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Open, k.Suggest}, {k.EditPod, k.EditNode, k.Evict, k.Weight, k.Disable, k.Diff}}
+	return [][]key.Binding{
+		{k.Open, k.Suggest},
+		{k.EditPod, k.EditNode, k.Evict, k.Weight, k.Disable, k.Diff},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.Choose, k.Before, k.Words, k.Retry, k.Cancel},
+	}
 }
 
 // menuKeys is the help of the what-if menu.

@@ -1,0 +1,130 @@
+package tui
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// bindingsOf lists the key.Binding fields of a key map struct, by name.
+func bindingsOf(km any) map[string]key.Binding {
+	out := map[string]key.Binding{}
+	v := reflect.ValueOf(km)
+	for i := range v.NumField() {
+		if b, ok := v.Field(i).Interface().(key.Binding); ok {
+			out[v.Type().Field(i).Name] = b
+		}
+	}
+	return out
+}
+
+// TestFullHelpListsEveryBinding checks that each key map's full help shows
+// every key it holds, so that "?" never hides a key.
+func TestFullHelpListsEveryBinding(t *testing.T) {
+	tests := []struct {
+		name string
+		km   help.KeyMap
+	}{
+		{"KeyMap", DefaultKeyMap()},
+		{"ListKeyMap", DefaultListKeyMap()},
+		{"CycleKeyMap", DefaultCycleKeyMap()},
+		{"NodeDetailKeyMap", DefaultNodeDetailKeyMap()},
+		{"ProblemsKeyMap", DefaultProblemsKeyMap()},
+		{"BreakpointsKeyMap", DefaultBreakpointsKeyMap()},
+		{"PodsKeyMap", DefaultPodsKeyMap()},
+		{"WhatIfKeyMap", DefaultWhatIfKeyMap()},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			listed := map[key.Help]bool{}
+			for _, col := range tc.km.FullHelp() {
+				for _, b := range col {
+					listed[b.Help()] = true
+				}
+			}
+			for field, b := range bindingsOf(tc.km) {
+				if b.Help().Key == "" || b.Help().Desc == "" {
+					t.Errorf("%s has no help text", field)
+				}
+				if !listed[b.Help()] {
+					t.Errorf("FullHelp does not list %s (%q %q)", field, b.Help().Key, b.Help().Desc)
+				}
+			}
+		})
+	}
+}
+
+func TestPair(t *testing.T) {
+	k := DefaultCycleKeyMap()
+	p := pair(k.PrevPhase, k.NextPhase, "phases")
+	if got, want := p.Help(), (key.Help{Key: "←/→", Desc: "phases"}); got != want {
+		t.Errorf("pair help = %+v, want %+v", got, want)
+	}
+	for _, name := range []string{"left", "h", "right", "l"} {
+		if !key.Matches(press(name), p) {
+			t.Errorf("pair does not match %s", name)
+		}
+	}
+	k.PrevPhase.SetEnabled(false)
+	if !pair(k.PrevPhase, k.NextPhase, "phases").Enabled() {
+		t.Error("a pair with one side enabled should be enabled")
+	}
+	k.NextPhase.SetEnabled(false)
+	if pair(k.PrevPhase, k.NextPhase, "phases").Enabled() {
+		t.Error("a pair with both sides disabled should be disabled")
+	}
+}
+
+func TestHintLine(t *testing.T) {
+	st := NewStyles(true)
+	k := DefaultCycleKeyMap()
+	k.Show.SetEnabled(false)
+	got := ansi.Strip(hintLine(&st, brief(k.Sort, "sort"), brief(k.Show, "show"), k.Explain))
+	if want := "o sort · e explain"; got != want {
+		t.Errorf("hintLine = %q, want %q (a disabled key is left out)", got, want)
+	}
+}
+
+// TestCycleHintFollowsBindings rebinds keys and checks the hint under the
+// cycle view names the new keys: hints are generated, not written out.
+func TestCycleHintFollowsBindings(t *testing.T) {
+	rec := loadRecording(t, "default")
+	m := toPhase(t, keys(newSession(t, rec, nil, 120, 30), "enter"), phFilter)
+	m.view.Keys.Sort = key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "sort nodes"))
+	m.view.Keys.Explain = key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "explain"))
+	hint := ansi.Strip(m.view.hint())
+	for _, want := range []string{"S sort", "f show", "x explain"} {
+		if !strings.Contains(hint, want) {
+			t.Errorf("filter hint %q lacks %q", hint, want)
+		}
+	}
+	if strings.Contains(hint, "o sort") || strings.Contains(hint, "e explain") {
+		t.Errorf("filter hint %q still names the old keys", hint)
+	}
+	m = toPhase(t, m, phScore)
+	if hint := ansi.Strip(m.view.hint()); strings.Contains(hint, "f show") {
+		t.Errorf("score hint %q offers f, which only acts in Filter", hint)
+	}
+}
+
+// TestNodeDetailHint checks the node detail's title and the hint under it
+// come from its key map.
+func TestNodeDetailHint(t *testing.T) {
+	rec := loadRecording(t, "default")
+	m := toPhase(t, keys(newSession(t, rec, nil, 80, 24), "enter"), phFilter)
+	m = keys(m, "enter")
+	if m.view.detail == nil {
+		t.Fatal("enter should open the node detail")
+	}
+	m.view.detail.Keys.Back = key.NewBinding(key.WithKeys("backspace"), key.WithHelp("bksp", "back"))
+	s := screen(m)
+	for _, want := range []string{"in the snapshot) · bksp back", "node detail · bksp back · ↑/↓ scroll"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("screen lacks %q:\n%s", want, s)
+		}
+	}
+}
