@@ -292,7 +292,7 @@ func (l CycleList) View() string {
 	if len(l.rows) == 0 {
 		msg := "waiting for scheduling cycles…"
 		if l.filter != "" {
-			msg = fmt.Sprintf("no cycle matches %q (esc clears)", l.filter)
+			msg = fmt.Sprintf("no cycle matches %q (%s clears)", l.filter, l.Keys.Back.Help().Key)
 		}
 		lines = append(lines, "  "+l.st.Dim.Render(msg))
 	}

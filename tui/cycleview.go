@@ -595,7 +595,7 @@ func (v *CycleView) body(w, h int) []string {
 		if v.phase == phSelect {
 			lines = append(lines, v.observedLines(w)...)
 		}
-		return scrollLines(lines, v.scroll, h)
+		return scrollLines(lines, v.scroll, h, v.Keys.Down)
 	}
 	var lines []string
 	switch v.phase {
@@ -618,16 +618,17 @@ func (v *CycleView) body(w, h int) []string {
 	default:
 		lines = v.bindLines(w)
 	}
-	return scrollLines(lines, v.scroll, h)
+	return scrollLines(lines, v.scroll, h, v.Keys.Down)
 }
 
-// scrollLines windows text lines, marking hidden lines below.
-func scrollLines(lines []string, off, h int) []string {
+// scrollLines windows text lines, marking hidden lines below with the key
+// that scrolls down.
+func scrollLines(lines []string, off, h int, down key.Binding) []string {
 	off = clamp(off, 0, max(len(lines)-h, 0))
 	end := min(off+h, len(lines))
 	out := lines[off:end]
 	if end < len(lines) && h > 0 {
-		out = append(out[:len(out)-1:len(out)-1], fmt.Sprintf("  … %d more line(s), ↓/j scrolls", len(lines)-end+1))
+		out = append(out[:len(out)-1:len(out)-1], fmt.Sprintf("  … %d more line(s), %s scrolls", len(lines)-end+1, down.Help().Key))
 	}
 	return out
 }

@@ -229,7 +229,7 @@ func (v DiffView) View() string {
 	if v.words {
 		head := v.headLines(v.w)
 		body := v.wordLines(v.w)[len(head):]
-		return strings.Join(append(head, scrollLines(body, v.scroll, v.h-len(head))...), "\n")
+		return strings.Join(append(head, scrollLines(body, v.scroll, v.h-len(head), v.Keys.Down)...), "\n")
 	}
 	return strings.Join(v.tableLines(v.w), "\n")
 }

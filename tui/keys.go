@@ -91,6 +91,9 @@ type ListKeyMap struct {
 	Open                                    key.Binding
 	NextFailure, PrevFailure                key.Binding
 	Pods                                    key.Binding
+	// Back clears the cycle filter; the root model routes it, as the
+	// filter is typed in its prompt.
+	Back key.Binding
 }
 
 // DefaultListKeyMap returns the cycle list's keys: vim keys and arrows.
@@ -106,6 +109,7 @@ func DefaultListKeyMap() ListKeyMap {
 		NextFailure: key.NewBinding(key.WithKeys("n", "]"), key.WithHelp("n/]", "next failure")),
 		PrevFailure: key.NewBinding(key.WithKeys("N", "["), key.WithHelp("N/[", "prev failure")),
 		Pods:        key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "pods")),
+		Back:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 	}
 }
 
@@ -116,7 +120,7 @@ func (k ListKeyMap) ShortHelp() []key.Binding {
 
 // FullHelp implements help.KeyMap.
 func (k ListKeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown}, {k.Open, k.NextFailure, k.PrevFailure, k.Pods}}
+	return [][]key.Binding{{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown}, {k.Open, k.NextFailure, k.PrevFailure, k.Pods, k.Back}}
 }
 
 // CycleKeyMap holds the cycle view's keys.

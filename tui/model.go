@@ -609,7 +609,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, m.list.Keys.Pods):
 		m.openPods()
 		return m, nil
-	case key.Matches(msg, k.Back):
+	case key.Matches(msg, m.list.Keys.Back):
 		if m.list.Filter() != "" {
 			m.list.SetFilter("")
 			m.syncView()
@@ -1043,7 +1043,7 @@ func (m Model) fullHelp(h int) []string {
 		m.st.Agree.Render("≈ node") + " tie-break",
 		m.st.Disagree.Render("≠ node") + " missed",
 	}, m.w, "   ")...)
-	return scrollLines(lines, m.helpScroll, h)
+	return scrollLines(lines, m.helpScroll, h, m.list.Keys.Down)
 }
 
 func blockWidth(b []string) int {

@@ -85,7 +85,7 @@ func (d *NodeDetail) Scroll(n int) {
 
 // View renders the visible lines.
 func (d NodeDetail) View() string {
-	return strings.Join(scrollLines(d.lines(), d.scroll, d.h), "\n")
+	return strings.Join(scrollLines(d.lines(), d.scroll, d.h, d.Keys.Down), "\n")
 }
 
 func (d NodeDetail) lines() []string {

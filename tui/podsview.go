@@ -494,7 +494,7 @@ func (p Pods) View() string {
 	if len(p.rows) == 0 {
 		msg := "no pods yet: they appear with their first cycle"
 		if p.filter != "" {
-			msg = fmt.Sprintf("no pod matches %q (esc clears)", p.filter)
+			msg = fmt.Sprintf("no pod matches %q (%s clears)", p.filter, p.Keys.Back.Help().Key)
 		}
 		lines = append(lines, "  "+p.st.Dim.Render(msg))
 	}
@@ -602,7 +602,7 @@ func (p Pods) known() string {
 		if n == 0 {
 			return p.st.Dim.Render("  every pod got a cycle")
 		}
-		return p.st.Dim.Render(fmt.Sprintf("  %d pod(s) never got a cycle: enter tells why", n))
+		return p.st.Dim.Render(fmt.Sprintf("  %d pod(s) never got a cycle: %s tells why", n, p.Keys.Open.Help().Key))
 	}
 	return p.st.Dim.Render("  only pods with a cycle: pods that never got one are known in sim only")
 }
@@ -762,7 +762,7 @@ func (p Pods) storyCycle(i int) string {
 	case c != nil && e.Result != recorder.ResultBound && c.Outcome.Message != "":
 		parts = append(parts, flatten(c.Outcome.Message))
 	case c == nil && e.Result != recorder.ResultBound:
-		parts = append(parts, p.st.Dim.Render("enter opens it, with its message"))
+		parts = append(parts, p.st.Dim.Render(p.Keys.Open.Help().Key+" opens it, with its message"))
 	}
 	return strings.Join(parts, "  ")
 }

@@ -161,5 +161,5 @@ func (p ProblemsView) Update(msg tea.Msg) (ProblemsView, tea.Cmd) {
 func (p ProblemsView) View() string {
 	all := p.lines()
 	head, body := all[:2], all[2:]
-	return strings.Join(append(head, scrollLines(body, p.scroll, p.bodyHeight())...), "\n")
+	return strings.Join(append(head, scrollLines(body, p.scroll, p.bodyHeight(), p.Keys.Down)...), "\n")
 }

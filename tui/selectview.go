@@ -90,7 +90,7 @@ func (v *CycleView) selectLines(w int) []string {
 		}
 	}
 	if more > 0 {
-		lines = append(lines, fmt.Sprintf("  … and %d more scored node(s) (↓/j scrolls)", more))
+		lines = append(lines, fmt.Sprintf("  … and %d more scored node(s) (%s scrolls)", more, v.Keys.Down.Help().Key))
 	}
 	lines = append(lines, "")
 	return append(lines, v.rejectedSummary()...)

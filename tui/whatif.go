@@ -845,7 +845,7 @@ func (m Model) whatIfOverlay(body []string) []string {
 		for _, l := range wrap(m.wi.editErr, w-2, "  ") {
 			panel = append(panel, "  "+l)
 		}
-		panel = append(panel, st.Dim.Render("  e edits the file again (your text is kept) · esc cancels"))
+		panel = append(panel, st.Dim.Render("  "+m.wi.Keys.Retry.Help().Key+" edits the file again (your text is kept) · "+m.wi.Keys.Cancel.Help().Key+" cancels"))
 	default:
 		return body
 	}
