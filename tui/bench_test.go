@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui/layout"
 )
 
 // bigCycle synthesises a cycle over n nodes with 13 filter and 8 score plugins:
@@ -113,7 +114,7 @@ func TestBigCycleRendersVisibleRowsOnly(t *testing.T) {
 	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
 	m = send(m, eventsMsg{events: []Event{{Cycle: bigCycle(5000)}}})
 	m = keys(toPhase(t, keys(m, "enter"), phFilter), "G")
-	if lines := len(splitLines(screen(m))); lines != 24 {
+	if lines := len(layout.SplitLines(screen(m))); lines != 24 {
 		t.Fatalf("%d lines", lines)
 	}
 	m = keys(m, "o") // by score

@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/schedscope/schedscope/tui/theme"
 )
 
 // BreakpointsKeyMap holds the breakpoint form's keys.
@@ -36,7 +37,7 @@ func (k BreakpointsKeyMap) FullHelp() [][]key.Binding {
 
 // BreakpointsForm edits the live engine's breakpoints.
 type BreakpointsForm struct {
-	st    *Styles
+	st    *theme.Styles
 	Keys  BreakpointsKeyMap
 	pod   textinput.Model
 	unsch bool
@@ -48,7 +49,7 @@ type BreakpointsForm struct {
 }
 
 // NewBreakpointsForm returns a form holding bp.
-func NewBreakpointsForm(st *Styles, bp Breakpoints) BreakpointsForm {
+func NewBreakpointsForm(st *theme.Styles, bp Breakpoints) BreakpointsForm {
 	in := newTextInput(st)
 	in.Prompt = "pod pattern: "
 	in.Placeholder = "e.g. default/web-* (empty: none)"

@@ -10,13 +10,15 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/tui/layout"
+	"github.com/schedscope/schedscope/tui/theme"
 )
 
 // CycleList is the timeline: one row per scheduling cycle, newest last. It
 // follows the tail while the selection is on the last row. It keeps each
 // cycle's index entry, not the cycle, so that a replay of any size fits.
 type CycleList struct {
-	st   *Styles
+	st   *theme.Styles
 	Keys ListKeyMap
 
 	entries []recorder.CycleEntry
@@ -38,7 +40,7 @@ type CycleList struct {
 }
 
 // NewCycleList returns an empty list that follows the tail.
-func NewCycleList(st *Styles) CycleList {
+func NewCycleList(st *theme.Styles) CycleList {
 	return CycleList{st: st, Keys: DefaultListKeyMap(), follow: true}
 }
 
@@ -228,7 +230,7 @@ func (l *CycleList) moveTo(r int) {
 	if len(l.rows) == 0 {
 		return
 	}
-	l.cursor = clamp(r, 0, len(l.rows)-1)
+	l.cursor = layout.Clamp(r, 0, len(l.rows)-1)
 	l.follow = l.cursor == len(l.rows)-1
 	l.keepVisible()
 }
@@ -236,7 +238,7 @@ func (l *CycleList) moveTo(r int) {
 func (l *CycleList) bodyHeight() int { return max(l.h-1, 0) }
 
 func (l *CycleList) keepVisible() {
-	l.offset = scrollTo(l.offset, l.cursor, l.bodyHeight(), len(l.rows))
+	l.offset = layout.ScrollTo(l.offset, l.cursor, l.bodyHeight(), len(l.rows))
 }
 
 // listColumns are the widths of the list's columns for a total width.
@@ -271,20 +273,20 @@ func (l CycleList) View() string {
 	}
 	col := columnsFor(l.w-2, l.maxSeq)
 	row := func(seq, time, pod, profile, attempt, outcome, dur string) string {
-		parts := []string{fitLeft(seq, col.seq)}
+		parts := []string{layout.FitLeft(seq, col.seq)}
 		if col.time > 0 {
-			parts = append(parts, fit(time, col.time))
+			parts = append(parts, layout.Fit(time, col.time))
 		}
-		parts = append(parts, fit(pod, col.pod))
+		parts = append(parts, layout.Fit(pod, col.pod))
 		if col.profile > 0 {
-			parts = append(parts, fit(profile, col.profile))
+			parts = append(parts, layout.Fit(profile, col.profile))
 		}
 		if col.attempt > 0 {
-			parts = append(parts, fitLeft(attempt, col.attempt))
+			parts = append(parts, layout.FitLeft(attempt, col.attempt))
 		}
-		parts = append(parts, fit(outcome, col.outcome))
+		parts = append(parts, layout.Fit(outcome, col.outcome))
 		if col.dur > 0 {
-			parts = append(parts, fitLeft(dur, col.dur))
+			parts = append(parts, layout.FitLeft(dur, col.dur))
 		}
 		return strings.Join(parts, " ")
 	}
@@ -308,12 +310,12 @@ func (l CycleList) View() string {
 		line := row(l.seqCell(l.rows[r]), c.Start.UTC().Format("15:04:05.000"), pod, c.Profile,
 			fmt.Sprint(c.Attempt), outcome, narrate.Duration(c.Duration))
 		if r == l.cursor {
-			lines = append(lines, l.st.Selected.Render("▸ "+fit(ansiStrip(line), l.w-2)))
+			lines = append(lines, l.st.Selected.Render("▸ "+layout.Fit(ansi.Strip(line), l.w-2)))
 			continue
 		}
 		lines = append(lines, "  "+line)
 	}
-	return strings.Join(box(lines, l.w, l.h), "\n")
+	return strings.Join(layout.Box(lines, l.w, l.h), "\n")
 }
 
 // outcome is the outcome cell, w cells at most: the cycle's result, then the
@@ -336,11 +338,11 @@ func (l CycleList) outcome(c *recorder.CycleEntry, o *recorder.Observed, w int) 
 	if o == nil {
 		return s
 	}
-	mark := l.st.observedMark(o)
+	mark := observedMark(l.st, o)
 	sw, mw := ansi.StringWidth(s), ansi.StringWidth(mark)
 	if sw+1+mw <= w {
 		return s + " " + mark
 	}
 	mw = min(mw, max(w/2, w-1-sw))
-	return fit(s, w-1-mw) + " " + fit(mark, mw)
+	return layout.Fit(s, w-1-mw) + " " + layout.Fit(mark, mw)
 }

@@ -10,11 +10,13 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/tui/layout"
+	"github.com/schedscope/schedscope/tui/theme"
 )
 
 // CycleView steps through one cycle phase by phase.
 type CycleView struct {
-	st   *Styles
+	st   *theme.Styles
 	Keys CycleKeyMap
 
 	header *recorder.Header
@@ -53,7 +55,7 @@ type CycleView struct {
 }
 
 // NewCycleView returns an empty cycle view.
-func NewCycleView(st *Styles) CycleView {
+func NewCycleView(st *theme.Styles) CycleView {
 	return CycleView{st: st, Keys: DefaultCycleKeyMap()}
 }
 
@@ -197,7 +199,7 @@ const minBodyBesideExplain = 100
 
 // explainBeside tells whether the explain panel fits beside the body.
 func (v *CycleView) explainBeside() bool { return v.w-v.explainWidth()-1 >= minBodyBesideExplain }
-func (v *CycleView) explainWidth() int   { return clamp(v.w/4, 36, 56) }
+func (v *CycleView) explainWidth() int   { return layout.Clamp(v.w/4, 36, 56) }
 
 // rowsHeight is how many node rows fit in node phases: the body minus the
 // column header and the footer lines.
@@ -238,7 +240,7 @@ func (v *CycleView) enterPhase() {
 			v.table.setUniverse(v.a, nil)
 		}
 	}
-	v.col = clamp(v.col, 0, max(v.numColumns()-1, 0))
+	v.col = layout.Clamp(v.col, 0, max(v.numColumns()-1, 0))
 	v.table.keepVisible(v.rowsHeight())
 }
 
@@ -456,7 +458,7 @@ func (v *CycleView) handleKey(msg tea.KeyPressMsg) {
 		}
 	case key.Matches(msg, k.Diagnostic):
 		v.diag = !v.diag
-		v.col = clamp(v.col, 0, max(v.numColumns()-1, 0))
+		v.col = layout.Clamp(v.col, 0, max(v.numColumns()-1, 0))
 	case key.Matches(msg, k.Sort):
 		v.table.sort = (v.table.sort + 1) % numSorts
 		v.table.apply()
@@ -505,13 +507,13 @@ func (v CycleView) View() string {
 	}
 	if v.pending != "" {
 		lines := []string{""}
-		for _, l := range wrap(v.pending, max(v.w-2, 10), "  ") {
+		for _, l := range layout.Wrap(v.pending, max(v.w-2, 10), "  ") {
 			lines = append(lines, "  "+v.st.Dim.Render(l))
 		}
-		return strings.Join(box(lines, v.w, v.h), "\n")
+		return strings.Join(layout.Box(lines, v.w, v.h), "\n")
 	}
 	if v.c == nil {
-		return strings.Join(box([]string{"", "  " + v.st.Dim.Render("no cycle selected")}, v.w, v.h), "\n")
+		return strings.Join(layout.Box([]string{"", "  " + v.st.Dim.Render("no cycle selected")}, v.w, v.h), "\n")
 	}
 	lines := append(v.titleLines(), renderPhaseBar(v.st, v.c, v.phase, v.w))
 	bw, bh := v.bodyWidth(), v.bodyHeight()
@@ -519,25 +521,25 @@ func (v CycleView) View() string {
 	hint := v.hint()
 	switch {
 	case v.explainShown() && !v.explainBeside():
-		body = box(explainLines(v.st, v.phase, v.selectedPlugin(), v.w-2), v.w, bh)
+		body = layout.Box(explainLines(v.st, v.phase, v.selectedPlugin(), v.w-2), v.w, bh)
 		hint = v.st.Dim.Render("explain · ") + hintLine(v.st, pair(v.Keys.Explain, v.Keys.Back, "close"))
 	case v.detail != nil:
-		body = box(splitLines(v.detail.View()), bw, bh)
+		body = layout.Box(layout.SplitLines(v.detail.View()), bw, bh)
 		hint = v.st.Dim.Render("node detail · ") + hintLine(v.st, v.detail.Keys.ShortHelp()...)
 	default:
-		body = box(v.body(bw, bh), bw, bh)
+		body = layout.Box(v.body(bw, bh), bw, bh)
 	}
 	if v.explainShown() && v.explainBeside() {
 		// The hint belongs to the body: it sits under it, left of the panel,
 		// which runs down to the hint line.
 		ew := v.explainWidth()
-		panel := box(explainLines(v.st, v.phase, v.selectedPlugin(), ew-1), ew, bh+1)
-		body = sideBySide(append(body, fit(hint, bw)), panel, v.st.Border.Render("│"))
+		panel := layout.Box(explainLines(v.st, v.phase, v.selectedPlugin(), ew-1), ew, bh+1)
+		body = layout.SideBySide(append(body, layout.Fit(hint, bw)), panel, v.st.Border.Render("│"))
 	} else {
 		body = append(body, hint)
 	}
 	lines = append(lines, body...)
-	return strings.Join(box(lines, v.w, v.h), "\n")
+	return strings.Join(layout.Box(lines, v.w, v.h), "\n")
 }
 
 // titleLines are the cycle header and, when the cycle's pod was bound by a live
@@ -548,7 +550,7 @@ func (v *CycleView) titleLines() []string {
 	if v.observed == nil {
 		return []string{head}
 	}
-	obs := v.st.observedText(v.observed)
+	obs := observedText(v.st, v.observed)
 	if ansi.StringWidth(head)+3+ansi.StringWidth(obs) <= v.w {
 		return []string{head + " · " + obs}
 	}
@@ -588,14 +590,14 @@ func (v *CycleView) headerLine() string {
 func (v *CycleView) body(w, h int) []string {
 	if ran, why := phaseRan(v.c, v.phase); !ran {
 		lines := []string{""}
-		for _, l := range wrap("  "+v.phase.String()+" was skipped: "+why+".", w, "  ") {
+		for _, l := range layout.Wrap("  "+v.phase.String()+" was skipped: "+why+".", w, "  ") {
 			lines = append(lines, v.st.Dim.Render(l))
 		}
 		lines = append(lines, "", "  "+v.st.Dim.Render(v.Keys.NextPhase.Help().Key+" steps on; "+v.Keys.Explain.Help().Key+" explains what this phase does."))
 		if v.phase == phSelect {
 			lines = append(lines, v.observedLines(w)...)
 		}
-		return scrollLines(lines, v.scroll, h, v.Keys.Down)
+		return layout.ScrollLines(lines, v.scroll, h, v.Keys.Down)
 	}
 	var lines []string
 	switch v.phase {
@@ -618,19 +620,7 @@ func (v *CycleView) body(w, h int) []string {
 	default:
 		lines = v.bindLines(w)
 	}
-	return scrollLines(lines, v.scroll, h, v.Keys.Down)
-}
-
-// scrollLines windows text lines, marking hidden lines below with the key
-// that scrolls down.
-func scrollLines(lines []string, off, h int, down key.Binding) []string {
-	off = clamp(off, 0, max(len(lines)-h, 0))
-	end := min(off+h, len(lines))
-	out := lines[off:end]
-	if end < len(lines) && h > 0 {
-		out = append(out[:len(out)-1:len(out)-1], fmt.Sprintf("  … %d more line(s), %s scrolls", len(lines)-end+1, down.Help().Key))
-	}
-	return out
+	return layout.ScrollLines(lines, v.scroll, h, v.Keys.Down)
 }
 
 // hint is the one-line summary under the body: what the view shows, then

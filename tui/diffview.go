@@ -12,6 +12,8 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/tui/layout"
+	"github.com/schedscope/schedscope/tui/theme"
 )
 
 // DiffView shows a what-if beside the cycle it changed: the outcomes, the
@@ -19,7 +21,7 @@ import (
 // score total on both sides, the nodes that changed first. Wide, the diff
 // in words sits beside the table; narrow, v switches between them.
 type DiffView struct {
-	st   *Styles
+	st   *theme.Styles
 	Keys WhatIfKeyMap
 
 	run  *whatIfRun
@@ -54,7 +56,7 @@ type diffRow struct {
 }
 
 // NewDiffView returns an empty diff view.
-func NewDiffView(st *Styles) DiffView { return DiffView{st: st, Keys: DefaultWhatIfKeyMap()} }
+func NewDiffView(st *theme.Styles) DiffView { return DiffView{st: st, Keys: DefaultWhatIfKeyMap()} }
 
 // SetSize sets the view's size.
 func (v *DiffView) SetSize(w, h int) {
@@ -177,10 +179,10 @@ func (v DiffView) Update(msg tea.Msg) (DiffView, tea.Cmd) {
 // move moves the node cursor, or scrolls the words when they cover the table.
 func (v *DiffView) move(d int) {
 	if v.words && !v.wide() {
-		v.scroll = clamp(v.scroll+d, 0, max(len(v.wordLines(v.w))-v.h, 0))
+		v.scroll = layout.Clamp(v.scroll+d, 0, max(len(v.wordLines(v.w))-v.h, 0))
 		return
 	}
-	v.cursor = clamp(v.cursor+d, 0, max(len(v.rows)-1, 0))
+	v.cursor = layout.Clamp(v.cursor+d, 0, max(len(v.rows)-1, 0))
 }
 
 func (v *DiffView) wide() bool { return v.w >= wideWidth }
@@ -212,7 +214,7 @@ func (v *DiffView) keepVisible() {
 	if v.run == nil {
 		return
 	}
-	v.offset = scrollTo(v.offset, v.cursor, v.visibleRows(), len(v.rows))
+	v.offset = layout.ScrollTo(v.offset, v.cursor, v.visibleRows(), len(v.rows))
 }
 
 // View renders the view.
@@ -222,14 +224,14 @@ func (v DiffView) View() string {
 	}
 	if v.wide() {
 		tw := v.tableWidth()
-		left := box(v.tableLines(tw), tw, v.h)
-		right := box(v.wordLines(v.w-tw-3), v.w-tw-3, v.h)
-		return strings.Join(sideBySide(left, right, " "+v.st.Border.Render("│")+" "), "\n")
+		left := layout.Box(v.tableLines(tw), tw, v.h)
+		right := layout.Box(v.wordLines(v.w-tw-3), v.w-tw-3, v.h)
+		return strings.Join(layout.SideBySide(left, right, " "+v.st.Border.Render("│")+" "), "\n")
 	}
 	if v.words {
 		head := v.headLines(v.w)
 		body := v.wordLines(v.w)[len(head):]
-		return strings.Join(append(head, scrollLines(body, v.scroll, v.h-len(head), v.Keys.Down)...), "\n")
+		return strings.Join(append(head, layout.ScrollLines(body, v.scroll, v.h-len(head), v.Keys.Down)...), "\n")
 	}
 	return strings.Join(v.tableLines(v.w), "\n")
 }
@@ -239,13 +241,13 @@ func (v *DiffView) headLines(w int) []string {
 	st, r := v.st, v.run
 	res := r.res
 	title := st.Title.Render("what-if "+r.label) + st.Dim.Render(fmt.Sprintf(" of cycle %d · %s", res.Seq, res.After.Pod.Key()))
-	lines := []string{fit(title, w)}
+	lines := []string{layout.Fit(title, w)}
 	for i, c := range res.Changes {
 		if i == 2 && len(res.Changes) > 3 {
 			lines = append(lines, st.Dim.Render(fmt.Sprintf("  … and %d more change(s)", len(res.Changes)-2)))
 			break
 		}
-		for k, l := range wrap(c, w-2, "  ") {
+		for k, l := range layout.Wrap(c, w-2, "  ") {
 			if k == 2 {
 				break
 			}
@@ -253,18 +255,18 @@ func (v *DiffView) headLines(w int) []string {
 			if k > 0 {
 				pre = "  "
 			}
-			lines = append(lines, fit(pre+l, w))
+			lines = append(lines, layout.Fit(pre+l, w))
 		}
 	}
 	lines = append(lines,
-		fit(st.Dim.Render("before ")+v.outcome(res.Before), w),
-		fit(st.Dim.Render("after  ")+v.outcome(res.After), w))
+		layout.Fit(st.Dim.Render("before ")+v.outcome(res.Before), w),
+		layout.Fit(st.Dim.Render("after  ")+v.outcome(res.After), w))
 	if n := len(res.Later); n > 0 {
-		lines = append(lines, fit(st.Dim.Render(fmt.Sprintf("then   %d more cycle(s) on the fork: ", n))+v.outcome(res.Later[n-1]), w))
+		lines = append(lines, layout.Fit(st.Dim.Render(fmt.Sprintf("then   %d more cycle(s) on the fork: ", n))+v.outcome(res.Later[n-1]), w))
 	}
 	if d := res.Diff; d != nil && d.Winner != nil {
 		text := fmt.Sprintf("%s → %s: %s", orNoneNode(d.Winner.Before), orNoneNode(d.Winner.After), narrate.Winner(d.Winner))
-		for i, l := range wrap(text, w-7, "") {
+		for i, l := range layout.Wrap(text, w-7, "") {
 			if i == 2 {
 				break
 			}
@@ -272,19 +274,19 @@ func (v *DiffView) headLines(w int) []string {
 			if i == 0 {
 				pre = st.Dim.Render("winner ")
 			}
-			lines = append(lines, fit(pre+st.Chosen.Render(l), w))
+			lines = append(lines, layout.Fit(pre+st.Chosen.Render(l), w))
 		}
 	} else if d != nil && d.Same {
 		lines = append(lines, st.Dim.Render("no difference: the same feasible nodes, scores, node and message"))
 	} else if res.After.Outcome.Node != "" && res.After.Outcome.Node == res.Before.Outcome.Node {
-		lines = append(lines, fit(st.Dim.Render("winner ")+st.Chosen.Render(res.After.Outcome.Node)+st.Dim.Render(" on both sides"), w))
+		lines = append(lines, layout.Fit(st.Dim.Render("winner ")+st.Chosen.Render(res.After.Outcome.Node)+st.Dim.Render(" on both sides"), w))
 	}
 	if res.Note != "" {
-		for i, l := range wrap(res.Note, w, "  ") {
+		for i, l := range layout.Wrap(res.Note, w, "  ") {
 			if i == 2 {
 				break
 			}
-			lines = append(lines, fit(st.Dim.Render(l), w))
+			lines = append(lines, layout.Fit(st.Dim.Render(l), w))
 		}
 	}
 	return append(lines, "")
@@ -320,11 +322,11 @@ func (v *DiffView) tableLines(w int) []string {
 	const deltaW = 9
 	nodeW = min(nodeW, max(w/5, 12))
 	sideW := max((w-2-nodeW-deltaW-3)/2, 10)
-	lines = append(lines, st.Header.Render("  "+fit("node", nodeW)+" "+fit("before", sideW)+" "+fit("after", sideW)+" "+fitLeft("change", deltaW)))
+	lines = append(lines, st.Header.Render("  "+layout.Fit("node", nodeW)+" "+layout.Fit("before", sideW)+" "+layout.Fit("after", sideW)+" "+layout.FitLeft("change", deltaW)))
 	end := min(v.offset+v.visibleRows(), len(v.rows))
 	for i := v.offset; i < end; i++ {
 		r := v.rows[i]
-		name := fit(r.node, nodeW)
+		name := layout.Fit(r.node, nodeW)
 		switch r.filterKind {
 		case "feasible":
 			name = st.Success.Render(name)
@@ -333,9 +335,9 @@ func (v *DiffView) tableLines(w int) []string {
 		case "reason":
 			name = st.Unschedulable.Render(name)
 		}
-		line := name + " " + v.sideCell(r.before, sideW, 0) + " " + v.sideCell(r.after, sideW, 1) + " " + fitLeft(v.change(r), deltaW)
+		line := name + " " + v.sideCell(r.before, sideW, 0) + " " + v.sideCell(r.after, sideW, 1) + " " + layout.FitLeft(v.change(r), deltaW)
 		if i == v.cursor {
-			lines = append(lines, st.Selected.Render("▸ "+ansi.Strip(fit(line, w-2))))
+			lines = append(lines, st.Selected.Render("▸ "+ansi.Strip(layout.Fit(line, w-2))))
 			continue
 		}
 		lines = append(lines, "  "+line)
@@ -343,7 +345,7 @@ func (v *DiffView) tableLines(w int) []string {
 	if len(v.rows) > v.tableRows() {
 		lines = append(lines, st.Dim.Render(fmt.Sprintf("  nodes %d-%d of %d, ↑/↓ scroll", v.offset+1, end, len(v.rows))))
 	}
-	lines = box(lines, w, v.h-v.footerHeight())
+	lines = layout.Box(lines, w, v.h-v.footerHeight())
 	return append(lines, v.footer(w)...)
 }
 
@@ -353,13 +355,13 @@ func (v *DiffView) sideCell(s diffSide, w, side int) string {
 	st := v.st
 	switch {
 	case !s.known:
-		return st.Dim.Render(fit("— not in the snapshot", w))
+		return st.Dim.Render(layout.Fit("— not in the snapshot", w))
 	case s.state == stRejected:
-		return st.style(kindOf(s.code)).Render(fit("✗ "+s.plugin, w))
+		return cellStyle(st, kindOf(s.code)).Render(layout.Fit("✗ "+s.plugin, w))
 	case s.state == stNotEvaluated:
-		return st.NotEvaluated.Render(fit("· not evaluated", w))
+		return st.NotEvaluated.Render(layout.Fit("· not evaluated", w))
 	case s.state == stDiscarded:
-		return st.Discarded.Render(fit("◦ feasible, not kept", w))
+		return st.Discarded.Render(layout.Fit("◦ feasible, not kept", w))
 	}
 	glyph, style := "✓", st.Success
 	if s.chosen {
@@ -370,16 +372,16 @@ func (v *DiffView) sideCell(s diffSide, w, side int) string {
 		if s.chosen {
 			text = "chosen, not scored"
 		}
-		return style.Render(fit(glyph+" "+text, w))
+		return style.Render(layout.Fit(glyph+" "+text, w))
 	}
 	text := fmt.Sprintf("%s %d", glyph, s.total)
 	barW := min(w-ansi.StringWidth(text)-1, 40)
 	if barW <= 0 || v.maxTotal <= 0 {
-		return style.Render(fit(text, w))
+		return style.Render(layout.Fit(text, w))
 	}
 	filled := int(max(s.total, 0) * int64(barW) / v.maxTotal)
 	bar := st.Series[side%len(st.Series)].Render(strings.Repeat("█", filled)) + st.NotCalled.Render(strings.Repeat("░", barW-filled))
-	return fit(style.Render(text)+" "+bar, w)
+	return layout.Fit(style.Render(text)+" "+bar, w)
 }
 
 // change words the row's change in a few cells.
@@ -443,7 +445,7 @@ func (v *DiffView) footer(w int) []string {
 	for _, l := range out {
 		lines = append(lines, wrapStyled(l, w)...)
 	}
-	return box(lines, w, v.footerHeight())
+	return layout.Box(lines, w, v.footerHeight())
 }
 
 // sameFilter words a filter result both sides share.
@@ -464,7 +466,7 @@ func wrapStyled(s string, w int) []string {
 	if w <= 0 {
 		return nil
 	}
-	return splitLines(ansi.Wrap(s, w, ""))
+	return layout.SplitLines(ansi.Wrap(s, w, ""))
 }
 
 // wordLines are the head and the diff in words, as the whatif command prints it.
@@ -483,7 +485,7 @@ func (v *DiffView) wordLines(w int) []string {
 		if !strings.HasPrefix(l, "  ") {
 			indent = "  "
 		}
-		for i, part := range wrap(l, w, indent) {
+		for i, part := range layout.Wrap(l, w, indent) {
 			if i == 0 && !strings.HasPrefix(l, "  ") {
 				part = st.Bold.Render(part)
 			}

@@ -1,6 +1,11 @@
 package tui
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/schedscope/schedscope/tui/layout"
+	"github.com/schedscope/schedscope/tui/theme"
+)
 
 // pluginDoc says in plain words what a plugin checks, and which names older
 // articles (the Policy-era predicates and priorities) used for the same check.
@@ -72,14 +77,14 @@ func phaseDoc(p phase) string {
 }
 
 // explainLines renders the explain panel for a phase and an optional plugin.
-func explainLines(st *Styles, p phase, plugin string, w int) []string {
+func explainLines(st *theme.Styles, p phase, plugin string, w int) []string {
 	lines := []string{st.Title.Render("Explain · " + p.String())}
-	lines = append(lines, wrap(phaseDoc(p), w, "")...)
+	lines = append(lines, layout.Wrap(phaseDoc(p), w, "")...)
 	if plugin != "" {
 		lines = append(lines, "", st.Title.Render(plugin))
 		if d, ok := pluginDocs(plugin); ok {
-			lines = append(lines, wrap(d.what, w, "")...)
-			lines = append(lines, wrap(st.Dim.Render("older articles: ")+d.legacy, w, "  ")...)
+			lines = append(lines, layout.Wrap(d.what, w, "")...)
+			lines = append(lines, layout.Wrap(st.Dim.Render("older articles: ")+d.legacy, w, "  ")...)
 		} else {
 			lines = append(lines, st.Dim.Render("an out-of-tree plugin; see its own documentation"))
 		}

@@ -9,6 +9,8 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/tui/layout"
+	"github.com/schedscope/schedscope/tui/theme"
 )
 
 // matrixLayout is how a node × plugin matrix fits a width.
@@ -23,20 +25,20 @@ type matrixLayout struct {
 // that does not fit), then to the trailing column up to wantTrail, then to the
 // plugin columns up to maxCol; what is left widens the trailing column.
 func layoutMatrix(w, ncols, sel, maxName, minTrail, wantTrail, minCol, maxCol int) matrixLayout {
-	l := matrixLayout{nameW: clamp(maxName, 8, 28), colW: maxCol}
+	l := matrixLayout{nameW: layout.Clamp(maxName, 8, 28), colW: maxCol}
 	if l.nameW > w/4 {
 		l.nameW = max(w/4, 8)
 	}
 	avail := w - 2 - l.nameW - 1 // for the plugin columns and the trailing one
 	if ncols > 0 {
 		l.colW = minCol
-		l.count = clamp((avail-minTrail)/minCol, 1, ncols)
+		l.count = layout.Clamp((avail-minTrail)/minCol, 1, ncols)
 		if l.count == ncols {
-			trail := clamp(avail-ncols*minCol, minTrail, max(wantTrail, minTrail))
-			l.colW = clamp((avail-trail)/ncols, minCol, maxCol)
+			trail := layout.Clamp(avail-ncols*minCol, minTrail, max(wantTrail, minTrail))
+			l.colW = layout.Clamp((avail-trail)/ncols, minCol, maxCol)
 		}
 	}
-	l.first = clamp(sel-l.count+1, 0, max(ncols-l.count, 0))
+	l.first = layout.Clamp(sel-l.count+1, 0, max(ncols-l.count, 0))
 	l.statusW = avail - l.count*l.colW
 	return l
 }
@@ -105,10 +107,10 @@ func (v *CycleView) filterLines(w, h int) []string {
 
 	// Column header.
 	var hb strings.Builder
-	hb.WriteString("  " + fit("node", lay.nameW) + " ")
+	hb.WriteString("  " + layout.Fit("node", lay.nameW) + " ")
 	for p := lay.first; p < lay.first+lay.count; p++ {
 		// Cut without "…": in two cells "NR" and "NV" tell plugins apart, "N…" would not.
-		name := fit(ansi.Truncate(narrate.Abbrev(plugins[p]), lay.colW-1, ""), lay.colW-1)
+		name := layout.Fit(ansi.Truncate(narrate.Abbrev(plugins[p]), lay.colW-1, ""), lay.colW-1)
 		if p == v.col {
 			name = st.Cursor.Render(name)
 		}
@@ -125,7 +127,7 @@ func (v *CycleView) filterLines(w, h int) []string {
 		selected := off+k == v.table.cursor
 		var b strings.Builder
 		mark := "  "
-		name := fit(c.NodeName(n), lay.nameW)
+		name := layout.Fit(c.NodeName(n), lay.nameW)
 		if n == a.winner {
 			mark = st.Chosen.Render("★ ")
 		}
@@ -145,7 +147,7 @@ func (v *CycleView) filterLines(w, h int) []string {
 			if selected && p == v.col {
 				b.WriteString(st.Cursor.Render(g))
 			} else {
-				b.WriteString(st.style(kind).Render(g))
+				b.WriteString(cellStyle(st, kind).Render(g))
 			}
 			b.WriteString(strings.Repeat(" ", lay.colW-1))
 		}
@@ -156,7 +158,7 @@ func (v *CycleView) filterLines(w, h int) []string {
 		lines = append(lines, "  "+st.Dim.Render("no node matches "+v.table.query()))
 	}
 	footer := []string{v.selectedCellLine(plugins, diag)}
-	summary := wrap(v.filterSummary(), w, "  ")
+	summary := layout.Wrap(v.filterSummary(), w, "  ")
 	legend := filterLegend(st, w)
 	// Spare lines, when the nodes do not fill the body, go to the whole
 	// summary and to the rejections grouped by plugin.
@@ -214,7 +216,7 @@ func (v *CycleView) rejectionGroups(w, room int) []string {
 	lines := []string{v.st.Header.Render("why nodes were rejected")}
 	for _, p := range order {
 		g := byPlugin[p]
-		lines = append(lines, fmt.Sprintf("  %s %s rejected %d node(s): %s", v.st.style(kindOf(g.code)).Render(kindOf(g.code).glyph()),
+		lines = append(lines, fmt.Sprintf("  %s %s rejected %d node(s): %s", cellStyle(v.st, kindOf(g.code)).Render(kindOf(g.code).glyph()),
 			v.st.Bold.Render(v.a.filterPlugin(p)), g.n, strings.Join(g.reasons, "; ")))
 	}
 	return lines
@@ -245,7 +247,7 @@ func (v *CycleView) nodeResultText(n int, diag bool) string {
 	case stDiscarded:
 		return st.Discarded.Render("passed, not kept (enough feasible nodes)")
 	case stRejected:
-		return st.style(kindOf(r.code)).Render(a.filterPlugin(r.plugin) + ": " + strings.Join(r.reasons, "; "))
+		return cellStyle(st, kindOf(r.code)).Render(a.filterPlugin(r.plugin) + ": " + strings.Join(r.reasons, "; "))
 	}
 	if r.outside {
 		return st.NotEvaluated.Render("not evaluated (outside PreFilter subset)")
@@ -284,7 +286,7 @@ func (v *CycleView) selectedCellLine(plugins []string, diag bool) string {
 		why += ": " + strings.Join(reasons, "; ")
 	}
 	return fmt.Sprintf("%s × %s  %s %s", v.st.Bold.Render(v.c.NodeName(n)), v.st.Bold.Render(plugin),
-		v.st.style(kind).Render(kind.glyph()), why)
+		cellStyle(v.st, kind).Render(kind.glyph()), why)
 }
 
 // filterSummary is the PodScheduled message, or the counts when the pod fit.
@@ -299,15 +301,15 @@ func (v *CycleView) filterSummary() string {
 }
 
 // filterLegend lists the glyphs of the filter matrix.
-func filterLegend(st *Styles, w int) string {
+func filterLegend(st *theme.Styles, w int) string {
 	kinds := []cellKind{cellSuccess, cellUnschedulable, cellUnresolvable, cellError, cellSkip, cellNotCalled, cellNotEvaluated, cellDiscarded}
 	var parts []string
 	for _, k := range kinds {
 		if w < 120 {
-			parts = append(parts, st.style(k).Render(k.glyph()+k.shortLabel()))
+			parts = append(parts, cellStyle(st, k).Render(k.glyph()+k.shortLabel()))
 			continue
 		}
-		parts = append(parts, st.style(k).Render(k.glyph())+" "+k.label())
+		parts = append(parts, cellStyle(st, k).Render(k.glyph())+" "+k.label())
 	}
 	if w < 120 {
 		return strings.Join(parts, " ")

@@ -5,6 +5,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui/theme"
 )
 
 // cellKind is what one node × plugin cell of a filter matrix shows.
@@ -115,8 +116,8 @@ func kindOf(code string) cellKind {
 	return cellError
 }
 
-// style returns the theme style of a cell kind.
-func (s *Styles) style(k cellKind) lipgloss.Style {
+// cellStyle returns the theme style of a cell kind.
+func cellStyle(s *theme.Styles, k cellKind) lipgloss.Style {
 	switch k {
 	case cellSuccess:
 		return s.Success
@@ -140,14 +141,14 @@ func (s *Styles) style(k cellKind) lipgloss.Style {
 	return s.Dim
 }
 
-// glyph renders a cell kind's glyph in its colour.
-func (s *Styles) glyph(k cellKind) string { return s.style(k).Render(k.glyph()) }
+// cellGlyph renders a cell kind's glyph in its colour.
+func cellGlyph(s *theme.Styles, k cellKind) string { return cellStyle(s, k).Render(k.glyph()) }
 
-// code renders a status code in its colour, with its glyph first.
-func (s *Styles) code(code string) string {
+// statusCode renders a status code in its colour, with its glyph first.
+func statusCode(s *theme.Styles, code string) string {
 	k := kindOf(code)
 	if code == "" {
 		code = recorder.CodeSuccess
 	}
-	return s.style(k).Render(k.glyph() + " " + code)
+	return cellStyle(s, k).Render(k.glyph() + " " + code)
 }

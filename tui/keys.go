@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/schedscope/schedscope/tui/theme"
 )
 
 // KeyMap holds the keys that work everywhere outside text inputs.
@@ -205,7 +206,7 @@ func (j joinedHelp) FullHelp() [][]key.Binding {
 // hintLine renders bindings as the one-line hint a view draws under its body
 // ("o sort · e explain"). bubbles/help generates it from the bindings, so a
 // disabled key is left out and a rebound key shows its new name.
-func hintLine(st *Styles, bs ...key.Binding) string {
+func hintLine(st *theme.Styles, bs ...key.Binding) string {
 	h := help.New()
 	h.ShortSeparator = " · "
 	h.Styles.ShortKey, h.Styles.ShortDesc, h.Styles.ShortSeparator = st.Dim, st.Dim, st.Dim

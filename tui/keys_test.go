@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/schedscope/schedscope/tui/theme"
 )
 
 // bindingsOf lists the key.Binding fields of a key map struct, by name.
@@ -80,7 +81,7 @@ func TestPair(t *testing.T) {
 }
 
 func TestHintLine(t *testing.T) {
-	st := NewStyles(true)
+	st := theme.New(true)
 	k := DefaultCycleKeyMap()
 	k.Show.SetEnabled(false)
 	got := ansi.Strip(hintLine(&st, brief(k.Sort, "sort"), brief(k.Show, "show"), k.Explain))

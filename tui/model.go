@@ -13,6 +13,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui/layout"
+	"github.com/schedscope/schedscope/tui/theme"
 )
 
 // Options configures a session.
@@ -46,7 +48,7 @@ const wideWidth = 150
 // laying them out on the screen.
 type Model struct {
 	opts Options
-	st   *Styles
+	st   *theme.Styles
 	Keys KeyMap
 	help help.Model
 
@@ -105,7 +107,7 @@ type Model struct {
 
 // New returns the root model for a session. It reads NO_COLOR to pick the theme.
 func New(opts Options) Model {
-	st := NewStyles(NoColorRequested())
+	st := theme.New(theme.NoColorRequested())
 	m := Model{
 		opts:     opts,
 		st:       &st,
@@ -187,9 +189,9 @@ func (m Model) listWidth() int {
 		return m.w
 	}
 	if m.focus == focusCycle {
-		return clamp(m.w/5, 36, 48)
+		return layout.Clamp(m.w/5, 36, 48)
 	}
-	return clamp(m.w*38/100, 50, 90)
+	return layout.Clamp(m.w*38/100, 50, 90)
 }
 
 // setFocus moves the keys to pane f and lays the panes out for it.
@@ -867,27 +869,27 @@ func (m Model) Render() string {
 	case m.showHelp:
 		body = m.fullHelp(bh)
 	case m.showProblems:
-		body = box(splitLines(m.problems.View()), m.w, bh)
+		body = layout.Box(layout.SplitLines(m.problems.View()), m.w, bh)
 	case m.bp != nil:
-		body = box(append([]string{""}, indent(splitLines(m.bp.View()), "  ")...), m.w, bh)
+		body = layout.Box(append([]string{""}, indent(layout.SplitLines(m.bp.View()), "  ")...), m.w, bh)
 	case m.podsMode.shown:
-		body = box(splitLines(m.pods.View()), m.w, bh)
+		body = layout.Box(layout.SplitLines(m.pods.View()), m.w, bh)
 	case m.wi.fullScreen():
 		body = m.whatIfBody(bh)
 	case m.wide():
-		left := splitLines(m.list.View())
-		right := splitLines(m.view.View())
+		left := layout.SplitLines(m.list.View())
+		right := layout.SplitLines(m.view.View())
 		sep := m.st.Border.Render("│")
-		body = sideBySide(box(left, m.listWidth(), bh), box(right, m.w-m.listWidth()-1, bh), sep)
+		body = layout.SideBySide(layout.Box(left, m.listWidth(), bh), layout.Box(right, m.w-m.listWidth()-1, bh), sep)
 	case m.focus == focusCycle:
-		body = box(splitLines(m.view.View()), m.w, bh)
+		body = layout.Box(layout.SplitLines(m.view.View()), m.w, bh)
 	default:
-		body = box(splitLines(m.list.View()), m.w, bh)
+		body = layout.Box(layout.SplitLines(m.list.View()), m.w, bh)
 	}
 	body = m.whatIfOverlay(body)
 	prompt := []string{m.help.View(m.helpKeys())}
 	if m.prompt.Active() {
-		prompt = splitLines(m.prompt.View())
+		prompt = layout.SplitLines(m.prompt.View())
 	}
 	// Lines the prompt needs beyond its own cover the bottom of the body, as
 	// a completion menu would.
@@ -897,7 +899,7 @@ func (m Model) Render() string {
 	lines = append(lines, body...)
 	lines = append(lines, statusBar(m.st, m.w, m.opts.Source, m.opts.Control != nil, m.state, m.progress, m.done, m.counts, &m.observed, m.breakpoints, m.nProblems, m.wi.status(m.message)))
 	lines = append(lines, prompt...)
-	return strings.Join(box(lines, m.w, m.h), "\n")
+	return strings.Join(layout.Box(lines, m.w, m.h), "\n")
 }
 
 func indent(lines []string, pre string) []string {
@@ -938,7 +940,7 @@ func (m Model) titleLine() string {
 	if m.podsMode.shown {
 		right = m.pods.Position()
 	}
-	return fit(left, m.w-len(right)-1) + " " + right
+	return layout.Fit(left, m.w-len(right)-1) + " " + right
 }
 
 // helpSection is one titled block of the "?" screen.
@@ -1008,10 +1010,10 @@ func (m Model) fullHelp(h int) []string {
 				w = max(w, ansi.StringWidth(c[0]))
 			}
 			for _, c := range sec.commands {
-				block = append(block, m.st.Key.Render(fit(c[0], w))+" "+m.st.Dim.Render(c[1]))
+				block = append(block, m.st.Key.Render(layout.Fit(c[0], w))+" "+m.st.Dim.Render(c[1]))
 			}
 		default:
-			block = append(block, splitLines(hm.FullHelpView([][]key.Binding{sec.keys}))...)
+			block = append(block, layout.SplitLines(hm.FullHelpView([][]key.Binding{sec.keys}))...)
 		}
 		blocks = append(blocks, block)
 	}
@@ -1024,9 +1026,9 @@ func (m Model) fullHelp(h int) []string {
 			row = append(row, blocks[len(row)])
 		}
 		blocks = blocks[len(row):]
-		joined := box(row[0], blockWidth(row[0]), blockHeight(row))
+		joined := layout.Box(row[0], blockWidth(row[0]), blockHeight(row))
 		for _, b := range row[1:] {
-			joined = sideBySide(joined, box(b, blockWidth(b), blockHeight(row)), strings.Repeat(" ", gap))
+			joined = layout.SideBySide(joined, layout.Box(b, blockWidth(b), blockHeight(row)), strings.Repeat(" ", gap))
 		}
 		lines = append(lines, joined...)
 		lines = append(lines, "")
@@ -1034,16 +1036,16 @@ func (m Model) fullHelp(h int) []string {
 	lines = append(lines, m.st.Title.Render("Filter matrix glyphs"))
 	var glyphs []string
 	for k := range numCellKinds {
-		glyphs = append(glyphs, m.st.glyph(k)+" "+k.label())
+		glyphs = append(glyphs, cellGlyph(m.st, k)+" "+k.label())
 	}
-	lines = append(lines, flow(glyphs, m.w, "   ")...)
-	lines = append(lines, flow([]string{
+	lines = append(lines, layout.Flow(glyphs, m.w, "   ")...)
+	lines = append(lines, layout.Flow([]string{
 		m.st.Title.Render("Live cluster bindings"),
 		m.st.Agree.Render("=") + " as predicted",
 		m.st.Agree.Render("≈ node") + " tie-break",
 		m.st.Disagree.Render("≠ node") + " missed",
 	}, m.w, "   ")...)
-	return scrollLines(lines, m.helpScroll, h, m.list.Keys.Down)
+	return layout.ScrollLines(lines, m.helpScroll, h, m.list.Keys.Down)
 }
 
 func blockWidth(b []string) int {

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui/theme"
 )
 
 func TestListKeysMoveSelection(t *testing.T) {
@@ -369,8 +370,8 @@ func TestNoColorGlyphsDiffer(t *testing.T) {
 		}
 		seen[g] = k
 	}
-	st := NewStyles(true)
-	if got := st.glyph(cellUnschedulable); got != "✗" {
+	st := theme.New(true)
+	if got := cellGlyph(&st, cellUnschedulable); got != "✗" {
 		t.Errorf("NO_COLOR glyph carries styling: %q", got)
 	}
 }
@@ -431,7 +432,7 @@ func TestExplainNamesTheProfilesPlugins(t *testing.T) {
 		PostFilter: &recorder.PostFilterPhase{Plugins: []recorder.PluginStatus{{Plugin: "DynamicResources", Code: recorder.CodeUnschedulable}, {Plugin: "GangPreemption", Code: recorder.CodeSuccess}}},
 		Bind:       []recorder.PluginStatus{{Plugin: "RackBinder", Code: recorder.CodeSuccess}}}
 	notRun := &recorder.Cycle{Seq: 2, Profile: "custom"}
-	st := NewStyles(true)
+	st := theme.New(true)
 	v := NewCycleView(&st)
 	v.SetHeader(h)
 	for i, c := range []*recorder.Cycle{ran, notRun} {

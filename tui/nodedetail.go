@@ -11,13 +11,15 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/tui/layout"
+	"github.com/schedscope/schedscope/tui/theme"
 )
 
 // NodeDetail shows one node as a cycle saw it: labels, taints, allocatable
 // against requested, the pods placed there, and the node's filter and score
 // results in the cycle.
 type NodeDetail struct {
-	st     *Styles
+	st     *theme.Styles
 	Keys   NodeDetailKeyMap
 	c      *recorder.Cycle
 	a      *analysis
@@ -60,7 +62,7 @@ func (k NodeDetailKeyMap) FullHelp() [][]key.Binding {
 
 // NewNodeDetail describes node (an index into c's node set); usage is the node
 // use as of c (recorder.UsageAt).
-func NewNodeDetail(st *Styles, c *recorder.Cycle, a *analysis, node int, usage *recorder.Usage) NodeDetail {
+func NewNodeDetail(st *theme.Styles, c *recorder.Cycle, a *analysis, node int, usage *recorder.Usage) NodeDetail {
 	d := NodeDetail{st: st, Keys: DefaultNodeDetailKeyMap(), c: c, a: a, node: node}
 	d.setUsage(c, usage)
 	return d
@@ -80,12 +82,12 @@ func (d *NodeDetail) SetSize(w, h int) { d.w, d.h = w, h }
 
 // Scroll moves the view by n lines.
 func (d *NodeDetail) Scroll(n int) {
-	d.scroll = clamp(d.scroll+n, 0, max(len(d.lines())-d.h, 0))
+	d.scroll = layout.Clamp(d.scroll+n, 0, max(len(d.lines())-d.h, 0))
 }
 
 // View renders the visible lines.
 func (d NodeDetail) View() string {
-	return strings.Join(scrollLines(d.lines(), d.scroll, d.h, d.Keys.Down), "\n")
+	return strings.Join(layout.ScrollLines(d.lines(), d.scroll, d.h, d.Keys.Down), "\n")
 }
 
 func (d NodeDetail) lines() []string {
@@ -143,7 +145,7 @@ func (d NodeDetail) lines() []string {
 // resourceBars draws requested against allocatable, one bar per resource.
 func (d NodeDetail) resourceBars(info *recorder.NodeInfo) []string {
 	var out []string
-	barW := clamp(d.w-2-18-1-24, 10, 50)
+	barW := layout.Clamp(d.w-2-18-1-24, 10, 50)
 	keys := slices.Sorted(maps.Keys(info.Allocatable))
 	for _, res := range keys {
 		alloc := info.Allocatable[res]
@@ -160,7 +162,7 @@ func (d NodeDetail) resourceBars(info *recorder.NodeInfo) []string {
 			style = d.st.Unschedulable
 		}
 		bar := style.Render(strings.Repeat("█", filled)) + d.st.NotCalled.Render(strings.Repeat("░", barW-filled))
-		out = append(out, fmt.Sprintf("  %s %s %s", fit(res, 18), bar, fmt.Sprintf("%s / %s", humanQty(res, req), humanQty(res, alloc))))
+		out = append(out, fmt.Sprintf("  %s %s %s", layout.Fit(res, 18), bar, fmt.Sprintf("%s / %s", humanQty(res, req), humanQty(res, alloc))))
 	}
 	if len(keys) == 0 {
 		out = append(out, d.st.Dim.Render("  allocatable not recorded"))
@@ -178,7 +180,7 @@ func (d NodeDetail) filterResult() []string {
 	case stDiscarded:
 		out = append(out, "  Filter: "+st.Discarded.Render("passed, but not kept: enough feasible nodes were found"))
 	case stRejected:
-		out = append(out, "  Filter: "+st.style(kindOf(r.code)).Render(fmt.Sprintf("rejected by %s (%s)", a.filterPlugin(r.plugin), r.code)))
+		out = append(out, "  Filter: "+cellStyle(st, kindOf(r.code)).Render(fmt.Sprintf("rejected by %s (%s)", a.filterPlugin(r.plugin), r.code)))
 		for _, reason := range r.reasons {
 			out = append(out, "    "+reason)
 		}
@@ -189,7 +191,7 @@ func (d NodeDetail) filterResult() []string {
 		var b strings.Builder
 		for p := range f.Plugins {
 			k := a.filterCell(d.node, p)
-			b.WriteString(st.style(k).Render(k.glyph()) + " " + narrate.Abbrev(f.Plugins[p]) + "  ")
+			b.WriteString(cellStyle(st, k).Render(k.glyph()) + " " + narrate.Abbrev(f.Plugins[p]) + "  ")
 		}
 		out = append(out, "  "+b.String())
 	}
@@ -218,11 +220,35 @@ func (d NodeDetail) scoreResult() []string {
 	out := []string{fmt.Sprintf("  Score: total %d", s.Totals[i])}
 	for p := range s.Plugins {
 		pl := &s.Plugins[p]
-		line := fmt.Sprintf("    %s raw %d", fit(pl.Name, 32), pl.Raw[i])
+		line := fmt.Sprintf("    %s raw %d", layout.Fit(pl.Name, 32), pl.Raw[i])
 		if pl.Normalized != nil {
 			line += fmt.Sprintf(" → %d", pl.Normalized[i])
 		}
 		out = append(out, line+fmt.Sprintf(" × %d = %d", pl.Weight, s.Weighted(p, i)))
 	}
 	return out
+}
+
+// humanQty prints a resource amount in the units NodeInfo.Allocatable uses.
+func humanQty(resource string, v int64) string {
+	switch resource {
+	case "cpu":
+		if v%1000 == 0 {
+			return fmt.Sprintf("%d", v/1000)
+		}
+		return fmt.Sprintf("%dm", v)
+	case "memory", "ephemeral-storage":
+		const gi, mi = 1 << 30, 1 << 20
+		switch {
+		case v >= gi && v%gi == 0:
+			return fmt.Sprintf("%dGi", v/gi)
+		case v >= gi:
+			return fmt.Sprintf("%.1fGi", float64(v)/gi)
+		case v >= mi:
+			return fmt.Sprintf("%dMi", v/mi)
+		case v >= 1<<10:
+			return fmt.Sprintf("%dKi", v/(1<<10))
+		}
+	}
+	return fmt.Sprintf("%d", v)
 }

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+
+	"github.com/schedscope/schedscope/tui/layout"
 )
 
 // nodeSort is how node rows are ordered.
@@ -136,7 +138,7 @@ func (t *nodeTable) moveTo(i int) {
 		t.cursor = 0
 		return
 	}
-	t.cursor = clamp(i, 0, len(t.rows)-1)
+	t.cursor = layout.Clamp(i, 0, len(t.rows)-1)
 	t.selNode = t.rows[t.cursor]
 }
 
@@ -150,13 +152,15 @@ func (t *nodeTable) selected() (int, bool) {
 
 // window returns the visible slice of rows for h lines and the index of its first row.
 func (t *nodeTable) window(h int) ([]int, int) {
-	off := scrollTo(t.offset, t.cursor, h, len(t.rows))
+	off := layout.ScrollTo(t.offset, t.cursor, h, len(t.rows))
 	end := min(off+h, len(t.rows))
 	return t.rows[off:end], off
 }
 
 // keepVisible stores the offset that keeps the cursor visible in h lines.
-func (t *nodeTable) keepVisible(h int) { t.offset = scrollTo(t.offset, t.cursor, h, len(t.rows)) }
+func (t *nodeTable) keepVisible(h int) {
+	t.offset = layout.ScrollTo(t.offset, t.cursor, h, len(t.rows))
+}
 
 // query describes the active sort and filters, for hints.
 func (t *nodeTable) query() string {

@@ -6,6 +6,8 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/tui/layout"
+	"github.com/schedscope/schedscope/tui/theme"
 )
 
 // observations holds what a live cluster's own scheduler did with the pods
@@ -72,7 +74,7 @@ func verdictOf(o *recorder.Observed) observedVerdict {
 // cluster bound the pod where predicted, "≈ node" for another node of the tie
 // set, "≠ node" for a contradicted prediction. The glyphs differ, so the cases
 // stay apart without colour.
-func (st *Styles) observedMark(o *recorder.Observed) string {
+func observedMark(st *theme.Styles, o *recorder.Observed) string {
 	switch verdictOf(o) {
 	case verdictSame, verdictPreemption:
 		return st.Agree.Render("=")
@@ -87,7 +89,7 @@ func (st *Styles) observedMark(o *recorder.Observed) string {
 
 // observedText says in words where the cluster bound the pod and how that
 // compares with the prediction.
-func (st *Styles) observedText(o *recorder.Observed) string {
+func observedText(st *theme.Styles, o *recorder.Observed) string {
 	bound := "cluster bound it to " + o.Node
 	if o.Node == "" {
 		bound = "the cluster's scheduler found no node either"
@@ -118,13 +120,13 @@ func (v *CycleView) observedLines(w int) []string {
 	}
 	w-- // a margin before the explain panel's border
 	lines := []string{"", "  " + v.st.Header.Render("live cluster")}
-	lines = append(lines, wrap("  "+v.st.observedText(o), w, "    ")...)
+	lines = append(lines, layout.Wrap("  "+observedText(v.st, o), w, "    ")...)
 	if verdictOf(o) == verdictSame {
 		return lines
 	}
-	lines = append(lines, wrap("  "+o.Node+" in this cycle: "+v.nodeFate(o.Node), w, "    ")...)
+	lines = append(lines, layout.Wrap("  "+o.Node+" in this cycle: "+v.nodeFate(o.Node), w, "    ")...)
 	if verdictOf(o) == verdictMiss {
-		lines = append(lines, wrap("  "+v.st.Dim.Render("the cluster's state or configuration differed from the snapshot this cycle saw, or its scheduler ran other plugins or weights"), w, "    ")...)
+		lines = append(lines, layout.Wrap("  "+v.st.Dim.Render("the cluster's state or configuration differed from the snapshot this cycle saw, or its scheduler ran other plugins or weights"), w, "    ")...)
 	}
 	return lines
 }

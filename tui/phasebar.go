@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui/layout"
+	"github.com/schedscope/schedscope/tui/theme"
 )
 
 // phase is one step of the cycle view's stepper.
@@ -165,7 +167,7 @@ func hasTiming(c *recorder.Cycle, name string) bool {
 
 // renderPhaseBar draws every phase on one line: the current one highlighted and
 // bracketed, phases the cycle skipped dimmed.
-func renderPhaseBar(st *Styles, c *recorder.Cycle, cur phase, w int) string {
+func renderPhaseBar(st *theme.Styles, c *recorder.Cycle, cur phase, w int) string {
 	full := 0
 	for p := range numPhases {
 		full += len(p.String()) + 3
@@ -191,5 +193,5 @@ func renderPhaseBar(st *Styles, c *recorder.Cycle, cur phase, w int) string {
 			b.WriteString(name)
 		}
 	}
-	return fit(b.String(), w)
+	return layout.Fit(b.String(), w)
 }

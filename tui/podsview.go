@@ -11,8 +11,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/tui/layout"
+	"github.com/schedscope/schedscope/tui/theme"
 )
 
 // PodsKeyMap holds the Pods view's keys.
@@ -110,7 +113,7 @@ type openPodCycleMsg struct{ index int }
 // Pods is the Pods view: every pod the session knows, one row each, with its
 // state; enter tells a pod's story, the cycles it got or why it got none.
 type Pods struct {
-	st   *Styles
+	st   *theme.Styles
 	Keys PodsKeyMap
 
 	pods   []podRow
@@ -132,7 +135,7 @@ type Pods struct {
 }
 
 // NewPods returns an empty Pods view.
-func NewPods(st *Styles) Pods {
+func NewPods(st *theme.Styles) Pods {
 	return Pods{st: st, Keys: DefaultPodsKeyMap(), story: -1}
 }
 
@@ -424,9 +427,9 @@ func (p Pods) Update(msg tea.Msg) (Pods, tea.Cmd) {
 	if move != 0 {
 		if p.story >= 0 {
 			n := len(p.storyItems())
-			p.storyCursor = clamp(p.storyCursor+clamp(move, -n, n), 0, max(n-1, 0))
+			p.storyCursor = layout.Clamp(p.storyCursor+layout.Clamp(move, -n, n), 0, max(n-1, 0))
 		} else {
-			p.cursor = clamp(p.cursor+clamp(move, -len(p.rows), len(p.rows)), 0, max(len(p.rows)-1, 0))
+			p.cursor = layout.Clamp(p.cursor+layout.Clamp(move, -len(p.rows), len(p.rows)), 0, max(len(p.rows)-1, 0))
 			p.keepVisible()
 		}
 	}
@@ -438,7 +441,7 @@ func (p Pods) Update(msg tea.Msg) (Pods, tea.Cmd) {
 func (p *Pods) bodyHeight() int { return max(p.h-4, 1) }
 
 func (p *Pods) keepVisible() {
-	p.offset = scrollTo(p.offset, p.cursor, p.bodyHeight(), len(p.rows))
+	p.offset = layout.ScrollTo(p.offset, p.cursor, p.bodyHeight(), len(p.rows))
 }
 
 // Crumb names where the view is, for the title line.
@@ -474,7 +477,7 @@ func (p Pods) View() string {
 		return ""
 	}
 	if p.story >= 0 {
-		return strings.Join(box(p.storyLines(), p.w, p.h), "\n")
+		return strings.Join(layout.Box(p.storyLines(), p.w, p.h), "\n")
 	}
 	lines := []string{p.summary(), ""}
 	// Columns as wide as what they hold, within bounds; the message takes
@@ -488,7 +491,7 @@ func (p Pods) View() string {
 	name, node = min(name, max(p.w/4, 20)), min(node, max(p.w/8, 12))
 	msgW := max(p.w-2-name-state-node-tries-4, 0)
 	row := func(n, s, nd, t, m string) string {
-		return fit(n, name) + " " + fit(s, state) + " " + fit(nd, node) + " " + fitLeft(t, tries) + " " + fit(m, msgW)
+		return layout.Fit(n, name) + " " + layout.Fit(s, state) + " " + layout.Fit(nd, node) + " " + layout.FitLeft(t, tries) + " " + layout.Fit(m, msgW)
 	}
 	lines = append(lines, p.st.Header.Render("  "+row("POD", "STATE", "NODE", "TRIES", "MESSAGE")))
 	if len(p.rows) == 0 {
@@ -520,12 +523,12 @@ func (p Pods) View() string {
 		}
 		line := row(p.podName(pr, oneNS), p.stateStyle(pr.State).Render(pr.State), node, fmt.Sprint(len(pr.cycles)), flatten(msg))
 		if r == p.cursor {
-			lines = append(lines, p.st.Selected.Render("▸ "+fit(ansiStrip(line), p.w-2)))
+			lines = append(lines, p.st.Selected.Render("▸ "+layout.Fit(ansi.Strip(line), p.w-2)))
 			continue
 		}
 		lines = append(lines, "  "+line)
 	}
-	out := box(lines, p.w, p.h-1)
+	out := layout.Box(lines, p.w, p.h-1)
 	return strings.Join(append(out, p.footer()), "\n")
 }
 
@@ -620,7 +623,7 @@ func (p Pods) storyLines() []string {
 		if text == "" {
 			return
 		}
-		w := wrap(flatten(text), max(p.w-4-len(label), 20), "")
+		w := layout.Wrap(flatten(text), max(p.w-4-len(label), 20), "")
 		for i, l := range w {
 			lead := strings.Repeat(" ", len(label))
 			if i == 0 {
@@ -663,7 +666,7 @@ func (p Pods) storyLines() []string {
 			line = p.storyCycle(it.cycle)
 		}
 		if k == p.storyCursor {
-			rows = append(rows, p.st.Selected.Render("▸ "+fit(ansiStrip(line), p.w-2)))
+			rows = append(rows, p.st.Selected.Render("▸ "+layout.Fit(ansi.Strip(line), p.w-2)))
 			continue
 		}
 		rows = append(rows, "  "+line)
@@ -672,14 +675,14 @@ func (p Pods) storyLines() []string {
 	var detail []string
 	if k := p.storyCursor; k >= 0 && k < len(items) && items[k].ev != nil {
 		if text := narrate.QueueEvent(items[k].ev); len([]rune(text))+24 > p.w {
-			detail = append([]string{""}, wrap(text, max(p.w-4, 20), "    ")...)
+			detail = append([]string{""}, layout.Wrap(text, max(p.w-4, 20), "    ")...)
 			for i := 1; i < len(detail); i++ {
 				detail[i] = "  " + p.st.Dim.Render(detail[i])
 			}
 		}
 	}
 	room := max(p.h-len(lines)-len(detail), 1)
-	off := scrollTo(0, p.storyCursor, room, len(rows))
+	off := layout.ScrollTo(0, p.storyCursor, room, len(rows))
 	lines = append(lines, rows[off:min(off+room, len(rows))]...)
 	if len(lines)+len(detail) <= p.h {
 		lines = append(lines, detail...)
@@ -726,7 +729,7 @@ func (p Pods) storyQueue(ev *recorder.QueueEvent) string {
 	case ev.To == recorder.QueueActive:
 		style = p.st.Success
 	}
-	return strings.Join([]string{fitLeft("⇢", 5), p.st.Dim.Render(ev.Time.UTC().Format("15:04:05.000")), style.Render(text)}, "  ")
+	return strings.Join([]string{layout.FitLeft("⇢", 5), p.st.Dim.Render(ev.Time.UTC().Format("15:04:05.000")), style.Render(text)}, "  ")
 }
 
 // storyCycle is one cycle of a story: what it did, in one line.
@@ -736,7 +739,7 @@ func (p Pods) storyCycle(i int) string {
 	if i < len(p.cycles) {
 		c = p.cycles[i]
 	}
-	parts := []string{fitLeft(fmt.Sprint(e.Seq), 5), p.st.Dim.Render(e.Start.UTC().Format("15:04:05.000")), fmt.Sprintf("try %d", e.Attempt)}
+	parts := []string{layout.FitLeft(fmt.Sprint(e.Seq), 5), p.st.Dim.Render(e.Start.UTC().Format("15:04:05.000")), fmt.Sprintf("try %d", e.Attempt)}
 	switch e.Result {
 	case recorder.ResultBound:
 		parts = append(parts, p.st.Success.Render("✓ bound "+e.Node))

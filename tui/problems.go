@@ -6,6 +6,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/schedscope/schedscope/tui/layout"
+	"github.com/schedscope/schedscope/tui/theme"
 )
 
 // noteKind says where a note in the problems view came from.
@@ -58,7 +60,7 @@ func (k ProblemsKeyMap) FullHelp() [][]key.Binding {
 // ProblemsView lists every problem the source reported and every message the
 // TUI gave, whole and wrapped, newest last.
 type ProblemsView struct {
-	st     *Styles
+	st     *theme.Styles
 	Keys   ProblemsKeyMap
 	notes  []note
 	scroll int // first line shown
@@ -66,7 +68,7 @@ type ProblemsView struct {
 }
 
 // NewProblemsView returns an empty problems view.
-func NewProblemsView(st *Styles) ProblemsView {
+func NewProblemsView(st *theme.Styles) ProblemsView {
 	return ProblemsView{st: st, Keys: DefaultProblemsKeyMap()}
 }
 
@@ -106,7 +108,7 @@ func (p *ProblemsView) lines() []string {
 			mark = p.st.Dim.Render("·")
 		}
 		lead := fmt.Sprintf("%3d ", i+1)
-		wrapped := wrap(n.text, max(p.w-len(lead)-2, 8), "")
+		wrapped := layout.Wrap(n.text, max(p.w-len(lead)-2, 8), "")
 		for k, l := range wrapped {
 			if k == 0 {
 				out = append(out, lead+mark+" "+l)
@@ -123,7 +125,7 @@ func (p *ProblemsView) bodyHeight() int { return max(p.h-2, 1) }
 
 func (p *ProblemsView) clampScroll() {
 	n := len(p.lines()) - 2
-	p.scroll = clamp(p.scroll, 0, max(n-p.bodyHeight(), 0))
+	p.scroll = layout.Clamp(p.scroll, 0, max(n-p.bodyHeight(), 0))
 }
 
 // Update scrolls the list.
@@ -161,5 +163,5 @@ func (p ProblemsView) Update(msg tea.Msg) (ProblemsView, tea.Cmd) {
 func (p ProblemsView) View() string {
 	all := p.lines()
 	head, body := all[:2], all[2:]
-	return strings.Join(append(head, scrollLines(body, p.scroll, p.bodyHeight(), p.Keys.Down)...), "\n")
+	return strings.Join(append(head, layout.ScrollLines(body, p.scroll, p.bodyHeight(), p.Keys.Down)...), "\n")
 }

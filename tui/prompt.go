@@ -7,6 +7,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/schedscope/schedscope/tui/layout"
+	"github.com/schedscope/schedscope/tui/theme"
 )
 
 // promptMode is what the bottom-line prompt is for.
@@ -22,7 +24,7 @@ const (
 
 // Prompt is the one-line text input at the bottom: "/" filters, ":" commands.
 type Prompt struct {
-	st    *Styles
+	st    *theme.Styles
 	mode  promptMode
 	input textinput.Model
 	prev  string // the value before editing, restored by esc
@@ -32,13 +34,13 @@ type Prompt struct {
 }
 
 // NewPrompt returns an inactive prompt.
-func NewPrompt(st *Styles) Prompt {
+func NewPrompt(st *theme.Styles) Prompt {
 	return Prompt{st: st, input: newTextInput(st)}
 }
 
 // newTextInput returns a text input in the theme's colours, with a steady
 // cursor (a blinking one would redraw the screen twice a second for nothing).
-func newTextInput(st *Styles) textinput.Model {
+func newTextInput(st *theme.Styles) textinput.Model {
 	in := textinput.New()
 	s := in.Styles()
 	for _, state := range []*textinput.StyleState{&s.Focused, &s.Blurred} {
@@ -218,13 +220,13 @@ func (p Prompt) lines() []string {
 	at := ansi.StringWidth(v) + len(gap)
 	if p.w-at < p.w/2 {
 		// A long command line leaves little room: list them all below it.
-		rows := flow(p.candidates, p.w-2, " ")
+		rows := layout.Flow(p.candidates, p.w-2, " ")
 		for i := range rows {
 			rows[i] = "  " + p.st.Dim.Render(rows[i])
 		}
 		return append([]string{v}, rows...)
 	}
-	rows := flow(p.candidates, p.w-at, " ")
+	rows := layout.Flow(p.candidates, p.w-at, " ")
 	out := []string{v + p.st.Dim.Render(gap+rows[0])}
 	for _, r := range rows[1:] {
 		out = append(out, strings.Repeat(" ", at)+p.st.Dim.Render(r))

@@ -6,11 +6,12 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/tui/layout"
 )
 
 // kv renders a label: value line.
 func (v *CycleView) kv(label, value string) string {
-	return "  " + v.st.Dim.Render(fit(label, 16)) + " " + value
+	return "  " + v.st.Dim.Render(layout.Fit(label, 16)) + " " + value
 }
 
 // queueLines renders the pod, the attempt and the cycle's timings.
@@ -54,7 +55,7 @@ func (v *CycleView) queueLines(w int) []string {
 			if longest > 0 {
 				n = int(int64(t.Duration) * int64(barW) / longest)
 			}
-			lines = append(lines, "  "+fit(t.Phase, 16)+" "+fitLeft(narrate.Duration(t.Duration), 10)+" "+v.st.Discarded.Render(strings.Repeat("▬", max(n, 1))))
+			lines = append(lines, "  "+layout.Fit(t.Phase, 16)+" "+layout.FitLeft(narrate.Duration(t.Duration), 10)+" "+v.st.Discarded.Render(strings.Repeat("▬", max(n, 1))))
 		}
 	}
 	return lines
@@ -79,13 +80,13 @@ func (v *CycleView) statusTable(ps []recorder.PluginStatus, w int) []string {
 		nameW = max(nameW, len(p.Plugin))
 	}
 	nameW = min(nameW, max(w/3, 12))
-	lines := []string{"  " + v.st.Header.Render(fit("plugin", nameW)+" "+fit("status", 30)+" "+fitLeft("took", 8)+"  reasons")}
+	lines := []string{"  " + v.st.Header.Render(layout.Fit("plugin", nameW)+" "+layout.Fit("status", 30)+" "+layout.FitLeft("took", 8)+"  reasons")}
 	for _, p := range ps {
 		reasons := strings.Join(nonEmpty(p.Reasons), "; ")
 		if p.Timeout > 0 {
 			reasons = strings.TrimPrefix(reasons+"; wait up to "+p.Timeout.String(), "; ")
 		}
-		lines = append(lines, "  "+fit(p.Plugin, nameW)+" "+fit(v.st.code(p.Code), 30)+" "+fitLeft(narrate.Duration(p.Duration), 8)+"  "+reasons)
+		lines = append(lines, "  "+layout.Fit(p.Plugin, nameW)+" "+layout.Fit(statusCode(v.st, p.Code), 30)+" "+layout.FitLeft(narrate.Duration(p.Duration), 8)+"  "+reasons)
 	}
 	return lines
 }
@@ -103,7 +104,7 @@ func nonEmpty(s []string) []string {
 // preFilterLines renders PreFilter: status per plugin and the node subset.
 func (v *CycleView) preFilterLines(w int) []string {
 	pf := v.c.PreFilter
-	lines := []string{"  aggregated status: " + v.st.code(pf.Code) + " " + pf.Message, ""}
+	lines := []string{"  aggregated status: " + statusCode(v.st, pf.Code) + " " + pf.Message, ""}
 	lines = append(lines, v.statusTable(pf.Plugins, w)...)
 	lines = append(lines, "")
 	if pf.NodeSubset != nil {
@@ -127,8 +128,8 @@ func (v *CycleView) preFilterLines(w int) []string {
 // postFilterLines renders PostFilter: preemption statuses, candidates, victims.
 func (v *CycleView) postFilterLines(w int) []string {
 	pf := v.c.PostFilter
-	lines := []string{"  result: " + v.st.code(pf.Code)}
-	lines = append(lines, wrap("  "+pf.Message, w, "    ")...)
+	lines := []string{"  result: " + statusCode(v.st, pf.Code)}
+	lines = append(lines, layout.Wrap("  "+pf.Message, w, "    ")...)
 	lines = append(lines, "")
 	lines = append(lines, v.statusTable(pf.Plugins, w)...)
 	if len(pf.Candidates) > 0 {
@@ -138,7 +139,7 @@ func (v *CycleView) postFilterLines(w int) []string {
 			if cand.Node == pf.NominatedNode {
 				mark = v.st.Chosen.Render("★ ")
 			}
-			lines = append(lines, "  "+mark+fit(cand.Node, 20)+" victims: "+podList(cand.Victims))
+			lines = append(lines, "  "+mark+layout.Fit(cand.Node, 20)+" victims: "+podList(cand.Victims))
 		}
 	}
 	if pf.NominatedNode != "" {

@@ -6,6 +6,8 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/tui/layout"
+	"github.com/schedscope/schedscope/tui/theme"
 )
 
 // heatGlyphs shade a score from lowest to highest, so that the heatmap reads
@@ -36,7 +38,7 @@ func scoreRanges(s *recorder.ScorePhase, normalized bool) []columnRange {
 }
 
 // heat renders a value as a shade glyph and number, coloured by its level.
-func heat(st *Styles, x int64, r columnRange, w int, selected bool) string {
+func heat(st *theme.Styles, x int64, r columnRange, w int, selected bool) string {
 	level := 0
 	switch {
 	case r.hi > r.lo:
@@ -44,7 +46,7 @@ func heat(st *Styles, x int64, r columnRange, w int, selected bool) string {
 	case x > 0:
 		level = 8
 	}
-	text := fitLeft(heatGlyphs[level]+fmt.Sprint(x), w-1)
+	text := layout.FitLeft(heatGlyphs[level]+fmt.Sprint(x), w-1)
 	if selected {
 		return st.Cursor.Render(text) + " "
 	}
@@ -58,26 +60,26 @@ func (v *CycleView) scoreLines(w, h int, normalized bool) []string {
 	ranges := v.ranges(normalized)
 	lay := layoutMatrix(w, len(s.Plugins), v.col, v.maxNameWidth(), 8, 8, 6, 9)
 	var hb, wb strings.Builder
-	hb.WriteString("  " + fit("node", lay.nameW) + " ")
-	wb.WriteString("  " + fit("weight →", lay.nameW) + " ")
+	hb.WriteString("  " + layout.Fit("node", lay.nameW) + " ")
+	wb.WriteString("  " + layout.Fit("weight →", lay.nameW) + " ")
 	for p := lay.first; p < lay.first+lay.count; p++ {
 		pl := &s.Plugins[p]
 		name := narrate.Abbrev(pl.Name)
 		if normalized && pl.Normalized == nil {
 			name += "*"
 		}
-		cell := fitLeft(name, lay.colW-1)
+		cell := layout.FitLeft(name, lay.colW-1)
 		if p == v.col {
 			cell = st.Cursor.Render(cell)
 		}
 		hb.WriteString(cell + " ")
-		wb.WriteString(fitLeft(fmt.Sprintf("×%d", pl.Weight), lay.colW-1) + " ")
+		wb.WriteString(layout.FitLeft(fmt.Sprintf("×%d", pl.Weight), lay.colW-1) + " ")
 	}
 	trail := "raw"
 	if normalized {
 		trail = "Σ×w"
 	}
-	hb.WriteString(fitLeft(trail, 6) + " " + lay.scrolled(len(s.Plugins)))
+	hb.WriteString(layout.FitLeft(trail, 6) + " " + lay.scrolled(len(s.Plugins)))
 	lines := []string{st.Header.Render(hb.String()), st.Dim.Render(wb.String())}
 	rows, off := v.table.window(v.rowsHeight())
 	for k, n := range rows {
@@ -94,7 +96,7 @@ func (v *CycleView) scoreLines(w, h int, normalized bool) []string {
 			b.WriteString(heat(st, vals[i], ranges[p], lay.colW, selected && p == v.col))
 		}
 		if normalized {
-			b.WriteString(fitLeft(fmt.Sprint(s.Totals[i]), 6))
+			b.WriteString(layout.FitLeft(fmt.Sprint(s.Totals[i]), 6))
 		}
 		lines = append(lines, b.String())
 	}
@@ -124,7 +126,7 @@ func (v *CycleView) rowMark(n int, selected bool) string {
 }
 
 func (v *CycleView) rowName(n, w int, selected bool) string {
-	name := fit(v.c.NodeName(n), w)
+	name := layout.Fit(v.c.NodeName(n), w)
 	if selected {
 		return v.st.Selected.Render(name)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/tui/layout"
 )
 
 // selectLines renders host selection: the rule, how a live cluster's binding
@@ -18,7 +19,7 @@ func (v *CycleView) selectLines(w int) []string {
 		"  chosen: " + st.Chosen.Render("★ "+sel.Node),
 		"  rule:   " + st.Bold.Render(sel.Rule),
 	}
-	lines = append(lines, wrap("  why:    "+narrate.Selection(c), w, "          ")...)
+	lines = append(lines, layout.Wrap("  why:    "+narrate.Selection(c), w, "          ")...)
 	lines = append(lines, v.observedLines(w)...)
 	s := c.Score
 	switch sel.Rule {
@@ -59,10 +60,10 @@ func (v *CycleView) selectLines(w int) []string {
 	if win >= 0 {
 		best = s.Totals[win]
 	}
-	lines = append(lines, "", "  "+st.Header.Render(fit("node", 24)+" "+fitLeft("total", 6)+"  why it lost"))
+	lines = append(lines, "", "  "+st.Header.Render(layout.Fit("node", 24)+" "+layout.FitLeft("total", 6)+"  why it lost"))
 	for _, i := range order {
 		n := s.Nodes[i]
-		row := fit(c.NodeName(n), 24) + " " + fitLeft(fmt.Sprint(s.Totals[i]), 6)
+		row := layout.Fit(c.NodeName(n), 24) + " " + layout.FitLeft(fmt.Sprint(s.Totals[i]), 6)
 		var why string
 		switch {
 		case i == win:
@@ -81,7 +82,7 @@ func (v *CycleView) selectLines(w int) []string {
 		// The parts of a loss add up to the gap, so they wrap rather than
 		// being cut.
 		const whyAt = 2 + 24 + 1 + 6 + 2
-		for k, l := range wrap(why, w-whyAt, "") {
+		for k, l := range layout.Wrap(why, w-whyAt, "") {
 			if k == 0 {
 				lines = append(lines, "  "+row+"  "+l)
 			} else {

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/schedscope/schedscope/tui/layout"
+	"github.com/schedscope/schedscope/tui/theme"
 )
 
 // cycleCounts tallies outcomes.
@@ -13,7 +15,7 @@ type cycleCounts struct{ total, bound, unschedulable, errors int }
 // statusBar renders the engine state, cycle and queue counts, how the live
 // cluster's bindings compared with the predictions, breakpoints, how many
 // problems there were, the last message and the source on one line.
-func statusBar(st *Styles, w int, source string, live bool, state *EngineState, progress *Progress, done bool, counts cycleCounts, obs *observations, bp Breakpoints, problems int, msg note) string {
+func statusBar(st *theme.Styles, w int, source string, live bool, state *EngineState, progress *Progress, done bool, counts cycleCounts, obs *observations, bp Breakpoints, problems int, msg note) string {
 	message := msg.text
 	var parts []string
 	s := "replay"
@@ -118,7 +120,7 @@ func statusBar(st *Styles, w int, source string, live bool, state *EngineState, 
 			line = " " + strings.Join(parts, " │ ")
 		}
 	}
-	return st.Status.Render(fit(line, w))
+	return st.Status.Render(layout.Fit(line, w))
 }
 
 // progressBar draws how much of a recording has been indexed in w cells,

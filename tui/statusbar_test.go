@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/schedscope/schedscope/tui/theme"
 )
 
 func TestStatusBarStates(t *testing.T) {
@@ -21,7 +22,7 @@ func TestStatusBarStates(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, noColor := range []bool{false, true} {
-				st := NewStyles(noColor)
+				st := theme.New(noColor)
 				bar := statusBar(&st, 200, "cluster kind-kind", true, tt.state, nil, false, cycleCounts{}, &observations{}, Breakpoints{}, 0, note{})
 				if got := ansi.Strip(bar); !strings.Contains(got, tt.want) {
 					t.Errorf("NO_COLOR=%v: status bar %q lacks %q", noColor, got, tt.want)
@@ -42,7 +43,7 @@ func TestStatusBarStates(t *testing.T) {
 // the others, with colour or without.
 func TestDisconnectedStandsOut(t *testing.T) {
 	for _, noColor := range []bool{false, true} {
-		st := NewStyles(noColor)
+		st := theme.New(noColor)
 		if st.Disconnected.Render("x") == st.Bold.Render("x") {
 			t.Errorf("NO_COLOR=%v: the disconnected state is styled like the others", noColor)
 		}
@@ -60,7 +61,7 @@ func TestDisconnectedInSession(t *testing.T) {
 // TestStatusBarMakesRoomForAMessage: at 80 columns a message pushes out the
 // source and the queue counts before it is cut.
 func TestStatusBarMakesRoomForAMessage(t *testing.T) {
-	st := NewStyles(true)
+	st := theme.New(true)
 	msg := "the run has finished; nothing to pause"
 	for _, tt := range []struct {
 		problems int

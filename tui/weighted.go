@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/tui/layout"
 )
 
 // seriesGlyphs fill the weighted-sum bar segments, one per score plugin, so the
@@ -37,7 +38,7 @@ func (v *CycleView) weightedLegend(w int) []string {
 		}
 		items = append(items, v.seriesGlyph(p)+" "+text)
 	}
-	return flow(items, w, "  ")
+	return layout.Flow(items, w, "  ")
 }
 
 func (v *CycleView) weightedLegendHeight(w int) int {
@@ -56,10 +57,10 @@ func (v *CycleView) weightedLines(w, h int) []string {
 	for _, t := range s.Totals {
 		best = max(best, t)
 	}
-	nameW := clamp(v.maxNameWidth(), 8, min(28, max(w/4, 8)))
+	nameW := layout.Clamp(v.maxNameWidth(), 8, min(28, max(w/4, 8)))
 	const totalW = 6
 	barW := max(w-2-nameW-1-totalW-1, 4)
-	lines := []string{st.Header.Render("  " + fit("node", nameW) + " " + fit("normalized × weight, stacked by plugin", barW) + " " + fitLeft("total", totalW))}
+	lines := []string{st.Header.Render("  " + layout.Fit("node", nameW) + " " + layout.Fit("normalized × weight, stacked by plugin", barW) + " " + layout.FitLeft("total", totalW))}
 	rows, off := v.table.window(v.rowsHeight())
 	tied := map[int]bool{}
 	if sel := c.Selection; sel != nil && len(sel.Top) > 1 {
@@ -90,7 +91,7 @@ func (v *CycleView) weightedLines(w, h int) []string {
 			}
 		}
 		b.WriteString(strings.Repeat(" ", max(barW-drawn, 0)) + " ")
-		total := fitLeft(fmt.Sprint(s.Totals[i]), totalW)
+		total := layout.FitLeft(fmt.Sprint(s.Totals[i]), totalW)
 		switch {
 		case n == a.winner:
 			total = st.Chosen.Render(total)

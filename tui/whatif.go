@@ -11,6 +11,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui/layout"
+	"github.com/schedscope/schedscope/tui/theme"
 )
 
 // noWhatIf says why the what-if keys do nothing in a session without a
@@ -137,7 +139,7 @@ type (
 // diff and suggest screens, and the runs under way.
 type whatIfMode struct {
 	src  WhatIf
-	st   *Styles
+	st   *theme.Styles
 	Keys WhatIfKeyMap
 	runs *whatIfRuns
 
@@ -163,7 +165,7 @@ type whatIfMode struct {
 	w, h int
 }
 
-func newWhatIfMode(src WhatIf, st *Styles) whatIfMode {
+func newWhatIfMode(src WhatIf, st *theme.Styles) whatIfMode {
 	m := whatIfMode{src: src, st: st, Keys: DefaultWhatIfKeyMap(), runs: newWhatIfRuns(),
 		input: newTextInput(st), diff: NewDiffView(st), suggest: NewSuggestView(st)}
 	m.Keys.setAvailable(src != nil)
@@ -759,11 +761,11 @@ func (m Model) whatIfBarKeys() WhatIfKeyMap {
 func (m Model) whatIfBody(h int) []string {
 	switch m.wi.screen {
 	case wiDiff:
-		return box(splitLines(m.wi.diff.View()), m.w, h)
+		return layout.Box(layout.SplitLines(m.wi.diff.View()), m.w, h)
 	case wiSuggest:
-		return box(splitLines(m.wi.suggest.View()), m.w, h)
+		return layout.Box(layout.SplitLines(m.wi.suggest.View()), m.w, h)
 	case wiPickPod:
-		return box(m.pickLines(), m.w, h)
+		return layout.Box(m.pickLines(), m.w, h)
 	}
 	return nil
 }
@@ -774,7 +776,7 @@ func (m Model) pickLines() []string {
 	for i, p := range t.pods {
 		row := fmt.Sprintf("%s (priority %d)", p.Key(), p.Priority)
 		if i == m.wi.pick {
-			lines = append(lines, st.Selected.Render("▸ "+fit(row, m.w-2)))
+			lines = append(lines, st.Selected.Render("▸ "+layout.Fit(row, m.w-2)))
 			continue
 		}
 		lines = append(lines, "  "+row)
@@ -795,13 +797,13 @@ func (m Model) whatIfOverlay(body []string) []string {
 		if t.prev != nil {
 			title = fmt.Sprintf("what-if on %s (adds to: %s)", t.prev.label, joinChanges(t.base))
 		}
-		panel = []string{rule, st.Title.Render(fit(title, w))}
+		panel = []string{rule, st.Title.Render(layout.Fit(title, w))}
 		item := func(b key.Binding, text string, ok bool) {
-			line := "  " + st.Key.Render(fit(b.Help().Key, 4)) + " " + text
+			line := "  " + st.Key.Render(layout.Fit(b.Help().Key, 4)) + " " + text
 			if !ok {
-				line = "  " + st.Dim.Render(fit(b.Help().Key, 4)+" "+text)
+				line = "  " + st.Dim.Render(layout.Fit(b.Help().Key, 4)+" "+text)
 			}
-			panel = append(panel, fit(line, w))
+			panel = append(panel, layout.Fit(line, w))
 		}
 		node, pick := "node "+t.node, ""
 		if t.node == "" {
@@ -838,11 +840,11 @@ func (m Model) whatIfOverlay(body []string) []string {
 	case wiInput:
 		panel = []string{rule, st.Title.Render(fmt.Sprintf("what-if on cycle %d", t.seq)), m.wi.input.View()}
 		if m.wi.inputErr != "" {
-			panel = append(panel, st.Problem.Render(fit(m.wi.inputErr, w)))
+			panel = append(panel, st.Problem.Render(layout.Fit(m.wi.inputErr, w)))
 		}
 	case wiEditError:
-		panel = []string{rule, st.Problem.Render(fit("the scheduler refused the edit:", w))}
-		for _, l := range wrap(m.wi.editErr, w-2, "  ") {
+		panel = []string{rule, st.Problem.Render(layout.Fit("the scheduler refused the edit:", w))}
+		for _, l := range layout.Wrap(m.wi.editErr, w-2, "  ") {
 			panel = append(panel, "  "+l)
 		}
 		panel = append(panel, st.Dim.Render("  "+m.wi.Keys.Retry.Help().Key+" edits the file again (your text is kept) · "+m.wi.Keys.Cancel.Help().Key+" cancels"))

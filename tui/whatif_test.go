@@ -11,6 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui/layout"
+	"github.com/schedscope/schedscope/tui/theme"
 )
 
 // fakeWhatIf answers the TUI's what-if calls from fixed cycles and records them.
@@ -467,7 +469,7 @@ func TestDiffViewPages(t *testing.T) {
 	}
 	before := makeCycle(1, "web").nodes(names...).score("NodeResourcesFit", 1, raw...).obj()
 	after := makeCycle(1, "web").nodes(names...).score("NodeResourcesFit", 2, raw...).obj()
-	st := NewStyles(true)
+	st := theme.New(true)
 	v := NewDiffView(&st)
 	v.SetSize(80, 24)
 	res := &WhatIfResult{Seq: 1, Before: before, After: after, Diff: recorder.DiffCycles(before, after), Changes: []string{"weight"}}
@@ -491,7 +493,7 @@ func TestDiffViewPages(t *testing.T) {
 	if s := v.View(); !strings.Contains(s, "nodes 1-") || !strings.Contains(s, "of 30") {
 		t.Errorf("the view does not count the rows below:\n%s", s)
 	}
-	if got := len(splitLines(v.View())); got != 24 {
+	if got := len(layout.SplitLines(v.View())); got != 24 {
 		t.Errorf("the view is %d lines, want 24", got)
 	}
 }

@@ -1,15 +1,19 @@
-package tui
+// Package layout fits text into cells: cutting and padding to a width,
+// boxing lines to a size, wrapping, flowing and windowing them. Widths are
+// in terminal cells, and ANSI styling is kept.
+package layout
 
 import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 )
 
-// fit makes s exactly w cells wide: longer text is cut and ends in "…", shorter
+// Fit makes s exactly w cells wide: longer text is cut and ends in "…", shorter
 // text is padded with spaces. ANSI styling is kept.
-func fit(s string, w int) string {
+func Fit(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
@@ -20,8 +24,8 @@ func fit(s string, w int) string {
 	return s + strings.Repeat(" ", w-sw)
 }
 
-// fitLeft right-aligns s in w cells.
-func fitLeft(s string, w int) string {
+// FitLeft right-aligns s in w cells.
+func FitLeft(s string, w int) string {
 	sw := ansi.StringWidth(s)
 	if sw > w {
 		return ansi.Truncate(s, w, "…")
@@ -29,12 +33,12 @@ func fitLeft(s string, w int) string {
 	return strings.Repeat(" ", w-sw) + s
 }
 
-// box lays lines out as exactly h lines of exactly w cells.
-func box(lines []string, w, h int) []string {
+// Box lays lines out as exactly h lines of exactly w cells.
+func Box(lines []string, w, h int) []string {
 	out := make([]string, h)
 	for i := range out {
 		if i < len(lines) {
-			out[i] = fit(lines[i], w)
+			out[i] = Fit(lines[i], w)
 		} else {
 			out[i] = strings.Repeat(" ", max(w, 0))
 		}
@@ -42,17 +46,17 @@ func box(lines []string, w, h int) []string {
 	return out
 }
 
-// splitLines splits rendered text into lines.
-func splitLines(s string) []string {
+// SplitLines splits rendered text into lines.
+func SplitLines(s string) []string {
 	if s == "" {
 		return nil
 	}
 	return strings.Split(strings.TrimRight(s, "\n"), "\n")
 }
 
-// wrap breaks plain text into lines of at most w cells at spaces, with indent
+// Wrap breaks plain text into lines of at most w cells at spaces, with indent
 // before every line after the first.
-func wrap(s string, w int, indent string) []string {
+func Wrap(s string, w int, indent string) []string {
 	if w <= len(indent)+4 {
 		return []string{s}
 	}
@@ -76,8 +80,8 @@ func wrap(s string, w int, indent string) []string {
 	return out
 }
 
-// sideBySide joins two equally tall columns with a separator.
-func sideBySide(left, right []string, sep string) []string {
+// SideBySide joins two equally tall columns with a separator.
+func SideBySide(left, right []string, sep string) []string {
 	out := make([]string, max(len(left), len(right)))
 	for i := range out {
 		var l, r string
@@ -92,8 +96,8 @@ func sideBySide(left, right []string, sep string) []string {
 	return out
 }
 
-// clamp bounds v to [lo, hi]; hi < lo yields lo.
-func clamp(v, lo, hi int) int {
+// Clamp bounds v to [lo, hi]; hi < lo yields lo.
+func Clamp(v, lo, hi int) int {
 	if v > hi {
 		v = hi
 	}
@@ -103,8 +107,8 @@ func clamp(v, lo, hi int) int {
 	return v
 }
 
-// scrollTo returns the offset that keeps cursor visible in a window of h rows.
-func scrollTo(offset, cursor, h, n int) int {
+// ScrollTo returns the offset that keeps cursor visible in a window of h rows.
+func ScrollTo(offset, cursor, h, n int) int {
 	if h <= 0 {
 		return 0
 	}
@@ -114,38 +118,11 @@ func scrollTo(offset, cursor, h, n int) int {
 	if cursor >= offset+h {
 		offset = cursor - h + 1
 	}
-	return clamp(offset, 0, max(n-h, 0))
+	return Clamp(offset, 0, max(n-h, 0))
 }
 
-// humanQty prints a resource amount in the units NodeInfo.Allocatable uses.
-func humanQty(resource string, v int64) string {
-	switch resource {
-	case "cpu":
-		if v%1000 == 0 {
-			return fmt.Sprintf("%d", v/1000)
-		}
-		return fmt.Sprintf("%dm", v)
-	case "memory", "ephemeral-storage":
-		const gi, mi = 1 << 30, 1 << 20
-		switch {
-		case v >= gi && v%gi == 0:
-			return fmt.Sprintf("%dGi", v/gi)
-		case v >= gi:
-			return fmt.Sprintf("%.1fGi", float64(v)/gi)
-		case v >= mi:
-			return fmt.Sprintf("%dMi", v/mi)
-		case v >= 1<<10:
-			return fmt.Sprintf("%dKi", v/(1<<10))
-		}
-	}
-	return fmt.Sprintf("%d", v)
-}
-
-// ansiStrip removes styling, for rows that are re-styled as a whole.
-func ansiStrip(s string) string { return ansi.Strip(s) }
-
-// flow lays items out left to right, breaking lines between items only.
-func flow(items []string, w int, sep string) []string {
+// Flow lays items out left to right, breaking lines between items only.
+func Flow(items []string, w int, sep string) []string {
 	var lines []string
 	line := ""
 	for _, it := range items {
@@ -162,4 +139,16 @@ func flow(items []string, w int, sep string) []string {
 		lines = append(lines, line)
 	}
 	return lines
+}
+
+// ScrollLines windows text lines, marking hidden lines below with the key
+// that scrolls down.
+func ScrollLines(lines []string, off, h int, down key.Binding) []string {
+	off = Clamp(off, 0, max(len(lines)-h, 0))
+	end := min(off+h, len(lines))
+	out := lines[off:end]
+	if end < len(lines) && h > 0 {
+		out = append(out[:len(out)-1:len(out)-1], fmt.Sprintf("  … %d more line(s), %s scrolls", len(lines)-end+1, down.Help().Key))
+	}
+	return out
 }

@@ -1,4 +1,7 @@
-package tui
+// Package theme is the TUI's one source of styles: semantic colours
+// (success, unschedulable, unresolvable, error, skip, chosen, tie), and the
+// faint, bold and reverse that remain under NO_COLOR.
+package theme
 
 import (
 	"image/color"
@@ -56,8 +59,8 @@ type Styles struct {
 // effect: the variable is set and not empty.
 func NoColorRequested() bool { return os.Getenv("NO_COLOR") != "" }
 
-// NewStyles returns the theme; with noColor every style drops its colours.
-func NewStyles(noColor bool) Styles {
+// New returns the theme; with noColor every style drops its colours.
+func New(noColor bool) Styles {
 	fg := func(c string) lipgloss.Style {
 		s := lipgloss.NewStyle()
 		if noColor {
