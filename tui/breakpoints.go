@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/schedscope/schedscope/tui/keyhint"
 	"github.com/schedscope/schedscope/tui/theme"
 )
 
@@ -127,6 +128,6 @@ func (f BreakpointsForm) View() string {
 		"  " + check(f.unsch, "pause after a cycle ends Unschedulable", 1),
 		"  " + check(f.err, "pause after a cycle ends in Error", 2),
 		"",
-		"  " + hintLine(f.st, f.Keys.ShortHelp()...),
+		"  " + keyhint.Line(f.st, f.Keys.ShortHelp()...),
 	}, "\n")
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/tui/keyhint"
 	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/theme"
 )
@@ -522,10 +523,10 @@ func (v CycleView) View() string {
 	switch {
 	case v.explainShown() && !v.explainBeside():
 		body = layout.Box(explainLines(v.st, v.phase, v.selectedPlugin(), v.w-2), v.w, bh)
-		hint = v.st.Dim.Render("explain · ") + hintLine(v.st, pair(v.Keys.Explain, v.Keys.Back, "close"))
+		hint = v.st.Dim.Render("explain · ") + keyhint.Line(v.st, keyhint.Pair(v.Keys.Explain, v.Keys.Back, "close"))
 	case v.detail != nil:
 		body = layout.Box(layout.SplitLines(v.detail.View()), bw, bh)
-		hint = v.st.Dim.Render("node detail · ") + hintLine(v.st, v.detail.Keys.ShortHelp()...)
+		hint = v.st.Dim.Render("node detail · ") + keyhint.Line(v.st, v.detail.Keys.ShortHelp()...)
 	default:
 		body = layout.Box(v.body(bw, bh), bw, bh)
 	}
@@ -627,15 +628,15 @@ func (v *CycleView) body(w, h int) []string {
 // the keys that act on it, generated from the bindings.
 func (v *CycleView) hint() string {
 	k := v.Keys
-	phases, scroll := pair(k.PrevPhase, k.NextPhase, "phases"), pair(k.Up, k.Down, "scroll")
+	phases, scroll := keyhint.Pair(k.PrevPhase, k.NextPhase, "phases"), keyhint.Pair(k.Up, k.Down, "scroll")
 	if ran, _ := phaseRan(v.c, v.phase); !ran {
-		return v.st.Dim.Render(v.phase.String()+" skipped · ") + hintLine(v.st, phases, k.Explain)
+		return v.st.Dim.Render(v.phase.String()+" skipped · ") + keyhint.Line(v.st, phases, k.Explain)
 	}
 	switch v.phase {
 	case phFilter, phScore, phNormalize, phWeighted:
-		return v.st.Dim.Render(v.table.query()+" · ") + hintLine(v.st,
-			brief(k.Sort, "sort"), brief(k.Show, "show"), k.Filter,
-			brief(k.Detail, "node"), brief(k.NextColumn, "plugin"), k.Explain)
+		return v.st.Dim.Render(v.table.query()+" · ") + keyhint.Line(v.st,
+			keyhint.Brief(k.Sort, "sort"), keyhint.Brief(k.Show, "show"), k.Filter,
+			keyhint.Brief(k.Detail, "node"), keyhint.Brief(k.NextColumn, "plugin"), k.Explain)
 	}
-	return hintLine(v.st, phases, scroll, k.Explain)
+	return keyhint.Line(v.st, phases, scroll, k.Explain)
 }

@@ -1,13 +1,8 @@
 package tui
 
 import (
-	"slices"
-	"strings"
-
-	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/schedscope/schedscope/tui/theme"
 )
 
 // KeyMap holds the keys that work everywhere outside text inputs.
@@ -201,37 +196,4 @@ func (j joinedHelp) FullHelp() [][]key.Binding {
 		out = append(out, k.FullHelp()...)
 	}
 	return out
-}
-
-// hintLine renders bindings as the one-line hint a view draws under its body
-// ("o sort · e explain"). bubbles/help generates it from the bindings, so a
-// disabled key is left out and a rebound key shows its new name.
-func hintLine(st *theme.Styles, bs ...key.Binding) string {
-	h := help.New()
-	h.ShortSeparator = " · "
-	h.Styles.ShortKey, h.Styles.ShortDesc, h.Styles.ShortSeparator = st.Dim, st.Dim, st.Dim
-	return h.ShortHelpView(bs)
-}
-
-// brief is b described in fewer words, for a hint line where room is short;
-// its keys, key name and enabled state stay b's.
-func brief(b key.Binding, desc string) key.Binding {
-	b.SetHelp(b.Help().Key, desc)
-	return b
-}
-
-// pair joins two bindings that go opposite ways into one hint ("←/→
-// phases"): it holds both's keys, is named by the first name of each, and is
-// enabled when either is.
-func pair(a, b key.Binding, desc string) key.Binding {
-	first := func(k key.Binding) string {
-		name, _, _ := strings.Cut(k.Help().Key, "/")
-		return name
-	}
-	p := key.NewBinding(
-		key.WithKeys(append(slices.Clone(a.Keys()), b.Keys()...)...),
-		key.WithHelp(first(a)+"/"+first(b), desc),
-	)
-	p.SetEnabled(a.Enabled() || b.Enabled())
-	return p
 }

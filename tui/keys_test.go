@@ -8,7 +8,6 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/schedscope/schedscope/tui/theme"
 )
 
 // bindingsOf lists the key.Binding fields of a key map struct, by name.
@@ -56,37 +55,6 @@ func TestFullHelpListsEveryBinding(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-func TestPair(t *testing.T) {
-	k := DefaultCycleKeyMap()
-	p := pair(k.PrevPhase, k.NextPhase, "phases")
-	if got, want := p.Help(), (key.Help{Key: "←/→", Desc: "phases"}); got != want {
-		t.Errorf("pair help = %+v, want %+v", got, want)
-	}
-	for _, name := range []string{"left", "h", "right", "l"} {
-		if !key.Matches(press(name), p) {
-			t.Errorf("pair does not match %s", name)
-		}
-	}
-	k.PrevPhase.SetEnabled(false)
-	if !pair(k.PrevPhase, k.NextPhase, "phases").Enabled() {
-		t.Error("a pair with one side enabled should be enabled")
-	}
-	k.NextPhase.SetEnabled(false)
-	if pair(k.PrevPhase, k.NextPhase, "phases").Enabled() {
-		t.Error("a pair with both sides disabled should be disabled")
-	}
-}
-
-func TestHintLine(t *testing.T) {
-	st := theme.New(true)
-	k := DefaultCycleKeyMap()
-	k.Show.SetEnabled(false)
-	got := ansi.Strip(hintLine(&st, brief(k.Sort, "sort"), brief(k.Show, "show"), k.Explain))
-	if want := "o sort · e explain"; got != want {
-		t.Errorf("hintLine = %q, want %q (a disabled key is left out)", got, want)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui/keyhint"
 	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/theme"
 )
@@ -997,7 +998,7 @@ func (m Model) fullHelp(h int) []string {
 	hm := m.help
 	hm.ShowAll = true
 	hm.SetWidth(0)
-	lines := []string{m.st.Title.Render("Keys") + m.st.Dim.Render("  (") + hintLine(m.st, helpScreenKeys{m.Keys}.ShortHelp()...) + m.st.Dim.Render(")"), ""}
+	lines := []string{m.st.Title.Render("Keys") + m.st.Dim.Render("  (") + keyhint.Line(m.st, helpScreenKeys{m.Keys}.ShortHelp()...) + m.st.Dim.Render(")"), ""}
 	var blocks [][]string
 	for _, sec := range m.helpSections() {
 		block := []string{m.st.Header.Render(sec.title)}

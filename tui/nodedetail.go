@@ -11,6 +11,7 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/tui/keyhint"
 	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/theme"
 )
@@ -52,7 +53,7 @@ func DefaultNodeDetailKeyMap() NodeDetailKeyMap {
 
 // ShortHelp implements help.KeyMap.
 func (k NodeDetailKeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Back, pair(k.Up, k.Down, "scroll")}
+	return []key.Binding{k.Back, keyhint.Pair(k.Up, k.Down, "scroll")}
 }
 
 // FullHelp implements help.KeyMap.
@@ -93,7 +94,7 @@ func (d NodeDetail) View() string {
 func (d NodeDetail) lines() []string {
 	c, st := d.c, d.st
 	name := c.NodeName(d.node)
-	lines := []string{st.Title.Render("node "+name) + st.Dim.Render(fmt.Sprintf("  (#%d of %s in the snapshot) · ", d.node, snapshotSize(c))) + hintLine(st, d.Keys.Back)}
+	lines := []string{st.Title.Render("node "+name) + st.Dim.Render(fmt.Sprintf("  (#%d of %s in the snapshot) · ", d.node, snapshotSize(c))) + keyhint.Line(st, d.Keys.Back)}
 	var info *recorder.NodeInfo
 	if c.Nodes != nil && d.node < len(c.Nodes.Info) {
 		info = &c.Nodes.Info[d.node]

@@ -6,6 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/schedscope/schedscope/tui/keyhint"
 	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/theme"
 )
@@ -98,7 +99,7 @@ func (p *ProblemsView) lines() []string {
 	if msgs := len(p.notes) - problems; msgs > 0 {
 		title += fmt.Sprintf(" and messages (%d)", msgs)
 	}
-	out = append(out, p.st.Title.Render(title)+p.st.Dim.Render("  (")+hintLine(p.st, p.Keys.Close)+p.st.Dim.Render(")"), "")
+	out = append(out, p.st.Title.Render(title)+p.st.Dim.Render("  (")+keyhint.Line(p.st, p.Keys.Close)+p.st.Dim.Render(")"), "")
 	if len(p.notes) == 0 {
 		return append(out, p.st.Dim.Render("nothing went wrong so far"))
 	}
