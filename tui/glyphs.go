@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
+
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/tui/theme"
 )

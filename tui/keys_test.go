@@ -8,6 +8,8 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/schedscope/schedscope/tui/components/problems"
 )
 
 // bindingsOf lists the key.Binding fields of a key map struct, by name.
@@ -33,7 +35,7 @@ func TestFullHelpListsEveryBinding(t *testing.T) {
 		{"ListKeyMap", DefaultListKeyMap()},
 		{"CycleKeyMap", DefaultCycleKeyMap()},
 		{"NodeDetailKeyMap", DefaultNodeDetailKeyMap()},
-		{"ProblemsKeyMap", DefaultProblemsKeyMap()},
+		{"ProblemsKeyMap", problems.DefaultKeyMap()},
 		{"BreakpointsKeyMap", DefaultBreakpointsKeyMap()},
 		{"PodsKeyMap", DefaultPodsKeyMap()},
 		{"WhatIfKeyMap", DefaultWhatIfKeyMap()},

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui/components/problems"
 	"github.com/schedscope/schedscope/tui/keyhint"
 	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/theme"
@@ -57,7 +58,7 @@ type Model struct {
 	view     CycleView
 	prompt   Prompt
 	bp       *BreakpointsForm
-	problems ProblemsView
+	problems problems.Model
 	pods     Pods
 	podsMode podsMode
 	wi       whatIfMode
@@ -96,11 +97,11 @@ type Model struct {
 	breakpoints Breakpoints
 	// notes logs every problem the source reported and every message given to
 	// the user, for the problems view; nProblems counts the problems.
-	notes     []note
+	notes     []problems.Note
 	nProblems int
 	// message is the status bar's word on the last thing that happened (a
 	// problem, or the answer to a key); the next key press clears it.
-	message note
+	message problems.Note
 
 	w, h  int
 	ready bool
@@ -117,7 +118,7 @@ func New(opts Options) Model {
 		list:     NewCycleList(&st),
 		view:     NewCycleView(&st),
 		prompt:   NewPrompt(&st),
-		problems: NewProblemsView(&st),
+		problems: problems.New(&st),
 		pods:     NewPods(&st),
 		wi:       newWhatIfMode(opts.WhatIf, &st),
 
@@ -150,17 +151,17 @@ func (m Model) controllable() bool { return m.opts.Control != nil && !m.done }
 // problem logs a problem the source reported and shows it in the status bar.
 func (m *Model) problem(text string) {
 	text = printable(text) // errors quote what they read
-	m.notes = append(m.notes, note{noteProblem, text})
+	m.notes = append(m.notes, problems.Note{Kind: problems.Problem, Text: text})
 	m.nProblems++
-	m.message = note{noteProblem, text}
+	m.message = problems.Note{Kind: problems.Problem, Text: text}
 }
 
 // say answers the user in the status bar, and logs the answer for the
 // problems view, where it shows whole.
 func (m *Model) say(format string, a ...any) {
 	text := fmt.Sprintf(format, a...)
-	m.notes = append(m.notes, note{noteMessage, text})
-	m.message = note{noteMessage, text}
+	m.notes = append(m.notes, problems.Note{Kind: problems.Message, Text: text})
+	m.message = problems.Note{Kind: problems.Message, Text: text}
 }
 
 // finish marks the source as ended: the engine controls have nothing left to
@@ -518,7 +519,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	// A message stays until the next key: then it has been read (and the
 	// problems view keeps it).
-	m.message = note{}
+	m.message = problems.Note{}
 	if m.bp != nil {
 		f, cmd := m.bp.Update(msg)
 		m.bp = &f

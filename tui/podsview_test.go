@@ -166,8 +166,8 @@ func TestPodsSortFilterAndBack(t *testing.T) {
 		})
 	}
 	// The sort key is the view's, not the engine's step.
-	if got := keys(m, "s"); got.message.text != "" {
-		t.Errorf("s said %q", got.message.text)
+	if got := keys(m, "s"); got.message.Text != "" {
+		t.Errorf("s said %q", got.message.Text)
 	}
 	if keys(m, "esc").podsMode.shown {
 		t.Error("esc did not close the Pods view")

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/schedscope/schedscope/tui/components/problems"
 	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/theme"
 )
@@ -15,8 +17,8 @@ type cycleCounts struct{ total, bound, unschedulable, errors int }
 // statusBar renders the engine state, cycle and queue counts, how the live
 // cluster's bindings compared with the predictions, breakpoints, how many
 // problems there were, the last message and the source on one line.
-func statusBar(st *theme.Styles, w int, source string, live bool, state *EngineState, progress *Progress, done bool, counts cycleCounts, obs *observations, bp Breakpoints, problems int, msg note) string {
-	message := msg.text
+func statusBar(st *theme.Styles, w int, source string, live bool, state *EngineState, progress *Progress, done bool, counts cycleCounts, obs *observations, bp Breakpoints, nProblems int, msg problems.Note) string {
+	message := msg.Text
 	var parts []string
 	s := "replay"
 	if live {
@@ -87,14 +89,14 @@ func statusBar(st *theme.Styles, w int, source string, live bool, state *EngineS
 		}
 	}
 	problemsAt, problemsShort := -1, ""
-	if problems > 0 {
+	if nProblems > 0 {
 		noun := "problems"
-		if problems == 1 {
+		if nProblems == 1 {
 			noun = "problem"
 		}
 		problemsAt = len(parts)
-		parts = append(parts, st.Problem.Render(fmt.Sprintf("⚠ %d %s — ! to list", problems, noun)))
-		problemsShort = st.Problem.Render(fmt.Sprintf("⚠ %d %s", problems, noun))
+		parts = append(parts, st.Problem.Render(fmt.Sprintf("⚠ %d %s — ! to list", nProblems, noun)))
+		problemsShort = st.Problem.Render(fmt.Sprintf("⚠ %d %s", nProblems, noun))
 	}
 	if message != "" {
 		parts = append(parts, st.Problem.Render(message))
@@ -109,7 +111,7 @@ func statusBar(st *theme.Styles, w int, source string, live bool, state *EngineS
 		// A fresh message matters more than the source's name and the queue
 		// counts; if it is still cut, the problems view (!) shows it whole.
 		parts = parts[:len(parts)-1]
-		if problemsAt >= 0 && msg.kind == noteMessage {
+		if problemsAt >= 0 && msg.Kind == problems.Message {
 			// The answer to a key beats the hint, which the help line repeats
 			// ("! problems"); a new problem keeps it, to say there is a list.
 			parts[problemsAt] = problemsShort

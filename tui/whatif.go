@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui/components/problems"
 	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/theme"
 )
@@ -880,9 +881,9 @@ func (m Model) cycleCrumb(c *recorder.Cycle) string {
 }
 
 // status is the status bar's message: the last one, else the run under way.
-func (wi whatIfMode) status(msg note) note {
-	if msg.text == "" && wi.busy != "" {
-		return note{noteMessage, wi.busy}
+func (wi whatIfMode) status(msg problems.Note) problems.Note {
+	if msg.Text == "" && wi.busy != "" {
+		return problems.Note{Kind: problems.Message, Text: wi.busy}
 	}
 	return msg
 }

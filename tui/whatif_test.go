@@ -162,8 +162,8 @@ func TestWhatIfKeysWithoutSource(t *testing.T) {
 	}
 	for _, k := range []string{"w", "S"} {
 		got := keys(m, k)
-		if got.wi.screen != wiNone || got.message.text != noWhatIf {
-			t.Errorf("%s in a replay: screen %d, message %q; want no screen and %q", k, got.wi.screen, got.message.text, noWhatIf)
+		if got.wi.screen != wiNone || got.message.Text != noWhatIf {
+			t.Errorf("%s in a replay: screen %d, message %q; want no screen and %q", k, got.wi.screen, got.message.Text, noWhatIf)
 		}
 	}
 	if help := screen(keys(m, "?")); !strings.Contains(help, noWhatIf) {
@@ -227,7 +227,7 @@ func TestWhatIfDiffWide(t *testing.T) {
 	m = toPhase(t, keys(m, "enter"), phScore)
 	m = pressSettle(t, m, "w", "W", "backspace", "text:=5", "enter")
 	if m.wi.screen != wiDiff {
-		t.Fatalf("screen %d, want the diff view (runs %+v, message %q)", m.wi.screen, f.runs, m.message.text)
+		t.Fatalf("screen %d, want the diff view (runs %+v, message %q)", m.wi.screen, f.runs, m.message.Text)
 	}
 	golden(t, "whatif-diff-200x50", screen(m))
 	m = keys(m, "enter", "esc")
@@ -275,7 +275,7 @@ func TestWhatIfSuggest(t *testing.T) {
 		m := whatIfSession(t, f, size[0], size[1], before)
 		m = pressSettle(t, m, "S")
 		if m.wi.screen != wiSuggest {
-			t.Fatalf("S from the list: screen %d, message %q; want the suggest list", m.wi.screen, m.message.text)
+			t.Fatalf("S from the list: screen %d, message %q; want the suggest list", m.wi.screen, m.message.Text)
 		}
 		golden(t, fmt.Sprintf("whatif-suggest-%dx%d", size[0], size[1]), screen(keys(m, "j")))
 	}
@@ -297,8 +297,8 @@ func TestWhatIfSuggest(t *testing.T) {
 func TestSuggestErrorIsOneLine(t *testing.T) {
 	before, _ := stuckCycles()
 	m := pressSettle(t, whatIfSession(t, &fakeWhatIf{}, 80, 24, before), "S")
-	if m.wi.screen != wiNone || m.message.text != "suggest: no suggestions" {
-		t.Errorf("screen %d, message %q; want the first line of the error", m.wi.screen, m.message.text)
+	if m.wi.screen != wiNone || m.message.Text != "suggest: no suggestions" {
+		t.Errorf("screen %d, message %q; want the first line of the error", m.wi.screen, m.message.Text)
 	}
 }
 
@@ -306,8 +306,8 @@ func TestSuggestOnBoundCycleSaysWhy(t *testing.T) {
 	before, _ := scoredCycles()
 	f := &fakeWhatIf{}
 	m := pressSettle(t, whatIfSession(t, f, 80, 24, before), "S")
-	if m.wi.screen != wiNone || !strings.Contains(m.message.text, "bound its pod") {
-		t.Errorf("S on a bound cycle: screen %d, message %q", m.wi.screen, m.message.text)
+	if m.wi.screen != wiNone || !strings.Contains(m.message.Text, "bound its pod") {
+		t.Errorf("S on a bound cycle: screen %d, message %q", m.wi.screen, m.message.Text)
 	}
 }
 
@@ -369,8 +369,8 @@ func TestWhatIfEditUnchanged(t *testing.T) {
 	m, _ = settleWhatIf(t, m, cmd)
 	e := lastEdit(t, m)
 	m, _ = settleWhatIf(t, m, func() tea.Msg { return wiEditedMsg{edit: e} })
-	if len(f.runs) != 0 || !strings.Contains(m.message.text, "not changed") {
-		t.Errorf("runs %v, message %q; want nothing re-run", f.runs, m.message.text)
+	if len(f.runs) != 0 || !strings.Contains(m.message.Text, "not changed") {
+		t.Errorf("runs %v, message %q; want nothing re-run", f.runs, m.message.Text)
 	}
 }
 
@@ -382,7 +382,7 @@ func TestWhatIfEvict(t *testing.T) {
 	m = keys(m, "enter", "j", "j", "enter") // node detail of small
 	m = pressSettle(t, m, "w", "x")
 	if m.wi.screen != wiPickPod {
-		t.Fatalf("x: screen %d, message %q; want the pod picker", m.wi.screen, m.message.text)
+		t.Fatalf("x: screen %d, message %q; want the pod picker", m.wi.screen, m.message.Text)
 	}
 	golden(t, "whatif-evict-80x24", screen(m))
 	m = pressSettle(t, m, "j", "enter")
@@ -397,8 +397,8 @@ func TestWhatIfNeedsANode(t *testing.T) {
 	f := &fakeWhatIf{}
 	m := whatIfSession(t, f, 80, 24, before)
 	m = pressSettle(t, m, "w", "n") // from the list: no node selected
-	if m.wi.screen != wiMenu || !strings.Contains(m.message.text, "select a node") || len(f.yamlFor) != 0 {
-		t.Errorf("n without a node: screen %d, message %q, asked %v", m.wi.screen, m.message.text, f.yamlFor)
+	if m.wi.screen != wiMenu || !strings.Contains(m.message.Text, "select a node") || len(f.yamlFor) != 0 {
+		t.Errorf("n without a node: screen %d, message %q, asked %v", m.wi.screen, m.message.Text, f.yamlFor)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
+
 	"github.com/schedscope/schedscope/tui/theme"
 )
 
