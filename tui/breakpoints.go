@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/schedscope/schedscope/tui/components/prompt"
 	"github.com/schedscope/schedscope/tui/keyhint"
 	"github.com/schedscope/schedscope/tui/theme"
 )
@@ -52,7 +53,7 @@ type BreakpointsForm struct {
 
 // NewBreakpointsForm returns a form holding bp.
 func NewBreakpointsForm(st *theme.Styles, bp Breakpoints) BreakpointsForm {
-	in := newTextInput(st)
+	in := prompt.NewTextInput(st)
 	in.Prompt = "pod pattern: "
 	in.Placeholder = "e.g. default/web-* (empty: none)"
 	in.SetValue(bp.Pod)

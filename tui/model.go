@@ -3,7 +3,6 @@ package tui
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/tui/components/problems"
+	"github.com/schedscope/schedscope/tui/components/prompt"
 	"github.com/schedscope/schedscope/tui/keyhint"
 	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/theme"
@@ -54,14 +54,16 @@ type Model struct {
 	Keys KeyMap
 	help help.Model
 
-	list     CycleList
-	view     CycleView
-	prompt   Prompt
-	bp       *BreakpointsForm
-	problems problems.Model
-	pods     Pods
-	podsMode podsMode
-	wi       whatIfMode
+	list   CycleList
+	view   CycleView
+	prompt prompt.Model
+	// promptFor is what the prompt is open for.
+	promptFor promptMode
+	bp        *BreakpointsForm
+	problems  problems.Model
+	pods      Pods
+	podsMode  podsMode
+	wi        whatIfMode
 	// printable cleans every event before the model keeps anything from it.
 	printable *sanitizer
 
@@ -117,7 +119,7 @@ func New(opts Options) Model {
 		help:     help.New(),
 		list:     NewCycleList(&st),
 		view:     NewCycleView(&st),
-		prompt:   NewPrompt(&st),
+		prompt:   prompt.New(&st),
 		problems: problems.New(&st),
 		pods:     NewPods(&st),
 		wi:       newWhatIfMode(opts.WhatIf, &st),
@@ -575,11 +577,11 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.openProblems()
 		return m, nil
 	case key.Matches(msg, k.Command):
-		return m, m.prompt.Open(promptCommand, "")
+		return m, m.openPrompt(promptCommand, "")
 	case m.focus == focusCycle && key.Matches(msg, m.view.Keys.Filter):
-		return m, m.prompt.Open(promptNodeFilter, m.view.NodeFilter())
+		return m, m.openPrompt(promptNodeFilter, m.view.NodeFilter())
 	case key.Matches(msg, k.Filter):
-		return m, m.prompt.Open(promptCycleFilter, m.list.Filter())
+		return m, m.openPrompt(promptCycleFilter, m.list.Filter())
 	case key.Matches(msg, k.Pause):
 		ctl := m.opts.Control
 		if m.state != nil && m.state.State == StatePaused {
@@ -651,13 +653,13 @@ func (m Model) handleCycleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 }
 
 func (m Model) handlePrompt(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	mode := m.prompt.mode
-	switch msg.String() {
-	case "esc":
-		m.setPromptValue(mode, m.prompt.prev)
+	mode := m.promptFor
+	switch {
+	case key.Matches(msg, m.prompt.Keys.Cancel):
+		m.setPromptValue(mode, m.prompt.Original())
 		m.prompt.Close()
 		return m, nil
-	case "enter":
+	case key.Matches(msg, m.prompt.Keys.Accept):
 		value := m.prompt.Value()
 		m.prompt.Close()
 		if mode == promptCommand {
@@ -684,113 +686,6 @@ func (m *Model) setPromptValue(mode promptMode, v string) {
 	case promptPodFilter:
 		m.pods.SetFilter(v)
 	}
-}
-
-// runCommand runs a ":" command.
-func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
-	fields := strings.Fields(line)
-	if len(fields) == 0 {
-		return m, nil
-	}
-	arg := strings.Join(fields[1:], " ")
-	switch fields[0] {
-	case "q", "q!", "quit", "exit":
-		return m, tea.Quit
-	case "cycle", "c":
-		seq, err := strconv.Atoi(arg)
-		if err != nil {
-			m.say(":cycle wants a number, got %q", arg)
-			return m, nil
-		}
-		if i, ok := m.list.bySeq[seq]; ok {
-			m.opts.Trace.seek(seq)
-			m.open(i)
-			return m, nil
-		}
-		m.say("no cycle %d", seq)
-	case "phase", "p":
-		names := make([][]string, numPhases)
-		for p := range numPhases {
-			names[p] = []string{strings.ToLower(p.short()), strings.ToLower(p.String())}
-		}
-		p, matches := pick(arg, names)
-		switch {
-		case arg == "":
-			m.say(":phase NAME; tab lists the names")
-		case p >= 0:
-			if m.focus != focusCycle {
-				m.open(m.list.Selected())
-			}
-			m.view.phase = phase(p)
-			m.view.enterPhase()
-		case len(matches) > 1:
-			m.say("phase %q: %s?", arg, strings.Join(matches, " "))
-		default:
-			m.say("no phase %q; tab lists them", arg)
-		}
-	case "sort":
-		names := make([][]string, numSorts)
-		for s := range numSorts {
-			names[s] = []string{s.String()}
-		}
-		s, matches := pick(arg, names)
-		switch {
-		case s >= 0:
-			m.view.table.sort = nodeSort(s)
-			m.view.table.apply()
-		case len(matches) > 1:
-			m.say("sort %q: %s?", arg, strings.Join(matches, " "))
-		default:
-			m.say("sort by name, status, score or snapshot")
-		}
-	case "filter":
-		// As "/" does, where the keys are: nodes inside a cycle, cycles outside.
-		if m.focus == focusCycle {
-			m.setPromptValue(promptNodeFilter, arg)
-		} else {
-			m.setPromptValue(promptCycleFilter, arg)
-		}
-	case "help", "h", "?":
-		m.showHelp, m.helpScroll = true, 0
-	case "problems":
-		m.openProblems()
-	case "pods", "pod", "po":
-		m.openPods()
-		m.pods.SetFilter(arg)
-	default:
-		m.say("no command %q; :help lists them", fields[0])
-	}
-	return m, nil
-}
-
-// pick finds what arg names among options, each known by one or more names:
-// a name itself, or a prefix of the names of only one option. When the
-// prefix fits several, it returns -1 and their first names.
-func pick(arg string, options [][]string) (int, []string) {
-	arg = strings.ToLower(arg)
-	if arg == "" {
-		return -1, nil
-	}
-	found := -1
-	var matches []string
-	for i, names := range options {
-		for _, n := range names {
-			if n == arg {
-				return i, nil
-			}
-		}
-		for _, n := range names {
-			if strings.HasPrefix(n, arg) {
-				found = i
-				matches = append(matches, names[0])
-				break
-			}
-		}
-	}
-	if len(matches) == 1 {
-		return found, nil
-	}
-	return -1, matches
 }
 
 // openProblems shows the problems view over the panes.
@@ -889,18 +784,18 @@ func (m Model) Render() string {
 		body = layout.Box(layout.SplitLines(m.list.View()), m.w, bh)
 	}
 	body = m.whatIfOverlay(body)
-	prompt := []string{m.help.View(m.helpKeys())}
+	bottom := []string{m.help.View(m.helpKeys())}
 	if m.prompt.Active() {
-		prompt = layout.SplitLines(m.prompt.View())
+		bottom = layout.SplitLines(m.prompt.View())
 	}
 	// Lines the prompt needs beyond its own cover the bottom of the body, as
 	// a completion menu would.
-	if extra := min(len(prompt)-1, len(body)); extra > 0 {
+	if extra := min(len(bottom)-1, len(body)); extra > 0 {
 		body = body[:len(body)-extra]
 	}
 	lines = append(lines, body...)
 	lines = append(lines, statusBar(m.st, m.w, m.opts.Source, m.opts.Control != nil, m.state, m.progress, m.done, m.counts, &m.observed, m.breakpoints, m.nProblems, m.wi.status(m.message)))
-	lines = append(lines, prompt...)
+	lines = append(lines, bottom...)
 	return strings.Join(layout.Box(lines, m.w, m.h), "\n")
 }
 

@@ -39,12 +39,12 @@ func (m Model) handlePodsKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.showHelp, m.helpScroll = true, 0
 		return m, nil
 	case key.Matches(msg, k.Command):
-		return m, m.prompt.Open(promptCommand, "")
+		return m, m.openPrompt(promptCommand, "")
 	case key.Matches(msg, k.Problems):
 		m.openProblems()
 		return m, nil
 	case key.Matches(msg, m.pods.Keys.Filter):
-		return m, m.prompt.Open(promptPodFilter, m.pods.Filter())
+		return m, m.openPrompt(promptPodFilter, m.pods.Filter())
 	case key.Matches(msg, m.pods.Keys.Back):
 		if !m.pods.Back() {
 			m.podsMode.shown = false

@@ -50,11 +50,11 @@ func TestPromptFitsAt80(t *testing.T) {
 		for _, typed := range []string{"", "ph", "so"} {
 			m := keys(m, ":", "text:"+typed, "tab")
 			lines := checkScreen(t, m, w, 24)
-			if len(m.prompt.candidates) == 0 {
+			if len(m.prompt.Candidates()) == 0 {
 				t.Fatalf("%q: no candidates", typed)
 			}
 			shown := strings.Fields(strings.Join(lines[len(lines)-m.prompt.Height():], " "))
-			for _, c := range m.prompt.candidates {
+			for _, c := range m.prompt.Candidates() {
 				if !strings.Contains(" "+strings.Join(shown, " ")+" ", " "+c+" ") {
 					t.Errorf("%d columns, %q+tab: candidate %q is not shown whole:\n%s", w, typed, c, strings.Join(lines[len(lines)-4:], "\n"))
 				}

@@ -281,7 +281,7 @@ func TestCommandCompletion(t *testing.T) {
 			if got := m.prompt.Value(); got != tt.wantValue {
 				t.Errorf("value = %q, want %q", got, tt.wantValue)
 			}
-			if diff := cmp.Diff(tt.candidates, m.prompt.candidates); diff != "" {
+			if diff := cmp.Diff(tt.candidates, m.prompt.Candidates()); diff != "" {
 				t.Errorf("candidates (-want +got):\n%s", diff)
 			}
 			line := lastLine(t, m)
@@ -289,8 +289,8 @@ func TestCommandCompletion(t *testing.T) {
 				t.Errorf("prompt line does not list the candidates: %q", line)
 			}
 			// Typing on hides them.
-			if m = keys(m, "x"); len(m.prompt.candidates) != 0 {
-				t.Errorf("candidates still listed after typing: %v", m.prompt.candidates)
+			if m = keys(m, "x"); len(m.prompt.Candidates()) != 0 {
+				t.Errorf("candidates still listed after typing: %v", m.prompt.Candidates())
 			}
 		})
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/tui/components/problems"
+	"github.com/schedscope/schedscope/tui/components/prompt"
 	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/theme"
 )
@@ -168,7 +169,7 @@ type whatIfMode struct {
 
 func newWhatIfMode(src WhatIf, st *theme.Styles) whatIfMode {
 	m := whatIfMode{src: src, st: st, Keys: DefaultWhatIfKeyMap(), runs: newWhatIfRuns(),
-		input: newTextInput(st), diff: NewDiffView(st), suggest: NewSuggestView(st)}
+		input: prompt.NewTextInput(st), diff: NewDiffView(st), suggest: NewSuggestView(st)}
 	m.Keys.setAvailable(src != nil)
 	return m
 }
