@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/tui/components/explain"
 	"github.com/schedscope/schedscope/tui/keyhint"
 	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/theme"
@@ -45,10 +46,10 @@ type CycleView struct {
 	col    int  // selected plugin column in matrix views
 	diag   bool // show the diagnostic matrix instead of what the scheduler did
 	scroll int  // scroll offset of text phases
-	// explain is the user's choice for the explain panel; until they make one
-	// (explainSet), the panel shows beside the body when there is room.
-	explain, explainSet bool
-	detail              *NodeDetail
+	// explain is the explain panel: beside the body when there is room,
+	// over it otherwise.
+	explain explain.Model
+	detail  *NodeDetail
 	// runs tells the what-if re-runs from recorded cycles.
 	runs *whatIfRuns
 
@@ -57,7 +58,17 @@ type CycleView struct {
 
 // NewCycleView returns an empty cycle view.
 func NewCycleView(st *theme.Styles) CycleView {
-	return CycleView{st: st, Keys: DefaultCycleKeyMap()}
+	return CycleView{st: st, Keys: DefaultCycleKeyMap(), explain: explain.New(st)}
+}
+
+// ShortHelp implements help.KeyMap: the view's keys and its panel's.
+func (v CycleView) ShortHelp() []key.Binding {
+	return append(v.Keys.ShortHelp(), v.explain.Keys.ShortHelp()...)
+}
+
+// FullHelp implements help.KeyMap.
+func (v CycleView) FullHelp() [][]key.Binding {
+	return append(v.Keys.FullHelp(), v.explain.Keys.FullHelp()...)
 }
 
 // SetHeader gives the view the recording header (profiles, weights).
@@ -167,6 +178,7 @@ func (v CycleView) Phase() phase { return v.phase }
 // SetSize sets the view's outer size.
 func (v *CycleView) SetSize(w, h int) {
 	v.w, v.h = w, h
+	v.explain.SetBeside(v.explainBeside())
 	v.measureTitle()
 	v.table.keepVisible(v.rowsHeight())
 	if v.detail != nil {
@@ -179,16 +191,8 @@ func (v *CycleView) chrome() int { return v.titleH + 2 }
 
 func (v *CycleView) bodyHeight() int { return max(v.h-v.chrome(), 0) }
 
-// explainShown tells whether the explain panel is on screen.
-func (v *CycleView) explainShown() bool {
-	if !v.explainSet {
-		return v.explainBeside()
-	}
-	return v.explain
-}
-
 func (v *CycleView) bodyWidth() int {
-	if v.explainShown() && v.explainBeside() {
+	if v.explain.Shown() && v.explain.Beside() {
 		return v.w - v.explainWidth() - 1
 	}
 	return v.w
@@ -201,6 +205,15 @@ const minBodyBesideExplain = 100
 // explainBeside tells whether the explain panel fits beside the body.
 func (v *CycleView) explainBeside() bool { return v.w-v.explainWidth()-1 >= minBodyBesideExplain }
 func (v *CycleView) explainWidth() int   { return layout.Clamp(v.w/4, 36, 56) }
+
+// explainView renders the explain panel, w×h, on the phase and the selected
+// plugin.
+func (v *CycleView) explainView(w, h int) string {
+	e := v.explain
+	e.SetTopic(explain.Topic{Phase: v.phase.String(), PhaseDoc: phaseDoc(v.phase), Plugin: v.selectedPlugin()})
+	e.SetSize(w, h)
+	return e.View()
+}
 
 // rowsHeight is how many node rows fit in node phases: the body minus the
 // column header and the footer lines.
@@ -381,8 +394,7 @@ func (v *CycleView) Back() bool {
 	switch {
 	case v.detail != nil:
 		v.detail = nil
-	case v.explainShown() && !v.explainBeside():
-		v.explain, v.explainSet = false, true
+	case v.explain.Close():
 	case v.table.name != "":
 		v.SetNodeFilter("")
 	default:
@@ -469,8 +481,8 @@ func (v *CycleView) handleKey(msg tea.KeyPressMsg) {
 		v.table.apply()
 		v.table.keepVisible(v.rowsHeight())
 		v.updateKeys()
-	case key.Matches(msg, k.Explain):
-		v.explain, v.explainSet = !v.explainShown(), true
+	case key.Matches(msg, v.explain.Keys.Toggle):
+		v.explain, _ = v.explain.Update(msg)
 		v.SetSize(v.w, v.h)
 	}
 }
@@ -521,20 +533,20 @@ func (v CycleView) View() string {
 	var body []string
 	hint := v.hint()
 	switch {
-	case v.explainShown() && !v.explainBeside():
-		body = layout.Box(explainLines(v.st, v.phase, v.selectedPlugin(), v.w-2), v.w, bh)
-		hint = v.st.Dim.Render("explain · ") + keyhint.Line(v.st, keyhint.Pair(v.Keys.Explain, v.Keys.Back, "close"))
+	case v.explain.Covers():
+		body = layout.SplitLines(v.explainView(v.w, bh))
+		hint = v.st.Dim.Render("explain · ") + keyhint.Line(v.st, keyhint.Pair(v.explain.Keys.Toggle, v.explain.Keys.Close, "close"))
 	case v.detail != nil:
 		body = layout.Box(layout.SplitLines(v.detail.View()), bw, bh)
 		hint = v.st.Dim.Render("node detail · ") + keyhint.Line(v.st, v.detail.Keys.ShortHelp()...)
 	default:
 		body = layout.Box(v.body(bw, bh), bw, bh)
 	}
-	if v.explainShown() && v.explainBeside() {
+	if v.explain.Shown() && v.explain.Beside() {
 		// The hint belongs to the body: it sits under it, left of the panel,
 		// which runs down to the hint line.
 		ew := v.explainWidth()
-		panel := layout.Box(explainLines(v.st, v.phase, v.selectedPlugin(), ew-1), ew, bh+1)
+		panel := layout.SplitLines(v.explainView(ew, bh+1))
 		body = layout.SideBySide(append(body, layout.Fit(hint, bw)), panel, v.st.Border.Render("│"))
 	} else {
 		body = append(body, hint)
@@ -594,7 +606,7 @@ func (v *CycleView) body(w, h int) []string {
 		for _, l := range layout.Wrap("  "+v.phase.String()+" was skipped: "+why+".", w, "  ") {
 			lines = append(lines, v.st.Dim.Render(l))
 		}
-		lines = append(lines, "", "  "+v.st.Dim.Render(v.Keys.NextPhase.Help().Key+" steps on; "+v.Keys.Explain.Help().Key+" explains what this phase does."))
+		lines = append(lines, "", "  "+v.st.Dim.Render(v.Keys.NextPhase.Help().Key+" steps on; "+v.explain.Keys.Toggle.Help().Key+" explains what this phase does."))
 		if v.phase == phSelect {
 			lines = append(lines, v.observedLines(w)...)
 		}
@@ -630,13 +642,13 @@ func (v *CycleView) hint() string {
 	k := v.Keys
 	phases, scroll := keyhint.Pair(k.PrevPhase, k.NextPhase, "phases"), keyhint.Pair(k.Up, k.Down, "scroll")
 	if ran, _ := phaseRan(v.c, v.phase); !ran {
-		return v.st.Dim.Render(v.phase.String()+" skipped · ") + keyhint.Line(v.st, phases, k.Explain)
+		return v.st.Dim.Render(v.phase.String()+" skipped · ") + keyhint.Line(v.st, phases, v.explain.Keys.Toggle)
 	}
 	switch v.phase {
 	case phFilter, phScore, phNormalize, phWeighted:
 		return v.st.Dim.Render(v.table.query()+" · ") + keyhint.Line(v.st,
 			keyhint.Brief(k.Sort, "sort"), keyhint.Brief(k.Show, "show"), k.Filter,
-			keyhint.Brief(k.Detail, "node"), keyhint.Brief(k.NextColumn, "plugin"), k.Explain)
+			keyhint.Brief(k.Detail, "node"), keyhint.Brief(k.NextColumn, "plugin"), v.explain.Keys.Toggle)
 	}
-	return keyhint.Line(v.st, phases, scroll, k.Explain)
+	return keyhint.Line(v.st, phases, scroll, v.explain.Keys.Toggle)
 }

@@ -127,7 +127,6 @@ type CycleKeyMap struct {
 	Detail                                  key.Binding
 	Diagnostic                              key.Binding
 	Sort, Show                              key.Binding
-	Explain                                 key.Binding
 	NextFailure, PrevFailure                key.Binding
 	// Filter opens the node-name prompt and Back closes what is open in the
 	// view (node detail, explain panel, name filter) or leaves it; the root
@@ -152,7 +151,6 @@ func DefaultCycleKeyMap() CycleKeyMap {
 		Diagnostic:  key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "diagnostic matrix")),
 		Sort:        key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "sort nodes")),
 		Show:        key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "show by status")),
-		Explain:     key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "explain")),
 		NextFailure: key.NewBinding(key.WithKeys("n", "]"), key.WithHelp("n/]", "next failure")),
 		PrevFailure: key.NewBinding(key.WithKeys("N", "["), key.WithHelp("N/[", "prev failure")),
 		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "name")),
@@ -162,13 +160,13 @@ func DefaultCycleKeyMap() CycleKeyMap {
 
 // ShortHelp implements help.KeyMap.
 func (k CycleKeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.PrevPhase, k.NextPhase, k.Detail, k.NextColumn, k.Diagnostic, k.Explain}
+	return []key.Binding{k.PrevPhase, k.NextPhase, k.Detail, k.NextColumn, k.Diagnostic}
 }
 
 // FullHelp implements help.KeyMap.
 func (k CycleKeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.PrevPhase, k.NextPhase, k.NextFailure, k.PrevFailure, k.Explain},
+		{k.PrevPhase, k.NextPhase, k.NextFailure, k.PrevFailure},
 		{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown},
 		{k.NextColumn, k.PrevColumn, k.Detail, k.Diagnostic, k.Sort, k.Show, k.Filter, k.Back},
 	}

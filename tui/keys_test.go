@@ -66,7 +66,7 @@ func TestCycleHintFollowsBindings(t *testing.T) {
 	rec := loadRecording(t, "default")
 	m := toPhase(t, keys(newSession(t, rec, nil, 120, 30), "enter"), phFilter)
 	m.view.Keys.Sort = key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "sort nodes"))
-	m.view.Keys.Explain = key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "explain"))
+	m.view.explain.Keys.Toggle = key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "explain"))
 	hint := ansi.Strip(m.view.hint())
 	for _, want := range []string{"S sort", "f show", "x explain"} {
 		if !strings.Contains(hint, want) {

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui/components/explain"
 	"github.com/schedscope/schedscope/tui/components/problems"
 	"github.com/schedscope/schedscope/tui/components/prompt"
 	"github.com/schedscope/schedscope/tui/keyhint"
@@ -737,7 +738,7 @@ func (m Model) helpKeys() help.KeyMap {
 		return podsBarKeys{m.pods.Keys, m.Keys}
 	}
 	if m.focus == focusCycle {
-		return joinedHelp{m.whatIfBarKeys(), m.view.Keys, m.Keys}
+		return joinedHelp{m.whatIfBarKeys(), m.view, m.Keys}
 	}
 	return joinedHelp{m.list.Keys, m.Keys, m.whatIfBarKeys()}
 }
@@ -870,7 +871,7 @@ func (m Model) helpSections() []helpSection {
 		engine.note = "the run has finished"
 	}
 	return append(sections, engine,
-		helpSection{title: "Inside a cycle", keys: []key.Binding{c.PrevPhase, c.NextPhase, c.NextColumn, c.PrevColumn, c.Detail, c.Diagnostic, c.Sort, c.Show, c.Explain}},
+		helpSection{title: "Inside a cycle", keys: []key.Binding{c.PrevPhase, c.NextPhase, c.NextColumn, c.PrevColumn, c.Detail, c.Diagnostic, c.Sort, c.Show, explain.DefaultKeyMap().Toggle}},
 		m.whatIfHelpSection(),
 		podsHelpSection(),
 		helpSection{title: "Everywhere", keys: []key.Binding{g.Help, g.Command, g.Filter, g.Problems, g.Back, g.Quit}},

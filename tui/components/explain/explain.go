@@ -1,23 +1,29 @@
-package tui
+// Package explain is the explain panel: what a phase of the scheduling
+// cycle does and what the selected plugin checks, in plain words, with the
+// Policy-era predicate and priority names older articles use.
+package explain
 
 import (
 	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/theme"
 )
 
-// pluginDoc says in plain words what a plugin checks, and which names older
+// PluginDoc says in plain words what a plugin checks, and which names older
 // articles (the Policy-era predicates and priorities) used for the same check.
-type pluginDoc struct {
-	what   string
-	legacy string
+type PluginDoc struct {
+	What   string
+	Legacy string
 }
 
-// pluginDocs describes the in-tree plugins. The wording is ours; the behaviour
+// PluginDocs describes an in-tree plugin, ok false for any other. The wording is ours; the behaviour
 // follows pkg/scheduler/framework/plugins.
-func pluginDocs(name string) (pluginDoc, bool) {
-	d, ok := map[string]pluginDoc{
+func PluginDocs(name string) (PluginDoc, bool) {
+	d, ok := map[string]PluginDoc{
 		"PrioritySort":                    {"Orders the scheduling queue: higher pod priority first, then earlier arrival.", "the default FIFO-by-priority queue"},
 		"SchedulingGates":                 {"Holds a pod out of scheduling while its spec.schedulingGates list is not empty.", "new; no legacy name"},
 		"NodeName":                        {"Filter: if the pod sets spec.nodeName, only that node passes.", "predicate PodFitsHost (part of GeneralPredicates)"},
@@ -43,60 +49,121 @@ func pluginDocs(name string) (pluginDoc, bool) {
 	return d, ok
 }
 
-// phaseDoc says what a phase does.
-func phaseDoc(p phase) string {
-	switch p {
-	case phQueue:
-		return "The pod leaves the scheduling queue (ordered by PrioritySort) and one scheduling cycle starts. The attempt counts how many times this pod has been tried; the scheduler takes a snapshot of the nodes and works on it for the whole cycle."
-	case phPreFilter:
-		return "PreFilter plugins look at the pod once, before any node, to precompute what their Filter will need. A plugin may answer Skip (it has nothing to check for this pod, so its Filter will not run), reject the pod outright, or narrow the nodes to a subset."
-	case phFilter:
-		return "Filter (the old \"predicates\") decides which nodes can run the pod at all. On each node the plugins run in order and stop at the first rejection. Unschedulable means preemption might help; UnschedulableAndUnresolvable means it cannot. The search may stop once enough feasible nodes are found (percentageOfNodesToScore)."
-	case phPostFilter:
-		return "PostFilter runs only when no node passed filtering. DefaultPreemption looks for a node where evicting lower-priority pods would make room, evicts them and nominates that node; the pod is retried later."
-	case phScore:
-		return "Score (the old \"priorities\") ranks the feasible nodes: each score plugin gives each node a raw score. PreScore computed shared state first; a plugin whose PreScore said Skip gives no score."
-	case phNormalize:
-		return "NormalizeScore rescales a plugin's raw scores to 0–100 so that plugins are comparable; plugins without it keep their raw scores."
-	case phWeighted:
-		return "Each normalized score is multiplied by the plugin's weight from the profile, and the products are summed per node. The highest total wins."
-	case phSelect:
-		return "The scheduler puts the scored nodes in a max-heap keyed on their totals and takes the top one. When several nodes tie, the heap decides, so the order in which the nodes passed filtering matters. With only one feasible node there is nothing to choose and scoring is skipped."
-	case phReserve:
-		return "Reserve plugins set aside resources on the chosen node (volumes, devices) before binding. The pod is assumed onto the node in the scheduler's cache so the next cycle sees it. If a later step fails, Unreserve undoes this."
-	case phPermit:
-		return "Permit plugins may approve, deny or delay (Wait) the binding, e.g. to gang-schedule pods together."
-	case phPreBind:
-		return "PreBind plugins do the work binding needs first, such as binding PersistentVolumeClaims or allocating devices."
-	case phBind:
-		return "Bind plugins tell the API server which node the pod runs on. DefaultBinder creates the Binding."
-	case phPostBind:
-		return "PostBind plugins are told the binding succeeded, for cleanup and bookkeeping."
-	}
-	return ""
+// Topic is what the panel explains: a phase and, when one is selected, a
+// plugin.
+type Topic struct {
+	Phase    string // the phase's name
+	PhaseDoc string // what the phase does
+	Plugin   string // empty when no plugin is selected
 }
 
-// explainLines renders the explain panel for a phase and an optional plugin.
-func explainLines(st *theme.Styles, p phase, plugin string, w int) []string {
-	lines := []string{st.Title.Render("Explain · " + p.String())}
-	lines = append(lines, layout.Wrap(phaseDoc(p), w, "")...)
-	if plugin != "" {
-		lines = append(lines, "", st.Title.Render(plugin))
-		if d, ok := pluginDocs(plugin); ok {
-			lines = append(lines, layout.Wrap(d.what, w, "")...)
-			lines = append(lines, layout.Wrap(st.Dim.Render("older articles: ")+d.legacy, w, "  ")...)
+// KeyMap holds the panel's keys.
+type KeyMap struct {
+	// Toggle shows or hides the panel.
+	Toggle key.Binding
+	// Close hides a panel that covers the view; the view that holds the
+	// panel routes it (it also closes other things).
+	Close key.Binding
+}
+
+// DefaultKeyMap returns the panel's keys.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		Toggle: key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "explain")),
+		Close:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Toggle} }
+
+// FullHelp implements help.KeyMap.
+func (k KeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{{k.Toggle, k.Close}} }
+
+// Model is the explain panel. Until the user shows or hides it, it is shown
+// when it has room beside what it explains (SetBeside), and hidden when it
+// would cover it.
+type Model struct {
+	st    *theme.Styles
+	Keys  KeyMap
+	topic Topic
+	// shown is the user's choice; set says they made one.
+	shown, set bool
+	beside     bool
+	w, h       int
+}
+
+// New returns a panel with nothing to explain yet.
+func New(st *theme.Styles) Model { return Model{st: st, Keys: DefaultKeyMap()} }
+
+// SetTopic says what to explain.
+func (m *Model) SetTopic(t Topic) { m.topic = t }
+
+// SetSize sets the panel's size.
+func (m *Model) SetSize(w, h int) { m.w, m.h = w, h }
+
+// SetBeside says whether the panel has room beside what it explains; if not,
+// it covers it when shown.
+func (m *Model) SetBeside(b bool) { m.beside = b }
+
+// Beside reports whether the panel sits beside what it explains.
+func (m Model) Beside() bool { return m.beside }
+
+// Shown reports whether the panel is on screen.
+func (m Model) Shown() bool {
+	if !m.set {
+		return m.beside
+	}
+	return m.shown
+}
+
+// Covers reports whether the panel is shown over what it explains.
+func (m Model) Covers() bool { return m.Shown() && !m.beside }
+
+// Close hides a panel that covers what it explains, and reports whether it did.
+func (m *Model) Close() bool {
+	if !m.Covers() {
+		return false
+	}
+	m.shown, m.set = false, true
+	return true
+}
+
+// Update shows or hides the panel on Toggle.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, m.Keys.Toggle) {
+		m.shown, m.set = !m.Shown(), true
+	}
+	return m, nil
+}
+
+// View renders the topic, wrapped to the panel's width.
+func (m Model) View() string {
+	if m.w <= 0 || m.h <= 0 {
+		return ""
+	}
+	// A margin from what is right of the panel: the separator beside, the
+	// window's edge (two cells) over.
+	wrap := m.w - 1
+	if !m.beside {
+		wrap = m.w - 2
+	}
+	return strings.Join(layout.Box(m.lines(wrap), m.w, m.h), "\n")
+}
+
+// lines renders the phase and the plugin in w cells.
+func (m Model) lines(w int) []string {
+	st, t := m.st, m.topic
+	lines := []string{st.Title.Render("Explain · " + t.Phase)}
+	lines = append(lines, layout.Wrap(t.PhaseDoc, w, "")...)
+	if t.Plugin != "" {
+		lines = append(lines, "", st.Title.Render(t.Plugin))
+		if d, ok := PluginDocs(t.Plugin); ok {
+			lines = append(lines, layout.Wrap(d.What, w, "")...)
+			lines = append(lines, layout.Wrap(st.Dim.Render("older articles: ")+d.Legacy, w, "  ")...)
 		} else {
 			lines = append(lines, st.Dim.Render("an out-of-tree plugin; see its own documentation"))
 		}
 	}
 	return lines
-}
-
-// legacyHint is the short legacy-name hint used beside plugin names in wide tables.
-func legacyHint(plugin string) string {
-	d, ok := pluginDocs(plugin)
-	if !ok || strings.HasPrefix(d.legacy, "new") {
-		return ""
-	}
-	return d.legacy
 }
