@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui/glyph"
 )
 
 // nodeState is where a node ended up after filtering.
@@ -204,36 +205,36 @@ func (a *analysis) nodeIndex(name string) int {
 }
 
 // filterCell is what the scheduler did for node × plugin.
-func (a *analysis) filterCell(node, plugin int) cellKind {
+func (a *analysis) filterCell(node, plugin int) glyph.Kind {
 	if plugin < len(a.skipped) && a.skipped[plugin] {
-		return cellSkip
+		return glyph.Skip
 	}
 	r := &a.nodes[node]
 	switch r.state {
 	case stFeasible:
-		return cellSuccess
+		return glyph.Success
 	case stDiscarded:
-		return cellDiscarded
+		return glyph.Discarded
 	case stRejected:
 		switch {
 		case r.plugin < 0 || plugin > r.plugin:
-			return cellNotCalled
+			return glyph.NotCalled
 		case plugin < r.plugin:
-			return cellSuccess
+			return glyph.Success
 		}
-		return kindOf(r.code)
+		return glyph.Of(r.code)
 	}
-	return cellNotEvaluated
+	return glyph.NotEvaluated
 }
 
 // diagCell is the diagnostic pass's result for node × plugin.
-func (a *analysis) diagCell(node, plugin int) (cellKind, []string) {
+func (a *analysis) diagCell(node, plugin int) (glyph.Kind, []string) {
 	for _, c := range a.diag[node] {
 		if c.Plugin == plugin {
-			return kindOf(c.Code), c.Reasons
+			return glyph.Of(c.Code), c.Reasons
 		}
 	}
-	return cellSuccess, nil
+	return glyph.Success, nil
 }
 
 // total is the node's weighted total score, ok false when it was not scored.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/tui/glyph"
 	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/theme"
 )
@@ -357,24 +358,24 @@ func (v *DiffView) sideCell(s diffSide, w, side int) string {
 	case !s.known:
 		return st.Dim.Render(layout.Fit("— not in the snapshot", w))
 	case s.state == stRejected:
-		return cellStyle(st, kindOf(s.code)).Render(layout.Fit("✗ "+s.plugin, w))
+		return glyph.Style(st, glyph.Of(s.code)).Render(layout.Fit("✗ "+s.plugin, w))
 	case s.state == stNotEvaluated:
 		return st.NotEvaluated.Render(layout.Fit("· not evaluated", w))
 	case s.state == stDiscarded:
 		return st.Discarded.Render(layout.Fit("◦ feasible, not kept", w))
 	}
-	glyph, style := "✓", st.Success
+	mark, style := "✓", st.Success
 	if s.chosen {
-		glyph, style = "◆", st.Chosen
+		mark, style = "◆", st.Chosen
 	}
 	if !s.scored {
 		text := "feasible"
 		if s.chosen {
 			text = "chosen, not scored"
 		}
-		return style.Render(layout.Fit(glyph+" "+text, w))
+		return style.Render(layout.Fit(mark+" "+text, w))
 	}
-	text := fmt.Sprintf("%s %d", glyph, s.total)
+	text := fmt.Sprintf("%s %d", mark, s.total)
 	barW := min(w-ansi.StringWidth(text)-1, 40)
 	if barW <= 0 || v.maxTotal <= 0 {
 		return style.Render(layout.Fit(text, w))

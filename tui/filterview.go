@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/tui/glyph"
 	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/theme"
 )
@@ -137,17 +138,17 @@ func (v *CycleView) filterLines(w, h int) []string {
 		}
 		b.WriteString(mark + name + " ")
 		for p := lay.first; p < lay.first+lay.count; p++ {
-			var kind cellKind
+			var kind glyph.Kind
 			if diag {
 				kind, _ = a.diagCell(n, p)
 			} else {
 				kind = a.filterCell(n, p)
 			}
-			g := kind.glyph()
+			g := kind.Glyph()
 			if selected && p == v.col {
 				b.WriteString(st.Cursor.Render(g))
 			} else {
-				b.WriteString(cellStyle(st, kind).Render(g))
+				b.WriteString(glyph.Style(st, kind).Render(g))
 			}
 			b.WriteString(strings.Repeat(" ", lay.colW-1))
 		}
@@ -216,7 +217,7 @@ func (v *CycleView) rejectionGroups(w, room int) []string {
 	lines := []string{v.st.Header.Render("why nodes were rejected")}
 	for _, p := range order {
 		g := byPlugin[p]
-		lines = append(lines, fmt.Sprintf("  %s %s rejected %d node(s): %s", cellStyle(v.st, kindOf(g.code)).Render(kindOf(g.code).glyph()),
+		lines = append(lines, fmt.Sprintf("  %s %s rejected %d node(s): %s", glyph.Style(v.st, glyph.Of(g.code)).Render(glyph.Of(g.code).Glyph()),
 			v.st.Bold.Render(v.a.filterPlugin(p)), g.n, strings.Join(g.reasons, "; ")))
 	}
 	return lines
@@ -247,7 +248,7 @@ func (v *CycleView) nodeResultText(n int, diag bool) string {
 	case stDiscarded:
 		return st.Discarded.Render("passed, not kept (enough feasible nodes)")
 	case stRejected:
-		return cellStyle(st, kindOf(r.code)).Render(a.filterPlugin(r.plugin) + ": " + strings.Join(r.reasons, "; "))
+		return glyph.Style(st, glyph.Of(r.code)).Render(a.filterPlugin(r.plugin) + ": " + strings.Join(r.reasons, "; "))
 	}
 	if r.outside {
 		return st.NotEvaluated.Render("not evaluated (outside PreFilter subset)")
@@ -262,7 +263,7 @@ func (v *CycleView) selectedCellLine(plugins []string, diag bool) string {
 		return ""
 	}
 	plugin := plugins[v.col]
-	var kind cellKind
+	var kind glyph.Kind
 	var reasons []string
 	if diag {
 		kind, reasons = v.a.diagCell(n, v.col)
@@ -272,21 +273,21 @@ func (v *CycleView) selectedCellLine(plugins []string, diag bool) string {
 			reasons = r.reasons
 		}
 	}
-	why := map[cellKind]string{
-		cellSuccess:      "passed",
-		cellSkip:         "PreFilter said Skip: nothing to check for this pod",
-		cellNotCalled:    "not called: an earlier plugin already rejected the node",
-		cellNotEvaluated: "not evaluated: the search stopped before this node",
-		cellDiscarded:    "passed, but the node was dropped: enough feasible nodes were found",
+	why := map[glyph.Kind]string{
+		glyph.Success:      "passed",
+		glyph.Skip:         "PreFilter said Skip: nothing to check for this pod",
+		glyph.NotCalled:    "not called: an earlier plugin already rejected the node",
+		glyph.NotEvaluated: "not evaluated: the search stopped before this node",
+		glyph.Discarded:    "passed, but the node was dropped: enough feasible nodes were found",
 	}[kind]
 	if why == "" {
-		why = kind.label()
+		why = kind.Label()
 	}
 	if len(reasons) > 0 {
 		why += ": " + strings.Join(reasons, "; ")
 	}
 	return fmt.Sprintf("%s × %s  %s %s", v.st.Bold.Render(v.c.NodeName(n)), v.st.Bold.Render(plugin),
-		cellStyle(v.st, kind).Render(kind.glyph()), why)
+		glyph.Style(v.st, kind).Render(kind.Glyph()), why)
 }
 
 // filterSummary is the PodScheduled message, or the counts when the pod fit.
@@ -302,14 +303,14 @@ func (v *CycleView) filterSummary() string {
 
 // filterLegend lists the glyphs of the filter matrix.
 func filterLegend(st *theme.Styles, w int) string {
-	kinds := []cellKind{cellSuccess, cellUnschedulable, cellUnresolvable, cellError, cellSkip, cellNotCalled, cellNotEvaluated, cellDiscarded}
+	kinds := []glyph.Kind{glyph.Success, glyph.Unschedulable, glyph.Unresolvable, glyph.Error, glyph.Skip, glyph.NotCalled, glyph.NotEvaluated, glyph.Discarded}
 	var parts []string
 	for _, k := range kinds {
 		if w < 120 {
-			parts = append(parts, cellStyle(st, k).Render(k.glyph()+k.shortLabel()))
+			parts = append(parts, glyph.Style(st, k).Render(k.Glyph()+k.ShortLabel()))
 			continue
 		}
-		parts = append(parts, cellStyle(st, k).Render(k.glyph())+" "+k.label())
+		parts = append(parts, glyph.Style(st, k).Render(k.Glyph())+" "+k.Label())
 	}
 	if w < 120 {
 		return strings.Join(parts, " ")

@@ -15,6 +15,7 @@ import (
 	"github.com/schedscope/schedscope/tui/components/explain"
 	"github.com/schedscope/schedscope/tui/components/problems"
 	"github.com/schedscope/schedscope/tui/components/prompt"
+	"github.com/schedscope/schedscope/tui/glyph"
 	"github.com/schedscope/schedscope/tui/keyhint"
 	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/theme"
@@ -933,8 +934,8 @@ func (m Model) fullHelp(h int) []string {
 	}
 	lines = append(lines, m.st.Title.Render("Filter matrix glyphs"))
 	var glyphs []string
-	for k := range numCellKinds {
-		glyphs = append(glyphs, cellGlyph(m.st, k)+" "+k.label())
+	for k := range glyph.NumKinds {
+		glyphs = append(glyphs, glyph.Render(m.st, k)+" "+k.Label())
 	}
 	lines = append(lines, layout.Flow(glyphs, m.w, "   ")...)
 	lines = append(lines, layout.Flow([]string{

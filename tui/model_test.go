@@ -360,22 +360,6 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// TestNoColorGlyphsDiffer checks the matrix states stay apart without colour.
-func TestNoColorGlyphsDiffer(t *testing.T) {
-	seen := map[string]cellKind{}
-	for k := range numCellKinds {
-		g := k.glyph()
-		if other, dup := seen[g]; dup {
-			t.Errorf("%v and %v share glyph %q", k.label(), other.label(), g)
-		}
-		seen[g] = k
-	}
-	st := theme.New(true)
-	if got := cellGlyph(&st, cellUnschedulable); got != "✗" {
-		t.Errorf("NO_COLOR glyph carries styling: %q", got)
-	}
-}
-
 // TestDetailOnlyWhenThereIsANode: enter is offered (key bar, hint line) and
 // opens a node detail only where there is a node row to open.
 func TestDetailOnlyWhenThereIsANode(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/tui/glyph"
 	"github.com/schedscope/schedscope/tui/keyhint"
 	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/theme"
@@ -181,7 +182,7 @@ func (d NodeDetail) filterResult() []string {
 	case stDiscarded:
 		out = append(out, "  Filter: "+st.Discarded.Render("passed, but not kept: enough feasible nodes were found"))
 	case stRejected:
-		out = append(out, "  Filter: "+cellStyle(st, kindOf(r.code)).Render(fmt.Sprintf("rejected by %s (%s)", a.filterPlugin(r.plugin), r.code)))
+		out = append(out, "  Filter: "+glyph.Style(st, glyph.Of(r.code)).Render(fmt.Sprintf("rejected by %s (%s)", a.filterPlugin(r.plugin), r.code)))
 		for _, reason := range r.reasons {
 			out = append(out, "    "+reason)
 		}
@@ -192,7 +193,7 @@ func (d NodeDetail) filterResult() []string {
 		var b strings.Builder
 		for p := range f.Plugins {
 			k := a.filterCell(d.node, p)
-			b.WriteString(cellStyle(st, k).Render(k.glyph()) + " " + narrate.Abbrev(f.Plugins[p]) + "  ")
+			b.WriteString(glyph.Style(st, k).Render(k.Glyph()) + " " + narrate.Abbrev(f.Plugins[p]) + "  ")
 		}
 		out = append(out, "  "+b.String())
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/tui/glyph"
 	"github.com/schedscope/schedscope/tui/layout"
 )
 
@@ -86,7 +87,7 @@ func (v *CycleView) statusTable(ps []recorder.PluginStatus, w int) []string {
 		if p.Timeout > 0 {
 			reasons = strings.TrimPrefix(reasons+"; wait up to "+p.Timeout.String(), "; ")
 		}
-		lines = append(lines, "  "+layout.Fit(p.Plugin, nameW)+" "+layout.Fit(statusCode(v.st, p.Code), 30)+" "+layout.FitLeft(narrate.Duration(p.Duration), 8)+"  "+reasons)
+		lines = append(lines, "  "+layout.Fit(p.Plugin, nameW)+" "+layout.Fit(glyph.Code(v.st, p.Code), 30)+" "+layout.FitLeft(narrate.Duration(p.Duration), 8)+"  "+reasons)
 	}
 	return lines
 }
@@ -104,7 +105,7 @@ func nonEmpty(s []string) []string {
 // preFilterLines renders PreFilter: status per plugin and the node subset.
 func (v *CycleView) preFilterLines(w int) []string {
 	pf := v.c.PreFilter
-	lines := []string{"  aggregated status: " + statusCode(v.st, pf.Code) + " " + pf.Message, ""}
+	lines := []string{"  aggregated status: " + glyph.Code(v.st, pf.Code) + " " + pf.Message, ""}
 	lines = append(lines, v.statusTable(pf.Plugins, w)...)
 	lines = append(lines, "")
 	if pf.NodeSubset != nil {
@@ -128,7 +129,7 @@ func (v *CycleView) preFilterLines(w int) []string {
 // postFilterLines renders PostFilter: preemption statuses, candidates, victims.
 func (v *CycleView) postFilterLines(w int) []string {
 	pf := v.c.PostFilter
-	lines := []string{"  result: " + statusCode(v.st, pf.Code)}
+	lines := []string{"  result: " + glyph.Code(v.st, pf.Code)}
 	lines = append(lines, layout.Wrap("  "+pf.Message, w, "    ")...)
 	lines = append(lines, "")
 	lines = append(lines, v.statusTable(pf.Plugins, w)...)

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/schedscope/schedscope/tui/components/problems"
+	"github.com/schedscope/schedscope/tui/glyph"
 	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/theme"
 )
@@ -54,9 +55,9 @@ func statusBar(st *theme.Styles, w int, source string, live bool, state *EngineS
 		cycles = "cycle"
 	}
 	parts = append(parts, fmt.Sprintf("%d %s: %s %d bound %s %d unsched %s %d error",
-		counts.total, cycles, cellSuccess.glyph(), counts.bound, cellUnschedulable.glyph(), counts.unschedulable, cellError.glyph(), counts.errors))
+		counts.total, cycles, glyph.Success.Glyph(), counts.bound, glyph.Unschedulable.Glyph(), counts.unschedulable, glyph.Error.Glyph(), counts.errors))
 	short := []string{fmt.Sprintf("%d %s %s%d %s%d %s%d",
-		counts.total, cycles, cellSuccess.glyph(), counts.bound, cellUnschedulable.glyph(), counts.unschedulable, cellError.glyph(), counts.errors)}
+		counts.total, cycles, glyph.Success.Glyph(), counts.bound, glyph.Unschedulable.Glyph(), counts.unschedulable, glyph.Error.Glyph(), counts.errors)}
 	if obs.any() {
 		checked, agreed := obs.checked(), obs.agreed
 		long := fmt.Sprintf("%d predictions checked: = %d agreed ≠ %d disagreed", checked, agreed, checked-agreed)
