@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui/analysis"
 	"github.com/schedscope/schedscope/tui/layout"
 )
 
@@ -119,7 +120,7 @@ func TestBigCycleRendersVisibleRowsOnly(t *testing.T) {
 	}
 	m = keys(m, "o") // by score
 	first := m.view.table.rows[0]
-	if first != m.view.a.winner {
+	if first != m.view.a.Winner {
 		t.Errorf("sorted by score, first row is %s, want the winner", m.view.c.NodeName(first))
 	}
 	m = keys(m, "/", "text:node-0499", "enter")
@@ -131,7 +132,7 @@ func TestBigCycleRendersVisibleRowsOnly(t *testing.T) {
 		t.Fatal("show rejected listed no node")
 	}
 	for _, n := range m.view.table.rows {
-		if m.view.a.nodes[n].state != stRejected {
+		if m.view.a.Nodes[n].State != analysis.Rejected {
 			t.Fatalf("show rejected listed %s", m.view.c.NodeName(n))
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/tui/analysis"
 	"github.com/schedscope/schedscope/tui/components/explain"
 	"github.com/schedscope/schedscope/tui/keyhint"
 	"github.com/schedscope/schedscope/tui/layout"
@@ -33,7 +34,7 @@ type CycleView struct {
 	// pending, when set, is shown instead of the cycle: the one asked for
 	// is still being read, or could not be.
 	pending string
-	a       *analysis
+	a       *analysis.Result
 	all     []int // every node index, the filter view's universe
 	// observed is the live cluster's binding of the cycle's pod, or nil.
 	observed *recorder.Observed
@@ -135,8 +136,8 @@ func (v *CycleView) setCycle(cycles []*recorder.Cycle, i int, decisive bool) {
 	}
 	v.cycles, v.index, v.c = cycles, i, cycles[i]
 	v.observed = nil
-	v.a = analyze(v.c)
-	n := len(v.a.nodes)
+	v.a = analysis.Of(v.c)
+	n := len(v.a.Nodes)
 	if cap(v.all) >= n {
 		v.all = v.all[:n]
 	} else {
@@ -148,8 +149,8 @@ func (v *CycleView) setCycle(cycles []*recorder.Cycle, i int, decisive bool) {
 	v.detail = nil
 	v.scroll = 0
 	v.table.selNode = -1
-	if v.a.winner >= 0 {
-		v.table.selNode = v.a.winner
+	if v.a.Winner >= 0 {
+		v.table.selNode = v.a.Winner
 	}
 	v.measureTitle()
 	v.enterPhase()
@@ -283,13 +284,13 @@ func (v *CycleView) focusRejection() {
 		return
 	}
 	if n, ok := v.table.selected(); ok {
-		if r := v.a.nodes[n]; r.state == stRejected && r.plugin >= 0 {
-			v.col = r.plugin
+		if r := v.a.Nodes[n]; r.State == analysis.Rejected && r.Plugin >= 0 {
+			v.col = r.Plugin
 			return
 		}
 	}
 	for p := range v.c.Filter.Plugins {
-		if !v.a.skipped[p] {
+		if !v.a.Skipped[p] {
 			v.col = p
 			return
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/tui/analysis"
 	"github.com/schedscope/schedscope/tui/glyph"
 	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/theme"
@@ -39,7 +40,7 @@ type DiffView struct {
 // diffSide is one node's fate on one side of the diff.
 type diffSide struct {
 	known  bool // the node is in this side's snapshot
-	state  nodeState
+	state  analysis.State
 	plugin string
 	code   string
 	scored bool
@@ -77,16 +78,16 @@ func sides(c *recorder.Cycle) (map[string]diffSide, []string) {
 	if c == nil {
 		return out, nil
 	}
-	a := analyze(c)
+	a := analysis.Of(c)
 	var names []string
-	for i, r := range a.nodes {
+	for i, r := range a.Nodes {
 		name := c.NodeName(i)
-		s := diffSide{known: true, state: r.state, code: r.code, chosen: i == a.winner}
-		if r.state == stRejected {
-			s.plugin = a.filterPlugin(r.plugin)
+		s := diffSide{known: true, state: r.State, code: r.Code, chosen: i == a.Winner}
+		if r.State == analysis.Rejected {
+			s.plugin = a.FilterPlugin(r.Plugin)
 		}
-		if r.score >= 0 && c.Score != nil && r.score < len(c.Score.Totals) {
-			s.scored, s.total = true, c.Score.Totals[r.score]
+		if r.Score >= 0 && c.Score != nil && r.Score < len(c.Score.Totals) {
+			s.scored, s.total = true, c.Score.Totals[r.Score]
 		}
 		out[name] = s
 		names = append(names, name)
@@ -357,11 +358,11 @@ func (v *DiffView) sideCell(s diffSide, w, side int) string {
 	switch {
 	case !s.known:
 		return st.Dim.Render(layout.Fit("— not in the snapshot", w))
-	case s.state == stRejected:
+	case s.state == analysis.Rejected:
 		return glyph.Style(st, glyph.Of(s.code)).Render(layout.Fit("✗ "+s.plugin, w))
-	case s.state == stNotEvaluated:
+	case s.state == analysis.NotEvaluated:
 		return st.NotEvaluated.Render(layout.Fit("· not evaluated", w))
-	case s.state == stDiscarded:
+	case s.state == analysis.Discarded:
 		return st.Discarded.Render(layout.Fit("◦ feasible, not kept", w))
 	}
 	mark, style := "✓", st.Success
@@ -452,11 +453,11 @@ func (v *DiffView) footer(w int) []string {
 // sameFilter words a filter result both sides share.
 func sameFilter(s diffSide) string {
 	switch s.state {
-	case stRejected:
+	case analysis.Rejected:
 		return "rejected by " + s.plugin + " on both sides"
-	case stNotEvaluated:
+	case analysis.NotEvaluated:
 		return "not evaluated on either side"
-	case stDiscarded:
+	case analysis.Discarded:
 		return "feasible but not kept on both sides"
 	}
 	return "feasible on both sides"

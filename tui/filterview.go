@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/tui/analysis"
 	"github.com/schedscope/schedscope/tui/glyph"
 	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/theme"
@@ -79,9 +80,9 @@ func (v *CycleView) filterLines(w, h int) []string {
 			lines = append(lines, st.Unschedulable.Render(fmt.Sprintf("fast path: %s %s failed (%s %s); full search below", what, fp.Node, fp.Code, strings.Join(fp.Reasons, "; "))))
 		}
 	}
-	if a.fastOnly {
+	if a.FastOnly {
 		for _, n := range v.table.rows {
-			if a.nodes[n].state == stFeasible {
+			if a.Nodes[n].State == analysis.Feasible {
 				lines = append(lines, "", "  "+st.Chosen.Render("★ "+c.NodeName(n))+"  the only node filtered: it passed, so it was chosen")
 			}
 		}
@@ -129,7 +130,7 @@ func (v *CycleView) filterLines(w, h int) []string {
 		var b strings.Builder
 		mark := "  "
 		name := layout.Fit(c.NodeName(n), lay.nameW)
-		if n == a.winner {
+		if n == a.Winner {
 			mark = st.Chosen.Render("★ ")
 		}
 		if selected {
@@ -140,9 +141,9 @@ func (v *CycleView) filterLines(w, h int) []string {
 		for p := lay.first; p < lay.first+lay.count; p++ {
 			var kind glyph.Kind
 			if diag {
-				kind, _ = a.diagCell(n, p)
+				kind, _ = a.DiagCell(n, p)
 			} else {
-				kind = a.filterCell(n, p)
+				kind = a.FilterCell(n, p)
 			}
 			g := kind.Glyph()
 			if selected && p == v.col {
@@ -218,7 +219,7 @@ func (v *CycleView) rejectionGroups(w, room int) []string {
 	for _, p := range order {
 		g := byPlugin[p]
 		lines = append(lines, fmt.Sprintf("  %s %s rejected %d node(s): %s", glyph.Style(v.st, glyph.Of(g.code)).Render(glyph.Of(g.code).Glyph()),
-			v.st.Bold.Render(v.a.filterPlugin(p)), g.n, strings.Join(g.reasons, "; ")))
+			v.st.Bold.Render(v.a.FilterPlugin(p)), g.n, strings.Join(g.reasons, "; ")))
 	}
 	return lines
 }
@@ -228,7 +229,7 @@ func (v *CycleView) nodeResultText(n int, diag bool) string {
 	a, st := v.a, v.st
 	if diag {
 		var fails []string
-		for _, cell := range a.diag[n] {
+		for _, cell := range a.Diag[n] {
 			if cell.Code != recorder.CodeSkip && cell.Plugin < len(v.c.Diagnostic.Plugins) {
 				fails = append(fails, v.c.Diagnostic.Plugins[cell.Plugin])
 			}
@@ -238,19 +239,19 @@ func (v *CycleView) nodeResultText(n int, diag bool) string {
 		}
 		return st.Unschedulable.Render("fails " + strings.Join(fails, ", "))
 	}
-	r := &a.nodes[n]
-	switch r.state {
-	case stFeasible:
-		if n == a.winner {
+	r := &a.Nodes[n]
+	switch r.State {
+	case analysis.Feasible:
+		if n == a.Winner {
 			return st.Chosen.Render("passed · chosen")
 		}
 		return st.Success.Render("passed")
-	case stDiscarded:
+	case analysis.Discarded:
 		return st.Discarded.Render("passed, not kept (enough feasible nodes)")
-	case stRejected:
-		return glyph.Style(st, glyph.Of(r.code)).Render(a.filterPlugin(r.plugin) + ": " + strings.Join(r.reasons, "; "))
+	case analysis.Rejected:
+		return glyph.Style(st, glyph.Of(r.Code)).Render(a.FilterPlugin(r.Plugin) + ": " + strings.Join(r.Reasons, "; "))
 	}
-	if r.outside {
+	if r.Outside {
 		return st.NotEvaluated.Render("not evaluated (outside PreFilter subset)")
 	}
 	return st.Dim.Render("not evaluated")
@@ -266,11 +267,11 @@ func (v *CycleView) selectedCellLine(plugins []string, diag bool) string {
 	var kind glyph.Kind
 	var reasons []string
 	if diag {
-		kind, reasons = v.a.diagCell(n, v.col)
+		kind, reasons = v.a.DiagCell(n, v.col)
 	} else {
-		kind = v.a.filterCell(n, v.col)
-		if r := &v.a.nodes[n]; r.state == stRejected && r.plugin == v.col {
-			reasons = r.reasons
+		kind = v.a.FilterCell(n, v.col)
+		if r := &v.a.Nodes[n]; r.State == analysis.Rejected && r.Plugin == v.col {
+			reasons = r.Reasons
 		}
 	}
 	why := map[glyph.Kind]string{
@@ -298,7 +299,7 @@ func (v *CycleView) filterSummary() string {
 	}
 	f := c.Filter
 	return fmt.Sprintf("%d/%s nodes passed · %d evaluated from index %d · search stops after %d feasible",
-		len(f.Feasible), snapshotSize(c), f.Evaluated, c.SearchStart, c.NodesToFind)
+		len(f.Feasible), analysis.SnapshotSize(c), f.Evaluated, c.SearchStart, c.NodesToFind)
 }
 
 // filterLegend lists the glyphs of the filter matrix.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/tui/analysis"
 	"github.com/schedscope/schedscope/tui/glyph"
 	"github.com/schedscope/schedscope/tui/keyhint"
 	"github.com/schedscope/schedscope/tui/layout"
@@ -24,7 +25,7 @@ type NodeDetail struct {
 	st     *theme.Styles
 	Keys   NodeDetailKeyMap
 	c      *recorder.Cycle
-	a      *analysis
+	a      *analysis.Result
 	node   int
 	use    recorder.NodeUse
 	hasUse bool
@@ -64,7 +65,7 @@ func (k NodeDetailKeyMap) FullHelp() [][]key.Binding {
 
 // NewNodeDetail describes node (an index into c's node set); usage is the node
 // use as of c (recorder.UsageAt).
-func NewNodeDetail(st *theme.Styles, c *recorder.Cycle, a *analysis, node int, usage *recorder.Usage) NodeDetail {
+func NewNodeDetail(st *theme.Styles, c *recorder.Cycle, a *analysis.Result, node int, usage *recorder.Usage) NodeDetail {
 	d := NodeDetail{st: st, Keys: DefaultNodeDetailKeyMap(), c: c, a: a, node: node}
 	d.setUsage(c, usage)
 	return d
@@ -95,7 +96,7 @@ func (d NodeDetail) View() string {
 func (d NodeDetail) lines() []string {
 	c, st := d.c, d.st
 	name := c.NodeName(d.node)
-	lines := []string{st.Title.Render("node "+name) + st.Dim.Render(fmt.Sprintf("  (#%d of %s in the snapshot) · ", d.node, snapshotSize(c))) + keyhint.Line(st, d.Keys.Back)}
+	lines := []string{st.Title.Render("node "+name) + st.Dim.Render(fmt.Sprintf("  (#%d of %s in the snapshot) · ", d.node, analysis.SnapshotSize(c))) + keyhint.Line(st, d.Keys.Back)}
 	var info *recorder.NodeInfo
 	if c.Nodes != nil && d.node < len(c.Nodes.Info) {
 		info = &c.Nodes.Info[d.node]
@@ -174,16 +175,16 @@ func (d NodeDetail) resourceBars(info *recorder.NodeInfo) []string {
 
 func (d NodeDetail) filterResult() []string {
 	a, st := d.a, d.st
-	r := &a.nodes[d.node]
+	r := &a.Nodes[d.node]
 	var out []string
-	switch r.state {
-	case stFeasible:
+	switch r.State {
+	case analysis.Feasible:
 		out = append(out, "  Filter: "+st.Success.Render("passed every filter"))
-	case stDiscarded:
+	case analysis.Discarded:
 		out = append(out, "  Filter: "+st.Discarded.Render("passed, but not kept: enough feasible nodes were found"))
-	case stRejected:
-		out = append(out, "  Filter: "+glyph.Style(st, glyph.Of(r.code)).Render(fmt.Sprintf("rejected by %s (%s)", a.filterPlugin(r.plugin), r.code)))
-		for _, reason := range r.reasons {
+	case analysis.Rejected:
+		out = append(out, "  Filter: "+glyph.Style(st, glyph.Of(r.Code)).Render(fmt.Sprintf("rejected by %s (%s)", a.FilterPlugin(r.Plugin), r.Code)))
+		for _, reason := range r.Reasons {
 			out = append(out, "    "+reason)
 		}
 	default:
@@ -192,12 +193,12 @@ func (d NodeDetail) filterResult() []string {
 	if f := d.c.Filter; f != nil && len(f.Plugins) > 0 {
 		var b strings.Builder
 		for p := range f.Plugins {
-			k := a.filterCell(d.node, p)
+			k := a.FilterCell(d.node, p)
 			b.WriteString(glyph.Style(st, k).Render(k.Glyph()) + " " + narrate.Abbrev(f.Plugins[p]) + "  ")
 		}
 		out = append(out, "  "+b.String())
 	}
-	if cells := a.diag[d.node]; d.c.Diagnostic != nil {
+	if cells := a.Diag[d.node]; d.c.Diagnostic != nil {
 		var fails []string
 		for _, cell := range cells {
 			if cell.Code != recorder.CodeSkip && cell.Plugin < len(d.c.Diagnostic.Plugins) {
@@ -215,7 +216,7 @@ func (d NodeDetail) filterResult() []string {
 
 func (d NodeDetail) scoreResult() []string {
 	s := d.c.Score
-	i := d.a.nodes[d.node].score
+	i := d.a.Nodes[d.node].Score
 	if s == nil || i < 0 {
 		return []string{"  Score: " + d.st.Dim.Render("not scored")}
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/schedscope/schedscope/tui/analysis"
 	"github.com/schedscope/schedscope/tui/layout"
 )
 
@@ -42,7 +43,7 @@ func (s nodeShow) String() string {
 // score and weighted views share. Rows are node indices; only the visible
 // window is ever rendered.
 type nodeTable struct {
-	a        *analysis
+	a        *analysis.Result
 	universe []int // the rows the current view can show
 	rows     []int // universe after filtering and sorting
 	sort     nodeSort
@@ -55,7 +56,7 @@ type nodeTable struct {
 }
 
 // setUniverse changes which nodes the table shows and re-applies the query.
-func (t *nodeTable) setUniverse(a *analysis, universe []int) {
+func (t *nodeTable) setUniverse(a *analysis.Result, universe []int) {
 	t.a, t.universe = a, universe
 	t.apply()
 }
@@ -69,7 +70,7 @@ func (t *nodeTable) apply() {
 	t.rows = t.rows[:0]
 	name := strings.ToLower(t.name)
 	for _, n := range t.universe {
-		if name != "" && !strings.Contains(strings.ToLower(t.a.c.NodeName(n)), name) {
+		if name != "" && !strings.Contains(strings.ToLower(t.a.Cycle.NodeName(n)), name) {
 			continue
 		}
 		if !t.shows(n) {
@@ -81,17 +82,17 @@ func (t *nodeTable) apply() {
 	switch t.sort {
 	case sortStatus:
 		slices.SortStableFunc(t.rows, func(x, y int) int {
-			if c := cmp.Compare(a.statusRank(x), a.statusRank(y)); c != 0 {
+			if c := cmp.Compare(a.StatusRank(x), a.StatusRank(y)); c != 0 {
 				return c
 			}
-			tx, _ := a.total(x)
-			ty, _ := a.total(y)
+			tx, _ := a.Total(x)
+			ty, _ := a.Total(y)
 			return cmp.Compare(ty, tx)
 		})
 	case sortScore:
 		slices.SortStableFunc(t.rows, func(x, y int) int {
-			tx, okx := a.total(x)
-			ty, oky := a.total(y)
+			tx, okx := a.Total(x)
+			ty, oky := a.Total(y)
 			if okx != oky {
 				if okx {
 					return -1
@@ -101,10 +102,10 @@ func (t *nodeTable) apply() {
 			if c := cmp.Compare(ty, tx); c != 0 {
 				return c
 			}
-			return cmp.Compare(a.statusRank(x), a.statusRank(y))
+			return cmp.Compare(a.StatusRank(x), a.StatusRank(y))
 		})
 	case sortName:
-		slices.SortStableFunc(t.rows, func(x, y int) int { return strings.Compare(a.c.NodeName(x), a.c.NodeName(y)) })
+		slices.SortStableFunc(t.rows, func(x, y int) int { return strings.Compare(a.Cycle.NodeName(x), a.Cycle.NodeName(y)) })
 	case sortSnapshot:
 		slices.Sort(t.rows)
 	}
@@ -117,14 +118,14 @@ func (t *nodeTable) apply() {
 }
 
 func (t *nodeTable) shows(n int) bool {
-	st := t.a.nodes[n].state
+	st := t.a.Nodes[n].State
 	switch t.show {
 	case showPassed:
-		return st == stFeasible || st == stDiscarded
+		return st == analysis.Feasible || st == analysis.Discarded
 	case showRejected:
-		return st == stRejected
+		return st == analysis.Rejected
 	case showNotEvaluated:
-		return st == stNotEvaluated
+		return st == analysis.NotEvaluated
 	}
 	return true
 }

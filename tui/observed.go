@@ -6,6 +6,7 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/tui/analysis"
 	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/theme"
 )
@@ -134,29 +135,29 @@ func (v *CycleView) observedLines(w int) []string {
 // nodeFate says what happened to a node in the shown cycle.
 func (v *CycleView) nodeFate(name string) string {
 	a := v.a
-	n := a.nodeIndex(name)
+	n := a.NodeIndex(name)
 	if n < 0 {
 		return "not in the snapshot"
 	}
-	r := &a.nodes[n]
-	switch r.state {
-	case stRejected:
-		return fmt.Sprintf("rejected by %s (%s)", a.filterPlugin(r.plugin), strings.Join(r.reasons, "; "))
-	case stDiscarded:
+	r := &a.Nodes[n]
+	switch r.State {
+	case analysis.Rejected:
+		return fmt.Sprintf("rejected by %s (%s)", a.FilterPlugin(r.Plugin), strings.Join(r.Reasons, "; "))
+	case analysis.Discarded:
 		return "passed filtering but was not kept (enough feasible nodes)"
-	case stNotEvaluated:
-		if r.outside {
+	case analysis.NotEvaluated:
+		if r.Outside {
 			return "outside the PreFilter node subset"
 		}
 		return "not evaluated"
 	}
-	total, ok := a.total(n)
-	if !ok || a.winner < 0 {
+	total, ok := a.Total(n)
+	if !ok || a.Winner < 0 {
 		return "passed filtering"
 	}
-	best, _ := a.total(a.winner)
+	best, _ := a.Total(a.Winner)
 	if total == best {
 		return fmt.Sprintf("tied for the highest total (%d)", total)
 	}
-	return fmt.Sprintf("total %d, lost by %d: %s", total, best-total, narrate.Loss(v.c.Score, a.nodes[a.winner].score, r.score))
+	return fmt.Sprintf("total %d, lost by %d: %s", total, best-total, narrate.Loss(v.c.Score, a.Nodes[a.Winner].Score, r.Score))
 }

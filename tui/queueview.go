@@ -6,6 +6,7 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/tui/analysis"
 	"github.com/schedscope/schedscope/tui/glyph"
 	"github.com/schedscope/schedscope/tui/layout"
 )
@@ -28,7 +29,7 @@ func (v *CycleView) queueLines(w int) []string {
 		v.kv("profile", c.Profile),
 		v.kv("started", c.Start.UTC().Format("2006-01-02 15:04:05.000000 UTC")),
 		v.kv("took", narrate.Duration(c.Duration)+" from the start of the algorithm to the outcome"),
-		v.kv("nodes", fmt.Sprintf("%s in the snapshot · search starts at index %d · stops after %d feasible", snapshotSize(c), c.SearchStart, c.NodesToFind)),
+		v.kv("nodes", fmt.Sprintf("%s in the snapshot · search starts at index %d · stops after %d feasible", analysis.SnapshotSize(c), c.SearchStart, c.NodesToFind)),
 	}
 	if !c.NodeNamesKnown() {
 		lines = append(lines, v.kv("", v.st.Problem.Render("node names unknown: the recording lacks this cycle's node set, so nodes show as #index")))
@@ -110,7 +111,7 @@ func (v *CycleView) preFilterLines(w int) []string {
 	lines = append(lines, "")
 	if pf.NodeSubset != nil {
 		lines = append(lines, fmt.Sprintf("  %s narrowed filtering to %d of %s node(s): %s", strings.Join(pf.SubsetPlugins, ", "),
-			len(pf.NodeSubset), snapshotSize(v.c), strings.Join(pf.NodeSubset, ", ")))
+			len(pf.NodeSubset), analysis.SnapshotSize(v.c), strings.Join(pf.NodeSubset, ", ")))
 	} else {
 		lines = append(lines, v.st.Dim.Render("  no node subset: every node is a candidate for Filter"))
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/tui/analysis"
 	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/theme"
 )
@@ -14,35 +15,12 @@ import (
 // without colour too.
 var heatGlyphs = []string{" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"}
 
-// columnRange is the lowest and highest value of one score column.
-type columnRange struct{ lo, hi int64 }
-
-// scoreRanges computes per-plugin ranges once per cycle and view.
-func scoreRanges(s *recorder.ScorePhase, normalized bool) []columnRange {
-	out := make([]columnRange, len(s.Plugins))
-	for p := range s.Plugins {
-		vals := s.Plugins[p].Raw
-		if normalized {
-			vals = s.Plugins[p].NormalizedScores()
-		}
-		for i, x := range vals {
-			if i == 0 || x < out[p].lo {
-				out[p].lo = x
-			}
-			if i == 0 || x > out[p].hi {
-				out[p].hi = x
-			}
-		}
-	}
-	return out
-}
-
 // heat renders a value as a shade glyph and number, coloured by its level.
-func heat(st *theme.Styles, x int64, r columnRange, w int, selected bool) string {
+func heat(st *theme.Styles, x int64, r analysis.ColumnRange, w int, selected bool) string {
 	level := 0
 	switch {
-	case r.hi > r.lo:
-		level = 1 + int((x-r.lo)*7/(r.hi-r.lo))
+	case r.Hi > r.Lo:
+		level = 1 + int((x-r.Lo)*7/(r.Hi-r.Lo))
 	case x > 0:
 		level = 8
 	}
@@ -83,7 +61,7 @@ func (v *CycleView) scoreLines(w, h int, normalized bool) []string {
 	lines := []string{st.Header.Render(hb.String()), st.Dim.Render(wb.String())}
 	rows, off := v.table.window(v.rowsHeight())
 	for k, n := range rows {
-		i := a.nodes[n].score
+		i := a.Nodes[n].Score
 		selected := off+k == v.table.cursor
 		var b strings.Builder
 		b.WriteString(v.rowMark(n, selected))
@@ -108,18 +86,18 @@ func (v *CycleView) scoreLines(w, h int, normalized bool) []string {
 }
 
 // ranges returns the column ranges of the current cycle.
-func (v *CycleView) ranges(normalized bool) []columnRange {
+func (v *CycleView) ranges(normalized bool) []analysis.ColumnRange {
 	if normalized {
-		return v.a.ranges[1]
+		return v.a.Ranges[1]
 	}
-	return v.a.ranges[0]
+	return v.a.Ranges[0]
 }
 
 func (v *CycleView) rowMark(n int, selected bool) string {
 	switch {
 	case selected:
 		return "▸ "
-	case n == v.a.winner:
+	case n == v.a.Winner:
 		return v.st.Chosen.Render("★ ")
 	}
 	return "  "
@@ -140,7 +118,7 @@ func (v *CycleView) scoreCellLine(normalized bool) string {
 	if !ok || v.col >= len(s.Plugins) {
 		return ""
 	}
-	i := v.a.nodes[n].score
+	i := v.a.Nodes[n].Score
 	pl := &s.Plugins[v.col]
 	text := fmt.Sprintf("%s × %s: raw %d", v.st.Bold.Render(v.c.NodeName(n)), v.st.Bold.Render(pl.Name), pl.Raw[i])
 	if pl.Normalized != nil {

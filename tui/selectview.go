@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/tui/analysis"
 	"github.com/schedscope/schedscope/tui/layout"
 )
 
@@ -35,7 +36,7 @@ func (v *CycleView) selectLines(w int) []string {
 		var names []string
 		for _, n := range sel.Top {
 			name := c.NodeName(n)
-			if n == a.winner {
+			if n == a.Winner {
 				name = st.Chosen.Render(name + " (chosen)")
 			} else {
 				name = st.Tie.Render(name)
@@ -45,14 +46,14 @@ func (v *CycleView) selectLines(w int) []string {
 		lines = append(lines, "", fmt.Sprintf("  %s at %d: %s", st.Tie.Render("tie"), sel.Best, strings.Join(names, ", ")))
 	}
 	// Only the rows the window can reach are built: the list may be thousands long.
-	order := a.byTotal
+	order := a.ByTotal
 	more := 0
 	if limit := v.scroll + v.bodyHeight(); len(order) > limit {
 		order, more = order[:limit], len(order)-limit
 	}
 	win := -1
-	if a.winner >= 0 {
-		win = a.nodes[a.winner].score
+	if a.Winner >= 0 {
+		win = a.Nodes[a.Winner].Score
 	}
 	// Without node names a tie hides which node won: the tied nodes are
 	// named as such, the others measured against the best total.
@@ -102,15 +103,15 @@ func (v *CycleView) rejectedSummary() []string {
 	a := v.a
 	byPlugin := map[string]int{}
 	var notEval, discarded int
-	for n := range a.nodes {
-		switch a.nodes[n].state {
-		case stRejected:
-			byPlugin[a.filterPlugin(a.nodes[n].plugin)]++
-		case stNotEvaluated:
-			if n != a.winner {
+	for n := range a.Nodes {
+		switch a.Nodes[n].State {
+		case analysis.Rejected:
+			byPlugin[a.FilterPlugin(a.Nodes[n].Plugin)]++
+		case analysis.NotEvaluated:
+			if n != a.Winner {
 				notEval++
 			}
-		case stDiscarded:
+		case analysis.Discarded:
 			discarded++
 		}
 	}

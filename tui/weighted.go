@@ -69,11 +69,11 @@ func (v *CycleView) weightedLines(w, h int) []string {
 		}
 	}
 	for k, n := range rows {
-		i := a.nodes[n].score
+		i := a.Nodes[n].Score
 		selected := off+k == v.table.cursor
 		var b strings.Builder
 		mark := v.rowMark(n, selected)
-		if tied[n] && n != a.winner && !selected {
+		if tied[n] && n != a.Winner && !selected {
 			mark = st.Tie.Render("= ")
 		}
 		b.WriteString(mark + v.rowName(n, nameW, selected) + " ")
@@ -93,7 +93,7 @@ func (v *CycleView) weightedLines(w, h int) []string {
 		b.WriteString(strings.Repeat(" ", max(barW-drawn, 0)) + " ")
 		total := layout.FitLeft(fmt.Sprint(s.Totals[i]), totalW)
 		switch {
-		case n == a.winner:
+		case n == a.Winner:
 			total = st.Chosen.Render(total)
 		case tied[n]:
 			total = st.Tie.Render(total)
@@ -116,7 +116,7 @@ func (v *CycleView) weightedCellLine() string {
 		return ""
 	}
 	s := v.c.Score
-	i := v.a.nodes[n].score
+	i := v.a.Nodes[n].Score
 	var parts []string
 	for p := range s.Plugins {
 		if w := s.Weighted(p, i); w != 0 {
