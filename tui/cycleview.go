@@ -12,6 +12,7 @@ import (
 	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/tui/analysis"
 	"github.com/schedscope/schedscope/tui/components/explain"
+	"github.com/schedscope/schedscope/tui/components/nodedetail"
 	"github.com/schedscope/schedscope/tui/keyhint"
 	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/theme"
@@ -50,7 +51,7 @@ type CycleView struct {
 	// explain is the explain panel: beside the body when there is room,
 	// over it otherwise.
 	explain explain.Model
-	detail  *NodeDetail
+	detail  *nodedetail.Model
 	// runs tells the what-if re-runs from recorded cycles.
 	runs *whatIfRuns
 
@@ -96,7 +97,7 @@ func (v *CycleView) Await(i int, text string) {
 func (v *CycleView) SetUsage(i int, u *recorder.Usage) {
 	v.usage, v.usageAt = u, i
 	if v.detail != nil && v.index == i && v.c != nil {
-		v.detail.setUsage(v.c, u)
+		v.detail.SetUsage(u)
 	}
 }
 
@@ -426,6 +427,11 @@ func (v CycleView) Update(msg tea.Msg) (CycleView, tea.Cmd) {
 }
 
 func (v *CycleView) handleKey(msg tea.KeyPressMsg) {
+	if d := v.detail; d != nil && key.Matches(msg, d.Keys.Up, d.Keys.Down) {
+		next, _ := d.Update(msg)
+		v.detail = &next
+		return
+	}
 	k := v.Keys
 	switch {
 	case key.Matches(msg, k.PrevPhase):
@@ -464,8 +470,11 @@ func (v *CycleView) handleKey(msg tea.KeyPressMsg) {
 		}
 	case key.Matches(msg, k.Detail):
 		if node, ok := v.table.selected(); ok {
-			d := NewNodeDetail(v.st, v.c, v.a, node, v.nodeUsage())
-			d.pending = v.indexed && d.usage == nil
+			d := nodedetail.New(v.st, v.c, v.a, node)
+			d.SetUsage(v.nodeUsage())
+			if v.indexed {
+				d.AwaitUsage()
+			}
 			d.SetSize(v.bodyWidth(), v.bodyHeight())
 			v.detail = &d
 			v.updateKeys()

@@ -34,7 +34,6 @@ func TestFullHelpListsEveryBinding(t *testing.T) {
 		{"KeyMap", DefaultKeyMap()},
 		{"ListKeyMap", DefaultListKeyMap()},
 		{"CycleKeyMap", DefaultCycleKeyMap()},
-		{"NodeDetailKeyMap", DefaultNodeDetailKeyMap()},
 		{"ProblemsKeyMap", problems.DefaultKeyMap()},
 		{"BreakpointsKeyMap", DefaultBreakpointsKeyMap()},
 		{"PodsKeyMap", DefaultPodsKeyMap()},

@@ -250,7 +250,7 @@ func (m *Model) reads() tea.Cmd {
 		m.reading = i
 		cmds = append(cmds, openCycle(r, i, m.list.entries[i]))
 	}
-	if d := m.view.detail; d != nil && d.pending && m.usageFor < 0 && m.view.pending == "" {
+	if d := m.view.detail; d != nil && d.Pending() && m.usageFor < 0 && m.view.pending == "" {
 		i := m.view.index
 		m.usageFor = i
 		// A copy: the list may still change an entry (recount).
@@ -825,7 +825,7 @@ func (m Model) titleLine() string {
 	} else if m.focus == focusCycle && m.view.Cycle() != nil {
 		crumb += fmt.Sprintf(" › %s › %s", m.cycleCrumb(m.view.Cycle()), m.view.Phase())
 		if m.view.detail != nil {
-			crumb += " › node " + m.view.c.NodeName(m.view.detail.node)
+			crumb += " › node " + m.view.c.NodeName(m.view.detail.Node())
 		}
 	}
 	if m.podsMode.shown {

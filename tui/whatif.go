@@ -216,7 +216,7 @@ func (m Model) whatIfTarget() (wiTarget, bool) {
 	node := -1
 	switch {
 	case v.detail != nil:
-		node = v.detail.node
+		node = v.detail.Node()
 	case v.phase.nodeRows():
 		if n, ok := v.table.selected(); ok {
 			node = n

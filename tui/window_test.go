@@ -228,8 +228,8 @@ func TestIndexedReplayReadsNodeUseForTheDetail(t *testing.T) {
 	if m.view.detail == nil {
 		t.Fatalf("no node detail on phase %v:\n%s", m.view.Phase(), screen(m))
 	}
-	if f.usages != 1 || m.view.detail.pending {
-		t.Fatalf("node use read %d times, pending %v", f.usages, m.view.detail.pending)
+	if f.usages != 1 || m.view.detail.Pending() {
+		t.Fatalf("node use read %d times, pending %v", f.usages, m.view.detail.Pending())
 	}
 	if s := screen(m); !strings.Contains(s, "default/earlier") {
 		t.Errorf("the detail of node b (the winner) lacks the pod an earlier cycle placed:\n%s", s)

@@ -1,13 +1,16 @@
-package tui
+// Package nodedetail shows one node as a scheduling cycle saw it: labels,
+// taints, allocatable against requested, the pods placed there, and the
+// node's filter and score results in the cycle.
+package nodedetail
 
 import (
 	"fmt"
-
 	"maps"
 	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
@@ -18,12 +21,10 @@ import (
 	"github.com/schedscope/schedscope/tui/theme"
 )
 
-// NodeDetail shows one node as a cycle saw it: labels, taints, allocatable
-// against requested, the pods placed there, and the node's filter and score
-// results in the cycle.
-type NodeDetail struct {
+// Model shows one node as a cycle saw it.
+type Model struct {
 	st     *theme.Styles
-	Keys   NodeDetailKeyMap
+	Keys   KeyMap
 	c      *recorder.Cycle
 	a      *analysis.Result
 	node   int
@@ -37,16 +38,16 @@ type NodeDetail struct {
 	w, h    int
 }
 
-// NodeDetailKeyMap holds the node detail's keys.
-type NodeDetailKeyMap struct {
+// KeyMap holds the node detail's keys.
+type KeyMap struct {
 	Up, Down key.Binding
 	// Back closes the detail; the view that opened it acts on it.
 	Back key.Binding
 }
 
-// DefaultNodeDetailKeyMap returns the node detail's keys.
-func DefaultNodeDetailKeyMap() NodeDetailKeyMap {
-	return NodeDetailKeyMap{
+// DefaultKeyMap returns the node detail's keys.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
 		Up:   key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("↑/k", "up")),
 		Down: key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("↓/j", "down")),
 		Back: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
@@ -54,46 +55,72 @@ func DefaultNodeDetailKeyMap() NodeDetailKeyMap {
 }
 
 // ShortHelp implements help.KeyMap.
-func (k NodeDetailKeyMap) ShortHelp() []key.Binding {
+func (k KeyMap) ShortHelp() []key.Binding {
 	return []key.Binding{k.Back, keyhint.Pair(k.Up, k.Down, "scroll")}
 }
 
 // FullHelp implements help.KeyMap.
-func (k NodeDetailKeyMap) FullHelp() [][]key.Binding {
+func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Up, k.Down, k.Back}}
 }
 
-// NewNodeDetail describes node (an index into c's node set); usage is the node
-// use as of c (recorder.UsageAt).
-func NewNodeDetail(st *theme.Styles, c *recorder.Cycle, a *analysis.Result, node int, usage *recorder.Usage) NodeDetail {
-	d := NodeDetail{st: st, Keys: DefaultNodeDetailKeyMap(), c: c, a: a, node: node}
-	d.setUsage(c, usage)
-	return d
+// New describes node (an index into c's node set) as a analyzed by a. The
+// node use is not known yet: SetUsage gives it, and AwaitUsage says it is
+// being read.
+func New(st *theme.Styles, c *recorder.Cycle, a *analysis.Result, node int) Model {
+	return Model{st: st, Keys: DefaultKeyMap(), c: c, a: a, node: node}
 }
 
-// setUsage takes the node use as of c.
-func (d *NodeDetail) setUsage(c *recorder.Cycle, usage *recorder.Usage) {
+// SetUsage takes the node use as of the cycle (recorder.UsageAt).
+func (d *Model) SetUsage(usage *recorder.Usage) {
 	d.usage = usage
 	if usage != nil {
-		d.use, d.hasUse = usage.Node(c.NodeName(d.node))
+		d.use, d.hasUse = usage.Node(d.c.NodeName(d.node))
 		d.pending = false
 	}
 }
 
+// AwaitUsage says the node use is being read: the pods on the node are
+// shown as coming until SetUsage gives it.
+func (d *Model) AwaitUsage() {
+	if d.usage == nil {
+		d.pending = true
+	}
+}
+
+// Pending reports whether the detail waits for the node use.
+func (d Model) Pending() bool { return d.pending }
+
+// Node is the node shown, an index into the cycle's node set.
+func (d Model) Node() int { return d.node }
+
 // SetSize sets the detail's size.
-func (d *NodeDetail) SetSize(w, h int) { d.w, d.h = w, h }
+func (d *Model) SetSize(w, h int) { d.w, d.h = w, h }
 
 // Scroll moves the view by n lines.
-func (d *NodeDetail) Scroll(n int) {
+func (d *Model) Scroll(n int) {
 	d.scroll = layout.Clamp(d.scroll+n, 0, max(len(d.lines())-d.h, 0))
 }
 
+// Update scrolls the detail with its keys.
+func (d Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case key.Matches(k, d.Keys.Up):
+			d.Scroll(-1)
+		case key.Matches(k, d.Keys.Down):
+			d.Scroll(1)
+		}
+	}
+	return d, nil
+}
+
 // View renders the visible lines.
-func (d NodeDetail) View() string {
+func (d Model) View() string {
 	return strings.Join(layout.ScrollLines(d.lines(), d.scroll, d.h, d.Keys.Down), "\n")
 }
 
-func (d NodeDetail) lines() []string {
+func (d Model) lines() []string {
 	c, st := d.c, d.st
 	name := c.NodeName(d.node)
 	lines := []string{st.Title.Render("node "+name) + st.Dim.Render(fmt.Sprintf("  (#%d of %s in the snapshot) · ", d.node, analysis.SnapshotSize(c))) + keyhint.Line(st, d.Keys.Back)}
@@ -146,7 +173,7 @@ func (d NodeDetail) lines() []string {
 }
 
 // resourceBars draws requested against allocatable, one bar per resource.
-func (d NodeDetail) resourceBars(info *recorder.NodeInfo) []string {
+func (d Model) resourceBars(info *recorder.NodeInfo) []string {
 	var out []string
 	barW := layout.Clamp(d.w-2-18-1-24, 10, 50)
 	keys := slices.Sorted(maps.Keys(info.Allocatable))
@@ -165,7 +192,7 @@ func (d NodeDetail) resourceBars(info *recorder.NodeInfo) []string {
 			style = d.st.Unschedulable
 		}
 		bar := style.Render(strings.Repeat("█", filled)) + d.st.NotCalled.Render(strings.Repeat("░", barW-filled))
-		out = append(out, fmt.Sprintf("  %s %s %s", layout.Fit(res, 18), bar, fmt.Sprintf("%s / %s", humanQty(res, req), humanQty(res, alloc))))
+		out = append(out, fmt.Sprintf("  %s %s %s", layout.Fit(res, 18), bar, fmt.Sprintf("%s / %s", HumanQty(res, req), HumanQty(res, alloc))))
 	}
 	if len(keys) == 0 {
 		out = append(out, d.st.Dim.Render("  allocatable not recorded"))
@@ -173,7 +200,7 @@ func (d NodeDetail) resourceBars(info *recorder.NodeInfo) []string {
 	return out
 }
 
-func (d NodeDetail) filterResult() []string {
+func (d Model) filterResult() []string {
 	a, st := d.a, d.st
 	r := &a.Nodes[d.node]
 	var out []string
@@ -214,7 +241,7 @@ func (d NodeDetail) filterResult() []string {
 	return out
 }
 
-func (d NodeDetail) scoreResult() []string {
+func (d Model) scoreResult() []string {
 	s := d.c.Score
 	i := d.a.Nodes[d.node].Score
 	if s == nil || i < 0 {
@@ -232,8 +259,8 @@ func (d NodeDetail) scoreResult() []string {
 	return out
 }
 
-// humanQty prints a resource amount in the units NodeInfo.Allocatable uses.
-func humanQty(resource string, v int64) string {
+// HumanQty prints a resource amount in the units NodeInfo.Allocatable uses.
+func HumanQty(resource string, v int64) string {
 	switch resource {
 	case "cpu":
 		if v%1000 == 0 {
