@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/schedscope/schedscope/tui/components/nodetable"
 	"github.com/schedscope/schedscope/tui/components/prompt"
 )
 
@@ -36,7 +37,7 @@ func commandSuggestions() []string {
 	for p := range numPhases {
 		out = append(out, "phase "+strings.ToLower(p.short()))
 	}
-	for s := range numSorts {
+	for s := range nodetable.NumSorts {
 		out = append(out, "sort "+s.String())
 	}
 	return out
@@ -106,15 +107,14 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 			m.say("no phase %q; tab lists them", arg)
 		}
 	case "sort":
-		names := make([][]string, numSorts)
-		for s := range numSorts {
+		names := make([][]string, nodetable.NumSorts)
+		for s := range nodetable.NumSorts {
 			names[s] = []string{s.String()}
 		}
 		s, matches := pick(arg, names)
 		switch {
 		case s >= 0:
-			m.view.table.sort = nodeSort(s)
-			m.view.table.apply()
+			m.view.SetSort(nodetable.Sort(s))
 		case len(matches) > 1:
 			m.say("sort %q: %s?", arg, strings.Join(matches, " "))
 		default:

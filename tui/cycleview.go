@@ -13,6 +13,7 @@ import (
 	"github.com/schedscope/schedscope/tui/analysis"
 	"github.com/schedscope/schedscope/tui/components/explain"
 	"github.com/schedscope/schedscope/tui/components/nodedetail"
+	"github.com/schedscope/schedscope/tui/components/nodetable"
 	"github.com/schedscope/schedscope/tui/keyhint"
 	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/theme"
@@ -44,7 +45,7 @@ type CycleView struct {
 	titleH int
 
 	phase  phase
-	table  nodeTable
+	table  nodetable.Model
 	col    int  // selected plugin column in matrix views
 	diag   bool // show the diagnostic matrix instead of what the scheduler did
 	scroll int  // scroll offset of text phases
@@ -60,7 +61,7 @@ type CycleView struct {
 
 // NewCycleView returns an empty cycle view.
 func NewCycleView(st *theme.Styles) CycleView {
-	return CycleView{st: st, Keys: DefaultCycleKeyMap(), explain: explain.New(st)}
+	return CycleView{st: st, Keys: DefaultCycleKeyMap(), table: nodetable.New(), explain: explain.New(st)}
 }
 
 // ShortHelp implements help.KeyMap: the view's keys and its panel's.
@@ -70,7 +71,7 @@ func (v CycleView) ShortHelp() []key.Binding {
 
 // FullHelp implements help.KeyMap.
 func (v CycleView) FullHelp() [][]key.Binding {
-	return append(v.Keys.FullHelp(), v.explain.Keys.FullHelp()...)
+	return append(append(v.Keys.FullHelp(), v.table.Keys.FullHelp()...), v.explain.Keys.FullHelp()...)
 }
 
 // SetHeader gives the view the recording header (profiles, weights).
@@ -149,10 +150,7 @@ func (v *CycleView) setCycle(cycles []*recorder.Cycle, i int, decisive bool) {
 	}
 	v.detail = nil
 	v.scroll = 0
-	v.table.selNode = -1
-	if v.a.Winner >= 0 {
-		v.table.selNode = v.a.Winner
-	}
+	v.table.Focus(v.a.Winner) // -1 when there is none
 	v.measureTitle()
 	v.enterPhase()
 	v.focusRejection()
@@ -182,7 +180,7 @@ func (v *CycleView) SetSize(w, h int) {
 	v.w, v.h = w, h
 	v.explain.SetBeside(v.explainBeside())
 	v.measureTitle()
-	v.table.keepVisible(v.rowsHeight())
+	v.table.SetHeight(v.rowsHeight())
 	if v.detail != nil {
 		v.detail.SetSize(v.bodyWidth(), v.bodyHeight())
 	}
@@ -248,16 +246,16 @@ func (v *CycleView) enterPhase() {
 	}
 	switch v.phase {
 	case phFilter:
-		v.table.setUniverse(v.a, v.all)
+		v.table.SetUniverse(v.a, v.all)
 	case phScore, phNormalize, phWeighted:
 		if v.c.Score != nil {
-			v.table.setUniverse(v.a, v.c.Score.Nodes)
+			v.table.SetUniverse(v.a, v.c.Score.Nodes)
 		} else {
-			v.table.setUniverse(v.a, nil)
+			v.table.SetUniverse(v.a, nil)
 		}
 	}
 	v.col = layout.Clamp(v.col, 0, max(v.numColumns()-1, 0))
-	v.table.keepVisible(v.rowsHeight())
+	v.table.SetHeight(v.rowsHeight())
 }
 
 func (v *CycleView) numColumns() int {
@@ -284,7 +282,7 @@ func (v *CycleView) focusRejection() {
 	if v.phase != phFilter || v.diag || v.c.Filter == nil {
 		return
 	}
-	if n, ok := v.table.selected(); ok {
+	if n, ok := v.table.Selected(); ok {
 		if r := v.a.Nodes[n]; r.State == analysis.Rejected && r.Plugin >= 0 {
 			v.col = r.Plugin
 			return
@@ -370,25 +368,27 @@ func (v *CycleView) updateKeys() {
 		ran, _ = phaseRan(v.c, v.phase)
 	}
 	nodes := ran && v.phase.nodeRows() && v.detail == nil
-	_, row := v.table.selected()
+	_, row := v.table.Selected()
 	v.Keys.Detail.SetEnabled(nodes && row)
 	v.Keys.NextColumn.SetEnabled(ran && (nodes && v.phase != phWeighted || v.phase == phWeighted && v.detail == nil))
 	v.Keys.PrevColumn.SetEnabled(v.Keys.NextColumn.Enabled())
-	v.Keys.Sort.SetEnabled(nodes)
-	v.Keys.Show.SetEnabled(nodes && v.phase == phFilter)
+	v.table.Keys.Sort.SetEnabled(nodes)
+	v.table.Keys.Show.SetEnabled(nodes && v.phase == phFilter)
 	v.Keys.Diagnostic.SetEnabled(v.phase == phFilter && v.c != nil && v.c.Diagnostic != nil)
 }
 
 // SetNodeFilter filters node rows by a name substring.
 func (v *CycleView) SetNodeFilter(s string) {
-	v.table.name = strings.TrimSpace(s)
-	v.table.apply()
-	v.table.keepVisible(v.rowsHeight())
+	v.table.SetName(strings.TrimSpace(s))
+	v.table.SetHeight(v.rowsHeight())
 	v.updateKeys()
 }
 
+// SetSort orders the node rows by s.
+func (v *CycleView) SetSort(s nodetable.Sort) { v.table.SetSort(s) }
+
 // NodeFilter returns the node name filter.
-func (v CycleView) NodeFilter() string { return v.table.name }
+func (v CycleView) NodeFilter() string { return v.table.Name() }
 
 // Back closes what is open inside the view (node detail, explain panel, a
 // filter) and reports whether there was anything to close.
@@ -397,7 +397,7 @@ func (v *CycleView) Back() bool {
 	case v.detail != nil:
 		v.detail = nil
 	case v.explain.Close():
-	case v.table.name != "":
+	case v.table.Name() != "":
 		v.SetNodeFilter("")
 	default:
 		return false
@@ -430,6 +430,11 @@ func (v *CycleView) handleKey(msg tea.KeyPressMsg) {
 	if d := v.detail; d != nil && key.Matches(msg, d.Keys.Up, d.Keys.Down) {
 		next, _ := d.Update(msg)
 		v.detail = &next
+		return
+	}
+	if v.detail == nil && v.phase.nodeRows() && v.table.Handles(msg) {
+		v.table, _ = v.table.Update(msg)
+		v.updateKeys()
 		return
 	}
 	k := v.Keys
@@ -469,7 +474,7 @@ func (v *CycleView) handleKey(msg tea.KeyPressMsg) {
 			v.col = (v.col + n - 1) % n
 		}
 	case key.Matches(msg, k.Detail):
-		if node, ok := v.table.selected(); ok {
+		if node, ok := v.table.Selected(); ok {
 			d := nodedetail.New(v.st, v.c, v.a, node)
 			d.SetUsage(v.nodeUsage())
 			if v.indexed {
@@ -482,15 +487,6 @@ func (v *CycleView) handleKey(msg tea.KeyPressMsg) {
 	case key.Matches(msg, k.Diagnostic):
 		v.diag = !v.diag
 		v.col = layout.Clamp(v.col, 0, max(v.numColumns()-1, 0))
-	case key.Matches(msg, k.Sort):
-		v.table.sort = (v.table.sort + 1) % numSorts
-		v.table.apply()
-		v.table.keepVisible(v.rowsHeight())
-	case key.Matches(msg, k.Show):
-		v.table.show = (v.table.show + 1) % numShows
-		v.table.apply()
-		v.table.keepVisible(v.rowsHeight())
-		v.updateKeys()
 	case key.Matches(msg, v.explain.Keys.Toggle):
 		v.explain, _ = v.explain.Update(msg)
 		v.SetSize(v.w, v.h)
@@ -503,8 +499,8 @@ func (v *CycleView) moveRows(d int) {
 	case v.detail != nil:
 		v.detail.Scroll(d)
 	case v.phase.nodeRows():
-		v.table.move(d)
-		v.table.keepVisible(v.rowsHeight())
+		v.table.Move(d)
+		v.table.SetHeight(v.rowsHeight())
 	default:
 		v.scroll = max(v.scroll+d, 0)
 	}
@@ -516,10 +512,10 @@ func (v *CycleView) Click(x, y int) {
 		return
 	}
 	row := y - v.titleH - 1 - v.headerLines() // below the cycle header, the phase bar and the column header
-	_, off := v.table.window(v.rowsHeight())
+	_, off := v.table.Window(v.rowsHeight())
 	if row >= 0 && row < v.rowsHeight() {
-		v.table.moveTo(off + row)
-		v.table.keepVisible(v.rowsHeight())
+		v.table.MoveTo(off + row)
+		v.table.SetHeight(v.rowsHeight())
 	}
 }
 
@@ -656,8 +652,8 @@ func (v *CycleView) hint() string {
 	}
 	switch v.phase {
 	case phFilter, phScore, phNormalize, phWeighted:
-		return v.st.Dim.Render(v.table.query()+" · ") + keyhint.Line(v.st,
-			keyhint.Brief(k.Sort, "sort"), keyhint.Brief(k.Show, "show"), k.Filter,
+		return v.st.Dim.Render(v.table.Query()+" · ") + keyhint.Line(v.st,
+			keyhint.Brief(v.table.Keys.Sort, "sort"), keyhint.Brief(v.table.Keys.Show, "show"), k.Filter,
 			keyhint.Brief(k.Detail, "node"), keyhint.Brief(k.NextColumn, "plugin"), v.explain.Keys.Toggle)
 	}
 	return keyhint.Line(v.st, phases, scroll, v.explain.Keys.Toggle)

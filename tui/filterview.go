@@ -56,7 +56,7 @@ func (l matrixLayout) scrolled(ncols int) string {
 func (v *CycleView) maxNameWidth() int {
 	// Node names are bounded by the visible rows only: measuring every node of a
 	// large cluster would cost more than rendering.
-	rows, _ := v.table.window(v.rowsHeight())
+	rows, _ := v.table.Window(v.rowsHeight())
 	m := 4
 	for _, n := range rows {
 		m = max(m, len(v.c.NodeName(n)))
@@ -81,7 +81,7 @@ func (v *CycleView) filterLines(w, h int) []string {
 		}
 	}
 	if a.FastOnly {
-		for _, n := range v.table.rows {
+		for _, n := range v.table.Rows() {
 			if a.Nodes[n].State == analysis.Feasible {
 				lines = append(lines, "", "  "+st.Chosen.Render("★ "+c.NodeName(n))+"  the only node filtered: it passed, so it was chosen")
 			}
@@ -100,7 +100,7 @@ func (v *CycleView) filterLines(w, h int) []string {
 	rowsH := v.rowsHeight()
 	// The result column asks for its longest visible text: it says why a node
 	// failed, which the plugin columns only hint at.
-	rows, off := v.table.window(rowsH)
+	rows, off := v.table.Window(rowsH)
 	want := 0
 	for _, n := range rows {
 		want = max(want, ansi.StringWidth(v.nodeResultText(n, diag)))
@@ -126,7 +126,7 @@ func (v *CycleView) filterLines(w, h int) []string {
 	lines = append(lines, st.Header.Render(hb.String()))
 
 	for k, n := range rows {
-		selected := off+k == v.table.cursor
+		selected := off+k == v.table.Cursor()
 		var b strings.Builder
 		mark := "  "
 		name := layout.Fit(c.NodeName(n), lay.nameW)
@@ -157,7 +157,7 @@ func (v *CycleView) filterLines(w, h int) []string {
 		lines = append(lines, b.String())
 	}
 	if len(rows) == 0 {
-		lines = append(lines, "  "+st.Dim.Render("no node matches "+v.table.query()))
+		lines = append(lines, "  "+st.Dim.Render("no node matches "+v.table.Query()))
 	}
 	footer := []string{v.selectedCellLine(plugins, diag)}
 	summary := layout.Wrap(v.filterSummary(), w, "  ")
@@ -259,7 +259,7 @@ func (v *CycleView) nodeResultText(n int, diag bool) string {
 
 // selectedCellLine explains the cell under the cursor.
 func (v *CycleView) selectedCellLine(plugins []string, diag bool) string {
-	n, ok := v.table.selected()
+	n, ok := v.table.Selected()
 	if !ok || v.col >= len(plugins) {
 		return ""
 	}

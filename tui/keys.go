@@ -126,7 +126,6 @@ type CycleKeyMap struct {
 	NextColumn, PrevColumn                  key.Binding
 	Detail                                  key.Binding
 	Diagnostic                              key.Binding
-	Sort, Show                              key.Binding
 	NextFailure, PrevFailure                key.Binding
 	// Filter opens the node-name prompt and Back closes what is open in the
 	// view (node detail, explain panel, name filter) or leaves it; the root
@@ -149,8 +148,6 @@ func DefaultCycleKeyMap() CycleKeyMap {
 		PrevColumn:  key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "prev plugin")),
 		Detail:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "node detail")),
 		Diagnostic:  key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "diagnostic matrix")),
-		Sort:        key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "sort nodes")),
-		Show:        key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "show by status")),
 		NextFailure: key.NewBinding(key.WithKeys("n", "]"), key.WithHelp("n/]", "next failure")),
 		PrevFailure: key.NewBinding(key.WithKeys("N", "["), key.WithHelp("N/[", "prev failure")),
 		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "name")),
@@ -168,7 +165,7 @@ func (k CycleKeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.PrevPhase, k.NextPhase, k.NextFailure, k.PrevFailure},
 		{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown},
-		{k.NextColumn, k.PrevColumn, k.Detail, k.Diagnostic, k.Sort, k.Show, k.Filter, k.Back},
+		{k.NextColumn, k.PrevColumn, k.Detail, k.Diagnostic, k.Filter, k.Back},
 	}
 }
 

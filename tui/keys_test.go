@@ -64,7 +64,7 @@ func TestFullHelpListsEveryBinding(t *testing.T) {
 func TestCycleHintFollowsBindings(t *testing.T) {
 	rec := loadRecording(t, "default")
 	m := toPhase(t, keys(newSession(t, rec, nil, 120, 30), "enter"), phFilter)
-	m.view.Keys.Sort = key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "sort nodes"))
+	m.view.table.Keys.Sort = key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "sort nodes"))
 	m.view.explain.Keys.Toggle = key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "explain"))
 	hint := ansi.Strip(m.view.hint())
 	for _, want := range []string{"S sort", "f show", "x explain"} {
@@ -96,5 +96,24 @@ func TestNodeDetailHint(t *testing.T) {
 		if !strings.Contains(s, want) {
 			t.Errorf("screen lacks %q:\n%s", want, s)
 		}
+	}
+}
+
+// TestNodeDetailTakesTheMovementKeys: with a node's detail open, the keys
+// that move scroll the detail, not the node table under it.
+func TestNodeDetailTakesTheMovementKeys(t *testing.T) {
+	rec := loadRecording(t, "default")
+	m := toPhase(t, keys(newSession(t, rec, nil, 80, 24), "enter"), phFilter)
+	m = keys(m, "enter")
+	before, cursor := screen(m), m.view.table.Cursor()
+	for _, k := range []string{"j", "ctrl+d", "k"} {
+		m = keys(m, k)
+		if m.view.table.Cursor() != cursor {
+			t.Errorf("%s moved the node table under the detail", k)
+		}
+		if screen(m) == before {
+			t.Errorf("%s did not scroll the detail", k)
+		}
+		before = screen(m)
 	}
 }

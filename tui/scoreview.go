@@ -59,10 +59,10 @@ func (v *CycleView) scoreLines(w, h int, normalized bool) []string {
 	}
 	hb.WriteString(layout.FitLeft(trail, 6) + " " + lay.scrolled(len(s.Plugins)))
 	lines := []string{st.Header.Render(hb.String()), st.Dim.Render(wb.String())}
-	rows, off := v.table.window(v.rowsHeight())
+	rows, off := v.table.Window(v.rowsHeight())
 	for k, n := range rows {
 		i := a.Nodes[n].Score
-		selected := off+k == v.table.cursor
+		selected := off+k == v.table.Cursor()
 		var b strings.Builder
 		b.WriteString(v.rowMark(n, selected))
 		b.WriteString(v.rowName(n, lay.nameW, selected) + " ")
@@ -113,7 +113,7 @@ func (v *CycleView) rowName(n, w int, selected bool) string {
 
 // scoreCellLine spells out the selected cell: raw → normalized × weight.
 func (v *CycleView) scoreCellLine(normalized bool) string {
-	n, ok := v.table.selected()
+	n, ok := v.table.Selected()
 	s := v.c.Score
 	if !ok || v.col >= len(s.Plugins) {
 		return ""

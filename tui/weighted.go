@@ -61,7 +61,7 @@ func (v *CycleView) weightedLines(w, h int) []string {
 	const totalW = 6
 	barW := max(w-2-nameW-1-totalW-1, 4)
 	lines := []string{st.Header.Render("  " + layout.Fit("node", nameW) + " " + layout.Fit("normalized × weight, stacked by plugin", barW) + " " + layout.FitLeft("total", totalW))}
-	rows, off := v.table.window(v.rowsHeight())
+	rows, off := v.table.Window(v.rowsHeight())
 	tied := map[int]bool{}
 	if sel := c.Selection; sel != nil && len(sel.Top) > 1 {
 		for _, n := range sel.Top {
@@ -70,7 +70,7 @@ func (v *CycleView) weightedLines(w, h int) []string {
 	}
 	for k, n := range rows {
 		i := a.Nodes[n].Score
-		selected := off+k == v.table.cursor
+		selected := off+k == v.table.Cursor()
 		var b strings.Builder
 		mark := v.rowMark(n, selected)
 		if tied[n] && n != a.Winner && !selected {
@@ -111,7 +111,7 @@ func (v *CycleView) weightedLines(w, h int) []string {
 
 // weightedCellLine breaks the selected node's total into its parts.
 func (v *CycleView) weightedCellLine() string {
-	n, ok := v.table.selected()
+	n, ok := v.table.Selected()
 	if !ok {
 		return ""
 	}

@@ -218,7 +218,7 @@ func (m Model) whatIfTarget() (wiTarget, bool) {
 	case v.detail != nil:
 		node = v.detail.Node()
 	case v.phase.nodeRows():
-		if n, ok := v.table.selected(); ok {
+		if n, ok := v.table.Selected(); ok {
 			node = n
 		}
 	}
