@@ -86,7 +86,7 @@ func podsHelpSection() helpSection {
 	for _, b := range []key.Binding{k.Open, k.Sort, k.Filter} {
 		parts = append(parts, b.Help().Key+": "+b.Help().Desc)
 	}
-	return helpSection{title: "Pods (P)", note: strings.Join(parts, " · ")}
+	return helpSection{title: "Pods (" + DefaultListKeyMap().Pods.Help().Key + ")", note: strings.Join(parts, " · ")}
 }
 
 // podsBarKeys are the keys the help line shows under the Pods view.

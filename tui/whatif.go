@@ -892,7 +892,7 @@ func (wi whatIfMode) status(msg problems.Note) problems.Note {
 // whatIfHelpSection is the "?" screen's block of what-if keys.
 func (m Model) whatIfHelpSection() helpSection {
 	k := DefaultWhatIfKeyMap()
-	sec := helpSection{title: "What-if (w in a cycle)", keys: []key.Binding{k.Open, k.Suggest, k.EditPod, k.EditNode, k.Evict, k.Weight, k.Disable, k.Diff}}
+	sec := helpSection{title: "What-if (" + k.Open.Help().Key + " in a cycle)", keys: []key.Binding{k.Open, k.Suggest, k.EditPod, k.EditNode, k.Evict, k.Weight, k.Disable, k.Diff}}
 	if m.wi.src == nil {
 		sec.note = noWhatIf
 	}
