@@ -6,6 +6,7 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/tui/components/pluginstatus"
 )
 
 // bindLines renders Reserve, Permit, PreBind, Bind or PostBind: status and
@@ -29,20 +30,20 @@ func (v *CycleView) bindLines(w int) []string {
 	var lines []string
 	for _, t := range c.Timings {
 		if t.Phase == name || (name == recorder.PhasePermit && t.Phase == recorder.PhaseWaitOnPermit) {
-			lines = append(lines, v.kv(t.Phase+" took", narrate.Duration(t.Duration)))
+			lines = append(lines, pluginstatus.Field(v.st, t.Phase+" took", narrate.Duration(t.Duration)))
 		}
 	}
 	if len(ps) > 0 {
 		lines = append(lines, "")
-		lines = append(lines, v.statusTable(ps, w)...)
+		lines = append(lines, pluginstatus.Table(v.st, ps, w)...)
 	} else {
 		lines = append(lines, "", "  "+v.st.Dim.Render(v.noStatusWhy(name)))
 	}
 	if v.phase == phReserve && len(c.Unreserve) > 0 {
 		lines = append(lines, "", "  "+v.st.Unschedulable.Render("Unreserve: a later step failed, so the reservations were undone"))
-		lines = append(lines, v.statusTable(c.Unreserve, w)...)
+		lines = append(lines, pluginstatus.Table(v.st, c.Unreserve, w)...)
 	}
-	lines = append(lines, "", v.kv("outcome", v.outcomeText()))
+	lines = append(lines, "", pluginstatus.Field(v.st, "outcome", pluginstatus.Outcome(v.st, v.c.Outcome)))
 	return lines
 }
 

@@ -7,14 +7,10 @@ import (
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/tui/analysis"
+	"github.com/schedscope/schedscope/tui/components/pluginstatus"
 	"github.com/schedscope/schedscope/tui/glyph"
 	"github.com/schedscope/schedscope/tui/layout"
 )
-
-// kv renders a label: value line.
-func (v *CycleView) kv(label, value string) string {
-	return "  " + v.st.Dim.Render(layout.Fit(label, 16)) + " " + value
-}
 
 // queueLines renders the pod, the attempt and the cycle's timings.
 func (v *CycleView) queueLines(w int) []string {
@@ -24,27 +20,27 @@ func (v *CycleView) queueLines(w int) []string {
 		pod += fmt.Sprintf(" (priority %d)", c.Pod.Priority)
 	}
 	lines := []string{
-		v.kv("pod", v.st.Bold.Render(pod)),
-		v.kv("attempt", fmt.Sprintf("%d%s", c.Attempt, map[bool]string{true: " (retried after an earlier failure)", false: " (first try)"}[c.Attempt > 1])),
-		v.kv("profile", c.Profile),
-		v.kv("started", c.Start.UTC().Format("2006-01-02 15:04:05.000000 UTC")),
-		v.kv("took", narrate.Duration(c.Duration)+" from the start of the algorithm to the outcome"),
-		v.kv("nodes", fmt.Sprintf("%s in the snapshot · search starts at index %d · stops after %d feasible", analysis.SnapshotSize(c), c.SearchStart, c.NodesToFind)),
+		pluginstatus.Field(v.st, "pod", v.st.Bold.Render(pod)),
+		pluginstatus.Field(v.st, "attempt", fmt.Sprintf("%d%s", c.Attempt, map[bool]string{true: " (retried after an earlier failure)", false: " (first try)"}[c.Attempt > 1])),
+		pluginstatus.Field(v.st, "profile", c.Profile),
+		pluginstatus.Field(v.st, "started", c.Start.UTC().Format("2006-01-02 15:04:05.000000 UTC")),
+		pluginstatus.Field(v.st, "took", narrate.Duration(c.Duration)+" from the start of the algorithm to the outcome"),
+		pluginstatus.Field(v.st, "nodes", fmt.Sprintf("%s in the snapshot · search starts at index %d · stops after %d feasible", analysis.SnapshotSize(c), c.SearchStart, c.NodesToFind)),
 	}
 	if !c.NodeNamesKnown() {
-		lines = append(lines, v.kv("", v.st.Problem.Render("node names unknown: the recording lacks this cycle's node set, so nodes show as #index")))
+		lines = append(lines, pluginstatus.Field(v.st, "", v.st.Problem.Render("node names unknown: the recording lacks this cycle's node set, so nodes show as #index")))
 	}
 	if fp := c.FastPath; fp != nil {
 		res := "passed: chosen without a full search"
 		if !fp.Feasible {
 			res = "failed: full search follows"
 		}
-		lines = append(lines, v.kv("fast path", fmt.Sprintf("%s %s %s", fp.Kind, fp.Node, res)))
+		lines = append(lines, pluginstatus.Field(v.st, "fast path", fmt.Sprintf("%s %s %s", fp.Kind, fp.Node, res)))
 	}
 	if c.BatchHint != "" {
-		lines = append(lines, v.kv("batch hint", c.BatchHint))
+		lines = append(lines, pluginstatus.Field(v.st, "batch hint", c.BatchHint))
 	}
-	lines = append(lines, v.kv("outcome", v.outcomeText()))
+	lines = append(lines, pluginstatus.Field(v.st, "outcome", pluginstatus.Outcome(v.st, v.c.Outcome)))
 	if len(c.Timings) > 0 {
 		lines = append(lines, "", "  "+v.st.Header.Render("time per phase"))
 		var longest int64
@@ -63,51 +59,11 @@ func (v *CycleView) queueLines(w int) []string {
 	return lines
 }
 
-// outcomeText is the outcome in one line, in its colour.
-func (v *CycleView) outcomeText() string {
-	o := v.c.Outcome
-	switch o.Result {
-	case recorder.ResultBound:
-		return v.st.Success.Render(narrate.Outcome(o))
-	case recorder.ResultUnschedulable:
-		return v.st.Unschedulable.Render(narrate.Outcome(o))
-	}
-	return v.st.Error.Render(narrate.Outcome(o))
-}
-
-// statusTable renders plugin statuses with durations and reasons.
-func (v *CycleView) statusTable(ps []recorder.PluginStatus, w int) []string {
-	nameW := 12
-	for _, p := range ps {
-		nameW = max(nameW, len(p.Plugin))
-	}
-	nameW = min(nameW, max(w/3, 12))
-	lines := []string{"  " + v.st.Header.Render(layout.Fit("plugin", nameW)+" "+layout.Fit("status", 30)+" "+layout.FitLeft("took", 8)+"  reasons")}
-	for _, p := range ps {
-		reasons := strings.Join(nonEmpty(p.Reasons), "; ")
-		if p.Timeout > 0 {
-			reasons = strings.TrimPrefix(reasons+"; wait up to "+p.Timeout.String(), "; ")
-		}
-		lines = append(lines, "  "+layout.Fit(p.Plugin, nameW)+" "+layout.Fit(glyph.Code(v.st, p.Code), 30)+" "+layout.FitLeft(narrate.Duration(p.Duration), 8)+"  "+reasons)
-	}
-	return lines
-}
-
-func nonEmpty(s []string) []string {
-	var out []string
-	for _, x := range s {
-		if strings.TrimSpace(x) != "" {
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
 // preFilterLines renders PreFilter: status per plugin and the node subset.
 func (v *CycleView) preFilterLines(w int) []string {
 	pf := v.c.PreFilter
 	lines := []string{"  aggregated status: " + glyph.Code(v.st, pf.Code) + " " + pf.Message, ""}
-	lines = append(lines, v.statusTable(pf.Plugins, w)...)
+	lines = append(lines, pluginstatus.Table(v.st, pf.Plugins, w)...)
 	lines = append(lines, "")
 	if pf.NodeSubset != nil {
 		lines = append(lines, fmt.Sprintf("  %s narrowed filtering to %d of %s node(s): %s", strings.Join(pf.SubsetPlugins, ", "),
@@ -133,7 +89,7 @@ func (v *CycleView) postFilterLines(w int) []string {
 	lines := []string{"  result: " + glyph.Code(v.st, pf.Code)}
 	lines = append(lines, layout.Wrap("  "+pf.Message, w, "    ")...)
 	lines = append(lines, "")
-	lines = append(lines, v.statusTable(pf.Plugins, w)...)
+	lines = append(lines, pluginstatus.Table(v.st, pf.Plugins, w)...)
 	if len(pf.Candidates) > 0 {
 		lines = append(lines, "", "  "+v.st.Header.Render("candidates: nodes where evicting pods would make room"))
 		for _, cand := range pf.Candidates {
