@@ -11,6 +11,7 @@ import (
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/tui/analysis"
+	"github.com/schedscope/schedscope/tui/components/bindphase"
 	"github.com/schedscope/schedscope/tui/components/explain"
 	"github.com/schedscope/schedscope/tui/components/nodedetail"
 	"github.com/schedscope/schedscope/tui/components/nodetable"
@@ -44,8 +45,10 @@ type CycleView struct {
 	// cluster's binding does not fit beside it).
 	titleH int
 
-	phase  phase
-	table  nodetable.Model
+	phase phase
+	table nodetable.Model
+	// bind shows Reserve, Permit, PreBind, Bind and PostBind.
+	bind   bindphase.Model
 	col    int  // selected plugin column in matrix views
 	diag   bool // show the diagnostic matrix instead of what the scheduler did
 	scroll int  // scroll offset of text phases
@@ -61,7 +64,7 @@ type CycleView struct {
 
 // NewCycleView returns an empty cycle view.
 func NewCycleView(st *theme.Styles) CycleView {
-	return CycleView{st: st, Keys: DefaultCycleKeyMap(), table: nodetable.New(), explain: explain.New(st)}
+	return CycleView{st: st, Keys: DefaultCycleKeyMap(), table: nodetable.New(), bind: bindphase.New(st), explain: explain.New(st)}
 }
 
 // ShortHelp implements help.KeyMap: the view's keys and its panel's.
@@ -75,7 +78,10 @@ func (v CycleView) FullHelp() [][]key.Binding {
 }
 
 // SetHeader gives the view the recording header (profiles, weights).
-func (v *CycleView) SetHeader(h *recorder.Header) { v.header = h }
+func (v *CycleView) SetHeader(h *recorder.Header) {
+	v.header = h
+	v.bind.SetHeader(h)
+}
 
 // SetCycle shows cycles[i]. The sort and filters are kept, and so is the phase
 // when it ran in this cycle too, so that stepping between cycles compares like
@@ -181,6 +187,7 @@ func (v *CycleView) SetSize(w, h int) {
 	v.explain.SetBeside(v.explainBeside())
 	v.measureTitle()
 	v.table.SetHeight(v.rowsHeight())
+	v.bind.SetSize(v.bodyWidth(), v.bodyHeight())
 	if v.detail != nil {
 		v.detail.SetSize(v.bodyWidth(), v.bodyHeight())
 	}
@@ -243,6 +250,10 @@ func (v *CycleView) enterPhase() {
 	defer v.updateKeys()
 	if v.a == nil {
 		return
+	}
+	if point, ok := v.phase.bindPoint(); ok {
+		v.bind.SetCycle(v.c, point)
+		v.bind.SetSize(v.bodyWidth(), v.bodyHeight())
 	}
 	switch v.phase {
 	case phFilter:
@@ -432,6 +443,10 @@ func (v *CycleView) handleKey(msg tea.KeyPressMsg) {
 		v.detail = &next
 		return
 	}
+	if v.bindShown() && key.Matches(msg, v.bind.Keys.Up, v.bind.Keys.Down, v.bind.Keys.Top, v.bind.Keys.Bottom, v.bind.Keys.PageUp, v.bind.Keys.PageDown) {
+		v.bind, _ = v.bind.Update(msg)
+		return
+	}
 	if v.detail == nil && v.phase.nodeRows() && v.table.Handles(msg) {
 		v.table, _ = v.table.Update(msg)
 		v.updateKeys()
@@ -493,6 +508,16 @@ func (v *CycleView) handleKey(msg tea.KeyPressMsg) {
 	}
 }
 
+// bindShown tells whether the body is the binding view: a binding phase
+// that ran.
+func (v *CycleView) bindShown() bool {
+	if _, ok := v.phase.bindPoint(); !ok || v.c == nil {
+		return false
+	}
+	ran, _ := phaseRan(v.c, v.phase)
+	return ran
+}
+
 // moveRows moves the node cursor, the node detail or the text scroll.
 func (v *CycleView) moveRows(d int) {
 	switch {
@@ -501,6 +526,8 @@ func (v *CycleView) moveRows(d int) {
 	case v.phase.nodeRows():
 		v.table.Move(d)
 		v.table.SetHeight(v.rowsHeight())
+	case v.bindShown():
+		v.bind.Scroll(d)
 	default:
 		v.scroll = max(v.scroll+d, 0)
 	}
@@ -637,7 +664,9 @@ func (v *CycleView) body(w, h int) []string {
 	case phSelect:
 		lines = v.selectLines(w)
 	default:
-		lines = v.bindLines(w)
+		b := v.bind
+		b.SetSize(w, h)
+		return layout.SplitLines(b.View())
 	}
 	return layout.ScrollLines(lines, v.scroll, h, v.Keys.Down)
 }

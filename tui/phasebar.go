@@ -40,6 +40,24 @@ func (p phase) short() string {
 	return [...]string{"Queue", "PreF", "Filter", "PostF", "Score", "Norm", "Sum", "Select", "Resv", "Permit", "PreB", "Bind", "PostB"}[p]
 }
 
+// bindPoint is the extension point of a phase of the binding cycle, ok
+// false for the others.
+func (p phase) bindPoint() (string, bool) {
+	switch p {
+	case phReserve:
+		return recorder.PhaseReserve, true
+	case phPermit:
+		return recorder.PhasePermit, true
+	case phPreBind:
+		return recorder.PhasePreBind, true
+	case phBind:
+		return recorder.PhaseBind, true
+	case phPostBind:
+		return recorder.PhasePostBind, true
+	}
+	return "", false
+}
+
 // nodeRows tells whether the phase shows node rows (and so node detail on enter).
 func (p phase) nodeRows() bool {
 	return p == phFilter || p == phScore || p == phNormalize || p == phWeighted
