@@ -443,7 +443,7 @@ func (v *CycleView) handleKey(msg tea.KeyPressMsg) {
 		v.detail = &next
 		return
 	}
-	if v.bindShown() && key.Matches(msg, v.bind.Keys.Up, v.bind.Keys.Down, v.bind.Keys.Top, v.bind.Keys.Bottom, v.bind.Keys.PageUp, v.bind.Keys.PageDown) {
+	if v.bindShown() && v.bind.Handles(msg) {
 		v.bind, _ = v.bind.Update(msg)
 		return
 	}

@@ -8,106 +8,70 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/tui/components/pager"
 	"github.com/schedscope/schedscope/tui/components/pluginstatus"
-	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/theme"
 )
 
 // KeyMap holds the view's keys: it scrolls.
-type KeyMap struct {
-	Up, Down, Top, Bottom, PageUp, PageDown key.Binding
-}
+type KeyMap = pager.KeyMap
 
 // DefaultKeyMap returns the view's keys: vim keys and arrows.
-func DefaultKeyMap() KeyMap {
-	return KeyMap{
-		Up:       key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("↑/k", "up")),
-		Down:     key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("↓/j", "down")),
-		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "top")),
-		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "bottom")),
-		PageUp:   key.NewBinding(key.WithKeys("ctrl+u", "pgup"), key.WithHelp("ctrl+u", "page up")),
-		PageDown: key.NewBinding(key.WithKeys("ctrl+d", "pgdown"), key.WithHelp("ctrl+d", "page down")),
-	}
-}
+func DefaultKeyMap() KeyMap { return pager.DefaultKeyMap() }
 
-// ShortHelp implements help.KeyMap.
-func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Up, k.Down} }
-
-// FullHelp implements help.KeyMap.
-func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown}}
-}
-
-// Model is the view of one binding extension point of a cycle.
+// Model is the view of one binding extension point of a cycle: a pager
+// over what the point did.
 type Model struct {
+	pager.Model
 	st     *theme.Styles
-	Keys   KeyMap
 	header *recorder.Header // for the plugins a profile enables; may be nil
 	c      *recorder.Cycle
 	point  string
-	scroll int
-	w, h   int
+	w      int
 }
 
 // New returns a view with no cycle.
-func New(st *theme.Styles) Model { return Model{st: st, Keys: DefaultKeyMap()} }
+func New(st *theme.Styles) Model { return Model{Model: pager.New(), st: st} }
 
 // SetHeader gives the view the recording's header, which says which plugins
 // a profile enables.
-func (m *Model) SetHeader(h *recorder.Header) { m.header = h }
+func (m *Model) SetHeader(h *recorder.Header) {
+	m.header = h
+	m.SetLines(m.lines())
+}
 
 // SetCycle shows extension point point (recorder.PhaseReserve, PhasePermit,
 // PhasePreBind, PhaseBind or PhasePostBind) of c, from the top.
 func (m *Model) SetCycle(c *recorder.Cycle, point string) {
-	m.c, m.point, m.scroll = c, point, 0
+	m.c, m.point = c, point
+	m.SetLines(m.lines())
+	m.Top()
 }
 
 // SetSize sets the view's size.
 func (m *Model) SetSize(w, h int) {
-	m.w, m.h = w, h
-	m.Scroll(0)
-}
-
-// Scroll moves the view by n lines.
-func (m *Model) Scroll(n int) {
-	m.scroll = layout.Clamp(m.scroll+n, 0, max(len(m.lines())-m.h, 0))
+	m.w = w
+	m.SetLines(m.lines())
+	m.SetHeight(h)
 }
 
 // Update scrolls the view.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
-	k, ok := msg.(tea.KeyPressMsg)
-	if !ok {
-		return m, nil
-	}
-	page := max(m.h/2, 1)
-	switch {
-	case key.Matches(k, m.Keys.Up):
-		m.Scroll(-1)
-	case key.Matches(k, m.Keys.Down):
-		m.Scroll(1)
-	case key.Matches(k, m.Keys.PageUp):
-		m.Scroll(-page)
-	case key.Matches(k, m.Keys.PageDown):
-		m.Scroll(page)
-	case key.Matches(k, m.Keys.Top):
-		m.Scroll(-1 << 30)
-	case key.Matches(k, m.Keys.Bottom):
-		m.Scroll(1 << 30)
-	}
-	return m, nil
+	var cmd tea.Cmd
+	m.Model, cmd = m.Model.Update(msg)
+	return m, cmd
 }
 
 // View renders the visible lines.
 func (m Model) View() string {
-	if m.c == nil || m.w <= 0 || m.h <= 0 {
+	if m.c == nil || m.w <= 0 {
 		return ""
 	}
-	return strings.Join(layout.ScrollLines(m.lines(), m.scroll, m.h, m.Keys.Down), "\n")
+	return m.Model.View()
 }
 
 // statuses are the point's plugin statuses in the cycle.
