@@ -15,6 +15,10 @@ import (
 	"github.com/schedscope/schedscope/tui/components/explain"
 	"github.com/schedscope/schedscope/tui/components/nodedetail"
 	"github.com/schedscope/schedscope/tui/components/nodetable"
+	"github.com/schedscope/schedscope/tui/components/pager"
+	"github.com/schedscope/schedscope/tui/components/postfilterphase"
+	"github.com/schedscope/schedscope/tui/components/prefilterphase"
+	"github.com/schedscope/schedscope/tui/components/queuephase"
 	"github.com/schedscope/schedscope/tui/keyhint"
 	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/theme"
@@ -47,11 +51,15 @@ type CycleView struct {
 
 	phase phase
 	table nodetable.Model
-	// bind shows Reserve, Permit, PreBind, Bind and PostBind.
-	bind   bindphase.Model
-	col    int  // selected plugin column in matrix views
-	diag   bool // show the diagnostic matrix instead of what the scheduler did
-	scroll int  // scroll offset of text phases
+	// The text phase views: bind shows Reserve, Permit, PreBind, Bind and
+	// PostBind.
+	queue      queuephase.Model
+	preFilter  prefilterphase.Model
+	postFilter postfilterphase.Model
+	bind       bindphase.Model
+	col        int  // selected plugin column in matrix views
+	diag       bool // show the diagnostic matrix instead of what the scheduler did
+	scroll     int  // scroll offset of text phases
 	// explain is the explain panel: beside the body when there is room,
 	// over it otherwise.
 	explain explain.Model
@@ -64,7 +72,8 @@ type CycleView struct {
 
 // NewCycleView returns an empty cycle view.
 func NewCycleView(st *theme.Styles) CycleView {
-	return CycleView{st: st, Keys: DefaultCycleKeyMap(), table: nodetable.New(), bind: bindphase.New(st), explain: explain.New(st)}
+	return CycleView{st: st, Keys: DefaultCycleKeyMap(), table: nodetable.New(), explain: explain.New(st),
+		queue: queuephase.New(st), preFilter: prefilterphase.New(st), postFilter: postfilterphase.New(st), bind: bindphase.New(st)}
 }
 
 // ShortHelp implements help.KeyMap: the view's keys and its panel's.
@@ -187,7 +196,7 @@ func (v *CycleView) SetSize(w, h int) {
 	v.explain.SetBeside(v.explainBeside())
 	v.measureTitle()
 	v.table.SetHeight(v.rowsHeight())
-	v.bind.SetSize(v.bodyWidth(), v.bodyHeight())
+	v.sizeText()
 	if v.detail != nil {
 		v.detail.SetSize(v.bodyWidth(), v.bodyHeight())
 	}
@@ -251,10 +260,17 @@ func (v *CycleView) enterPhase() {
 	if v.a == nil {
 		return
 	}
-	if point, ok := v.phase.bindPoint(); ok {
+	switch point, bind := v.phase.bindPoint(); {
+	case v.phase == phQueue:
+		v.queue.SetCycle(v.c)
+	case v.phase == phPreFilter:
+		v.preFilter.SetCycle(v.c)
+	case v.phase == phPostFilter:
+		v.postFilter.SetCycle(v.c)
+	case bind:
 		v.bind.SetCycle(v.c, point)
-		v.bind.SetSize(v.bodyWidth(), v.bodyHeight())
 	}
+	v.sizeText()
 	switch v.phase {
 	case phFilter:
 		v.table.SetUniverse(v.a, v.all)
@@ -443,8 +459,8 @@ func (v *CycleView) handleKey(msg tea.KeyPressMsg) {
 		v.detail = &next
 		return
 	}
-	if v.bindShown() && v.bind.Handles(msg) {
-		v.bind, _ = v.bind.Update(msg)
+	if p := v.textPager(); p != nil && p.Handles(msg) {
+		v.updateText(msg)
 		return
 	}
 	if v.detail == nil && v.phase.nodeRows() && v.table.Handles(msg) {
@@ -508,14 +524,49 @@ func (v *CycleView) handleKey(msg tea.KeyPressMsg) {
 	}
 }
 
-// bindShown tells whether the body is the binding view: a binding phase
-// that ran.
-func (v *CycleView) bindShown() bool {
-	if _, ok := v.phase.bindPoint(); !ok || v.c == nil {
-		return false
+// textPager is the pager of the text phase view on screen, nil when the body
+// is not one (a node phase, or a phase that did not run).
+func (v *CycleView) textPager() *pager.Model {
+	if v.c == nil {
+		return nil
 	}
-	ran, _ := phaseRan(v.c, v.phase)
-	return ran
+	if ran, _ := phaseRan(v.c, v.phase); !ran {
+		return nil
+	}
+	switch _, bind := v.phase.bindPoint(); {
+	case v.phase == phQueue:
+		return &v.queue.Model
+	case v.phase == phPreFilter:
+		return &v.preFilter.Model
+	case v.phase == phPostFilter:
+		return &v.postFilter.Model
+	case bind:
+		return &v.bind.Model
+	}
+	return nil
+}
+
+// updateText passes msg to the text phase view on screen.
+func (v *CycleView) updateText(msg tea.Msg) {
+	switch _, bind := v.phase.bindPoint(); {
+	case v.phase == phQueue:
+		v.queue, _ = v.queue.Update(msg)
+	case v.phase == phPreFilter:
+		v.preFilter, _ = v.preFilter.Update(msg)
+	case v.phase == phPostFilter:
+		v.postFilter, _ = v.postFilter.Update(msg)
+	case bind:
+		v.bind, _ = v.bind.Update(msg)
+	}
+}
+
+// sizeText gives the text phase views the body's size.
+func (v *CycleView) sizeText() {
+	w, h := v.bodyWidth(), v.bodyHeight()
+	v.queue.SetSize(w, h)
+	v.preFilter.SetSize(w, h)
+	v.postFilter.SetSize(w, h)
+	v.bind.SetSize(w, h)
 }
 
 // moveRows moves the node cursor, the node detail or the text scroll.
@@ -526,8 +577,8 @@ func (v *CycleView) moveRows(d int) {
 	case v.phase.nodeRows():
 		v.table.Move(d)
 		v.table.SetHeight(v.rowsHeight())
-	case v.bindShown():
-		v.bind.Scroll(d)
+	case v.textPager() != nil:
+		v.textPager().Scroll(d)
 	default:
 		v.scroll = max(v.scroll+d, 0)
 	}
@@ -645,16 +696,21 @@ func (v *CycleView) body(w, h int) []string {
 		}
 		return layout.ScrollLines(lines, v.scroll, h, v.Keys.Down)
 	}
-	var lines []string
 	switch v.phase {
 	case phQueue:
-		lines = v.queueLines(w)
+		p := v.queue
+		p.SetSize(w, h)
+		return layout.SplitLines(p.View())
 	case phPreFilter:
-		lines = v.preFilterLines(w)
+		p := v.preFilter
+		p.SetSize(w, h)
+		return layout.SplitLines(p.View())
 	case phFilter:
 		return v.filterLines(w, h)
 	case phPostFilter:
-		lines = v.postFilterLines(w)
+		p := v.postFilter
+		p.SetSize(w, h)
+		return layout.SplitLines(p.View())
 	case phScore:
 		return v.scoreLines(w, h, false)
 	case phNormalize:
@@ -662,13 +718,11 @@ func (v *CycleView) body(w, h int) []string {
 	case phWeighted:
 		return v.weightedLines(w, h)
 	case phSelect:
-		lines = v.selectLines(w)
-	default:
-		b := v.bind
-		b.SetSize(w, h)
-		return layout.SplitLines(b.View())
+		return layout.ScrollLines(v.selectLines(w), v.scroll, h, v.Keys.Down)
 	}
-	return layout.ScrollLines(lines, v.scroll, h, v.Keys.Down)
+	p := v.bind
+	p.SetSize(w, h)
+	return layout.SplitLines(p.View())
 }
 
 // hint is the one-line summary under the body: what the view shows, then
