@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/tui/components/livebinding"
 	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/theme"
 )
@@ -338,7 +339,7 @@ func (l CycleList) outcome(c *recorder.CycleEntry, o *recorder.Observed, w int) 
 	if o == nil {
 		return s
 	}
-	mark := observedMark(l.st, o)
+	mark := livebinding.Mark(l.st, o)
 	sw, mw := ansi.StringWidth(s), ansi.StringWidth(mark)
 	if sw+1+mw <= w {
 		return s + " " + mark

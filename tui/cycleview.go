@@ -13,6 +13,7 @@ import (
 	"github.com/schedscope/schedscope/tui/analysis"
 	"github.com/schedscope/schedscope/tui/components/bindphase"
 	"github.com/schedscope/schedscope/tui/components/explain"
+	"github.com/schedscope/schedscope/tui/components/livebinding"
 	"github.com/schedscope/schedscope/tui/components/nodedetail"
 	"github.com/schedscope/schedscope/tui/components/nodetable"
 	"github.com/schedscope/schedscope/tui/components/pager"
@@ -647,7 +648,7 @@ func (v *CycleView) titleLines() []string {
 	if v.observed == nil {
 		return []string{head}
 	}
-	obs := observedText(v.st, v.observed)
+	obs := livebinding.Text(v.st, v.observed)
 	if ansi.StringWidth(head)+3+ansi.StringWidth(obs) <= v.w {
 		return []string{head + " · " + obs}
 	}
@@ -692,7 +693,7 @@ func (v *CycleView) body(w, h int) []string {
 		}
 		lines = append(lines, "", "  "+v.st.Dim.Render(v.Keys.NextPhase.Help().Key+" steps on; "+v.explain.Keys.Toggle.Help().Key+" explains what this phase does."))
 		if v.phase == phSelect {
-			lines = append(lines, v.observedLines(w)...)
+			lines = append(lines, livebinding.Lines(v.st, v.c, v.a, v.observed, w)...)
 		}
 		return layout.ScrollLines(lines, v.scroll, h, v.Keys.Down)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/tui/analysis"
+	"github.com/schedscope/schedscope/tui/components/livebinding"
 	"github.com/schedscope/schedscope/tui/layout"
 )
 
@@ -21,7 +22,7 @@ func (v *CycleView) selectLines(w int) []string {
 		"  rule:   " + st.Bold.Render(sel.Rule),
 	}
 	lines = append(lines, layout.Wrap("  why:    "+narrate.Selection(c), w, "          ")...)
-	lines = append(lines, v.observedLines(w)...)
+	lines = append(lines, livebinding.Lines(v.st, v.c, v.a, v.observed, w)...)
 	s := c.Score
 	switch sel.Rule {
 	case recorder.RuleOnlyFeasible, recorder.RuleFastPath:
