@@ -16,10 +16,10 @@ import (
 	"github.com/schedscope/schedscope/tui/components/livebinding"
 	"github.com/schedscope/schedscope/tui/components/nodedetail"
 	"github.com/schedscope/schedscope/tui/components/nodetable"
-	"github.com/schedscope/schedscope/tui/components/pager"
 	"github.com/schedscope/schedscope/tui/components/postfilterphase"
 	"github.com/schedscope/schedscope/tui/components/prefilterphase"
 	"github.com/schedscope/schedscope/tui/components/queuephase"
+	"github.com/schedscope/schedscope/tui/components/selectphase"
 	"github.com/schedscope/schedscope/tui/keyhint"
 	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/theme"
@@ -57,6 +57,7 @@ type CycleView struct {
 	queue      queuephase.Model
 	preFilter  prefilterphase.Model
 	postFilter postfilterphase.Model
+	selectHost selectphase.Model
 	bind       bindphase.Model
 	col        int  // selected plugin column in matrix views
 	diag       bool // show the diagnostic matrix instead of what the scheduler did
@@ -74,7 +75,8 @@ type CycleView struct {
 // NewCycleView returns an empty cycle view.
 func NewCycleView(st *theme.Styles) CycleView {
 	return CycleView{st: st, Keys: DefaultCycleKeyMap(), table: nodetable.New(), explain: explain.New(st),
-		queue: queuephase.New(st), preFilter: prefilterphase.New(st), postFilter: postfilterphase.New(st), bind: bindphase.New(st)}
+		queue: queuephase.New(st), preFilter: prefilterphase.New(st), postFilter: postfilterphase.New(st),
+		selectHost: selectphase.New(st), bind: bindphase.New(st)}
 }
 
 // ShortHelp implements help.KeyMap: the view's keys and its panel's.
@@ -182,6 +184,7 @@ func (v *CycleView) SetObserved(o *recorder.Observed) {
 		return
 	}
 	v.observed = o
+	v.selectHost.SetObserved(o)
 	v.SetSize(v.w, v.h)
 }
 
@@ -268,6 +271,9 @@ func (v *CycleView) enterPhase() {
 		v.preFilter.SetCycle(v.c)
 	case v.phase == phPostFilter:
 		v.postFilter.SetCycle(v.c)
+	case v.phase == phSelect:
+		v.selectHost.SetCycle(v.c, v.a)
+		v.selectHost.SetObserved(v.observed)
 	case bind:
 		v.bind.SetCycle(v.c, point)
 	}
@@ -460,7 +466,7 @@ func (v *CycleView) handleKey(msg tea.KeyPressMsg) {
 		v.detail = &next
 		return
 	}
-	if p := v.textPager(); p != nil && p.Handles(msg) {
+	if v.textHandles(msg) {
 		v.updateText(msg)
 		return
 	}
@@ -525,39 +531,63 @@ func (v *CycleView) handleKey(msg tea.KeyPressMsg) {
 	}
 }
 
-// textPager is the pager of the text phase view on screen, nil when the body
-// is not one (a node phase, or a phase that did not run).
-func (v *CycleView) textPager() *pager.Model {
-	if v.c == nil {
-		return nil
+// textShown tells whether the body is a text phase view: a phase other than
+// the node phases, that ran.
+func (v *CycleView) textShown() bool {
+	if v.c == nil || v.phase.nodeRows() {
+		return false
 	}
-	if ran, _ := phaseRan(v.c, v.phase); !ran {
-		return nil
+	ran, _ := phaseRan(v.c, v.phase)
+	return ran
+}
+
+// textHandles tells whether msg is a key of the text phase view on screen.
+func (v *CycleView) textHandles(msg tea.KeyPressMsg) bool {
+	if !v.textShown() {
+		return false
 	}
-	switch _, bind := v.phase.bindPoint(); {
-	case v.phase == phQueue:
-		return &v.queue.Model
-	case v.phase == phPreFilter:
-		return &v.preFilter.Model
-	case v.phase == phPostFilter:
-		return &v.postFilter.Model
-	case bind:
-		return &v.bind.Model
+	switch v.phase {
+	case phQueue:
+		return v.queue.Handles(msg)
+	case phPreFilter:
+		return v.preFilter.Handles(msg)
+	case phPostFilter:
+		return v.postFilter.Handles(msg)
+	case phSelect:
+		return v.selectHost.Handles(msg)
 	}
-	return nil
+	return v.bind.Handles(msg)
 }
 
 // updateText passes msg to the text phase view on screen.
 func (v *CycleView) updateText(msg tea.Msg) {
-	switch _, bind := v.phase.bindPoint(); {
-	case v.phase == phQueue:
+	switch v.phase {
+	case phQueue:
 		v.queue, _ = v.queue.Update(msg)
-	case v.phase == phPreFilter:
+	case phPreFilter:
 		v.preFilter, _ = v.preFilter.Update(msg)
-	case v.phase == phPostFilter:
+	case phPostFilter:
 		v.postFilter, _ = v.postFilter.Update(msg)
-	case bind:
+	case phSelect:
+		v.selectHost, _ = v.selectHost.Update(msg)
+	default:
 		v.bind, _ = v.bind.Update(msg)
+	}
+}
+
+// scrollText scrolls the text phase view on screen by d lines.
+func (v *CycleView) scrollText(d int) {
+	switch v.phase {
+	case phQueue:
+		v.queue.Scroll(d)
+	case phPreFilter:
+		v.preFilter.Scroll(d)
+	case phPostFilter:
+		v.postFilter.Scroll(d)
+	case phSelect:
+		v.selectHost.Scroll(d)
+	default:
+		v.bind.Scroll(d)
 	}
 }
 
@@ -568,6 +598,7 @@ func (v *CycleView) sizeText() {
 	v.preFilter.SetSize(w, h)
 	v.postFilter.SetSize(w, h)
 	v.bind.SetSize(w, h)
+	v.selectHost.SetSize(w, h)
 }
 
 // moveRows moves the node cursor, the node detail or the text scroll.
@@ -578,8 +609,8 @@ func (v *CycleView) moveRows(d int) {
 	case v.phase.nodeRows():
 		v.table.Move(d)
 		v.table.SetHeight(v.rowsHeight())
-	case v.textPager() != nil:
-		v.textPager().Scroll(d)
+	case v.textShown():
+		v.scrollText(d)
 	default:
 		v.scroll = max(v.scroll+d, 0)
 	}
@@ -719,7 +750,9 @@ func (v *CycleView) body(w, h int) []string {
 	case phWeighted:
 		return v.weightedLines(w, h)
 	case phSelect:
-		return layout.ScrollLines(v.selectLines(w), v.scroll, h, v.Keys.Down)
+		p := v.selectHost
+		p.SetSize(w, h)
+		return layout.SplitLines(p.View())
 	}
 	p := v.bind
 	p.SetSize(w, h)

@@ -1,33 +1,123 @@
-package tui
+// Package selectphase is the view of host selection: the chosen node and
+// the rule that chose it, how a live cluster's binding compared, the tie set,
+// why every other scored node lost, and the nodes that never got that far.
+package selectphase
 
 import (
 	"fmt"
 	"slices"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/tui/analysis"
 	"github.com/schedscope/schedscope/tui/components/livebinding"
+	"github.com/schedscope/schedscope/tui/components/pager"
 	"github.com/schedscope/schedscope/tui/layout"
+	"github.com/schedscope/schedscope/tui/theme"
 )
 
-// selectLines renders host selection: the rule, how a live cluster's binding
+// KeyMap holds the view's keys: it scrolls.
+type KeyMap = pager.KeyMap
+
+// DefaultKeyMap returns the view's keys: vim keys and arrows.
+func DefaultKeyMap() KeyMap { return pager.DefaultKeyMap() }
+
+// Model is the host selection view. Only the rows the window reaches are
+// built: a cluster may score thousands of nodes.
+type Model struct {
+	st       *theme.Styles
+	Keys     KeyMap
+	c        *recorder.Cycle
+	a        *analysis.Result
+	observed *recorder.Observed
+	scroll   int
+	w, h     int
+}
+
+// New returns a view with no cycle.
+func New(st *theme.Styles) Model { return Model{st: st, Keys: DefaultKeyMap()} }
+
+// SetCycle shows c, which a analyzes, from the top.
+func (m *Model) SetCycle(c *recorder.Cycle, a *analysis.Result) {
+	m.c, m.a, m.scroll = c, a, 0
+}
+
+// SetObserved gives the live cluster's binding of the cycle's pod, or nil.
+func (m *Model) SetObserved(o *recorder.Observed) { m.observed = o }
+
+// SetSize sets the view's size.
+func (m *Model) SetSize(w, h int) {
+	m.w, m.h = w, h
+	m.Scroll(0)
+}
+
+// Scroll moves the view by n lines, within the text.
+func (m *Model) Scroll(n int) {
+	m.scroll = max(m.scroll+n, 0)
+	m.scroll = layout.Clamp(m.scroll, 0, max(len(m.lines())-m.h, 0))
+}
+
+// Handles tells whether msg is one of the view's keys, enabled.
+func (m Model) Handles(msg tea.KeyPressMsg) bool {
+	k := m.Keys
+	return key.Matches(msg, k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown)
+}
+
+// Update scrolls the view.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return m, nil
+	}
+	page := max(m.h/2, 1)
+	switch {
+	case key.Matches(k, m.Keys.Up):
+		m.Scroll(-1)
+	case key.Matches(k, m.Keys.Down):
+		m.Scroll(1)
+	case key.Matches(k, m.Keys.PageUp):
+		m.Scroll(-page)
+	case key.Matches(k, m.Keys.PageDown):
+		m.Scroll(page)
+	case key.Matches(k, m.Keys.Top):
+		m.scroll = 0
+	case key.Matches(k, m.Keys.Bottom):
+		m.Scroll(1 << 30)
+	}
+	return m, nil
+}
+
+// View renders the visible lines.
+func (m Model) View() string {
+	if m.c == nil || m.w <= 0 || m.h <= 0 {
+		return ""
+	}
+	return strings.Join(layout.ScrollLines(m.lines(), m.scroll, m.h, m.Keys.Down), "\n")
+}
+
+// lines renders host selection: the rule, how a live cluster's binding
 // compared, the top set and why every other node lost.
-func (v *CycleView) selectLines(w int) []string {
-	c, a, st := v.c, v.a, v.st
+func (m Model) lines() []string {
+	c, a, st, w := m.c, m.a, m.st, m.w
+	if c == nil || c.Selection == nil {
+		return nil // the phase did not run
+	}
 	sel := c.Selection
 	lines := []string{
 		"  chosen: " + st.Chosen.Render("★ "+sel.Node),
 		"  rule:   " + st.Bold.Render(sel.Rule),
 	}
 	lines = append(lines, layout.Wrap("  why:    "+narrate.Selection(c), w, "          ")...)
-	lines = append(lines, livebinding.Lines(v.st, v.c, v.a, v.observed, w)...)
+	lines = append(lines, livebinding.Lines(st, c, a, m.observed, w)...)
 	s := c.Score
 	switch sel.Rule {
 	case recorder.RuleOnlyFeasible, recorder.RuleFastPath:
 		lines = append(lines, "")
-		lines = append(lines, v.rejectedSummary()...)
+		lines = append(lines, m.rejectedSummary()...)
 		return lines
 	}
 	if s == nil {
@@ -49,7 +139,7 @@ func (v *CycleView) selectLines(w int) []string {
 	// Only the rows the window can reach are built: the list may be thousands long.
 	order := a.ByTotal
 	more := 0
-	if limit := v.scroll + v.bodyHeight(); len(order) > limit {
+	if limit := m.scroll + m.h; len(order) > limit {
 		order, more = order[:limit], len(order)-limit
 	}
 	win := -1
@@ -93,15 +183,15 @@ func (v *CycleView) selectLines(w int) []string {
 		}
 	}
 	if more > 0 {
-		lines = append(lines, fmt.Sprintf("  … and %d more scored node(s) (%s scrolls)", more, v.Keys.Down.Help().Key))
+		lines = append(lines, fmt.Sprintf("  … and %d more scored node(s) (%s scrolls)", more, m.Keys.Down.Help().Key))
 	}
 	lines = append(lines, "")
-	return append(lines, v.rejectedSummary()...)
+	return append(lines, m.rejectedSummary()...)
 }
 
 // rejectedSummary counts the nodes that never got to selection, by cause.
-func (v *CycleView) rejectedSummary() []string {
-	a := v.a
+func (m Model) rejectedSummary() []string {
+	a := m.a
 	byPlugin := map[string]int{}
 	var notEval, discarded int
 	for n := range a.Nodes {
@@ -132,7 +222,7 @@ func (v *CycleView) rejectedSummary() []string {
 		lines = append(lines, fmt.Sprintf("  %d node(s) were not evaluated", notEval))
 	}
 	if len(lines) > 0 {
-		lines = append([]string{"  " + v.st.Header.Render("never in the running")}, lines...)
+		lines = append([]string{"  " + m.st.Header.Render("never in the running")}, lines...)
 	}
 	return lines
 }
