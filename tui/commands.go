@@ -99,8 +99,7 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 			if m.focus != focusCycle {
 				m.open(m.list.Selected())
 			}
-			m.view.phase = phase(p)
-			m.view.enterPhase()
+			m.view.SetPhase(phase(p))
 		case len(matches) > 1:
 			m.say("phase %q: %s?", arg, strings.Join(matches, " "))
 		default:

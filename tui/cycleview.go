@@ -188,6 +188,39 @@ func (v *CycleView) SetObserved(o *recorder.Observed) {
 	v.SetSize(v.w, v.h)
 }
 
+// SetIndexed says the cycles are a replay's window, not all of them: node
+// use then comes from SetUsage.
+func (v *CycleView) SetIndexed(b bool) { v.indexed = b }
+
+// SetRuns tells the view the what-if re-runs, so that it labels them.
+func (v *CycleView) SetRuns(r *whatIfRuns) { v.runs = r }
+
+// Index is the index of the cycle the view is on (or waits for).
+func (v CycleView) Index() int { return v.index }
+
+// Pending reports whether the view waits for its cycle (or could not get it).
+func (v CycleView) Pending() bool { return v.pending != "" }
+
+// WaitsForUsage reports whether an open node detail waits for the node use
+// of the shown cycle (SetUsage).
+func (v CycleView) WaitsForUsage() bool {
+	return v.detail != nil && v.detail.Pending() && v.pending == ""
+}
+
+// DetailNode names the node whose detail is open, ok false when none is.
+func (v CycleView) DetailNode() (string, bool) {
+	if v.detail == nil || v.c == nil {
+		return "", false
+	}
+	return v.c.NodeName(v.detail.Node()), true
+}
+
+// SetPhase shows phase p of the cycle.
+func (v *CycleView) SetPhase(p phase) {
+	v.phase = p
+	v.enterPhase()
+}
+
 // Cycle returns the cycle shown, or nil.
 func (v CycleView) Cycle() *recorder.Cycle { return v.c }
 

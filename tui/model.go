@@ -136,7 +136,7 @@ func New(opts Options) Model {
 		// A replay shows its first cycle at once and stays there while the
 		// rest is indexed; G goes to the last and follows it.
 		m.list.follow = false
-		m.view.indexed = true
+		m.view.SetIndexed(true)
 	}
 	m.help.Styles.ShortKey = st.Key
 	m.help.Styles.FullKey = st.Key
@@ -146,7 +146,7 @@ func New(opts Options) Model {
 	m.help.Styles.FullSeparator = st.Dim
 	m.help.Styles.Ellipsis = st.Dim
 	m.Keys.setLive(opts.Control != nil)
-	m.view.runs = m.wi.runs
+	m.view.SetRuns(m.wi.runs)
 	return m
 }
 
@@ -251,8 +251,8 @@ func (m *Model) reads() tea.Cmd {
 		m.reading = i
 		cmds = append(cmds, openCycle(r, i, m.list.entries[i]))
 	}
-	if d := m.view.detail; d != nil && d.Pending() && m.usageFor < 0 && m.view.pending == "" {
-		i := m.view.index
+	if m.view.WaitsForUsage() && m.usageFor < 0 {
+		i := m.view.Index()
 		m.usageFor = i
 		// A copy: the list may still change an entry (recount).
 		cmds = append(cmds, readUsage(r, slices.Clone(m.list.entries[:i+1])))
@@ -456,7 +456,7 @@ func (m *Model) addEntry(e recorder.CycleEntry) {
 func (m *Model) syncView() {
 	i := m.list.Selected()
 	if m.focus == focusCycle {
-		i = m.view.index
+		i = m.view.Index()
 	}
 	m.showCycle(i)
 }
@@ -636,7 +636,7 @@ func (m Model) handleCycleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, m.view.Keys.Back):
 		if !m.view.Back() && !m.backToStory() {
 			m.setFocus(focusList)
-			m.list.Select(m.view.index)
+			m.list.Select(m.view.Index())
 		}
 		return m, nil
 	case key.Matches(msg, m.view.Keys.NextFailure, m.view.Keys.PrevFailure):
@@ -644,7 +644,7 @@ func (m Model) handleCycleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		if key.Matches(msg, m.view.Keys.PrevFailure) {
 			dir = -1
 		}
-		m.list.Select(m.view.index)
+		m.list.Select(m.view.Index())
 		if m.list.jumpFailure(dir) {
 			m.step(m.list.Selected())
 		}
@@ -821,12 +821,12 @@ func (m Model) titleLine() string {
 	if m.podsMode.fromStory {
 		crumb = m.pods.Crumb()
 	}
-	if m.focus == focusCycle && m.view.pending != "" && m.list.Selected() >= 0 {
+	if m.focus == focusCycle && m.view.Pending() && m.list.Selected() >= 0 {
 		crumb += fmt.Sprintf(" › cycle %d", m.list.entries[m.list.Selected()].Seq)
 	} else if m.focus == focusCycle && m.view.Cycle() != nil {
 		crumb += fmt.Sprintf(" › %s › %s", m.cycleCrumb(m.view.Cycle()), m.view.Phase())
-		if m.view.detail != nil {
-			crumb += " › node " + m.view.c.NodeName(m.view.detail.Node())
+		if node, ok := m.view.DetailNode(); ok {
+			crumb += " › node " + node
 		}
 	}
 	if m.podsMode.shown {

@@ -71,7 +71,7 @@ func (m *Model) backToStory() bool {
 	}
 	m.podsMode = podsMode{shown: true}
 	m.setFocus(focusList)
-	m.list.Select(m.view.index)
+	m.list.Select(m.view.Index())
 	m.refreshPods()
 	return true
 }

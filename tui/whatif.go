@@ -209,7 +209,7 @@ func (m Model) whatIfTarget() (wiTarget, bool) {
 	if r := m.wi.runs.of(c); r != nil {
 		t.seq, t.base, t.prev = r.res.Seq, r.changes, r
 	}
-	if m.focus != focusCycle || m.view.c != c {
+	if m.focus != focusCycle || m.view.Cycle() != c {
 		return t, true
 	}
 	v := &m.view
