@@ -119,19 +119,19 @@ func TestBigCycleRendersVisibleRowsOnly(t *testing.T) {
 		t.Fatalf("%d lines", lines)
 	}
 	m = keys(m, "o") // by score
-	first := m.view.table.Rows()[0]
+	first := m.view.nodes.Rows()[0]
 	if first != m.view.a.Winner {
 		t.Errorf("sorted by score, first row is %s, want the winner", m.view.c.NodeName(first))
 	}
 	m = keys(m, "/", "text:node-0499", "enter")
-	if got := len(m.view.table.Rows()); got != 10 {
+	if got := len(m.view.nodes.Rows()); got != 10 {
 		t.Errorf("name filter node-0499: %d rows, want 10", got)
 	}
 	m = keys(m, "esc", "f", "f") // rejected only
-	if len(m.view.table.Rows()) == 0 {
+	if len(m.view.nodes.Rows()) == 0 {
 		t.Fatal("show rejected listed no node")
 	}
-	for _, n := range m.view.table.Rows() {
+	for _, n := range m.view.nodes.Rows() {
 		if m.view.a.Nodes[n].State != analysis.Rejected {
 			t.Fatalf("show rejected listed %s", m.view.c.NodeName(n))
 		}

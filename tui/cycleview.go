@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -15,6 +16,7 @@ import (
 	"github.com/schedscope/schedscope/tui/components/explain"
 	"github.com/schedscope/schedscope/tui/components/livebinding"
 	"github.com/schedscope/schedscope/tui/components/nodedetail"
+	"github.com/schedscope/schedscope/tui/components/nodephase"
 	"github.com/schedscope/schedscope/tui/components/nodetable"
 	"github.com/schedscope/schedscope/tui/components/postfilterphase"
 	"github.com/schedscope/schedscope/tui/components/prefilterphase"
@@ -43,7 +45,6 @@ type CycleView struct {
 	// is still being read, or could not be.
 	pending string
 	a       *analysis.Result
-	all     []int // every node index, the filter view's universe
 	// observed is the live cluster's binding of the cycle's pod, or nil.
 	observed *recorder.Observed
 	// titleH is how many lines the cycle header takes (1, or 2 when the
@@ -51,7 +52,8 @@ type CycleView struct {
 	titleH int
 
 	phase phase
-	table nodetable.Model
+	// nodes shows Filter, Score, NormalizeScore and the weighted sum.
+	nodes nodephase.Model
 	// The text phase views: bind shows Reserve, Permit, PreBind, Bind and
 	// PostBind.
 	queue      queuephase.Model
@@ -59,9 +61,7 @@ type CycleView struct {
 	postFilter postfilterphase.Model
 	selectHost selectphase.Model
 	bind       bindphase.Model
-	col        int  // selected plugin column in matrix views
-	diag       bool // show the diagnostic matrix instead of what the scheduler did
-	scroll     int  // scroll offset of text phases
+	scroll     int // scroll offset of text phases
 	// explain is the explain panel: beside the body when there is room,
 	// over it otherwise.
 	explain explain.Model
@@ -74,19 +74,19 @@ type CycleView struct {
 
 // NewCycleView returns an empty cycle view.
 func NewCycleView(st *theme.Styles) CycleView {
-	return CycleView{st: st, Keys: DefaultCycleKeyMap(), table: nodetable.New(), explain: explain.New(st),
+	return CycleView{st: st, Keys: DefaultCycleKeyMap(), nodes: nodephase.New(st), explain: explain.New(st),
 		queue: queuephase.New(st), preFilter: prefilterphase.New(st), postFilter: postfilterphase.New(st),
 		selectHost: selectphase.New(st), bind: bindphase.New(st)}
 }
 
 // ShortHelp implements help.KeyMap: the view's keys and its panel's.
 func (v CycleView) ShortHelp() []key.Binding {
-	return append(v.Keys.ShortHelp(), v.explain.Keys.ShortHelp()...)
+	return slices.Concat(v.Keys.ShortHelp(), v.nodes.Keys.ShortHelp(), v.explain.Keys.ShortHelp())
 }
 
 // FullHelp implements help.KeyMap.
 func (v CycleView) FullHelp() [][]key.Binding {
-	return append(append(v.Keys.FullHelp(), v.table.Keys.FullHelp()...), v.explain.Keys.FullHelp()...)
+	return slices.Concat(v.Keys.FullHelp(), v.nodes.Keys.FullHelp(), v.explain.Keys.FullHelp())
 }
 
 // SetHeader gives the view the recording header (profiles, weights).
@@ -157,18 +157,7 @@ func (v *CycleView) setCycle(cycles []*recorder.Cycle, i int, decisive bool) {
 	v.cycles, v.index, v.c = cycles, i, cycles[i]
 	v.observed = nil
 	v.a = analysis.Of(v.c)
-	n := len(v.a.Nodes)
-	if cap(v.all) >= n {
-		v.all = v.all[:n]
-	} else {
-		v.all = make([]int, n)
-	}
-	for k := range v.all {
-		v.all[k] = k
-	}
-	v.detail = nil
-	v.scroll = 0
-	v.table.Focus(v.a.Winner) // -1 when there is none
+	v.nodes.SetCycle(v.c, v.a)
 	v.measureTitle()
 	v.enterPhase()
 	v.focusRejection()
@@ -232,7 +221,7 @@ func (v *CycleView) SetSize(w, h int) {
 	v.w, v.h = w, h
 	v.explain.SetBeside(v.explainBeside())
 	v.measureTitle()
-	v.table.SetHeight(v.rowsHeight())
+	v.nodes.SetSize(v.bodyWidth(), v.bodyHeight())
 	v.sizeText()
 	if v.detail != nil {
 		v.detail.SetSize(v.bodyWidth(), v.bodyHeight())
@@ -268,28 +257,6 @@ func (v *CycleView) explainView(w, h int) string {
 	return e.View()
 }
 
-// rowsHeight is how many node rows fit in node phases: the body minus the
-// column header and the footer lines.
-func (v *CycleView) rowsHeight() int {
-	footer := 3
-	if v.phase == phWeighted {
-		footer = v.weightedLegendHeight(v.bodyWidth()) + 1
-	}
-	banner := 0
-	if v.phase == phFilter && v.c != nil && v.c.FastPath != nil {
-		banner = 1
-	}
-	return max(v.bodyHeight()-v.headerLines()-footer-banner, 1)
-}
-
-// headerLines is how many column-header lines the node phases draw.
-func (v *CycleView) headerLines() int {
-	if v.phase == phScore || v.phase == phNormalize {
-		return 2
-	}
-	return 1
-}
-
 // enterPhase sets the node table up for the current phase.
 func (v *CycleView) enterPhase() {
 	v.scroll = 0
@@ -311,55 +278,17 @@ func (v *CycleView) enterPhase() {
 		v.bind.SetCycle(v.c, point)
 	}
 	v.sizeText()
-	switch v.phase {
-	case phFilter:
-		v.table.SetUniverse(v.a, v.all)
-	case phScore, phNormalize, phWeighted:
-		if v.c.Score != nil {
-			v.table.SetUniverse(v.a, v.c.Score.Nodes)
-		} else {
-			v.table.SetUniverse(v.a, nil)
-		}
+	if k, ok := v.phase.nodeKind(); ok {
+		v.nodes.SetKind(k)
+		v.nodes.SetSize(v.bodyWidth(), v.bodyHeight())
 	}
-	v.col = layout.Clamp(v.col, 0, max(v.numColumns()-1, 0))
-	v.table.SetHeight(v.rowsHeight())
 }
 
-func (v *CycleView) numColumns() int {
-	switch v.phase {
-	case phFilter:
-		if v.diag && v.c.Diagnostic != nil {
-			return len(v.c.Diagnostic.Plugins)
-		}
-		if v.c.Filter != nil {
-			return len(v.c.Filter.Plugins)
-		}
-	case phScore, phNormalize, phWeighted:
-		if v.c.Score != nil {
-			return len(v.c.Score.Plugins)
-		}
-	}
-	return 0
-}
-
-// focusRejection puts the plugin column on the plugin that rejected the
-// selected node, or on the first filter that ran, so the cell line starts on
-// something worth reading.
+// focusRejection puts the Filter matrix's plugin column on the plugin that
+// rejected the selected node.
 func (v *CycleView) focusRejection() {
-	if v.phase != phFilter || v.diag || v.c.Filter == nil {
-		return
-	}
-	if n, ok := v.table.Selected(); ok {
-		if r := v.a.Nodes[n]; r.State == analysis.Rejected && r.Plugin >= 0 {
-			v.col = r.Plugin
-			return
-		}
-	}
-	for p := range v.c.Filter.Plugins {
-		if !v.a.Skipped[p] {
-			v.col = p
-			return
-		}
+	if v.phase == phFilter {
+		v.nodes.FocusRejection()
 	}
 }
 
@@ -369,17 +298,8 @@ func (v *CycleView) selectedPlugin() string {
 		return ""
 	}
 	switch v.phase {
-	case phFilter:
-		if v.diag && v.c.Diagnostic != nil && v.col < len(v.c.Diagnostic.Plugins) {
-			return v.c.Diagnostic.Plugins[v.col]
-		}
-		if v.c.Filter != nil && v.col < len(v.c.Filter.Plugins) {
-			return v.c.Filter.Plugins[v.col]
-		}
-	case phScore, phNormalize, phWeighted:
-		if v.c.Score != nil && v.col < len(v.c.Score.Plugins) {
-			return v.c.Score.Plugins[v.col].Name
-		}
+	case phFilter, phScore, phNormalize, phWeighted:
+		return v.nodes.Plugin()
 	case phPostFilter:
 		// The plugins the cycle ran, as recorded (custom profiles replace
 		// DefaultPreemption): the one with the last word. For a cycle that
@@ -435,27 +355,22 @@ func (v *CycleView) updateKeys() {
 		ran, _ = phaseRan(v.c, v.phase)
 	}
 	nodes := ran && v.phase.nodeRows() && v.detail == nil
-	_, row := v.table.Selected()
+	_, row := v.nodes.Selected()
 	v.Keys.Detail.SetEnabled(nodes && row)
-	v.Keys.NextColumn.SetEnabled(ran && (nodes && v.phase != phWeighted || v.phase == phWeighted && v.detail == nil))
-	v.Keys.PrevColumn.SetEnabled(v.Keys.NextColumn.Enabled())
-	v.table.Keys.Sort.SetEnabled(nodes)
-	v.table.Keys.Show.SetEnabled(nodes && v.phase == phFilter)
-	v.Keys.Diagnostic.SetEnabled(v.phase == phFilter && v.c != nil && v.c.Diagnostic != nil)
+	v.nodes.SetActive(v.phase.nodeRows(), nodes)
 }
 
 // SetNodeFilter filters node rows by a name substring.
 func (v *CycleView) SetNodeFilter(s string) {
-	v.table.SetName(strings.TrimSpace(s))
-	v.table.SetHeight(v.rowsHeight())
+	v.nodes.SetName(strings.TrimSpace(s))
 	v.updateKeys()
 }
 
 // SetSort orders the node rows by s.
-func (v *CycleView) SetSort(s nodetable.Sort) { v.table.SetSort(s) }
+func (v *CycleView) SetSort(s nodetable.Sort) { v.nodes.SetSort(s) }
 
 // NodeFilter returns the node name filter.
-func (v CycleView) NodeFilter() string { return v.table.Name() }
+func (v CycleView) NodeFilter() string { return v.nodes.Name() }
 
 // Back closes what is open inside the view (node detail, explain panel, a
 // filter) and reports whether there was anything to close.
@@ -464,7 +379,7 @@ func (v *CycleView) Back() bool {
 	case v.detail != nil:
 		v.detail = nil
 	case v.explain.Close():
-	case v.table.Name() != "":
+	case v.nodes.Name() != "":
 		v.SetNodeFilter("")
 	default:
 		return false
@@ -503,8 +418,8 @@ func (v *CycleView) handleKey(msg tea.KeyPressMsg) {
 		v.updateText(msg)
 		return
 	}
-	if v.detail == nil && v.phase.nodeRows() && v.table.Handles(msg) {
-		v.table, _ = v.table.Update(msg)
+	if v.phase.nodeRows() && (v.detail == nil || key.Matches(msg, v.nodes.Keys.Diagnostic)) && v.nodes.Handles(msg) {
+		v.nodes, _ = v.nodes.Update(msg)
 		v.updateKeys()
 		return
 	}
@@ -529,23 +444,15 @@ func (v *CycleView) handleKey(msg tea.KeyPressMsg) {
 	case key.Matches(msg, k.Down):
 		v.moveRows(1)
 	case key.Matches(msg, k.PageUp):
-		v.moveRows(-max(v.rowsHeight()/2, 1))
+		v.moveRows(-v.page())
 	case key.Matches(msg, k.PageDown):
-		v.moveRows(max(v.rowsHeight()/2, 1))
+		v.moveRows(v.page())
 	case key.Matches(msg, k.Top):
 		v.moveRows(-1 << 30)
 	case key.Matches(msg, k.Bottom):
 		v.moveRows(1 << 30)
-	case key.Matches(msg, k.NextColumn):
-		if n := v.numColumns(); n > 0 {
-			v.col = (v.col + 1) % n
-		}
-	case key.Matches(msg, k.PrevColumn):
-		if n := v.numColumns(); n > 0 {
-			v.col = (v.col + n - 1) % n
-		}
 	case key.Matches(msg, k.Detail):
-		if node, ok := v.table.Selected(); ok {
+		if node, ok := v.nodes.Selected(); ok {
 			d := nodedetail.New(v.st, v.c, v.a, node)
 			d.SetUsage(v.nodeUsage())
 			if v.indexed {
@@ -555,9 +462,6 @@ func (v *CycleView) handleKey(msg tea.KeyPressMsg) {
 			v.detail = &d
 			v.updateKeys()
 		}
-	case key.Matches(msg, k.Diagnostic):
-		v.diag = !v.diag
-		v.col = layout.Clamp(v.col, 0, max(v.numColumns()-1, 0))
 	case key.Matches(msg, v.explain.Keys.Toggle):
 		v.explain, _ = v.explain.Update(msg)
 		v.SetSize(v.w, v.h)
@@ -634,14 +538,24 @@ func (v *CycleView) sizeText() {
 	v.selectHost.SetSize(w, h)
 }
 
+// page is how far a page key moves the node detail and a skipped phase's
+// text: half the node rows (the body less a header line and three footer
+// lines outside the node phases).
+func (v *CycleView) page() int {
+	rows := v.bodyHeight() - 4
+	if v.phase.nodeRows() {
+		rows = v.nodes.RowsHeight()
+	}
+	return max(max(rows, 1)/2, 1)
+}
+
 // moveRows moves the node cursor, the node detail or the text scroll.
 func (v *CycleView) moveRows(d int) {
 	switch {
 	case v.detail != nil:
 		v.detail.Scroll(d)
 	case v.phase.nodeRows():
-		v.table.Move(d)
-		v.table.SetHeight(v.rowsHeight())
+		v.nodes.Move(d)
 	case v.textShown():
 		v.scrollText(d)
 	default:
@@ -654,12 +568,7 @@ func (v *CycleView) Click(x, y int) {
 	if v.detail != nil || !v.phase.nodeRows() {
 		return
 	}
-	row := y - v.titleH - 1 - v.headerLines() // below the cycle header, the phase bar and the column header
-	_, off := v.table.Window(v.rowsHeight())
-	if row >= 0 && row < v.rowsHeight() {
-		v.table.MoveTo(off + row)
-		v.table.SetHeight(v.rowsHeight())
-	}
+	v.nodes.Click(y - v.titleH - 1) // below the cycle header and the phase bar
 }
 
 // View renders the cycle header, the phase bar, the body and the hint line.
@@ -770,18 +679,14 @@ func (v *CycleView) body(w, h int) []string {
 		p := v.preFilter
 		p.SetSize(w, h)
 		return layout.SplitLines(p.View())
-	case phFilter:
-		return v.filterLines(w, h)
+	case phFilter, phScore, phNormalize, phWeighted:
+		p := v.nodes
+		p.SetSize(w, h)
+		return layout.SplitLines(p.View())
 	case phPostFilter:
 		p := v.postFilter
 		p.SetSize(w, h)
 		return layout.SplitLines(p.View())
-	case phScore:
-		return v.scoreLines(w, h, false)
-	case phNormalize:
-		return v.scoreLines(w, h, true)
-	case phWeighted:
-		return v.weightedLines(w, h)
 	case phSelect:
 		p := v.selectHost
 		p.SetSize(w, h)
@@ -802,9 +707,10 @@ func (v *CycleView) hint() string {
 	}
 	switch v.phase {
 	case phFilter, phScore, phNormalize, phWeighted:
-		return v.st.Dim.Render(v.table.Query()+" · ") + keyhint.Line(v.st,
-			keyhint.Brief(v.table.Keys.Sort, "sort"), keyhint.Brief(v.table.Keys.Show, "show"), k.Filter,
-			keyhint.Brief(k.Detail, "node"), keyhint.Brief(k.NextColumn, "plugin"), v.explain.Keys.Toggle)
+		nk := v.nodes.Keys
+		return v.st.Dim.Render(v.nodes.Query()+" · ") + keyhint.Line(v.st,
+			keyhint.Brief(nk.Sort, "sort"), keyhint.Brief(nk.Show, "show"), k.Filter,
+			keyhint.Brief(k.Detail, "node"), keyhint.Brief(nk.NextColumn, "plugin"), v.explain.Keys.Toggle)
 	}
 	return keyhint.Line(v.st, phases, scroll, v.explain.Keys.Toggle)
 }

@@ -123,9 +123,7 @@ func (k ListKeyMap) FullHelp() [][]key.Binding {
 type CycleKeyMap struct {
 	PrevPhase, NextPhase                    key.Binding
 	Up, Down, Top, Bottom, PageUp, PageDown key.Binding
-	NextColumn, PrevColumn                  key.Binding
 	Detail                                  key.Binding
-	Diagnostic                              key.Binding
 	NextFailure, PrevFailure                key.Binding
 	// Filter opens the node-name prompt and Back closes what is open in the
 	// view (node detail, explain panel, name filter) or leaves it; the root
@@ -144,10 +142,7 @@ func DefaultCycleKeyMap() CycleKeyMap {
 		Bottom:      key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "bottom")),
 		PageUp:      key.NewBinding(key.WithKeys("ctrl+u", "pgup"), key.WithHelp("ctrl+u", "page up")),
 		PageDown:    key.NewBinding(key.WithKeys("ctrl+d", "pgdown"), key.WithHelp("ctrl+d", "page down")),
-		NextColumn:  key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next plugin")),
-		PrevColumn:  key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "prev plugin")),
 		Detail:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "node detail")),
-		Diagnostic:  key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "diagnostic matrix")),
 		NextFailure: key.NewBinding(key.WithKeys("n", "]"), key.WithHelp("n/]", "next failure")),
 		PrevFailure: key.NewBinding(key.WithKeys("N", "["), key.WithHelp("N/[", "prev failure")),
 		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "name")),
@@ -157,7 +152,7 @@ func DefaultCycleKeyMap() CycleKeyMap {
 
 // ShortHelp implements help.KeyMap.
 func (k CycleKeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.PrevPhase, k.NextPhase, k.Detail, k.NextColumn, k.Diagnostic}
+	return []key.Binding{k.PrevPhase, k.NextPhase, k.Detail}
 }
 
 // FullHelp implements help.KeyMap.
@@ -165,7 +160,7 @@ func (k CycleKeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.PrevPhase, k.NextPhase, k.NextFailure, k.PrevFailure},
 		{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown},
-		{k.NextColumn, k.PrevColumn, k.Detail, k.Diagnostic, k.Filter, k.Back},
+		{k.Detail, k.Filter, k.Back},
 	}
 }
 

@@ -64,7 +64,7 @@ func TestFullHelpListsEveryBinding(t *testing.T) {
 func TestCycleHintFollowsBindings(t *testing.T) {
 	rec := loadRecording(t, "default")
 	m := toPhase(t, keys(newSession(t, rec, nil, 120, 30), "enter"), phFilter)
-	m.view.table.Keys.Sort = key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "sort nodes"))
+	m.view.nodes.Keys.Sort = key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "sort nodes"))
 	m.view.explain.Keys.Toggle = key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "explain"))
 	hint := ansi.Strip(m.view.hint())
 	for _, want := range []string{"S sort", "f show", "x explain"} {
@@ -105,10 +105,10 @@ func TestNodeDetailTakesTheMovementKeys(t *testing.T) {
 	rec := loadRecording(t, "default")
 	m := toPhase(t, keys(newSession(t, rec, nil, 80, 24), "enter"), phFilter)
 	m = keys(m, "enter")
-	before, cursor := screen(m), m.view.table.Cursor()
+	before, cursor := screen(m), m.view.nodes.Cursor()
 	for _, k := range []string{"j", "ctrl+d", "k"} {
 		m = keys(m, k)
-		if m.view.table.Cursor() != cursor {
+		if m.view.nodes.Cursor() != cursor {
 			t.Errorf("%s moved the node table under the detail", k)
 		}
 		if screen(m) == before {

@@ -13,7 +13,7 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/tui/components/explain"
-	"github.com/schedscope/schedscope/tui/components/nodetable"
+	"github.com/schedscope/schedscope/tui/components/nodephase"
 	"github.com/schedscope/schedscope/tui/components/problems"
 	"github.com/schedscope/schedscope/tui/components/prompt"
 	"github.com/schedscope/schedscope/tui/glyph"
@@ -856,7 +856,7 @@ type helpSection struct {
 // panes are listed whatever the pane's state (a node key works once a node
 // phase is shown); the engine controls only when there is an engine to control.
 func (m Model) helpSections() []helpSection {
-	l, c, nt, g := DefaultListKeyMap(), DefaultCycleKeyMap(), nodetable.DefaultKeyMap(), m.Keys
+	l, c, np, g := DefaultListKeyMap(), DefaultCycleKeyMap(), nodephase.DefaultKeyMap(), m.Keys
 	top := l.Top
 	top.SetHelp("g", "first")
 	bottom := l.Bottom
@@ -873,7 +873,7 @@ func (m Model) helpSections() []helpSection {
 		engine.note = "the run has finished"
 	}
 	return append(sections, engine,
-		helpSection{title: "Inside a cycle", keys: []key.Binding{c.PrevPhase, c.NextPhase, c.NextColumn, c.PrevColumn, c.Detail, c.Diagnostic, nt.Sort, nt.Show, explain.DefaultKeyMap().Toggle}},
+		helpSection{title: "Inside a cycle", keys: []key.Binding{c.PrevPhase, c.NextPhase, np.NextColumn, np.PrevColumn, c.Detail, np.Diagnostic, np.Sort, np.Show, explain.DefaultKeyMap().Toggle}},
 		m.whatIfHelpSection(),
 		podsHelpSection(),
 		helpSection{title: "Everywhere", keys: []key.Binding{g.Help, g.Command, g.Filter, g.Problems, g.Back, g.Quit}},

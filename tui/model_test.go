@@ -303,7 +303,7 @@ func TestNodeSortAndFilter(t *testing.T) {
 	m = keys(m, "enter") // an unschedulable cycle opens on Filter
 	names := func() []string {
 		var out []string
-		for _, n := range m.view.table.Rows() {
+		for _, n := range m.view.nodes.Rows() {
 			out = append(out, m.view.c.NodeName(n))
 		}
 		return out

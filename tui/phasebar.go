@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui/components/nodephase"
 	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/theme"
 )
@@ -38,6 +39,22 @@ func (p phase) String() string {
 // short is the phase's name in the narrow phase bar.
 func (p phase) short() string {
 	return [...]string{"Queue", "PreF", "Filter", "PostF", "Score", "Norm", "Sum", "Select", "Resv", "Permit", "PreB", "Bind", "PostB"}[p]
+}
+
+// nodeKind is the node phase view's kind of a node phase, ok false for the
+// others.
+func (p phase) nodeKind() (nodephase.Kind, bool) {
+	switch p {
+	case phFilter:
+		return nodephase.Filter, true
+	case phScore:
+		return nodephase.Score, true
+	case phNormalize:
+		return nodephase.Normalize, true
+	case phWeighted:
+		return nodephase.Weighted, true
+	}
+	return 0, false
 }
 
 // bindPoint is the extension point of a phase of the binding cycle, ok

@@ -111,7 +111,7 @@ func TestPhaseCommand(t *testing.T) {
 
 func TestSortCommand(t *testing.T) {
 	m := keys(following(t, 80, 24), "enter")
-	if got := keys(m, ":", "text:sort sn", "enter").view.table.SortBy(); got.String() != "snapshot" {
+	if got := keys(m, ":", "text:sort sn", "enter").view.nodes.SortBy(); got.String() != "snapshot" {
 		t.Errorf(":sort sn sorted by %v, want snapshot", got)
 	}
 	if got := statusLine(t, keys(m, ":", "text:sort s", "enter")); !strings.Contains(got, `sort "s": status score snapshot?`) {

@@ -73,7 +73,7 @@ func TestUnknownNodeNames(t *testing.T) {
 		}
 		// The node tables have a row per node, by index.
 		m = toPhase(t, m, phFilter)
-		if n := len(m.view.table.Rows()); n != 4 {
+		if n := len(m.view.nodes.Rows()); n != 4 {
 			t.Errorf("%dx%d: the filter table has %d rows, want 4:\n%s", w, h, n, screen(m))
 		}
 		if s := screen(m); !strings.Contains(s, "4/? nodes passed") || !strings.Contains(s, "#3") {

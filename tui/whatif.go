@@ -218,7 +218,7 @@ func (m Model) whatIfTarget() (wiTarget, bool) {
 	case v.detail != nil:
 		node = v.detail.Node()
 	case v.phase.nodeRows():
-		if n, ok := v.table.Selected(); ok {
+		if n, ok := v.nodes.Selected(); ok {
 			node = n
 		}
 	}
@@ -233,8 +233,8 @@ func (m Model) whatIfTarget() (wiTarget, bool) {
 		t.plugin, t.point = v.selectedPlugin(), "filter"
 	case phScore, phNormalize, phWeighted:
 		t.plugin, t.point = v.selectedPlugin(), "score"
-		if s := c.Score; s != nil && v.col < len(s.Plugins) {
-			t.weight = s.Plugins[v.col].Weight
+		if s := c.Score; s != nil && v.nodes.Column() < len(s.Plugins) {
+			t.weight = s.Plugins[v.nodes.Column()].Weight
 		}
 	}
 	return t, true
