@@ -18,11 +18,8 @@
 //     an indexed replay on demand and keeps a bounded window of them.
 //   - The cycle list and cycle view. cyclelist.go: the timeline of cycles.
 //     cycleview.go: one cycle phase by phase, composing the phase views, the
-//     node table, the node detail and the explain panel; phasebar.go (the
-//     phase tabs and what ran) and phasedoc.go (what each phase does).
-//     The node phases still render in this package: filterview.go (the
-//     node × plugin filter matrix), scoreview.go and weighted.go (raw,
-//     normalized and weighted scores).
+//     node detail and the explain panel; phasebar.go (the phase tabs and
+//     what ran) and phasedoc.go (what each phase does).
 //   - Panels and modes. podsview.go and podsmode.go: the Pods view and a
 //     pod's story. breakpoints.go: breakpoints of a live run. observed.go:
 //     the live bindings collected. whatif*.go and diffview.go: the what-if
@@ -38,6 +35,9 @@
 //   - components/queuephase, prefilterphase, postfilterphase, selectphase,
 //     bindphase: the text phase views (Queue; PreFilter; PostFilter;
 //     Select host; Reserve … PostBind), pagers over what the phase did.
+//   - components/nodephase: the node phases over one node table: the
+//     node × plugin Filter matrix (and the diagnostic pass's), the Score
+//     and NormalizeScore heatmaps, the weighted sums.
 //   - components/nodetable: the node rows the node phases share (cursor,
 //     sort, show by status, name filter).
 //   - components/nodedetail: one node as a cycle saw it.
