@@ -104,7 +104,7 @@ func DefaultListKeyMap() ListKeyMap {
 		Open:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open cycle")),
 		NextFailure: key.NewBinding(key.WithKeys("n", "]"), key.WithHelp("n/]", "next failure")),
 		PrevFailure: key.NewBinding(key.WithKeys("N", "["), key.WithHelp("N/[", "prev failure")),
-		Pods:        key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "pods")),
+		Pods:        key.NewBinding(key.WithKeys("P", "p"), key.WithHelp("P", "pods")),
 		Back:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 	}
 }

@@ -117,3 +117,13 @@ func TestNodeDetailTakesTheMovementKeys(t *testing.T) {
 		before = screen(m)
 	}
 }
+
+// TestLowercasePOpensPods: a newcomer's p opens the Pods view as P does.
+func TestLowercasePOpensPods(t *testing.T) {
+	rec := loadRecording(t, "default")
+	for _, k := range []string{"P", "p"} {
+		if m := keys(newSession(t, rec, nil, 80, 24), k); !m.podsMode.shown {
+			t.Errorf("%s in the cycle list did not open the Pods view", k)
+		}
+	}
+}
