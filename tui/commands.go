@@ -8,6 +8,7 @@ import (
 
 	"github.com/schedscope/schedscope/tui/components/nodetable"
 	"github.com/schedscope/schedscope/tui/components/prompt"
+	"github.com/schedscope/schedscope/tui/pages/cyclepage"
 )
 
 // promptMode is what the bottom-line prompt is open for.
@@ -34,8 +35,8 @@ func (m *Model) openPrompt(mode promptMode, value string) tea.Cmd {
 // commandSuggestions complete ":" commands with tab.
 func commandSuggestions() []string {
 	out := []string{"cycle ", "filter ", "help", "pods", "problems", "quit"}
-	for p := range numPhases {
-		out = append(out, "phase "+strings.ToLower(p.short()))
+	for p := range cyclepage.NumPhases {
+		out = append(out, "phase "+strings.ToLower(p.Short()))
 	}
 	for s := range nodetable.NumSorts {
 		out = append(out, "sort "+s.String())
@@ -87,9 +88,9 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 		}
 		m.say("no cycle %d", seq)
 	case "phase", "p":
-		names := make([][]string, numPhases)
-		for p := range numPhases {
-			names[p] = []string{strings.ToLower(p.short()), strings.ToLower(p.String())}
+		names := make([][]string, cyclepage.NumPhases)
+		for p := range cyclepage.NumPhases {
+			names[p] = []string{strings.ToLower(p.Short()), strings.ToLower(p.String())}
 		}
 		p, matches := pick(arg, names)
 		switch {
@@ -99,7 +100,7 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 			if m.focus != focusCycle {
 				m.open(m.list.Selected())
 			}
-			m.view.SetPhase(phase(p))
+			m.view.SetPhase(cyclepage.Phase(p))
 		case len(matches) > 1:
 			m.say("phase %q: %s?", arg, strings.Join(matches, " "))
 		default:

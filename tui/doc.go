@@ -16,22 +16,24 @@
 //     prompts are open for and the : commands; source.go and stream.go are
 //     what a source delivers and how events arrive; window.go opens cycles of
 //     an indexed replay on demand and keeps a bounded window of them.
-//   - The cycle list and cycle view. cyclelist.go: the timeline of cycles.
-//     cycleview.go: one cycle phase by phase, composing the phase views, the
-//     node detail and the explain panel; phasebar.go (the phase tabs and
-//     what ran) and phasedoc.go (what each phase does).
+//   - The cycle list. cyclelist.go: the timeline of cycles. (The cycle
+//     view is pages/cyclepage.)
 //   - Panels and modes. podsview.go and podsmode.go: the Pods view and a
 //     pod's story. breakpoints.go: breakpoints of a live run. observed.go:
 //     the live bindings collected. whatif*.go and diffview.go: the what-if
 //     mode, its edits (whatif_editor.go), suggestions (whatif_suggest.go) and
 //     the diff of a re-run against its cycle.
 //   - Shared pieces here. statusbar.go: the status line. keys.go: the key
-//     maps of the root, the cycle list and the cycle view.
+//     maps of the root and the cycle list.
 //     printable.go: making recorded strings safe to draw. trace.go: frame
 //     times for the replay benchmark.
 //
 // Subpackages:
 //
+//   - pages/cyclepage: the cycle view, one cycle phase by phase, composing
+//     the phase views, the node detail and the explain panel (cyclepage.go);
+//     the phases, what ran and the phase bar (phase.go); what each phase
+//     does (phasedoc.go); its keys (keys.go).
 //   - components/queuephase, prefilterphase, postfilterphase, selectphase,
 //     bindphase: the text phase views (Queue; PreFilter; PostFilter;
 //     Select host; Reserve … PostBind), pagers over what the phase did.

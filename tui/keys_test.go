@@ -2,14 +2,13 @@ package tui
 
 import (
 	"reflect"
-	"strings"
 	"testing"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/schedscope/schedscope/tui/components/problems"
+	"github.com/schedscope/schedscope/tui/pages/cyclepage"
 )
 
 // bindingsOf lists the key.Binding fields of a key map struct, by name.
@@ -33,7 +32,7 @@ func TestFullHelpListsEveryBinding(t *testing.T) {
 	}{
 		{"KeyMap", DefaultKeyMap()},
 		{"ListKeyMap", DefaultListKeyMap()},
-		{"CycleKeyMap", DefaultCycleKeyMap()},
+		{"CycleKeyMap", cyclepage.DefaultKeyMap()},
 		{"ProblemsKeyMap", problems.DefaultKeyMap()},
 		{"BreakpointsKeyMap", DefaultBreakpointsKeyMap()},
 		{"PodsKeyMap", DefaultPodsKeyMap()},
@@ -59,56 +58,16 @@ func TestFullHelpListsEveryBinding(t *testing.T) {
 	}
 }
 
-// TestCycleHintFollowsBindings rebinds keys and checks the hint under the
-// cycle view names the new keys: hints are generated, not written out.
-func TestCycleHintFollowsBindings(t *testing.T) {
-	rec := loadRecording(t, "default")
-	m := toPhase(t, keys(newSession(t, rec, nil, 120, 30), "enter"), phFilter)
-	m.view.nodes.Keys.Sort = key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "sort nodes"))
-	m.view.explain.Keys.Toggle = key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "explain"))
-	hint := ansi.Strip(m.view.hint())
-	for _, want := range []string{"S sort", "f show", "x explain"} {
-		if !strings.Contains(hint, want) {
-			t.Errorf("filter hint %q lacks %q", hint, want)
-		}
-	}
-	if strings.Contains(hint, "o sort") || strings.Contains(hint, "e explain") {
-		t.Errorf("filter hint %q still names the old keys", hint)
-	}
-	m = toPhase(t, m, phScore)
-	if hint := ansi.Strip(m.view.hint()); strings.Contains(hint, "f show") {
-		t.Errorf("score hint %q offers f, which only acts in Filter", hint)
-	}
-}
-
-// TestNodeDetailHint checks the node detail's title and the hint under it
-// come from its key map.
-func TestNodeDetailHint(t *testing.T) {
-	rec := loadRecording(t, "default")
-	m := toPhase(t, keys(newSession(t, rec, nil, 80, 24), "enter"), phFilter)
-	m = keys(m, "enter")
-	if m.view.detail == nil {
-		t.Fatal("enter should open the node detail")
-	}
-	m.view.detail.Keys.Back = key.NewBinding(key.WithKeys("backspace"), key.WithHelp("bksp", "back"))
-	s := screen(m)
-	for _, want := range []string{"in the snapshot) · bksp back", "node detail · bksp back · ↑/↓ scroll"} {
-		if !strings.Contains(s, want) {
-			t.Errorf("screen lacks %q:\n%s", want, s)
-		}
-	}
-}
-
 // TestNodeDetailTakesTheMovementKeys: with a node's detail open, the keys
 // that move scroll the detail, not the node table under it.
 func TestNodeDetailTakesTheMovementKeys(t *testing.T) {
 	rec := loadRecording(t, "default")
-	m := toPhase(t, keys(newSession(t, rec, nil, 80, 24), "enter"), phFilter)
+	m := toPhase(t, keys(newSession(t, rec, nil, 80, 24), "enter"), cyclepage.Filter)
 	m = keys(m, "enter")
-	before, cursor := screen(m), m.view.nodes.Cursor()
+	before, cursor := screen(m), m.view.Nodes().Cursor()
 	for _, k := range []string{"j", "ctrl+d", "k"} {
 		m = keys(m, k)
-		if m.view.nodes.Cursor() != cursor {
+		if m.view.Nodes().Cursor() != cursor {
 			t.Errorf("%s moved the node table under the detail", k)
 		}
 		if screen(m) == before {

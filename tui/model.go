@@ -19,6 +19,7 @@ import (
 	"github.com/schedscope/schedscope/tui/glyph"
 	"github.com/schedscope/schedscope/tui/keyhint"
 	"github.com/schedscope/schedscope/tui/layout"
+	"github.com/schedscope/schedscope/tui/pages/cyclepage"
 	"github.com/schedscope/schedscope/tui/theme"
 )
 
@@ -58,7 +59,7 @@ type Model struct {
 	help help.Model
 
 	list   CycleList
-	view   CycleView
+	view   cyclepage.Model
 	prompt prompt.Model
 	// promptFor is what the prompt is open for.
 	promptFor promptMode
@@ -121,7 +122,7 @@ func New(opts Options) Model {
 		Keys:     DefaultKeyMap(),
 		help:     help.New(),
 		list:     NewCycleList(&st),
-		view:     NewCycleView(&st),
+		view:     cyclepage.New(&st),
 		prompt:   prompt.New(&st),
 		problems: problems.New(&st),
 		pods:     NewPods(&st),
@@ -856,7 +857,7 @@ type helpSection struct {
 // panes are listed whatever the pane's state (a node key works once a node
 // phase is shown); the engine controls only when there is an engine to control.
 func (m Model) helpSections() []helpSection {
-	l, c, np, g := DefaultListKeyMap(), DefaultCycleKeyMap(), nodephase.DefaultKeyMap(), m.Keys
+	l, c, np, g := DefaultListKeyMap(), cyclepage.DefaultKeyMap(), nodephase.DefaultKeyMap(), m.Keys
 	top := l.Top
 	top.SetHelp("g", "first")
 	bottom := l.Bottom

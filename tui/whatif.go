@@ -14,6 +14,7 @@ import (
 	"github.com/schedscope/schedscope/tui/components/problems"
 	"github.com/schedscope/schedscope/tui/components/prompt"
 	"github.com/schedscope/schedscope/tui/layout"
+	"github.com/schedscope/schedscope/tui/pages/cyclepage"
 	"github.com/schedscope/schedscope/tui/theme"
 )
 
@@ -66,6 +67,17 @@ func (r *whatIfRuns) of(c *recorder.Cycle) *whatIfRun {
 	}
 	return r.byCycle[c]
 }
+
+// Label names c when it is a re-run, ok false for a recorded cycle.
+func (r *whatIfRuns) Label(c *recorder.Cycle) (string, bool) {
+	if run := r.of(c); run != nil {
+		return run.label, true
+	}
+	return "", false
+}
+
+// Any reports whether there is a re-run at all.
+func (r *whatIfRuns) Any() bool { return r != nil && len(r.byCycle) > 0 }
 
 // label names the n-th re-run of cycle seq: 3', 3”, 3”', then 3'4.
 func wiLabel(seq, n int) string {
@@ -213,50 +225,22 @@ func (m Model) whatIfTarget() (wiTarget, bool) {
 		return t, true
 	}
 	v := &m.view
-	node := -1
-	switch {
-	case v.detail != nil:
-		node = v.detail.Node()
-	case v.phase.nodeRows():
-		if n, ok := v.nodes.Selected(); ok {
-			node = n
-		}
-	}
-	if node >= 0 {
+	if node, ok := v.Selected(); ok {
 		t.node = c.NodeName(node)
-		if u, ok := recorder.UsageAt(v.usageCycles()).Node(t.node); ok {
+		if u, ok := recorder.UsageAt(v.UsageCycles()).Node(t.node); ok {
 			t.pods = u.Pods
 		}
 	}
-	switch v.phase {
-	case phFilter:
-		t.plugin, t.point = v.selectedPlugin(), "filter"
-	case phScore, phNormalize, phWeighted:
-		t.plugin, t.point = v.selectedPlugin(), "score"
-		if s := c.Score; s != nil && v.nodes.Column() < len(s.Plugins) {
-			t.weight = s.Plugins[v.nodes.Column()].Weight
+	switch v.Phase() {
+	case cyclepage.Filter:
+		t.plugin, t.point = v.SelectedPlugin(), "filter"
+	case cyclepage.Score, cyclepage.Normalize, cyclepage.Weighted:
+		t.plugin, t.point = v.SelectedPlugin(), "score"
+		if s := c.Score; s != nil && v.Column() < len(s.Plugins) {
+			t.weight = s.Plugins[v.Column()].Weight
 		}
 	}
 	return t, true
-}
-
-// usageCycles are the cycles whose node use the node detail adds up: a
-// re-run carries its own, from the fork's first cycle; a recorded cycle
-// adds up the recorded cycles up to it, never a re-run listed among them.
-func (v *CycleView) usageCycles() ([]*recorder.Cycle, int) {
-	if v.runs.of(v.c) != nil {
-		return []*recorder.Cycle{v.c}, 0
-	}
-	if v.runs == nil || len(v.runs.byCycle) == 0 || v.index >= len(v.cycles) {
-		return v.cycles, v.index
-	}
-	var recorded []*recorder.Cycle
-	for _, c := range v.cycles[:v.index+1] {
-		if v.runs.of(c) == nil {
-			recorded = append(recorded, c)
-		}
-	}
-	return recorded, len(recorded) - 1
 }
 
 // whatIfKey handles a key for the what-if mode and reports whether it took it.

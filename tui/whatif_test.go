@@ -12,6 +12,7 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/tui/layout"
+	"github.com/schedscope/schedscope/tui/pages/cyclepage"
 	"github.com/schedscope/schedscope/tui/theme"
 )
 
@@ -175,7 +176,7 @@ func TestWhatIfWeightRun(t *testing.T) {
 	before, after := scoredCycles()
 	f := &fakeWhatIf{after: func(int, []WhatIfChange) (*recorder.Cycle, error) { return after, nil }}
 	m := whatIfSession(t, f, 80, 24, before)
-	m = toPhase(t, keys(m, "enter"), phScore)
+	m = toPhase(t, keys(m, "enter"), cyclepage.Score)
 	m = keys(m, "tab") // ImageLocality
 	m = pressSettle(t, m, "w", "W")
 	if m.wi.screen != wiInput || m.wi.input.Value() != "ImageLocality=" {
@@ -224,7 +225,7 @@ func TestWhatIfDiffWide(t *testing.T) {
 	before, after := scoredCycles()
 	f := &fakeWhatIf{after: func(int, []WhatIfChange) (*recorder.Cycle, error) { return after, nil }}
 	m := whatIfSession(t, f, 200, 50, before)
-	m = toPhase(t, keys(m, "enter"), phScore)
+	m = toPhase(t, keys(m, "enter"), cyclepage.Score)
 	m = pressSettle(t, m, "w", "W", "backspace", "text:=5", "enter")
 	if m.wi.screen != wiDiff {
 		t.Fatalf("screen %d, want the diff view (runs %+v, message %q)", m.wi.screen, f.runs, m.message.Text)
@@ -530,13 +531,13 @@ func TestRecordedUsageLeavesReRunsOut(t *testing.T) {
 	if m.view.Cycle() != next {
 		t.Fatalf("opened %v, want cycle 2", m.view.Cycle().Pod)
 	}
-	cs, i := m.view.usageCycles()
+	cs, i := m.view.UsageCycles()
 	u, _ := recorder.UsageAt(cs, i).Node("small")
 	if len(u.Pods) != 1 || u.Pods[0].Name != "old" {
 		t.Errorf("cycle 2 sees %v on small, want the recorded pod old, not the fork's", u.Pods)
 	}
 	m.view.SetCycle(m.cycles, 1) // the re-run
-	cs, i = m.view.usageCycles()
+	cs, i = m.view.UsageCycles()
 	if u, _ := recorder.UsageAt(cs, i).Node("small"); len(u.Pods) != 1 || u.Pods[0].Name != "forked" {
 		t.Errorf("the re-run sees %v on small, want its own forked", u.Pods)
 	}
@@ -551,7 +552,7 @@ func TestReRunHasNoClusterBinding(t *testing.T) {
 	if m.view.Cycle() != m.cycles[1] {
 		t.Fatal("the re-run is not open")
 	}
-	if m.view.observed != nil {
-		t.Errorf("the re-run shows the cluster's binding of the recorded cycle: %+v", m.view.observed)
+	if m.view.Observed() != nil {
+		t.Errorf("the re-run shows the cluster's binding of the recorded cycle: %+v", m.view.Observed())
 	}
 }

@@ -1,4 +1,4 @@
-package tui
+package cyclepage
 
 import (
 	"strings"
@@ -9,49 +9,49 @@ import (
 	"github.com/schedscope/schedscope/tui/theme"
 )
 
-// phase is one step of the cycle view's stepper.
-type phase uint8
+// Phase is one step of the cycle view's stepper.
+type Phase uint8
 
 const (
-	phQueue phase = iota
-	phPreFilter
-	phFilter
-	phPostFilter
-	phScore
-	phNormalize
-	phWeighted
-	phSelect
-	phReserve
-	phPermit
-	phPreBind
-	phBind
-	phPostBind
-	numPhases
+	Queue Phase = iota
+	PreFilter
+	Filter
+	PostFilter
+	Score
+	Normalize
+	Weighted
+	Select
+	Reserve
+	Permit
+	PreBind
+	Bind
+	PostBind
+	NumPhases
 )
 
 // String is the phase's name as the framework spells it where it has one.
-func (p phase) String() string {
+func (p Phase) String() string {
 	return [...]string{"Queue", recorder.PhasePreFilter, recorder.PhaseFilter, recorder.PhasePostFilter,
 		recorder.PhaseScore, recorder.PhaseNormalize, "Weighted sum", "Select host", recorder.PhaseReserve,
 		recorder.PhasePermit, recorder.PhasePreBind, recorder.PhaseBind, recorder.PhasePostBind}[p]
 }
 
-// short is the phase's name in the narrow phase bar.
-func (p phase) short() string {
+// Short is the phase's name in the narrow phase bar.
+func (p Phase) Short() string {
 	return [...]string{"Queue", "PreF", "Filter", "PostF", "Score", "Norm", "Sum", "Select", "Resv", "Permit", "PreB", "Bind", "PostB"}[p]
 }
 
 // nodeKind is the node phase view's kind of a node phase, ok false for the
 // others.
-func (p phase) nodeKind() (nodephase.Kind, bool) {
+func (p Phase) nodeKind() (nodephase.Kind, bool) {
 	switch p {
-	case phFilter:
+	case Filter:
 		return nodephase.Filter, true
-	case phScore:
+	case Score:
 		return nodephase.Score, true
-	case phNormalize:
+	case Normalize:
 		return nodephase.Normalize, true
-	case phWeighted:
+	case Weighted:
 		return nodephase.Weighted, true
 	}
 	return 0, false
@@ -59,31 +59,31 @@ func (p phase) nodeKind() (nodephase.Kind, bool) {
 
 // bindPoint is the extension point of a phase of the binding cycle, ok
 // false for the others.
-func (p phase) bindPoint() (string, bool) {
+func (p Phase) bindPoint() (string, bool) {
 	switch p {
-	case phReserve:
+	case Reserve:
 		return recorder.PhaseReserve, true
-	case phPermit:
+	case Permit:
 		return recorder.PhasePermit, true
-	case phPreBind:
+	case PreBind:
 		return recorder.PhasePreBind, true
-	case phBind:
+	case Bind:
 		return recorder.PhaseBind, true
-	case phPostBind:
+	case PostBind:
 		return recorder.PhasePostBind, true
 	}
 	return "", false
 }
 
 // nodeRows tells whether the phase shows node rows (and so node detail on enter).
-func (p phase) nodeRows() bool {
-	return p == phFilter || p == phScore || p == phNormalize || p == phWeighted
+func (p Phase) nodeRows() bool {
+	return p == Filter || p == Score || p == Normalize || p == Weighted
 }
 
-// decisivePhase is the phase that decided the cycle's outcome: Select host for
+// Decisive is the phase that decided the cycle's outcome: Select host for
 // a bound pod; for a failed one the phase whose status failed it (PreFilter,
 // Filter, PostFilter when preemption nominated a node, or a binding phase).
-func decisivePhase(c *recorder.Cycle) phase {
+func Decisive(c *recorder.Cycle) Phase {
 	failed := func(ps []recorder.PluginStatus) bool {
 		for _, s := range ps {
 			if s.Code != recorder.CodeSuccess && s.Code != recorder.CodeSkip {
@@ -94,37 +94,37 @@ func decisivePhase(c *recorder.Cycle) phase {
 	}
 	if c.Outcome.Result == recorder.ResultBound {
 		if c.Selection != nil {
-			return phSelect
+			return Select
 		}
-		return phBind
+		return Bind
 	}
 	if c.PreFilter != nil && c.PreFilter.Code != recorder.CodeSuccess && c.PreFilter.Code != recorder.CodeSkip {
-		return phPreFilter
+		return PreFilter
 	}
 	if c.Selection == nil {
 		switch {
 		case c.PostFilter != nil && c.PostFilter.NominatedNode != "":
-			return phPostFilter
+			return PostFilter
 		case c.Filter != nil || c.FastPath != nil:
-			return phFilter
+			return Filter
 		case c.PreFilter != nil:
-			return phPreFilter
+			return PreFilter
 		}
-		return phQueue
+		return Queue
 	}
 	for _, b := range []struct {
-		p  phase
+		p  Phase
 		ps []recorder.PluginStatus
-	}{{phReserve, c.Reserve}, {phPermit, c.Permit}, {phPreBind, c.PreBind}, {phBind, c.Bind}} {
+	}{{Reserve, c.Reserve}, {Permit, c.Permit}, {PreBind, c.PreBind}, {Bind, c.Bind}} {
 		if failed(b.ps) {
 			return b.p
 		}
 	}
-	return phSelect
+	return Select
 }
 
-// phaseRan tells whether the cycle reached a phase, and if not, why.
-func phaseRan(c *recorder.Cycle, p phase) (bool, string) {
+// Ran tells whether the cycle reached a phase, and if not, why.
+func Ran(c *recorder.Cycle, p Phase) (bool, string) {
 	scored := c.Score != nil && len(c.Score.Plugins) > 0 && len(c.Score.Nodes) > 0
 	bindingPhase := func(ps []recorder.PluginStatus, name string) (bool, string) {
 		if len(ps) > 0 || hasTiming(c, name) {
@@ -136,14 +136,14 @@ func phaseRan(c *recorder.Cycle, p phase) (bool, string) {
 		return false, "this phase did not run in this cycle"
 	}
 	switch p {
-	case phQueue:
+	case Queue:
 		return true, ""
-	case phPreFilter:
+	case PreFilter:
 		if c.PreFilter == nil {
 			return false, "PreFilter was not recorded for this cycle"
 		}
 		return true, ""
-	case phFilter:
+	case Filter:
 		if c.Filter == nil && c.FastPath == nil {
 			if c.PreFilter != nil && c.PreFilter.Code != recorder.CodeSuccess {
 				return false, "PreFilter rejected the pod, so no node was filtered"
@@ -151,7 +151,7 @@ func phaseRan(c *recorder.Cycle, p phase) (bool, string) {
 			return false, "no node was filtered"
 		}
 		return true, ""
-	case phPostFilter:
+	case PostFilter:
 		if c.PostFilter == nil {
 			if c.Selection != nil {
 				return false, "a node passed filtering, so preemption was not needed"
@@ -159,7 +159,7 @@ func phaseRan(c *recorder.Cycle, p phase) (bool, string) {
 			return false, "PostFilter did not run"
 		}
 		return true, ""
-	case phScore, phNormalize, phWeighted:
+	case Score, Normalize, Weighted:
 		if scored {
 			return true, ""
 		}
@@ -172,20 +172,20 @@ func phaseRan(c *recorder.Cycle, p phase) (bool, string) {
 			return false, "no node passed filtering, so there was nothing to score"
 		}
 		return false, "scoring did not run"
-	case phSelect:
+	case Select:
 		if c.Selection == nil {
 			return false, "no node passed filtering, so no host could be selected"
 		}
 		return true, ""
-	case phReserve:
+	case Reserve:
 		return bindingPhase(c.Reserve, recorder.PhaseReserve)
-	case phPermit:
+	case Permit:
 		return bindingPhase(c.Permit, recorder.PhasePermit)
-	case phPreBind:
+	case PreBind:
 		return bindingPhase(c.PreBind, recorder.PhasePreBind)
-	case phBind:
+	case Bind:
 		return bindingPhase(c.Bind, recorder.PhaseBind)
-	case phPostBind:
+	case PostBind:
 		return bindingPhase(c.PostBind, recorder.PhasePostBind)
 	}
 	return false, ""
@@ -202,15 +202,15 @@ func hasTiming(c *recorder.Cycle, name string) bool {
 
 // renderPhaseBar draws every phase on one line: the current one highlighted and
 // bracketed, phases the cycle skipped dimmed.
-func renderPhaseBar(st *theme.Styles, c *recorder.Cycle, cur phase, w int) string {
+func renderPhaseBar(st *theme.Styles, c *recorder.Cycle, cur Phase, w int) string {
 	full := 0
-	for p := range numPhases {
+	for p := range NumPhases {
 		full += len(p.String()) + 3
 	}
 	wide := full+2 <= w
 	var b strings.Builder
-	for p := range numPhases {
-		name := p.short()
+	for p := range NumPhases {
+		name := p.Short()
 		sep := " "
 		if wide {
 			name, sep = p.String(), " › "
@@ -218,7 +218,7 @@ func renderPhaseBar(st *theme.Styles, c *recorder.Cycle, cur phase, w int) strin
 		if p > 0 {
 			b.WriteString(st.Dim.Render(sep))
 		}
-		ran, _ := phaseRan(c, p)
+		ran, _ := Ran(c, p)
 		switch {
 		case p == cur:
 			b.WriteString(st.Cursor.Render("[" + name + "]"))

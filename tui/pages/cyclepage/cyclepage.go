@@ -1,4 +1,9 @@
-package tui
+// Package cyclepage is the cycle view: one scheduling cycle, phase by phase
+// (Queue … PostBind), under its header and phase bar. It composes the phase
+// views, the node detail and the explain panel, routes keys to the one on
+// screen, and lays them out; the hint under the body is generated from their
+// key bindings.
+package cyclepage
 
 import (
 	"fmt"
@@ -27,10 +32,10 @@ import (
 	"github.com/schedscope/schedscope/tui/theme"
 )
 
-// CycleView steps through one cycle phase by phase.
-type CycleView struct {
+// Model steps through one cycle phase by phase.
+type Model struct {
 	st   *theme.Styles
-	Keys CycleKeyMap
+	Keys KeyMap
 
 	header *recorder.Header
 	cycles []*recorder.Cycle // all cycles up to and including this one, for node usage
@@ -51,7 +56,7 @@ type CycleView struct {
 	// cluster's binding does not fit beside it).
 	titleH int
 
-	phase phase
+	phase Phase
 	// nodes shows Filter, Score, NormalizeScore and the weighted sum.
 	nodes nodephase.Model
 	// The text phase views: bind shows Reserve, Permit, PreBind, Bind and
@@ -67,30 +72,30 @@ type CycleView struct {
 	explain explain.Model
 	detail  *nodedetail.Model
 	// runs tells the what-if re-runs from recorded cycles.
-	runs *whatIfRuns
+	runs Runs
 
 	w, h int
 }
 
-// NewCycleView returns an empty cycle view.
-func NewCycleView(st *theme.Styles) CycleView {
-	return CycleView{st: st, Keys: DefaultCycleKeyMap(), nodes: nodephase.New(st), explain: explain.New(st),
+// New returns an empty cycle view.
+func New(st *theme.Styles) Model {
+	return Model{st: st, Keys: DefaultKeyMap(), nodes: nodephase.New(st), explain: explain.New(st),
 		queue: queuephase.New(st), preFilter: prefilterphase.New(st), postFilter: postfilterphase.New(st),
 		selectHost: selectphase.New(st), bind: bindphase.New(st)}
 }
 
 // ShortHelp implements help.KeyMap: the view's keys and its panel's.
-func (v CycleView) ShortHelp() []key.Binding {
+func (v Model) ShortHelp() []key.Binding {
 	return slices.Concat(v.Keys.ShortHelp(), v.nodes.Keys.ShortHelp(), v.explain.Keys.ShortHelp())
 }
 
 // FullHelp implements help.KeyMap.
-func (v CycleView) FullHelp() [][]key.Binding {
+func (v Model) FullHelp() [][]key.Binding {
 	return slices.Concat(v.Keys.FullHelp(), v.nodes.Keys.FullHelp(), v.explain.Keys.FullHelp())
 }
 
 // SetHeader gives the view the recording header (profiles, weights).
-func (v *CycleView) SetHeader(h *recorder.Header) {
+func (v *Model) SetHeader(h *recorder.Header) {
 	v.header = h
 	v.bind.SetHeader(h)
 }
@@ -98,13 +103,13 @@ func (v *CycleView) SetHeader(h *recorder.Header) {
 // SetCycle shows cycles[i]. The sort and filters are kept, and so is the phase
 // when it ran in this cycle too, so that stepping between cycles compares like
 // with like; otherwise the cycle opens on the phase that decided its outcome.
-func (v *CycleView) SetCycle(cycles []*recorder.Cycle, i int) {
+func (v *Model) SetCycle(cycles []*recorder.Cycle, i int) {
 	v.setCycle(cycles, i, false)
 }
 
 // Await shows text instead of a cycle until cycle index i is set: it is
 // being read, or could not be.
-func (v *CycleView) Await(i int, text string) {
+func (v *Model) Await(i int, text string) {
 	v.pending = text
 	if v.index != i {
 		v.detail = nil
@@ -113,7 +118,7 @@ func (v *CycleView) Await(i int, text string) {
 }
 
 // SetUsage gives a replay's view the node use as of cycle index i.
-func (v *CycleView) SetUsage(i int, u *recorder.Usage) {
+func (v *Model) SetUsage(i int, u *recorder.Usage) {
 	v.usage, v.usageAt = u, i
 	if v.detail != nil && v.index == i && v.c != nil {
 		v.detail.SetUsage(u)
@@ -122,9 +127,9 @@ func (v *CycleView) SetUsage(i int, u *recorder.Usage) {
 
 // nodeUsage is the node use as of the shown cycle, or nil while a replay
 // has not read it yet.
-func (v *CycleView) nodeUsage() *recorder.Usage {
+func (v *Model) nodeUsage() *recorder.Usage {
 	if !v.indexed {
-		return recorder.UsageAt(v.usageCycles())
+		return recorder.UsageAt(v.UsageCycles())
 	}
 	if v.usage != nil && v.usageAt == v.index {
 		return v.usage
@@ -133,26 +138,26 @@ func (v *CycleView) nodeUsage() *recorder.Usage {
 }
 
 // OpenCycle shows cycles[i] on the phase that decided its outcome.
-func (v *CycleView) OpenCycle(cycles []*recorder.Cycle, i int) {
+func (v *Model) OpenCycle(cycles []*recorder.Cycle, i int) {
 	v.setCycle(cycles, i, true)
 }
 
-func (v *CycleView) setCycle(cycles []*recorder.Cycle, i int, decisive bool) {
+func (v *Model) setCycle(cycles []*recorder.Cycle, i int, decisive bool) {
 	if i < 0 || i >= len(cycles) || cycles[i] == nil {
 		return
 	}
 	v.pending = ""
 	if v.c == cycles[i] {
 		v.cycles = cycles
-		if decisive && v.phase != decisivePhase(v.c) {
-			v.phase, v.detail = decisivePhase(v.c), nil
+		if decisive && v.phase != Decisive(v.c) {
+			v.phase, v.detail = Decisive(v.c), nil
 			v.enterPhase()
 			v.focusRejection()
 		}
 		return
 	}
-	if ran, _ := phaseRan(cycles[i], v.phase); decisive || v.c == nil || !ran {
-		v.phase = decisivePhase(cycles[i])
+	if ran, _ := Ran(cycles[i], v.phase); decisive || v.c == nil || !ran {
+		v.phase = Decisive(cycles[i])
 	}
 	v.cycles, v.index, v.c = cycles, i, cycles[i]
 	v.observed = nil
@@ -165,8 +170,8 @@ func (v *CycleView) setCycle(cycles []*recorder.Cycle, i int, decisive bool) {
 
 // SetObserved gives the view the live cluster's binding of the shown cycle's
 // pod; nil when there is none (yet).
-func (v *CycleView) SetObserved(o *recorder.Observed) {
-	if v.runs.of(v.c) != nil {
+func (v *Model) SetObserved(o *recorder.Observed) {
+	if v.rerun(v.c) {
 		o = nil // the cluster bound the recorded cycle's pod, not a what-if's
 	}
 	if v.observed == o {
@@ -179,45 +184,91 @@ func (v *CycleView) SetObserved(o *recorder.Observed) {
 
 // SetIndexed says the cycles are a replay's window, not all of them: node
 // use then comes from SetUsage.
-func (v *CycleView) SetIndexed(b bool) { v.indexed = b }
+func (v *Model) SetIndexed(b bool) { v.indexed = b }
 
 // SetRuns tells the view the what-if re-runs, so that it labels them.
-func (v *CycleView) SetRuns(r *whatIfRuns) { v.runs = r }
+func (v *Model) SetRuns(r Runs) { v.runs = r }
+
+// Runs tells what-if re-runs from recorded cycles.
+type Runs interface {
+	// Label names c when it is a re-run ("3'"), ok false for a recorded cycle.
+	Label(c *recorder.Cycle) (string, bool)
+	// Any reports whether there is a re-run at all.
+	Any() bool
+}
+
+// label names c when it is a what-if re-run.
+func (v *Model) label(c *recorder.Cycle) (string, bool) {
+	if v.runs == nil {
+		return "", false
+	}
+	return v.runs.Label(c)
+}
+
+// rerun tells whether c is a what-if re-run rather than a recorded cycle.
+func (v *Model) rerun(c *recorder.Cycle) bool {
+	_, ok := v.label(c)
+	return ok
+}
 
 // Index is the index of the cycle the view is on (or waits for).
-func (v CycleView) Index() int { return v.index }
+func (v Model) Index() int { return v.index }
 
 // Pending reports whether the view waits for its cycle (or could not get it).
-func (v CycleView) Pending() bool { return v.pending != "" }
+func (v Model) Pending() bool { return v.pending != "" }
 
 // WaitsForUsage reports whether an open node detail waits for the node use
 // of the shown cycle (SetUsage).
-func (v CycleView) WaitsForUsage() bool {
+func (v Model) WaitsForUsage() bool {
 	return v.detail != nil && v.detail.Pending() && v.pending == ""
 }
 
 // DetailNode names the node whose detail is open, ok false when none is.
-func (v CycleView) DetailNode() (string, bool) {
+func (v Model) DetailNode() (string, bool) {
 	if v.detail == nil || v.c == nil {
 		return "", false
 	}
 	return v.c.NodeName(v.detail.Node()), true
 }
 
+// Selected is the node the view is on: the open node detail's, or the node
+// table's in a node phase; ok false when there is none.
+func (v Model) Selected() (int, bool) {
+	switch {
+	case v.detail != nil:
+		return v.detail.Node(), true
+	case v.phase.nodeRows():
+		return v.nodes.Selected()
+	}
+	return 0, false
+}
+
+// SelectedPlugin names the plugin the view is on, as the explain panel does.
+func (v Model) SelectedPlugin() string { return v.selectedPlugin() }
+
+// Observed is the live cluster's binding of the shown cycle's pod, or nil.
+func (v Model) Observed() *recorder.Observed { return v.observed }
+
+// Nodes is the node phases' view, to read what it shows.
+func (v Model) Nodes() nodephase.Model { return v.nodes }
+
+// Column is the node phases' selected plugin column.
+func (v Model) Column() int { return v.nodes.Column() }
+
 // SetPhase shows phase p of the cycle.
-func (v *CycleView) SetPhase(p phase) {
+func (v *Model) SetPhase(p Phase) {
 	v.phase = p
 	v.enterPhase()
 }
 
 // Cycle returns the cycle shown, or nil.
-func (v CycleView) Cycle() *recorder.Cycle { return v.c }
+func (v Model) Cycle() *recorder.Cycle { return v.c }
 
 // Phase returns the current phase.
-func (v CycleView) Phase() phase { return v.phase }
+func (v Model) Phase() Phase { return v.phase }
 
 // SetSize sets the view's outer size.
-func (v *CycleView) SetSize(w, h int) {
+func (v *Model) SetSize(w, h int) {
 	v.w, v.h = w, h
 	v.explain.SetBeside(v.explainBeside())
 	v.measureTitle()
@@ -229,11 +280,11 @@ func (v *CycleView) SetSize(w, h int) {
 }
 
 // chrome is the cycle header, the phase bar and the hint line.
-func (v *CycleView) chrome() int { return v.titleH + 2 }
+func (v *Model) chrome() int { return v.titleH + 2 }
 
-func (v *CycleView) bodyHeight() int { return max(v.h-v.chrome(), 0) }
+func (v *Model) bodyHeight() int { return max(v.h-v.chrome(), 0) }
 
-func (v *CycleView) bodyWidth() int {
+func (v *Model) bodyWidth() int {
 	if v.explain.Shown() && v.explain.Beside() {
 		return v.w - v.explainWidth() - 1
 	}
@@ -245,12 +296,12 @@ func (v *CycleView) bodyWidth() int {
 const minBodyBesideExplain = 100
 
 // explainBeside tells whether the explain panel fits beside the body.
-func (v *CycleView) explainBeside() bool { return v.w-v.explainWidth()-1 >= minBodyBesideExplain }
-func (v *CycleView) explainWidth() int   { return layout.Clamp(v.w/4, 36, 56) }
+func (v *Model) explainBeside() bool { return v.w-v.explainWidth()-1 >= minBodyBesideExplain }
+func (v *Model) explainWidth() int   { return layout.Clamp(v.w/4, 36, 56) }
 
 // explainView renders the explain panel, w×h, on the phase and the selected
 // plugin.
-func (v *CycleView) explainView(w, h int) string {
+func (v *Model) explainView(w, h int) string {
 	e := v.explain
 	e.SetTopic(explain.Topic{Phase: v.phase.String(), PhaseDoc: phaseDoc(v.phase), Plugin: v.selectedPlugin()})
 	e.SetSize(w, h)
@@ -258,20 +309,20 @@ func (v *CycleView) explainView(w, h int) string {
 }
 
 // enterPhase sets the node table up for the current phase.
-func (v *CycleView) enterPhase() {
+func (v *Model) enterPhase() {
 	v.scroll = 0
 	defer v.updateKeys()
 	if v.a == nil {
 		return
 	}
 	switch point, bind := v.phase.bindPoint(); {
-	case v.phase == phQueue:
+	case v.phase == Queue:
 		v.queue.SetCycle(v.c)
-	case v.phase == phPreFilter:
+	case v.phase == PreFilter:
 		v.preFilter.SetCycle(v.c)
-	case v.phase == phPostFilter:
+	case v.phase == PostFilter:
 		v.postFilter.SetCycle(v.c)
-	case v.phase == phSelect:
+	case v.phase == Select:
 		v.selectHost.SetCycle(v.c, v.a)
 		v.selectHost.SetObserved(v.observed)
 	case bind:
@@ -286,21 +337,21 @@ func (v *CycleView) enterPhase() {
 
 // focusRejection puts the Filter matrix's plugin column on the plugin that
 // rejected the selected node.
-func (v *CycleView) focusRejection() {
-	if v.phase == phFilter {
+func (v *Model) focusRejection() {
+	if v.phase == Filter {
 		v.nodes.FocusRejection()
 	}
 }
 
 // selectedPlugin names the plugin the explain panel talks about.
-func (v *CycleView) selectedPlugin() string {
+func (v *Model) selectedPlugin() string {
 	if v.c == nil {
 		return ""
 	}
 	switch v.phase {
-	case phFilter, phScore, phNormalize, phWeighted:
+	case Filter, Score, Normalize, Weighted:
 		return v.nodes.Plugin()
-	case phPostFilter:
+	case PostFilter:
 		// The plugins the cycle ran, as recorded (custom profiles replace
 		// DefaultPreemption): the one with the last word. For a cycle that
 		// did not get there, the profile's last: preemption runs after the
@@ -309,7 +360,7 @@ func (v *CycleView) selectedPlugin() string {
 			return actingPlugin(pf.Plugins)
 		}
 		return v.profilePlugin(recorder.PhasePostFilter, true)
-	case phBind:
+	case Bind:
 		if len(v.c.Bind) > 0 {
 			return actingPlugin(v.c.Bind)
 		}
@@ -320,7 +371,7 @@ func (v *CycleView) selectedPlugin() string {
 
 // profilePlugin is the first (or last) plugin the cycle's profile enables at
 // an extension point, from the recording's header.
-func (v *CycleView) profilePlugin(point string, last bool) string {
+func (v *Model) profilePlugin(point string, last bool) string {
 	if v.header == nil {
 		return ""
 	}
@@ -349,10 +400,10 @@ func actingPlugin(ps []recorder.PluginStatus) string {
 
 // updateKeys enables the keys that have something to act on in the current
 // phase, so that the key bar offers nothing that would do nothing.
-func (v *CycleView) updateKeys() {
+func (v *Model) updateKeys() {
 	ran := v.c != nil
 	if ran {
-		ran, _ = phaseRan(v.c, v.phase)
+		ran, _ = Ran(v.c, v.phase)
 	}
 	nodes := ran && v.phase.nodeRows() && v.detail == nil
 	_, row := v.nodes.Selected()
@@ -361,20 +412,20 @@ func (v *CycleView) updateKeys() {
 }
 
 // SetNodeFilter filters node rows by a name substring.
-func (v *CycleView) SetNodeFilter(s string) {
+func (v *Model) SetNodeFilter(s string) {
 	v.nodes.SetName(strings.TrimSpace(s))
 	v.updateKeys()
 }
 
 // SetSort orders the node rows by s.
-func (v *CycleView) SetSort(s nodetable.Sort) { v.nodes.SetSort(s) }
+func (v *Model) SetSort(s nodetable.Sort) { v.nodes.SetSort(s) }
 
 // NodeFilter returns the node name filter.
-func (v CycleView) NodeFilter() string { return v.nodes.Name() }
+func (v Model) NodeFilter() string { return v.nodes.Name() }
 
 // Back closes what is open inside the view (node detail, explain panel, a
 // filter) and reports whether there was anything to close.
-func (v *CycleView) Back() bool {
+func (v *Model) Back() bool {
 	switch {
 	case v.detail != nil:
 		v.detail = nil
@@ -390,7 +441,7 @@ func (v *CycleView) Back() bool {
 }
 
 // Update handles the cycle view's keys and mouse.
-func (v CycleView) Update(msg tea.Msg) (CycleView, tea.Cmd) {
+func (v Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if v.c == nil || v.pending != "" {
 		return v, nil
 	}
@@ -408,7 +459,7 @@ func (v CycleView) Update(msg tea.Msg) (CycleView, tea.Cmd) {
 	return v, nil
 }
 
-func (v *CycleView) handleKey(msg tea.KeyPressMsg) {
+func (v *Model) handleKey(msg tea.KeyPressMsg) {
 	if d := v.detail; d != nil && key.Matches(msg, d.Keys.Up, d.Keys.Down) {
 		next, _ := d.Update(msg)
 		v.detail = &next
@@ -433,7 +484,7 @@ func (v *CycleView) handleKey(msg tea.KeyPressMsg) {
 			v.focusRejection()
 		}
 	case key.Matches(msg, k.NextPhase):
-		if v.phase < numPhases-1 {
+		if v.phase < NumPhases-1 {
 			v.phase++
 			v.detail = nil
 			v.enterPhase()
@@ -470,42 +521,42 @@ func (v *CycleView) handleKey(msg tea.KeyPressMsg) {
 
 // textShown tells whether the body is a text phase view: a phase other than
 // the node phases, that ran.
-func (v *CycleView) textShown() bool {
+func (v *Model) textShown() bool {
 	if v.c == nil || v.phase.nodeRows() {
 		return false
 	}
-	ran, _ := phaseRan(v.c, v.phase)
+	ran, _ := Ran(v.c, v.phase)
 	return ran
 }
 
 // textHandles tells whether msg is a key of the text phase view on screen.
-func (v *CycleView) textHandles(msg tea.KeyPressMsg) bool {
+func (v *Model) textHandles(msg tea.KeyPressMsg) bool {
 	if !v.textShown() {
 		return false
 	}
 	switch v.phase {
-	case phQueue:
+	case Queue:
 		return v.queue.Handles(msg)
-	case phPreFilter:
+	case PreFilter:
 		return v.preFilter.Handles(msg)
-	case phPostFilter:
+	case PostFilter:
 		return v.postFilter.Handles(msg)
-	case phSelect:
+	case Select:
 		return v.selectHost.Handles(msg)
 	}
 	return v.bind.Handles(msg)
 }
 
 // updateText passes msg to the text phase view on screen.
-func (v *CycleView) updateText(msg tea.Msg) {
+func (v *Model) updateText(msg tea.Msg) {
 	switch v.phase {
-	case phQueue:
+	case Queue:
 		v.queue, _ = v.queue.Update(msg)
-	case phPreFilter:
+	case PreFilter:
 		v.preFilter, _ = v.preFilter.Update(msg)
-	case phPostFilter:
+	case PostFilter:
 		v.postFilter, _ = v.postFilter.Update(msg)
-	case phSelect:
+	case Select:
 		v.selectHost, _ = v.selectHost.Update(msg)
 	default:
 		v.bind, _ = v.bind.Update(msg)
@@ -513,15 +564,15 @@ func (v *CycleView) updateText(msg tea.Msg) {
 }
 
 // scrollText scrolls the text phase view on screen by d lines.
-func (v *CycleView) scrollText(d int) {
+func (v *Model) scrollText(d int) {
 	switch v.phase {
-	case phQueue:
+	case Queue:
 		v.queue.Scroll(d)
-	case phPreFilter:
+	case PreFilter:
 		v.preFilter.Scroll(d)
-	case phPostFilter:
+	case PostFilter:
 		v.postFilter.Scroll(d)
-	case phSelect:
+	case Select:
 		v.selectHost.Scroll(d)
 	default:
 		v.bind.Scroll(d)
@@ -529,7 +580,7 @@ func (v *CycleView) scrollText(d int) {
 }
 
 // sizeText gives the text phase views the body's size.
-func (v *CycleView) sizeText() {
+func (v *Model) sizeText() {
 	w, h := v.bodyWidth(), v.bodyHeight()
 	v.queue.SetSize(w, h)
 	v.preFilter.SetSize(w, h)
@@ -541,7 +592,7 @@ func (v *CycleView) sizeText() {
 // page is how far a page key moves the node detail and a skipped phase's
 // text: half the node rows (the body less a header line and three footer
 // lines outside the node phases).
-func (v *CycleView) page() int {
+func (v *Model) page() int {
 	rows := v.bodyHeight() - 4
 	if v.phase.nodeRows() {
 		rows = v.nodes.RowsHeight()
@@ -550,7 +601,7 @@ func (v *CycleView) page() int {
 }
 
 // moveRows moves the node cursor, the node detail or the text scroll.
-func (v *CycleView) moveRows(d int) {
+func (v *Model) moveRows(d int) {
 	switch {
 	case v.detail != nil:
 		v.detail.Scroll(d)
@@ -564,7 +615,7 @@ func (v *CycleView) moveRows(d int) {
 }
 
 // Click handles a click at (x, y) relative to the view.
-func (v *CycleView) Click(x, y int) {
+func (v *Model) Click(x, y int) {
 	if v.detail != nil || !v.phase.nodeRows() {
 		return
 	}
@@ -572,7 +623,7 @@ func (v *CycleView) Click(x, y int) {
 }
 
 // View renders the cycle header, the phase bar, the body and the hint line.
-func (v CycleView) View() string {
+func (v Model) View() string {
 	if v.w <= 0 || v.h <= 0 {
 		return ""
 	}
@@ -616,7 +667,7 @@ func (v CycleView) View() string {
 // titleLines are the cycle header and, when the cycle's pod was bound by a live
 // cluster, how that compares with the prediction: beside the header when it
 // fits, else on a line of its own.
-func (v *CycleView) titleLines() []string {
+func (v *Model) titleLines() []string {
 	head := v.headerLine()
 	if v.observed == nil {
 		return []string{head}
@@ -628,14 +679,14 @@ func (v *CycleView) titleLines() []string {
 	return []string{head, obs}
 }
 
-func (v *CycleView) measureTitle() {
+func (v *Model) measureTitle() {
 	v.titleH = 1
 	if v.c != nil {
 		v.titleH = len(v.titleLines())
 	}
 }
 
-func (v *CycleView) headerLine() string {
+func (v *Model) headerLine() string {
 	c := v.c
 	var out string
 	switch c.Outcome.Result {
@@ -650,44 +701,44 @@ func (v *CycleView) headerLine() string {
 		out = v.st.Error.Render("! " + c.Outcome.Result)
 	}
 	title := v.st.Title.Render(fmt.Sprintf("cycle %d", c.Seq))
-	if r := v.runs.of(c); r != nil {
-		title = v.st.WhatIf.Render("cycle " + r.label + " what-if")
+	if label, ok := v.label(c); ok {
+		title = v.st.WhatIf.Render("cycle " + label + " what-if")
 	}
 	return fmt.Sprintf("%s %s · attempt %d · %s · %s · %s", title,
 		v.st.Bold.Render(c.Pod.Key()), c.Attempt, c.Profile, out, narrate.Duration(c.Duration))
 }
 
 // body renders the current phase.
-func (v *CycleView) body(w, h int) []string {
-	if ran, why := phaseRan(v.c, v.phase); !ran {
+func (v *Model) body(w, h int) []string {
+	if ran, why := Ran(v.c, v.phase); !ran {
 		lines := []string{""}
 		for _, l := range layout.Wrap("  "+v.phase.String()+" was skipped: "+why+".", w, "  ") {
 			lines = append(lines, v.st.Dim.Render(l))
 		}
 		lines = append(lines, "", "  "+v.st.Dim.Render(v.Keys.NextPhase.Help().Key+" steps on; "+v.explain.Keys.Toggle.Help().Key+" explains what this phase does."))
-		if v.phase == phSelect {
+		if v.phase == Select {
 			lines = append(lines, livebinding.Lines(v.st, v.c, v.a, v.observed, w)...)
 		}
 		return layout.ScrollLines(lines, v.scroll, h, v.Keys.Down)
 	}
 	switch v.phase {
-	case phQueue:
+	case Queue:
 		p := v.queue
 		p.SetSize(w, h)
 		return layout.SplitLines(p.View())
-	case phPreFilter:
+	case PreFilter:
 		p := v.preFilter
 		p.SetSize(w, h)
 		return layout.SplitLines(p.View())
-	case phFilter, phScore, phNormalize, phWeighted:
+	case Filter, Score, Normalize, Weighted:
 		p := v.nodes
 		p.SetSize(w, h)
 		return layout.SplitLines(p.View())
-	case phPostFilter:
+	case PostFilter:
 		p := v.postFilter
 		p.SetSize(w, h)
 		return layout.SplitLines(p.View())
-	case phSelect:
+	case Select:
 		p := v.selectHost
 		p.SetSize(w, h)
 		return layout.SplitLines(p.View())
@@ -699,18 +750,37 @@ func (v *CycleView) body(w, h int) []string {
 
 // hint is the one-line summary under the body: what the view shows, then
 // the keys that act on it, generated from the bindings.
-func (v *CycleView) hint() string {
+func (v *Model) hint() string {
 	k := v.Keys
 	phases, scroll := keyhint.Pair(k.PrevPhase, k.NextPhase, "phases"), keyhint.Pair(k.Up, k.Down, "scroll")
-	if ran, _ := phaseRan(v.c, v.phase); !ran {
+	if ran, _ := Ran(v.c, v.phase); !ran {
 		return v.st.Dim.Render(v.phase.String()+" skipped · ") + keyhint.Line(v.st, phases, v.explain.Keys.Toggle)
 	}
 	switch v.phase {
-	case phFilter, phScore, phNormalize, phWeighted:
+	case Filter, Score, Normalize, Weighted:
 		nk := v.nodes.Keys
 		return v.st.Dim.Render(v.nodes.Query()+" · ") + keyhint.Line(v.st,
 			keyhint.Brief(nk.Sort, "sort"), keyhint.Brief(nk.Show, "show"), k.Filter,
 			keyhint.Brief(k.Detail, "node"), keyhint.Brief(nk.NextColumn, "plugin"), v.explain.Keys.Toggle)
 	}
 	return keyhint.Line(v.st, phases, scroll, v.explain.Keys.Toggle)
+}
+
+// UsageCycles are the cycles whose node use the node detail adds up: a
+// re-run carries its own, from the fork's first cycle; a recorded cycle
+// adds up the recorded cycles up to it, never a re-run listed among them.
+func (v *Model) UsageCycles() ([]*recorder.Cycle, int) {
+	if v.rerun(v.c) {
+		return []*recorder.Cycle{v.c}, 0
+	}
+	if v.runs == nil || !v.runs.Any() || v.index >= len(v.cycles) {
+		return v.cycles, v.index
+	}
+	var recorded []*recorder.Cycle
+	for _, c := range v.cycles[:v.index+1] {
+		if !v.rerun(c) {
+			recorded = append(recorded, c)
+		}
+	}
+	return recorded, len(recorded) - 1
 }
