@@ -31,9 +31,12 @@
 // Subpackages:
 //
 //   - pages/cyclepage: the cycle view, one cycle phase by phase, composing
-//     the phase views, the node detail and the explain panel (cyclepage.go);
-//     the phases, what ran and the phase bar (phase.go); what each phase
-//     does (phasedoc.go); its keys (keys.go).
+//     the phase views, the node detail and the explain panel: its state and
+//     what the root asks of it (cyclepage.go), routing keys to the child on
+//     screen (update.go), the layout and the generated hint (view.go), the
+//     plugin the explain panel talks about (plugin.go), the phases, what ran
+//     and the phase bar (phase.go), what each phase does (phasedoc.go), its
+//     keys (keys.go).
 //   - components/queuephase, prefilterphase, postfilterphase, selectphase,
 //     bindphase: the text phase views (Queue; PreFilter; PostFilter;
 //     Select host; Reserve … PostBind), pagers over what the phase did.
