@@ -81,7 +81,7 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 			m.say(":cycle wants a number, got %q", arg)
 			return m, nil
 		}
-		if i, ok := m.list.bySeq[seq]; ok {
+		if i, ok := m.list.IndexOf(seq); ok {
 			m.opts.Trace.seek(seq)
 			m.open(i)
 			return m, nil

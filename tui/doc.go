@@ -16,15 +16,13 @@
 //     prompts are open for and the : commands; source.go and stream.go are
 //     what a source delivers and how events arrive; window.go opens cycles of
 //     an indexed replay on demand and keeps a bounded window of them.
-//   - The cycle list. cyclelist.go: the timeline of cycles. (The cycle
-//     view is pages/cyclepage.)
 //   - Panels and modes. podsview.go and podsmode.go: the Pods view and a
 //     pod's story. breakpoints.go: breakpoints of a live run. observed.go:
 //     the live bindings collected. whatif*.go and diffview.go: the what-if
 //     mode, its edits (whatif_editor.go), suggestions (whatif_suggest.go) and
 //     the diff of a re-run against its cycle.
-//   - Shared pieces here. statusbar.go: the status line. keys.go: the key
-//     maps of the root and the cycle list.
+//   - Shared pieces here. statusbar.go: the status line. keys.go: the
+//     root's keys and the help that joins several key maps.
 //     printable.go: making recorded strings safe to draw. trace.go: frame
 //     times for the replay benchmark.
 //
@@ -37,6 +35,8 @@
 //     plugin the explain panel talks about (plugin.go), the phases, what ran
 //     and the phase bar (phase.go), what each phase does (phasedoc.go), its
 //     keys (keys.go).
+//   - components/cyclelist: the timeline of cycles, with its filter and
+//     the what-if re-runs listed after their cycles.
 //   - components/queuephase, prefilterphase, postfilterphase, selectphase,
 //     bindphase: the text phase views (Queue; PreFilter; PostFilter;
 //     Select host; Reserve … PostBind), pagers over what the phase did.

@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 
+	"github.com/schedscope/schedscope/tui/components/cyclelist"
 	"github.com/schedscope/schedscope/tui/components/problems"
 	"github.com/schedscope/schedscope/tui/pages/cyclepage"
 )
@@ -31,7 +32,7 @@ func TestFullHelpListsEveryBinding(t *testing.T) {
 		km   help.KeyMap
 	}{
 		{"KeyMap", DefaultKeyMap()},
-		{"ListKeyMap", DefaultListKeyMap()},
+		{"cyclelist.KeyMap", cyclelist.DefaultKeyMap()},
 		{"CycleKeyMap", cyclepage.DefaultKeyMap()},
 		{"ProblemsKeyMap", problems.DefaultKeyMap()},
 		{"BreakpointsKeyMap", DefaultBreakpointsKeyMap()},

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui/components/cyclelist"
 	"github.com/schedscope/schedscope/tui/components/explain"
 	"github.com/schedscope/schedscope/tui/components/nodephase"
 	"github.com/schedscope/schedscope/tui/components/problems"
@@ -58,7 +59,7 @@ type Model struct {
 	Keys KeyMap
 	help help.Model
 
-	list   CycleList
+	list   cyclelist.Model
 	view   cyclepage.Model
 	prompt prompt.Model
 	// promptFor is what the prompt is open for.
@@ -121,7 +122,7 @@ func New(opts Options) Model {
 		st:       &st,
 		Keys:     DefaultKeyMap(),
 		help:     help.New(),
-		list:     NewCycleList(&st),
+		list:     cyclelist.New(&st),
 		view:     cyclepage.New(&st),
 		prompt:   prompt.New(&st),
 		problems: problems.New(&st),
@@ -136,7 +137,7 @@ func New(opts Options) Model {
 	if opts.Recording != nil {
 		// A replay shows its first cycle at once and stays there while the
 		// rest is indexed; G goes to the last and follows it.
-		m.list.follow = false
+		m.list.SetFollow(false)
 		m.view.SetIndexed(true)
 	}
 	m.help.Styles.ShortKey = st.Key
@@ -250,13 +251,13 @@ func (m *Model) reads() tea.Cmd {
 	var cmds []tea.Cmd
 	if i := m.want; i >= 0 && m.reading < 0 && m.cycles[i] == nil && m.unreadable[i] == "" {
 		m.reading = i
-		cmds = append(cmds, openCycle(r, i, m.list.entries[i]))
+		cmds = append(cmds, openCycle(r, i, m.list.Entry(i)))
 	}
 	if m.view.WaitsForUsage() && m.usageFor < 0 {
 		i := m.view.Index()
 		m.usageFor = i
 		// A copy: the list may still change an entry (recount).
-		cmds = append(cmds, readUsage(r, slices.Clone(m.list.entries[:i+1])))
+		cmds = append(cmds, readUsage(r, slices.Clone(m.list.Entries()[:i+1])))
 	}
 	return tea.Batch(cmds...)
 }
@@ -274,7 +275,7 @@ func (m *Model) opened(msg cycleOpenedMsg) {
 			reason = msg.err.Error()
 		}
 		m.unreadable[i] = reason
-		m.problem(fmt.Sprintf("cycle %d could not be read: %s", m.list.entries[i].Seq, reason))
+		m.problem(fmt.Sprintf("cycle %d could not be read: %s", m.list.Entry(i).Seq, reason))
 		m.recount(i, resultUnreadable)
 		if m.want == i {
 			m.view.Await(i, m.pendingText(i))
@@ -294,11 +295,10 @@ func (m *Model) opened(msg cycleOpenedMsg) {
 // recount lists cycle index i with result r instead of the one its entry
 // had: a cycle that could not be read is not counted as bound.
 func (m *Model) recount(i int, r string) {
-	e := &m.list.entries[i]
 	for _, c := range []struct {
 		result string
 		n      int
-	}{{e.Result, -1}, {r, 1}} {
+	}{{m.list.Entry(i).Result, -1}, {r, 1}} {
 		switch c.result {
 		case recorder.ResultBound:
 			m.counts.bound += c.n
@@ -308,13 +308,12 @@ func (m *Model) recount(i int, r string) {
 			m.counts.errors += c.n
 		}
 	}
-	e.Result = r
-	m.list.search[i] = searchText(e, m.list.observed[i])
+	m.list.SetResult(i, r)
 }
 
 // pendingText is what the cycle view says while cycle index i is not there.
 func (m *Model) pendingText(i int) string {
-	seq := m.list.entries[i].Seq
+	seq := m.list.Entry(i).Seq
 	if reason := m.unreadable[i]; reason != "" {
 		return fmt.Sprintf("cycle %d could not be read: %s", seq, reason)
 	}
@@ -502,7 +501,7 @@ func (m *Model) open(i int) {
 		return
 	}
 	m.list.Select(i)
-	m.list.follow = false
+	m.list.SetFollow(false)
 	m.present(i, true)
 	m.setFocus(focusCycle)
 }
@@ -514,7 +513,7 @@ func (m *Model) step(i int) {
 		return
 	}
 	m.list.Select(i)
-	m.list.follow = false
+	m.list.SetFollow(false)
 	m.showCycle(i)
 	m.setFocus(focusCycle)
 }
@@ -646,7 +645,7 @@ func (m Model) handleCycleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			dir = -1
 		}
 		m.list.Select(m.view.Index())
-		if m.list.jumpFailure(dir) {
+		if m.list.JumpFailure(dir) {
 			m.step(m.list.Selected())
 		}
 		return m, nil
@@ -707,7 +706,7 @@ func (m *Model) handleClick(mouse tea.Mouse) {
 		x := mouse.X - m.listWidth() - 1 // where the user saw it, before the list narrows
 		if m.focus != focusCycle && len(m.cycles) > 0 {
 			m.setFocus(focusCycle)
-			m.list.follow = false
+			m.list.SetFollow(false)
 		}
 		m.view.Click(x, y)
 		return
@@ -823,7 +822,7 @@ func (m Model) titleLine() string {
 		crumb = m.pods.Crumb()
 	}
 	if m.focus == focusCycle && m.view.Pending() && m.list.Selected() >= 0 {
-		crumb += fmt.Sprintf(" › cycle %d", m.list.entries[m.list.Selected()].Seq)
+		crumb += fmt.Sprintf(" › cycle %d", m.list.Entry(m.list.Selected()).Seq)
 	} else if m.focus == focusCycle && m.view.Cycle() != nil {
 		crumb += fmt.Sprintf(" › %s › %s", m.cycleCrumb(m.view.Cycle()), m.view.Phase())
 		if node, ok := m.view.DetailNode(); ok {
@@ -857,7 +856,7 @@ type helpSection struct {
 // panes are listed whatever the pane's state (a node key works once a node
 // phase is shown); the engine controls only when there is an engine to control.
 func (m Model) helpSections() []helpSection {
-	l, c, np, g := DefaultListKeyMap(), cyclepage.DefaultKeyMap(), nodephase.DefaultKeyMap(), m.Keys
+	l, c, np, g := cyclelist.DefaultKeyMap(), cyclepage.DefaultKeyMap(), nodephase.DefaultKeyMap(), m.Keys
 	top := l.Top
 	top.SetHelp("g", "first")
 	bottom := l.Bottom

@@ -97,15 +97,15 @@ func TestCycleFilter(t *testing.T) {
 			m := newSession(t, rec, nil, 80, 24)
 			m = keys(m, "/", "text:"+tt.filter, "enter")
 			var got []string
-			for _, i := range m.list.rows {
+			for _, i := range m.list.Rows() {
 				got = append(got, m.cycles[i].Pod.Name)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("rows (-want +got):\n%s", diff)
 			}
 			m = keys(m, "esc")
-			if len(m.list.rows) != len(rec.Cycles) {
-				t.Errorf("esc should clear the filter, rows = %d", len(m.list.rows))
+			if len(m.list.Rows()) != len(rec.Cycles) {
+				t.Errorf("esc should clear the filter, rows = %d", len(m.list.Rows()))
 			}
 		})
 	}

@@ -217,7 +217,7 @@ func TestObservedFilter(t *testing.T) {
 					m = keys(m, "/", "text:"+tt.filter, "enter")
 				}
 				var got []string
-				for _, i := range m.list.rows {
+				for _, i := range m.list.Rows() {
 					got = append(got, m.cycles[i].Pod.Name)
 				}
 				if diff := cmp.Diff(tt.want, got); diff != "" {

@@ -5,6 +5,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/schedscope/schedscope/tui/components/cyclelist"
 )
 
 // podsMode is the root's part of the Pods view: whether it is shown, and
@@ -25,7 +27,7 @@ func (m *Model) openPods() {
 
 // refreshPods recomputes the pods' states while the view is shown.
 func (m *Model) refreshPods() {
-	m.pods.SetData(m.list.entries, m.cycles, m.list.tags, m.never, m.neverKnown, m.queue)
+	m.pods.SetData(m.list.Entries(), m.cycles, m.list.Tags(), m.never, m.neverKnown, m.queue)
 }
 
 // handlePodsKey routes a key while the Pods view is shown: the global keys
@@ -86,7 +88,7 @@ func podsHelpSection() helpSection {
 	for _, b := range []key.Binding{k.Open, k.Sort, k.Filter} {
 		parts = append(parts, b.Help().Key+": "+b.Help().Desc)
 	}
-	return helpSection{title: "Pods (" + DefaultListKeyMap().Pods.Help().Key + ")", note: strings.Join(parts, " · ")}
+	return helpSection{title: "Pods (" + cyclelist.DefaultKeyMap().Pods.Help().Key + ")", note: strings.Join(parts, " · ")}
 }
 
 // podsBarKeys are the keys the help line shows under the Pods view.

@@ -213,10 +213,10 @@ func TestWhatIfWeightRun(t *testing.T) {
 	if len(f.runs) != 2 || len(f.runs[1]) != 2 || f.runs[1][1].Kind != ChangeDisable || f.runs[1][1].Point != "score" {
 		t.Errorf("the second run's changes = %+v; want the weight, then NodeResourcesFit disabled at score", f.runs)
 	}
-	if got := m.list.seqCell(2); got != "1''" {
+	if got := m.list.Number(2); got != "1''" {
 		t.Errorf("the second re-run is numbered %q, want 1''", got)
 	}
-	if rows := m.list.rows; len(rows) != 3 || rows[1] != 1 && rows[1] != 2 {
+	if rows := m.list.Rows(); len(rows) != 3 || rows[1] != 1 && rows[1] != 2 {
 		t.Errorf("rows = %v, want the re-runs after cycle 1", rows)
 	}
 }

@@ -177,7 +177,7 @@ func TestIndexedReplayFiltersWithoutReading(t *testing.T) {
 	m, f := indexedSession(t, manyCycles(90), &recorder.Header{}, 80, 24)
 	reads := len(f.opened)
 	m = settleKeys(m, "/", "text:outcome:unschedulable plugin:noderesourcesfit")
-	if got := len(m.list.rows); got != 30 {
+	if got := len(m.list.Rows()); got != 30 {
 		t.Errorf("%d rows match, want the 30 unschedulable cycles", got)
 	}
 	m = settleKeys(m, "enter")

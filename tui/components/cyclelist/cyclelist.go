@@ -1,4 +1,7 @@
-package tui
+// Package cyclelist is the timeline of scheduling cycles: one row per
+// cycle, newest last, following the tail; a filter over pod, node, outcome
+// and plugin; what-if re-runs listed right after the cycle they change.
+package cyclelist
 
 import (
 	"fmt"
@@ -15,12 +18,12 @@ import (
 	"github.com/schedscope/schedscope/tui/theme"
 )
 
-// CycleList is the timeline: one row per scheduling cycle, newest last. It
+// Model is the timeline: one row per scheduling cycle, newest last. It
 // follows the tail while the selection is on the last row. It keeps each
 // cycle's index entry, not the cycle, so that a replay of any size fits.
-type CycleList struct {
+type Model struct {
 	st   *theme.Styles
-	Keys ListKeyMap
+	Keys KeyMap
 
 	entries []recorder.CycleEntry
 	// observed holds, per cycle, the live cluster's binding of its pod, or nil.
@@ -40,20 +43,20 @@ type CycleList struct {
 	w, h           int
 }
 
-// NewCycleList returns an empty list that follows the tail.
-func NewCycleList(st *theme.Styles) CycleList {
-	return CycleList{st: st, Keys: DefaultListKeyMap(), follow: true}
+// New returns an empty list that follows the tail.
+func New(st *theme.Styles) Model {
+	return Model{st: st, Keys: DefaultKeyMap(), follow: true}
 }
 
 // SetSize sets the list's outer size.
-func (l *CycleList) SetSize(w, h int) {
+func (l *Model) SetSize(w, h int) {
 	l.w, l.h = w, h
 	l.keepVisible()
 }
 
 // Append adds cycles' entries. The selection stays where it is unless the
 // list follows the tail.
-func (l *CycleList) Append(es ...recorder.CycleEntry) {
+func (l *Model) Append(es ...recorder.CycleEntry) {
 	if l.bySeq == nil {
 		l.bySeq = map[int]int{}
 	}
@@ -77,7 +80,7 @@ func (l *CycleList) Append(es ...recorder.CycleEntry) {
 
 // Observe shows the cluster's binding o on the cycle it checks, and reports
 // whether the list holds that cycle.
-func (l *CycleList) Observe(o *recorder.Observed) bool {
+func (l *Model) Observe(o *recorder.Observed) bool {
 	i, ok := l.bySeq[o.Seq]
 	if !ok {
 		return false
@@ -92,7 +95,7 @@ func (l *CycleList) Observe(o *recorder.Observed) bool {
 }
 
 // Selected returns the index (into all cycles) of the selected cycle, or -1.
-func (l CycleList) Selected() int {
+func (l Model) Selected() int {
 	if l.cursor < 0 || l.cursor >= len(l.rows) {
 		return -1
 	}
@@ -101,7 +104,7 @@ func (l CycleList) Selected() int {
 
 // Select puts the cursor on cycle index i (into all cycles), clearing the filter
 // if it hides that cycle.
-func (l *CycleList) Select(i int) {
+func (l *Model) Select(i int) {
 	if i < 0 || i >= len(l.entries) {
 		return
 	}
@@ -116,13 +119,13 @@ func (l *CycleList) Select(i int) {
 }
 
 // Filter returns the active filter.
-func (l CycleList) Filter() string { return l.filter }
+func (l Model) Filter() string { return l.filter }
 
 // SetFilter narrows the rows to cycles whose pod, node, outcome or plugins
 // contain every word of f; "pod:", "node:", "outcome:" and "plugin:" prefixes
 // restrict a word to one field. A live cluster's binding adds the outcome
 // "disagree" (the prediction was contradicted) or "agrees", and its node.
-func (l *CycleList) SetFilter(f string) {
+func (l *Model) SetFilter(f string) {
 	sel := l.Selected()
 	l.filter = strings.TrimSpace(f)
 	l.rows = l.rows[:0]
@@ -142,7 +145,7 @@ func (l *CycleList) SetFilter(f string) {
 	l.keepVisible()
 }
 
-func (l *CycleList) matches(i int) bool {
+func (l *Model) matches(i int) bool {
 	for _, word := range strings.Fields(strings.ToLower(l.filter)) {
 		if !strings.Contains(l.search[i], word) {
 			return false
@@ -176,7 +179,7 @@ func searchText(e *recorder.CycleEntry, o *recorder.Observed) string {
 }
 
 // Update handles list keys and mouse.
-func (l CycleList) Update(msg tea.Msg) (CycleList, tea.Cmd) {
+func (l Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		switch {
@@ -193,9 +196,9 @@ func (l CycleList) Update(msg tea.Msg) (CycleList, tea.Cmd) {
 		case key.Matches(msg, l.Keys.PageDown):
 			l.moveTo(l.cursor + max(l.bodyHeight()/2, 1))
 		case key.Matches(msg, l.Keys.NextFailure):
-			l.jumpFailure(1)
+			l.JumpFailure(1)
 		case key.Matches(msg, l.Keys.PrevFailure):
-			l.jumpFailure(-1)
+			l.JumpFailure(-1)
 		}
 	case tea.MouseWheelMsg:
 		switch msg.Button {
@@ -209,7 +212,7 @@ func (l CycleList) Update(msg tea.Msg) (CycleList, tea.Cmd) {
 }
 
 // Click selects the row at line y of the list (0 is its header).
-func (l *CycleList) Click(y int) {
+func (l *Model) Click(y int) {
 	if y >= 1 {
 		l.moveTo(l.offset + y - 1)
 	}
@@ -217,7 +220,7 @@ func (l *CycleList) Click(y int) {
 
 // JumpFailure moves to the next (dir 1) or previous (dir -1) failed cycle and
 // reports whether there was one.
-func (l *CycleList) jumpFailure(dir int) bool {
+func (l *Model) JumpFailure(dir int) bool {
 	for r := l.cursor + dir; r >= 0 && r < len(l.rows); r += dir {
 		if l.entries[l.rows[r]].Failed() {
 			l.moveTo(r)
@@ -227,7 +230,7 @@ func (l *CycleList) jumpFailure(dir int) bool {
 	return false
 }
 
-func (l *CycleList) moveTo(r int) {
+func (l *Model) moveTo(r int) {
 	if len(l.rows) == 0 {
 		return
 	}
@@ -236,9 +239,9 @@ func (l *CycleList) moveTo(r int) {
 	l.keepVisible()
 }
 
-func (l *CycleList) bodyHeight() int { return max(l.h-1, 0) }
+func (l *Model) bodyHeight() int { return max(l.h-1, 0) }
 
-func (l *CycleList) keepVisible() {
+func (l *Model) keepVisible() {
 	l.offset = layout.ScrollTo(l.offset, l.cursor, l.bodyHeight(), len(l.rows))
 }
 
@@ -268,7 +271,7 @@ func columnsFor(w, maxSeq int) listColumns {
 }
 
 // View renders the header and the visible rows only.
-func (l CycleList) View() string {
+func (l Model) View() string {
 	if l.w <= 0 || l.h <= 0 {
 		return ""
 	}
@@ -308,7 +311,7 @@ func (l CycleList) View() string {
 			pod = c.Pod.Name // a narrow list keeps the name; the cycle header has the namespace
 		}
 		pod = l.podCell(l.rows[r], pod)
-		line := row(l.seqCell(l.rows[r]), c.Start.UTC().Format("15:04:05.000"), pod, c.Profile,
+		line := row(l.Number(l.rows[r]), c.Start.UTC().Format("15:04:05.000"), pod, c.Profile,
 			fmt.Sprint(c.Attempt), outcome, narrate.Duration(c.Duration))
 		if r == l.cursor {
 			lines = append(lines, l.st.Selected.Render("▸ "+layout.Fit(ansi.Strip(line), l.w-2)))
@@ -322,7 +325,7 @@ func (l CycleList) View() string {
 // outcome is the outcome cell, w cells at most: the cycle's result, then the
 // cluster's verdict on it when o is set. The verdict is never cut away: the
 // result gives up room first.
-func (l CycleList) outcome(c *recorder.CycleEntry, o *recorder.Observed, w int) string {
+func (l Model) outcome(c *recorder.CycleEntry, o *recorder.Observed, w int) string {
 	var s string
 	switch c.Result {
 	case recorder.ResultBound:
@@ -347,3 +350,33 @@ func (l CycleList) outcome(c *recorder.CycleEntry, o *recorder.Observed, w int) 
 	mw = min(mw, max(w/2, w-1-sw))
 	return layout.Fit(s, w-1-mw) + " " + layout.Fit(mark, mw)
 }
+
+// SetFollow says whether the selection follows new cycles at the tail.
+func (l *Model) SetFollow(b bool) { l.follow = b }
+
+// IndexOf is the index of the cycle numbered seq, ok false when it is not
+// listed.
+func (l Model) IndexOf(seq int) (int, bool) {
+	i, ok := l.bySeq[seq]
+	return i, ok
+}
+
+// Entry is the index entry of cycle index i.
+func (l Model) Entry(i int) recorder.CycleEntry { return l.entries[i] }
+
+// Entries are the index entries of every cycle listed, by index; the slice
+// is the list's own, to read.
+func (l Model) Entries() []recorder.CycleEntry { return l.entries }
+
+// SetResult lists cycle index i with result r instead of its entry's (a
+// cycle that could not be read).
+func (l *Model) SetResult(i int, r string) {
+	l.entries[i].Result = r
+	l.search[i] = searchText(&l.entries[i], l.observed[i])
+}
+
+// Tags are the what-if re-runs' numbers (3'), by cycle index.
+func (l Model) Tags() map[int]string { return l.tags }
+
+// Rows are the cycle indices shown, in order, after the filter.
+func (l Model) Rows() []int { return l.rows }

@@ -1,4 +1,4 @@
-package tui
+package cyclelist
 
 import (
 	"fmt"
@@ -9,7 +9,7 @@ import (
 
 // AppendAfter adds a what-if re-run c, listed right after cycle index after
 // and the re-runs already there, numbered tag (3'). The selection stays.
-func (l *CycleList) AppendAfter(c *recorder.Cycle, after int, tag string) {
+func (l *Model) AppendAfter(c *recorder.Cycle, after int, tag string) {
 	if l.tags == nil {
 		l.tags = map[int]string{}
 	}
@@ -32,8 +32,8 @@ func (l *CycleList) AppendAfter(c *recorder.Cycle, after int, tag string) {
 	l.follow = follow && l.cursor == len(l.rows)-1
 }
 
-// seqCell is a row's number: the cycle's, or the what-if's tag.
-func (l CycleList) seqCell(i int) string {
+// Number is a row's number: the cycle's, or the what-if's tag.
+func (l Model) Number(i int) string {
 	if t, ok := l.tags[i]; ok {
 		return t
 	}
@@ -41,7 +41,7 @@ func (l CycleList) seqCell(i int) string {
 }
 
 // podCell is a row's pod, marked when the row is a what-if.
-func (l CycleList) podCell(i int, pod string) string {
+func (l Model) podCell(i int, pod string) string {
 	if _, ok := l.tags[i]; ok {
 		return l.st.WhatIf.Render("what-if") + " " + pod
 	}
