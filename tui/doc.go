@@ -16,8 +16,8 @@
 //     prompts are open for and the : commands; source.go and stream.go are
 //     what a source delivers and how events arrive; window.go opens cycles of
 //     an indexed replay on demand and keeps a bounded window of them.
-//   - Panels and modes. podsview.go and podsmode.go: the Pods view and a
-//     pod's story. breakpoints.go: breakpoints of a live run. observed.go:
+//   - Panels and modes. podsmode.go: the root's part of the Pods view
+//     (components/pods). breakpoints.go: breakpoints of a live run. observed.go:
 //     the live bindings collected. whatif*.go and diffview.go: the what-if
 //     mode, its edits (whatif_editor.go), suggestions (whatif_suggest.go) and
 //     the diff of a re-run against its cycle.
@@ -35,6 +35,7 @@
 //     plugin the explain panel talks about (plugin.go), the phases, what ran
 //     and the phase bar (phase.go), what each phase does (phasedoc.go), its
 //     keys (keys.go).
+//   - components/pods: the Pods view: every pod's state, and a pod's story.
 //   - components/cyclelist: the timeline of cycles, with its filter and
 //     the what-if re-runs listed after their cycles.
 //   - components/queuephase, prefilterphase, postfilterphase, selectphase,

@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 
 	"github.com/schedscope/schedscope/tui/components/cyclelist"
+	"github.com/schedscope/schedscope/tui/components/pods"
 	"github.com/schedscope/schedscope/tui/components/problems"
 	"github.com/schedscope/schedscope/tui/pages/cyclepage"
 )
@@ -36,7 +37,7 @@ func TestFullHelpListsEveryBinding(t *testing.T) {
 		{"CycleKeyMap", cyclepage.DefaultKeyMap()},
 		{"ProblemsKeyMap", problems.DefaultKeyMap()},
 		{"BreakpointsKeyMap", DefaultBreakpointsKeyMap()},
-		{"PodsKeyMap", DefaultPodsKeyMap()},
+		{"pods.KeyMap", pods.DefaultKeyMap()},
 		{"WhatIfKeyMap", DefaultWhatIfKeyMap()},
 	}
 	for _, tc := range tests {

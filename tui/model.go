@@ -15,6 +15,7 @@ import (
 	"github.com/schedscope/schedscope/tui/components/cyclelist"
 	"github.com/schedscope/schedscope/tui/components/explain"
 	"github.com/schedscope/schedscope/tui/components/nodephase"
+	"github.com/schedscope/schedscope/tui/components/pods"
 	"github.com/schedscope/schedscope/tui/components/problems"
 	"github.com/schedscope/schedscope/tui/components/prompt"
 	"github.com/schedscope/schedscope/tui/glyph"
@@ -66,7 +67,7 @@ type Model struct {
 	promptFor promptMode
 	bp        *BreakpointsForm
 	problems  problems.Model
-	pods      Pods
+	pods      pods.Model
 	podsMode  podsMode
 	wi        whatIfMode
 	// printable cleans every event before the model keeps anything from it.
@@ -126,7 +127,7 @@ func New(opts Options) Model {
 		view:     cyclepage.New(&st),
 		prompt:   prompt.New(&st),
 		problems: problems.New(&st),
-		pods:     NewPods(&st),
+		pods:     pods.New(&st),
 		wi:       newWhatIfMode(opts.WhatIf, &st),
 
 		printable: newSanitizer(),
@@ -356,8 +357,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, waitForEvents(m.opts.Events)
 	case controlDoneMsg:
 		return m, nil
-	case openPodCycleMsg:
-		m.openFromStory(msg.index)
+	case pods.OpenCycleMsg:
+		m.openFromStory(msg.Index)
 		return m, nil
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)

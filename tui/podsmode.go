@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/schedscope/schedscope/tui/components/cyclelist"
+	"github.com/schedscope/schedscope/tui/components/pods"
 )
 
 // podsMode is the root's part of the Pods view: whether it is shown, and
@@ -82,7 +83,7 @@ func (m *Model) backToStory() bool {
 // "key: what" (their keys mean other things elsewhere, which the screen lists
 // as keys once each).
 func podsHelpSection() helpSection {
-	k := DefaultPodsKeyMap()
+	k := pods.DefaultKeyMap()
 	k.Open.SetHelp("enter", "story, then a cycle")
 	var parts []string
 	for _, b := range []key.Binding{k.Open, k.Sort, k.Filter} {
@@ -93,7 +94,7 @@ func podsHelpSection() helpSection {
 
 // podsBarKeys are the keys the help line shows under the Pods view.
 type podsBarKeys struct {
-	p PodsKeyMap
+	p pods.KeyMap
 	g KeyMap
 }
 

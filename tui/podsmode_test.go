@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui/components/pods"
 )
 
 // storyCycles are a run's cycles: web bound, big unschedulable, urgent
@@ -79,9 +80,8 @@ func podsSession(w, h int) Model {
 // podTable is the Pods view's rows as "name state node tries".
 func podTable(m Model) []string {
 	var out []string
-	for _, i := range m.pods.rows {
-		r := m.pods.pods[i]
-		out = append(out, fmt.Sprintf("%s %s %s %d", r.Pod.Name, r.State, r.Node, len(r.cycles)))
+	for _, r := range m.pods.Rows() {
+		out = append(out, fmt.Sprintf("%s %s %s %d", r.Pod.Name, r.State, r.Node, len(r.Cycles)))
 	}
 	return out
 }
@@ -95,7 +95,7 @@ func TestPodsStates(t *testing.T) {
 	if diff := cmp.Diff(want, podTable(m)); diff != "" {
 		t.Errorf("pods (-want +got):\n%s", diff)
 	}
-	if got := m.pods.pods[1].Message; got != "0/1 nodes are available: 1 Insufficient cpu." {
+	if got := m.pods.All()[1].Message; got != "0/1 nodes are available: 1 Insufficient cpu." {
 		t.Errorf("big's message %q, want its last cycle's", got)
 	}
 	// A nominated pod: its last cycle preempted.
@@ -109,7 +109,7 @@ func TestPodsStates(t *testing.T) {
 		evs = append(evs, Event{Queue: q})
 	}
 	m = keys(send(m, eventsMsg{events: evs}), "P")
-	u := m.pods.pods[2]
+	u := m.pods.All()[2]
 	if u.State != recorder.PodBackoff || u.Attempts != 1 || !u.BackoffUntil.Equal(storyQueue()[2].BackoffUntil) || u.Message != "0/1 nodes are available: 1 Insufficient cpu." {
 		t.Errorf("urgent in backoffQ: %+v", u.PodState)
 	}
@@ -190,8 +190,8 @@ func TestPodsStoryOpensItsCycles(t *testing.T) {
 		t.Fatalf("enter on urgent: story %v, crumb %q", m.pods.InStory(), m.pods.Crumb())
 	}
 	// added, cycle 3, two moves, cycle 4, bound
-	if m.pods.storyCursor != 4 {
-		t.Errorf("the story starts on line %d, want its last cycle's", m.pods.storyCursor)
+	if m.pods.StoryCursor() != 4 {
+		t.Errorf("the story starts on line %d, want its last cycle's", m.pods.StoryCursor())
 	}
 	if _, cmd := sendCmd(keys(m, "j"), press("enter")); run(cmd) != nil {
 		t.Error("enter on a queue event opened something")
@@ -201,7 +201,7 @@ func TestPodsStoryOpensItsCycles(t *testing.T) {
 		t.Errorf("the selected queue event is not shown whole:\n%s", s)
 	}
 	m, cmd := sendCmd(keys(m, "k", "k", "k"), press("enter"))
-	msg, ok := run(cmd).(openPodCycleMsg)
+	msg, ok := run(cmd).(pods.OpenCycleMsg)
 	if !ok {
 		t.Fatalf("enter on a story's cycle gave %T", run(cmd))
 	}
@@ -230,8 +230,8 @@ func TestPodsStoryOpensItsCycles(t *testing.T) {
 func TestPodsOfAReplayWaitForTheirMessage(t *testing.T) {
 	m, _ := indexedSession(t, storyCycles()[:2], &recorder.Header{}, 80, 24)
 	m = keys(m, "P")
-	big := m.pods.pods[1]
-	if big.State != recorder.PodUnschedulable || !big.noMessage {
+	big := m.pods.All()[1]
+	if big.State != recorder.PodUnschedulable || !big.NoMessage {
 		t.Errorf("big from its entry: %+v", big)
 	}
 	s := screen(m)

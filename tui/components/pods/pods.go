@@ -1,4 +1,7 @@
-package tui
+// Package pods is the Pods view: every pod the session knows, one row
+// each, with its state (Bound, Unschedulable, Nominated, Gated, Backoff, …);
+// enter tells a pod's story: the cycles it got, or why it got none.
+package pods
 
 import (
 	"cmp"
@@ -19,8 +22,8 @@ import (
 	"github.com/schedscope/schedscope/tui/theme"
 )
 
-// PodsKeyMap holds the Pods view's keys.
-type PodsKeyMap struct {
+// KeyMap holds the Pods view's keys.
+type KeyMap struct {
 	Up, Down, Top, Bottom, PageUp, PageDown key.Binding
 	// Open shows the selected pod's story; in a story, it opens the
 	// selected cycle in the cycle view.
@@ -30,9 +33,9 @@ type PodsKeyMap struct {
 	Back   key.Binding
 }
 
-// DefaultPodsKeyMap returns the Pods view's keys, k9s style.
-func DefaultPodsKeyMap() PodsKeyMap {
-	return PodsKeyMap{
+// DefaultKeyMap returns the Pods view's keys, k9s style.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
 		Up:       key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("↑/k", "up")),
 		Down:     key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("↓/j", "down")),
 		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "first")),
@@ -47,12 +50,12 @@ func DefaultPodsKeyMap() PodsKeyMap {
 }
 
 // ShortHelp implements help.KeyMap.
-func (k PodsKeyMap) ShortHelp() []key.Binding {
+func (k KeyMap) ShortHelp() []key.Binding {
 	return []key.Binding{k.Open, k.Sort, k.Filter, k.Back}
 }
 
 // FullHelp implements help.KeyMap.
-func (k PodsKeyMap) FullHelp() [][]key.Binding {
+func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown}, {k.Open, k.Sort, k.Filter, k.Back}}
 }
 
@@ -97,27 +100,28 @@ func stateRank(state string) int {
 	return 10
 }
 
-// podRow is one pod of the Pods view: its state, and its cycles as indices
+// Row is one pod of the Pods view: its state, and its cycles as indices
 // into the session's cycles.
-type podRow struct {
+type Row struct {
 	recorder.PodState
-	// cycles are indices into the session's entries, in order.
-	cycles []int
-	// noMessage says the message is in the last cycle, not read yet (a replay).
-	noMessage bool
+	// Cycles are indices into the session's entries, in order.
+	Cycles []int
+	// NoMessage says the message is in the last cycle, not read yet (a replay).
+	NoMessage bool
 	search    string
 }
 
-// openPodCycleMsg asks the root to open cycle index in the cycle view.
-type openPodCycleMsg struct{ index int }
+// OpenCycleMsg asks the model that shows the view to open cycle index
+// Index (into the session's cycles) in the cycle view.
+type OpenCycleMsg struct{ Index int }
 
-// Pods is the Pods view: every pod the session knows, one row each, with its
+// Model is the Pods view: every pod the session knows, one row each, with its
 // state; enter tells a pod's story, the cycles it got or why it got none.
-type Pods struct {
+type Model struct {
 	st   *theme.Styles
-	Keys PodsKeyMap
+	Keys KeyMap
 
-	pods   []podRow
+	pods   []Row
 	rows   []int // indices into pods, filtered and sorted
 	filter string
 	sort   podSort
@@ -135,13 +139,13 @@ type Pods struct {
 	w, h                  int
 }
 
-// NewPods returns an empty Pods view.
-func NewPods(st *theme.Styles) Pods {
-	return Pods{st: st, Keys: DefaultPodsKeyMap(), story: -1}
+// New returns an empty Pods view.
+func New(st *theme.Styles) Model {
+	return Model{st: st, Keys: DefaultKeyMap(), story: -1}
 }
 
 // SetSize sets the view's size.
-func (p *Pods) SetSize(w, h int) {
+func (p *Model) SetSize(w, h int) {
 	p.w, p.h = w, h
 	p.keepVisible()
 }
@@ -153,7 +157,7 @@ func (p *Pods) SetSize(w, h int) {
 // the scheduling queue's events, which tell a pod's moves and make a pod
 // the queue holds after its last cycle Backoff or Active. Entries that are
 // what-if re-runs (tagged) are left out. The selection stays on its pod.
-func (p *Pods) SetData(entries []recorder.CycleEntry, cycles []*recorder.Cycle, whatIf map[int]string, never []recorder.PodState, neverKnown bool, queue []*recorder.QueueEvent) {
+func (p *Model) SetData(entries []recorder.CycleEntry, cycles []*recorder.Cycle, whatIf map[int]string, never []recorder.PodState, neverKnown bool, queue []*recorder.QueueEvent) {
 	selected, storyKey := p.selectedKey(), ""
 	if p.story >= 0 && p.story < len(p.pods) {
 		storyKey = p.pods[p.story].Pod.Key()
@@ -171,10 +175,10 @@ func (p *Pods) SetData(entries []recorder.CycleEntry, cycles []*recorder.Cycle, 
 		if !ok {
 			at = len(p.pods)
 			byPod[k] = at
-			p.pods = append(p.pods, podRow{PodState: recorder.PodState{Pod: recorder.PodRef{Namespace: e.Pod.Namespace, Name: e.Pod.Name}}})
+			p.pods = append(p.pods, Row{PodState: recorder.PodState{Pod: recorder.PodRef{Namespace: e.Pod.Namespace, Name: e.Pod.Name}}})
 		}
 		r := &p.pods[at]
-		r.cycles = append(r.cycles, i)
+		r.Cycles = append(r.Cycles, i)
 		r.Seqs = append(r.Seqs, e.Seq)
 	}
 	events := map[string][]recorder.QueueEvent{}
@@ -195,7 +199,7 @@ func (p *Pods) SetData(entries []recorder.CycleEntry, cycles []*recorder.Cycle, 
 	for k := range p.pods {
 		r := &p.pods[k]
 		r.fromLast(entries, cycles)
-		r.FollowQueue(events[r.Pod.Key()], entries[r.cycles[len(r.cycles)-1]].Start)
+		r.FollowQueue(events[r.Pod.Key()], entries[r.Cycles[len(r.Cycles)-1]].Start)
 		if d, ok := deleted[r.Pod.Key()]; ok {
 			r.Deleted(d)
 		}
@@ -210,7 +214,7 @@ func (p *Pods) SetData(entries []recorder.CycleEntry, cycles []*recorder.Cycle, 
 		} else {
 			n.Queue = events[n.Pod.Key()]
 		}
-		p.pods = append(p.pods, podRow{PodState: n})
+		p.pods = append(p.pods, Row{PodState: n})
 	}
 	// Pods only the queue names: waiting for their first cycle (live, or a
 	// run still going), or gated.
@@ -230,7 +234,7 @@ func (p *Pods) SetData(entries []recorder.CycleEntry, cycles []*recorder.Cycle, 
 		}
 		st.FollowQueue(evs, time.Time{})
 		byPod[k] = len(p.pods)
-		p.pods = append(p.pods, podRow{PodState: st})
+		p.pods = append(p.pods, Row{PodState: st})
 	}
 	// Victims, as the cycles loaded so far name them (a replay reads its
 	// cycles on demand; an entry does not carry them).
@@ -251,8 +255,8 @@ func (p *Pods) SetData(entries []recorder.CycleEntry, cycles []*recorder.Cycle, 
 }
 
 // fromLast sets the row's state from its last cycle, as recorder.PodStates does.
-func (r *podRow) fromLast(entries []recorder.CycleEntry, cycles []*recorder.Cycle) {
-	last := r.cycles[len(r.cycles)-1]
+func (r *Row) fromLast(entries []recorder.CycleEntry, cycles []*recorder.Cycle) {
+	last := r.Cycles[len(r.Cycles)-1]
 	e := &entries[last]
 	switch {
 	case e.Result == recorder.ResultBound:
@@ -269,10 +273,10 @@ func (r *podRow) fromLast(entries []recorder.CycleEntry, cycles []*recorder.Cycl
 		r.Reason, r.Message = o.Reason, o.Message
 		return
 	}
-	r.noMessage = r.State != recorder.PodBound
+	r.NoMessage = r.State != recorder.PodBound
 }
 
-func (p *Pods) selectedKey() string {
+func (p *Model) selectedKey() string {
 	if r := p.selected(); r != nil {
 		return r.Pod.Key()
 	}
@@ -280,7 +284,7 @@ func (p *Pods) selectedKey() string {
 }
 
 // selected is the pod under the cursor, or nil.
-func (p *Pods) selected() *podRow {
+func (p *Model) selected() *Row {
 	if p.cursor < 0 || p.cursor >= len(p.rows) {
 		return nil
 	}
@@ -288,17 +292,17 @@ func (p *Pods) selected() *podRow {
 }
 
 // Filter returns the active filter.
-func (p Pods) Filter() string { return p.filter }
+func (p Model) Filter() string { return p.filter }
 
 // SetFilter narrows the rows to pods whose name, state or node contain every
 // word of f; "pod:", "state:" and "node:" restrict a word to one field.
-func (p *Pods) SetFilter(f string) {
+func (p *Model) SetFilter(f string) {
 	p.filter = strings.TrimSpace(f)
 	p.apply(p.selectedKey())
 }
 
 // apply filters and sorts the rows, keeping the cursor on the pod keyed sel.
-func (p *Pods) apply(sel string) {
+func (p *Model) apply(sel string) {
 	p.rows = p.rows[:0]
 	words := strings.Fields(strings.ToLower(p.filter))
 	for i := range p.pods {
@@ -330,11 +334,11 @@ func (p *Pods) apply(sel string) {
 }
 
 // InStory reports whether a pod's story is open.
-func (p Pods) InStory() bool { return p.story >= 0 }
+func (p Model) InStory() bool { return p.story >= 0 }
 
 // Back closes the story, then clears the filter; it reports false when there
 // was nothing to go back from (then the view itself closes).
-func (p *Pods) Back() bool {
+func (p *Model) Back() bool {
 	switch {
 	case p.story >= 0:
 		p.story = -1
@@ -348,7 +352,7 @@ func (p *Pods) Back() bool {
 }
 
 // ShowStory opens the story of the pod named key, if the view holds it.
-func (p *Pods) ShowStory(key string) bool {
+func (p *Model) ShowStory(key string) bool {
 	for i := range p.pods {
 		if p.pods[i].Pod.Key() == key {
 			p.story, p.storyOff = i, 0
@@ -367,14 +371,14 @@ func (p *Pods) ShowStory(key string) bool {
 }
 
 // setStoryKeys words and enables the keys for the list or the story.
-func (p *Pods) setStoryKeys() {
+func (p *Model) setStoryKeys() {
 	in := p.story >= 0
 	p.Keys.Sort.SetEnabled(!in)
 	p.Keys.Filter.SetEnabled(!in)
 	p.Keys.Open.SetHelp("enter", "story")
 	if in {
 		p.Keys.Open.SetHelp("enter", "open cycle")
-		p.Keys.Open.SetEnabled(len(p.pods[p.story].cycles) > 0)
+		p.Keys.Open.SetEnabled(len(p.pods[p.story].Cycles) > 0)
 	} else {
 		p.Keys.Open.SetEnabled(true)
 	}
@@ -382,7 +386,7 @@ func (p *Pods) setStoryKeys() {
 
 // Update moves the cursor, cycles the sort and opens stories; enter on a
 // story's cycle returns a Cmd asking the root to open that cycle.
-func (p Pods) Update(msg tea.Msg) (Pods, tea.Cmd) {
+func (p Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	move := 0
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
@@ -409,7 +413,7 @@ func (p Pods) Update(msg tea.Msg) (Pods, tea.Cmd) {
 				items := p.storyItems()
 				if p.storyCursor >= 0 && p.storyCursor < len(items) && items[p.storyCursor].ev == nil {
 					i := items[p.storyCursor].cycle
-					return p, func() tea.Msg { return openPodCycleMsg{index: i} }
+					return p, func() tea.Msg { return OpenCycleMsg{Index: i} }
 				}
 				return p, nil
 			}
@@ -439,14 +443,14 @@ func (p Pods) Update(msg tea.Msg) (Pods, tea.Cmd) {
 
 // bodyHeight is how many pod rows fit: the view less its title, its column
 // header and its footer.
-func (p *Pods) bodyHeight() int { return max(p.h-4, 1) }
+func (p *Model) bodyHeight() int { return max(p.h-4, 1) }
 
-func (p *Pods) keepVisible() {
+func (p *Model) keepVisible() {
 	p.offset = layout.ScrollTo(p.offset, p.cursor, p.bodyHeight(), len(p.rows))
 }
 
 // Crumb names where the view is, for the title line.
-func (p Pods) Crumb() string {
+func (p Model) Crumb() string {
 	c := "pods"
 	if p.filter != "" {
 		c += " /" + p.filter
@@ -458,7 +462,7 @@ func (p Pods) Crumb() string {
 }
 
 // stateStyle is the theme's colour for a pod state.
-func (p Pods) stateStyle(state string) lipgloss.Style {
+func (p Model) stateStyle(state string) lipgloss.Style {
 	switch state {
 	case recorder.PodBound, recorder.PodPreBound:
 		return p.st.Success
@@ -473,7 +477,7 @@ func (p Pods) stateStyle(state string) lipgloss.Style {
 }
 
 // View renders the list, or the open story.
-func (p Pods) View() string {
+func (p Model) View() string {
 	if p.w <= 0 || p.h <= 0 {
 		return ""
 	}
@@ -507,7 +511,7 @@ func (p Pods) View() string {
 		pr := &p.pods[p.rows[r]]
 		msg := pr.Message
 		switch {
-		case pr.noMessage:
+		case pr.NoMessage:
 			msg = p.st.Dim.Render("enter, then open the cycle for its message")
 		case pr.State == recorder.PodGated && pr.Hint != "" || pr.Message == "":
 			msg = pr.Hint
@@ -522,7 +526,7 @@ func (p Pods) View() string {
 		if node == "" {
 			node = "-"
 		}
-		line := row(p.podName(pr, oneNS), p.stateStyle(pr.State).Render(pr.State), node, fmt.Sprint(len(pr.cycles)), flatten(msg))
+		line := row(p.podName(pr, oneNS), p.stateStyle(pr.State).Render(pr.State), node, fmt.Sprint(len(pr.Cycles)), flatten(msg))
 		if r == p.cursor {
 			lines = append(lines, p.st.Selected.Render("▸ "+layout.Fit(ansi.Strip(line), p.w-2)))
 			continue
@@ -534,7 +538,7 @@ func (p Pods) View() string {
 }
 
 // namespace is the namespace every pod is in, or "" when they are in several.
-func (p Pods) namespace() string {
+func (p Model) namespace() string {
 	ns := ""
 	for i, r := range p.pods {
 		if i > 0 && r.Pod.Namespace != ns {
@@ -547,7 +551,7 @@ func (p Pods) namespace() string {
 
 // podName is a row's pod: its name when all pods share a namespace (the
 // summary names it), namespace/name otherwise.
-func (p Pods) podName(r *podRow, oneNS bool) string {
+func (p Model) podName(r *Row, oneNS bool) string {
 	if oneNS {
 		return r.Pod.Name
 	}
@@ -555,7 +559,7 @@ func (p Pods) podName(r *podRow, oneNS bool) string {
 }
 
 // Position is "cursor/rows" for the title line, or the story's cycle.
-func (p Pods) Position() string {
+func (p Model) Position() string {
 	if p.story >= 0 {
 		if n := len(p.storyItems()); n > 0 {
 			return fmt.Sprintf("%d/%d", p.storyCursor+1, n)
@@ -572,7 +576,7 @@ func (p Pods) Position() string {
 func flatten(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // summary counts the pods by state, with the sort in effect.
-func (p Pods) summary() string {
+func (p Model) summary() string {
 	counts := map[string]int{}
 	for _, r := range p.pods {
 		counts[r.State]++
@@ -591,15 +595,15 @@ func (p Pods) summary() string {
 }
 
 // footer says the sort in effect and what the view cannot know.
-func (p Pods) footer() string {
+func (p Model) footer() string {
 	return p.known() + p.st.Dim.Render(" · sorted by "+p.sort.String())
 }
 
-func (p Pods) known() string {
+func (p Model) known() string {
 	if p.neverKnown {
 		n := 0
 		for _, r := range p.pods {
-			if len(r.cycles) == 0 {
+			if len(r.Cycles) == 0 {
 				n++
 			}
 		}
@@ -612,7 +616,7 @@ func (p Pods) known() string {
 }
 
 // storyLines tells the open pod's story: where it stands, then each cycle.
-func (p Pods) storyLines() []string {
+func (p Model) storyLines() []string {
 	pr := &p.pods[p.story]
 	st := p.stateStyle(pr.State)
 	head := p.st.Title.Render(pr.Pod.Key()) + "  " + st.Render(pr.State)
@@ -636,7 +640,7 @@ func (p Pods) storyLines() []string {
 	if pr.State == recorder.PodBackoff && !pr.BackoffUntil.IsZero() {
 		lines[0] += p.st.Dim.Render(fmt.Sprintf(" until %s, after %d attempt(s)", pr.BackoffUntil.UTC().Format("15:04:05.000"), pr.Attempts))
 	}
-	if len(pr.cycles) == 0 {
+	if len(pr.Cycles) == 0 {
 		say("never attempted: ", neverWords(pr.State))
 		if pr.Reason != "" {
 			say("PodScheduled:    ", strings.TrimSpace(pr.Reason+" "+quoted(pr.Message)))
@@ -652,7 +656,7 @@ func (p Pods) storyLines() []string {
 		say("PodScheduled: ", strings.TrimSpace(pr.Reason+" "+quoted(pr.Message)))
 		lines = append(lines, "")
 	}
-	title := fmt.Sprintf("  Cycles (%d)", len(pr.cycles))
+	title := fmt.Sprintf("  Cycles (%d)", len(pr.Cycles))
 	if len(pr.Queue) > 0 {
 		title += fmt.Sprintf(" and queue events (%d)", len(pr.Queue))
 	}
@@ -699,14 +703,14 @@ type storyItem struct {
 }
 
 // storyItems are the open story's cycles and queue events in time order.
-func (p Pods) storyItems() []storyItem {
+func (p Model) storyItems() []storyItem {
 	if p.story < 0 || p.story >= len(p.pods) {
 		return nil
 	}
 	pr := &p.pods[p.story]
-	items := make([]storyItem, 0, len(pr.cycles)+len(pr.Queue))
+	items := make([]storyItem, 0, len(pr.Cycles)+len(pr.Queue))
 	q := 0
-	for _, i := range pr.cycles {
+	for _, i := range pr.Cycles {
 		for ; q < len(pr.Queue) && pr.Queue[q].Time.Before(p.entries[i].Start); q++ {
 			items = append(items, storyItem{ev: &pr.Queue[q]})
 		}
@@ -720,7 +724,7 @@ func (p Pods) storyItems() []storyItem {
 
 // storyQueue is one queue event of a story, in one line: the event that
 // moved the pod, what each plugin's queueing hint said, where it went.
-func (p Pods) storyQueue(ev *recorder.QueueEvent) string {
+func (p Model) storyQueue(ev *recorder.QueueEvent) string {
 	text := narrate.QueueEvent(ev)
 	style := p.st.Dim
 	switch {
@@ -734,7 +738,7 @@ func (p Pods) storyQueue(ev *recorder.QueueEvent) string {
 }
 
 // storyCycle is one cycle of a story: what it did, in one line.
-func (p Pods) storyCycle(i int) string {
+func (p Model) storyCycle(i int) string {
 	e := &p.entries[i]
 	var c *recorder.Cycle
 	if i < len(p.cycles) {
@@ -794,3 +798,18 @@ func quoted(s string) string {
 	}
 	return fmt.Sprintf("%q", s)
 }
+
+// All are every pod known, in the order they came.
+func (p Model) All() []Row { return p.pods }
+
+// Rows are the pods shown, filtered and sorted.
+func (p Model) Rows() []Row {
+	out := make([]Row, len(p.rows))
+	for k, i := range p.rows {
+		out[k] = p.pods[i]
+	}
+	return out
+}
+
+// StoryCursor is the line of the open story the cursor is on.
+func (p Model) StoryCursor() int { return p.storyCursor }
