@@ -128,7 +128,7 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 			m.setPromptValue(promptCycleFilter, arg)
 		}
 	case "help", "h", "?":
-		m.showHelp, m.helpScroll = true, 0
+		m.openHelp()
 	case "problems":
 		m.openProblems()
 	case "pods", "pod", "po":

@@ -12,7 +12,8 @@
 // Where things are:
 //
 //   - The program. run.go starts it; model.go is the root model (routing keys
-//     and events, the layout of the screen); commands.go is what the / and :
+//     and events, the layout of the screen, the sections of the "?" screen);
+//     commands.go is what the / and :
 //     prompts are open for and the : commands; source.go and stream.go are
 //     what a source delivers and how events arrive; window.go opens cycles of
 //     an indexed replay on demand and keeps a bounded window of them.
@@ -35,6 +36,8 @@
 //     plugin the explain panel talks about (plugin.go), the phases, what ran
 //     and the phase bar (phase.go), what each phase does (phasedoc.go), its
 //     keys (keys.go).
+//   - components/helpscreen: the "?" screen, every key by where it works
+//     (the root gives the sections), the commands and the glyph legends.
 //   - components/pods: the Pods view: every pod's state, and a pod's story.
 //   - components/cyclelist: the timeline of cycles, with its filter and
 //     the what-if re-runs listed after their cycles.

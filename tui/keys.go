@@ -67,20 +67,6 @@ func (k KeyMap) engineKey(msg tea.KeyPressMsg) string {
 	return ""
 }
 
-// helpScreenKeys are the keys the "?" screen's own help line shows.
-type helpScreenKeys struct{ k KeyMap }
-
-// ShortHelp implements help.KeyMap.
-func (h helpScreenKeys) ShortHelp() []key.Binding {
-	return []key.Binding{
-		key.NewBinding(key.WithKeys("?", "esc", "q"), key.WithHelp("?/esc/q", "close help")),
-		key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
-	}
-}
-
-// FullHelp implements help.KeyMap.
-func (h helpScreenKeys) FullHelp() [][]key.Binding { return [][]key.Binding{h.ShortHelp()} }
-
 // joinedHelp combines several key maps into one for the help view.
 type joinedHelp []interface {
 	ShortHelp() []key.Binding

@@ -8,18 +8,15 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/tui/components/cyclelist"
 	"github.com/schedscope/schedscope/tui/components/explain"
+	"github.com/schedscope/schedscope/tui/components/helpscreen"
 	"github.com/schedscope/schedscope/tui/components/nodephase"
 	"github.com/schedscope/schedscope/tui/components/pods"
 	"github.com/schedscope/schedscope/tui/components/problems"
 	"github.com/schedscope/schedscope/tui/components/prompt"
-	"github.com/schedscope/schedscope/tui/glyph"
-	"github.com/schedscope/schedscope/tui/keyhint"
 	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/pages/cyclepage"
 	"github.com/schedscope/schedscope/tui/theme"
@@ -67,15 +64,16 @@ type Model struct {
 	promptFor promptMode
 	bp        *BreakpointsForm
 	problems  problems.Model
-	pods      pods.Model
-	podsMode  podsMode
-	wi        whatIfMode
+	// helpScreen is the "?" screen.
+	helpScreen helpscreen.Model
+	pods       pods.Model
+	podsMode   podsMode
+	wi         whatIfMode
 	// printable cleans every event before the model keeps anything from it.
 	printable *sanitizer
 
 	focus        focus
 	showHelp     bool
-	helpScroll   int
 	showProblems bool
 
 	header *recorder.Header
@@ -119,16 +117,17 @@ type Model struct {
 func New(opts Options) Model {
 	st := theme.New(theme.NoColorRequested())
 	m := Model{
-		opts:     opts,
-		st:       &st,
-		Keys:     DefaultKeyMap(),
-		help:     help.New(),
-		list:     cyclelist.New(&st),
-		view:     cyclepage.New(&st),
-		prompt:   prompt.New(&st),
-		problems: problems.New(&st),
-		pods:     pods.New(&st),
-		wi:       newWhatIfMode(opts.WhatIf, &st),
+		opts:       opts,
+		st:         &st,
+		Keys:       DefaultKeyMap(),
+		help:       help.New(),
+		list:       cyclelist.New(&st),
+		view:       cyclepage.New(&st),
+		prompt:     prompt.New(&st),
+		problems:   problems.New(&st),
+		helpScreen: helpscreen.New(&st),
+		pods:       pods.New(&st),
+		wi:         newWhatIfMode(opts.WhatIf, &st),
 
 		printable: newSanitizer(),
 
@@ -543,17 +542,11 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.handlePrompt(msg)
 	}
 	if m.showHelp {
-		// Help is a screen over the session: q closes it like esc and ?, and
-		// only ctrl+c quits from here.
-		l := m.list.Keys
-		switch {
-		case key.Matches(msg, m.Keys.Help, m.Keys.Back, m.Keys.Quit):
+		if key.Matches(msg, m.helpScreen.Keys.Close) {
 			m.showHelp = false
-		case key.Matches(msg, l.Up):
-			m.helpScroll = max(m.helpScroll-1, 0)
-		case key.Matches(msg, l.Down):
-			m.helpScroll = min(m.helpScroll+1, max(len(m.fullHelp(1<<20))-m.bodyHeight(), 0))
+			return m, nil
 		}
+		m.helpScreen, _ = m.helpScreenNow().Update(msg)
 		return m, nil
 	}
 	if m.showProblems {
@@ -575,7 +568,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Quit):
 		return m, tea.Quit
 	case key.Matches(msg, k.Help):
-		m.showHelp, m.helpScroll = true, 0
+		m.openHelp()
 		return m, nil
 	case key.Matches(msg, k.Problems):
 		m.openProblems()
@@ -735,7 +728,7 @@ func (m Model) helpKeys() help.KeyMap {
 		return m.problems.Keys
 	}
 	if m.showHelp {
-		return helpScreenKeys{m.Keys}
+		return m.helpScreen.Keys
 	}
 	if m.podsMode.shown {
 		return podsBarKeys{m.pods.Keys, m.Keys}
@@ -768,7 +761,7 @@ func (m Model) Render() string {
 	var body []string
 	switch {
 	case m.showHelp:
-		body = m.fullHelp(bh)
+		body = layout.Box(layout.SplitLines(m.helpScreenNow().View()), m.w, bh)
 	case m.showProblems:
 		body = layout.Box(layout.SplitLines(m.problems.View()), m.w, bh)
 	case m.bp != nil:
@@ -844,41 +837,32 @@ func (m Model) titleLine() string {
 	return layout.Fit(left, m.w-len(right)-1) + " " + right
 }
 
-// helpSection is one titled block of the "?" screen.
-type helpSection struct {
-	title string
-	keys  []key.Binding
-	note  string // shown instead of keys when set
-	// commands are ":" commands, shown as keys are: what to type, what it does.
-	commands [][2]string
-}
-
 // helpSections lists every key once, by where it works. The keys of the
 // panes are listed whatever the pane's state (a node key works once a node
 // phase is shown); the engine controls only when there is an engine to control.
-func (m Model) helpSections() []helpSection {
+func (m Model) helpSections() []helpscreen.Section {
 	l, c, np, g := cyclelist.DefaultKeyMap(), cyclepage.DefaultKeyMap(), nodephase.DefaultKeyMap(), m.Keys
 	top := l.Top
 	top.SetHelp("g", "first")
 	bottom := l.Bottom
 	bottom.SetHelp("G", "last")
-	sections := []helpSection{
-		{title: "Moving", keys: []key.Binding{l.Up, l.Down, top, bottom, l.PageUp, l.PageDown}},
-		{title: "Cycles", keys: []key.Binding{l.Open, l.NextFailure, l.PrevFailure, l.Pods}},
+	sections := []helpscreen.Section{
+		{Title: "Moving", Keys: []key.Binding{l.Up, l.Down, top, bottom, l.PageUp, l.PageDown}},
+		{Title: "Cycles", Keys: []key.Binding{l.Open, l.NextFailure, l.PrevFailure, l.Pods}},
 	}
-	engine := helpSection{title: "Engine", keys: []key.Binding{g.Pause, g.Step, g.Breakpoints}}
+	engine := helpscreen.Section{Title: "Engine", Keys: []key.Binding{g.Pause, g.Step, g.Breakpoints}}
 	switch {
 	case m.opts.Control == nil:
-		engine.note = "replay: no engine"
+		engine.Note = "replay: no engine"
 	case m.done:
-		engine.note = "the run has finished"
+		engine.Note = "the run has finished"
 	}
 	return append(sections, engine,
-		helpSection{title: "Inside a cycle", keys: []key.Binding{c.PrevPhase, c.NextPhase, np.NextColumn, np.PrevColumn, c.Detail, np.Diagnostic, np.Sort, np.Show, explain.DefaultKeyMap().Toggle}},
+		helpscreen.Section{Title: "Inside a cycle", Keys: []key.Binding{c.PrevPhase, c.NextPhase, np.NextColumn, np.PrevColumn, c.Detail, np.Diagnostic, np.Sort, np.Show, explain.DefaultKeyMap().Toggle}},
 		m.whatIfHelpSection(),
 		podsHelpSection(),
-		helpSection{title: "Everywhere", keys: []key.Binding{g.Help, g.Command, g.Filter, g.Problems, g.Back, g.Quit}},
-		helpSection{title: "Commands (after :)", commands: [][2]string{
+		helpscreen.Section{Title: "Everywhere", Keys: []key.Binding{g.Help, g.Command, g.Filter, g.Problems, g.Back, g.Quit}},
+		helpscreen.Section{Title: "Commands (after :)", Commands: [][2]string{
 			{":cycle N", "open cycle N"},
 			{":phase NAME", "go to a phase (sel = select)"},
 			{":filter TEXT", "filter (key: " + g.Filter.Help().Key + ")"},
@@ -893,74 +877,17 @@ func (m Model) helpSections() []helpSection {
 	)
 }
 
-// fullHelp is the "?" screen: every key, generated from the bindings, and the glyphs.
-func (m Model) fullHelp(h int) []string {
-	hm := m.help
-	hm.ShowAll = true
-	hm.SetWidth(0)
-	lines := []string{m.st.Title.Render("Keys") + m.st.Dim.Render("  (") + keyhint.Line(m.st, helpScreenKeys{m.Keys}.ShortHelp()...) + m.st.Dim.Render(")"), ""}
-	var blocks [][]string
-	for _, sec := range m.helpSections() {
-		block := []string{m.st.Header.Render(sec.title)}
-		switch {
-		case sec.note != "":
-			block = append(block, m.st.Dim.Render(sec.note))
-		case sec.commands != nil:
-			w := 0
-			for _, c := range sec.commands {
-				w = max(w, ansi.StringWidth(c[0]))
-			}
-			for _, c := range sec.commands {
-				block = append(block, m.st.Key.Render(layout.Fit(c[0], w))+" "+m.st.Dim.Render(c[1]))
-			}
-		default:
-			block = append(block, layout.SplitLines(hm.FullHelpView([][]key.Binding{sec.keys}))...)
-		}
-		blocks = append(blocks, block)
-	}
-	// Lay the blocks out side by side, in as many rows as the width needs.
-	const gap = 3
-	for len(blocks) > 0 {
-		row, width := [][]string{blocks[0]}, blockWidth(blocks[0])
-		for len(row) < len(blocks) && width+gap+blockWidth(blocks[len(row)]) <= m.w {
-			width += gap + blockWidth(blocks[len(row)])
-			row = append(row, blocks[len(row)])
-		}
-		blocks = blocks[len(row):]
-		joined := layout.Box(row[0], blockWidth(row[0]), blockHeight(row))
-		for _, b := range row[1:] {
-			joined = layout.SideBySide(joined, layout.Box(b, blockWidth(b), blockHeight(row)), strings.Repeat(" ", gap))
-		}
-		lines = append(lines, joined...)
-		lines = append(lines, "")
-	}
-	lines = append(lines, m.st.Title.Render("Filter matrix glyphs"))
-	var glyphs []string
-	for k := range glyph.NumKinds {
-		glyphs = append(glyphs, glyph.Render(m.st, k)+" "+k.Label())
-	}
-	lines = append(lines, layout.Flow(glyphs, m.w, "   ")...)
-	lines = append(lines, layout.Flow([]string{
-		m.st.Title.Render("Live cluster bindings"),
-		m.st.Agree.Render("=") + " as predicted",
-		m.st.Agree.Render("≈ node") + " tie-break",
-		m.st.Disagree.Render("≠ node") + " missed",
-	}, m.w, "   ")...)
-	return layout.ScrollLines(lines, m.helpScroll, h, m.list.Keys.Down)
+// openHelp shows the "?" screen from its top.
+func (m *Model) openHelp() {
+	m.showHelp = true
+	m.helpScreen.Top()
 }
 
-func blockWidth(b []string) int {
-	w := 0
-	for _, l := range b {
-		w = max(w, lipgloss.Width(l))
-	}
-	return w
-}
-
-func blockHeight(row [][]string) int {
-	h := 0
-	for _, b := range row {
-		h = max(h, len(b))
-	}
-	return h
+// helpScreenNow is the "?" screen as of now: its sections say what the
+// session's state allows (the engine keys end with the run).
+func (m Model) helpScreenNow() helpscreen.Model {
+	hs := m.helpScreen
+	hs.SetSections(m.helpSections())
+	hs.SetSize(m.w, m.bodyHeight())
+	return hs
 }

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/schedscope/schedscope/tui/components/cyclelist"
+	"github.com/schedscope/schedscope/tui/components/helpscreen"
 	"github.com/schedscope/schedscope/tui/components/pods"
 )
 
@@ -39,7 +40,7 @@ func (m Model) handlePodsKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Quit):
 		return m, tea.Quit
 	case key.Matches(msg, k.Help):
-		m.showHelp, m.helpScroll = true, 0
+		m.openHelp()
 		return m, nil
 	case key.Matches(msg, k.Command):
 		return m, m.openPrompt(promptCommand, "")
@@ -82,14 +83,14 @@ func (m *Model) backToStory() bool {
 // podsHelpSection lists the Pods view's own keys on the "?" screen, as
 // "key: what" (their keys mean other things elsewhere, which the screen lists
 // as keys once each).
-func podsHelpSection() helpSection {
+func podsHelpSection() helpscreen.Section {
 	k := pods.DefaultKeyMap()
 	k.Open.SetHelp("enter", "story, then a cycle")
 	var parts []string
 	for _, b := range []key.Binding{k.Open, k.Sort, k.Filter} {
 		parts = append(parts, b.Help().Key+": "+b.Help().Desc)
 	}
-	return helpSection{title: "Pods (" + cyclelist.DefaultKeyMap().Pods.Help().Key + ")", note: strings.Join(parts, " · ")}
+	return helpscreen.Section{Title: "Pods (" + cyclelist.DefaultKeyMap().Pods.Help().Key + ")", Note: strings.Join(parts, " · ")}
 }
 
 // podsBarKeys are the keys the help line shows under the Pods view.

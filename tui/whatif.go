@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui/components/helpscreen"
 	"github.com/schedscope/schedscope/tui/components/problems"
 	"github.com/schedscope/schedscope/tui/components/prompt"
 	"github.com/schedscope/schedscope/tui/layout"
@@ -874,11 +875,11 @@ func (wi whatIfMode) status(msg problems.Note) problems.Note {
 }
 
 // whatIfHelpSection is the "?" screen's block of what-if keys.
-func (m Model) whatIfHelpSection() helpSection {
+func (m Model) whatIfHelpSection() helpscreen.Section {
 	k := DefaultWhatIfKeyMap()
-	sec := helpSection{title: "What-if (" + k.Open.Help().Key + " in a cycle)", keys: []key.Binding{k.Open, k.Suggest, k.EditPod, k.EditNode, k.Evict, k.Weight, k.Disable, k.Diff}}
+	sec := helpscreen.Section{Title: "What-if (" + k.Open.Help().Key + " in a cycle)", Keys: []key.Binding{k.Open, k.Suggest, k.EditPod, k.EditNode, k.Evict, k.Weight, k.Disable, k.Diff}}
 	if m.wi.src == nil {
-		sec.note = noWhatIf
+		sec.Note = noWhatIf
 	}
 	return sec
 }
