@@ -25,7 +25,7 @@ const (
 // openPrompt opens the bottom-line prompt for mode, starting from value.
 func (m *Model) openPrompt(mode promptMode, value string) tea.Cmd {
 	m.promptFor = mode
-	r := prompt.Request{Prefix: "/", Value: value, Placeholders: placeholders(mode)}
+	r := prompt.Request{Prefix: "/", Value: value, Placeholders: placeholders(mode, m.prompt.Keys.Complete.Help().Key)}
 	if mode == promptCommand {
 		r.Prefix, r.Completions = ":", commandSuggestions()
 	}
@@ -45,14 +45,15 @@ func commandSuggestions() []string {
 }
 
 // placeholders are what a prompt shows before anything is typed, longest
-// first: the prompt shows the longest that fits.
-func placeholders(mode promptMode) []string {
+// first: the prompt shows the longest that fits. complete is the key that
+// completes a command.
+func placeholders(mode promptMode, complete string) []string {
 	switch mode {
 	case promptCommand:
 		return []string{
-			"cycle N · phase NAME · filter TEXT · sort name|status|score|snapshot · problems · help · q (tab completes)",
-			"cycle N · phase NAME · filter TEXT · sort KEY · help · q (tab completes)",
-			"cycle N · phase P · filter T · sort K · help · q · tab completes",
+			"cycle N · phase NAME · filter TEXT · sort name|status|score|snapshot · problems · help · q (" + complete + " completes)",
+			"cycle N · phase NAME · filter TEXT · sort KEY · help · q (" + complete + " completes)",
+			"cycle N · phase P · filter T · sort K · help · q · " + complete + " completes",
 		}
 	case promptNodeFilter:
 		return []string{"node name substring"}
@@ -95,7 +96,7 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 		p, matches := pick(arg, names)
 		switch {
 		case arg == "":
-			m.say(":phase NAME; tab lists the names")
+			m.say(":phase NAME; %s lists the names", m.prompt.Keys.Complete.Help().Key)
 		case p >= 0:
 			if m.focus != focusCycle {
 				m.open(m.list.Selected())
@@ -104,7 +105,7 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 		case len(matches) > 1:
 			m.say("phase %q: %s?", arg, strings.Join(matches, " "))
 		default:
-			m.say("no phase %q; tab lists them", arg)
+			m.say("no phase %q; %s lists them", arg, m.prompt.Keys.Complete.Help().Key)
 		}
 	case "sort":
 		names := make([][]string, nodetable.NumSorts)

@@ -14,6 +14,7 @@ import (
 	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/tui/analysis"
 	"github.com/schedscope/schedscope/tui/glyph"
+	"github.com/schedscope/schedscope/tui/keyhint"
 	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/theme"
 )
@@ -345,7 +346,7 @@ func (v *DiffView) tableLines(w int) []string {
 		lines = append(lines, "  "+line)
 	}
 	if len(v.rows) > v.tableRows() {
-		lines = append(lines, st.Dim.Render(fmt.Sprintf("  nodes %d-%d of %d, ↑/↓ scroll", v.offset+1, end, len(v.rows))))
+		lines = append(lines, st.Dim.Render(fmt.Sprintf("  nodes %d-%d of %d, %s scroll", v.offset+1, end, len(v.rows), keyhint.Pair(v.Keys.Up, v.Keys.Down, "").Help().Key)))
 	}
 	lines = layout.Box(lines, w, v.h-v.footerHeight())
 	return append(lines, v.footer(w)...)

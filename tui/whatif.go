@@ -815,7 +815,7 @@ func (m Model) whatIfOverlay(body []string) []string {
 		dis := "disable a plugin"
 		switch {
 		case t.plugin != "" && t.disabled(t.plugin, t.point):
-			dis = fmt.Sprintf("enable %s at %s again (p then enter)", t.plugin, t.point)
+			dis = fmt.Sprintf("enable %s at %s again (%s then %s)", t.plugin, t.point, k.Disable.Help().Key, k.Choose.Help().Key)
 		case t.plugin != "":
 			dis += fmt.Sprintf(" (%s at %s)", t.plugin, t.point)
 		}

@@ -346,12 +346,13 @@ func layoutMatrix(w, ncols, sel, maxName, minTrail, wantTrail, minCol, maxCol in
 	return l
 }
 
-// scrolled says which plugin columns are shown when not all fit.
-func (l matrixLayout) scrolled(ncols int) string {
+// scrolled says which plugin columns are shown when not all fit, and the
+// key that shows the others.
+func (l matrixLayout) scrolled(ncols int, next key.Binding) string {
 	if l.count >= ncols {
 		return ""
 	}
-	return fmt.Sprintf("plugins %d–%d of %d (tab) ", l.first+1, l.first+l.count, ncols)
+	return fmt.Sprintf("plugins %d–%d of %d (%s) ", l.first+1, l.first+l.count, ncols, next.Help().Key)
 }
 
 func (m *Model) maxNameWidth() int {
@@ -423,7 +424,7 @@ func (m *Model) filterLines(w, h int) []string {
 	if diag {
 		title = "diagnostic: every filter on every node"
 	}
-	hb.WriteString(lay.scrolled(len(plugins)) + title)
+	hb.WriteString(lay.scrolled(len(plugins), m.Keys.NextColumn) + title)
 	lines = append(lines, st.Header.Render(hb.String()))
 
 	for k, n := range rows {
@@ -666,7 +667,7 @@ func (m *Model) scoreLines(w, h int, normalized bool) []string {
 	if normalized {
 		trail = "Σ×w"
 	}
-	hb.WriteString(layout.FitLeft(trail, 6) + " " + lay.scrolled(len(s.Plugins)))
+	hb.WriteString(layout.FitLeft(trail, 6) + " " + lay.scrolled(len(s.Plugins), m.Keys.NextColumn))
 	lines := []string{st.Header.Render(hb.String()), st.Dim.Render(wb.String())}
 	rows, off := m.table.Window(m.rowsHeight())
 	for k, n := range rows {

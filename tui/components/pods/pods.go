@@ -512,7 +512,7 @@ func (p Model) View() string {
 		msg := pr.Message
 		switch {
 		case pr.NoMessage:
-			msg = p.st.Dim.Render("enter, then open the cycle for its message")
+			msg = p.st.Dim.Render(p.Keys.Open.Help().Key + ", then open the cycle for its message")
 		case pr.State == recorder.PodGated && pr.Hint != "" || pr.Message == "":
 			msg = pr.Hint
 		}
