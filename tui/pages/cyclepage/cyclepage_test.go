@@ -66,3 +66,105 @@ func TestNodeDetailHint(t *testing.T) {
 		}
 	}
 }
+
+func pressKey(k string) tea.KeyPressMsg {
+	switch k {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "left":
+		return tea.KeyPressMsg{Code: tea.KeyLeft}
+	case "right":
+		return tea.KeyPressMsg{Code: tea.KeyRight}
+	}
+	return tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
+}
+
+func TestKeyMapHelp(t *testing.T) {
+	k := DefaultKeyMap()
+	listed := map[key.Help]bool{}
+	for _, col := range k.FullHelp() {
+		for _, b := range col {
+			listed[b.Help()] = true
+		}
+	}
+	for name, b := range map[string]key.Binding{"PrevPhase": k.PrevPhase, "NextPhase": k.NextPhase, "Up": k.Up, "Down": k.Down, "Top": k.Top, "Bottom": k.Bottom,
+		"PageUp": k.PageUp, "PageDown": k.PageDown, "Detail": k.Detail, "NextFailure": k.NextFailure, "PrevFailure": k.PrevFailure, "Filter": k.Filter, "Back": k.Back} {
+		if !listed[b.Help()] {
+			t.Errorf("FullHelp does not list %s", name)
+		}
+	}
+	// The view's own help joins its children's: the node phases' and the
+	// explain panel's keys are in it.
+	v := open(t, 80, 24, Filter)
+	var short []string
+	for _, b := range v.ShortHelp() {
+		short = append(short, b.Help().Key)
+	}
+	if got, want := strings.Join(short, " "), "←/h →/l enter tab d e"; got != want {
+		t.Errorf("ShortHelp keys %q, want %q", got, want)
+	}
+}
+
+func TestUpdatePhases(t *testing.T) {
+	v := open(t, 80, 24, Queue)
+	v, _ = v.Update(pressKey("h"))
+	if v.Phase() != Queue {
+		t.Errorf("h on Queue moved to %v", v.Phase())
+	}
+	for _, k := range []string{"l", "right"} {
+		before := v.Phase()
+		v, _ = v.Update(pressKey(k))
+		if v.Phase() != before+1 {
+			t.Errorf("%s: %v, want %v", k, v.Phase(), before+1)
+		}
+	}
+	v, _ = v.Update(pressKey("left"))
+	if v.Phase() != PreFilter {
+		t.Errorf("left: %v, want PreFilter", v.Phase())
+	}
+}
+
+// TestRouting: a key goes to the child on screen: j scrolls text in Queue
+// and moves the node in Filter; enter opens a node's detail, which Back
+// closes before anything else.
+func TestRouting(t *testing.T) {
+	v := open(t, 80, 24, Filter)
+	n0, _ := v.Selected()
+	v, _ = v.Update(pressKey("j"))
+	if n1, _ := v.Selected(); n1 == n0 {
+		t.Error("j in Filter did not move the node")
+	}
+	v, _ = v.Update(pressKey("tab"))
+	if v.SelectedPlugin() == "NodeName" {
+		t.Error("tab did not move the plugin column")
+	}
+	v, _ = v.Update(pressKey("enter"))
+	name, ok := v.DetailNode()
+	if !ok || name != v.Cycle().NodeName(mustSelected(t, v)) {
+		t.Fatalf("enter opened %q (%v)", name, ok)
+	}
+	if !v.Back() {
+		t.Fatal("Back should close the detail")
+	}
+	if _, ok := v.DetailNode(); ok {
+		t.Error("the detail is still open")
+	}
+	v.SetNodeFilter("node-b")
+	if !v.Back() || v.NodeFilter() != "" {
+		t.Error("Back should then clear the name filter")
+	}
+	if v.Back() {
+		t.Error("with nothing open, Back should report false (the root then leaves the view)")
+	}
+}
+
+func mustSelected(t *testing.T, v Model) int {
+	t.Helper()
+	n, ok := v.Selected()
+	if !ok {
+		t.Fatal("no node selected")
+	}
+	return n
+}
