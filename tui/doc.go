@@ -18,7 +18,7 @@
 //     what a source delivers and how events arrive; window.go opens cycles of
 //     an indexed replay on demand and keeps a bounded window of them.
 //   - Panels and modes. podsmode.go: the root's part of the Pods view
-//     (components/pods). breakpoints.go: breakpoints of a live run. observed.go:
+//     (components/pods). observed.go:
 //     the live bindings collected. whatif*.go and diffview.go: the what-if
 //     mode, its edits (whatif_editor.go), suggestions (whatif_suggest.go) and
 //     the diff of a re-run against its cycle.
@@ -38,6 +38,7 @@
 //     keys (keys.go).
 //   - components/helpscreen: the "?" screen, every key by where it works
 //     (the root gives the sections), the commands and the glyph legends.
+//   - components/breakpoints: the form that edits a live run's breakpoints.
 //   - components/pods: the Pods view: every pod's state, and a pod's story.
 //   - components/cyclelist: the timeline of cycles, with its filter and
 //     the what-if re-runs listed after their cycles.

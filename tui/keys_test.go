@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 
+	"github.com/schedscope/schedscope/tui/components/breakpoints"
 	"github.com/schedscope/schedscope/tui/components/cyclelist"
 	"github.com/schedscope/schedscope/tui/components/pods"
 	"github.com/schedscope/schedscope/tui/components/problems"
@@ -36,7 +37,7 @@ func TestFullHelpListsEveryBinding(t *testing.T) {
 		{"cyclelist.KeyMap", cyclelist.DefaultKeyMap()},
 		{"CycleKeyMap", cyclepage.DefaultKeyMap()},
 		{"ProblemsKeyMap", problems.DefaultKeyMap()},
-		{"BreakpointsKeyMap", DefaultBreakpointsKeyMap()},
+		{"breakpoints.KeyMap", breakpoints.DefaultKeyMap()},
 		{"pods.KeyMap", pods.DefaultKeyMap()},
 		{"WhatIfKeyMap", DefaultWhatIfKeyMap()},
 	}

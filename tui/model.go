@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui/components/breakpoints"
 	"github.com/schedscope/schedscope/tui/components/cyclelist"
 	"github.com/schedscope/schedscope/tui/components/explain"
 	"github.com/schedscope/schedscope/tui/components/helpscreen"
@@ -62,7 +63,7 @@ type Model struct {
 	prompt prompt.Model
 	// promptFor is what the prompt is open for.
 	promptFor promptMode
-	bp        *BreakpointsForm
+	bp        *breakpoints.Model
 	problems  problems.Model
 	// helpScreen is the "?" screen.
 	helpScreen helpscreen.Model
@@ -386,7 +387,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	switch {
 	case m.bp != nil:
-		var f BreakpointsForm
+		var f breakpoints.Model
 		f, cmd = m.bp.Update(msg)
 		m.bp = &f
 	case m.prompt.Active():
@@ -528,10 +529,10 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if m.bp != nil {
 		f, cmd := m.bp.Update(msg)
 		m.bp = &f
-		if f.done {
+		if done, applied := f.Done(); done {
 			m.bp = nil
-			if f.applied {
-				m.breakpoints = f.Breakpoints()
+			if applied {
+				m.breakpoints = Breakpoints(f.Values())
 				bp, ctl := m.breakpoints, m.opts.Control
 				return m, control(func() { ctl.SetBreakpoints(bp) })
 			}
@@ -588,7 +589,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Step):
 		return m, control(m.opts.Control.Step)
 	case key.Matches(msg, k.Breakpoints):
-		f := NewBreakpointsForm(m.st, m.breakpoints)
+		f := breakpoints.New(m.st, breakpoints.Values(m.breakpoints))
 		m.bp = &f
 		return m, nil
 	}

@@ -1,4 +1,7 @@
-package tui
+// Package breakpoints is the form that edits a live engine's breakpoints: a
+// pod pattern that pauses before a matching pod's cycle, and pauses after a
+// cycle that ends Unschedulable or in Error.
+package breakpoints
 
 import (
 	"strings"
@@ -12,14 +15,14 @@ import (
 	"github.com/schedscope/schedscope/tui/theme"
 )
 
-// BreakpointsKeyMap holds the breakpoint form's keys.
-type BreakpointsKeyMap struct {
+// KeyMap holds the breakpoint form's keys.
+type KeyMap struct {
 	Next, Prev, Toggle, Apply, Cancel key.Binding
 }
 
-// DefaultBreakpointsKeyMap returns the breakpoint form's keys.
-func DefaultBreakpointsKeyMap() BreakpointsKeyMap {
-	return BreakpointsKeyMap{
+// DefaultKeyMap returns the breakpoint form's keys.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
 		Next:   key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab", "next field")),
 		Prev:   key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab", "prev field")),
 		Toggle: key.NewBinding(key.WithKeys("space", "x"), key.WithHelp("space", "toggle")),
@@ -29,19 +32,26 @@ func DefaultBreakpointsKeyMap() BreakpointsKeyMap {
 }
 
 // ShortHelp implements help.KeyMap.
-func (k BreakpointsKeyMap) ShortHelp() []key.Binding {
+func (k KeyMap) ShortHelp() []key.Binding {
 	return []key.Binding{k.Next, k.Toggle, k.Apply, k.Cancel}
 }
 
 // FullHelp implements help.KeyMap.
-func (k BreakpointsKeyMap) FullHelp() [][]key.Binding {
+func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Next, k.Prev, k.Toggle, k.Apply, k.Cancel}}
 }
 
-// BreakpointsForm edits the live engine's breakpoints.
-type BreakpointsForm struct {
+// Values are the breakpoints the form edits; a zero value pauses nothing.
+type Values struct {
+	Pod           string // a path.Match pattern on namespace/name or name
+	Unschedulable bool
+	Error         bool
+}
+
+// Model edits the live engine's breakpoints.
+type Model struct {
 	st    *theme.Styles
-	Keys  BreakpointsKeyMap
+	Keys  KeyMap
 	pod   textinput.Model
 	unsch bool
 	err   bool
@@ -51,24 +61,28 @@ type BreakpointsForm struct {
 	done, applied bool
 }
 
-// NewBreakpointsForm returns a form holding bp.
-func NewBreakpointsForm(st *theme.Styles, bp Breakpoints) BreakpointsForm {
+// New returns a form holding bp.
+func New(st *theme.Styles, bp Values) Model {
 	in := prompt.NewTextInput(st)
 	in.Prompt = "pod pattern: "
 	in.Placeholder = "e.g. default/web-* (empty: none)"
 	in.SetValue(bp.Pod)
 	in.SetWidth(40)
 	in.Focus()
-	return BreakpointsForm{st: st, Keys: DefaultBreakpointsKeyMap(), pod: in, unsch: bp.Unschedulable, err: bp.Error}
+	return Model{st: st, Keys: DefaultKeyMap(), pod: in, unsch: bp.Unschedulable, err: bp.Error}
 }
 
-// Breakpoints returns what the form holds.
-func (f BreakpointsForm) Breakpoints() Breakpoints {
-	return Breakpoints{Pod: strings.TrimSpace(f.pod.Value()), Unschedulable: f.unsch, Error: f.err}
+// Values returns what the form holds.
+func (f Model) Values() Values {
+	return Values{Pod: strings.TrimSpace(f.pod.Value()), Unschedulable: f.unsch, Error: f.err}
 }
+
+// Done reports whether the form was left, and applied whether with Apply
+// (rather than Cancel).
+func (f Model) Done() (done, applied bool) { return f.done, f.applied }
 
 // Update edits the form.
-func (f BreakpointsForm) Update(msg tea.Msg) (BreakpointsForm, tea.Cmd) {
+func (f Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return f, nil
@@ -94,7 +108,7 @@ func (f BreakpointsForm) Update(msg tea.Msg) (BreakpointsForm, tea.Cmd) {
 	return f, nil
 }
 
-func (f *BreakpointsForm) setField(i int) {
+func (f *Model) setField(i int) {
 	f.field = i
 	if i == 0 {
 		f.pod.Focus()
@@ -104,7 +118,7 @@ func (f *BreakpointsForm) setField(i int) {
 }
 
 // View renders the form.
-func (f BreakpointsForm) View() string {
+func (f Model) View() string {
 	check := func(on bool, label string, field int) string {
 		box := "[ ]"
 		if on {
