@@ -7,25 +7,25 @@
 // The screens are built from components in subpackages, each with New,
 // Update returning its own type, View, SetSize and a KeyMap that implements
 // help.KeyMap, so that hints and help are generated from key bindings. The
-// compiler holds the boundaries: a component's state is its own.
+// compiler holds the boundaries: a component's state is its own, and the
+// root model asks its children through methods.
 //
-// Where things are:
+// Where things are in this package:
 //
-//   - The program. run.go starts it; model.go is the root model (routing keys
-//     and events, the layout of the screen, the sections of the "?" screen);
-//     commands.go is what the / and :
-//     prompts are open for and the : commands; source.go and stream.go are
-//     what a source delivers and how events arrive; window.go opens cycles of
-//     an indexed replay on demand and keeps a bounded window of them.
-//   - Panels and modes. podsmode.go: the root's part of the Pods view
-//     (components/pods). observed.go:
-//     the live bindings collected. whatif*.go and diffview.go: the what-if
-//     mode, its edits (whatif_editor.go), suggestions (whatif_suggest.go) and
-//     the diff of a re-run against its cycle.
-//   - Shared pieces here. statusbar.go: the status line. keys.go: the
-//     root's keys and the help that joins several key maps.
-//     printable.go: making recorded strings safe to draw. trace.go: frame
-//     times for the replay benchmark.
+//   - The program. run.go starts it; model.go is the root model (routing
+//     keys and events, the layout of the screen, the sections of the "?"
+//     screen); commands.go is what the / and : prompts are open for and the
+//     : commands; source.go and stream.go are what a source delivers and how
+//     events arrive; window.go opens cycles of an indexed replay on demand
+//     and keeps a bounded window of them.
+//   - Modes. podsmode.go: the root's part of the Pods view. observed.go: the
+//     live bindings collected. whatif*.go and diffview.go: the what-if mode,
+//     its edits (whatif_editor.go), suggestions (whatif_suggest.go) and the
+//     diff of a re-run against its cycle.
+//   - Shared pieces. statusbar.go: the status line. keys.go: the root's keys
+//     and the help that joins several key maps. printable.go: making
+//     recorded strings safe to draw. trace.go: frame times for the replay
+//     benchmark.
 //
 // Subpackages:
 //
@@ -36,23 +36,23 @@
 //     plugin the explain panel talks about (plugin.go), the phases, what ran
 //     and the phase bar (phase.go), what each phase does (phasedoc.go), its
 //     keys (keys.go).
-//   - components/helpscreen: the "?" screen, every key by where it works
-//     (the root gives the sections), the commands and the glyph legends.
-//   - components/breakpoints: the form that edits a live run's breakpoints.
-//   - components/pods: the Pods view: every pod's state, and a pod's story.
-//   - components/cyclelist: the timeline of cycles, with its filter and
-//     the what-if re-runs listed after their cycles.
 //   - components/queuephase, prefilterphase, postfilterphase, selectphase,
-//     bindphase: the text phase views (Queue; PreFilter; PostFilter;
-//     Select host; Reserve … PostBind), pagers over what the phase did.
+//     bindphase: the text phase views (Queue; PreFilter; PostFilter; Select
+//     host; Reserve … PostBind), pagers over what the phase did.
 //   - components/nodephase: the node phases over one node table: the
-//     node × plugin Filter matrix (and the diagnostic pass's), the Score
-//     and NormalizeScore heatmaps, the weighted sums.
+//     node × plugin Filter matrix (and the diagnostic pass's), the Score and
+//     NormalizeScore heatmaps, the weighted sums.
 //   - components/nodetable: the node rows the node phases share (cursor,
 //     sort, show by status, name filter).
 //   - components/nodedetail: one node as a cycle saw it.
 //   - components/explain: the explain panel (what a phase and plugin do,
 //     with the legacy predicate/priority names learners know).
+//   - components/cyclelist: the timeline of cycles, with its filter and the
+//     what-if re-runs listed after their cycles.
+//   - components/pods: the Pods view: every pod's state, and a pod's story.
+//   - components/helpscreen: the "?" screen, every key by where it works
+//     (the root gives the sections), the commands and the glyph legends.
+//   - components/breakpoints: the form that edits a live run's breakpoints.
 //   - components/prompt: the / and : input, with tab completion.
 //   - components/problems: the problems and messages list.
 //   - components/pager: lines in a scrolling window.
