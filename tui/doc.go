@@ -19,9 +19,8 @@
 //     events arrive; window.go opens cycles of an indexed replay on demand
 //     and keeps a bounded window of them.
 //   - Modes. podsmode.go: the root's part of the Pods view. observed.go: the
-//     live bindings collected. whatif*.go and diffview.go: the what-if mode,
-//     its edits (whatif_editor.go), suggestions (whatif_suggest.go) and the
-//     diff of a re-run against its cycle.
+//     live bindings collected. whatif*.go: the what-if mode, its edits
+//     (whatif_editor.go) and suggestions (whatif_suggest.go).
 //   - Shared pieces. statusbar.go: the status line. keys.go: the root's keys
 //     and the help that joins several key maps. printable.go: making
 //     recorded strings safe to draw. trace.go: frame times for the replay
@@ -47,6 +46,7 @@
 //   - components/nodedetail: one node as a cycle saw it.
 //   - components/explain: the explain panel (what a phase and plugin do,
 //     with the legacy predicate/priority names learners know).
+//   - components/diffview: a what-if re-run beside the cycle it changed.
 //   - components/cyclelist: the timeline of cycles, with its filter and the
 //     what-if re-runs listed after their cycles.
 //   - components/pods: the Pods view: every pod's state, and a pod's story.

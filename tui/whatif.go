@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui/components/diffview"
 	"github.com/schedscope/schedscope/tui/components/helpscreen"
 	"github.com/schedscope/schedscope/tui/components/problems"
 	"github.com/schedscope/schedscope/tui/components/prompt"
@@ -172,7 +173,9 @@ type whatIfMode struct {
 	editErr string
 	editing *editSession
 
-	diff    DiffView
+	diff diffview.Model
+	// diffRun is the run the diff shows.
+	diffRun *whatIfRun
 	suggest SuggestView
 	// busy words the run under way, "" when none.
 	busy string
@@ -180,9 +183,17 @@ type whatIfMode struct {
 	w, h int
 }
 
+// showDiff shows run r against the cycle it changed.
+func (wi *whatIfMode) showDiff(r *whatIfRun) {
+	res := r.res
+	wi.diffRun, wi.screen = r, wiDiff
+	wi.diff.SetRun(diffview.Run{Label: r.label, Seq: res.Seq, Before: res.Before, After: res.After, Later: res.Later,
+		Diff: res.Diff, Changes: res.Changes, Landing: res.Landing, Note: res.Note})
+}
+
 func newWhatIfMode(src WhatIf, st *theme.Styles) whatIfMode {
 	m := whatIfMode{src: src, st: st, Keys: DefaultWhatIfKeyMap(), runs: newWhatIfRuns(),
-		input: prompt.NewTextInput(st), diff: NewDiffView(st), suggest: NewSuggestView(st)}
+		input: prompt.NewTextInput(st), diff: diffview.New(st), suggest: NewSuggestView(st)}
 	m.Keys.setAvailable(src != nil)
 	return m
 }
@@ -384,8 +395,7 @@ func (m Model) menuKey(msg tea.KeyPressMsg) (Model, tea.Cmd, bool) {
 			m.say("cycle %d is not a what-if: nothing to compare it with", t.seq)
 			return m, nil, true
 		}
-		wi.diff.SetRun(t.prev)
-		wi.screen = wiDiff
+		wi.showDiff(t.prev)
 	}
 	return m, nil, true
 }
@@ -450,7 +460,7 @@ func parseInput(kind ChangeKind, s string) (WhatIfChange, error) {
 func (m Model) diffKey(msg tea.KeyPressMsg) (Model, tea.Cmd, bool) {
 	wi := &m.wi
 	k := wi.Keys
-	r := wi.diff.run
+	r := wi.diffRun
 	switch {
 	case key.Matches(msg, k.Cancel):
 		wi.screen = wiNone
@@ -617,8 +627,7 @@ func (m Model) updateWhatIf(msg tea.Msg) (Model, tea.Cmd, bool) {
 			return m, nil, true
 		}
 		r := m.addWhatIf(msg)
-		wi.diff.SetRun(r)
-		wi.screen = wiDiff
+		wi.showDiff(r)
 		m.say("cycle %s: %s", r.label, summaryLine(r.res))
 		if msg.edit != nil {
 			return m, removeFile(msg.edit.path), true
@@ -719,7 +728,7 @@ func (m Model) whatIfHelp() help.KeyMap {
 	case wiEditError:
 		return errorKeys{k}
 	case wiDiff:
-		return diffKeys{k}
+		return diffKeys{k, m.wi.diff.Keys}
 	case wiSuggest:
 		if _, ok := m.wi.suggest.Selected(); !ok {
 			return errorKeys{k}.cancelOnly()

@@ -11,9 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedscope/schedscope/recorder"
-	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/pages/cyclepage"
-	"github.com/schedscope/schedscope/tui/theme"
 )
 
 // fakeWhatIf answers the TUI's what-if calls from fixed cycles and records them.
@@ -240,8 +238,8 @@ func TestWhatIfDiffWide(t *testing.T) {
 	if m.wi.screen != wiDiff {
 		t.Fatalf("w d on the re-run: screen %d; want its diff again", m.wi.screen)
 	}
-	if m = send(m, tea.MouseWheelMsg{Button: tea.MouseWheelDown}); m.wi.diff.cursor != 1 {
-		t.Errorf("the wheel over the diff moved its cursor to %d, want 1", m.wi.diff.cursor)
+	if m = send(m, tea.MouseWheelMsg{Button: tea.MouseWheelDown}); m.wi.diff.Cursor() != 1 {
+		t.Errorf("the wheel over the diff moved its cursor to %d, want 1", m.wi.diff.Cursor())
 	}
 }
 
@@ -458,44 +456,6 @@ func TestParseInput(t *testing.T) {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
-	}
-}
-
-func TestDiffViewPages(t *testing.T) {
-	var names []string
-	var raw []int64
-	for i := range 30 {
-		names = append(names, fmt.Sprintf("n%02d", i))
-		raw = append(raw, int64(i))
-	}
-	before := makeCycle(1, "web").nodes(names...).score("NodeResourcesFit", 1, raw...).obj()
-	after := makeCycle(1, "web").nodes(names...).score("NodeResourcesFit", 2, raw...).obj()
-	st := theme.New(true)
-	v := NewDiffView(&st)
-	v.SetSize(80, 24)
-	res := &WhatIfResult{Seq: 1, Before: before, After: after, Diff: recorder.DiffCycles(before, after), Changes: []string{"weight"}}
-	v.SetRun(&whatIfRun{res: res, label: "1'"})
-	if v.rows[0].node != "n29" {
-		t.Errorf("first row %s; want the winner n29 first", v.rows[0].node)
-	}
-	tests := []struct {
-		key  string
-		want int
-	}{{"ctrl+d", v.visibleRows() / 2}, {"G", 29}, {"ctrl+u", 29 - v.visibleRows()/2}, {"g", 0}, {"k", 0}, {"j", 1}}
-	for _, tt := range tests {
-		v, _ = v.Update(press(tt.key))
-		if v.cursor != tt.want {
-			t.Errorf("%s: cursor %d, want %d", tt.key, v.cursor, tt.want)
-		}
-		if v.cursor < v.offset || v.cursor >= v.offset+v.visibleRows() {
-			t.Errorf("%s: cursor %d outside the rows shown from %d", tt.key, v.cursor, v.offset)
-		}
-	}
-	if s := v.View(); !strings.Contains(s, "nodes 1-") || !strings.Contains(s, "of 30") {
-		t.Errorf("the view does not count the rows below:\n%s", s)
-	}
-	if got := len(layout.SplitLines(v.View())); got != 24 {
-		t.Errorf("the view is %d lines, want 24", got)
 	}
 }
 

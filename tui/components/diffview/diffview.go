@@ -1,4 +1,7 @@
-package tui
+// Package diffview shows a what-if re-run beside the cycle it changed: the
+// outcomes, the winner and why, and one row per node with its filter result
+// and weighted score total on both sides, the nodes that changed first.
+package diffview
 
 import (
 	"cmp"
@@ -19,15 +22,61 @@ import (
 	"github.com/schedscope/schedscope/tui/theme"
 )
 
-// DiffView shows a what-if beside the cycle it changed: the outcomes, the
-// winner and why, and one row per node with its filter result and weighted
-// score total on both sides, the nodes that changed first. Wide, the diff
-// in words sits beside the table; narrow, v switches between them.
-type DiffView struct {
-	st   *theme.Styles
-	Keys WhatIfKeyMap
+// Run is a what-if re-run against the cycle it changed.
+type Run struct {
+	// Label names the re-run (3'); Seq is the cycle changed.
+	Label string
+	Seq   int
+	// Before is the cycle the changes apply to, After the changed cycle;
+	// Later the pod's further cycles on the fork.
+	Before, After *recorder.Cycle
+	Later         []*recorder.Cycle
+	Diff          *recorder.CycleDiff // nil: computed from Before and After
+	// Changes word what changed, one per change; Landing is where the pod
+	// would go ("" if nowhere); Note says what to know about the comparison.
+	Changes []string
+	Landing string
+	Note    string
+}
 
-	run  *whatIfRun
+// KeyMap holds the view's keys.
+type KeyMap struct {
+	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+	// Words switches, narrow, between the table and the diff in words.
+	Words key.Binding
+}
+
+// DefaultKeyMap returns the view's keys: vim keys and arrows.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		Up:       key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("↑/k", "up")),
+		Down:     key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("↓/j", "down")),
+		PageUp:   key.NewBinding(key.WithKeys("ctrl+u", "pgup"), key.WithHelp("ctrl+u", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("ctrl+d", "pgdown"), key.WithHelp("ctrl+d", "page down")),
+		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "first")),
+		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "last")),
+		Words:    key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "table/words")),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Words, k.Up, k.Down} }
+
+// FullHelp implements help.KeyMap.
+func (k KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Words}}
+}
+
+// wideWidth is the width from which the diff in words sits beside the table.
+const wideWidth = 150
+
+// Model shows a what-if beside the cycle it changed. Wide, the diff in words
+// sits beside the table; narrow, Words switches between them.
+type Model struct {
+	st   *theme.Styles
+	Keys KeyMap
+
+	run  *Run
 	rows []diffRow
 	// maxTotal scales the score bars of both sides alike.
 	maxTotal int64
@@ -58,20 +107,35 @@ type diffRow struct {
 	score         *recorder.NodeScoreChange
 }
 
-// NewDiffView returns an empty diff view.
-func NewDiffView(st *theme.Styles) DiffView { return DiffView{st: st, Keys: DefaultWhatIfKeyMap()} }
+// New returns an empty diff view.
+func New(st *theme.Styles) Model { return Model{st: st, Keys: DefaultKeyMap()} }
 
 // SetSize sets the view's size.
-func (v *DiffView) SetSize(w, h int) {
+func (v *Model) SetSize(w, h int) {
 	v.w, v.h = w, h
 	v.keepVisible()
 }
 
-// SetRun shows run r against the cycle it changed.
-func (v *DiffView) SetRun(r *whatIfRun) {
-	v.run, v.cursor, v.offset, v.scroll = r, 0, 0, 0
-	v.rows, v.maxTotal = diffRows(r.res)
+// SetRun shows run r against the cycle it changed, from the top.
+func (v *Model) SetRun(r Run) {
+	v.run, v.cursor, v.offset, v.scroll = &r, 0, 0, 0
+	v.rows, v.maxTotal = diffRows(&r)
 }
+
+// Cursor is the node row the cursor is on.
+func (v Model) Cursor() int { return v.cursor }
+
+// Nodes are the node rows' names, in order.
+func (v Model) Nodes() []string {
+	out := make([]string, len(v.rows))
+	for i, r := range v.rows {
+		out[i] = r.node
+	}
+	return out
+}
+
+// VisibleRows is how many node rows show.
+func (v Model) VisibleRows() int { return v.visibleRows() }
 
 // sides reads every node's fate in c by name.
 func sides(c *recorder.Cycle) (map[string]diffSide, []string) {
@@ -99,7 +163,7 @@ func sides(c *recorder.Cycle) (map[string]diffSide, []string) {
 // diffRows lays the nodes of both sides out, what changed first: the
 // winners, nodes whose filter result changed, nodes whose score changed (as
 // the diff orders them), then the rest in snapshot order.
-func diffRows(res *WhatIfResult) ([]diffRow, int64) {
+func diffRows(res *Run) ([]diffRow, int64) {
 	before, bn := sides(res.Before)
 	after, an := sides(res.After)
 	d := res.Diff
@@ -154,7 +218,7 @@ func diffRows(res *WhatIfResult) ([]diffRow, int64) {
 }
 
 // Update moves the node cursor, scrolls the words, or switches between them.
-func (v DiffView) Update(msg tea.Msg) (DiffView, tea.Cmd) {
+func (v Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok || v.run == nil {
 		return v, nil
@@ -180,7 +244,7 @@ func (v DiffView) Update(msg tea.Msg) (DiffView, tea.Cmd) {
 }
 
 // move moves the node cursor, or scrolls the words when they cover the table.
-func (v *DiffView) move(d int) {
+func (v *Model) move(d int) {
 	if v.words && !v.wide() {
 		v.scroll = layout.Clamp(v.scroll+d, 0, max(len(v.wordLines(v.w))-v.h, 0))
 		return
@@ -188,32 +252,32 @@ func (v *DiffView) move(d int) {
 	v.cursor = layout.Clamp(v.cursor+d, 0, max(len(v.rows)-1, 0))
 }
 
-func (v *DiffView) wide() bool { return v.w >= wideWidth }
+func (v *Model) wide() bool { return v.w >= wideWidth }
 
 // tableRows is how many node rows fit under the header and above the footer.
-func (v *DiffView) tableRows() int {
+func (v *Model) tableRows() int {
 	return max(v.h-len(v.headLines(v.tableWidth()))-1-v.footerHeight(), 1)
 }
 
-func (v *DiffView) footerHeight() int { return 3 }
+func (v *Model) footerHeight() int { return 3 }
 
 // visibleRows is how many node rows show: the table's room, less a line
 // that counts the rows below when they do not all fit.
-func (v *DiffView) visibleRows() int {
+func (v *Model) visibleRows() int {
 	if n := v.tableRows(); len(v.rows) > n {
 		return max(n-1, 1)
 	}
 	return v.tableRows()
 }
 
-func (v *DiffView) tableWidth() int {
+func (v *Model) tableWidth() int {
 	if v.wide() {
 		return v.w * 58 / 100
 	}
 	return v.w
 }
 
-func (v *DiffView) keepVisible() {
+func (v *Model) keepVisible() {
 	if v.run == nil {
 		return
 	}
@@ -221,7 +285,7 @@ func (v *DiffView) keepVisible() {
 }
 
 // View renders the view.
-func (v DiffView) View() string {
+func (v Model) View() string {
 	if v.run == nil || v.w <= 0 || v.h <= 0 {
 		return ""
 	}
@@ -240,14 +304,13 @@ func (v DiffView) View() string {
 }
 
 // headLines are the title, the changes, both outcomes and the winner.
-func (v *DiffView) headLines(w int) []string {
+func (v *Model) headLines(w int) []string {
 	st, r := v.st, v.run
-	res := r.res
-	title := st.Title.Render("what-if "+r.label) + st.Dim.Render(fmt.Sprintf(" of cycle %d · %s", res.Seq, res.After.Pod.Key()))
+	title := st.Title.Render("what-if "+r.Label) + st.Dim.Render(fmt.Sprintf(" of cycle %d · %s", r.Seq, r.After.Pod.Key()))
 	lines := []string{layout.Fit(title, w)}
-	for i, c := range res.Changes {
-		if i == 2 && len(res.Changes) > 3 {
-			lines = append(lines, st.Dim.Render(fmt.Sprintf("  … and %d more change(s)", len(res.Changes)-2)))
+	for i, c := range r.Changes {
+		if i == 2 && len(r.Changes) > 3 {
+			lines = append(lines, st.Dim.Render(fmt.Sprintf("  … and %d more change(s)", len(r.Changes)-2)))
 			break
 		}
 		for k, l := range layout.Wrap(c, w-2, "  ") {
@@ -262,12 +325,12 @@ func (v *DiffView) headLines(w int) []string {
 		}
 	}
 	lines = append(lines,
-		layout.Fit(st.Dim.Render("before ")+v.outcome(res.Before), w),
-		layout.Fit(st.Dim.Render("after  ")+v.outcome(res.After), w))
-	if n := len(res.Later); n > 0 {
-		lines = append(lines, layout.Fit(st.Dim.Render(fmt.Sprintf("then   %d more cycle(s) on the fork: ", n))+v.outcome(res.Later[n-1]), w))
+		layout.Fit(st.Dim.Render("before ")+v.outcome(r.Before), w),
+		layout.Fit(st.Dim.Render("after  ")+v.outcome(r.After), w))
+	if n := len(r.Later); n > 0 {
+		lines = append(lines, layout.Fit(st.Dim.Render(fmt.Sprintf("then   %d more cycle(s) on the fork: ", n))+v.outcome(r.Later[n-1]), w))
 	}
-	if d := res.Diff; d != nil && d.Winner != nil {
+	if d := r.Diff; d != nil && d.Winner != nil {
 		text := fmt.Sprintf("%s → %s: %s", orNoneNode(d.Winner.Before), orNoneNode(d.Winner.After), narrate.Winner(d.Winner))
 		for i, l := range layout.Wrap(text, w-7, "") {
 			if i == 2 {
@@ -281,11 +344,11 @@ func (v *DiffView) headLines(w int) []string {
 		}
 	} else if d != nil && d.Same {
 		lines = append(lines, st.Dim.Render("no difference: the same feasible nodes, scores, node and message"))
-	} else if res.After.Outcome.Node != "" && res.After.Outcome.Node == res.Before.Outcome.Node {
-		lines = append(lines, layout.Fit(st.Dim.Render("winner ")+st.Chosen.Render(res.After.Outcome.Node)+st.Dim.Render(" on both sides"), w))
+	} else if r.After.Outcome.Node != "" && r.After.Outcome.Node == r.Before.Outcome.Node {
+		lines = append(lines, layout.Fit(st.Dim.Render("winner ")+st.Chosen.Render(r.After.Outcome.Node)+st.Dim.Render(" on both sides"), w))
 	}
-	if res.Note != "" {
-		for i, l := range layout.Wrap(res.Note, w, "  ") {
+	if r.Note != "" {
+		for i, l := range layout.Wrap(r.Note, w, "  ") {
 			if i == 2 {
 				break
 			}
@@ -303,7 +366,7 @@ func orNoneNode(s string) string {
 }
 
 // outcome words a cycle's outcome in its colour.
-func (v *DiffView) outcome(c *recorder.Cycle) string {
+func (v *Model) outcome(c *recorder.Cycle) string {
 	st := v.st
 	switch c.Outcome.Result {
 	case recorder.ResultBound:
@@ -315,7 +378,7 @@ func (v *DiffView) outcome(c *recorder.Cycle) string {
 }
 
 // tableLines are the head, the node table and the selected node's story.
-func (v *DiffView) tableLines(w int) []string {
+func (v *Model) tableLines(w int) []string {
 	st := v.st
 	lines := v.headLines(w)
 	nodeW := 8
@@ -354,7 +417,7 @@ func (v *DiffView) tableLines(w int) []string {
 
 // sideCell is a node's fate on one side: its rejection, or its total with a
 // bar on the scale both sides share.
-func (v *DiffView) sideCell(s diffSide, w, side int) string {
+func (v *Model) sideCell(s diffSide, w, side int) string {
 	st := v.st
 	switch {
 	case !s.known:
@@ -388,7 +451,7 @@ func (v *DiffView) sideCell(s diffSide, w, side int) string {
 }
 
 // change words the row's change in a few cells.
-func (v *DiffView) change(r diffRow) string {
+func (v *Model) change(r diffRow) string {
 	st := v.st
 	switch r.filterKind {
 	case "feasible":
@@ -418,7 +481,7 @@ func (v *DiffView) change(r diffRow) string {
 
 // footer tells the selected node's story: the rejection before and after,
 // the per-plugin weighted score changes.
-func (v *DiffView) footer(w int) []string {
+func (v *Model) footer(w int) []string {
 	st := v.st
 	if v.cursor >= len(v.rows) {
 		return []string{"", "", ""}
@@ -473,13 +536,13 @@ func wrapStyled(s string, w int) []string {
 }
 
 // wordLines are the head and the diff in words, as the whatif command prints it.
-func (v *DiffView) wordLines(w int) []string {
+func (v *Model) wordLines(w int) []string {
 	st := v.st
 	lines := v.headLines(w)
 	if v.wide() {
 		lines = []string{st.Header.Render("the diff in words"), ""}
 	}
-	d := v.run.res.Diff
+	d := v.run.Diff
 	if d == nil || d.Same && !v.wide() {
 		return lines
 	}
@@ -495,8 +558,8 @@ func (v *DiffView) wordLines(w int) []string {
 			lines = append(lines, part)
 		}
 	}
-	if later := v.run.res.Later; len(later) > 0 {
-		lines = append(lines, "", st.Dim.Render(fmt.Sprintf("then %d more cycle(s) of the pod on the fork; it lands on %s", len(later), orNoneNode(v.run.res.Landing))))
+	if later := v.run.Later; len(later) > 0 {
+		lines = append(lines, "", st.Dim.Render(fmt.Sprintf("then %d more cycle(s) of the pod on the fork; it lands on %s", len(later), orNoneNode(v.run.Landing))))
 	}
 	return lines
 }
