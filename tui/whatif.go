@@ -329,7 +329,7 @@ func (m Model) whatIfKey(msg tea.KeyPressMsg) (Model, tea.Cmd, bool) {
 		case key.Matches(msg, k.Choose):
 			if s, ok := wi.suggest.Selected(); ok {
 				wi.screen = wiNone
-				return m, m.startRun(wi.suggest.target, s.Change, nil, nil), true
+				return m, m.startRun(wi.suggest.Target(), s.Change, nil, nil), true
 			}
 		default:
 			wi.suggest, _ = wi.suggest.Update(msg)

@@ -36,6 +36,9 @@ func (v *SuggestView) SetResult(r *SuggestResult, t wiTarget) {
 	v.res, v.target, v.cursor = r, t, 0
 }
 
+// Target is what the suggestions were searched for.
+func (v SuggestView) Target() wiTarget { return v.target }
+
 // Selected returns the suggestion under the cursor.
 func (v SuggestView) Selected() (Suggestion, bool) {
 	if v.res == nil || v.cursor >= len(v.res.Suggestions) {
