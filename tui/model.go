@@ -792,7 +792,7 @@ func (m Model) Render() string {
 		body = body[:len(body)-extra]
 	}
 	lines = append(lines, body...)
-	lines = append(lines, statusBar(m.st, m.w, m.opts.Source, m.opts.Control != nil, m.state, m.progress, m.done, m.counts, &m.observed, m.breakpoints, m.nProblems, m.wi.status(m.message)))
+	lines = append(lines, statusBar(m.st, m.w, m.opts.Source, m.opts.Control != nil, m.state, m.progress, m.done, m.counts, &m.observed, m.breakpoints, m.nProblems, m.Keys.Problems, m.wi.status(m.message)))
 	lines = append(lines, bottom...)
 	return strings.Join(layout.Box(lines, m.w, m.h), "\n")
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/schedscope/schedscope/tui/components/problems"
@@ -17,8 +18,9 @@ type cycleCounts struct{ total, bound, unschedulable, errors int }
 
 // statusBar renders the engine state, cycle and queue counts, how the live
 // cluster's bindings compared with the predictions, breakpoints, how many
-// problems there were, the last message and the source on one line.
-func statusBar(st *theme.Styles, w int, source string, live bool, state *EngineState, progress *Progress, done bool, counts cycleCounts, obs *observations, bp Breakpoints, nProblems int, msg problems.Note) string {
+// problems there were (and list, the key that lists them), the last message
+// and the source on one line.
+func statusBar(st *theme.Styles, w int, source string, live bool, state *EngineState, progress *Progress, done bool, counts cycleCounts, obs *observations, bp Breakpoints, nProblems int, list key.Binding, msg problems.Note) string {
 	message := msg.Text
 	var parts []string
 	s := "replay"
@@ -96,7 +98,7 @@ func statusBar(st *theme.Styles, w int, source string, live bool, state *EngineS
 			noun = "problem"
 		}
 		problemsAt = len(parts)
-		parts = append(parts, st.Problem.Render(fmt.Sprintf("⚠ %d %s — ! to list", nProblems, noun)))
+		parts = append(parts, st.Problem.Render(fmt.Sprintf("⚠ %d %s — %s to list", nProblems, noun, list.Help().Key)))
 		problemsShort = st.Problem.Render(fmt.Sprintf("⚠ %d %s", nProblems, noun))
 	}
 	if message != "" {

@@ -25,7 +25,7 @@ func TestStatusBarStates(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, noColor := range []bool{false, true} {
 				st := theme.New(noColor)
-				bar := statusBar(&st, 200, "cluster kind-kind", true, tt.state, nil, false, cycleCounts{}, &observations{}, Breakpoints{}, 0, problems.Note{})
+				bar := statusBar(&st, 200, "cluster kind-kind", true, tt.state, nil, false, cycleCounts{}, &observations{}, Breakpoints{}, 0, DefaultKeyMap().Problems, problems.Note{})
 				if got := ansi.Strip(bar); !strings.Contains(got, tt.want) {
 					t.Errorf("NO_COLOR=%v: status bar %q lacks %q", noColor, got, tt.want)
 				}
@@ -73,7 +73,7 @@ func TestStatusBarMakesRoomForAMessage(t *testing.T) {
 		{2, []string{"■ done", "4 cycles", "⚠ 2 problems", "the run has finished"}},
 	} {
 		bar := ansi.Strip(statusBar(&st, 80, "fixture default.yaml", true, &EngineState{State: StateIdle, Backoff: 1}, nil, true,
-			cycleCounts{total: 4, bound: 3, unschedulable: 1}, &observations{}, Breakpoints{}, tt.problems, problems.Note{Kind: problems.Message, Text: msg}))
+			cycleCounts{total: 4, bound: 3, unschedulable: 1}, &observations{}, Breakpoints{}, tt.problems, DefaultKeyMap().Problems, problems.Note{Kind: problems.Message, Text: msg}))
 		for _, want := range tt.want {
 			if !strings.Contains(bar, want) {
 				t.Errorf("%d problems: status bar %q lacks %q", tt.problems, bar, want)
@@ -86,7 +86,7 @@ func TestStatusBarMakesRoomForAMessage(t *testing.T) {
 	bar := ""
 	// Without a message the source and the queue stay.
 	bar = ansi.Strip(statusBar(&st, 80, "fixture default.yaml", true, &EngineState{State: StateIdle, Backoff: 1}, nil, true,
-		cycleCounts{total: 4, bound: 3, unschedulable: 1}, &observations{}, Breakpoints{}, 0, problems.Note{}))
+		cycleCounts{total: 4, bound: 3, unschedulable: 1}, &observations{}, Breakpoints{}, 0, DefaultKeyMap().Problems, problems.Note{}))
 	for _, want := range []string{"queue 0 active 1 backoff", "fixture default.yaml"} {
 		if !strings.Contains(bar, want) {
 			t.Errorf("status bar %q lacks %q", bar, want)
