@@ -9,6 +9,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui/analysis"
+	"github.com/schedscope/schedscope/tui/layout"
+	"github.com/schedscope/schedscope/tui/pages/cyclepage"
 )
 
 // bigCycle synthesises a cycle over n nodes with 13 filter and 8 score plugins:
@@ -82,8 +85,8 @@ func bigCycle(n int) *recorder.Cycle {
 func BenchmarkView5000Nodes(b *testing.B) {
 	c := bigCycle(5000)
 	for _, size := range [][2]int{{80, 24}, {200, 50}} {
-		for _, ph := range []phase{phFilter, phScore, phNormalize, phWeighted} {
-			b.Run(fmt.Sprintf("%s-%dx%d", ph.short(), size[0], size[1]), func(b *testing.B) {
+		for _, ph := range []cyclepage.Phase{cyclepage.Filter, cyclepage.Score, cyclepage.Normalize, cyclepage.Weighted} {
+			b.Run(fmt.Sprintf("%s-%dx%d", ph.Short(), size[0], size[1]), func(b *testing.B) {
 				m := New(Options{Source: "bench"})
 				m = send(m, tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 				m = send(m, eventsMsg{events: []Event{{Cycle: c}}})
@@ -112,26 +115,26 @@ func TestBigCycleRendersVisibleRowsOnly(t *testing.T) {
 	m := New(Options{Source: "big"})
 	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
 	m = send(m, eventsMsg{events: []Event{{Cycle: bigCycle(5000)}}})
-	m = keys(toPhase(t, keys(m, "enter"), phFilter), "G")
-	if lines := len(splitLines(screen(m))); lines != 24 {
+	m = keys(toPhase(t, keys(m, "enter"), cyclepage.Filter), "G")
+	if lines := len(layout.SplitLines(screen(m))); lines != 24 {
 		t.Fatalf("%d lines", lines)
 	}
 	m = keys(m, "o") // by score
-	first := m.view.table.rows[0]
-	if first != m.view.a.winner {
-		t.Errorf("sorted by score, first row is %s, want the winner", m.view.c.NodeName(first))
+	first := m.view.Nodes().Rows()[0]
+	if first != analysis.Of(m.view.Cycle()).Winner {
+		t.Errorf("sorted by score, first row is %s, want the winner", m.view.Cycle().NodeName(first))
 	}
 	m = keys(m, "/", "text:node-0499", "enter")
-	if got := len(m.view.table.rows); got != 10 {
+	if got := len(m.view.Nodes().Rows()); got != 10 {
 		t.Errorf("name filter node-0499: %d rows, want 10", got)
 	}
 	m = keys(m, "esc", "f", "f") // rejected only
-	if len(m.view.table.rows) == 0 {
+	if len(m.view.Nodes().Rows()) == 0 {
 		t.Fatal("show rejected listed no node")
 	}
-	for _, n := range m.view.table.rows {
-		if m.view.a.nodes[n].state != stRejected {
-			t.Fatalf("show rejected listed %s", m.view.c.NodeName(n))
+	for _, n := range m.view.Nodes().Rows() {
+		if analysis.Of(m.view.Cycle()).Nodes[n].State != analysis.Rejected {
+			t.Fatalf("show rejected listed %s", m.view.Cycle().NodeName(n))
 		}
 	}
 }

@@ -4,30 +4,63 @@
 // It knows only recorder types and the small interfaces in source.go, which cmd/
 // satisfies; it never imports Kubernetes.
 //
-// Where things are:
+// The screens are built from components in subpackages, each with New,
+// Update returning its own type, View, SetSize and a KeyMap that implements
+// help.KeyMap, so that hints and help are generated from key bindings. The
+// compiler holds the boundaries: a component's state is its own, and the
+// root model asks its children through methods.
 //
-//   - The program. run.go starts it; model.go is the root model (routing keys
-//     and events, the layout of the screen); source.go and stream.go are what
-//     a source delivers and how events arrive; window.go opens cycles of an
-//     indexed replay on demand and keeps a bounded window of them.
-//   - The cycle list and cycle view. cyclelist.go: the timeline of cycles.
-//     cycleview.go: one cycle phase by phase, with phasebar.go (the phase tabs),
-//     queueview.go (queue, PreFilter and status tables), filterview.go (the
-//     node × plugin filter matrix), scoreview.go and weighted.go (raw,
-//     normalized and weighted scores), selectview.go (the chosen host, ties and
-//     losers), bindview.go (Reserve … PostBind), nodetable.go and
-//     nodedetail.go (nodes, sorted and in detail), analysis.go (what a cycle
-//     did to each node, computed once per cycle).
-//   - Panels and modes. explain.go: the explain panel (what a phase and plugin
-//     do, with the legacy predicate/priority names learners know). podsview.go
-//     and podsmode.go: the Pods view and a pod's story. problems.go: the
-//     problems list. breakpoints.go: breakpoints of a live run. observed.go:
-//     live bindings compared with the cycles. whatif*.go and diffview.go: the
-//     what-if mode, its edits (whatif_editor.go), suggestions
-//     (whatif_suggest.go) and the diff of a re-run against its cycle.
-//   - Shared pieces. statusbar.go: the status line. prompt.go: the / and :
-//     input. keys.go: key maps (help is generated from them). styles.go,
-//     glyphs.go and layout.go: colours, cell glyphs, fitting text.
-//     printable.go: making recorded strings safe to draw. trace.go: frame
-//     times for the replay benchmark.
+// Where things are in this package:
+//
+//   - The program. run.go starts it; model.go is the root model (routing
+//     keys and events, the layout of the screen, the sections of the "?"
+//     screen); commands.go is what the / and : prompts are open for and the
+//     : commands; source.go and stream.go are what a source delivers and how
+//     events arrive; window.go opens cycles of an indexed replay on demand
+//     and keeps a bounded window of them.
+//   - Modes. podsmode.go: the root's part of the Pods view. observed.go: the
+//     live bindings collected. whatif*.go: the what-if mode, its edits
+//     (whatif_editor.go) and suggestions (whatif_suggest.go).
+//   - Shared pieces. statusbar.go: the status line. keys.go: the root's keys
+//     and the help that joins several key maps. printable.go: making
+//     recorded strings safe to draw. trace.go: frame times for the replay
+//     benchmark.
+//
+// Subpackages:
+//
+//   - pages/cyclepage: the cycle view, one cycle phase by phase, composing
+//     the phase views, the node detail and the explain panel: its state and
+//     what the root asks of it (cyclepage.go), routing keys to the child on
+//     screen (update.go), the layout and the generated hint (view.go), the
+//     plugin the explain panel talks about (plugin.go), the phases, what ran
+//     and the phase bar (phase.go), what each phase does (phasedoc.go), its
+//     keys (keys.go).
+//   - components/queuephase, prefilterphase, postfilterphase, selectphase,
+//     bindphase: the text phase views (Queue; PreFilter; PostFilter; Select
+//     host; Reserve … PostBind), pagers over what the phase did.
+//   - components/nodephase: the node phases over one node table: the
+//     node × plugin Filter matrix (and the diagnostic pass's), the Score and
+//     NormalizeScore heatmaps, the weighted sums.
+//   - components/nodetable: the node rows the node phases share (cursor,
+//     sort, show by status, name filter).
+//   - components/nodedetail: one node as a cycle saw it.
+//   - components/explain: the explain panel (what a phase and plugin do,
+//     with the legacy predicate/priority names learners know).
+//   - components/diffview: a what-if re-run beside the cycle it changed.
+//   - components/cyclelist: the timeline of cycles, with its filter and the
+//     what-if re-runs listed after their cycles.
+//   - components/pods: the Pods view: every pod's state, and a pod's story.
+//   - components/helpscreen: the "?" screen, every key by where it works
+//     (the root gives the sections), the commands and the glyph legends.
+//   - components/breakpoints: the form that edits a live run's breakpoints.
+//   - components/prompt: the / and : input, with tab completion.
+//   - components/problems: the problems and messages list.
+//   - components/pager: lines in a scrolling window.
+//   - components/pluginstatus: the plugin status table, the outcome line.
+//   - components/livebinding: a live cluster's binding against the
+//     prediction.
+//   - analysis: what a cycle did to each node, computed once per cycle.
+//   - glyph: the outcome glyphs. theme: the styles (NO_COLOR aware).
+//     layout: fitting text into cells. keyhint: hint lines generated from
+//     key bindings.
 package tui

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui/pages/cyclepage"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -136,9 +137,9 @@ func run(cmd tea.Cmd) tea.Msg {
 }
 
 // toPhase steps the open cycle to phase p with h and l.
-func toPhase(t testing.TB, m Model, p phase) Model {
+func toPhase(t testing.TB, m Model, p cyclepage.Phase) Model {
 	t.Helper()
-	for range numPhases {
+	for range cyclepage.NumPhases {
 		switch {
 		case m.view.Phase() < p:
 			m = keys(m, "l")
@@ -239,4 +240,10 @@ func (b *cycleBuilder) obj() *recorder.Cycle {
 	c.Selection = sel
 	c.Outcome = recorder.Outcome{Result: recorder.ResultBound, Node: sel.Node}
 	return c
+}
+
+// detailOpen tells whether the cycle view shows a node's detail.
+func detailOpen(m Model) bool {
+	_, ok := m.view.DetailNode()
+	return ok
 }

@@ -3,16 +3,24 @@ package tui
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui/components/breakpoints"
+	"github.com/schedscope/schedscope/tui/components/cyclelist"
+	"github.com/schedscope/schedscope/tui/components/explain"
+	"github.com/schedscope/schedscope/tui/components/helpscreen"
+	"github.com/schedscope/schedscope/tui/components/nodephase"
+	"github.com/schedscope/schedscope/tui/components/pods"
+	"github.com/schedscope/schedscope/tui/components/problems"
+	"github.com/schedscope/schedscope/tui/components/prompt"
+	"github.com/schedscope/schedscope/tui/layout"
+	"github.com/schedscope/schedscope/tui/pages/cyclepage"
+	"github.com/schedscope/schedscope/tui/theme"
 )
 
 // Options configures a session.
@@ -46,24 +54,27 @@ const wideWidth = 150
 // laying them out on the screen.
 type Model struct {
 	opts Options
-	st   *Styles
+	st   *theme.Styles
 	Keys KeyMap
 	help help.Model
 
-	list     CycleList
-	view     CycleView
-	prompt   Prompt
-	bp       *BreakpointsForm
-	problems ProblemsView
-	pods     Pods
-	podsMode podsMode
-	wi       whatIfMode
+	list   cyclelist.Model
+	view   cyclepage.Model
+	prompt prompt.Model
+	// promptFor is what the prompt is open for.
+	promptFor promptMode
+	bp        *breakpoints.Model
+	problems  problems.Model
+	// helpScreen is the "?" screen.
+	helpScreen helpscreen.Model
+	pods       pods.Model
+	podsMode   podsMode
+	wi         whatIfMode
 	// printable cleans every event before the model keeps anything from it.
 	printable *sanitizer
 
 	focus        focus
 	showHelp     bool
-	helpScroll   int
 	showProblems bool
 
 	header *recorder.Header
@@ -93,11 +104,11 @@ type Model struct {
 	breakpoints Breakpoints
 	// notes logs every problem the source reported and every message given to
 	// the user, for the problems view; nProblems counts the problems.
-	notes     []note
+	notes     []problems.Note
 	nProblems int
 	// message is the status bar's word on the last thing that happened (a
 	// problem, or the answer to a key); the next key press clears it.
-	message note
+	message problems.Note
 
 	w, h  int
 	ready bool
@@ -105,18 +116,19 @@ type Model struct {
 
 // New returns the root model for a session. It reads NO_COLOR to pick the theme.
 func New(opts Options) Model {
-	st := NewStyles(NoColorRequested())
+	st := theme.New(theme.NoColorRequested())
 	m := Model{
-		opts:     opts,
-		st:       &st,
-		Keys:     DefaultKeyMap(),
-		help:     help.New(),
-		list:     NewCycleList(&st),
-		view:     NewCycleView(&st),
-		prompt:   NewPrompt(&st),
-		problems: NewProblemsView(&st),
-		pods:     NewPods(&st),
-		wi:       newWhatIfMode(opts.WhatIf, &st),
+		opts:       opts,
+		st:         &st,
+		Keys:       DefaultKeyMap(),
+		help:       help.New(),
+		list:       cyclelist.New(&st),
+		view:       cyclepage.New(&st),
+		prompt:     prompt.New(&st),
+		problems:   problems.New(&st),
+		helpScreen: helpscreen.New(&st),
+		pods:       pods.New(&st),
+		wi:         newWhatIfMode(opts.WhatIf, &st),
 
 		printable: newSanitizer(),
 
@@ -126,8 +138,8 @@ func New(opts Options) Model {
 	if opts.Recording != nil {
 		// A replay shows its first cycle at once and stays there while the
 		// rest is indexed; G goes to the last and follows it.
-		m.list.follow = false
-		m.view.indexed = true
+		m.list.SetFollow(false)
+		m.view.SetIndexed(true)
 	}
 	m.help.Styles.ShortKey = st.Key
 	m.help.Styles.FullKey = st.Key
@@ -137,7 +149,7 @@ func New(opts Options) Model {
 	m.help.Styles.FullSeparator = st.Dim
 	m.help.Styles.Ellipsis = st.Dim
 	m.Keys.setLive(opts.Control != nil)
-	m.view.runs = m.wi.runs
+	m.view.SetRuns(m.wi.runs)
 	return m
 }
 
@@ -147,17 +159,17 @@ func (m Model) controllable() bool { return m.opts.Control != nil && !m.done }
 // problem logs a problem the source reported and shows it in the status bar.
 func (m *Model) problem(text string) {
 	text = printable(text) // errors quote what they read
-	m.notes = append(m.notes, note{noteProblem, text})
+	m.notes = append(m.notes, problems.Note{Kind: problems.Problem, Text: text})
 	m.nProblems++
-	m.message = note{noteProblem, text}
+	m.message = problems.Note{Kind: problems.Problem, Text: text}
 }
 
 // say answers the user in the status bar, and logs the answer for the
 // problems view, where it shows whole.
 func (m *Model) say(format string, a ...any) {
 	text := fmt.Sprintf(format, a...)
-	m.notes = append(m.notes, note{noteMessage, text})
-	m.message = note{noteMessage, text}
+	m.notes = append(m.notes, problems.Note{Kind: problems.Message, Text: text})
+	m.message = problems.Note{Kind: problems.Message, Text: text}
 }
 
 // finish marks the source as ended: the engine controls have nothing left to
@@ -187,9 +199,9 @@ func (m Model) listWidth() int {
 		return m.w
 	}
 	if m.focus == focusCycle {
-		return clamp(m.w/5, 36, 48)
+		return layout.Clamp(m.w/5, 36, 48)
 	}
-	return clamp(m.w*38/100, 50, 90)
+	return layout.Clamp(m.w*38/100, 50, 90)
 }
 
 // setFocus moves the keys to pane f and lays the panes out for it.
@@ -240,13 +252,13 @@ func (m *Model) reads() tea.Cmd {
 	var cmds []tea.Cmd
 	if i := m.want; i >= 0 && m.reading < 0 && m.cycles[i] == nil && m.unreadable[i] == "" {
 		m.reading = i
-		cmds = append(cmds, openCycle(r, i, m.list.entries[i]))
+		cmds = append(cmds, openCycle(r, i, m.list.Entry(i)))
 	}
-	if d := m.view.detail; d != nil && d.pending && m.usageFor < 0 && m.view.pending == "" {
-		i := m.view.index
+	if m.view.WaitsForUsage() && m.usageFor < 0 {
+		i := m.view.Index()
 		m.usageFor = i
 		// A copy: the list may still change an entry (recount).
-		cmds = append(cmds, readUsage(r, slices.Clone(m.list.entries[:i+1])))
+		cmds = append(cmds, readUsage(r, slices.Clone(m.list.Entries()[:i+1])))
 	}
 	return tea.Batch(cmds...)
 }
@@ -264,7 +276,7 @@ func (m *Model) opened(msg cycleOpenedMsg) {
 			reason = msg.err.Error()
 		}
 		m.unreadable[i] = reason
-		m.problem(fmt.Sprintf("cycle %d could not be read: %s", m.list.entries[i].Seq, reason))
+		m.problem(fmt.Sprintf("cycle %d could not be read: %s", m.list.Entry(i).Seq, reason))
 		m.recount(i, resultUnreadable)
 		if m.want == i {
 			m.view.Await(i, m.pendingText(i))
@@ -284,11 +296,10 @@ func (m *Model) opened(msg cycleOpenedMsg) {
 // recount lists cycle index i with result r instead of the one its entry
 // had: a cycle that could not be read is not counted as bound.
 func (m *Model) recount(i int, r string) {
-	e := &m.list.entries[i]
 	for _, c := range []struct {
 		result string
 		n      int
-	}{{e.Result, -1}, {r, 1}} {
+	}{{m.list.Entry(i).Result, -1}, {r, 1}} {
 		switch c.result {
 		case recorder.ResultBound:
 			m.counts.bound += c.n
@@ -298,13 +309,12 @@ func (m *Model) recount(i int, r string) {
 			m.counts.errors += c.n
 		}
 	}
-	e.Result = r
-	m.list.search[i] = searchText(e, m.list.observed[i])
+	m.list.SetResult(i, r)
 }
 
 // pendingText is what the cycle view says while cycle index i is not there.
 func (m *Model) pendingText(i int) string {
-	seq := m.list.entries[i].Seq
+	seq := m.list.Entry(i).Seq
 	if reason := m.unreadable[i]; reason != "" {
 		return fmt.Sprintf("cycle %d could not be read: %s", seq, reason)
 	}
@@ -347,8 +357,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, waitForEvents(m.opts.Events)
 	case controlDoneMsg:
 		return m, nil
-	case openPodCycleMsg:
-		m.openFromStory(msg.index)
+	case pods.OpenCycleMsg:
+		m.openFromStory(msg.Index)
 		return m, nil
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
@@ -377,7 +387,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	switch {
 	case m.bp != nil:
-		var f BreakpointsForm
+		var f breakpoints.Model
 		f, cmd = m.bp.Update(msg)
 		m.bp = &f
 	case m.prompt.Active():
@@ -447,7 +457,7 @@ func (m *Model) addEntry(e recorder.CycleEntry) {
 func (m *Model) syncView() {
 	i := m.list.Selected()
 	if m.focus == focusCycle {
-		i = m.view.index
+		i = m.view.Index()
 	}
 	m.showCycle(i)
 }
@@ -492,7 +502,7 @@ func (m *Model) open(i int) {
 		return
 	}
 	m.list.Select(i)
-	m.list.follow = false
+	m.list.SetFollow(false)
 	m.present(i, true)
 	m.setFocus(focusCycle)
 }
@@ -504,7 +514,7 @@ func (m *Model) step(i int) {
 		return
 	}
 	m.list.Select(i)
-	m.list.follow = false
+	m.list.SetFollow(false)
 	m.showCycle(i)
 	m.setFocus(focusCycle)
 }
@@ -515,14 +525,14 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	// A message stays until the next key: then it has been read (and the
 	// problems view keeps it).
-	m.message = note{}
+	m.message = problems.Note{}
 	if m.bp != nil {
 		f, cmd := m.bp.Update(msg)
 		m.bp = &f
-		if f.done {
+		if done, applied := f.Done(); done {
 			m.bp = nil
-			if f.applied {
-				m.breakpoints = f.Breakpoints()
+			if applied {
+				m.breakpoints = Breakpoints(f.Values())
 				bp, ctl := m.breakpoints, m.opts.Control
 				return m, control(func() { ctl.SetBreakpoints(bp) })
 			}
@@ -533,17 +543,11 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.handlePrompt(msg)
 	}
 	if m.showHelp {
-		// Help is a screen over the session: q closes it like esc and ?, and
-		// only ctrl+c quits from here.
-		l := m.list.Keys
-		switch {
-		case key.Matches(msg, m.Keys.Help, m.Keys.Back, m.Keys.Quit):
+		if key.Matches(msg, m.helpScreen.Keys.Close) {
 			m.showHelp = false
-		case key.Matches(msg, l.Up):
-			m.helpScroll = max(m.helpScroll-1, 0)
-		case key.Matches(msg, l.Down):
-			m.helpScroll = min(m.helpScroll+1, max(len(m.fullHelp(1<<20))-m.bodyHeight(), 0))
+			return m, nil
 		}
+		m.helpScreen, _ = m.helpScreenNow().Update(msg)
 		return m, nil
 	}
 	if m.showProblems {
@@ -565,18 +569,17 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Quit):
 		return m, tea.Quit
 	case key.Matches(msg, k.Help):
-		m.showHelp, m.helpScroll = true, 0
+		m.openHelp()
 		return m, nil
 	case key.Matches(msg, k.Problems):
 		m.openProblems()
 		return m, nil
 	case key.Matches(msg, k.Command):
-		return m, m.prompt.Open(promptCommand, "")
+		return m, m.openPrompt(promptCommand, "")
+	case m.focus == focusCycle && key.Matches(msg, m.view.Keys.Filter):
+		return m, m.openPrompt(promptNodeFilter, m.view.NodeFilter())
 	case key.Matches(msg, k.Filter):
-		if m.focus == focusCycle {
-			return m, m.prompt.Open(promptNodeFilter, m.view.NodeFilter())
-		}
-		return m, m.prompt.Open(promptCycleFilter, m.list.Filter())
+		return m, m.openPrompt(promptCycleFilter, m.list.Filter())
 	case key.Matches(msg, k.Pause):
 		ctl := m.opts.Control
 		if m.state != nil && m.state.State == StatePaused {
@@ -586,7 +589,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Step):
 		return m, control(m.opts.Control.Step)
 	case key.Matches(msg, k.Breakpoints):
-		f := NewBreakpointsForm(m.st, m.breakpoints)
+		f := breakpoints.New(m.st, breakpoints.Values(m.breakpoints))
 		m.bp = &f
 		return m, nil
 	}
@@ -610,7 +613,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, m.list.Keys.Pods):
 		m.openPods()
 		return m, nil
-	case key.Matches(msg, k.Back):
+	case key.Matches(msg, m.list.Keys.Back):
 		if m.list.Filter() != "" {
 			m.list.SetFilter("")
 			m.syncView()
@@ -625,10 +628,10 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 
 func (m Model) handleCycleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	switch {
-	case key.Matches(msg, m.Keys.Back):
+	case key.Matches(msg, m.view.Keys.Back):
 		if !m.view.Back() && !m.backToStory() {
 			m.setFocus(focusList)
-			m.list.Select(m.view.index)
+			m.list.Select(m.view.Index())
 		}
 		return m, nil
 	case key.Matches(msg, m.view.Keys.NextFailure, m.view.Keys.PrevFailure):
@@ -636,8 +639,8 @@ func (m Model) handleCycleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		if key.Matches(msg, m.view.Keys.PrevFailure) {
 			dir = -1
 		}
-		m.list.Select(m.view.index)
-		if m.list.jumpFailure(dir) {
+		m.list.Select(m.view.Index())
+		if m.list.JumpFailure(dir) {
 			m.step(m.list.Selected())
 		}
 		return m, nil
@@ -648,13 +651,13 @@ func (m Model) handleCycleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 }
 
 func (m Model) handlePrompt(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	mode := m.prompt.mode
-	switch msg.String() {
-	case "esc":
-		m.setPromptValue(mode, m.prompt.prev)
+	mode := m.promptFor
+	switch {
+	case key.Matches(msg, m.prompt.Keys.Cancel):
+		m.setPromptValue(mode, m.prompt.Original())
 		m.prompt.Close()
 		return m, nil
-	case "enter":
+	case key.Matches(msg, m.prompt.Keys.Accept):
 		value := m.prompt.Value()
 		m.prompt.Close()
 		if mode == promptCommand {
@@ -683,113 +686,6 @@ func (m *Model) setPromptValue(mode promptMode, v string) {
 	}
 }
 
-// runCommand runs a ":" command.
-func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
-	fields := strings.Fields(line)
-	if len(fields) == 0 {
-		return m, nil
-	}
-	arg := strings.Join(fields[1:], " ")
-	switch fields[0] {
-	case "q", "q!", "quit", "exit":
-		return m, tea.Quit
-	case "cycle", "c":
-		seq, err := strconv.Atoi(arg)
-		if err != nil {
-			m.say(":cycle wants a number, got %q", arg)
-			return m, nil
-		}
-		if i, ok := m.list.bySeq[seq]; ok {
-			m.opts.Trace.seek(seq)
-			m.open(i)
-			return m, nil
-		}
-		m.say("no cycle %d", seq)
-	case "phase", "p":
-		names := make([][]string, numPhases)
-		for p := range numPhases {
-			names[p] = []string{strings.ToLower(p.short()), strings.ToLower(p.String())}
-		}
-		p, matches := pick(arg, names)
-		switch {
-		case arg == "":
-			m.say(":phase NAME; tab lists the names")
-		case p >= 0:
-			if m.focus != focusCycle {
-				m.open(m.list.Selected())
-			}
-			m.view.phase = phase(p)
-			m.view.enterPhase()
-		case len(matches) > 1:
-			m.say("phase %q: %s?", arg, strings.Join(matches, " "))
-		default:
-			m.say("no phase %q; tab lists them", arg)
-		}
-	case "sort":
-		names := make([][]string, numSorts)
-		for s := range numSorts {
-			names[s] = []string{s.String()}
-		}
-		s, matches := pick(arg, names)
-		switch {
-		case s >= 0:
-			m.view.table.sort = nodeSort(s)
-			m.view.table.apply()
-		case len(matches) > 1:
-			m.say("sort %q: %s?", arg, strings.Join(matches, " "))
-		default:
-			m.say("sort by name, status, score or snapshot")
-		}
-	case "filter":
-		// As "/" does, where the keys are: nodes inside a cycle, cycles outside.
-		if m.focus == focusCycle {
-			m.setPromptValue(promptNodeFilter, arg)
-		} else {
-			m.setPromptValue(promptCycleFilter, arg)
-		}
-	case "help", "h", "?":
-		m.showHelp, m.helpScroll = true, 0
-	case "problems":
-		m.openProblems()
-	case "pods", "pod", "po":
-		m.openPods()
-		m.pods.SetFilter(arg)
-	default:
-		m.say("no command %q; :help lists them", fields[0])
-	}
-	return m, nil
-}
-
-// pick finds what arg names among options, each known by one or more names:
-// a name itself, or a prefix of the names of only one option. When the
-// prefix fits several, it returns -1 and their first names.
-func pick(arg string, options [][]string) (int, []string) {
-	arg = strings.ToLower(arg)
-	if arg == "" {
-		return -1, nil
-	}
-	found := -1
-	var matches []string
-	for i, names := range options {
-		for _, n := range names {
-			if n == arg {
-				return i, nil
-			}
-		}
-		for _, n := range names {
-			if strings.HasPrefix(n, arg) {
-				found = i
-				matches = append(matches, names[0])
-				break
-			}
-		}
-	}
-	if len(matches) == 1 {
-		return found, nil
-	}
-	return -1, matches
-}
-
 // openProblems shows the problems view over the panes.
 func (m *Model) openProblems() {
 	m.problems.SetNotes(m.notes)
@@ -805,7 +701,7 @@ func (m *Model) handleClick(mouse tea.Mouse) {
 		x := mouse.X - m.listWidth() - 1 // where the user saw it, before the list narrows
 		if m.focus != focusCycle && len(m.cycles) > 0 {
 			m.setFocus(focusCycle)
-			m.list.follow = false
+			m.list.SetFollow(false)
 		}
 		m.view.Click(x, y)
 		return
@@ -833,13 +729,13 @@ func (m Model) helpKeys() help.KeyMap {
 		return m.problems.Keys
 	}
 	if m.showHelp {
-		return helpScreenKeys{m.Keys}
+		return m.helpScreen.Keys
 	}
 	if m.podsMode.shown {
 		return podsBarKeys{m.pods.Keys, m.Keys}
 	}
 	if m.focus == focusCycle {
-		return joinedHelp{m.whatIfBarKeys(), m.view.Keys, m.Keys}
+		return joinedHelp{m.whatIfBarKeys(), m.view, m.Keys}
 	}
 	return joinedHelp{m.list.Keys, m.Keys, m.whatIfBarKeys()}
 }
@@ -866,39 +762,39 @@ func (m Model) Render() string {
 	var body []string
 	switch {
 	case m.showHelp:
-		body = m.fullHelp(bh)
+		body = layout.Box(layout.SplitLines(m.helpScreenNow().View()), m.w, bh)
 	case m.showProblems:
-		body = box(splitLines(m.problems.View()), m.w, bh)
+		body = layout.Box(layout.SplitLines(m.problems.View()), m.w, bh)
 	case m.bp != nil:
-		body = box(append([]string{""}, indent(splitLines(m.bp.View()), "  ")...), m.w, bh)
+		body = layout.Box(append([]string{""}, indent(layout.SplitLines(m.bp.View()), "  ")...), m.w, bh)
 	case m.podsMode.shown:
-		body = box(splitLines(m.pods.View()), m.w, bh)
+		body = layout.Box(layout.SplitLines(m.pods.View()), m.w, bh)
 	case m.wi.fullScreen():
 		body = m.whatIfBody(bh)
 	case m.wide():
-		left := splitLines(m.list.View())
-		right := splitLines(m.view.View())
+		left := layout.SplitLines(m.list.View())
+		right := layout.SplitLines(m.view.View())
 		sep := m.st.Border.Render("│")
-		body = sideBySide(box(left, m.listWidth(), bh), box(right, m.w-m.listWidth()-1, bh), sep)
+		body = layout.SideBySide(layout.Box(left, m.listWidth(), bh), layout.Box(right, m.w-m.listWidth()-1, bh), sep)
 	case m.focus == focusCycle:
-		body = box(splitLines(m.view.View()), m.w, bh)
+		body = layout.Box(layout.SplitLines(m.view.View()), m.w, bh)
 	default:
-		body = box(splitLines(m.list.View()), m.w, bh)
+		body = layout.Box(layout.SplitLines(m.list.View()), m.w, bh)
 	}
 	body = m.whatIfOverlay(body)
-	prompt := []string{m.help.View(m.helpKeys())}
+	bottom := []string{m.help.View(m.helpKeys())}
 	if m.prompt.Active() {
-		prompt = splitLines(m.prompt.View())
+		bottom = layout.SplitLines(m.prompt.View())
 	}
 	// Lines the prompt needs beyond its own cover the bottom of the body, as
 	// a completion menu would.
-	if extra := min(len(prompt)-1, len(body)); extra > 0 {
+	if extra := min(len(bottom)-1, len(body)); extra > 0 {
 		body = body[:len(body)-extra]
 	}
 	lines = append(lines, body...)
-	lines = append(lines, statusBar(m.st, m.w, m.opts.Source, m.opts.Control != nil, m.state, m.progress, m.done, m.counts, &m.observed, m.breakpoints, m.nProblems, m.wi.status(m.message)))
-	lines = append(lines, prompt...)
-	return strings.Join(box(lines, m.w, m.h), "\n")
+	lines = append(lines, statusBar(m.st, m.w, m.opts.Source, m.opts.Control != nil, m.state, m.progress, m.done, m.counts, &m.observed, m.breakpoints, m.nProblems, m.Keys.Problems, m.wi.status(m.message)))
+	lines = append(lines, bottom...)
+	return strings.Join(layout.Box(lines, m.w, m.h), "\n")
 }
 
 func indent(lines []string, pre string) []string {
@@ -920,12 +816,12 @@ func (m Model) titleLine() string {
 	if m.podsMode.fromStory {
 		crumb = m.pods.Crumb()
 	}
-	if m.focus == focusCycle && m.view.pending != "" && m.list.Selected() >= 0 {
-		crumb += fmt.Sprintf(" › cycle %d", m.list.entries[m.list.Selected()].Seq)
+	if m.focus == focusCycle && m.view.Pending() && m.list.Selected() >= 0 {
+		crumb += fmt.Sprintf(" › cycle %d", m.list.Entry(m.list.Selected()).Seq)
 	} else if m.focus == focusCycle && m.view.Cycle() != nil {
 		crumb += fmt.Sprintf(" › %s › %s", m.cycleCrumb(m.view.Cycle()), m.view.Phase())
-		if m.view.detail != nil {
-			crumb += " › node " + m.view.c.NodeName(m.view.detail.node)
+		if node, ok := m.view.DetailNode(); ok {
+			crumb += " › node " + node
 		}
 	}
 	if m.podsMode.shown {
@@ -939,126 +835,60 @@ func (m Model) titleLine() string {
 	if m.podsMode.shown {
 		right = m.pods.Position()
 	}
-	return fit(left, m.w-len(right)-1) + " " + right
-}
-
-// helpSection is one titled block of the "?" screen.
-type helpSection struct {
-	title string
-	keys  []key.Binding
-	note  string // shown instead of keys when set
-	// commands are ":" commands, shown as keys are: what to type, what it does.
-	commands [][2]string
+	return layout.Fit(left, m.w-len(right)-1) + " " + right
 }
 
 // helpSections lists every key once, by where it works. The keys of the
 // panes are listed whatever the pane's state (a node key works once a node
 // phase is shown); the engine controls only when there is an engine to control.
-func (m Model) helpSections() []helpSection {
-	l, c, g := DefaultListKeyMap(), DefaultCycleKeyMap(), m.Keys
+func (m Model) helpSections() []helpscreen.Section {
+	l, c, np, g := cyclelist.DefaultKeyMap(), cyclepage.DefaultKeyMap(), nodephase.DefaultKeyMap(), m.Keys
 	top := l.Top
 	top.SetHelp("g", "first")
 	bottom := l.Bottom
 	bottom.SetHelp("G", "last")
-	sections := []helpSection{
-		{title: "Moving", keys: []key.Binding{l.Up, l.Down, top, bottom, l.PageUp, l.PageDown}},
-		{title: "Cycles", keys: []key.Binding{l.Open, l.NextFailure, l.PrevFailure, l.Pods}},
+	sections := []helpscreen.Section{
+		{Title: "Moving", Keys: []key.Binding{l.Up, l.Down, top, bottom, l.PageUp, l.PageDown}},
+		{Title: "Cycles", Keys: []key.Binding{l.Open, l.NextFailure, l.PrevFailure, l.Pods}},
 	}
-	engine := helpSection{title: "Engine", keys: []key.Binding{g.Pause, g.Step, g.Breakpoints}}
+	engine := helpscreen.Section{Title: "Engine", Keys: []key.Binding{g.Pause, g.Step, g.Breakpoints}}
 	switch {
 	case m.opts.Control == nil:
-		engine.note = "replay: no engine"
+		engine.Note = "replay: no engine"
 	case m.done:
-		engine.note = "the run has finished"
+		engine.Note = "the run has finished"
 	}
 	return append(sections, engine,
-		helpSection{title: "Inside a cycle", keys: []key.Binding{c.PrevPhase, c.NextPhase, c.NextColumn, c.PrevColumn, c.Detail, c.Diagnostic, c.Sort, c.Show, c.Explain}},
+		helpscreen.Section{Title: "Inside a cycle", Keys: []key.Binding{c.PrevPhase, c.NextPhase, np.NextColumn, np.PrevColumn, c.Detail, np.Diagnostic, np.Sort, np.Show, explain.DefaultKeyMap().Toggle}},
 		m.whatIfHelpSection(),
 		podsHelpSection(),
-		helpSection{title: "Everywhere", keys: []key.Binding{g.Help, g.Command, g.Filter, g.Problems, g.Back, g.Quit}},
-		helpSection{title: "Commands (after :)", commands: [][2]string{
+		helpscreen.Section{Title: "Everywhere", Keys: []key.Binding{g.Help, g.Command, g.Filter, g.Problems, g.Back, g.Quit}},
+		helpscreen.Section{Title: "Commands (after :)", Commands: [][2]string{
 			{":cycle N", "open cycle N"},
 			{":phase NAME", "go to a phase (sel = select)"},
-			{":filter TEXT", "filter (key: /)"},
+			{":filter TEXT", "filter (key: " + g.Filter.Help().Key + ")"},
 			{":sort KEY", "name status score snapshot"},
-			{":pods [TEXT]", "list pods (key: P)"},
+			{":pods [TEXT]", "list pods (key: " + l.Pods.Help().Key + ")"},
 			{":pods active", "the pods the status bar counts in activeQ"},
 			{":pods backoff", "… in backoffQ (and :pods queue:unschedulable)"},
-			{":problems", "list problems (key: !)"},
+			{":problems", "list problems (key: " + g.Problems.Help().Key + ")"},
 			{":help", "this screen"},
 			{":q", "quit"},
 		}},
 	)
 }
 
-// fullHelp is the "?" screen: every key, generated from the bindings, and the glyphs.
-func (m Model) fullHelp(h int) []string {
-	hm := m.help
-	hm.ShowAll = true
-	hm.SetWidth(0)
-	lines := []string{m.st.Title.Render("Keys") + m.st.Dim.Render("  (?, esc or q closes; ctrl+c quits)"), ""}
-	var blocks [][]string
-	for _, sec := range m.helpSections() {
-		block := []string{m.st.Header.Render(sec.title)}
-		switch {
-		case sec.note != "":
-			block = append(block, m.st.Dim.Render(sec.note))
-		case sec.commands != nil:
-			w := 0
-			for _, c := range sec.commands {
-				w = max(w, ansi.StringWidth(c[0]))
-			}
-			for _, c := range sec.commands {
-				block = append(block, m.st.Key.Render(fit(c[0], w))+" "+m.st.Dim.Render(c[1]))
-			}
-		default:
-			block = append(block, splitLines(hm.FullHelpView([][]key.Binding{sec.keys}))...)
-		}
-		blocks = append(blocks, block)
-	}
-	// Lay the blocks out side by side, in as many rows as the width needs.
-	const gap = 3
-	for len(blocks) > 0 {
-		row, width := [][]string{blocks[0]}, blockWidth(blocks[0])
-		for len(row) < len(blocks) && width+gap+blockWidth(blocks[len(row)]) <= m.w {
-			width += gap + blockWidth(blocks[len(row)])
-			row = append(row, blocks[len(row)])
-		}
-		blocks = blocks[len(row):]
-		joined := box(row[0], blockWidth(row[0]), blockHeight(row))
-		for _, b := range row[1:] {
-			joined = sideBySide(joined, box(b, blockWidth(b), blockHeight(row)), strings.Repeat(" ", gap))
-		}
-		lines = append(lines, joined...)
-		lines = append(lines, "")
-	}
-	lines = append(lines, m.st.Title.Render("Filter matrix glyphs"))
-	var glyphs []string
-	for k := range numCellKinds {
-		glyphs = append(glyphs, m.st.glyph(k)+" "+k.label())
-	}
-	lines = append(lines, flow(glyphs, m.w, "   ")...)
-	lines = append(lines, flow([]string{
-		m.st.Title.Render("Live cluster bindings"),
-		m.st.Agree.Render("=") + " as predicted",
-		m.st.Agree.Render("≈ node") + " tie-break",
-		m.st.Disagree.Render("≠ node") + " missed",
-	}, m.w, "   ")...)
-	return scrollLines(lines, m.helpScroll, h)
+// openHelp shows the "?" screen from its top.
+func (m *Model) openHelp() {
+	m.showHelp = true
+	m.helpScreen.Top()
 }
 
-func blockWidth(b []string) int {
-	w := 0
-	for _, l := range b {
-		w = max(w, lipgloss.Width(l))
-	}
-	return w
-}
-
-func blockHeight(row [][]string) int {
-	h := 0
-	for _, b := range row {
-		h = max(h, len(b))
-	}
-	return h
+// helpScreenNow is the "?" screen as of now: its sections say what the
+// session's state allows (the engine keys end with the run).
+func (m Model) helpScreenNow() helpscreen.Model {
+	hs := m.helpScreen
+	hs.SetSections(m.helpSections())
+	hs.SetSize(m.w, m.bodyHeight())
+	return hs
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui/pages/cyclepage"
+	"github.com/schedscope/schedscope/tui/theme"
 )
 
 func TestListKeysMoveSelection(t *testing.T) {
@@ -49,28 +51,28 @@ func TestPhaseSteppingSkipsNothing(t *testing.T) {
 		for i := range rec.Cycles {
 			m := newSession(t, rec, nil, 80, 24)
 			m.open(i)
-			m = toPhase(t, m, phQueue)
-			var seen []phase
-			for range numPhases + 2 {
+			m = toPhase(t, m, cyclepage.Queue)
+			var seen []cyclepage.Phase
+			for range cyclepage.NumPhases + 2 {
 				seen = append(seen, m.view.Phase())
 				m = keys(m, "l")
 			}
-			var want []phase
-			for p := range numPhases {
+			var want []cyclepage.Phase
+			for p := range cyclepage.NumPhases {
 				want = append(want, p)
 			}
-			want = append(want, numPhases-1, numPhases-1)
+			want = append(want, cyclepage.NumPhases-1, cyclepage.NumPhases-1)
 			if diff := cmp.Diff(want, seen); diff != "" {
 				t.Errorf("%s cycle %d: phases (-want +got):\n%s", fixture, i, diff)
 			}
-			for p := numPhases - 1; p > 0; p-- {
+			for p := cyclepage.NumPhases - 1; p > 0; p-- {
 				m = keys(m, "h")
 				if m.view.Phase() != p-1 {
 					t.Fatalf("%s cycle %d: h from %v gave %v", fixture, i, p, m.view.Phase())
 				}
 			}
 			m = keys(m, "right", "left", "left")
-			if m.view.Phase() != phQueue {
+			if m.view.Phase() != cyclepage.Queue {
 				t.Errorf("arrows: phase %v, want Queue", m.view.Phase())
 			}
 		}
@@ -95,15 +97,15 @@ func TestCycleFilter(t *testing.T) {
 			m := newSession(t, rec, nil, 80, 24)
 			m = keys(m, "/", "text:"+tt.filter, "enter")
 			var got []string
-			for _, i := range m.list.rows {
+			for _, i := range m.list.Rows() {
 				got = append(got, m.cycles[i].Pod.Name)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("rows (-want +got):\n%s", diff)
 			}
 			m = keys(m, "esc")
-			if len(m.list.rows) != len(rec.Cycles) {
-				t.Errorf("esc should clear the filter, rows = %d", len(m.list.rows))
+			if len(m.list.Rows()) != len(rec.Cycles) {
+				t.Errorf("esc should clear the filter, rows = %d", len(m.list.Rows()))
 			}
 		})
 	}
@@ -136,12 +138,12 @@ func TestOpenAndBack(t *testing.T) {
 	if m.focus != focusCycle || m.view.Cycle().Seq != 1 {
 		t.Fatalf("enter should open cycle 1")
 	}
-	m = keys(toPhase(t, m, phFilter), "enter")
-	if m.view.detail == nil {
+	m = keys(toPhase(t, m, cyclepage.Filter), "enter")
+	if !detailOpen(m) {
 		t.Fatal("enter on a filter row should open node detail")
 	}
 	m = keys(m, "esc")
-	if m.view.detail != nil || m.focus != focusCycle {
+	if detailOpen(m) || m.focus != focusCycle {
 		t.Fatal("esc should close node detail first")
 	}
 	m = keys(m, "esc")
@@ -243,7 +245,7 @@ func TestOpenCycleDoesNotFollow(t *testing.T) {
 
 func TestResize(t *testing.T) {
 	m := newSession(t, loadRecording(t, "default"), nil, 80, 24)
-	m = toPhase(t, keys(m, "g", "enter"), phFilter)
+	m = toPhase(t, keys(m, "g", "enter"), cyclepage.Filter)
 	for _, size := range [][2]int{{200, 50}, {40, 10}, {80, 24}, {120, 30}, {20, 5}} {
 		m = send(m, tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 		lines := strings.Split(screen(m), "\n")
@@ -284,7 +286,7 @@ func TestCommands(t *testing.T) {
 		t.Fatalf(":cycle 2 did not open cycle 2")
 	}
 	m = keys(m, ":", "text:phase filter", "enter")
-	if m.view.Phase() != phFilter {
+	if m.view.Phase() != cyclepage.Filter {
 		t.Errorf(":phase filter gave %v", m.view.Phase())
 	}
 	m = keys(m, ":", "text:cycle 99", "enter")
@@ -302,8 +304,8 @@ func TestNodeSortAndFilter(t *testing.T) {
 	m = keys(m, "enter") // an unschedulable cycle opens on Filter
 	names := func() []string {
 		var out []string
-		for _, n := range m.view.table.rows {
-			out = append(out, m.view.c.NodeName(n))
+		for _, n := range m.view.Nodes().Rows() {
+			out = append(out, m.view.Cycle().NodeName(n))
 		}
 		return out
 	}
@@ -346,32 +348,16 @@ func TestGolden(t *testing.T) {
 				golden(t, name, screen(m))
 			}
 			m.list.Select(tc.cycle)
-			m = toPhase(t, keys(m, "enter"), phQueue)
-			for p := range numPhases {
-				golden(t, fmt.Sprintf("%s-c%d-%dx%d-%02d-%s", tc.fixture, tc.cycle+1, size[0], size[1], p, strings.ReplaceAll(strings.ToLower(p.short()), " ", "")), screen(m))
-				if p == phFilter && rec.Cycles[tc.cycle].Diagnostic != nil {
+			m = toPhase(t, keys(m, "enter"), cyclepage.Queue)
+			for p := range cyclepage.NumPhases {
+				golden(t, fmt.Sprintf("%s-c%d-%dx%d-%02d-%s", tc.fixture, tc.cycle+1, size[0], size[1], p, strings.ReplaceAll(strings.ToLower(p.Short()), " ", "")), screen(m))
+				if p == cyclepage.Filter && rec.Cycles[tc.cycle].Diagnostic != nil {
 					golden(t, fmt.Sprintf("%s-c%d-%dx%d-%02d-diagnostic", tc.fixture, tc.cycle+1, size[0], size[1], p), screen(keys(m, "d")))
 					golden(t, fmt.Sprintf("%s-c%d-%dx%d-%02d-node", tc.fixture, tc.cycle+1, size[0], size[1], p), screen(keys(m, "enter")))
 				}
 				m = keys(m, "l")
 			}
 		}
-	}
-}
-
-// TestNoColorGlyphsDiffer checks the matrix states stay apart without colour.
-func TestNoColorGlyphsDiffer(t *testing.T) {
-	seen := map[string]cellKind{}
-	for k := range numCellKinds {
-		g := k.glyph()
-		if other, dup := seen[g]; dup {
-			t.Errorf("%v and %v share glyph %q", k.label(), other.label(), g)
-		}
-		seen[g] = k
-	}
-	st := NewStyles(true)
-	if got := st.glyph(cellUnschedulable); got != "✗" {
-		t.Errorf("NO_COLOR glyph carries styling: %q", got)
 	}
 }
 
@@ -388,16 +374,16 @@ func TestDetailOnlyWhenThereIsANode(t *testing.T) {
 	m = keys(m, "enter")
 	tests := []struct {
 		name     string
-		phase    phase
+		phase    cyclepage.Phase
 		filter   string
 		wantNode bool
 	}{
-		{"filter", phFilter, "", true},
-		{"filter matching no node", phFilter, "zzz", false},
-		{"skipped score", phScore, "", false},
-		{"skipped normalize", phNormalize, "", false},
-		{"skipped weighted sum", phWeighted, "", false},
-		{"select host", phSelect, "", false},
+		{"filter", cyclepage.Filter, "", true},
+		{"filter matching no node", cyclepage.Filter, "zzz", false},
+		{"skipped score", cyclepage.Score, "", false},
+		{"skipped normalize", cyclepage.Normalize, "", false},
+		{"skipped weighted sum", cyclepage.Weighted, "", false},
+		{"select host", cyclepage.Select, "", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -412,8 +398,8 @@ func TestDetailOnlyWhenThereIsANode(t *testing.T) {
 			if strings.Contains(s, "enter node") && !tt.wantNode {
 				t.Errorf("hint offers enter:\n%s", s)
 			}
-			if m = keys(m, "enter"); (m.view.detail != nil) != tt.wantNode {
-				t.Errorf("enter opened a node detail = %v, want %v", m.view.detail != nil, tt.wantNode)
+			if m = keys(m, "enter"); (detailOpen(m)) != tt.wantNode {
+				t.Errorf("enter opened a node detail = %v, want %v", detailOpen(m), tt.wantNode)
 			}
 		})
 	}
@@ -431,14 +417,14 @@ func TestExplainNamesTheProfilesPlugins(t *testing.T) {
 		PostFilter: &recorder.PostFilterPhase{Plugins: []recorder.PluginStatus{{Plugin: "DynamicResources", Code: recorder.CodeUnschedulable}, {Plugin: "GangPreemption", Code: recorder.CodeSuccess}}},
 		Bind:       []recorder.PluginStatus{{Plugin: "RackBinder", Code: recorder.CodeSuccess}}}
 	notRun := &recorder.Cycle{Seq: 2, Profile: "custom"}
-	st := NewStyles(true)
-	v := NewCycleView(&st)
+	st := theme.New(true)
+	v := cyclepage.New(&st)
 	v.SetHeader(h)
 	for i, c := range []*recorder.Cycle{ran, notRun} {
 		v.SetCycle([]*recorder.Cycle{ran, notRun}, i)
-		for ph, want := range map[phase]string{phPostFilter: "GangPreemption", phBind: "RackBinder"} {
-			v.phase = ph
-			if got := v.selectedPlugin(); got != want {
+		for ph, want := range map[cyclepage.Phase]string{cyclepage.PostFilter: "GangPreemption", cyclepage.Bind: "RackBinder"} {
+			v.SetPhase(ph)
+			if got := v.SelectedPlugin(); got != want {
 				t.Errorf("cycle %d, %v: explain panel names %q, want %q", c.Seq, ph, got, want)
 			}
 		}

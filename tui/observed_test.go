@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui/pages/cyclepage"
 )
 
 // observed builds a live cluster's binding of the pod of cycle seq.
@@ -76,7 +77,7 @@ func TestObserved(t *testing.T) {
 		seq     int
 		wantRow string // in the list's outcome column
 		wantHdr string // in the cycle view header
-		wantSel string // in the Select host phase
+		wantSel string // in the Select host cyclepage.Phase
 		agreed  int
 	}{
 		{
@@ -216,7 +217,7 @@ func TestObservedFilter(t *testing.T) {
 					m = keys(m, "/", "text:"+tt.filter, "enter")
 				}
 				var got []string
-				for _, i := range m.list.rows {
+				for _, i := range m.list.Rows() {
 					got = append(got, m.cycles[i].Pod.Name)
 				}
 				if diff := cmp.Diff(tt.want, got); diff != "" {
@@ -241,7 +242,7 @@ func TestObservedGolden(t *testing.T) {
 		m := liveSession(t, size[0], size[1], evs...)
 		name := fmt.Sprintf("observed-%dx%d", size[0], size[1])
 		golden(t, name+"-list", screen(m))
-		m = toPhase(t, keys(m, "g", "enter"), phQueue)
+		m = toPhase(t, keys(m, "g", "enter"), cyclepage.Queue)
 		golden(t, name+"-c1-queue", screen(m))
 		golden(t, name+"-c1-select", screen(keys(m, ":", "text:phase select", "enter")))
 		m = keys(m, "esc", ":", "text:cycle 4", "enter", ":", "text:phase select", "enter")
@@ -276,7 +277,7 @@ func TestEveryScreenFits(t *testing.T) {
 		check(m, w, h, "list")
 		for seq := 1; seq <= 4; seq++ {
 			m = keys(m, ":", fmt.Sprintf("text:cycle %d", seq), "enter", ":", "text:phase queue", "enter")
-			for p := range numPhases {
+			for p := range cyclepage.NumPhases {
 				check(m, w, h, fmt.Sprintf("cycle %d %v", seq, p))
 				check(keys(m, "e"), w, h, fmt.Sprintf("cycle %d %v explain toggled", seq, p))
 				m = keys(m, "l")

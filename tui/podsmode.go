@@ -5,6 +5,10 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/schedscope/schedscope/tui/components/cyclelist"
+	"github.com/schedscope/schedscope/tui/components/helpscreen"
+	"github.com/schedscope/schedscope/tui/components/pods"
 )
 
 // podsMode is the root's part of the Pods view: whether it is shown, and
@@ -25,7 +29,7 @@ func (m *Model) openPods() {
 
 // refreshPods recomputes the pods' states while the view is shown.
 func (m *Model) refreshPods() {
-	m.pods.SetData(m.list.entries, m.cycles, m.list.tags, m.never, m.neverKnown, m.queue)
+	m.pods.SetData(m.list.Entries(), m.cycles, m.list.Tags(), m.never, m.neverKnown, m.queue)
 }
 
 // handlePodsKey routes a key while the Pods view is shown: the global keys
@@ -36,15 +40,15 @@ func (m Model) handlePodsKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Quit):
 		return m, tea.Quit
 	case key.Matches(msg, k.Help):
-		m.showHelp, m.helpScroll = true, 0
+		m.openHelp()
 		return m, nil
 	case key.Matches(msg, k.Command):
-		return m, m.prompt.Open(promptCommand, "")
+		return m, m.openPrompt(promptCommand, "")
 	case key.Matches(msg, k.Problems):
 		m.openProblems()
 		return m, nil
 	case key.Matches(msg, m.pods.Keys.Filter):
-		return m, m.prompt.Open(promptPodFilter, m.pods.Filter())
+		return m, m.openPrompt(promptPodFilter, m.pods.Filter())
 	case key.Matches(msg, m.pods.Keys.Back):
 		if !m.pods.Back() {
 			m.podsMode.shown = false
@@ -71,7 +75,7 @@ func (m *Model) backToStory() bool {
 	}
 	m.podsMode = podsMode{shown: true}
 	m.setFocus(focusList)
-	m.list.Select(m.view.index)
+	m.list.Select(m.view.Index())
 	m.refreshPods()
 	return true
 }
@@ -79,19 +83,19 @@ func (m *Model) backToStory() bool {
 // podsHelpSection lists the Pods view's own keys on the "?" screen, as
 // "key: what" (their keys mean other things elsewhere, which the screen lists
 // as keys once each).
-func podsHelpSection() helpSection {
-	k := DefaultPodsKeyMap()
+func podsHelpSection() helpscreen.Section {
+	k := pods.DefaultKeyMap()
 	k.Open.SetHelp("enter", "story, then a cycle")
 	var parts []string
 	for _, b := range []key.Binding{k.Open, k.Sort, k.Filter} {
 		parts = append(parts, b.Help().Key+": "+b.Help().Desc)
 	}
-	return helpSection{title: "Pods (P)", note: strings.Join(parts, " · ")}
+	return helpscreen.Section{Title: "Pods (" + cyclelist.DefaultKeyMap().Pods.Help().Key + ")", Note: strings.Join(parts, " · ")}
 }
 
 // podsBarKeys are the keys the help line shows under the Pods view.
 type podsBarKeys struct {
-	p PodsKeyMap
+	p pods.KeyMap
 	g KeyMap
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui/pages/cyclepage"
 )
 
 func TestPrintable(t *testing.T) {
@@ -192,12 +193,12 @@ func TestControlCharactersInRecordings(t *testing.T) {
 		check(m, "list")
 		check(keys(m, "!"), "problems")
 		m = keys(m, "enter")
-		for p := range numPhases {
+		for p := range cyclepage.NumPhases {
 			m = toPhase(t, m, p)
 			check(m, p.String())
 			check(keys(m, "e"), p.String()+" explained")
 		}
-		m = toPhase(t, m, phFilter)
+		m = toPhase(t, m, cyclepage.Filter)
 		check(keys(m, "j", "enter"), "node detail")
 		if s := screen(m); !strings.Contains(s, "web␊␍␛[2J␇x") {
 			t.Errorf("%dx%d: the pod name should show its control characters as pictures:\n%s", w, h, s)

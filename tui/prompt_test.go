@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/schedscope/schedscope/tui/pages/cyclepage"
 )
 
 // following is a replay at w×h that is following its file, as the reviewer
@@ -50,11 +52,11 @@ func TestPromptFitsAt80(t *testing.T) {
 		for _, typed := range []string{"", "ph", "so"} {
 			m := keys(m, ":", "text:"+typed, "tab")
 			lines := checkScreen(t, m, w, 24)
-			if len(m.prompt.candidates) == 0 {
+			if len(m.prompt.Candidates()) == 0 {
 				t.Fatalf("%q: no candidates", typed)
 			}
 			shown := strings.Fields(strings.Join(lines[len(lines)-m.prompt.Height():], " "))
-			for _, c := range m.prompt.candidates {
+			for _, c := range m.prompt.Candidates() {
 				if !strings.Contains(" "+strings.Join(shown, " ")+" ", " "+c+" ") {
 					t.Errorf("%d columns, %q+tab: candidate %q is not shown whole:\n%s", w, typed, c, strings.Join(lines[len(lines)-4:], "\n"))
 				}
@@ -74,17 +76,17 @@ func TestPromptFitsAt80(t *testing.T) {
 func TestPhaseCommand(t *testing.T) {
 	tests := []struct {
 		arg       string
-		wantPhase phase // when says is empty
+		wantPhase cyclepage.Phase // when says is empty
 		says      string
 	}{
-		{"sel", phSelect, ""},
-		{"select", phSelect, ""},
-		{"select host", phSelect, ""},
-		{"SEL", phSelect, ""},
-		{"f", phFilter, ""},
-		{"norm", phNormalize, ""},
-		{"prefilter", phPreFilter, ""},
-		{"score", phScore, ""}, // a name itself wins over the prefix of another
+		{"sel", cyclepage.Select, ""},
+		{"select", cyclepage.Select, ""},
+		{"select host", cyclepage.Select, ""},
+		{"SEL", cyclepage.Select, ""},
+		{"f", cyclepage.Filter, ""},
+		{"norm", cyclepage.Normalize, ""},
+		{"prefilter", cyclepage.PreFilter, ""},
+		{"score", cyclepage.Score, ""}, // a name itself wins over the prefix of another
 		{"s", 0, `phase "s": score sum select?`},
 		{"p", 0, `phase "p": pref postf permit preb postb?`},
 		{"pre", 0, `phase "pre": pref preb?`},
@@ -111,7 +113,7 @@ func TestPhaseCommand(t *testing.T) {
 
 func TestSortCommand(t *testing.T) {
 	m := keys(following(t, 80, 24), "enter")
-	if got := keys(m, ":", "text:sort sn", "enter").view.table.sort; got.String() != "snapshot" {
+	if got := keys(m, ":", "text:sort sn", "enter").view.Nodes().SortBy(); got.String() != "snapshot" {
 		t.Errorf(":sort sn sorted by %v, want snapshot", got)
 	}
 	if got := statusLine(t, keys(m, ":", "text:sort s", "enter")); !strings.Contains(got, `sort "s": status score snapshot?`) {

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui/pages/cyclepage"
 )
 
 // statusLine is the screen's status bar line (the one before last).
@@ -281,7 +282,7 @@ func TestCommandCompletion(t *testing.T) {
 			if got := m.prompt.Value(); got != tt.wantValue {
 				t.Errorf("value = %q, want %q", got, tt.wantValue)
 			}
-			if diff := cmp.Diff(tt.candidates, m.prompt.candidates); diff != "" {
+			if diff := cmp.Diff(tt.candidates, m.prompt.Candidates()); diff != "" {
 				t.Errorf("candidates (-want +got):\n%s", diff)
 			}
 			line := lastLine(t, m)
@@ -289,8 +290,8 @@ func TestCommandCompletion(t *testing.T) {
 				t.Errorf("prompt line does not list the candidates: %q", line)
 			}
 			// Typing on hides them.
-			if m = keys(m, "x"); len(m.prompt.candidates) != 0 {
-				t.Errorf("candidates still listed after typing: %v", m.prompt.candidates)
+			if m = keys(m, "x"); len(m.prompt.Candidates()) != 0 {
+				t.Errorf("candidates still listed after typing: %v", m.prompt.Candidates())
 			}
 		})
 	}
@@ -302,13 +303,13 @@ func TestOpenOnDecisivePhase(t *testing.T) {
 	tests := []struct {
 		fixture string
 		seq     int
-		want    phase
+		want    cyclepage.Phase
 	}{
-		{"default", 1, phSelect},
-		{"default", 4, phFilter},
-		{"unschedulable", 1, phFilter},
-		{"preemption", 1, phPostFilter},
-		{"preemption", 2, phSelect},
+		{"default", 1, cyclepage.Select},
+		{"default", 4, cyclepage.Filter},
+		{"unschedulable", 1, cyclepage.Filter},
+		{"preemption", 1, cyclepage.PostFilter},
+		{"preemption", 2, cyclepage.Select},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%s-%d", tt.fixture, tt.seq), func(t *testing.T) {
@@ -319,7 +320,7 @@ func TestOpenOnDecisivePhase(t *testing.T) {
 			if got := m.view.Phase(); got != tt.want {
 				t.Errorf("opened on %v, want %v", got, tt.want)
 			}
-			if ran, why := phaseRan(m.view.Cycle(), m.view.Phase()); !ran {
+			if ran, why := cyclepage.Ran(m.view.Cycle(), m.view.Phase()); !ran {
 				t.Errorf("opened on a phase that did not run: %s", why)
 			}
 		})
@@ -333,15 +334,15 @@ func TestDecisivePhaseOfFailures(t *testing.T) {
 	tests := []struct {
 		name string
 		c    recorder.Cycle
-		want phase
+		want cyclepage.Phase
 	}{
-		{"PreFilter rejected", recorder.Cycle{PreFilter: &recorder.PreFilterPhase{Code: recorder.CodeUnschedulableAndUnresolvable}, Outcome: recorder.Outcome{Result: recorder.ResultUnschedulable}}, phPreFilter},
-		{"Permit rejected", recorder.Cycle{PreFilter: &recorder.PreFilterPhase{Code: recorder.CodeSuccess}, Filter: &recorder.FilterPhase{}, Selection: sel, Reserve: ok, Permit: failed, Outcome: recorder.Outcome{Result: recorder.ResultUnschedulable}}, phPermit},
-		{"Bind error", recorder.Cycle{Filter: &recorder.FilterPhase{}, Selection: sel, Reserve: ok, Permit: ok, Bind: []recorder.PluginStatus{{Plugin: "DefaultBinder", Code: recorder.CodeError}}, Outcome: recorder.Outcome{Result: recorder.ResultError}}, phBind},
+		{"PreFilter rejected", recorder.Cycle{PreFilter: &recorder.PreFilterPhase{Code: recorder.CodeUnschedulableAndUnresolvable}, Outcome: recorder.Outcome{Result: recorder.ResultUnschedulable}}, cyclepage.PreFilter},
+		{"Permit rejected", recorder.Cycle{PreFilter: &recorder.PreFilterPhase{Code: recorder.CodeSuccess}, Filter: &recorder.FilterPhase{}, Selection: sel, Reserve: ok, Permit: failed, Outcome: recorder.Outcome{Result: recorder.ResultUnschedulable}}, cyclepage.Permit},
+		{"Bind error", recorder.Cycle{Filter: &recorder.FilterPhase{}, Selection: sel, Reserve: ok, Permit: ok, Bind: []recorder.PluginStatus{{Plugin: "DefaultBinder", Code: recorder.CodeError}}, Outcome: recorder.Outcome{Result: recorder.ResultError}}, cyclepage.Bind},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := decisivePhase(&tt.c); got != tt.want {
+			if got := cyclepage.Decisive(&tt.c); got != tt.want {
 				t.Errorf("decisivePhase = %v, want %v", got, tt.want)
 			}
 		})

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui/pages/cyclepage"
 )
 
 // openAlone opens c, the only cycle of a replay, at w×h.
@@ -52,7 +53,7 @@ func TestUnknownNodeNames(t *testing.T) {
 			score("NodeResourcesFit", 1, 40, 60, 90, 10).score("ImageLocality", 2, 5, 5, 20, 0)
 		c := b.withoutNodeSet().obj()
 		m := openAlone(t, c, w, h)
-		if m.view.Phase() != phSelect {
+		if m.view.Phase() != cyclepage.Select {
 			t.Fatalf("opened on %v, want Select host", m.view.Phase())
 		}
 		s := screen(m)
@@ -72,18 +73,18 @@ func TestUnknownNodeNames(t *testing.T) {
 			}
 		}
 		// The node tables have a row per node, by index.
-		m = toPhase(t, m, phFilter)
-		if n := len(m.view.table.rows); n != 4 {
+		m = toPhase(t, m, cyclepage.Filter)
+		if n := len(m.view.Nodes().Rows()); n != 4 {
 			t.Errorf("%dx%d: the filter table has %d rows, want 4:\n%s", w, h, n, screen(m))
 		}
 		if s := screen(m); !strings.Contains(s, "4/? nodes passed") || !strings.Contains(s, "#3") {
 			t.Errorf("%dx%d: filter view:\n%s", w, h, s)
 		}
 		m = keys(m, "enter")
-		if m.view.detail == nil || !strings.Contains(screen(m), "of ? in the snapshot") {
+		if !detailOpen(m) || !strings.Contains(screen(m), "of ? in the snapshot") {
 			t.Errorf("%dx%d: node detail:\n%s", w, h, screen(m))
 		}
-		if s := screen(toPhase(t, keys(m, "esc"), phQueue)); !strings.Contains(s, "node names unknown") {
+		if s := screen(toPhase(t, keys(m, "esc"), cyclepage.Queue)); !strings.Contains(s, "node names unknown") {
 			t.Errorf("%dx%d: the queue view should say the names are unknown:\n%s", w, h, s)
 		}
 	}
@@ -124,8 +125,8 @@ func TestUnknownNodeNamesEveryPhase(t *testing.T) {
 		c.Nodes = nil
 		for _, size := range [][2]int{{80, 24}, {200, 50}} {
 			m := openAlone(t, c, size[0], size[1])
-			m = toPhase(t, m, phQueue)
-			for p := range numPhases {
+			m = toPhase(t, m, cyclepage.Queue)
+			for p := range cyclepage.NumPhases {
 				m = toPhase(t, m, p)
 				checkScreen(t, m, size[0], size[1])
 				checkScreen(t, keys(m, "enter"), size[0], size[1])

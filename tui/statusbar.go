@@ -4,7 +4,13 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/schedscope/schedscope/tui/components/problems"
+	"github.com/schedscope/schedscope/tui/glyph"
+	"github.com/schedscope/schedscope/tui/layout"
+	"github.com/schedscope/schedscope/tui/theme"
 )
 
 // cycleCounts tallies outcomes.
@@ -12,9 +18,10 @@ type cycleCounts struct{ total, bound, unschedulable, errors int }
 
 // statusBar renders the engine state, cycle and queue counts, how the live
 // cluster's bindings compared with the predictions, breakpoints, how many
-// problems there were, the last message and the source on one line.
-func statusBar(st *Styles, w int, source string, live bool, state *EngineState, progress *Progress, done bool, counts cycleCounts, obs *observations, bp Breakpoints, problems int, msg note) string {
-	message := msg.text
+// problems there were (and list, the key that lists them), the last message
+// and the source on one line.
+func statusBar(st *theme.Styles, w int, source string, live bool, state *EngineState, progress *Progress, done bool, counts cycleCounts, obs *observations, bp Breakpoints, nProblems int, list key.Binding, msg problems.Note) string {
+	message := msg.Text
 	var parts []string
 	s := "replay"
 	if live {
@@ -50,9 +57,9 @@ func statusBar(st *Styles, w int, source string, live bool, state *EngineState, 
 		cycles = "cycle"
 	}
 	parts = append(parts, fmt.Sprintf("%d %s: %s %d bound %s %d unsched %s %d error",
-		counts.total, cycles, cellSuccess.glyph(), counts.bound, cellUnschedulable.glyph(), counts.unschedulable, cellError.glyph(), counts.errors))
+		counts.total, cycles, glyph.Success.Glyph(), counts.bound, glyph.Unschedulable.Glyph(), counts.unschedulable, glyph.Error.Glyph(), counts.errors))
 	short := []string{fmt.Sprintf("%d %s %s%d %s%d %s%d",
-		counts.total, cycles, cellSuccess.glyph(), counts.bound, cellUnschedulable.glyph(), counts.unschedulable, cellError.glyph(), counts.errors)}
+		counts.total, cycles, glyph.Success.Glyph(), counts.bound, glyph.Unschedulable.Glyph(), counts.unschedulable, glyph.Error.Glyph(), counts.errors)}
 	if obs.any() {
 		checked, agreed := obs.checked(), obs.agreed
 		long := fmt.Sprintf("%d predictions checked: = %d agreed ≠ %d disagreed", checked, agreed, checked-agreed)
@@ -85,14 +92,14 @@ func statusBar(st *Styles, w int, source string, live bool, state *EngineState, 
 		}
 	}
 	problemsAt, problemsShort := -1, ""
-	if problems > 0 {
+	if nProblems > 0 {
 		noun := "problems"
-		if problems == 1 {
+		if nProblems == 1 {
 			noun = "problem"
 		}
 		problemsAt = len(parts)
-		parts = append(parts, st.Problem.Render(fmt.Sprintf("⚠ %d %s — ! to list", problems, noun)))
-		problemsShort = st.Problem.Render(fmt.Sprintf("⚠ %d %s", problems, noun))
+		parts = append(parts, st.Problem.Render(fmt.Sprintf("⚠ %d %s — %s to list", nProblems, noun, list.Help().Key)))
+		problemsShort = st.Problem.Render(fmt.Sprintf("⚠ %d %s", nProblems, noun))
 	}
 	if message != "" {
 		parts = append(parts, st.Problem.Render(message))
@@ -107,7 +114,7 @@ func statusBar(st *Styles, w int, source string, live bool, state *EngineState, 
 		// A fresh message matters more than the source's name and the queue
 		// counts; if it is still cut, the problems view (!) shows it whole.
 		parts = parts[:len(parts)-1]
-		if problemsAt >= 0 && msg.kind == noteMessage {
+		if problemsAt >= 0 && msg.Kind == problems.Message {
 			// The answer to a key beats the hint, which the help line repeats
 			// ("! problems"); a new problem keeps it, to say there is a list.
 			parts[problemsAt] = problemsShort
@@ -118,7 +125,7 @@ func statusBar(st *Styles, w int, source string, live bool, state *EngineState, 
 			line = " " + strings.Join(parts, " │ ")
 		}
 	}
-	return st.Status.Render(fit(line, w))
+	return st.Status.Render(layout.Fit(line, w))
 }
 
 // progressBar draws how much of a recording has been indexed in w cells,

@@ -5,6 +5,9 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/schedscope/schedscope/tui/components/problems"
+	"github.com/schedscope/schedscope/tui/theme"
 )
 
 func TestStatusBarStates(t *testing.T) {
@@ -21,8 +24,8 @@ func TestStatusBarStates(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, noColor := range []bool{false, true} {
-				st := NewStyles(noColor)
-				bar := statusBar(&st, 200, "cluster kind-kind", true, tt.state, nil, false, cycleCounts{}, &observations{}, Breakpoints{}, 0, note{})
+				st := theme.New(noColor)
+				bar := statusBar(&st, 200, "cluster kind-kind", true, tt.state, nil, false, cycleCounts{}, &observations{}, Breakpoints{}, 0, DefaultKeyMap().Problems, problems.Note{})
 				if got := ansi.Strip(bar); !strings.Contains(got, tt.want) {
 					t.Errorf("NO_COLOR=%v: status bar %q lacks %q", noColor, got, tt.want)
 				}
@@ -42,7 +45,7 @@ func TestStatusBarStates(t *testing.T) {
 // the others, with colour or without.
 func TestDisconnectedStandsOut(t *testing.T) {
 	for _, noColor := range []bool{false, true} {
-		st := NewStyles(noColor)
+		st := theme.New(noColor)
 		if st.Disconnected.Render("x") == st.Bold.Render("x") {
 			t.Errorf("NO_COLOR=%v: the disconnected state is styled like the others", noColor)
 		}
@@ -60,7 +63,7 @@ func TestDisconnectedInSession(t *testing.T) {
 // TestStatusBarMakesRoomForAMessage: at 80 columns a message pushes out the
 // source and the queue counts before it is cut.
 func TestStatusBarMakesRoomForAMessage(t *testing.T) {
-	st := NewStyles(true)
+	st := theme.New(true)
 	msg := "the run has finished; nothing to pause"
 	for _, tt := range []struct {
 		problems int
@@ -70,7 +73,7 @@ func TestStatusBarMakesRoomForAMessage(t *testing.T) {
 		{2, []string{"■ done", "4 cycles", "⚠ 2 problems", "the run has finished"}},
 	} {
 		bar := ansi.Strip(statusBar(&st, 80, "fixture default.yaml", true, &EngineState{State: StateIdle, Backoff: 1}, nil, true,
-			cycleCounts{total: 4, bound: 3, unschedulable: 1}, &observations{}, Breakpoints{}, tt.problems, note{noteMessage, msg}))
+			cycleCounts{total: 4, bound: 3, unschedulable: 1}, &observations{}, Breakpoints{}, tt.problems, DefaultKeyMap().Problems, problems.Note{Kind: problems.Message, Text: msg}))
 		for _, want := range tt.want {
 			if !strings.Contains(bar, want) {
 				t.Errorf("%d problems: status bar %q lacks %q", tt.problems, bar, want)
@@ -83,7 +86,7 @@ func TestStatusBarMakesRoomForAMessage(t *testing.T) {
 	bar := ""
 	// Without a message the source and the queue stay.
 	bar = ansi.Strip(statusBar(&st, 80, "fixture default.yaml", true, &EngineState{State: StateIdle, Backoff: 1}, nil, true,
-		cycleCounts{total: 4, bound: 3, unschedulable: 1}, &observations{}, Breakpoints{}, 0, note{}))
+		cycleCounts{total: 4, bound: 3, unschedulable: 1}, &observations{}, Breakpoints{}, 0, DefaultKeyMap().Problems, problems.Note{}))
 	for _, want := range []string{"queue 0 active 1 backoff", "fixture default.yaml"} {
 		if !strings.Contains(bar, want) {
 			t.Errorf("status bar %q lacks %q", bar, want)

@@ -45,7 +45,7 @@ func (t *Trace) frame(m *Model) {
 	defer t.mu.Unlock()
 	now := time.Now()
 	c := m.view.Cycle()
-	shown := c != nil && m.view.pending == ""
+	shown := c != nil && !m.view.Pending()
 	if t.FirstCycle.IsZero() && shown {
 		t.FirstCycle = now
 	}

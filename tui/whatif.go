@@ -11,6 +11,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui/components/diffview"
+	"github.com/schedscope/schedscope/tui/components/helpscreen"
+	"github.com/schedscope/schedscope/tui/components/problems"
+	"github.com/schedscope/schedscope/tui/components/prompt"
+	"github.com/schedscope/schedscope/tui/layout"
+	"github.com/schedscope/schedscope/tui/pages/cyclepage"
+	"github.com/schedscope/schedscope/tui/theme"
 )
 
 // noWhatIf says why the what-if keys do nothing in a session without a
@@ -62,6 +69,17 @@ func (r *whatIfRuns) of(c *recorder.Cycle) *whatIfRun {
 	}
 	return r.byCycle[c]
 }
+
+// Label names c when it is a re-run, ok false for a recorded cycle.
+func (r *whatIfRuns) Label(c *recorder.Cycle) (string, bool) {
+	if run := r.of(c); run != nil {
+		return run.label, true
+	}
+	return "", false
+}
+
+// Any reports whether there is a re-run at all.
+func (r *whatIfRuns) Any() bool { return r != nil && len(r.byCycle) > 0 }
 
 // label names the n-th re-run of cycle seq: 3', 3”, 3”', then 3'4.
 func wiLabel(seq, n int) string {
@@ -137,7 +155,7 @@ type (
 // diff and suggest screens, and the runs under way.
 type whatIfMode struct {
 	src  WhatIf
-	st   *Styles
+	st   *theme.Styles
 	Keys WhatIfKeyMap
 	runs *whatIfRuns
 
@@ -155,7 +173,9 @@ type whatIfMode struct {
 	editErr string
 	editing *editSession
 
-	diff    DiffView
+	diff diffview.Model
+	// diffRun is the run the diff shows.
+	diffRun *whatIfRun
 	suggest SuggestView
 	// busy words the run under way, "" when none.
 	busy string
@@ -163,9 +183,17 @@ type whatIfMode struct {
 	w, h int
 }
 
-func newWhatIfMode(src WhatIf, st *Styles) whatIfMode {
+// showDiff shows run r against the cycle it changed.
+func (wi *whatIfMode) showDiff(r *whatIfRun) {
+	res := r.res
+	wi.diffRun, wi.screen = r, wiDiff
+	wi.diff.SetRun(diffview.Run{Label: r.label, Seq: res.Seq, Before: res.Before, After: res.After, Later: res.Later,
+		Diff: res.Diff, Changes: res.Changes, Landing: res.Landing, Note: res.Note})
+}
+
+func newWhatIfMode(src WhatIf, st *theme.Styles) whatIfMode {
 	m := whatIfMode{src: src, st: st, Keys: DefaultWhatIfKeyMap(), runs: newWhatIfRuns(),
-		input: newTextInput(st), diff: NewDiffView(st), suggest: NewSuggestView(st)}
+		input: prompt.NewTextInput(st), diff: diffview.New(st), suggest: NewSuggestView(st)}
 	m.Keys.setAvailable(src != nil)
 	return m
 }
@@ -205,54 +233,26 @@ func (m Model) whatIfTarget() (wiTarget, bool) {
 	if r := m.wi.runs.of(c); r != nil {
 		t.seq, t.base, t.prev = r.res.Seq, r.changes, r
 	}
-	if m.focus != focusCycle || m.view.c != c {
+	if m.focus != focusCycle || m.view.Cycle() != c {
 		return t, true
 	}
 	v := &m.view
-	node := -1
-	switch {
-	case v.detail != nil:
-		node = v.detail.node
-	case v.phase.nodeRows():
-		if n, ok := v.table.selected(); ok {
-			node = n
-		}
-	}
-	if node >= 0 {
+	if node, ok := v.Selected(); ok {
 		t.node = c.NodeName(node)
-		if u, ok := recorder.UsageAt(v.usageCycles()).Node(t.node); ok {
+		if u, ok := recorder.UsageAt(v.UsageCycles()).Node(t.node); ok {
 			t.pods = u.Pods
 		}
 	}
-	switch v.phase {
-	case phFilter:
-		t.plugin, t.point = v.selectedPlugin(), "filter"
-	case phScore, phNormalize, phWeighted:
-		t.plugin, t.point = v.selectedPlugin(), "score"
-		if s := c.Score; s != nil && v.col < len(s.Plugins) {
-			t.weight = s.Plugins[v.col].Weight
+	switch v.Phase() {
+	case cyclepage.Filter:
+		t.plugin, t.point = v.SelectedPlugin(), "filter"
+	case cyclepage.Score, cyclepage.Normalize, cyclepage.Weighted:
+		t.plugin, t.point = v.SelectedPlugin(), "score"
+		if s := c.Score; s != nil && v.Column() < len(s.Plugins) {
+			t.weight = s.Plugins[v.Column()].Weight
 		}
 	}
 	return t, true
-}
-
-// usageCycles are the cycles whose node use the node detail adds up: a
-// re-run carries its own, from the fork's first cycle; a recorded cycle
-// adds up the recorded cycles up to it, never a re-run listed among them.
-func (v *CycleView) usageCycles() ([]*recorder.Cycle, int) {
-	if v.runs.of(v.c) != nil {
-		return []*recorder.Cycle{v.c}, 0
-	}
-	if v.runs == nil || len(v.runs.byCycle) == 0 || v.index >= len(v.cycles) {
-		return v.cycles, v.index
-	}
-	var recorded []*recorder.Cycle
-	for _, c := range v.cycles[:v.index+1] {
-		if v.runs.of(c) == nil {
-			recorded = append(recorded, c)
-		}
-	}
-	return recorded, len(recorded) - 1
 }
 
 // whatIfKey handles a key for the what-if mode and reports whether it took it.
@@ -329,7 +329,7 @@ func (m Model) whatIfKey(msg tea.KeyPressMsg) (Model, tea.Cmd, bool) {
 		case key.Matches(msg, k.Choose):
 			if s, ok := wi.suggest.Selected(); ok {
 				wi.screen = wiNone
-				return m, m.startRun(wi.suggest.target, s.Change, nil, nil), true
+				return m, m.startRun(wi.suggest.Target(), s.Change, nil, nil), true
 			}
 		default:
 			wi.suggest, _ = wi.suggest.Update(msg)
@@ -395,8 +395,7 @@ func (m Model) menuKey(msg tea.KeyPressMsg) (Model, tea.Cmd, bool) {
 			m.say("cycle %d is not a what-if: nothing to compare it with", t.seq)
 			return m, nil, true
 		}
-		wi.diff.SetRun(t.prev)
-		wi.screen = wiDiff
+		wi.showDiff(t.prev)
 	}
 	return m, nil, true
 }
@@ -461,7 +460,7 @@ func parseInput(kind ChangeKind, s string) (WhatIfChange, error) {
 func (m Model) diffKey(msg tea.KeyPressMsg) (Model, tea.Cmd, bool) {
 	wi := &m.wi
 	k := wi.Keys
-	r := wi.diff.run
+	r := wi.diffRun
 	switch {
 	case key.Matches(msg, k.Cancel):
 		wi.screen = wiNone
@@ -628,8 +627,7 @@ func (m Model) updateWhatIf(msg tea.Msg) (Model, tea.Cmd, bool) {
 			return m, nil, true
 		}
 		r := m.addWhatIf(msg)
-		wi.diff.SetRun(r)
-		wi.screen = wiDiff
+		wi.showDiff(r)
 		m.say("cycle %s: %s", r.label, summaryLine(r.res))
 		if msg.edit != nil {
 			return m, removeFile(msg.edit.path), true
@@ -730,7 +728,7 @@ func (m Model) whatIfHelp() help.KeyMap {
 	case wiEditError:
 		return errorKeys{k}
 	case wiDiff:
-		return diffKeys{k}
+		return diffKeys{k, m.wi.diff.Keys}
 	case wiSuggest:
 		if _, ok := m.wi.suggest.Selected(); !ok {
 			return errorKeys{k}.cancelOnly()
@@ -759,11 +757,11 @@ func (m Model) whatIfBarKeys() WhatIfKeyMap {
 func (m Model) whatIfBody(h int) []string {
 	switch m.wi.screen {
 	case wiDiff:
-		return box(splitLines(m.wi.diff.View()), m.w, h)
+		return layout.Box(layout.SplitLines(m.wi.diff.View()), m.w, h)
 	case wiSuggest:
-		return box(splitLines(m.wi.suggest.View()), m.w, h)
+		return layout.Box(layout.SplitLines(m.wi.suggest.View()), m.w, h)
 	case wiPickPod:
-		return box(m.pickLines(), m.w, h)
+		return layout.Box(m.pickLines(), m.w, h)
 	}
 	return nil
 }
@@ -774,7 +772,7 @@ func (m Model) pickLines() []string {
 	for i, p := range t.pods {
 		row := fmt.Sprintf("%s (priority %d)", p.Key(), p.Priority)
 		if i == m.wi.pick {
-			lines = append(lines, st.Selected.Render("▸ "+fit(row, m.w-2)))
+			lines = append(lines, st.Selected.Render("▸ "+layout.Fit(row, m.w-2)))
 			continue
 		}
 		lines = append(lines, "  "+row)
@@ -795,13 +793,13 @@ func (m Model) whatIfOverlay(body []string) []string {
 		if t.prev != nil {
 			title = fmt.Sprintf("what-if on %s (adds to: %s)", t.prev.label, joinChanges(t.base))
 		}
-		panel = []string{rule, st.Title.Render(fit(title, w))}
+		panel = []string{rule, st.Title.Render(layout.Fit(title, w))}
 		item := func(b key.Binding, text string, ok bool) {
-			line := "  " + st.Key.Render(fit(b.Help().Key, 4)) + " " + text
+			line := "  " + st.Key.Render(layout.Fit(b.Help().Key, 4)) + " " + text
 			if !ok {
-				line = "  " + st.Dim.Render(fit(b.Help().Key, 4)+" "+text)
+				line = "  " + st.Dim.Render(layout.Fit(b.Help().Key, 4)+" "+text)
 			}
-			panel = append(panel, fit(line, w))
+			panel = append(panel, layout.Fit(line, w))
 		}
 		node, pick := "node "+t.node, ""
 		if t.node == "" {
@@ -826,7 +824,7 @@ func (m Model) whatIfOverlay(body []string) []string {
 		dis := "disable a plugin"
 		switch {
 		case t.plugin != "" && t.disabled(t.plugin, t.point):
-			dis = fmt.Sprintf("enable %s at %s again (p then enter)", t.plugin, t.point)
+			dis = fmt.Sprintf("enable %s at %s again (%s then %s)", t.plugin, t.point, k.Disable.Help().Key, k.Choose.Help().Key)
 		case t.plugin != "":
 			dis += fmt.Sprintf(" (%s at %s)", t.plugin, t.point)
 		}
@@ -838,14 +836,14 @@ func (m Model) whatIfOverlay(body []string) []string {
 	case wiInput:
 		panel = []string{rule, st.Title.Render(fmt.Sprintf("what-if on cycle %d", t.seq)), m.wi.input.View()}
 		if m.wi.inputErr != "" {
-			panel = append(panel, st.Problem.Render(fit(m.wi.inputErr, w)))
+			panel = append(panel, st.Problem.Render(layout.Fit(m.wi.inputErr, w)))
 		}
 	case wiEditError:
-		panel = []string{rule, st.Problem.Render(fit("the scheduler refused the edit:", w))}
-		for _, l := range wrap(m.wi.editErr, w-2, "  ") {
+		panel = []string{rule, st.Problem.Render(layout.Fit("the scheduler refused the edit:", w))}
+		for _, l := range layout.Wrap(m.wi.editErr, w-2, "  ") {
 			panel = append(panel, "  "+l)
 		}
-		panel = append(panel, st.Dim.Render("  e edits the file again (your text is kept) · esc cancels"))
+		panel = append(panel, st.Dim.Render("  "+m.wi.Keys.Retry.Help().Key+" edits the file again (your text is kept) · "+m.wi.Keys.Cancel.Help().Key+" cancels"))
 	default:
 		return body
 	}
@@ -878,19 +876,19 @@ func (m Model) cycleCrumb(c *recorder.Cycle) string {
 }
 
 // status is the status bar's message: the last one, else the run under way.
-func (wi whatIfMode) status(msg note) note {
-	if msg.text == "" && wi.busy != "" {
-		return note{noteMessage, wi.busy}
+func (wi whatIfMode) status(msg problems.Note) problems.Note {
+	if msg.Text == "" && wi.busy != "" {
+		return problems.Note{Kind: problems.Message, Text: wi.busy}
 	}
 	return msg
 }
 
 // whatIfHelpSection is the "?" screen's block of what-if keys.
-func (m Model) whatIfHelpSection() helpSection {
+func (m Model) whatIfHelpSection() helpscreen.Section {
 	k := DefaultWhatIfKeyMap()
-	sec := helpSection{title: "What-if (w in a cycle)", keys: []key.Binding{k.Open, k.Suggest, k.EditPod, k.EditNode, k.Evict, k.Weight, k.Disable, k.Diff}}
+	sec := helpscreen.Section{Title: "What-if (" + k.Open.Help().Key + " in a cycle)", Keys: []key.Binding{k.Open, k.Suggest, k.EditPod, k.EditNode, k.Evict, k.Weight, k.Disable, k.Diff}}
 	if m.wi.src == nil {
-		sec.note = noWhatIf
+		sec.Note = noWhatIf
 	}
 	return sec
 }

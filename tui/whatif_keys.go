@@ -3,6 +3,8 @@ package tui
 import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
+
+	"github.com/schedscope/schedscope/tui/components/diffview"
 )
 
 // WhatIfKeyMap holds the keys of the what-if mode: the two that open it from
@@ -25,7 +27,6 @@ type WhatIfKeyMap struct {
 	PageUp, PageDown, Top, Bottom key.Binding
 	Choose                        key.Binding
 	Before                        key.Binding
-	Words                         key.Binding
 	Retry                         key.Binding
 	Cancel                        key.Binding
 }
@@ -49,7 +50,6 @@ func DefaultWhatIfKeyMap() WhatIfKeyMap {
 		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "last")),
 		Choose:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
 		Before:   key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "open the original")),
-		Words:    key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "table/words")),
 		Retry:    key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit again")),
 		Cancel:   key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "back")),
 	}
@@ -68,7 +68,12 @@ func (k WhatIfKeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Open, k
 
 // FullHelp implements help.KeyMap.
 func (k WhatIfKeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Open, k.Suggest}, {k.EditPod, k.EditNode, k.Evict, k.Weight, k.Disable, k.Diff}}
+	return [][]key.Binding{
+		{k.Open, k.Suggest},
+		{k.EditPod, k.EditNode, k.Evict, k.Weight, k.Disable, k.Diff},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.Choose, k.Before, k.Retry, k.Cancel},
+	}
 }
 
 // menuKeys is the help of the what-if menu.
@@ -81,14 +86,18 @@ func (m menuKeys) ShortHelp() []key.Binding {
 }
 func (m menuKeys) FullHelp() [][]key.Binding { return [][]key.Binding{m.ShortHelp()} }
 
-// diffKeys is the help of the diff view.
-type diffKeys struct{ k WhatIfKeyMap }
+// diffKeys is the help of the diff screen: the what-if keys that leave it,
+// and the diff view's own.
+type diffKeys struct {
+	k    WhatIfKeyMap
+	diff diffview.KeyMap
+}
 
 func (d diffKeys) ShortHelp() []key.Binding {
 	k := d.k
 	choose := k.Choose
 	choose.SetHelp("enter", "open the what-if")
-	return []key.Binding{choose, k.Before, k.Words, k.Open, k.Up, k.Down, k.Cancel}
+	return []key.Binding{choose, k.Before, d.diff.Words, k.Open, d.diff.Up, d.diff.Down, k.Cancel}
 }
 func (d diffKeys) FullHelp() [][]key.Binding { return [][]key.Binding{d.ShortHelp()} }
 

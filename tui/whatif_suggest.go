@@ -6,12 +6,15 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/schedscope/schedscope/tui/layout"
+	"github.com/schedscope/schedscope/tui/theme"
 )
 
 // SuggestView lists the changes suggest found for a cycle, smallest first;
 // enter opens the selected one as a what-if.
 type SuggestView struct {
-	st   *Styles
+	st   *theme.Styles
 	Keys WhatIfKeyMap
 
 	res    *SuggestResult
@@ -21,7 +24,9 @@ type SuggestView struct {
 }
 
 // NewSuggestView returns an empty list.
-func NewSuggestView(st *Styles) SuggestView { return SuggestView{st: st, Keys: DefaultWhatIfKeyMap()} }
+func NewSuggestView(st *theme.Styles) SuggestView {
+	return SuggestView{st: st, Keys: DefaultWhatIfKeyMap()}
+}
 
 // SetSize sets the view's size.
 func (v *SuggestView) SetSize(w, h int) { v.w, v.h = w, h }
@@ -30,6 +35,9 @@ func (v *SuggestView) SetSize(w, h int) { v.w, v.h = w, h }
 func (v *SuggestView) SetResult(r *SuggestResult, t wiTarget) {
 	v.res, v.target, v.cursor = r, t, 0
 }
+
+// Target is what the suggestions were searched for.
+func (v SuggestView) Target() wiTarget { return v.target }
 
 // Selected returns the suggestion under the cursor.
 func (v SuggestView) Selected() (Suggestion, bool) {
@@ -62,7 +70,7 @@ func (v SuggestView) View() string {
 	}
 	st, r := v.st, v.res
 	lines := []string{st.Title.Render("suggest") + st.Dim.Render(fmt.Sprintf(" · cycle %d · %s", r.Seq, r.Pod))}
-	for _, l := range wrap(r.Note, v.w-2, "  ") {
+	for _, l := range layout.Wrap(r.Note, v.w-2, "  ") {
 		lines = append(lines, st.Dim.Render(l))
 	}
 	lines = append(lines, "")
@@ -82,7 +90,7 @@ func (v SuggestView) View() string {
 		if i == v.cursor {
 			at = len(rows)
 		}
-		rows = append(rows, wrap(text, v.w-4, "   "))
+		rows = append(rows, layout.Wrap(text, v.w-4, "   "))
 	}
 	// Keep the selected suggestion in view: skip whole suggestions above it.
 	room := v.h - len(lines) - 1
@@ -100,9 +108,9 @@ func (v SuggestView) View() string {
 		for k, l := range rows[i] {
 			switch {
 			case i == v.cursor && k == 0:
-				lines = append(lines, st.Selected.Render("▸ "+fit(l, v.w-2)))
+				lines = append(lines, st.Selected.Render("▸ "+layout.Fit(l, v.w-2)))
 			case i == v.cursor:
-				lines = append(lines, st.Selected.Render("  "+fit(l, v.w-2)))
+				lines = append(lines, st.Selected.Render("  "+layout.Fit(l, v.w-2)))
 			default:
 				lines = append(lines, "  "+l)
 			}

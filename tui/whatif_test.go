@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui/pages/cyclepage"
 )
 
 // fakeWhatIf answers the TUI's what-if calls from fixed cycles and records them.
@@ -160,8 +161,8 @@ func TestWhatIfKeysWithoutSource(t *testing.T) {
 	}
 	for _, k := range []string{"w", "S"} {
 		got := keys(m, k)
-		if got.wi.screen != wiNone || got.message.text != noWhatIf {
-			t.Errorf("%s in a replay: screen %d, message %q; want no screen and %q", k, got.wi.screen, got.message.text, noWhatIf)
+		if got.wi.screen != wiNone || got.message.Text != noWhatIf {
+			t.Errorf("%s in a replay: screen %d, message %q; want no screen and %q", k, got.wi.screen, got.message.Text, noWhatIf)
 		}
 	}
 	if help := screen(keys(m, "?")); !strings.Contains(help, noWhatIf) {
@@ -173,7 +174,7 @@ func TestWhatIfWeightRun(t *testing.T) {
 	before, after := scoredCycles()
 	f := &fakeWhatIf{after: func(int, []WhatIfChange) (*recorder.Cycle, error) { return after, nil }}
 	m := whatIfSession(t, f, 80, 24, before)
-	m = toPhase(t, keys(m, "enter"), phScore)
+	m = toPhase(t, keys(m, "enter"), cyclepage.Score)
 	m = keys(m, "tab") // ImageLocality
 	m = pressSettle(t, m, "w", "W")
 	if m.wi.screen != wiInput || m.wi.input.Value() != "ImageLocality=" {
@@ -210,10 +211,10 @@ func TestWhatIfWeightRun(t *testing.T) {
 	if len(f.runs) != 2 || len(f.runs[1]) != 2 || f.runs[1][1].Kind != ChangeDisable || f.runs[1][1].Point != "score" {
 		t.Errorf("the second run's changes = %+v; want the weight, then NodeResourcesFit disabled at score", f.runs)
 	}
-	if got := m.list.seqCell(2); got != "1''" {
+	if got := m.list.Number(2); got != "1''" {
 		t.Errorf("the second re-run is numbered %q, want 1''", got)
 	}
-	if rows := m.list.rows; len(rows) != 3 || rows[1] != 1 && rows[1] != 2 {
+	if rows := m.list.Rows(); len(rows) != 3 || rows[1] != 1 && rows[1] != 2 {
 		t.Errorf("rows = %v, want the re-runs after cycle 1", rows)
 	}
 }
@@ -222,10 +223,10 @@ func TestWhatIfDiffWide(t *testing.T) {
 	before, after := scoredCycles()
 	f := &fakeWhatIf{after: func(int, []WhatIfChange) (*recorder.Cycle, error) { return after, nil }}
 	m := whatIfSession(t, f, 200, 50, before)
-	m = toPhase(t, keys(m, "enter"), phScore)
+	m = toPhase(t, keys(m, "enter"), cyclepage.Score)
 	m = pressSettle(t, m, "w", "W", "backspace", "text:=5", "enter")
 	if m.wi.screen != wiDiff {
-		t.Fatalf("screen %d, want the diff view (runs %+v, message %q)", m.wi.screen, f.runs, m.message.text)
+		t.Fatalf("screen %d, want the diff view (runs %+v, message %q)", m.wi.screen, f.runs, m.message.Text)
 	}
 	golden(t, "whatif-diff-200x50", screen(m))
 	m = keys(m, "enter", "esc")
@@ -237,8 +238,8 @@ func TestWhatIfDiffWide(t *testing.T) {
 	if m.wi.screen != wiDiff {
 		t.Fatalf("w d on the re-run: screen %d; want its diff again", m.wi.screen)
 	}
-	if m = send(m, tea.MouseWheelMsg{Button: tea.MouseWheelDown}); m.wi.diff.cursor != 1 {
-		t.Errorf("the wheel over the diff moved its cursor to %d, want 1", m.wi.diff.cursor)
+	if m = send(m, tea.MouseWheelMsg{Button: tea.MouseWheelDown}); m.wi.diff.Cursor() != 1 {
+		t.Errorf("the wheel over the diff moved its cursor to %d, want 1", m.wi.diff.Cursor())
 	}
 }
 
@@ -273,7 +274,7 @@ func TestWhatIfSuggest(t *testing.T) {
 		m := whatIfSession(t, f, size[0], size[1], before)
 		m = pressSettle(t, m, "S")
 		if m.wi.screen != wiSuggest {
-			t.Fatalf("S from the list: screen %d, message %q; want the suggest list", m.wi.screen, m.message.text)
+			t.Fatalf("S from the list: screen %d, message %q; want the suggest list", m.wi.screen, m.message.Text)
 		}
 		golden(t, fmt.Sprintf("whatif-suggest-%dx%d", size[0], size[1]), screen(keys(m, "j")))
 	}
@@ -295,8 +296,8 @@ func TestWhatIfSuggest(t *testing.T) {
 func TestSuggestErrorIsOneLine(t *testing.T) {
 	before, _ := stuckCycles()
 	m := pressSettle(t, whatIfSession(t, &fakeWhatIf{}, 80, 24, before), "S")
-	if m.wi.screen != wiNone || m.message.text != "suggest: no suggestions" {
-		t.Errorf("screen %d, message %q; want the first line of the error", m.wi.screen, m.message.text)
+	if m.wi.screen != wiNone || m.message.Text != "suggest: no suggestions" {
+		t.Errorf("screen %d, message %q; want the first line of the error", m.wi.screen, m.message.Text)
 	}
 }
 
@@ -304,8 +305,8 @@ func TestSuggestOnBoundCycleSaysWhy(t *testing.T) {
 	before, _ := scoredCycles()
 	f := &fakeWhatIf{}
 	m := pressSettle(t, whatIfSession(t, f, 80, 24, before), "S")
-	if m.wi.screen != wiNone || !strings.Contains(m.message.text, "bound its pod") {
-		t.Errorf("S on a bound cycle: screen %d, message %q", m.wi.screen, m.message.text)
+	if m.wi.screen != wiNone || !strings.Contains(m.message.Text, "bound its pod") {
+		t.Errorf("S on a bound cycle: screen %d, message %q", m.wi.screen, m.message.Text)
 	}
 }
 
@@ -367,8 +368,8 @@ func TestWhatIfEditUnchanged(t *testing.T) {
 	m, _ = settleWhatIf(t, m, cmd)
 	e := lastEdit(t, m)
 	m, _ = settleWhatIf(t, m, func() tea.Msg { return wiEditedMsg{edit: e} })
-	if len(f.runs) != 0 || !strings.Contains(m.message.text, "not changed") {
-		t.Errorf("runs %v, message %q; want nothing re-run", f.runs, m.message.text)
+	if len(f.runs) != 0 || !strings.Contains(m.message.Text, "not changed") {
+		t.Errorf("runs %v, message %q; want nothing re-run", f.runs, m.message.Text)
 	}
 }
 
@@ -380,7 +381,7 @@ func TestWhatIfEvict(t *testing.T) {
 	m = keys(m, "enter", "j", "j", "enter") // node detail of small
 	m = pressSettle(t, m, "w", "x")
 	if m.wi.screen != wiPickPod {
-		t.Fatalf("x: screen %d, message %q; want the pod picker", m.wi.screen, m.message.text)
+		t.Fatalf("x: screen %d, message %q; want the pod picker", m.wi.screen, m.message.Text)
 	}
 	golden(t, "whatif-evict-80x24", screen(m))
 	m = pressSettle(t, m, "j", "enter")
@@ -395,8 +396,8 @@ func TestWhatIfNeedsANode(t *testing.T) {
 	f := &fakeWhatIf{}
 	m := whatIfSession(t, f, 80, 24, before)
 	m = pressSettle(t, m, "w", "n") // from the list: no node selected
-	if m.wi.screen != wiMenu || !strings.Contains(m.message.text, "select a node") || len(f.yamlFor) != 0 {
-		t.Errorf("n without a node: screen %d, message %q, asked %v", m.wi.screen, m.message.text, f.yamlFor)
+	if m.wi.screen != wiMenu || !strings.Contains(m.message.Text, "select a node") || len(f.yamlFor) != 0 {
+		t.Errorf("n without a node: screen %d, message %q, asked %v", m.wi.screen, m.message.Text, f.yamlFor)
 	}
 }
 
@@ -458,44 +459,6 @@ func TestParseInput(t *testing.T) {
 	}
 }
 
-func TestDiffViewPages(t *testing.T) {
-	var names []string
-	var raw []int64
-	for i := range 30 {
-		names = append(names, fmt.Sprintf("n%02d", i))
-		raw = append(raw, int64(i))
-	}
-	before := makeCycle(1, "web").nodes(names...).score("NodeResourcesFit", 1, raw...).obj()
-	after := makeCycle(1, "web").nodes(names...).score("NodeResourcesFit", 2, raw...).obj()
-	st := NewStyles(true)
-	v := NewDiffView(&st)
-	v.SetSize(80, 24)
-	res := &WhatIfResult{Seq: 1, Before: before, After: after, Diff: recorder.DiffCycles(before, after), Changes: []string{"weight"}}
-	v.SetRun(&whatIfRun{res: res, label: "1'"})
-	if v.rows[0].node != "n29" {
-		t.Errorf("first row %s; want the winner n29 first", v.rows[0].node)
-	}
-	tests := []struct {
-		key  string
-		want int
-	}{{"ctrl+d", v.visibleRows() / 2}, {"G", 29}, {"ctrl+u", 29 - v.visibleRows()/2}, {"g", 0}, {"k", 0}, {"j", 1}}
-	for _, tt := range tests {
-		v, _ = v.Update(press(tt.key))
-		if v.cursor != tt.want {
-			t.Errorf("%s: cursor %d, want %d", tt.key, v.cursor, tt.want)
-		}
-		if v.cursor < v.offset || v.cursor >= v.offset+v.visibleRows() {
-			t.Errorf("%s: cursor %d outside the rows shown from %d", tt.key, v.cursor, v.offset)
-		}
-	}
-	if s := v.View(); !strings.Contains(s, "nodes 1-") || !strings.Contains(s, "of 30") {
-		t.Errorf("the view does not count the rows below:\n%s", s)
-	}
-	if got := len(splitLines(v.View())); got != 24 {
-		t.Errorf("the view is %d lines, want 24", got)
-	}
-}
-
 func TestWhatIfScreensCloseWithQ(t *testing.T) {
 	before, after := stuckCycles()
 	f := &fakeWhatIf{after: func(int, []WhatIfChange) (*recorder.Cycle, error) { return after, nil },
@@ -528,13 +491,13 @@ func TestRecordedUsageLeavesReRunsOut(t *testing.T) {
 	if m.view.Cycle() != next {
 		t.Fatalf("opened %v, want cycle 2", m.view.Cycle().Pod)
 	}
-	cs, i := m.view.usageCycles()
+	cs, i := m.view.UsageCycles()
 	u, _ := recorder.UsageAt(cs, i).Node("small")
 	if len(u.Pods) != 1 || u.Pods[0].Name != "old" {
 		t.Errorf("cycle 2 sees %v on small, want the recorded pod old, not the fork's", u.Pods)
 	}
 	m.view.SetCycle(m.cycles, 1) // the re-run
-	cs, i = m.view.usageCycles()
+	cs, i = m.view.UsageCycles()
 	if u, _ := recorder.UsageAt(cs, i).Node("small"); len(u.Pods) != 1 || u.Pods[0].Name != "forked" {
 		t.Errorf("the re-run sees %v on small, want its own forked", u.Pods)
 	}
@@ -549,7 +512,7 @@ func TestReRunHasNoClusterBinding(t *testing.T) {
 	if m.view.Cycle() != m.cycles[1] {
 		t.Fatal("the re-run is not open")
 	}
-	if m.view.observed != nil {
-		t.Errorf("the re-run shows the cluster's binding of the recorded cycle: %+v", m.view.observed)
+	if m.view.Observed() != nil {
+		t.Errorf("the re-run shows the cluster's binding of the recorded cycle: %+v", m.view.Observed())
 	}
 }

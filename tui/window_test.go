@@ -177,7 +177,7 @@ func TestIndexedReplayFiltersWithoutReading(t *testing.T) {
 	m, f := indexedSession(t, manyCycles(90), &recorder.Header{}, 80, 24)
 	reads := len(f.opened)
 	m = settleKeys(m, "/", "text:outcome:unschedulable plugin:noderesourcesfit")
-	if got := len(m.list.rows); got != 30 {
+	if got := len(m.list.Rows()); got != 30 {
 		t.Errorf("%d rows match, want the 30 unschedulable cycles", got)
 	}
 	m = settleKeys(m, "enter")
@@ -225,11 +225,11 @@ func TestIndexedReplayReadsNodeUseForTheDetail(t *testing.T) {
 	cycles[0].NodeUse = []recorder.NodeUse{{Node: 1, Generation: 1, Pods: []recorder.PodRef{{Namespace: "default", Name: "earlier"}}}}
 	m, f := indexedSession(t, cycles, &recorder.Header{}, 200, 50)
 	m = settleKeys(m, "j", "enter", ":", "text:phase filter", "enter", "enter")
-	if m.view.detail == nil {
+	if !detailOpen(m) {
 		t.Fatalf("no node detail on phase %v:\n%s", m.view.Phase(), screen(m))
 	}
-	if f.usages != 1 || m.view.detail.pending {
-		t.Fatalf("node use read %d times, pending %v", f.usages, m.view.detail.pending)
+	if f.usages != 1 || m.view.WaitsForUsage() {
+		t.Fatalf("node use read %d times, pending %v", f.usages, m.view.WaitsForUsage())
 	}
 	if s := screen(m); !strings.Contains(s, "default/earlier") {
 		t.Errorf("the detail of node b (the winner) lacks the pod an earlier cycle placed:\n%s", s)

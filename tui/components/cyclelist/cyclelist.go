@@ -1,0 +1,382 @@
+// Package cyclelist is the timeline of scheduling cycles: one row per
+// cycle, newest last, following the tail; a filter over pod, node, outcome
+// and plugin; what-if re-runs listed right after the cycle they change.
+package cyclelist
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/tui/components/livebinding"
+	"github.com/schedscope/schedscope/tui/layout"
+	"github.com/schedscope/schedscope/tui/theme"
+)
+
+// Model is the timeline: one row per scheduling cycle, newest last. It
+// follows the tail while the selection is on the last row. It keeps each
+// cycle's index entry, not the cycle, so that a replay of any size fits.
+type Model struct {
+	st   *theme.Styles
+	Keys KeyMap
+
+	entries []recorder.CycleEntry
+	// observed holds, per cycle, the live cluster's binding of its pod, or nil.
+	observed []*recorder.Observed
+	bySeq    map[int]int // cycle Seq → index
+	search   []string    // per cycle, lower-case text the filter matches
+	rows     []int       // indices into cycles after filtering
+	filter   string
+	maxSeq   int // the largest sequence number, for the column's width
+	// order is the cycles' display order: as they came, with what-if
+	// re-runs right after the cycle they change; tags number the re-runs.
+	order []int
+	tags  map[int]string
+
+	cursor, offset int
+	follow         bool
+	w, h           int
+}
+
+// New returns an empty list that follows the tail.
+func New(st *theme.Styles) Model {
+	return Model{st: st, Keys: DefaultKeyMap(), follow: true}
+}
+
+// SetSize sets the list's outer size.
+func (l *Model) SetSize(w, h int) {
+	l.w, l.h = w, h
+	l.keepVisible()
+}
+
+// Append adds cycles' entries. The selection stays where it is unless the
+// list follows the tail.
+func (l *Model) Append(es ...recorder.CycleEntry) {
+	if l.bySeq == nil {
+		l.bySeq = map[int]int{}
+	}
+	for _, e := range es {
+		l.entries = append(l.entries, e)
+		l.observed = append(l.observed, nil)
+		l.search = append(l.search, searchText(&e, nil))
+		i := len(l.entries) - 1
+		l.bySeq[e.Seq] = i
+		l.maxSeq = max(l.maxSeq, e.Seq)
+		l.order = append(l.order, i)
+		if l.matches(i) {
+			l.rows = append(l.rows, i)
+		}
+	}
+	if l.follow && len(l.rows) > 0 {
+		l.cursor = len(l.rows) - 1
+	}
+	l.keepVisible()
+}
+
+// Observe shows the cluster's binding o on the cycle it checks, and reports
+// whether the list holds that cycle.
+func (l *Model) Observe(o *recorder.Observed) bool {
+	i, ok := l.bySeq[o.Seq]
+	if !ok {
+		return false
+	}
+	was := l.matches(i)
+	l.observed[i] = o
+	l.search[i] = searchText(&l.entries[i], o)
+	if l.matches(i) != was {
+		l.SetFilter(l.filter)
+	}
+	return true
+}
+
+// Selected returns the index (into all cycles) of the selected cycle, or -1.
+func (l Model) Selected() int {
+	if l.cursor < 0 || l.cursor >= len(l.rows) {
+		return -1
+	}
+	return l.rows[l.cursor]
+}
+
+// Select puts the cursor on cycle index i (into all cycles), clearing the filter
+// if it hides that cycle.
+func (l *Model) Select(i int) {
+	if i < 0 || i >= len(l.entries) {
+		return
+	}
+	if !l.matches(i) {
+		l.SetFilter("")
+	}
+	for r, ci := range l.rows {
+		if ci == i {
+			l.moveTo(r)
+		}
+	}
+}
+
+// Filter returns the active filter.
+func (l Model) Filter() string { return l.filter }
+
+// SetFilter narrows the rows to cycles whose pod, node, outcome or plugins
+// contain every word of f; "pod:", "node:", "outcome:" and "plugin:" prefixes
+// restrict a word to one field. A live cluster's binding adds the outcome
+// "disagree" (the prediction was contradicted) or "agrees", and its node.
+func (l *Model) SetFilter(f string) {
+	sel := l.Selected()
+	l.filter = strings.TrimSpace(f)
+	l.rows = l.rows[:0]
+	for _, i := range l.order {
+		if l.matches(i) {
+			l.rows = append(l.rows, i)
+		}
+	}
+	l.cursor = len(l.rows) - 1
+	for r, ci := range l.rows {
+		if ci == sel {
+			l.cursor = r
+		}
+	}
+	l.cursor = max(l.cursor, 0)
+	l.follow = l.cursor == len(l.rows)-1
+	l.keepVisible()
+}
+
+func (l *Model) matches(i int) bool {
+	for _, word := range strings.Fields(strings.ToLower(l.filter)) {
+		if !strings.Contains(l.search[i], word) {
+			return false
+		}
+	}
+	return true
+}
+
+// searchText is what the filter matches: each field both bare and with its
+// prefix. o is the cluster's binding of the cycle's pod, or nil.
+func searchText(e *recorder.CycleEntry, o *recorder.Observed) string {
+	fields := []string{"pod:" + e.Pod.Key(), "outcome:" + e.Result, "profile:" + e.Profile}
+	if o != nil {
+		// "agrees", not "agree": the word must not match inside "disagree".
+		verdict := "outcome:disagree"
+		if o.Agrees() {
+			verdict = "outcome:agrees"
+		}
+		fields = append(fields, verdict, "node:"+o.Node)
+	}
+	if e.Node != "" {
+		fields = append(fields, "node:"+e.Node)
+	}
+	if e.NominatedNode != "" {
+		fields = append(fields, "node:"+e.NominatedNode)
+	}
+	for _, p := range e.Plugins {
+		fields = append(fields, "plugin:"+p)
+	}
+	return strings.ToLower(strings.Join(fields, " "))
+}
+
+// Update handles list keys and mouse.
+func (l Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		switch {
+		case key.Matches(msg, l.Keys.Up):
+			l.moveTo(l.cursor - 1)
+		case key.Matches(msg, l.Keys.Down):
+			l.moveTo(l.cursor + 1)
+		case key.Matches(msg, l.Keys.Top):
+			l.moveTo(0)
+		case key.Matches(msg, l.Keys.Bottom):
+			l.moveTo(len(l.rows) - 1)
+		case key.Matches(msg, l.Keys.PageUp):
+			l.moveTo(l.cursor - max(l.bodyHeight()/2, 1))
+		case key.Matches(msg, l.Keys.PageDown):
+			l.moveTo(l.cursor + max(l.bodyHeight()/2, 1))
+		case key.Matches(msg, l.Keys.NextFailure):
+			l.JumpFailure(1)
+		case key.Matches(msg, l.Keys.PrevFailure):
+			l.JumpFailure(-1)
+		}
+	case tea.MouseWheelMsg:
+		switch msg.Button {
+		case tea.MouseWheelUp:
+			l.moveTo(l.cursor - 1)
+		case tea.MouseWheelDown:
+			l.moveTo(l.cursor + 1)
+		}
+	}
+	return l, nil
+}
+
+// Click selects the row at line y of the list (0 is its header).
+func (l *Model) Click(y int) {
+	if y >= 1 {
+		l.moveTo(l.offset + y - 1)
+	}
+}
+
+// JumpFailure moves to the next (dir 1) or previous (dir -1) failed cycle and
+// reports whether there was one.
+func (l *Model) JumpFailure(dir int) bool {
+	for r := l.cursor + dir; r >= 0 && r < len(l.rows); r += dir {
+		if l.entries[l.rows[r]].Failed() {
+			l.moveTo(r)
+			return true
+		}
+	}
+	return false
+}
+
+func (l *Model) moveTo(r int) {
+	if len(l.rows) == 0 {
+		return
+	}
+	l.cursor = layout.Clamp(r, 0, len(l.rows)-1)
+	l.follow = l.cursor == len(l.rows)-1
+	l.keepVisible()
+}
+
+func (l *Model) bodyHeight() int { return max(l.h-1, 0) }
+
+func (l *Model) keepVisible() {
+	l.offset = layout.ScrollTo(l.offset, l.cursor, l.bodyHeight(), len(l.rows))
+}
+
+// listColumns are the widths of the list's columns for a total width.
+type listColumns struct{ seq, time, pod, profile, attempt, outcome, dur int }
+
+// A column of width 0 is left out: narrow lists drop the time, then the
+// attempt, then the duration, so that the pod keeps a readable width.
+// The sequence column is as wide as the largest number, at least 4.
+func columnsFor(w, maxSeq int) listColumns {
+	c := listColumns{seq: max(4, len(fmt.Sprint(maxSeq))), time: 12, attempt: 3, outcome: 18, dur: 7}
+	if w >= 110 {
+		c.profile = 18
+	}
+	c.pod = w - (c.seq + c.time + c.attempt + c.outcome + c.dur + c.profile) - 2 - 6
+	if c.profile > 0 {
+		c.pod--
+	}
+	for _, drop := range []*int{&c.time, &c.attempt, &c.dur} {
+		if c.pod >= 12 {
+			break
+		}
+		c.pod += *drop + 1
+		*drop = 0
+	}
+	return c
+}
+
+// View renders the header and the visible rows only.
+func (l Model) View() string {
+	if l.w <= 0 || l.h <= 0 {
+		return ""
+	}
+	col := columnsFor(l.w-2, l.maxSeq)
+	row := func(seq, time, pod, profile, attempt, outcome, dur string) string {
+		parts := []string{layout.FitLeft(seq, col.seq)}
+		if col.time > 0 {
+			parts = append(parts, layout.Fit(time, col.time))
+		}
+		parts = append(parts, layout.Fit(pod, col.pod))
+		if col.profile > 0 {
+			parts = append(parts, layout.Fit(profile, col.profile))
+		}
+		if col.attempt > 0 {
+			parts = append(parts, layout.FitLeft(attempt, col.attempt))
+		}
+		parts = append(parts, layout.Fit(outcome, col.outcome))
+		if col.dur > 0 {
+			parts = append(parts, layout.FitLeft(dur, col.dur))
+		}
+		return strings.Join(parts, " ")
+	}
+	lines := []string{l.st.Header.Render("  " + row("#", "time", "pod", "profile", "try", "outcome", "took"))}
+	if len(l.rows) == 0 {
+		msg := "waiting for scheduling cycles…"
+		if l.filter != "" {
+			msg = fmt.Sprintf("no cycle matches %q (%s clears)", l.filter, l.Keys.Back.Help().Key)
+		}
+		lines = append(lines, "  "+l.st.Dim.Render(msg))
+	}
+	end := min(l.offset+l.bodyHeight(), len(l.rows))
+	for r := l.offset; r < end; r++ {
+		c := &l.entries[l.rows[r]]
+		outcome := l.outcome(c, l.observed[l.rows[r]], col.outcome)
+		pod := c.Pod.Key()
+		if col.time == 0 {
+			pod = c.Pod.Name // a narrow list keeps the name; the cycle header has the namespace
+		}
+		pod = l.podCell(l.rows[r], pod)
+		line := row(l.Number(l.rows[r]), c.Start.UTC().Format("15:04:05.000"), pod, c.Profile,
+			fmt.Sprint(c.Attempt), outcome, narrate.Duration(c.Duration))
+		if r == l.cursor {
+			lines = append(lines, l.st.Selected.Render("▸ "+layout.Fit(ansi.Strip(line), l.w-2)))
+			continue
+		}
+		lines = append(lines, "  "+line)
+	}
+	return strings.Join(layout.Box(lines, l.w, l.h), "\n")
+}
+
+// outcome is the outcome cell, w cells at most: the cycle's result, then the
+// cluster's verdict on it when o is set. The verdict is never cut away: the
+// result gives up room first.
+func (l Model) outcome(c *recorder.CycleEntry, o *recorder.Observed, w int) string {
+	var s string
+	switch c.Result {
+	case recorder.ResultBound:
+		s = l.st.Success.Render("✓ " + c.Node)
+	case recorder.ResultUnschedulable:
+		text := "✗ Unschedulable"
+		if c.NominatedNode != "" {
+			text = "✗ nominated " + c.NominatedNode
+		}
+		s = l.st.Unschedulable.Render(text)
+	default:
+		s = l.st.Error.Render("! " + c.Result)
+	}
+	if o == nil {
+		return s
+	}
+	mark := livebinding.Mark(l.st, o)
+	sw, mw := ansi.StringWidth(s), ansi.StringWidth(mark)
+	if sw+1+mw <= w {
+		return s + " " + mark
+	}
+	mw = min(mw, max(w/2, w-1-sw))
+	return layout.Fit(s, w-1-mw) + " " + layout.Fit(mark, mw)
+}
+
+// SetFollow says whether the selection follows new cycles at the tail.
+func (l *Model) SetFollow(b bool) { l.follow = b }
+
+// IndexOf is the index of the cycle numbered seq, ok false when it is not
+// listed.
+func (l Model) IndexOf(seq int) (int, bool) {
+	i, ok := l.bySeq[seq]
+	return i, ok
+}
+
+// Entry is the index entry of cycle index i.
+func (l Model) Entry(i int) recorder.CycleEntry { return l.entries[i] }
+
+// Entries are the index entries of every cycle listed, by index; the slice
+// is the list's own, to read.
+func (l Model) Entries() []recorder.CycleEntry { return l.entries }
+
+// SetResult lists cycle index i with result r instead of its entry's (a
+// cycle that could not be read).
+func (l *Model) SetResult(i int, r string) {
+	l.entries[i].Result = r
+	l.search[i] = searchText(&l.entries[i], l.observed[i])
+}
+
+// Tags are the what-if re-runs' numbers (3'), by cycle index.
+func (l Model) Tags() map[int]string { return l.tags }
+
+// Rows are the cycle indices shown, in order, after the filter.
+func (l Model) Rows() []int { return l.rows }

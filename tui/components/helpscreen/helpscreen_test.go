@@ -1,0 +1,78 @@
+package helpscreen
+
+import (
+	"strings"
+	"testing"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/schedscope/schedscope/tui/theme"
+)
+
+func screen(w, h int) Model {
+	st := theme.New(true)
+	m := New(&st)
+	m.SetSize(w, h)
+	m.SetSections([]Section{
+		{Title: "Moving", Keys: []key.Binding{key.NewBinding(key.WithKeys("j"), key.WithHelp("↓/j", "down"))}},
+		{Title: "Engine", Keys: []key.Binding{key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "step"))}, Note: "replay: no engine"},
+		{Title: "Commands (after :)", Commands: [][2]string{{":cycle N", "open cycle N"}, {":q", "quit"}}},
+	})
+	return m
+}
+
+func TestHelpListsEveryBinding(t *testing.T) {
+	k := DefaultKeyMap()
+	listed := map[key.Help]bool{}
+	for _, col := range k.FullHelp() {
+		for _, b := range col {
+			listed[b.Help()] = true
+		}
+	}
+	for name, b := range map[string]key.Binding{"Up": k.Up, "Down": k.Down, "Close": k.Close, "Quit": k.Quit} {
+		if !listed[b.Help()] {
+			t.Errorf("FullHelp does not list %s", name)
+		}
+	}
+}
+
+func TestView(t *testing.T) {
+	got := ansi.Strip(screen(120, 40).View())
+	for _, want := range []string{"Keys  (?/esc/q close help · ctrl+c quit)", "Moving", "↓/j down", "replay: no engine", ":cycle N open cycle N", "✓ Success", "Live cluster bindings"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("screen lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "s step") {
+		t.Errorf("a section with a note lists its keys:\n%s", got)
+	}
+	// Wide enough, the blocks sit side by side.
+	if !strings.Contains(got, "Moving") || !strings.Contains(strings.SplitN(got[strings.Index(got, "Moving"):], "\n", 2)[0], "Engine") {
+		t.Errorf("the blocks are not side by side at 120 columns:\n%s", got)
+	}
+}
+
+// TestUpdateScrolls: down scrolls, up comes back; the scroll stops at the end.
+func TestUpdateScrolls(t *testing.T) {
+	first := func(m Model) string { return strings.SplitN(ansi.Strip(m.View()), "\n", 2)[0] }
+	m := screen(40, 5)
+	top := first(m)
+	m, _ = m.Update(tea.KeyPressMsg{Code: 'j', Text: "j"})
+	if first(m) == top {
+		t.Fatal("j did not scroll")
+	}
+	for range 100 {
+		m, _ = m.Update(tea.KeyPressMsg{Code: 'j', Text: "j"})
+	}
+	end := first(m)
+	m, _ = m.Update(tea.KeyPressMsg{Code: 'k', Text: "k"})
+	if first(m) == end {
+		t.Error("k after the end should move at once")
+	}
+	m.Top()
+	if first(m) != top {
+		t.Error("Top should go back to the first line")
+	}
+}

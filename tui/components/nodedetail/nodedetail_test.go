@@ -1,0 +1,136 @@
+package nodedetail
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui/analysis"
+	"github.com/schedscope/schedscope/tui/theme"
+)
+
+// detailOf opens the detail of a node of cycle 1 of the default fixture
+// (web bound to node-a; node-c rejected by TaintToleration), w×h.
+func detailOf(t *testing.T, node string, w, h int) Model {
+	t.Helper()
+	rec, err := recorder.LoadFile(filepath.Join("..", "..", "testdata", "default.rec"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := rec.Cycles[0]
+	a := analysis.Of(c)
+	n := a.NodeIndex(node)
+	if n < 0 {
+		t.Fatalf("no node %s", node)
+	}
+	st := theme.New(true)
+	d := New(&st, c, a, n)
+	d.SetUsage(recorder.UsageAt(rec.Cycles, 0))
+	d.SetSize(w, h)
+	return d
+}
+
+func TestHelpListsEveryBinding(t *testing.T) {
+	k := DefaultKeyMap()
+	listed := map[key.Help]bool{}
+	for _, col := range k.FullHelp() {
+		for _, b := range col {
+			listed[b.Help()] = true
+		}
+	}
+	for name, b := range map[string]key.Binding{"Up": k.Up, "Down": k.Down, "Back": k.Back} {
+		if !listed[b.Help()] {
+			t.Errorf("FullHelp does not list %s", name)
+		}
+	}
+	var short []string
+	for _, b := range k.ShortHelp() {
+		short = append(short, b.Help().Key+" "+b.Help().Desc)
+	}
+	if got, want := strings.Join(short, " · "), "esc back · ↑/↓ scroll"; got != want {
+		t.Errorf("ShortHelp = %q, want %q", got, want)
+	}
+}
+
+func TestView(t *testing.T) {
+	tests := []struct {
+		node string
+		want []string
+	}{
+		{"node-a", []string{"node node-a  (#0 of 4 in the snapshot) · esc back", "kubernetes.io/hostname=node-a", "Filter: passed every filter", "Score: total 463"}},
+		{"node-c", []string{"node node-c", "taints", "rejected by TaintToleration (UnschedulableAndUnresolvable)", "Score: not scored"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.node, func(t *testing.T) {
+			got := ansi.Strip(detailOf(t, tc.node, 100, 100).View())
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("detail lacks %q:\n%s", w, got)
+				}
+			}
+		})
+	}
+}
+
+func TestAwaitUsage(t *testing.T) {
+	d := detailOf(t, "node-a", 100, 100)
+	d.AwaitUsage()
+	if d.Pending() {
+		t.Error("a detail that has its node use should not wait for it")
+	}
+	st := theme.New(true)
+	d = New(&st, d.c, d.a, d.node)
+	d.SetSize(100, 100)
+	d.AwaitUsage()
+	if !d.Pending() || !strings.Contains(ansi.Strip(d.View()), "reading the recording up to this cycle") {
+		t.Errorf("pending %v:\n%s", d.Pending(), ansi.Strip(d.View()))
+	}
+	d.SetUsage(recorder.NewUsage())
+	if d.Pending() {
+		t.Error("SetUsage should end the wait")
+	}
+}
+
+// TestUpdateScrolls: down and up move the window by a line.
+func TestUpdateScrolls(t *testing.T) {
+	d := detailOf(t, "node-a", 80, 6)
+	first := func(d Model) string { return strings.SplitN(ansi.Strip(d.View()), "\n", 2)[0] }
+	top := first(d)
+	d, _ = d.Update(tea.KeyPressMsg{Code: 'j', Text: "j"})
+	if first(d) == top {
+		t.Fatalf("j did not scroll:\n%s", ansi.Strip(d.View()))
+	}
+	d, _ = d.Update(tea.KeyPressMsg{Code: tea.KeyUp})
+	if first(d) != top {
+		t.Errorf("up did not scroll back:\n%s", ansi.Strip(d.View()))
+	}
+	d, _ = d.Update(tea.KeyPressMsg{Code: tea.KeyUp})
+	if first(d) != top {
+		t.Errorf("up at the top moved:\n%s", ansi.Strip(d.View()))
+	}
+}
+
+func TestHumanQty(t *testing.T) {
+	tests := []struct {
+		res  string
+		v    int64
+		want string
+	}{
+		{"cpu", 4000, "4"},
+		{"cpu", 500, "500m"},
+		{"memory", 8 << 30, "8Gi"},
+		{"memory", 3 << 29, "1.5Gi"},
+		{"memory", 512 << 20, "512Mi"},
+		{"pods", 110, "110"},
+	}
+	for _, tc := range tests {
+		if got := HumanQty(tc.res, tc.v); got != tc.want {
+			t.Errorf("HumanQty(%s, %d) = %q, want %q", tc.res, tc.v, got, tc.want)
+		}
+	}
+}

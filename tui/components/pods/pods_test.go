@@ -1,0 +1,107 @@
+package pods
+
+import (
+	"strings"
+	"testing"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui/theme"
+)
+
+// view holds web (bound), big (unschedulable, tried twice) and gated (never
+// got a cycle), 100×20.
+func view() Model {
+	st := theme.New(true)
+	p := New(&st)
+	p.SetSize(100, 20)
+	ref := func(name string) recorder.PodRef { return recorder.PodRef{Namespace: "default", Name: name} }
+	entries := []recorder.CycleEntry{
+		{Seq: 1, Pod: ref("web"), Attempt: 1, Result: recorder.ResultBound, Node: "node-a"},
+		{Seq: 2, Pod: ref("big"), Attempt: 1, Result: recorder.ResultUnschedulable},
+		{Seq: 3, Pod: ref("big"), Attempt: 2, Result: recorder.ResultUnschedulable},
+	}
+	never := []recorder.PodState{{Pod: ref("gated"), State: recorder.PodGated}}
+	p.SetData(entries, make([]*recorder.Cycle, len(entries)), nil, never, true, nil)
+	return p
+}
+
+func names(rows []Row) string {
+	var out []string
+	for _, r := range rows {
+		out = append(out, r.Pod.Name)
+	}
+	return strings.Join(out, " ")
+}
+
+func press(k string) tea.KeyPressMsg {
+	if k == "enter" {
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	}
+	return tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
+}
+
+func TestHelpListsEveryBinding(t *testing.T) {
+	k := DefaultKeyMap()
+	listed := map[key.Help]bool{}
+	for _, col := range k.FullHelp() {
+		for _, b := range col {
+			listed[b.Help()] = true
+		}
+	}
+	for name, b := range map[string]key.Binding{"Up": k.Up, "Down": k.Down, "Top": k.Top, "Bottom": k.Bottom, "PageUp": k.PageUp,
+		"PageDown": k.PageDown, "Open": k.Open, "Sort": k.Sort, "Filter": k.Filter, "Back": k.Back} {
+		if !listed[b.Help()] {
+			t.Errorf("FullHelp does not list %s", name)
+		}
+	}
+}
+
+func TestRows(t *testing.T) {
+	p := view()
+	if got := names(p.Rows()); got != "web big gated" {
+		t.Errorf("rows %q, want web big gated (by arrival)", got)
+	}
+	if big := p.All()[1]; big.State != recorder.PodUnschedulable || len(big.Cycles) != 2 {
+		t.Errorf("big: %s with %d cycles", big.State, len(big.Cycles))
+	}
+	p.SetFilter("state:unsch")
+	if got := names(p.Rows()); got != "big" {
+		t.Errorf("state:unsch: %q", got)
+	}
+}
+
+// TestStory: enter opens the selected pod's story on its last cycle, enter
+// there asks for that cycle, and Back closes it.
+func TestStory(t *testing.T) {
+	p := view()
+	p, _ = p.Update(press("j"))
+	p, _ = p.Update(press("enter"))
+	if !p.InStory() || !strings.Contains(ansi.Strip(p.View()), "big") {
+		t.Fatalf("enter on big did not open its story:\n%s", ansi.Strip(p.View()))
+	}
+	_, cmd := p.Update(press("enter"))
+	if cmd == nil {
+		t.Fatal("enter on a story's cycle should ask to open it")
+	}
+	if msg, ok := cmd().(OpenCycleMsg); !ok || msg.Index != 2 {
+		t.Errorf("enter asked for %+v, want cycle index 2 (big's last)", cmd())
+	}
+	if !p.Back() || p.InStory() {
+		t.Error("Back should close the story")
+	}
+	if p.Back() {
+		t.Error("Back with nothing open should report false")
+	}
+}
+
+func TestSortKey(t *testing.T) {
+	p := view()
+	p, _ = p.Update(press("s"))
+	if !strings.Contains(ansi.Strip(p.View()), "sorted by state") {
+		t.Errorf("s should sort by state:\n%s", ansi.Strip(p.View()))
+	}
+}

@@ -1,0 +1,171 @@
+// Package problems is the problems view: every problem the source reported
+// and every answer the TUI gave, whole and wrapped, newest last.
+package problems
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/schedscope/schedscope/tui/keyhint"
+	"github.com/schedscope/schedscope/tui/layout"
+	"github.com/schedscope/schedscope/tui/theme"
+)
+
+// Kind says where a note came from.
+type Kind uint8
+
+const (
+	// Problem is a problem the source reported: a corrupt record, a torn
+	// tail, a missing node set, a lost connection, a failed run.
+	Problem Kind = iota
+	// Message is the TUI's answer to something the user did, such as an
+	// unknown command.
+	Message
+)
+
+// Note is one line of the session's log.
+type Note struct {
+	Kind Kind
+	Text string
+}
+
+// KeyMap holds the problems view's keys.
+type KeyMap struct {
+	Up, Down, Top, Bottom, PageUp, PageDown key.Binding
+	// Close leaves the view; the model that opened it acts on it.
+	Close key.Binding
+}
+
+// DefaultKeyMap returns the problems view's keys: vim keys and arrows.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		Up:       key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("↑/k", "up")),
+		Down:     key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("↓/j", "down")),
+		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "first")),
+		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "last")),
+		PageUp:   key.NewBinding(key.WithKeys("ctrl+u", "pgup"), key.WithHelp("ctrl+u", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("ctrl+d", "pgdown"), key.WithHelp("ctrl+d", "page down")),
+		Close:    key.NewBinding(key.WithKeys("esc", "!", "q"), key.WithHelp("esc/!", "close")),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Up, k.Down, k.Close}
+}
+
+// FullHelp implements help.KeyMap.
+func (k KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown, k.Close}}
+}
+
+// Model is the problems view.
+type Model struct {
+	st     *theme.Styles
+	Keys   KeyMap
+	notes  []Note
+	scroll int // first line shown
+	w, h   int
+}
+
+// New returns an empty problems view.
+func New(st *theme.Styles) Model {
+	return Model{st: st, Keys: DefaultKeyMap()}
+}
+
+// SetNotes replaces the notes shown; the view starts at the newest.
+func (m *Model) SetNotes(notes []Note) {
+	m.notes = notes
+	m.scroll = 1 << 30
+	m.clampScroll()
+}
+
+// SetSize sets the view's size.
+func (m *Model) SetSize(w, h int) {
+	m.w, m.h = w, h
+	m.clampScroll()
+}
+
+// lines renders every note, wrapped to the width.
+func (m *Model) lines() []string {
+	var out []string
+	problems := 0
+	for _, n := range m.notes {
+		if n.Kind == Problem {
+			problems++
+		}
+	}
+	title := fmt.Sprintf("Problems (%d)", problems)
+	if msgs := len(m.notes) - problems; msgs > 0 {
+		title += fmt.Sprintf(" and messages (%d)", msgs)
+	}
+	out = append(out, m.st.Title.Render(title)+m.st.Dim.Render("  (")+keyhint.Line(m.st, m.Keys.Close)+m.st.Dim.Render(")"), "")
+	if len(m.notes) == 0 {
+		return append(out, m.st.Dim.Render("nothing went wrong so far"))
+	}
+	for i, n := range m.notes {
+		mark := m.st.Problem.Render("⚠")
+		if n.Kind == Message {
+			mark = m.st.Dim.Render("·")
+		}
+		lead := fmt.Sprintf("%3d ", i+1)
+		wrapped := layout.Wrap(n.Text, max(m.w-len(lead)-2, 8), "")
+		for k, l := range wrapped {
+			if k == 0 {
+				out = append(out, lead+mark+" "+l)
+			} else {
+				out = append(out, strings.Repeat(" ", len(lead)+2)+l)
+			}
+		}
+	}
+	return out
+}
+
+// bodyHeight is how many note lines fit under the title.
+func (m *Model) bodyHeight() int { return max(m.h-2, 1) }
+
+func (m *Model) clampScroll() {
+	n := len(m.lines()) - 2
+	m.scroll = layout.Clamp(m.scroll, 0, max(n-m.bodyHeight(), 0))
+}
+
+// Update scrolls the list.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	k := m.Keys
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		switch {
+		case key.Matches(msg, k.Up):
+			m.scroll--
+		case key.Matches(msg, k.Down):
+			m.scroll++
+		case key.Matches(msg, k.PageUp):
+			m.scroll -= max(m.bodyHeight()/2, 1)
+		case key.Matches(msg, k.PageDown):
+			m.scroll += max(m.bodyHeight()/2, 1)
+		case key.Matches(msg, k.Top):
+			m.scroll = 0
+		case key.Matches(msg, k.Bottom):
+			m.scroll = 1 << 30
+		}
+	case tea.MouseWheelMsg:
+		switch msg.Button {
+		case tea.MouseWheelUp:
+			m.scroll--
+		case tea.MouseWheelDown:
+			m.scroll++
+		}
+	}
+	m.clampScroll()
+	return m, nil
+}
+
+// View renders the title and the window of notes.
+func (m Model) View() string {
+	all := m.lines()
+	head, body := all[:2], all[2:]
+	return strings.Join(append(head, layout.ScrollLines(body, m.scroll, m.bodyHeight(), m.Keys.Down)...), "\n")
+}

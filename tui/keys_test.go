@@ -1,0 +1,91 @@
+package tui
+
+import (
+	"reflect"
+	"testing"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+
+	"github.com/schedscope/schedscope/tui/components/breakpoints"
+	"github.com/schedscope/schedscope/tui/components/cyclelist"
+	"github.com/schedscope/schedscope/tui/components/pods"
+	"github.com/schedscope/schedscope/tui/components/problems"
+	"github.com/schedscope/schedscope/tui/pages/cyclepage"
+)
+
+// bindingsOf lists the key.Binding fields of a key map struct, by name.
+func bindingsOf(km any) map[string]key.Binding {
+	out := map[string]key.Binding{}
+	v := reflect.ValueOf(km)
+	for i := range v.NumField() {
+		if b, ok := v.Field(i).Interface().(key.Binding); ok {
+			out[v.Type().Field(i).Name] = b
+		}
+	}
+	return out
+}
+
+// TestFullHelpListsEveryBinding checks that each key map's full help shows
+// every key it holds, so that "?" never hides a key.
+func TestFullHelpListsEveryBinding(t *testing.T) {
+	tests := []struct {
+		name string
+		km   help.KeyMap
+	}{
+		{"KeyMap", DefaultKeyMap()},
+		{"cyclelist.KeyMap", cyclelist.DefaultKeyMap()},
+		{"CycleKeyMap", cyclepage.DefaultKeyMap()},
+		{"ProblemsKeyMap", problems.DefaultKeyMap()},
+		{"breakpoints.KeyMap", breakpoints.DefaultKeyMap()},
+		{"pods.KeyMap", pods.DefaultKeyMap()},
+		{"WhatIfKeyMap", DefaultWhatIfKeyMap()},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			listed := map[key.Help]bool{}
+			for _, col := range tc.km.FullHelp() {
+				for _, b := range col {
+					listed[b.Help()] = true
+				}
+			}
+			for field, b := range bindingsOf(tc.km) {
+				if b.Help().Key == "" || b.Help().Desc == "" {
+					t.Errorf("%s has no help text", field)
+				}
+				if !listed[b.Help()] {
+					t.Errorf("FullHelp does not list %s (%q %q)", field, b.Help().Key, b.Help().Desc)
+				}
+			}
+		})
+	}
+}
+
+// TestNodeDetailTakesTheMovementKeys: with a node's detail open, the keys
+// that move scroll the detail, not the node table under it.
+func TestNodeDetailTakesTheMovementKeys(t *testing.T) {
+	rec := loadRecording(t, "default")
+	m := toPhase(t, keys(newSession(t, rec, nil, 80, 24), "enter"), cyclepage.Filter)
+	m = keys(m, "enter")
+	before, cursor := screen(m), m.view.Nodes().Cursor()
+	for _, k := range []string{"j", "ctrl+d", "k"} {
+		m = keys(m, k)
+		if m.view.Nodes().Cursor() != cursor {
+			t.Errorf("%s moved the node table under the detail", k)
+		}
+		if screen(m) == before {
+			t.Errorf("%s did not scroll the detail", k)
+		}
+		before = screen(m)
+	}
+}
+
+// TestLowercasePOpensPods: a newcomer's p opens the Pods view as P does.
+func TestLowercasePOpensPods(t *testing.T) {
+	rec := loadRecording(t, "default")
+	for _, k := range []string{"P", "p"} {
+		if m := keys(newSession(t, rec, nil, 80, 24), k); !m.podsMode.shown {
+			t.Errorf("%s in the cycle list did not open the Pods view", k)
+		}
+	}
+}
