@@ -8,6 +8,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui"
 )
 
 // ExplainOptions holds the flags of explain.
@@ -56,19 +57,30 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	src := &fixtureSource{o: &o.simOptions}
+	var header recorder.Header
 	var cycles []*recorder.Cycle
 	var queue []*recorder.QueueEvent
-	o.onQueue = func(ev *recorder.QueueEvent) { queue = append(queue, ev) }
-	header, fx, err := o.simulate(ctx, nil, func(c *recorder.Cycle) { cycles = append(cycles, c) })
+	var never []recorder.PodState
+	err := consume(ctx, src, func(ev tui.Event) error {
+		switch {
+		case ev.Header != nil:
+			header = *ev.Header
+		case ev.Cycle != nil:
+			cycles = append(cycles, ev.Cycle)
+		case ev.Queue != nil:
+			queue = append(queue, ev.Queue)
+		case ev.NeverAttempted != nil:
+			never = ev.NeverAttempted
+		}
+		return nil
+	})
 	if err != nil {
 		return err
 	}
+	fx := src.fx
 	sortCycles(cycles)
-	had := map[string]bool{}
-	for _, c := range cycles {
-		had[c.Pod.Key()] = true
-	}
-	pods := recorder.PodStates(cycles, fx.NeverAttempted(header, func(k string) bool { return had[k] }), queue)
+	pods := recorder.PodStates(cycles, never, queue)
 	if o.Pod != "" {
 		var kept []recorder.PodState
 		for _, p := range pods {

@@ -11,6 +11,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui"
 )
 
 // RecordOptions holds the flags of record.
@@ -77,31 +78,24 @@ func (o *RecordOptions) Run(ctx context.Context) error {
 		defer f.Abort()
 		out, where = f, o.Output
 	}
-	// Cycles are encoded and written on the writer's goroutine, not on the
-	// scheduler's; a full queue holds the scheduler back rather than lose a cycle.
-	var w *recorder.AsyncWriter
+	src := &fixtureSource{o: &o.simOptions}
+	rec := &sessionRecorder{out: out}
 	var start time.Time
 	n := 0
-	o.onQueue = func(ev *recorder.QueueEvent) {
-		if w != nil {
-			_ = w.WriteQueue(ev) // Close reports the first error
+	err := consume(ctx, src, func(ev tui.Event) error {
+		err := rec.write(ev)
+		switch {
+		case ev.Header != nil:
+			start = time.Now()
+			return err // nothing is recorded without it
+		case ev.Cycle != nil:
+			n++
 		}
-	}
-	_, fx, err := o.simulate(ctx, func(h recorder.Header) error {
-		fw, err := recorder.NewWriter(out, h)
-		if err != nil {
-			return err
-		}
-		w = recorder.NewAsyncWriter(fw, recorder.DefaultAsyncQueue, false)
-		start = time.Now()
-		return nil
-	}, func(c *recorder.Cycle) {
-		n++
-		_ = w.WriteCycle(c) // Close reports the first error
+		return nil // close reports the first error
 	})
-	var writeErr error
-	if w != nil {
-		writeErr = w.Close()
+	writeErr := rec.close()
+	if writeErr == nil {
+		writeErr = rec.err
 	}
 	took := time.Since(start)
 	if err != nil {
@@ -115,6 +109,7 @@ func (o *RecordOptions) Run(ctx context.Context) error {
 			return fmt.Errorf("%s: %w", o.Output, err)
 		}
 	}
+	fx := src.fx
 	pods := len(fx.Pending)
 	fmt.Fprintf(o.streams.ErrOut, "wrote %s to %s: %s scheduled in %s (%.0f pods/s, %s arrival)\n",
 		plural(n, "cycle"), where, plural(pods, "pod"), took.Round(time.Millisecond), float64(pods)/took.Seconds(), o.arrival())

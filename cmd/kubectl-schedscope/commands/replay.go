@@ -123,20 +123,19 @@ func (o *ReplayOptions) Run(ctx context.Context) error {
 		return err
 	}
 	defer files.Close()
-	events := make(chan tui.Event, 64)
-	go indexRecording(ctx, o.File, o.Follow, rd, files, events)
-	source := "replay " + o.File
+	src := &recordingSource{path: o.File, follow: o.Follow, rd: rd, files: files}
+	name := "replay " + o.File
 	if o.Follow {
-		source += " (following)"
+		name += " (following)"
 	}
-	opts := tui.Options{Source: source, Events: events, Recording: files}
+	opts := tui.Options{Source: name, Recording: files}
 	// SCHEDSCOPE_TRACE names a file to write the times of measured frames
 	// to when the TUI ends: make bench reads it.
 	tracePath := os.Getenv("SCHEDSCOPE_TRACE")
 	if tracePath != "" {
 		opts.Trace = &tui.Trace{Started: started}
 	}
-	err = tui.Run(ctx, opts)
+	err = tui.Run(ctx, src, opts)
 	if tracePath != "" {
 		if f, ferr := os.Create(tracePath); ferr == nil {
 			opts.Trace.WriteTo(f)

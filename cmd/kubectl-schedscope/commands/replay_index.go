@@ -135,10 +135,24 @@ type indexed struct {
 	off   int64
 }
 
-// indexRecording reads the recording through rd once, sending the TUI the
-// header, batches of entries, the progress, problems and observations, and
-// the end (or, following, that it has caught up). It closes events.
-func indexRecording(ctx context.Context, path string, follow bool, rd *recorder.Reader, files *replayFiles, events chan<- tui.Event) {
+// recordingSource is a recording as a tui.Source for the debugger: it
+// reads the recording through once, sending the header, batches of index
+// entries (the TUI opens their cycles through files), the progress, problems,
+// queue events and observations, and the end, or, following, that it has
+// caught up. A recording that cannot be read on is reported in the session
+// (Done with Err), not by Run.
+type recordingSource struct {
+	path   string
+	follow bool
+	rd     *recorder.Reader
+	files  *replayFiles
+}
+
+var _ tui.Source = (*recordingSource)(nil)
+
+// Run indexes the recording.
+func (s *recordingSource) Run(ctx context.Context, send func(tui.Event) bool) error {
+	path, follow, rd, files := s.path, s.follow, s.rd, s.files
 	items := make(chan indexed, indexBatch)
 	go func() {
 		defer close(items)
@@ -194,18 +208,9 @@ func indexRecording(ctx context.Context, path string, follow bool, rd *recorder.
 		}
 	}()
 
-	defer close(events)
-	send := func(ev tui.Event) bool {
-		select {
-		case events <- ev:
-			return true
-		case <-ctx.Done():
-			return false
-		}
-	}
 	h := rd.Header()
 	if !send(tui.Event{Header: &h}) || !send(tui.Event{State: &tui.EngineState{State: tui.StateIndexing}}) {
-		return
+		return nil
 	}
 	size := func() int64 {
 		if st, err := os.Stat(path); err == nil {
@@ -235,28 +240,28 @@ func indexRecording(ctx context.Context, path string, follow bool, rd *recorder.
 		case it, ok := <-items:
 			if !ok {
 				if !flush() || ctx.Err() != nil || ended {
-					return
+					return nil
 				}
 				send(tui.Event{State: &tui.EngineState{State: tui.StateDone}})
 				send(tui.Event{Done: true})
-				return
+				return nil
 			}
 			off = it.off
 			if it.entry != nil {
 				batch = append(batch, *it.entry)
 				// The first cycle goes at once, to be shown at once.
 				if (sent == 0 || len(batch) >= indexBatch) && !flush() {
-					return
+					return nil
 				}
 				continue
 			}
 			ended = ended || it.event.Done
 			if !flush() || !send(*it.event) {
-				return
+				return nil
 			}
 		case <-tick.C:
 			if !flush() {
-				return
+				return nil
 			}
 			if off == lastOff {
 				idle++
@@ -269,11 +274,11 @@ func indexRecording(ctx context.Context, path string, follow bool, rd *recorder.
 				// recording is followed.
 				caughtUp = true
 				if !send(tui.Event{State: &tui.EngineState{State: tui.StateFollowing}}) {
-					return
+					return nil
 				}
 			}
 		case <-ctx.Done():
-			return
+			return nil
 		}
 	}
 }

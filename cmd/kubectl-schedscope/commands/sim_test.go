@@ -11,7 +11,7 @@ import (
 	"github.com/schedscope/schedscope/tui"
 )
 
-// TestSimSendsNeverAttemptedPods drives sim's event stream without a
+// TestSimSendsNeverAttemptedPods drives sim's source without a
 // terminal: after the cycles, the pods that never got one come with why,
 // before the run's end.
 func TestSimSendsNeverAttemptedPods(t *testing.T) {
@@ -21,12 +21,10 @@ func TestSimSendsNeverAttemptedPods(t *testing.T) {
 	if err := fs.Parse([]string{"-f", writeTemp(t, "story.yaml", storyFixture)}); err != nil {
 		t.Fatal(err)
 	}
-	ctl := newLiveControl(func(tui.EngineState) {})
-	defer ctl.Close()
-	o.gate = ctl.Gate
+	src := &fixtureSource{o: &o.simOptions, ctl: newLiveControl(nil)}
 
 	var evs []tui.Event
-	if err := o.feed(context.Background(), func(ev tui.Event) { evs = append(evs, ev) }, ctl, nil); err != nil {
+	if err := src.Run(context.Background(), func(ev tui.Event) bool { evs = append(evs, ev); return true }); err != nil {
 		t.Fatal(err)
 	}
 	var cycled []string

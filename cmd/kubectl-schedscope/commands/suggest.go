@@ -158,7 +158,7 @@ func onNode(n string) string {
 // lastCycle finds the pod's last cycle number by running the fixture.
 func (o *SuggestOptions) lastCycle(ctx context.Context) (int, error) {
 	var cycles []*recorder.Cycle
-	_, fx, err := o.simulate(ctx, nil, func(c *recorder.Cycle) { cycles = append(cycles, c) })
+	fx, err := o.simulate(ctx, func(c *recorder.Cycle) { cycles = append(cycles, c) })
 	if err != nil {
 		return 0, err
 	}
