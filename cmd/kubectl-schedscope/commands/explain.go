@@ -18,12 +18,11 @@ type ExplainOptions struct {
 	Output string
 	// ExitCode makes the command fail when a pod ends without a node.
 	ExitCode bool
-	streams  genericiooptions.IOStreams
 }
 
 // NewCmdExplain prints every scheduling cycle of a fixture, headlessly.
 func NewCmdExplain(streams genericiooptions.IOStreams) *cobra.Command {
-	o := &ExplainOptions{streams: streams, simOptions: simOptions{stdin: streams.In}}
+	o := &ExplainOptions{simOptions: newSimOptions(streams)}
 	cmd := &cobra.Command{
 		Use:   "explain [-f FIXTURE] [--config FILE] [--pod NAME] [-o text|json|yaml] [--exit-code]",
 		Short: "Schedule a fixture and explain every scheduling cycle",
@@ -35,12 +34,7 @@ func NewCmdExplain(streams genericiooptions.IOStreams) *cobra.Command {
   kubectl schedscope explain -f cluster.yaml -o json | jq '.cycles[] | {pod: .pod.name, node: .outcome.node}'
   kubectl schedscope explain -f cluster.yaml --exit-code >/dev/null   # in CI: fail if a pod stays pending`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.Validate(); err != nil {
-				return err
-			}
-			return o.Run(cmd.Context())
-		},
+		RunE: runE(o),
 	}
 	o.addFlags(cmd.Flags())
 	cmd.Flags().StringVar(&o.Pod, "pod", "", "only show cycles of this pod (name or namespace/name)")
@@ -54,15 +48,11 @@ func (o *ExplainOptions) Validate() error { return validOutput(o.Output) }
 
 // Run schedules the fixture and prints the cycles.
 func (o *ExplainOptions) Run(ctx context.Context) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	src := &fixtureSource{o: &o.simOptions}
 	var header recorder.Header
 	var cycles []*recorder.Cycle
 	var queue []*recorder.QueueEvent
 	var never []recorder.PodState
-	err := consume(ctx, src, func(ev tui.Event) error {
+	err := consume(ctx, o.source, func(ev tui.Event) error {
 		switch {
 		case ev.Header != nil:
 			header = *ev.Header
@@ -78,7 +68,7 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	fx := src.fx
+	fx := o.source.fixture()
 	sortCycles(cycles)
 	pods := recorder.PodStates(cycles, never, queue)
 	if o.Pod != "" {

@@ -23,7 +23,16 @@ type fixtureSource struct {
 	fx *engine.Fixture
 }
 
-var _ tui.Source = (*fixtureSource)(nil)
+// fixtureRun is a fixture's run as a source; once it has run, fixture
+// says which fixture that was.
+type fixtureRun interface {
+	tui.Source
+	fixture() *engine.Fixture
+}
+
+var _ fixtureRun = (*fixtureSource)(nil)
+
+func (s *fixtureSource) fixture() *engine.Fixture { return s.fx }
 
 // Run schedules the fixture and sends the session.
 func (s *fixtureSource) Run(ctx context.Context, send func(tui.Event) bool) error {

@@ -32,6 +32,9 @@ type LiveOptions struct {
 	Output        string
 	CallExtenders bool
 	streams       genericiooptions.IOStreams
+
+	// mode is what --diagnostic says.
+	mode engine.DiagnosticMode
 }
 
 // NewCmdLive watches a real cluster read-only and runs a cycle for each pending pod.
@@ -45,12 +48,7 @@ func NewCmdLive(streams genericiooptions.IOStreams) *cobra.Command {
 			"arrives, and shows it next to the node the cluster's own scheduler chose. It never writes to the cluster:\n" +
 			"its client refuses every request but GET. Pass the cluster's KubeSchedulerConfiguration with --config.",
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.Validate(); err != nil {
-				return err
-			}
-			return o.Run(cmd.Context())
-		},
+		RunE: runE(o),
 	}
 	o.kube.AddFlags(cmd.Flags())
 	cmd.Flags().BoolVarP(&o.AllNamespaces, "all-namespaces", "A", false, "run cycles for pending pods of every namespace")
@@ -65,7 +63,14 @@ func NewCmdLive(streams genericiooptions.IOStreams) *cobra.Command {
 	return cmd
 }
 
-// Validate checks flag combinations.
+// Complete reads the diagnostic mode.
+func (o *LiveOptions) Complete(*cobra.Command, []string) error {
+	var err error
+	o.mode, err = engine.ParseDiagnosticMode(o.Diagnostic)
+	return err
+}
+
+// Validate checks flag combinations, and that the debugger has a terminal.
 func (o *LiveOptions) Validate() error {
 	if o.Output != "text" && o.Output != "json" {
 		return errorf("--output must be text or json, not %q", o.Output)
@@ -73,17 +78,14 @@ func (o *LiveOptions) Validate() error {
 	if o.Keep < 0 {
 		return errorf("--keep must not be negative")
 	}
-	if _, err := engine.ParseDiagnosticMode(o.Diagnostic); err != nil {
-		return err
+	if !o.NoTUI && (!isTerminal(o.streams.In) || !isTerminal(o.streams.Out)) {
+		return errorf("the debugger needs a terminal; without one, run: kubectl schedscope live --no-tui [-o text|json]")
 	}
 	return nil
 }
 
 // Run connects, mirrors and schedules until interrupted (or the TUI quits).
 func (o *LiveOptions) Run(ctx context.Context) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	silenceKlog()
 	restCfg, err := o.kube.ToRESTConfig()
 	if err != nil {
@@ -104,10 +106,6 @@ func (o *LiveOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	mode, _ := engine.ParseDiagnosticMode(o.Diagnostic)
-	if !o.NoTUI && (!isTerminal(o.streams.In) || !isTerminal(o.streams.Out)) {
-		return errorf("the debugger needs a terminal; without one, run: kubectl schedscope live --no-tui [-o text|json]")
-	}
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -116,45 +114,61 @@ func (o *LiveOptions) Run(ctx context.Context) error {
 		ctl = newLiveControl(nil)
 		defer ctl.Close()
 	}
-	live, err := newLiveSource(ctx, engine.LiveOptions{
-		Options:       engine.Options{Config: cfg, ConfigPath: o.Config, Diagnostic: mode},
+	session := &liveSource{ctl: ctl}
+	opts := engine.LiveOptions{
+		Options:       engine.Options{Config: cfg, ConfigPath: o.Config, Diagnostic: o.mode, OnCycle: session.cycle, OnQueue: session.queue},
 		REST:          restCfg,
 		Context:       contextName,
 		Namespace:     ns,
 		CallExtenders: o.CallExtenders,
-	}, ctl)
+		OnObserved:    session.observed,
+		OnConnection:  session.connection,
+	}
+	if ctl != nil {
+		opts.Gate = ctl.Gate
+	}
+	live, err := engine.NewLive(ctx, opts)
 	if err != nil {
 		return err
 	}
-	var src tui.Source = live
+	if ctl != nil {
+		ctl.setCounts(live.QueueCounts)
+	}
+	session.live = live
+	var src tui.Source = session
 	var rec *flightRecorder
 	if o.Record != "" {
-		if rec, err = newFlightRecorder(live, o.Record, live.live.Header(), o.MaxSize, o.Keep); err != nil {
+		if rec, err = newFlightRecorder(session, o.Record, live.Header(), o.MaxSize, o.Keep); err != nil {
 			return err
 		}
 		defer rec.close(o.streams.ErrOut)
 		src = rec
 	}
-	if o.NoTUI {
-		p := &livePrinter{out: o.streams.Out, output: o.Output, pods: podTracker{pods: map[string]*trackedPod{}}}
-		if err := consume(ctx, src, p.event); err != nil && !errors.Is(err, context.Canceled) {
-			return err
-		}
-	} else {
-		name := "cluster " + contextName
-		if ns != "" {
-			name += " · namespace " + ns
-		}
-		// What-if forks the mirror in memory: nothing is sent to the cluster.
-		if err := tui.Run(ctx, src, tui.Options{Source: name, Control: ctl,
-			WhatIf: newLiveWhatIfSource(ctx, live.live)}); err != nil {
-			return err
-		}
+	name := "cluster " + contextName
+	if ns != "" {
+		name += " · namespace " + ns
+	}
+	// What-if forks the mirror in memory: nothing is sent to the cluster.
+	if err := o.show(ctx, src, name, ctl, newLiveWhatIfSource(ctx, live)); err != nil {
+		return err
 	}
 	if rec != nil {
 		return rec.err()
 	}
 	return nil
+}
+
+// show reads the session until ctx ends: printed with --no-tui, else in the
+// debugger, under ctl.
+func (o *LiveOptions) show(ctx context.Context, src tui.Source, name string, ctl *liveControl, whatIf tui.WhatIf) error {
+	if o.NoTUI {
+		p := &livePrinter{out: o.streams.Out, output: o.Output, pods: podTracker{pods: map[string]*trackedPod{}}}
+		if err := consume(ctx, src, p.event); !errors.Is(err, context.Canceled) {
+			return err
+		}
+		return nil
+	}
+	return tui.Run(ctx, src, tui.Options{Source: name, Control: ctl, WhatIf: whatIf})
 }
 
 // livePrinter is live --no-tui: a line (with -o json, an object) for each

@@ -18,7 +18,9 @@ import (
 // API server, until ctx ends. live shows it in the debugger, or prints it
 // with --no-tui.
 type liveSource struct {
-	live *engine.Live
+	// live is the mirror and the engine; the engine's callbacks go to
+	// cycle, queue, observed and connection.
+	live cluster
 	// ctl, if set, holds the engine before each cycle (the debugger's pause,
 	// step and breakpoints) and reports its state as the source's.
 	ctl *liveControl
@@ -28,29 +30,21 @@ type liveSource struct {
 	lostAt time.Time
 }
 
-var _ tui.Source = (*liveSource)(nil)
-
-// newLiveSource builds the mirror and the engine (engine.NewLive with opts),
-// sending what they report to the source's events.
-func newLiveSource(ctx context.Context, opts engine.LiveOptions, ctl *liveControl) (*liveSource, error) {
-	s := &liveSource{ctl: ctl}
-	opts.OnCycle = s.cycle
-	opts.OnQueue = func(ev *recorder.QueueEvent) { s.out.send(tui.Event{Queue: ev}) }
-	opts.OnObserved = func(ob *recorder.Observed) { s.out.send(tui.Event{Observed: ob}) }
-	opts.OnConnection = s.connection
-	if ctl != nil {
-		opts.Gate = ctl.Gate
-	}
-	live, err := engine.NewLive(ctx, opts)
-	if err != nil {
-		return nil, err
-	}
-	if ctl != nil {
-		ctl.setCounts(live.QueueCounts)
-	}
-	s.live = live
-	return s, nil
+// cluster is what a live source reads of the cluster's mirror (engine.Live).
+type cluster interface {
+	Header() recorder.Header
+	// Notes and Skipped say what the mirror cannot see as the cluster's
+	// scheduler does.
+	Notes() []string
+	Skipped() []string
+	// Run schedules until ctx ends.
+	Run(ctx context.Context) error
 }
+
+var (
+	_ tui.Source = (*liveSource)(nil)
+	_ cluster    = (*engine.Live)(nil)
+)
 
 // Run sends the session until ctx ends.
 func (s *liveSource) Run(ctx context.Context, send func(tui.Event) bool) error {
@@ -72,6 +66,10 @@ func (s *liveSource) Run(ctx context.Context, send func(tui.Event) bool) error {
 	}
 	return s.live.Run(ctx)
 }
+
+func (s *liveSource) queue(ev *recorder.QueueEvent) { s.out.send(tui.Event{Queue: ev}) }
+
+func (s *liveSource) observed(ob *recorder.Observed) { s.out.send(tui.Event{Observed: ob}) }
 
 func (s *liveSource) cycle(c *recorder.Cycle) {
 	s.out.send(tui.Event{Cycle: c})

@@ -17,13 +17,12 @@ import (
 // RecordOptions holds the flags of record.
 type RecordOptions struct {
 	simOptions
-	Output  string
-	streams genericiooptions.IOStreams
+	Output string
 }
 
 // NewCmdRecord schedules a fixture and writes a recording.
 func NewCmdRecord(streams genericiooptions.IOStreams) *cobra.Command {
-	o := &RecordOptions{streams: streams, simOptions: simOptions{stdin: streams.In}}
+	o := &RecordOptions{simOptions: newSimOptions(streams)}
 	cmd := &cobra.Command{
 		Use:   "record [-f FIXTURE] [--config FILE] -o FILE|-",
 		Short: "Schedule a fixture and write every cycle to a recording file",
@@ -32,12 +31,7 @@ func NewCmdRecord(streams genericiooptions.IOStreams) *cobra.Command {
 			"leaves an existing FILE as it was. -o - writes the recording to standard output, which must not\n" +
 			"be a terminal.",
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.Validate(); err != nil {
-				return err
-			}
-			return o.Run(cmd.Context())
-		},
+		RunE: runE(o),
 	}
 	o.addFlags(cmd.Flags())
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "recording file to write, or - for standard output")
@@ -64,9 +58,6 @@ func (o *RecordOptions) Validate() error {
 // Run writes the recording; each cycle is appended as soon as it completes,
 // to a temporary file renamed over the output when the fixture has settled.
 func (o *RecordOptions) Run(ctx context.Context) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	var out io.Writer = o.streams.Out
 	where := "standard output"
 	var f *recorder.AtomicFile
@@ -78,11 +69,10 @@ func (o *RecordOptions) Run(ctx context.Context) error {
 		defer f.Abort()
 		out, where = f, o.Output
 	}
-	src := &fixtureSource{o: &o.simOptions}
 	rec := &sessionRecorder{out: out}
 	var start time.Time
 	n := 0
-	err := consume(ctx, src, func(ev tui.Event) error {
+	err := consume(ctx, o.source, func(ev tui.Event) error {
 		err := rec.write(ev)
 		switch {
 		case ev.Header != nil:
@@ -109,7 +99,7 @@ func (o *RecordOptions) Run(ctx context.Context) error {
 			return fmt.Errorf("%s: %w", o.Output, err)
 		}
 	}
-	fx := src.fx
+	fx := o.source.fixture()
 	pods := len(fx.Pending)
 	fmt.Fprintf(o.streams.ErrOut, "wrote %s to %s: %s scheduled in %s (%.0f pods/s, %s arrival)\n",
 		plural(n, "cycle"), where, plural(pods, "pod"), took.Round(time.Millisecond), float64(pods)/took.Seconds(), o.arrival())

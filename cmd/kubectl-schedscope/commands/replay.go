@@ -47,13 +47,7 @@ func NewCmdReplay(streams genericiooptions.IOStreams) *cobra.Command {
 		Example: `  kubectl schedscope replay flight.rec
   kubectl schedscope replay flight.rec --no-tui -o json | jq '.cycles[] | select(.outcome.result != "Bound") | .pod.name'`,
 		Args: oneRecording,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			o.Complete(cmd, args)
-			if err := o.Validate(); err != nil {
-				return err
-			}
-			return o.Run(cmd.Context())
-		},
+		RunE: runE(o),
 	}
 	cmd.Flags().BoolVar(&o.Follow, "follow", true, "keep reading records appended to the file, like tail -f")
 	cmd.Flags().BoolVar(&o.NoTUI, "no-tui", false, "print the cycles instead of opening the debugger (no terminal needed)")
@@ -63,10 +57,11 @@ func NewCmdReplay(streams genericiooptions.IOStreams) *cobra.Command {
 }
 
 // Complete takes the file argument and notes which flags were given.
-func (o *ReplayOptions) Complete(cmd *cobra.Command, args []string) {
+func (o *ReplayOptions) Complete(cmd *cobra.Command, args []string) error {
 	o.File = args[0]
 	o.followSet = cmd.Flags().Changed("follow")
 	o.printSet = cmd.Flags().Changed("output") || cmd.Flags().Changed("pod")
+	return nil
 }
 
 // Validate checks flag combinations.
@@ -87,9 +82,6 @@ func (o *ReplayOptions) Validate() error {
 // in front, which reads the cycles it shows through the index.
 func (o *ReplayOptions) Run(ctx context.Context) error {
 	started := time.Now()
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if o.NoTUI {
 		return o.print()
 	}

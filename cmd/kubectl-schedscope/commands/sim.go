@@ -15,29 +15,32 @@ import (
 type SimOptions struct {
 	simOptions
 	// Record, if set, also writes the session to this recording file.
-	Record  string
-	streams genericiooptions.IOStreams
+	Record string
+	// ctl is the debugger's pause, step and breakpoints.
+	ctl *liveControl
 }
 
 // NewCmdSim opens the debugger while the engine schedules a fixture.
 func NewCmdSim(streams genericiooptions.IOStreams) *cobra.Command {
-	o := &SimOptions{streams: streams, simOptions: simOptions{stdin: streams.In}}
+	o := &SimOptions{simOptions: newSimOptions(streams)}
 	cmd := &cobra.Command{
 		Use:   "sim [-f FIXTURE] [--config FILE]",
 		Short: "Open the debugger while the scheduler schedules a fixture, cycle by cycle",
 		Long: "sim runs the real kube-scheduler on a fixture (the embedded default fixture when -f is not given)\n" +
 			"and opens the debugger on the cycles as they finish. Pause, step and set breakpoints from the TUI.",
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.Validate(); err != nil {
-				return err
-			}
-			return o.Run(cmd.Context())
-		},
+		RunE: runE(o),
 	}
 	o.addFlags(cmd.Flags())
 	cmd.Flags().StringVar(&o.Record, "record", "", "also write the session to this recording file")
 	return cmd
+}
+
+// Complete sets up the fixture's run under the debugger's controls.
+func (o *SimOptions) Complete(*cobra.Command, []string) error {
+	o.ctl = newLiveControl(nil)
+	o.source = &fixtureSource{o: &o.simOptions, ctl: o.ctl}
+	return nil
 }
 
 // Validate loads the inputs, so that errors print as one line before the
@@ -55,12 +58,8 @@ func (o *SimOptions) Validate() error {
 
 // Run shows the fixture's run in the debugger, recording it with --record.
 func (o *SimOptions) Run(ctx context.Context) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	ctl := newLiveControl(nil)
-	defer ctl.Close()
-	var src tui.Source = &fixtureSource{o: &o.simOptions, ctl: ctl}
+	defer o.ctl.Close()
+	var src tui.Source = o.source
 	var out *os.File
 	if o.Record != "" {
 		f, err := createRecording(o.Record, o.Fixture, o.Config)
@@ -71,7 +70,7 @@ func (o *SimOptions) Run(ctx context.Context) error {
 		out = f
 		src = &recordingTee{src: src, rec: &sessionRecorder{out: f}, path: o.Record}
 	}
-	err := tui.Run(ctx, src, tui.Options{Source: "fixture " + o.fixtureName(), Control: ctl,
+	err := tui.Run(ctx, src, tui.Options{Source: "fixture " + o.fixtureName(), Control: o.ctl,
 		WhatIf: newWhatIfSource(ctx, &o.simOptions)})
 	if err != nil {
 		return err

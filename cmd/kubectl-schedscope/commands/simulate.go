@@ -6,7 +6,9 @@ import (
 	"os"
 	"time"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/klog/v2"
 
 	"github.com/schedscope/schedscope/engine"
@@ -26,6 +28,21 @@ type simOptions struct {
 	// stdin is read for -f -; stdinFixture is what it held.
 	stdin        io.Reader
 	stdinFixture *engine.Fixture
+	streams      genericiooptions.IOStreams
+	// source is the fixture's run the command reads; Complete sets it.
+	source fixtureRun
+}
+
+// newSimOptions returns the fixture flags of a command that reads -f - from
+// streams.In.
+func newSimOptions(streams genericiooptions.IOStreams) simOptions {
+	return simOptions{streams: streams, stdin: streams.In}
+}
+
+// Complete sets up the fixture's run.
+func (o *simOptions) Complete(*cobra.Command, []string) error {
+	o.source = &fixtureSource{o: o}
+	return nil
 }
 
 func (o *simOptions) addFlags(fs *pflag.FlagSet) {
