@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedscope/schedscope/recorder"
@@ -79,6 +80,20 @@ func readAll(t *testing.T, ch <-chan Event) []Event {
 		case <-hang:
 			t.Fatalf("the stream was never closed (read %v)", names(out))
 		}
+	}
+}
+
+// within runs a Cmd; one that never returns is a hang.
+func within(t *testing.T, cmd func() tea.Msg) tea.Msg {
+	t.Helper()
+	msg := make(chan tea.Msg, 1)
+	go func() { msg <- cmd() }()
+	select {
+	case m := <-msg:
+		return m
+	case <-time.After(10 * time.Second):
+		t.Fatal("reading the stream never returned")
+		return nil
 	}
 }
 
@@ -170,7 +185,7 @@ func TestModelReadsASource(t *testing.T) {
 	m := New(Options{Source: "fake", Events: s.Events()})
 	for cmd := m.Init(); cmd != nil; {
 		var next Model
-		next, cmd = sendCmd(m, cmd())
+		next, cmd = sendCmd(m, within(t, cmd))
 		m = next
 	}
 	if err := <-done; err != nil {

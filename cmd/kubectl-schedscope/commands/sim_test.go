@@ -3,9 +3,11 @@ package commands
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/spf13/pflag"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/tui"
@@ -61,4 +63,53 @@ func TestSimSendsNeverAttemptedPods(t *testing.T) {
 			t.Errorf("%s comes without a hint: %+v", p.Pod.Name, p)
 		}
 	}
+}
+
+// TestSimShowsAPauseMadeBeforeTheHeader is space pressed before the first
+// frame: sim's source says, right after the header, that the engine is
+// paused, and no cycle starts until the user resumes.
+func TestSimShowsAPauseMadeBeforeTheHeader(t *testing.T) {
+	o := &SimOptions{simOptions: newSimOptions(genericiooptions.IOStreams{})}
+	fs := pflag.NewFlagSet("sim", pflag.ContinueOnError)
+	o.addFlags(fs)
+	if err := fs.Parse([]string{"-f", writeTemp(t, "story.yaml", storyFixture)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Complete(nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	o.ctl.Pause()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stream := tui.NewStream(ctx, 16)
+	go func() {
+		defer stream.Close()
+		o.source.Run(ctx, stream.Send)
+	}()
+	var names []string
+	for len(names) < 2 {
+		var ev tui.Event
+		select {
+		case ev = <-stream.Events():
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no paused state after the header (got %q)", names)
+		}
+		if ev.Queue != nil {
+			continue
+		}
+		names = append(names, eventNames([]tui.Event{ev})[0])
+		if ev.State != nil {
+			names[len(names)-1] += " (" + ev.State.Why + ")"
+		}
+	}
+	if diff := cmp.Diff([]string{"header", "state paused (paused by you)"}, names); diff != "" {
+		t.Errorf("first events (-want +got):\n%s", diff)
+	}
+	o.ctl.Resume()
+	for _, name := range eventNames(drain(t, stream)) {
+		if name == "done" {
+			return
+		}
+	}
+	t.Error("the run did not end after resuming")
 }
