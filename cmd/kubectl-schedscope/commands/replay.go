@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -83,7 +84,7 @@ func (o *ReplayOptions) Validate() error {
 func (o *ReplayOptions) Run(ctx context.Context) error {
 	started := time.Now()
 	if o.NoTUI {
-		return o.print()
+		return o.print(ctx)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -174,65 +175,96 @@ func (o *ReplayOptions) readHeader(in io.Reader, stop context.CancelFunc) (*reco
 }
 
 // print prints the recording as explain does, in memory that does not grow
-// with the cycles' size: a first pass checks every record and keeps where
-// each cycle is, a second reads the cycles to print one at a time. Problems
-// go to standard error (and into the JSON document); they do not fail the
-// command: verify does that.
-func (o *ReplayOptions) print() error {
-	scan, err := scanForPrint(o.File)
+// with the cycles' size: a first pass (the recording's source, decoding
+// every record as LoadFile does, so that it finds the same problems) checks
+// every record and keeps where each cycle is, a second reads the cycles to
+// print one at a time. Problems go to standard error (and into the JSON
+// document); they do not fail the command: verify does that.
+func (o *ReplayOptions) print(ctx context.Context) error {
+	f, err := os.Open(o.File)
 	if err != nil {
 		return err
 	}
-	rf, err := recorder.OpenFile(o.File)
+	defer f.Close()
+	rd, err := recorder.NewReader(f)
 	if err != nil {
-		return errorf("%s: %w", o.File, err)
+		return fmt.Errorf("%s: %w", o.File, err)
 	}
-	defer rf.Close()
+	files, err := openReplayFiles(o.File)
+	if err != nil {
+		return err
+	}
+	defer files.Close()
+	header := rd.Header()
+	var places []recorder.CycleEntry
+	var problems []error
+	var observed []*recorder.Observed
+	// A rotated stream cannot be printed from one file; LoadFile does not
+	// see one either.
+	src := &recordingSource{path: o.File, rd: rd, files: files, headless: true}
+	err = consume(ctx, src, func(ev tui.Event) error {
+		var p *recordingProblem
+		switch {
+		case ev.Entries != nil:
+			places = append(places, ev.Entries...)
+		case ev.Observed != nil:
+			observed = append(observed, ev.Observed)
+		case errors.As(ev.Problem, &p):
+			problems = append(problems, p.err)
+		case ev.Problem != nil:
+			problems = append(problems, ev.Problem)
+		case ev.Err != nil:
+			return ev.Err
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
 	// As explain prints them: by sequence number, a repeated cycle once.
-	places := scan.places
-	sort.SliceStable(places, func(i, j int) bool { return places[i].seq < places[j].seq })
+	sort.SliceStable(places, func(i, j int) bool { return places[i].Seq < places[j].Seq })
 	seen := map[int]bool{}
 	kept := places[:0]
 	for _, p := range places {
-		if !seen[p.seq] {
-			seen[p.seq] = true
+		if !seen[p.Seq] {
+			seen[p.Seq] = true
 			kept = append(kept, p)
 		}
 	}
 	places = kept
-	observed := scan.observed
 	if o.Pod != "" {
 		kept = nil
 		for _, p := range places {
-			if p.pod.Name == o.Pod || p.pod.Key() == o.Pod {
+			if p.Pod.Name == o.Pod || p.Pod.Key() == o.Pod {
 				kept = append(kept, p)
 			}
 		}
 		if len(kept) == 0 {
 			stubs := make([]*recorder.Cycle, len(places))
 			for i, p := range places {
-				stubs[i] = &recorder.Cycle{Seq: p.seq, Pod: p.pod}
+				stubs[i] = &recorder.Cycle{Seq: p.Seq, Pod: p.Pod}
 			}
 			_, err := podCycles(stubs, o.Pod, o.File)
 			return err
 		}
 		places = kept
+		all := observed
 		observed = nil
-		for _, ob := range scan.observed {
+		for _, ob := range all {
 			if ob.Pod.Name == o.Pod || ob.Pod.Key() == o.Pod {
 				observed = append(observed, ob)
 			}
 		}
 	}
 	source := "recording " + o.File
-	if s := scan.header.Source; s.Name != "" {
+	if s := header.Source; s.Name != "" {
 		source += fmt.Sprintf(" (%s %s)", s.Kind, s.Name)
 	}
 	cycles := func(yield func(*recorder.Cycle, error) bool) {
 		for _, p := range places {
-			c, err := rf.CycleAt(p.off)
+			c, err := files.Open(p)
 			if c == nil && err == nil {
-				err = fmt.Errorf("cycle %d is not at byte %d", p.seq, p.off)
+				err = fmt.Errorf("cycle %d is not at byte %d", p.Seq, p.Offset)
 			}
 			if c == nil && !yield(nil, errorf("%s changed while it was printed: %w", o.File, err)) {
 				return
@@ -242,65 +274,18 @@ func (o *ReplayOptions) print() error {
 			}
 		}
 	}
-	if err := printCycles(o.streams.Out, o.Output, scan.header, source, scan.problems, len(places), cycles, observed); err != nil {
+	if err := printCycles(o.streams.Out, o.Output, header, source, problems, len(places), cycles, observed); err != nil {
 		return err
 	}
 	switch {
-	case len(scan.problems) > 0 && o.Output == "text":
-		for _, p := range scan.problems {
+	case len(problems) > 0 && o.Output == "text":
+		for _, p := range problems {
 			fmt.Fprintf(o.streams.ErrOut, "warning: %s: %v\n", o.File, p)
 		}
-	case len(scan.problems) > 0:
-		fmt.Fprintf(o.streams.ErrOut, "warning: %s has %s, listed under .problems; run: kubectl schedscope verify %s\n", o.File, plural(len(scan.problems), "problem"), o.File)
+	case len(problems) > 0:
+		fmt.Fprintf(o.streams.ErrOut, "warning: %s has %s, listed under .problems; run: kubectl schedscope verify %s\n", o.File, plural(len(problems), "problem"), o.File)
 	}
 	return nil
-}
-
-// printScan is what print's first pass keeps: the header, the problems, the
-// observations (a few bytes each) and where each intact cycle is.
-type printScan struct {
-	header   recorder.Header
-	problems []error
-	observed []*recorder.Observed
-	places   []cyclePlace
-}
-
-type cyclePlace struct {
-	seq int
-	pod recorder.PodRef
-	off int64
-}
-
-// scanForPrint reads the recording through, decoding every record as
-// LoadFile does (so that it finds the same problems) but keeping no cycle.
-func scanForPrint(path string) (*printScan, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	rd, err := recorder.NewReader(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	scan := &printScan{header: rd.Header()}
-	for rec, err := range rd.All() {
-		switch {
-		case err != nil && recorder.IsProblem(err):
-			scan.problems = append(scan.problems, err)
-		case err != nil:
-			return nil, fmt.Errorf("%s: %w", path, err)
-		case rec.Kind == recorder.KindHeader:
-			// A rotated stream cannot be printed from one file; LoadFile does
-			// not see one either.
-		case rec.Cycle != nil:
-			c := rec.Cycle
-			scan.places = append(scan.places, cyclePlace{seq: c.Seq, pod: recorder.PodRef{Namespace: c.Pod.Namespace, Name: c.Pod.Name}, off: rec.Offset})
-		case rec.Observed != nil:
-			scan.observed = append(scan.observed, rec.Observed)
-		}
-	}
-	return scan, nil
 }
 
 // isTerminal reports whether s is a terminal.

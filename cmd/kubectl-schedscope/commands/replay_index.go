@@ -135,18 +135,34 @@ type indexed struct {
 	off   int64
 }
 
-// recordingSource is a recording as a tui.Source for the debugger: it
-// reads the recording through once, sending the header, batches of index
-// entries (the TUI opens their cycles through files), the progress, problems,
-// queue events and observations, and the end, or, following, that it has
-// caught up. A recording that cannot be read on is reported in the session
-// (Done with Err), not by Run.
+// recordingSource is a recording as a tui.Source: it reads the recording
+// through once, sending the header, batches of index entries (whose cycles
+// are opened through files), the progress, problems, queue events and
+// observations, and the end, or, following, that it has caught up. A
+// recording that cannot be read on is reported in the session (Done with
+// Err), not by Run. replay shows it in the debugger and prints it with
+// --no-tui.
 type recordingSource struct {
 	path   string
 	follow bool
-	rd     *recorder.Reader
-	files  *replayFiles
+	// rd reads the recording: an index reader (recorder.NewIndexReader)
+	// skims the cycles; a reader that decodes them (recorder.NewReader)
+	// finds every problem LoadFile would.
+	rd    *recorder.Reader
+	files *replayFiles
+	// headless says that no screen waits to draw the first cycle.
+	headless bool
 }
+
+// recordingProblem is a problem found in the recording at path; the
+// session goes on past it.
+type recordingProblem struct {
+	path string
+	err  error
+}
+
+func (p *recordingProblem) Error() string { return p.path + ": " + p.err.Error() }
+func (p *recordingProblem) Unwrap() error { return p.err }
 
 var _ tui.Source = (*recordingSource)(nil)
 
@@ -165,12 +181,12 @@ func (s *recordingSource) Run(ctx context.Context, send func(tui.Event) bool) er
 				return false
 			}
 		}
-		waited := false
+		waited := s.headless
 		for rec, err := range rd.All() {
 			switch {
 			case err != nil && recorder.IsProblem(err):
 				// Every problem is sent: the TUI lists them all.
-				if !put(indexed{event: &tui.Event{Problem: errorf("%s: %w", path, err)}}) {
+				if !put(indexed{event: &tui.Event{Problem: &recordingProblem{path, err}}}) {
 					return
 				}
 			case err != nil:
@@ -180,7 +196,12 @@ func (s *recordingSource) Run(ctx context.Context, send func(tui.Event) bool) er
 				if err := files.rotated(); err != nil && !put(indexed{event: &tui.Event{Problem: err}}) {
 					return
 				}
-			case rec.Entry != nil:
+			case rec.Entry != nil || rec.Cycle != nil:
+				if rec.Entry == nil { // decoded, not skimmed
+					e := recorder.EntryOf(rec.Cycle)
+					e.Offset = rec.Offset
+					rec.Entry = &e
+				}
 				if !put(indexed{entry: rec.Entry}) {
 					return
 				}
