@@ -6,10 +6,14 @@
 //
 // Where things are:
 //
-//   - The program. run.go starts it; model.go is the root model (routing keys
-//     and events, the layout of the screen); source.go and stream.go are what
-//     a source delivers and how events arrive; window.go opens cycles of an
-//     indexed replay on demand and keeps a bounded window of them.
+//   - The program. run.go runs it over a Source; model.go is the root model
+//     (routing keys and events, the layout of the screen); source.go is what
+//     a session comes from (Source, which cmd/ implements for a fixture's
+//     run, a recording and a live cluster), what it delivers (Event) and how
+//     it is driven (Controller, Recording); stream.go is the Stream that
+//     carries a source's events to the model and the Cmd that reads it;
+//     window.go opens cycles of an indexed replay on demand and keeps a
+//     bounded window of them.
 //   - The cycle list and cycle view. cyclelist.go: the timeline of cycles.
 //     cycleview.go: one cycle phase by phase, with phasebar.go (the phase tabs),
 //     queueview.go (queue, PreFilter and status tables), filterview.go (the
