@@ -162,8 +162,7 @@ func (o *LiveOptions) Run(ctx context.Context) error {
 // debugger, under ctl.
 func (o *LiveOptions) show(ctx context.Context, src tui.Source, name string, ctl *liveControl, whatIf tui.WhatIf) error {
 	if o.NoTUI {
-		p := &livePrinter{out: o.streams.Out, output: o.Output, pods: podTracker{pods: map[string]*trackedPod{}}}
-		if err := consume(ctx, src, p.event); !errors.Is(err, context.Canceled) {
+		if err := consume(ctx, src, newLivePrinter(o.streams.Out, o.Output).event); !errors.Is(err, context.Canceled) {
 			return err
 		}
 		return nil
@@ -179,6 +178,10 @@ type livePrinter struct {
 	output string
 	// pods is where each pod stands: a change is printed.
 	pods podTracker
+}
+
+func newLivePrinter(out io.Writer, output string) *livePrinter {
+	return &livePrinter{out: out, output: output, pods: podTracker{pods: map[string]*trackedPod{}}}
 }
 
 // event prints what ev says.

@@ -16,7 +16,7 @@ import (
 // they were prints nothing.
 func TestLiveHeadlessPrintsPodStateChanges(t *testing.T) {
 	_, _, out, _ := genericiooptions.NewTestIOStreams()
-	l := &livePrinter{out: out, output: "text", pods: podTracker{pods: map[string]*trackedPod{}}}
+	l := newLivePrinter(out, "text")
 	at := func(ms int) time.Time {
 		return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(ms) * time.Millisecond)
 	}
