@@ -81,18 +81,15 @@ func (o *RecordOptions) Run(ctx context.Context) error {
 		case ev.Cycle != nil:
 			n++
 		}
-		return nil // close reports the first error
+		return nil // rec.err keeps the first error
 	})
-	writeErr := rec.close()
-	if writeErr == nil {
-		writeErr = rec.err
-	}
+	rec.close()
 	took := time.Since(start)
 	if err != nil {
 		return err
 	}
-	if writeErr != nil {
-		return fmt.Errorf("%s: %w", where, writeErr)
+	if rec.err != nil {
+		return fmt.Errorf("%s: %w", where, rec.err)
 	}
 	if f != nil {
 		if err := f.Commit(); err != nil {

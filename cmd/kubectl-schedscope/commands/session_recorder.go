@@ -51,8 +51,8 @@ func (r *sessionRecorder) write(ev tui.Event) error {
 	return err
 }
 
-// close writes what is queued and returns the first error, if it was not
-// returned by write.
+// close writes what is queued; it returns the error that stopped the
+// recording, unless write returned it already. err keeps it either way.
 func (r *sessionRecorder) close() error {
 	if r.w == nil {
 		return nil

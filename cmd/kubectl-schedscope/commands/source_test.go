@@ -272,3 +272,48 @@ func TestRecordingTee(t *testing.T) {
 		t.Errorf("the source returned %v, want it cancelled", src.stopped)
 	}
 }
+
+// fullAfter takes n bytes, then fails every write, as a disk that fills.
+type fullAfter struct{ n int }
+
+func (w *fullAfter) Write(p []byte) (int, error) {
+	if len(p) > w.n {
+		k := w.n
+		w.n = 0
+		return k, errors.New("no space left on device")
+	}
+	w.n -= len(p)
+	return len(p), nil
+}
+
+// TestRecordFailsWithItsOutput is record -o - to an output that fills:
+// before the header is written the run stops there; after it, the run
+// goes on and the command fails naming where it wrote.
+func TestRecordFailsWithItsOutput(t *testing.T) {
+	rec := defaultRecording(t)
+	tests := []struct {
+		name    string
+		room    int
+		want    string
+		stopped bool // the source was stopped at the header
+	}{
+		{name: "no room for the header", room: 0, want: "no space left on device", stopped: true},
+		{name: "room for the header only", room: 4096, want: "standard output: no space left on device"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			streams, _, _, _ := genericiooptions.NewTestIOStreams()
+			streams.Out = &fullAfter{n: tt.room}
+			o := &RecordOptions{simOptions: newSimOptions(streams), Output: "-"}
+			src := &fakeRun{events: sessionOf(rec, rec.Cycles, nil), fx: &engine.Fixture{Name: "fake.yaml"}}
+			o.source = src
+			err := o.Run(context.Background())
+			if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+				t.Fatalf("record = %v, want an error starting %q", err, tt.want)
+			}
+			if got := errors.Is(src.stopped, errStopped); got != tt.stopped {
+				t.Errorf("source stopped = %v (returned %v), want %v", got, src.stopped, tt.stopped)
+			}
+		})
+	}
+}
