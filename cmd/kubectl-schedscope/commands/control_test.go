@@ -162,12 +162,13 @@ func drain(t *testing.T, s *tui.Stream) []tui.Event {
 // TestControlsAfterTheRunEnded is the README's first keypress: the fixture
 // settled, the stream was closed, then the user pressed space, s and b.
 func TestControlsAfterTheRunEnded(t *testing.T) {
-	sink := tui.NewStream(context.Background(), 16)
-	l := newLiveControl(func(st tui.EngineState) { sink.Send(tui.Event{State: &st}) })
+	stream := tui.NewStream(context.Background(), 16)
+	l := newLiveControl(func(st tui.EngineState) { stream.Send(tui.Event{State: &st}) })
 	l.Refresh()
-	// The run ends as sim's pump ends it: the control first, then the stream.
+	// The run ends as sim's source and tui.Run end it: the control first,
+	// then the stream.
 	l.Close()
-	sink.Close()
+	stream.Close()
 	l.Pause()
 	l.Step()
 	l.Resume()
@@ -175,7 +176,7 @@ func TestControlsAfterTheRunEnded(t *testing.T) {
 	l.Refresh()
 	l.Observe(&recorder.Cycle{Seq: 5, Outcome: recorder.Outcome{Result: recorder.ResultUnschedulable}})
 	mustPass(t, gateAsync(l, web), "gate after the end")
-	evs := drain(t, sink)
+	evs := drain(t, stream)
 	if len(evs) != 1 || evs[0].State == nil || evs[0].State.State != tui.StateRunning {
 		t.Errorf("events = %+v, want only the running state reported before the end", evs)
 	}
@@ -185,14 +186,14 @@ func TestControlsAfterTheRunEnded(t *testing.T) {
 // first frame: the pause reaches the stream before the header, and what sim
 // sends with the header is the control's state, so the last word is paused.
 func TestPauseBeforeHeaderIsNotOverwritten(t *testing.T) {
-	sink := tui.NewStream(context.Background(), 16)
-	l := newLiveControl(func(st tui.EngineState) { sink.Send(tui.Event{State: &st}) })
+	stream := tui.NewStream(context.Background(), 16)
+	l := newLiveControl(func(st tui.EngineState) { stream.Send(tui.Event{State: &st}) })
 	l.Pause()
-	sink.Send(tui.Event{Header: &recorder.Header{}})
+	stream.Send(tui.Event{Header: &recorder.Header{}})
 	l.Refresh()
-	sink.Close()
+	stream.Close()
 	var last *tui.EngineState
-	for _, ev := range drain(t, sink) {
+	for _, ev := range drain(t, stream) {
 		if ev.State != nil {
 			last = ev.State
 		}
