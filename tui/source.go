@@ -13,7 +13,8 @@ type Source interface {
 	// Run sends the source's events, in order, until it has nothing more to
 	// send or ctx is done, and returns why it stopped (nil when it ended).
 	// send may be called from several goroutines; it returns false once the
-	// events are no longer read, and the source then stops.
+	// events are no longer read, and a source may stop sending then (the
+	// reader also ends ctx).
 	Run(ctx context.Context, send func(Event) bool) error
 }
 
