@@ -46,9 +46,10 @@ var (
 	_ cluster    = (*engine.Live)(nil)
 )
 
-// Run sends the session until ctx ends.
+// Run sends the session until ctx ends. The header comes first, as the
+// lines of live --no-tui -o json promise, then what the mirror reported
+// while it was built.
 func (s *liveSource) Run(ctx context.Context, send func(tui.Event) bool) error {
-	s.out.start(send)
 	h := s.live.Header()
 	send(tui.Event{Header: &h})
 	// The control reports its own state (a pause pressed early stays shown).
@@ -64,6 +65,7 @@ func (s *liveSource) Run(ctx context.Context, send func(tui.Event) bool) error {
 	for _, k := range s.live.Skipped() {
 		send(tui.Event{Problem: fmt.Errorf("the cluster does not serve %s; the scheduler sees none", k)})
 	}
+	s.out.start(send)
 	return s.live.Run(ctx)
 }
 
@@ -110,8 +112,8 @@ func (s *liveSource) connection(err error) {
 }
 
 // relay passes what the engine reports on to the send that Run was given;
-// what it reports before Run starts (the mirror filling the queue) is held
-// and passed on first.
+// what it reports before (the mirror filling the queue) is held and passed
+// on first.
 type relay struct {
 	mu   sync.Mutex
 	to   func(tui.Event) bool

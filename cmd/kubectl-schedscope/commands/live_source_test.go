@@ -47,9 +47,9 @@ func (l *eventLog) send(ev tui.Event) bool {
 }
 
 // TestLiveSourceSendsTheSession runs a live source over a fake cluster:
-// what the mirror reported before the session started comes first, then
-// the header, the state, what the mirror cannot see, and the session with
-// the API server lost and back.
+// the header comes first, then the state, what the mirror cannot see, what
+// it reported while it was built, and the session with the API server lost
+// and back.
 func TestLiveSourceSendsTheSession(t *testing.T) {
 	web := recorder.PodRef{Namespace: "default", Name: "web"}
 	s := &liveSource{}
@@ -76,9 +76,9 @@ func TestLiveSourceSendsTheSession(t *testing.T) {
 		}
 	}
 	want := []string{
-		"queue web", "header", "state running", "problem: no metrics",
+		"header", "state running", "problem: no metrics",
 		"problem: the cluster does not serve resourceslices; the scheduler sees none",
-		"cycle web", "problem: lost the API server", "state disconnected",
+		"queue web", "cycle web", "problem: lost the API server", "state disconnected",
 		"problem: connection to the API server is back", "state running", "observed web",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
