@@ -290,7 +290,6 @@ func (w *fullAfter) Write(p []byte) (int, error) {
 // before the header is written the run stops there; after it, the run
 // goes on and the command fails naming where it wrote.
 func TestRecordFailsWithItsOutput(t *testing.T) {
-	rec := defaultRecording(t)
 	tests := []struct {
 		name    string
 		room    int
@@ -300,6 +299,7 @@ func TestRecordFailsWithItsOutput(t *testing.T) {
 		{name: "no room for the header", room: 0, want: "no space left on device", stopped: true},
 		{name: "room for the header only", room: 4096, want: "standard output: no space left on device"},
 	}
+	rec := defaultRecording(t)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			streams, _, _, _ := genericiooptions.NewTestIOStreams()
