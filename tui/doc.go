@@ -12,12 +12,15 @@
 //
 // Where things are in this package:
 //
-//   - The program. run.go starts it; model.go is the root model (routing
-//     keys and events, the layout of the screen, the sections of the "?"
-//     screen); commands.go is what the / and : prompts are open for and the
-//     : commands; source.go and stream.go are what a source delivers and how
-//     events arrive; window.go opens cycles of an indexed replay on demand
-//     and keeps a bounded window of them.
+//   - The program. run.go runs it over a Source; model.go is the root model
+//     (routing keys and events, the layout of the screen, the sections of the
+//     "?" screen); commands.go is what the / and : prompts are open for and
+//     the : commands; source.go is what a session comes from (Source, which
+//     cmd/ implements for a fixture's run, a recording and a live cluster),
+//     what it delivers (Event) and how it is driven (Controller, Recording);
+//     stream.go is the Stream that carries a source's events to the model and
+//     the Cmd that reads it; window.go opens cycles of an indexed replay on
+//     demand and keeps a bounded window of them.
 //   - Modes. podsmode.go: the root's part of the Pods view. observed.go: the
 //     live bindings collected. whatif*.go: the what-if mode, its edits
 //     (whatif_editor.go) and suggestions (whatif_suggest.go).

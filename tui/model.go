@@ -26,7 +26,7 @@ import (
 // Options configures a session.
 type Options struct {
 	Source  string       // shown in the status bar, e.g. "fixture default.yaml" or "replay run.rec (following)"
-	Events  <-chan Event // header, cycles, state changes, problems, done; closed when the source ends
+	Events  <-chan Event // what the source sends, closed when it ends; Run sets it from its Source
 	Control Controller   // nil for replays (then pause/step/breakpoint keys are disabled)
 	// WhatIf re-runs cycles with changes; nil where the session cannot be
 	// forked (a replay): then the what-if keys say so.

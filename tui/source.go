@@ -1,6 +1,22 @@
 package tui
 
-import "github.com/schedscope/schedscope/recorder"
+import (
+	"context"
+
+	"github.com/schedscope/schedscope/recorder"
+)
+
+// Source is where a session's events come from: a fixture's run, a
+// recording or a live cluster; cmd/ implements one for each. The debugger
+// (Run) and the headless outputs consume the same events.
+type Source interface {
+	// Run sends the source's events, in order, until it has nothing more to
+	// send or ctx is done, and returns why it stopped (nil when it ended).
+	// send may be called from several goroutines; it returns false once the
+	// events are no longer read, and a source may stop sending then (the
+	// reader also ends ctx).
+	Run(ctx context.Context, send func(Event) bool) error
+}
 
 // Event is one thing a source delivers: the header, a finished cycle, a change of
 // the engine's state, a problem, or the end of the source. Exactly one field is set.

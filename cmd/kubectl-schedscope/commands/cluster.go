@@ -33,10 +33,18 @@ type clusterCommand interface {
 
 // command completes cmd, which reads a cluster: it takes no arguments,
 // kubectl's connection flags and --config (worded by configUsage); once o is
-// valid, it connects to the cluster, read-only, as kubectl would, and runs o.
+// complete (if it has a Complete) and valid, it connects to the cluster,
+// read-only, as kubectl would, and runs o.
 func (c *clusterOptions) command(cmd *cobra.Command, o clusterCommand, configUsage string) *cobra.Command {
 	cmd.Args = cobra.NoArgs
-	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if o, ok := o.(interface {
+			Complete(*cobra.Command, []string) error
+		}); ok {
+			if err := o.Complete(cmd, args); err != nil {
+				return err
+			}
+		}
 		if err := o.Validate(); err != nil {
 			return err
 		}

@@ -10,56 +10,6 @@ import (
 	"github.com/schedscope/schedscope/tui"
 )
 
-// eventSink is the TUI's event stream as the producers see it: any number of
-// goroutines may send, and sending after the stream was closed (the run ended)
-// or after ctx was cancelled (the TUI quit) drops the event instead of
-// panicking or blocking.
-type eventSink struct {
-	ctx    context.Context
-	events chan tui.Event
-	ended  chan struct{} // closed by close, before events is
-	end    sync.Once
-
-	mu     sync.RWMutex
-	closed bool
-}
-
-func newEventSink(ctx context.Context, buffer int) *eventSink {
-	return &eventSink{ctx: ctx, events: make(chan tui.Event, buffer), ended: make(chan struct{})}
-}
-
-// Events is the channel the TUI reads; it is closed by close.
-func (s *eventSink) Events() <-chan tui.Event { return s.events }
-
-// send delivers ev unless the stream has ended or ctx is done, and reports
-// whether it did.
-func (s *eventSink) send(ev tui.Event) bool {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if s.closed {
-		return false
-	}
-	select {
-	case s.events <- ev:
-		return true
-	case <-s.ended:
-	case <-s.ctx.Done():
-	}
-	return false
-}
-
-// close ends the stream; later sends are dropped. It may be called more than once.
-func (s *eventSink) close() {
-	// Wake senders blocked on a full channel first, so that the lock can be taken.
-	s.end.Do(func() { close(s.ended) })
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !s.closed {
-		s.closed = true
-		close(s.events)
-	}
-}
-
 // liveControl pauses, steps and breaks the engine for the TUI. The engine calls
 // Gate before each scheduling cycle and Observe after each recorded cycle; the
 // TUI calls the tui.Controller methods. Once closed (the run ended or the
@@ -148,6 +98,14 @@ func (l *liveControl) SetBreakpoints(bp tui.Breakpoints) {
 	}
 	l.bp = bp
 	l.changed()
+}
+
+// setReport sets where state changes are reported: the session's source
+// sets it when it starts sending.
+func (l *liveControl) setReport(report func(tui.EngineState)) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.report = report
 }
 
 // setCounts gives the control the engine's queue counts for its reports.

@@ -142,8 +142,8 @@ func TestControlCloseReleasesTheGate(t *testing.T) {
 	mustPass(t, done, "after Close")
 }
 
-// drain returns what the sink delivered, up to its close.
-func drain(t *testing.T, s *eventSink) []tui.Event {
+// drain returns what the stream delivered, up to its close.
+func drain(t *testing.T, s *tui.Stream) []tui.Event {
 	t.Helper()
 	var out []tui.Event
 	for {
@@ -162,12 +162,13 @@ func drain(t *testing.T, s *eventSink) []tui.Event {
 // TestControlsAfterTheRunEnded is the README's first keypress: the fixture
 // settled, the stream was closed, then the user pressed space, s and b.
 func TestControlsAfterTheRunEnded(t *testing.T) {
-	sink := newEventSink(context.Background(), 16)
-	l := newLiveControl(func(st tui.EngineState) { sink.send(tui.Event{State: &st}) })
+	stream := tui.NewStream(context.Background(), 16)
+	l := newLiveControl(func(st tui.EngineState) { stream.Send(tui.Event{State: &st}) })
 	l.Refresh()
-	// The run ends as sim's pump ends it: the control first, then the stream.
+	// The run ends as sim's source and tui.Run end it: the control first,
+	// then the stream.
 	l.Close()
-	sink.close()
+	stream.Close()
 	l.Pause()
 	l.Step()
 	l.Resume()
@@ -175,32 +176,9 @@ func TestControlsAfterTheRunEnded(t *testing.T) {
 	l.Refresh()
 	l.Observe(&recorder.Cycle{Seq: 5, Outcome: recorder.Outcome{Result: recorder.ResultUnschedulable}})
 	mustPass(t, gateAsync(l, web), "gate after the end")
-	evs := drain(t, sink)
+	evs := drain(t, stream)
 	if len(evs) != 1 || evs[0].State == nil || evs[0].State.State != tui.StateRunning {
 		t.Errorf("events = %+v, want only the running state reported before the end", evs)
-	}
-}
-
-// TestSinkSendAfterClose checks that a report racing with the end of the run
-// is dropped, whichever comes first, and never panics.
-func TestSinkSendAfterClose(t *testing.T) {
-	sink := newEventSink(context.Background(), 0) // unbuffered: senders block until close
-	var wg sync.WaitGroup
-	for range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sink.send(tui.Event{Done: true})
-		}()
-	}
-	sink.close()
-	sink.close() // twice is harmless
-	wg.Wait()
-	if sink.send(tui.Event{Done: true}) {
-		t.Error("send after close reported delivery")
-	}
-	if _, ok := <-sink.Events(); ok {
-		t.Error("the stream is still open after close")
 	}
 }
 
@@ -208,14 +186,14 @@ func TestSinkSendAfterClose(t *testing.T) {
 // first frame: the pause reaches the stream before the header, and what sim
 // sends with the header is the control's state, so the last word is paused.
 func TestPauseBeforeHeaderIsNotOverwritten(t *testing.T) {
-	sink := newEventSink(context.Background(), 16)
-	l := newLiveControl(func(st tui.EngineState) { sink.send(tui.Event{State: &st}) })
+	stream := tui.NewStream(context.Background(), 16)
+	l := newLiveControl(func(st tui.EngineState) { stream.Send(tui.Event{State: &st}) })
 	l.Pause()
-	sink.send(tui.Event{Header: &recorder.Header{}})
+	stream.Send(tui.Event{Header: &recorder.Header{}})
 	l.Refresh()
-	sink.close()
+	stream.Close()
 	var last *tui.EngineState
-	for _, ev := range drain(t, sink) {
+	for _, ev := range drain(t, stream) {
 		if ev.State != nil {
 			last = ev.State
 		}

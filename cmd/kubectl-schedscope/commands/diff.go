@@ -194,13 +194,13 @@ func (o *DiffOptions) compare(ctx context.Context) (*diffDocument, error) {
 		}
 		doc.A, doc.B = configName(o.Config), o.WithConfig
 		a = newLastCycles()
-		if _, _, err := o.simulate(ctx, nil, a.add); err != nil {
+		if _, err := o.simulate(ctx, a.add); err != nil {
 			return nil, err
 		}
 		second := o.simOptions
 		second.Config = o.WithConfig
 		b = newLastCycles()
-		if _, _, err := second.simulate(ctx, nil, b.add); err != nil {
+		if _, err := second.simulate(ctx, b.add); err != nil {
 			return nil, err
 		}
 	}

@@ -1,15 +1,24 @@
 // Package commands implements the kubectl-schedscope subcommands.
 //
 // Where things are: root.go builds the cobra tree and maps errors to exit
-// codes. One file per command: sim.go (the debugger on a fixture), record.go,
-// replay.go (with replay_index.go, the index a replay reads through, and
-// replay_print.go, its headless output), explain.go, live.go (a real cluster,
-// read-only; control.go is its pause/step/breakpoint gate and the event sink
-// the TUI reads), snapshot.go (both read a cluster through cluster.go: the
-// kubeconfig flags, --config and the connection), verify.go, rbac.go,
-// version.go, and the what-if
-// commands whatif.go, suggest.go and diff.go (worded in whatif_text.go;
-// whatif_tui.go serves the TUI's what-if mode). simulate.go holds what the
-// fixture commands share (flags, loading, --arrival); cycles_output.go picks
-// and prints cycles for -o; text.go words a cycle for text output.
+// codes; command.go runs each command's options Complete → Validate → Run.
+// One file per command: sim.go (the debugger on a fixture), record.go,
+// replay.go (with replay_print.go, its headless output), explain.go, live.go
+// (a real cluster, read-only, and its --no-tui printer; control.go is the
+// pause/step/breakpoint gate of sim and live), snapshot.go (live and
+// snapshot read a cluster through cluster.go: the kubeconfig flags, --config
+// and the connection), verify.go,
+// rbac.go, version.go, and the what-if commands whatif.go, suggest.go and
+// diff.go (worded in whatif_text.go; whatif_tui.go serves the TUI's what-if
+// mode).
+//
+// Every session comes from a tui.Source, which the debugger (tui.Run) and the
+// headless outputs (headless.go: consume) read alike: fixture_source.go, a
+// fixture's run (sim, explain, record, suggest, diff); replay_index.go, a
+// recording (replay, with the files its index entries are opened from);
+// live_source.go, a live cluster. session_recorder.go (sim --record) and
+// flight_recorder.go (live --record) are sources that also record what they
+// pass on. simulate.go holds what the fixture commands share (flags,
+// loading, --arrival); cycles_output.go picks and prints cycles for -o;
+// text.go words a cycle for text output.
 package commands

@@ -8,6 +8,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui"
 )
 
 // ExplainOptions holds the flags of explain.
@@ -17,12 +18,11 @@ type ExplainOptions struct {
 	Output string
 	// ExitCode makes the command fail when a pod ends without a node.
 	ExitCode bool
-	streams  genericiooptions.IOStreams
 }
 
 // NewCmdExplain prints every scheduling cycle of a fixture, headlessly.
 func NewCmdExplain(streams genericiooptions.IOStreams) *cobra.Command {
-	o := &ExplainOptions{streams: streams, simOptions: simOptions{stdin: streams.In}}
+	o := &ExplainOptions{simOptions: newSimOptions(streams)}
 	cmd := &cobra.Command{
 		Use:   "explain [-f FIXTURE] [--config FILE] [--pod NAME] [-o text|json|yaml] [--exit-code]",
 		Short: "Schedule a fixture and explain every scheduling cycle",
@@ -34,12 +34,7 @@ func NewCmdExplain(streams genericiooptions.IOStreams) *cobra.Command {
   kubectl schedscope explain -f cluster.yaml -o json | jq '.cycles[] | {pod: .pod.name, node: .outcome.node}'
   kubectl schedscope explain -f cluster.yaml --exit-code >/dev/null   # in CI: fail if a pod stays pending`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.Validate(); err != nil {
-				return err
-			}
-			return o.Run(cmd.Context())
-		},
+		RunE: runE(o),
 	}
 	o.addFlags(cmd.Flags())
 	cmd.Flags().StringVar(&o.Pod, "pod", "", "only show cycles of this pod (name or namespace/name)")
@@ -53,22 +48,29 @@ func (o *ExplainOptions) Validate() error { return validOutput(o.Output) }
 
 // Run schedules the fixture and prints the cycles.
 func (o *ExplainOptions) Run(ctx context.Context) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
+	var header recorder.Header
 	var cycles []*recorder.Cycle
 	var queue []*recorder.QueueEvent
-	o.onQueue = func(ev *recorder.QueueEvent) { queue = append(queue, ev) }
-	header, fx, err := o.simulate(ctx, nil, func(c *recorder.Cycle) { cycles = append(cycles, c) })
+	var never []recorder.PodState
+	err := consume(ctx, o.source, func(ev tui.Event) error {
+		switch {
+		case ev.Header != nil:
+			header = *ev.Header
+		case ev.Cycle != nil:
+			cycles = append(cycles, ev.Cycle)
+		case ev.Queue != nil:
+			queue = append(queue, ev.Queue)
+		case ev.NeverAttempted != nil:
+			never = ev.NeverAttempted
+		}
+		return nil
+	})
 	if err != nil {
 		return err
 	}
+	fx := o.source.fixture()
 	sortCycles(cycles)
-	had := map[string]bool{}
-	for _, c := range cycles {
-		had[c.Pod.Key()] = true
-	}
-	pods := recorder.PodStates(cycles, fx.NeverAttempted(header, func(k string) bool { return had[k] }), queue)
+	pods := recorder.PodStates(cycles, never, queue)
 	if o.Pod != "" {
 		var kept []recorder.PodState
 		for _, p := range pods {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"sync"
-	"time"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -33,6 +32,9 @@ type LiveOptions struct {
 	Output        string
 	CallExtenders bool
 	streams       genericiooptions.IOStreams
+
+	// mode is what --diagnostic says.
+	mode engine.DiagnosticMode
 }
 
 // NewCmdLive watches a real cluster read-only and runs a cycle for each pending pod.
@@ -57,7 +59,14 @@ func NewCmdLive(streams genericiooptions.IOStreams) *cobra.Command {
 	return cmd
 }
 
-// Validate checks flag combinations.
+// Complete reads the diagnostic mode.
+func (o *LiveOptions) Complete(*cobra.Command, []string) error {
+	var err error
+	o.mode, err = engine.ParseDiagnosticMode(o.Diagnostic)
+	return err
+}
+
+// Validate checks flag combinations, and that the debugger has a terminal.
 func (o *LiveOptions) Validate() error {
 	if o.Output != "text" && o.Output != "json" {
 		return errorf("--output must be text or json, not %q", o.Output)
@@ -65,14 +74,14 @@ func (o *LiveOptions) Validate() error {
 	if o.Keep < 0 {
 		return errorf("--keep must not be negative")
 	}
-	if _, err := engine.ParseDiagnosticMode(o.Diagnostic); err != nil {
-		return err
+	if !o.NoTUI && (!isTerminal(o.streams.In) || !isTerminal(o.streams.Out)) {
+		return errorf("the debugger needs a terminal; without one, run: kubectl schedscope live --no-tui [-o text|json]")
 	}
 	return nil
 }
 
-// Run mirrors the cluster reader reads and schedules until interrupted (or
-// the TUI quits).
+// Run mirrors what the cluster reader reads and schedules until interrupted
+// (or the TUI quits).
 func (o *LiveOptions) Run(ctx context.Context, reader *cluster.Reader) error {
 	ns := ""
 	if !o.AllNamespaces {
@@ -85,30 +94,25 @@ func (o *LiveOptions) Run(ctx context.Context, reader *cluster.Reader) error {
 	if err != nil {
 		return err
 	}
-	mode, _ := engine.ParseDiagnosticMode(o.Diagnostic)
-	if !o.NoTUI && (!isTerminal(o.streams.In) || !isTerminal(o.streams.Out)) {
-		return errorf("the debugger needs a terminal; without one, run: kubectl schedscope live --no-tui [-o text|json]")
-	}
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	out := newLiveOutput(o, ctx)
-	defer out.close()
 	var ctl *liveControl
-	eopts.Diagnostic, eopts.OnCycle, eopts.OnQueue = mode, out.cycle, out.queue
+	if !o.NoTUI {
+		ctl = newLiveControl(nil)
+		defer ctl.Close()
+	}
+	session := &liveSource{ctl: ctl}
+	eopts.Diagnostic, eopts.OnCycle, eopts.OnQueue = o.mode, session.cycle, session.queue
 	opts := livemode.Options{
 		Options:       eopts,
 		Cluster:       reader,
 		Namespace:     ns,
 		CallExtenders: o.CallExtenders,
-		OnObserved:    out.observed,
-		OnConnection: func(err error) {
-			out.connection(err)
-		},
+		OnObserved:    session.observed,
+		OnConnection:  session.connection,
 	}
-	if !o.NoTUI {
-		ctl = newLiveControl(func(st tui.EngineState) { out.send(tui.Event{State: &st}) })
-		defer ctl.Close()
+	if ctl != nil {
 		opts.Gate = ctl.Gate
 	}
 	live, err := livemode.New(ctx, opts)
@@ -117,169 +121,105 @@ func (o *LiveOptions) Run(ctx context.Context, reader *cluster.Reader) error {
 	}
 	if ctl != nil {
 		ctl.setCounts(live.QueueCounts)
-		out.ctl = ctl
 	}
-	if err := out.start(live.Header()); err != nil {
-		return err
-	}
-	for _, n := range live.Notes() {
-		out.problem(errors.New(n))
-	}
-	for _, s := range live.Skipped() {
-		out.problem(fmt.Errorf("the cluster does not serve %s; the scheduler sees none", s))
-	}
-	runDone := make(chan error, 1)
-	go func() { runDone <- live.Run(ctx) }()
-	if o.NoTUI {
-		select {
-		case <-ctx.Done():
-		case err := <-runDone:
+	session.live = live
+	var src tui.Source = session
+	var rec *flightRecorder
+	if o.Record != "" {
+		if rec, err = newFlightRecorder(session, o.Record, live.Header(), o.MaxSize, o.Keep); err != nil {
 			return err
 		}
-		<-runDone
-		return out.err()
+		defer rec.close(o.streams.ErrOut)
+		src = rec
 	}
-	source := "cluster " + reader.Context
+	name := "cluster " + reader.Context
 	if ns != "" {
-		source += " · namespace " + ns
+		name += " · namespace " + ns
 	}
 	// What-if forks the mirror in memory: nothing is sent to the cluster.
-	err = tui.Run(ctx, tui.Options{Source: source, Events: out.events, Control: ctl,
-		WhatIf: newLiveWhatIfSource(ctx, live)})
-	cancel()
-	ctl.Close()
-	<-runDone
-	if err != nil {
+	if err := o.show(ctx, src, name, ctl, newLiveWhatIfSource(ctx, live)); err != nil {
 		return err
 	}
-	return out.err()
-}
-
-// liveOutput fans the session out to the TUI (or stdout) and the recording.
-type liveOutput struct {
-	o      *LiveOptions
-	ctx    context.Context
-	events chan tui.Event
-	ctl    *liveControl
-
-	mu sync.Mutex
-	// The flight recorder: rw is the file, w writes to it in the background
-	// and drops records rather than stall the scheduler behind a slow disk.
-	rw       *recorder.RotatingWriter
-	w        *recorder.AsyncWriter
-	writeErr error
-	// dropsTold is how many dropped records were last reported, and when.
-	dropsTold   int64
-	dropsToldAt time.Time
-	lostAt      time.Time
-	// pods is where each pod stands, headless: a state change is printed.
-	pods podTracker
-}
-
-// liveRecordQueue is how many records the flight recorder holds for a slow
-// disk before it drops them: a few seconds of a busy cluster's cycles.
-const liveRecordQueue = 4096
-
-// dropReportEvery is how often a live session says again that its recording
-// is dropping records.
-const dropReportEvery = 10 * time.Second
-
-func newLiveOutput(o *LiveOptions, ctx context.Context) *liveOutput {
-	return &liveOutput{o: o, ctx: ctx, events: make(chan tui.Event, 1024), pods: podTracker{pods: map[string]*trackedPod{}}}
-}
-
-func (l *liveOutput) start(h recorder.Header) error {
-	if l.o.Record != "" {
-		rw, err := recorder.NewRotatingWriter(l.o.Record, h, l.o.MaxSize, l.o.Keep)
-		if err != nil {
-			return err
-		}
-		l.rw, l.w = rw, recorder.NewAsyncWriter(rw, liveRecordQueue, true)
-	}
-	if l.o.NoTUI && l.o.Output == "json" {
-		// The first line says what the lines are: the export format, its
-		// version, and the session's header.
-		doc := export.NewDocument(h, nil, nil)
-		l.print(map[string]any{"format": doc.Format, "schemaVersion": doc.SchemaVersion, "header": doc.Header}, nil)
-	}
-	if !l.o.NoTUI {
-		l.send(tui.Event{Header: &h})
-		// The control reports its own state (a pause pressed early stays shown).
-		if l.ctl != nil {
-			l.ctl.Refresh()
-		} else {
-			l.send(tui.Event{State: &tui.EngineState{State: tui.StateRunning}})
-		}
+	if rec != nil {
+		return rec.err()
 	}
 	return nil
 }
 
-func (l *liveOutput) send(ev tui.Event) {
-	if l.o.NoTUI {
-		return
+// show reads the session until ctx ends: printed with --no-tui, else in the
+// debugger, under ctl.
+func (o *LiveOptions) show(ctx context.Context, src tui.Source, name string, ctl *liveControl, whatIf tui.WhatIf) error {
+	if o.NoTUI {
+		if err := consume(ctx, src, newLivePrinter(o.streams.Out, o.Output).event); !errors.Is(err, context.Canceled) {
+			return err
+		}
+		return nil
 	}
-	select {
-	case l.events <- ev:
-	case <-l.ctx.Done():
+	return tui.Run(ctx, src, tui.Options{Source: name, Control: ctl, WhatIf: whatIf})
+}
+
+// livePrinter is live --no-tui: a line (with -o json, an object) for each
+// cycle, binding the cluster's scheduler made, problem and change of where a
+// pod stands.
+type livePrinter struct {
+	out    io.Writer
+	output string
+	// pods is where each pod stands: a change is printed.
+	pods podTracker
+}
+
+func newLivePrinter(out io.Writer, output string) *livePrinter {
+	return &livePrinter{out: out, output: output, pods: podTracker{pods: map[string]*trackedPod{}}}
+}
+
+// event prints what ev says.
+func (p *livePrinter) event(ev tui.Event) error {
+	switch {
+	case ev.Header != nil:
+		p.header(*ev.Header)
+	case ev.Cycle != nil:
+		p.cycle(ev.Cycle)
+	case ev.Queue != nil:
+		p.queue(ev.Queue)
+	case ev.Observed != nil:
+		p.observed(ev.Observed)
+	case ev.Problem != nil:
+		p.print(map[string]any{"problem": ev.Problem.Error()}, func(w io.Writer) { fmt.Fprintf(w, "problem: %v\n", ev.Problem) })
+	}
+	return nil
+}
+
+func (p *livePrinter) header(h recorder.Header) {
+	if p.output == "json" {
+		// The first line says what the lines are: the export format, its
+		// version, and the session's header.
+		doc := export.NewDocument(h, nil, nil)
+		p.print(map[string]any{"format": doc.Format, "schemaVersion": doc.SchemaVersion, "header": doc.Header}, nil)
 	}
 }
 
-// record queues a record for the flight recorder. It never waits for the
-// disk; a write error is reported once, and dropped records every
-// dropReportEvery while they go on.
-func (l *liveOutput) record(write func(*recorder.AsyncWriter) error) {
-	if l.w == nil {
-		return
-	}
-	err := write(l.w)
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if err != nil && l.writeErr == nil {
-		l.writeErr = err
-		l.problemLocked(err)
-	}
-	if n := l.w.Dropped(); n > l.dropsTold && time.Since(l.dropsToldAt) >= dropReportEvery {
-		l.dropsTold, l.dropsToldAt = n, time.Now()
-		l.problemLocked(droppedError(l.o.Record, n))
-	}
+func (p *livePrinter) cycle(c *recorder.Cycle) {
+	p.print(map[string]any{"cycle": export.NewCycle(c)}, func(w io.Writer) {
+		fmt.Fprintf(w, "cycle %d %s attempt %d: %s\n", c.Seq, c.Pod.Key(), c.Attempt, narrate.Outcome(c.Outcome))
+	})
+	p.printState(p.pods.cycle(c))
 }
 
-func droppedError(path string, n int64) error {
-	return fmt.Errorf("%s: writing fell behind the scheduler; %d records dropped so far (the recording notes where)", path, n)
+// queue prints a scheduling queue event when it changes where the pod stands.
+func (p *livePrinter) queue(ev *recorder.QueueEvent) {
+	p.printState(p.pods.queue(ev))
 }
 
-func (l *liveOutput) cycle(c *recorder.Cycle) {
-	l.record(func(w *recorder.AsyncWriter) error { return w.WriteCycle(c) })
-	if l.o.NoTUI {
-		l.print(map[string]any{"cycle": export.NewCycle(c)}, func(w io.Writer) {
-			fmt.Fprintf(w, "cycle %d %s attempt %d: %s\n", c.Seq, c.Pod.Key(), c.Attempt, narrate.Outcome(c.Outcome))
-		})
-		l.printState(l.pods.cycle(c))
-		return
-	}
-	l.send(tui.Event{Cycle: c})
-	if l.ctl != nil {
-		l.ctl.Observe(c)
-	}
-}
-
-// queue takes a scheduling queue event: recorded, and headless, printed
-// when it changes where the pod stands.
-func (l *liveOutput) queue(ev *recorder.QueueEvent) {
-	l.record(func(w *recorder.AsyncWriter) error { return w.WriteQueue(ev) })
-	if l.o.NoTUI {
-		l.printState(l.pods.queue(ev))
-		return
-	}
-	l.send(tui.Event{Queue: ev})
+func (p *livePrinter) observed(ob *recorder.Observed) {
+	p.print(map[string]any{"observed": export.NewObserved(ob)}, func(w io.Writer) { newTextWriter(w).observed(ob) })
 }
 
 // printState prints a pod's new state, if it changed.
-func (l *liveOutput) printState(st *recorder.PodState) {
+func (p *livePrinter) printState(st *recorder.PodState) {
 	if st == nil {
 		return
 	}
-	l.print(map[string]any{"pod": st}, func(w io.Writer) { fmt.Fprintln(w, stateText(st)) })
+	p.print(map[string]any{"pod": export.NewPodStates([]recorder.PodState{*st})[0]}, func(w io.Writer) { fmt.Fprintln(w, stateText(st)) })
 }
 
 // stateText is a pod state in one line, as kubectl describe would word its
@@ -373,102 +313,14 @@ func (t *podTracker) update(key string, change func(*trackedPod)) *recorder.PodS
 	return &st
 }
 
-func (l *liveOutput) observed(ob *recorder.Observed) {
-	l.record(func(w *recorder.AsyncWriter) error { return w.WriteObserved(ob) })
-	if l.o.NoTUI {
-		l.print(map[string]any{"observed": export.NewObserved(ob)}, func(w io.Writer) { newTextWriter(w).observed(ob) })
-		return
-	}
-	l.send(tui.Event{Observed: ob})
-}
-
-// connection shows losing and regaining the API server. States are sent in
-// order, from the caller's goroutine; on reconnection the controller reports
-// its own state (running or paused) again.
-func (l *liveOutput) connection(err error) {
-	l.mu.Lock()
-	var state *tui.EngineState
-	refresh := false
-	switch {
-	case err != nil && l.lostAt.IsZero():
-		l.lostAt = time.Now()
-		l.problemLocked(fmt.Errorf("lost the API server since %s: %w", l.lostAt.Format("15:04:05"), err))
-		state = &tui.EngineState{State: tui.StateDisconnected, Why: "since " + l.lostAt.Format("15:04:05")}
-	case err == nil && !l.lostAt.IsZero():
-		gap := time.Since(l.lostAt).Round(time.Second)
-		l.lostAt = time.Time{}
-		l.problemLocked(fmt.Errorf("connection to the API server is back after %v; missed changes were relisted", gap))
-		refresh = true
-	}
-	ctl := l.ctl
-	l.mu.Unlock()
-	if l.o.NoTUI {
-		return
-	}
-	switch {
-	case state != nil:
-		l.send(tui.Event{State: state})
-	case refresh && ctl != nil:
-		ctl.Refresh()
-	case refresh:
-		l.send(tui.Event{State: &tui.EngineState{State: tui.StateRunning}})
-	}
-}
-
-func (l *liveOutput) problem(err error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.problemLocked(err)
-}
-
-func (l *liveOutput) problemLocked(err error) {
-	if l.o.NoTUI {
-		l.printLocked(map[string]any{"problem": err.Error()}, func(w io.Writer) { fmt.Fprintf(w, "problem: %v\n", err) })
-		return
-	}
-	go l.send(tui.Event{Problem: err})
-}
-
-func (l *liveOutput) print(v any, text func(io.Writer)) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.printLocked(v, text)
-}
-
-func (l *liveOutput) printLocked(v any, text func(io.Writer)) {
-	if l.o.Output == "json" {
+// print writes v as a JSON line, or text.
+func (p *livePrinter) print(v any, text func(io.Writer)) {
+	if p.output == "json" {
 		b, err := json.Marshal(v)
 		if err == nil {
-			fmt.Fprintln(l.o.streams.Out, string(b))
+			fmt.Fprintln(p.out, string(b))
 		}
 		return
 	}
-	text(l.o.streams.Out)
-}
-
-func (l *liveOutput) err() error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.writeErr
-}
-
-// close writes what the flight recorder holds and closes its file. Records
-// dropped since the last report are reported on the way out.
-func (l *liveOutput) close() {
-	if l.w == nil {
-		return
-	}
-	err := l.w.Close()
-	if cerr := l.rw.Close(); err == nil {
-		err = cerr
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if err != nil && l.writeErr == nil {
-		l.writeErr = err
-	}
-	if n := l.w.Dropped(); n > l.dropsTold {
-		l.dropsTold = n
-		fmt.Fprintln(l.o.streams.ErrOut, droppedError(l.o.Record, n))
-	}
+	text(p.out)
 }

@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -16,8 +15,8 @@ import (
 // tried, woken into backoffQ, bound; an event that leaves the words as
 // they were prints nothing.
 func TestLiveHeadlessPrintsPodStateChanges(t *testing.T) {
-	streams, _, out, _ := genericiooptions.NewTestIOStreams()
-	l := newLiveOutput(&LiveOptions{NoTUI: true, Output: "text", streams: streams}, context.Background())
+	_, _, out, _ := genericiooptions.NewTestIOStreams()
+	l := newLivePrinter(out, "text")
 	at := func(ms int) time.Time {
 		return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(ms) * time.Millisecond)
 	}

@@ -11,18 +11,18 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui"
 )
 
 // RecordOptions holds the flags of record.
 type RecordOptions struct {
 	simOptions
-	Output  string
-	streams genericiooptions.IOStreams
+	Output string
 }
 
 // NewCmdRecord schedules a fixture and writes a recording.
 func NewCmdRecord(streams genericiooptions.IOStreams) *cobra.Command {
-	o := &RecordOptions{streams: streams, simOptions: simOptions{stdin: streams.In}}
+	o := &RecordOptions{simOptions: newSimOptions(streams)}
 	cmd := &cobra.Command{
 		Use:   "record [-f FIXTURE] [--config FILE] -o FILE|-",
 		Short: "Schedule a fixture and write every cycle to a recording file",
@@ -31,12 +31,7 @@ func NewCmdRecord(streams genericiooptions.IOStreams) *cobra.Command {
 			"leaves an existing FILE as it was. -o - writes the recording to standard output, which must not\n" +
 			"be a terminal.",
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.Validate(); err != nil {
-				return err
-			}
-			return o.Run(cmd.Context())
-		},
+		RunE: runE(o),
 	}
 	o.addFlags(cmd.Flags())
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "recording file to write, or - for standard output")
@@ -63,9 +58,6 @@ func (o *RecordOptions) Validate() error {
 // Run writes the recording; each cycle is appended as soon as it completes,
 // to a temporary file renamed over the output when the fixture has settled.
 func (o *RecordOptions) Run(ctx context.Context) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	var out io.Writer = o.streams.Out
 	where := "standard output"
 	var f *recorder.AtomicFile
@@ -77,44 +69,34 @@ func (o *RecordOptions) Run(ctx context.Context) error {
 		defer f.Abort()
 		out, where = f, o.Output
 	}
-	// Cycles are encoded and written on the writer's goroutine, not on the
-	// scheduler's; a full queue holds the scheduler back rather than lose a cycle.
-	var w *recorder.AsyncWriter
+	rec := &sessionRecorder{out: out}
 	var start time.Time
 	n := 0
-	o.onQueue = func(ev *recorder.QueueEvent) {
-		if w != nil {
-			_ = w.WriteQueue(ev) // Close reports the first error
+	err := consume(ctx, o.source, func(ev tui.Event) error {
+		err := rec.write(ev)
+		switch {
+		case ev.Header != nil:
+			start = time.Now()
+			return err // nothing is recorded without it
+		case ev.Cycle != nil:
+			n++
 		}
-	}
-	_, fx, err := o.simulate(ctx, func(h recorder.Header) error {
-		fw, err := recorder.NewWriter(out, h)
-		if err != nil {
-			return err
-		}
-		w = recorder.NewAsyncWriter(fw, recorder.DefaultAsyncQueue, false)
-		start = time.Now()
-		return nil
-	}, func(c *recorder.Cycle) {
-		n++
-		_ = w.WriteCycle(c) // Close reports the first error
+		return nil // rec.err keeps the first error
 	})
-	var writeErr error
-	if w != nil {
-		writeErr = w.Close()
-	}
+	rec.close()
 	took := time.Since(start)
 	if err != nil {
 		return err
 	}
-	if writeErr != nil {
-		return fmt.Errorf("%s: %w", where, writeErr)
+	if rec.err != nil {
+		return fmt.Errorf("%s: %w", where, rec.err)
 	}
 	if f != nil {
 		if err := f.Commit(); err != nil {
 			return fmt.Errorf("%s: %w", o.Output, err)
 		}
 	}
+	fx := o.source.fixture()
 	pods := len(fx.Pending)
 	fmt.Fprintf(o.streams.ErrOut, "wrote %s to %s: %s scheduled in %s (%.0f pods/s, %s arrival)\n",
 		plural(n, "cycle"), where, plural(pods, "pod"), took.Round(time.Millisecond), float64(pods)/took.Seconds(), o.arrival())

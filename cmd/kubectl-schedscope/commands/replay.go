@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -47,13 +48,7 @@ func NewCmdReplay(streams genericiooptions.IOStreams) *cobra.Command {
 		Example: `  kubectl schedscope replay flight.rec
   kubectl schedscope replay flight.rec --no-tui -o json | jq '.cycles[] | select(.outcome.result != "Bound") | .pod.name'`,
 		Args: oneRecording,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			o.Complete(cmd, args)
-			if err := o.Validate(); err != nil {
-				return err
-			}
-			return o.Run(cmd.Context())
-		},
+		RunE: runE(o),
 	}
 	cmd.Flags().BoolVar(&o.Follow, "follow", true, "keep reading records appended to the file, like tail -f")
 	cmd.Flags().BoolVar(&o.NoTUI, "no-tui", false, "print the cycles instead of opening the debugger (no terminal needed)")
@@ -63,10 +58,11 @@ func NewCmdReplay(streams genericiooptions.IOStreams) *cobra.Command {
 }
 
 // Complete takes the file argument and notes which flags were given.
-func (o *ReplayOptions) Complete(cmd *cobra.Command, args []string) {
+func (o *ReplayOptions) Complete(cmd *cobra.Command, args []string) error {
 	o.File = args[0]
 	o.followSet = cmd.Flags().Changed("follow")
 	o.printSet = cmd.Flags().Changed("output") || cmd.Flags().Changed("pod")
+	return nil
 }
 
 // Validate checks flag combinations.
@@ -87,11 +83,8 @@ func (o *ReplayOptions) Validate() error {
 // in front, which reads the cycles it shows through the index.
 func (o *ReplayOptions) Run(ctx context.Context) error {
 	started := time.Now()
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if o.NoTUI {
-		return o.print()
+		return o.print(ctx)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -123,20 +116,19 @@ func (o *ReplayOptions) Run(ctx context.Context) error {
 		return err
 	}
 	defer files.Close()
-	events := make(chan tui.Event, 64)
-	go indexRecording(ctx, o.File, o.Follow, rd, files, events)
-	source := "replay " + o.File
+	src := &recordingSource{path: o.File, follow: o.Follow, rd: rd, files: files}
+	name := "replay " + o.File
 	if o.Follow {
-		source += " (following)"
+		name += " (following)"
 	}
-	opts := tui.Options{Source: source, Events: events, Recording: files}
+	opts := tui.Options{Source: name, Recording: files}
 	// SCHEDSCOPE_TRACE names a file to write the times of measured frames
 	// to when the TUI ends: make bench reads it.
 	tracePath := os.Getenv("SCHEDSCOPE_TRACE")
 	if tracePath != "" {
 		opts.Trace = &tui.Trace{Started: started}
 	}
-	err = tui.Run(ctx, opts)
+	err = tui.Run(ctx, src, opts)
 	if tracePath != "" {
 		if f, ferr := os.Create(tracePath); ferr == nil {
 			opts.Trace.WriteTo(f)
@@ -183,65 +175,96 @@ func (o *ReplayOptions) readHeader(in io.Reader, stop context.CancelFunc) (*reco
 }
 
 // print prints the recording as explain does, in memory that does not grow
-// with the cycles' size: a first pass checks every record and keeps where
-// each cycle is, a second reads the cycles to print one at a time. Problems
-// go to standard error (and into the JSON document); they do not fail the
-// command: verify does that.
-func (o *ReplayOptions) print() error {
-	scan, err := scanForPrint(o.File)
+// with the cycles' size: a first pass (the recording's source, decoding
+// every record as LoadFile does, so that it finds the same problems) checks
+// every record and keeps where each cycle is, a second reads the cycles to
+// print one at a time. Problems go to standard error (and into the JSON
+// document); they do not fail the command: verify does that.
+func (o *ReplayOptions) print(ctx context.Context) error {
+	f, err := os.Open(o.File)
 	if err != nil {
 		return err
 	}
-	rf, err := recorder.OpenFile(o.File)
+	defer f.Close()
+	rd, err := recorder.NewReader(f)
 	if err != nil {
-		return errorf("%s: %w", o.File, err)
+		return fmt.Errorf("%s: %w", o.File, err)
 	}
-	defer rf.Close()
+	files, err := openReplayFiles(o.File)
+	if err != nil {
+		return err
+	}
+	defer files.Close()
+	header := rd.Header()
+	var places []recorder.CycleEntry
+	var problems []error
+	var observed []*recorder.Observed
+	// A rotated stream cannot be printed from one file; LoadFile does not
+	// see one either.
+	src := &recordingSource{path: o.File, rd: rd, files: files, headless: true}
+	err = consume(ctx, src, func(ev tui.Event) error {
+		var p *recordingProblem
+		switch {
+		case ev.Entries != nil:
+			places = append(places, ev.Entries...)
+		case ev.Observed != nil:
+			observed = append(observed, ev.Observed)
+		case errors.As(ev.Problem, &p):
+			problems = append(problems, p.err)
+		case ev.Problem != nil:
+			problems = append(problems, ev.Problem)
+		case ev.Err != nil:
+			return ev.Err
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
 	// As explain prints them: by sequence number, a repeated cycle once.
-	places := scan.places
-	sort.SliceStable(places, func(i, j int) bool { return places[i].seq < places[j].seq })
+	sort.SliceStable(places, func(i, j int) bool { return places[i].Seq < places[j].Seq })
 	seen := map[int]bool{}
 	kept := places[:0]
 	for _, p := range places {
-		if !seen[p.seq] {
-			seen[p.seq] = true
+		if !seen[p.Seq] {
+			seen[p.Seq] = true
 			kept = append(kept, p)
 		}
 	}
 	places = kept
-	observed := scan.observed
 	if o.Pod != "" {
 		kept = nil
 		for _, p := range places {
-			if p.pod.Name == o.Pod || p.pod.Key() == o.Pod {
+			if p.Pod.Name == o.Pod || p.Pod.Key() == o.Pod {
 				kept = append(kept, p)
 			}
 		}
 		if len(kept) == 0 {
 			stubs := make([]*recorder.Cycle, len(places))
 			for i, p := range places {
-				stubs[i] = &recorder.Cycle{Seq: p.seq, Pod: p.pod}
+				stubs[i] = &recorder.Cycle{Seq: p.Seq, Pod: p.Pod}
 			}
 			_, err := podCycles(stubs, o.Pod, o.File)
 			return err
 		}
 		places = kept
+		all := observed
 		observed = nil
-		for _, ob := range scan.observed {
+		for _, ob := range all {
 			if ob.Pod.Name == o.Pod || ob.Pod.Key() == o.Pod {
 				observed = append(observed, ob)
 			}
 		}
 	}
 	source := "recording " + o.File
-	if s := scan.header.Source; s.Name != "" {
+	if s := header.Source; s.Name != "" {
 		source += fmt.Sprintf(" (%s %s)", s.Kind, s.Name)
 	}
 	cycles := func(yield func(*recorder.Cycle, error) bool) {
 		for _, p := range places {
-			c, err := rf.CycleAt(p.off)
+			c, err := files.Open(p)
 			if c == nil && err == nil {
-				err = fmt.Errorf("cycle %d is not at byte %d", p.seq, p.off)
+				err = fmt.Errorf("cycle %d is not at byte %d", p.Seq, p.Offset)
 			}
 			if c == nil && !yield(nil, errorf("%s changed while it was printed: %w", o.File, err)) {
 				return
@@ -251,65 +274,18 @@ func (o *ReplayOptions) print() error {
 			}
 		}
 	}
-	if err := printCycles(o.streams.Out, o.Output, scan.header, source, scan.problems, len(places), cycles, observed); err != nil {
+	if err := printCycles(o.streams.Out, o.Output, header, source, problems, len(places), cycles, observed); err != nil {
 		return err
 	}
 	switch {
-	case len(scan.problems) > 0 && o.Output == "text":
-		for _, p := range scan.problems {
+	case len(problems) > 0 && o.Output == "text":
+		for _, p := range problems {
 			fmt.Fprintf(o.streams.ErrOut, "warning: %s: %v\n", o.File, p)
 		}
-	case len(scan.problems) > 0:
-		fmt.Fprintf(o.streams.ErrOut, "warning: %s has %s, listed under .problems; run: kubectl schedscope verify %s\n", o.File, plural(len(scan.problems), "problem"), o.File)
+	case len(problems) > 0:
+		fmt.Fprintf(o.streams.ErrOut, "warning: %s has %s, listed under .problems; run: kubectl schedscope verify %s\n", o.File, plural(len(problems), "problem"), o.File)
 	}
 	return nil
-}
-
-// printScan is what print's first pass keeps: the header, the problems, the
-// observations (a few bytes each) and where each intact cycle is.
-type printScan struct {
-	header   recorder.Header
-	problems []error
-	observed []*recorder.Observed
-	places   []cyclePlace
-}
-
-type cyclePlace struct {
-	seq int
-	pod recorder.PodRef
-	off int64
-}
-
-// scanForPrint reads the recording through, decoding every record as
-// LoadFile does (so that it finds the same problems) but keeping no cycle.
-func scanForPrint(path string) (*printScan, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	rd, err := recorder.NewReader(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	scan := &printScan{header: rd.Header()}
-	for rec, err := range rd.All() {
-		switch {
-		case err != nil && recorder.IsProblem(err):
-			scan.problems = append(scan.problems, err)
-		case err != nil:
-			return nil, fmt.Errorf("%s: %w", path, err)
-		case rec.Kind == recorder.KindHeader:
-			// A rotated stream cannot be printed from one file; LoadFile does
-			// not see one either.
-		case rec.Cycle != nil:
-			c := rec.Cycle
-			scan.places = append(scan.places, cyclePlace{seq: c.Seq, pod: recorder.PodRef{Namespace: c.Pod.Namespace, Name: c.Pod.Name}, off: rec.Offset})
-		case rec.Observed != nil:
-			scan.observed = append(scan.observed, rec.Observed)
-		}
-	}
-	return scan, nil
 }
 
 // isTerminal reports whether s is a terminal.

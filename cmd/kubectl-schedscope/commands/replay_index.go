@@ -135,10 +135,40 @@ type indexed struct {
 	off   int64
 }
 
-// indexRecording reads the recording through rd once, sending the TUI the
-// header, batches of entries, the progress, problems and observations, and
-// the end (or, following, that it has caught up). It closes events.
-func indexRecording(ctx context.Context, path string, follow bool, rd *recorder.Reader, files *replayFiles, events chan<- tui.Event) {
+// recordingSource is a recording as a tui.Source: it reads the recording
+// through once, sending the header, batches of index entries (whose cycles
+// are opened through files), the progress, problems, queue events and
+// observations, and the end, or, following, that it has caught up. A
+// recording that cannot be read on is reported in the session (Done with
+// Err), not by Run. replay shows it in the debugger and prints it with
+// --no-tui.
+type recordingSource struct {
+	path   string
+	follow bool
+	// rd reads the recording: an index reader (recorder.NewIndexReader)
+	// skims the cycles; a reader that decodes them (recorder.NewReader)
+	// finds every problem LoadFile would.
+	rd    *recorder.Reader
+	files *replayFiles
+	// headless says that no screen waits to draw the first cycle.
+	headless bool
+}
+
+// recordingProblem is a problem found in the recording at path; the
+// session goes on past it.
+type recordingProblem struct {
+	path string
+	err  error
+}
+
+func (p *recordingProblem) Error() string { return p.path + ": " + p.err.Error() }
+func (p *recordingProblem) Unwrap() error { return p.err }
+
+var _ tui.Source = (*recordingSource)(nil)
+
+// Run indexes the recording.
+func (s *recordingSource) Run(ctx context.Context, send func(tui.Event) bool) error {
+	path, follow, rd, files := s.path, s.follow, s.rd, s.files
 	items := make(chan indexed, indexBatch)
 	go func() {
 		defer close(items)
@@ -151,12 +181,12 @@ func indexRecording(ctx context.Context, path string, follow bool, rd *recorder.
 				return false
 			}
 		}
-		waited := false
+		waited := s.headless
 		for rec, err := range rd.All() {
 			switch {
 			case err != nil && recorder.IsProblem(err):
 				// Every problem is sent: the TUI lists them all.
-				if !put(indexed{event: &tui.Event{Problem: errorf("%s: %w", path, err)}}) {
+				if !put(indexed{event: &tui.Event{Problem: &recordingProblem{path, err}}}) {
 					return
 				}
 			case err != nil:
@@ -166,7 +196,12 @@ func indexRecording(ctx context.Context, path string, follow bool, rd *recorder.
 				if err := files.rotated(); err != nil && !put(indexed{event: &tui.Event{Problem: err}}) {
 					return
 				}
-			case rec.Entry != nil:
+			case rec.Entry != nil || rec.Cycle != nil:
+				if rec.Entry == nil { // decoded, not skimmed
+					e := recorder.EntryOf(rec.Cycle)
+					e.Offset = rec.Offset
+					rec.Entry = &e
+				}
 				if !put(indexed{entry: rec.Entry}) {
 					return
 				}
@@ -194,18 +229,9 @@ func indexRecording(ctx context.Context, path string, follow bool, rd *recorder.
 		}
 	}()
 
-	defer close(events)
-	send := func(ev tui.Event) bool {
-		select {
-		case events <- ev:
-			return true
-		case <-ctx.Done():
-			return false
-		}
-	}
 	h := rd.Header()
 	if !send(tui.Event{Header: &h}) || !send(tui.Event{State: &tui.EngineState{State: tui.StateIndexing}}) {
-		return
+		return nil
 	}
 	size := func() int64 {
 		if st, err := os.Stat(path); err == nil {
@@ -235,28 +261,28 @@ func indexRecording(ctx context.Context, path string, follow bool, rd *recorder.
 		case it, ok := <-items:
 			if !ok {
 				if !flush() || ctx.Err() != nil || ended {
-					return
+					return nil
 				}
 				send(tui.Event{State: &tui.EngineState{State: tui.StateDone}})
 				send(tui.Event{Done: true})
-				return
+				return nil
 			}
 			off = it.off
 			if it.entry != nil {
 				batch = append(batch, *it.entry)
 				// The first cycle goes at once, to be shown at once.
 				if (sent == 0 || len(batch) >= indexBatch) && !flush() {
-					return
+					return nil
 				}
 				continue
 			}
 			ended = ended || it.event.Done
 			if !flush() || !send(*it.event) {
-				return
+				return nil
 			}
 		case <-tick.C:
 			if !flush() {
-				return
+				return nil
 			}
 			if off == lastOff {
 				idle++
@@ -269,11 +295,11 @@ func indexRecording(ctx context.Context, path string, follow bool, rd *recorder.
 				// recording is followed.
 				caughtUp = true
 				if !send(tui.Event{State: &tui.EngineState{State: tui.StateFollowing}}) {
-					return
+					return nil
 				}
 			}
 		case <-ctx.Done():
-			return
+			return nil
 		}
 	}
 }

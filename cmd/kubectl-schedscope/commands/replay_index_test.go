@@ -44,8 +44,12 @@ func indexEvents(t *testing.T, path string, follow bool, stop func([]tui.Event) 
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { files.Close() })
-	events := make(chan tui.Event, 16)
-	go indexRecording(ctx, path, follow, rd, files, events)
+	stream := tui.NewStream(ctx, 16)
+	go func() {
+		defer stream.Close()
+		(&recordingSource{path: path, follow: follow, rd: rd, files: files}).Run(ctx, stream.Send)
+	}()
+	events := stream.Events()
 	var got []tui.Event
 	deadline := time.After(30 * time.Second) // a hang, not a measure
 	for {

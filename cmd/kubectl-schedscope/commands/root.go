@@ -44,9 +44,9 @@ func newCmdRoot(streams genericiooptions.IOStreams, name string) *cobra.Command 
 		Args:          cobra.NoArgs,
 	}
 	// With no subcommand, open the debugger on the embedded default fixture.
-	sim := &SimOptions{streams: streams, simOptions: simOptions{stdin: streams.In}}
+	sim := &SimOptions{simOptions: newSimOptions(streams)}
 	sim.addFlags(cmd.Flags())
-	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return sim.Run(cmd.Context()) }
+	cmd.RunE = runE(sim)
 	cmd.SetOut(streams.Out)
 	cmd.SetErr(streams.ErrOut)
 	cmd.AddCommand(NewCmdSim(streams), NewCmdReplay(streams), NewCmdLive(streams), NewCmdRBAC(streams), NewCmdSnapshot(streams), NewCmdExplain(streams), NewCmdRecord(streams), NewCmdVerify(streams), NewCmdVersion(streams),

@@ -3,16 +3,18 @@ package commands
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/spf13/pflag"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/tui"
 )
 
-// TestSimSendsNeverAttemptedPods drives sim's event stream without a
+// TestSimSendsNeverAttemptedPods drives sim's source without a
 // terminal: after the cycles, the pods that never got one come with why,
 // before the run's end.
 func TestSimSendsNeverAttemptedPods(t *testing.T) {
@@ -22,12 +24,10 @@ func TestSimSendsNeverAttemptedPods(t *testing.T) {
 	if err := fs.Parse([]string{"-f", writeTemp(t, "story.yaml", storyFixture)}); err != nil {
 		t.Fatal(err)
 	}
-	ctl := newLiveControl(func(tui.EngineState) {})
-	defer ctl.Close()
-	o.gate = ctl.Gate
+	src := &fixtureSource{o: &o.simOptions, ctl: newLiveControl(nil)}
 
 	var evs []tui.Event
-	if err := o.feed(context.Background(), func(ev tui.Event) { evs = append(evs, ev) }, ctl, nil); err != nil {
+	if err := src.Run(context.Background(), func(ev tui.Event) bool { evs = append(evs, ev); return true }); err != nil {
 		t.Fatal(err)
 	}
 	var cycled []string
@@ -64,4 +64,53 @@ func TestSimSendsNeverAttemptedPods(t *testing.T) {
 			t.Errorf("%s comes without a hint: %+v", p.Pod.Name, p)
 		}
 	}
+}
+
+// TestSimShowsAPauseMadeBeforeTheHeader is space pressed before the first
+// frame: sim's source says, right after the header, that the engine is
+// paused, and no cycle starts until the user resumes.
+func TestSimShowsAPauseMadeBeforeTheHeader(t *testing.T) {
+	o := &SimOptions{simOptions: newSimOptions(genericiooptions.IOStreams{})}
+	fs := pflag.NewFlagSet("sim", pflag.ContinueOnError)
+	o.addFlags(fs)
+	if err := fs.Parse([]string{"-f", writeTemp(t, "story.yaml", storyFixture)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Complete(nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	o.ctl.Pause()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stream := tui.NewStream(ctx, 16)
+	go func() {
+		defer stream.Close()
+		o.source.Run(ctx, stream.Send)
+	}()
+	var names []string
+	for len(names) < 2 {
+		var ev tui.Event
+		select {
+		case ev = <-stream.Events():
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no paused state after the header (got %q)", names)
+		}
+		if ev.Queue != nil {
+			continue
+		}
+		names = append(names, eventNames([]tui.Event{ev})[0])
+		if ev.State != nil {
+			names[len(names)-1] += " (" + ev.State.Why + ")"
+		}
+	}
+	if diff := cmp.Diff([]string{"header", "state paused (paused by you)"}, names); diff != "" {
+		t.Errorf("first events (-want +got):\n%s", diff)
+	}
+	o.ctl.Resume()
+	for _, name := range eventNames(drain(t, stream)) {
+		if name == "done" {
+			return
+		}
+	}
+	t.Error("the run did not end after resuming")
 }

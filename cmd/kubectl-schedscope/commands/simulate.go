@@ -1,20 +1,19 @@
 package commands
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
-	"sync"
 	"time"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/klog/v2"
 
 	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/fixtures"
-	"github.com/schedscope/schedscope/recorder"
 )
 
 // simOptions are the flags shared by commands that run the engine on a fixture.
@@ -27,16 +26,24 @@ type simOptions struct {
 	// ArrivalInterval spaces sequential arrivals (engine.Options.ArrivalInterval).
 	ArrivalInterval time.Duration
 
-	// gate, if set, holds the engine before each cycle (live control).
-	gate func(ctx context.Context, pod recorder.PodRef) error
-	// onQueue, if set, receives each scheduling queue event, in order with
-	// the cycles handed to simulate's onCycle.
-	onQueue func(*recorder.QueueEvent)
-	// onEngine, if set, sees the engine once it is built.
-	onEngine func(*engine.Engine)
 	// stdin is read for -f -; stdinFixture is what it held.
 	stdin        io.Reader
 	stdinFixture *fixture.Fixture
+	streams      genericiooptions.IOStreams
+	// source is the fixture's run the command reads; Complete sets it.
+	source fixtureRun
+}
+
+// newSimOptions returns the fixture flags of a command that reads -f - from
+// streams.In.
+func newSimOptions(streams genericiooptions.IOStreams) simOptions {
+	return simOptions{streams: streams, stdin: streams.In}
+}
+
+// Complete sets up the fixture's run.
+func (o *simOptions) Complete(*cobra.Command, []string) error {
+	o.source = &fixtureSource{o: o}
+	return nil
 }
 
 func (o *simOptions) addFlags(fs *pflag.FlagSet) {
@@ -113,64 +120,6 @@ func (o *simOptions) checkInputs() error {
 	}
 	_, err := engine.LoadConfigFile(o.Config)
 	return err
-}
-
-// simulate runs the fixture and returns the header and the cycles in order.
-func (o *simOptions) simulate(ctx context.Context, onHeader func(recorder.Header) error, onCycle func(*recorder.Cycle)) (recorder.Header, *fixture.Fixture, error) {
-	silenceKlog()
-	mode, err := engine.ParseDiagnosticMode(o.Diagnostic)
-	if err != nil {
-		return recorder.Header{}, nil, err
-	}
-	if err := o.checkArrival(); err != nil {
-		return recorder.Header{}, nil, err
-	}
-	fx, err := o.loadFixture()
-	if err != nil {
-		return recorder.Header{}, nil, err
-	}
-	cfg, err := engine.LoadConfigFile(o.Config)
-	if err != nil {
-		return recorder.Header{}, nil, err
-	}
-	var mu sync.Mutex
-	var onQueue func(*recorder.QueueEvent)
-	if o.onQueue != nil {
-		onQueue = func(ev *recorder.QueueEvent) {
-			mu.Lock()
-			defer mu.Unlock()
-			o.onQueue(ev)
-		}
-	}
-	e, err := engine.New(ctx, fx, engine.Options{
-		OnQueue: onQueue,
-		Config:  cfg, ConfigPath: o.Config, Diagnostic: mode, ArrivalInterval: o.ArrivalInterval,
-		OnCycle: func(c *recorder.Cycle) {
-			mu.Lock()
-			defer mu.Unlock()
-			onCycle(c)
-		},
-		Gate: o.gate,
-	})
-	if err != nil {
-		return recorder.Header{}, nil, err
-	}
-	if o.onEngine != nil {
-		o.onEngine(e)
-	}
-	if onHeader != nil {
-		if err := onHeader(e.Header()); err != nil {
-			return e.Header(), fx, err
-		}
-	}
-	run := e.Run
-	if o.Arrival == arrivalBurst {
-		run = e.RunBurst
-	}
-	if _, err := run(ctx); err != nil {
-		return e.Header(), fx, err
-	}
-	return e.Header(), fx, nil
 }
 
 // silenceKlog keeps the scheduler's logs off the terminal.

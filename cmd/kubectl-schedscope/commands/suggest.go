@@ -21,13 +21,11 @@ type SuggestOptions struct {
 	Node   string
 	Budget int
 	Output string
-
-	streams genericiooptions.IOStreams
 }
 
 // NewCmdSuggest searches for the smallest changes that make a pod schedulable.
 func NewCmdSuggest(streams genericiooptions.IOStreams) *cobra.Command {
-	o := &SuggestOptions{streams: streams, simOptions: simOptions{stdin: streams.In}}
+	o := &SuggestOptions{simOptions: newSimOptions(streams)}
 	cmd := &cobra.Command{
 		Use:   "suggest -f FIXTURE --pod NAME [--node NODE] [--budget N] [-o text|json|yaml]",
 		Short: "Find single changes that make a pending pod schedulable, each confirmed by a re-run",
@@ -42,12 +40,7 @@ func NewCmdSuggest(streams genericiooptions.IOStreams) *cobra.Command {
   kubectl schedscope suggest -f cluster.yaml --pod web --node n3
   kubectl schedscope suggest -f cluster.yaml --pod web --budget 60 -o json`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.Validate(); err != nil {
-				return err
-			}
-			return o.Run(cmd.Context())
-		},
+		RunE: runE(o),
 	}
 	o.addFlags(cmd.Flags())
 	cmd.Flags().StringVar(&o.Pod, "pod", "", "the pod (name or namespace/name)")
@@ -82,9 +75,6 @@ type suggestDocument struct {
 
 // Run forks at the pod's cycle and searches.
 func (o *SuggestOptions) Run(ctx context.Context) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if err := o.checkInputs(); err != nil {
 		return err
 	}
@@ -158,7 +148,7 @@ func onNode(n string) string {
 // lastCycle finds the pod's last cycle number by running the fixture.
 func (o *SuggestOptions) lastCycle(ctx context.Context) (int, error) {
 	var cycles []*recorder.Cycle
-	_, fx, err := o.simulate(ctx, nil, func(c *recorder.Cycle) { cycles = append(cycles, c) })
+	fx, err := o.simulate(ctx, func(c *recorder.Cycle) { cycles = append(cycles, c) })
 	if err != nil {
 		return 0, err
 	}

@@ -1,0 +1,159 @@
+package commands
+
+import (
+	"context"
+	"sync"
+
+	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/engine/fixture"
+	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui"
+)
+
+// fixtureSource is a fixture's run as a tui.Source: the header, each queue
+// event and each cycle as it finishes, and at the end the pods that never
+// got a cycle, the engine's final state and Done. sim shows it; explain,
+// record, suggest and diff read it headlessly.
+type fixtureSource struct {
+	o *simOptions
+	// ctl, if set, holds the engine before each cycle (sim's pause, step and
+	// breakpoints) and reports its state as the source's.
+	ctl *liveControl
+
+	// fx is the fixture run, once Run has loaded it.
+	fx *fixture.Fixture
+}
+
+// fixtureRun is a fixture's run as a source; once it has run, fixture
+// says which fixture that was.
+type fixtureRun interface {
+	tui.Source
+	fixture() *fixture.Fixture
+}
+
+var _ fixtureRun = (*fixtureSource)(nil)
+
+func (s *fixtureSource) fixture() *fixture.Fixture { return s.fx }
+
+// Run schedules the fixture and sends the session.
+func (s *fixtureSource) Run(ctx context.Context, send func(tui.Event) bool) error {
+	var counts func() (active, backoff int)
+	if s.ctl != nil {
+		s.ctl.setReport(func(st tui.EngineState) { send(tui.Event{State: &st}) })
+		defer s.ctl.Close() // the engine is gone: controls have nothing left to control
+	}
+	had := map[string]bool{}
+	header, err := s.run(ctx, fixtureHooks{
+		onEngine: func(e *engine.Engine) {
+			counts = e.QueueCounts
+			if s.ctl != nil {
+				s.ctl.setCounts(e.QueueCounts)
+			}
+		},
+		onHeader: func(h recorder.Header) {
+			send(tui.Event{Header: &h})
+			// The controller's own state: the user may have paused already.
+			if s.ctl != nil {
+				s.ctl.Refresh()
+			}
+		},
+		onQueue: func(ev *recorder.QueueEvent) { send(tui.Event{Queue: ev}) },
+		onCycle: func(c *recorder.Cycle) {
+			had[c.Pod.Key()] = true
+			send(tui.Event{Cycle: c})
+			if s.ctl != nil {
+				s.ctl.Observe(c)
+			}
+		},
+	})
+	if ctx.Err() != nil {
+		return err
+	}
+	if err == nil {
+		// Every cycle has been sent (the run returned): had is complete.
+		never := s.fx.NeverAttempted(header, func(k string) bool { return had[k] })
+		if never == nil {
+			never = []recorder.PodState{}
+		}
+		send(tui.Event{NeverAttempted: never})
+	}
+	// The run ends with pods still queued (in backoff, say): the status bar
+	// counts them.
+	done := tui.EngineState{State: tui.StateDone}
+	if counts != nil {
+		done.Active, done.Backoff = counts()
+	}
+	send(tui.Event{State: &done})
+	send(tui.Event{Done: true, Err: err})
+	return err
+}
+
+// fixtureHooks are what a fixture's run tells as it goes. onQueue and
+// onCycle are called in order, one at a time.
+type fixtureHooks struct {
+	onEngine func(*engine.Engine)
+	onHeader func(recorder.Header)
+	onQueue  func(*recorder.QueueEvent)
+	onCycle  func(*recorder.Cycle)
+}
+
+// run loads the inputs and schedules the fixture, setting s.fx.
+func (s *fixtureSource) run(ctx context.Context, h fixtureHooks) (recorder.Header, error) {
+	o := s.o
+	silenceKlog()
+	mode, err := engine.ParseDiagnosticMode(o.Diagnostic)
+	if err != nil {
+		return recorder.Header{}, err
+	}
+	if err := o.checkArrival(); err != nil {
+		return recorder.Header{}, err
+	}
+	fx, err := o.loadFixture()
+	if err != nil {
+		return recorder.Header{}, err
+	}
+	s.fx = fx
+	cfg, err := engine.LoadConfigFile(o.Config)
+	if err != nil {
+		return recorder.Header{}, err
+	}
+	var mu sync.Mutex
+	serial := func(f func()) {
+		mu.Lock()
+		defer mu.Unlock()
+		f()
+	}
+	opts := engine.Options{
+		Config: cfg, ConfigPath: o.Config, Diagnostic: mode, ArrivalInterval: o.ArrivalInterval,
+		OnQueue: func(ev *recorder.QueueEvent) { serial(func() { h.onQueue(ev) }) },
+		OnCycle: func(c *recorder.Cycle) { serial(func() { h.onCycle(c) }) },
+	}
+	if s.ctl != nil {
+		opts.Gate = s.ctl.Gate
+	}
+	e, err := engine.New(ctx, fx, opts)
+	if err != nil {
+		return recorder.Header{}, err
+	}
+	h.onEngine(e)
+	h.onHeader(e.Header())
+	run := e.Run
+	if o.Arrival == arrivalBurst {
+		run = e.RunBurst
+	}
+	_, err = run(ctx)
+	return e.Header(), err
+}
+
+// simulate runs the fixture headlessly, handing each cycle to onCycle in
+// order, and returns the fixture.
+func (o *simOptions) simulate(ctx context.Context, onCycle func(*recorder.Cycle)) (*fixture.Fixture, error) {
+	src := &fixtureSource{o: o}
+	err := consume(ctx, src, func(ev tui.Event) error {
+		if ev.Cycle != nil {
+			onCycle(ev.Cycle)
+		}
+		return nil
+	})
+	return src.fx, err
+}

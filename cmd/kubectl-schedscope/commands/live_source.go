@@ -1,0 +1,143 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	livemode "github.com/schedscope/schedscope/engine/live"
+	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui"
+)
+
+// liveSource is a live cluster as a tui.Source: the header, what the mirror
+// could not see (as problems), then each queue event, cycle and binding the
+// cluster's own scheduler made as they happen, and losing and regaining the
+// API server, until ctx ends. live shows it in the debugger, or prints it
+// with --no-tui.
+type liveSource struct {
+	// live is the mirror and the engine; the engine's callbacks go to
+	// cycle, queue, observed and connection.
+	live mirror
+	// ctl, if set, holds the engine before each cycle (the debugger's pause,
+	// step and breakpoints) and reports its state as the source's.
+	ctl *liveControl
+	out relay
+
+	mu     sync.Mutex
+	lostAt time.Time
+}
+
+// mirror is what a live source reads of the cluster's mirror (live.Session).
+type mirror interface {
+	Header() recorder.Header
+	// Notes and Skipped say what the mirror cannot see as the cluster's
+	// scheduler does.
+	Notes() []string
+	Skipped() []string
+	// Run schedules until ctx ends.
+	Run(ctx context.Context) error
+}
+
+var (
+	_ tui.Source = (*liveSource)(nil)
+	_ mirror     = (*livemode.Session)(nil)
+)
+
+// Run sends the session until ctx ends. The header comes first, as the
+// lines of live --no-tui -o json promise, then what the mirror reported
+// while it was built.
+func (s *liveSource) Run(ctx context.Context, send func(tui.Event) bool) error {
+	h := s.live.Header()
+	send(tui.Event{Header: &h})
+	// The control reports its own state (a pause pressed early stays shown).
+	if s.ctl != nil {
+		s.ctl.setReport(func(st tui.EngineState) { send(tui.Event{State: &st}) })
+		s.ctl.Refresh()
+	} else {
+		send(tui.Event{State: &tui.EngineState{State: tui.StateRunning}})
+	}
+	for _, n := range s.live.Notes() {
+		send(tui.Event{Problem: errors.New(n)})
+	}
+	for _, k := range s.live.Skipped() {
+		send(tui.Event{Problem: fmt.Errorf("the cluster does not serve %s; the scheduler sees none", k)})
+	}
+	s.out.start(send)
+	return s.live.Run(ctx)
+}
+
+func (s *liveSource) queue(ev *recorder.QueueEvent) { s.out.send(tui.Event{Queue: ev}) }
+
+func (s *liveSource) observed(ob *recorder.Observed) { s.out.send(tui.Event{Observed: ob}) }
+
+func (s *liveSource) cycle(c *recorder.Cycle) {
+	s.out.send(tui.Event{Cycle: c})
+	if s.ctl != nil {
+		s.ctl.Observe(c)
+	}
+}
+
+// connection tells of losing and regaining the API server. States are sent
+// in order, from the caller's goroutine; on reconnection the controller
+// reports its own state (running or paused) again.
+func (s *liveSource) connection(err error) {
+	s.mu.Lock()
+	var events []tui.Event
+	back := false
+	switch {
+	case err != nil && s.lostAt.IsZero():
+		s.lostAt = time.Now()
+		events = append(events,
+			tui.Event{Problem: fmt.Errorf("lost the API server since %s: %w", s.lostAt.Format("15:04:05"), err)},
+			tui.Event{State: &tui.EngineState{State: tui.StateDisconnected, Why: "since " + s.lostAt.Format("15:04:05")}})
+	case err == nil && !s.lostAt.IsZero():
+		gap := time.Since(s.lostAt).Round(time.Second)
+		s.lostAt = time.Time{}
+		events = append(events, tui.Event{Problem: fmt.Errorf("connection to the API server is back after %v; missed changes were relisted", gap)})
+		back = true
+	}
+	s.mu.Unlock()
+	for _, ev := range events {
+		s.out.send(ev)
+	}
+	switch {
+	case back && s.ctl != nil:
+		s.ctl.Refresh()
+	case back:
+		s.out.send(tui.Event{State: &tui.EngineState{State: tui.StateRunning}})
+	}
+}
+
+// relay passes what the engine reports on to the send that Run was given;
+// what it reports before (the mirror filling the queue) is held and passed
+// on first.
+type relay struct {
+	mu   sync.Mutex
+	to   func(tui.Event) bool
+	held []tui.Event
+}
+
+func (r *relay) send(ev tui.Event) bool {
+	r.mu.Lock()
+	to := r.to
+	if to == nil {
+		r.held = append(r.held, ev)
+		r.mu.Unlock()
+		return true
+	}
+	r.mu.Unlock()
+	return to(ev)
+}
+
+// start passes on what was held, then everything as it comes, to send.
+func (r *relay) start(send func(tui.Event) bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, ev := range r.held {
+		send(ev)
+	}
+	r.held, r.to = nil, send
+}
