@@ -41,7 +41,7 @@ func PodHint(st recorder.PodState) string {
 	switch st.State {
 	case recorder.PodGated:
 		if len(st.Gates) == 0 {
-			return "held back by a PreEnqueue plugin"
+			return "held back by a PreEnqueue plugin (scheduling gates, or a plugin such as DynamicResources waiting for what the pod needs); remove what holds it to let the scheduler try it"
 		}
 		word := "gate"
 		if len(st.Gates) > 1 {

@@ -1,9 +1,11 @@
 package commands
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/export"
 )
@@ -199,5 +201,45 @@ func TestExplainPodStory(t *testing.T) {
 		if !strings.HasPrefix(steps[i], want[i]) {
 			t.Errorf("step %d: %q, want %q…", i+1, steps[i], want[i])
 		}
+	}
+}
+
+// replay --no-tui accounts for the pods a recording holds as explain does
+// (those with a cycle or a queue event), in JSON and in text.
+func TestReplayAccountsForRecordedPods(t *testing.T) {
+	path := writeTemp(t, "story.yaml", storyFixture)
+	rec := filepath.Join(t.TempDir(), "story.rec")
+	if _, errOut, code := run(t, "record", "-f", path, "-o", rec); code != 0 {
+		t.Fatalf("record: %s", errOut)
+	}
+	explained := map[string]export.PodState{}
+	out, _, _ := run(t, "explain", "-f", path, "-o", "json")
+	for _, p := range checkExport(t, out, -1).Pods {
+		explained[p.Pod.Name] = p
+	}
+	out, errOut, code := run(t, "replay", rec, "--no-tui", "-o", "json")
+	if code != 0 {
+		t.Fatalf("replay: exit %d: %s", code, errOut)
+	}
+	got := map[string]string{}
+	for _, p := range checkExport(t, out, -1).Pods {
+		got[p.Pod.Name] = p.State
+		if e := explained[p.Pod.Name]; e.State != p.State || len(e.Seqs) != len(p.Seqs) {
+			t.Errorf("%s: replay %s %v, explain %s %v", p.Pod.Name, p.State, p.Seqs, e.State, e.Seqs)
+		}
+	}
+	// "other" (no profile serves it) never reached the queue: a recording
+	// does not hold it.
+	want := map[string]string{"web": recorder.PodBound, "gated": recorder.PodGated, "big": recorder.PodUnschedulable}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("replayed pods (-want +got):\n%s", diff)
+	}
+	text, _, _ := run(t, "replay", rec, "--no-tui")
+	if !strings.Contains(text, "pods not bound (2 of 3):") || !strings.Contains(text, "default/big  Unschedulable: 0/1 nodes are available: 1 Insufficient cpu.") {
+		t.Errorf("text ends:\n%s", text[max(0, len(text)-500):])
+	}
+	out, _, _ = run(t, "replay", rec, "--no-tui", "-o", "json", "--pod", "big")
+	if pods := checkExport(t, out, -1).Pods; len(pods) != 1 || pods[0].Pod.Name != "big" {
+		t.Errorf("--pod big: pods %+v", pods)
 	}
 }

@@ -199,9 +199,13 @@ func (o *ReplayOptions) print(ctx context.Context) error {
 	var places []recorder.CycleEntry
 	var problems []error
 	var observed []*recorder.Observed
+	var queue []*recorder.QueueEvent
+	// Where each pod stands, from the cycles as the first pass decodes
+	// them (only a summary of each is kept) and the queue events.
+	var states recorder.PodStateBuilder
 	// A rotated stream cannot be printed from one file; LoadFile does not
 	// see one either.
-	src := &recordingSource{path: o.File, rd: rd, files: files, headless: true}
+	src := &recordingSource{path: o.File, rd: rd, files: files, headless: true, onCycle: states.Add}
 	err = consume(ctx, src, func(ev tui.Event) error {
 		var p *recordingProblem
 		switch {
@@ -209,6 +213,8 @@ func (o *ReplayOptions) print(ctx context.Context) error {
 			places = append(places, ev.Entries...)
 		case ev.Observed != nil:
 			observed = append(observed, ev.Observed)
+		case ev.Queue != nil:
+			queue = append(queue, ev.Queue)
 		case errors.As(ev.Problem, &p):
 			problems = append(problems, p.err)
 		case ev.Problem != nil:
@@ -232,6 +238,9 @@ func (o *ReplayOptions) print(ctx context.Context) error {
 		}
 	}
 	places = kept
+	// A recording holds the pods that had a cycle or a queue event; pods
+	// that arrived bound or that no profile serves are not in it.
+	pods := states.States(nil, queue)
 	if o.Pod != "" {
 		kept = nil
 		for _, p := range places {
@@ -248,6 +257,13 @@ func (o *ReplayOptions) print(ctx context.Context) error {
 			return err
 		}
 		places = kept
+		var mine []recorder.PodState
+		for _, p := range pods {
+			if p.Pod.Name == o.Pod || p.Pod.Key() == o.Pod {
+				mine = append(mine, p)
+			}
+		}
+		pods = mine
 		all := observed
 		observed = nil
 		for _, ob := range all {
@@ -274,7 +290,7 @@ func (o *ReplayOptions) print(ctx context.Context) error {
 			}
 		}
 	}
-	if err := printCycles(o.streams.Out, o.Output, header, source, problems, len(places), cycles, observed); err != nil {
+	if err := printCycles(o.streams.Out, o.Output, header, source, problems, len(places), cycles, observed, pods); err != nil {
 		return err
 	}
 	switch {

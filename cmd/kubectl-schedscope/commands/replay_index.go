@@ -152,6 +152,9 @@ type recordingSource struct {
 	files *replayFiles
 	// headless says that no screen waits to draw the first cycle.
 	headless bool
+	// onCycle, if set, is given each cycle rd decoded (not skimmed), on
+	// the reading goroutine, before its entry is sent.
+	onCycle func(*recorder.Cycle)
 }
 
 // recordingProblem is a problem found in the recording at path; the
@@ -198,6 +201,9 @@ func (s *recordingSource) Run(ctx context.Context, send func(tui.Event) bool) er
 				}
 			case rec.Entry != nil || rec.Cycle != nil:
 				if rec.Entry == nil { // decoded, not skimmed
+					if s.onCycle != nil {
+						s.onCycle(rec.Cycle)
+					}
 					e := recorder.EntryOf(rec.Cycle)
 					e.Offset = rec.Offset
 					rec.Entry = &e

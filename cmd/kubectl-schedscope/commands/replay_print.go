@@ -16,7 +16,7 @@ import (
 // byte for byte, taking the cycles one at a time from an iterator so that
 // only one is in memory: text cycle by cycle, and the JSON and YAML
 // documents with their cycles written between the rest of the document.
-func printCycles(w io.Writer, format string, h recorder.Header, source string, problems []error, n int, cycles iter.Seq2[*recorder.Cycle, error], observed []*recorder.Observed) error {
+func printCycles(w io.Writer, format string, h recorder.Header, source string, problems []error, n int, cycles iter.Seq2[*recorder.Cycle, error], observed []*recorder.Observed, pods []recorder.PodState) error {
 	if format == "text" {
 		t := newTextWriter(w)
 		t.header(h, source, nil)
@@ -29,9 +29,11 @@ func printCycles(w io.Writer, format string, h recorder.Header, source string, p
 		for _, ob := range observed {
 			t.observed(ob)
 		}
+		t.podStates(pods)
 		return t.err
 	}
 	doc := export.NewDocument(h, nil, observed)
+	doc.Pods = export.NewPodStates(pods)
 	for _, p := range problems {
 		doc.Problems = append(doc.Problems, p.Error())
 	}

@@ -27,7 +27,8 @@ func TestPrintCyclesStreamsWhatPrintWrites(t *testing.T) {
 			for _, format := range []string{"text", "json", "yaml"} {
 				problems := []error{errors.New(`a problem, "quoted": [] cycles: []`)}
 				var want, got bytes.Buffer
-				out := cyclesOutput{header: rec.Header, source: "recording x", problems: problems, cycles: cycles, observed: rec.Observed}
+				pods := recorder.PodStates(cycles, nil, rec.Queue)
+				out := cyclesOutput{header: rec.Header, source: "recording x", problems: problems, cycles: cycles, observed: rec.Observed, pods: pods}
 				if err := out.print(&want, format); err != nil {
 					t.Fatal(err)
 				}
@@ -38,7 +39,7 @@ func TestPrintCyclesStreamsWhatPrintWrites(t *testing.T) {
 						}
 					}
 				}
-				if err := printCycles(&got, format, rec.Header, "recording x", problems, len(cycles), each, rec.Observed); err != nil {
+				if err := printCycles(&got, format, rec.Header, "recording x", problems, len(cycles), each, rec.Observed, pods); err != nil {
 					t.Fatal(err)
 				}
 				if diff := cmp.Diff(want.String(), got.String()); diff != "" {
