@@ -41,6 +41,9 @@ type Node struct {
 	Plugin  int
 	Code    string
 	Reasons []string
+	// Nominated are the pods nominated to a rejecting node that its filters
+	// counted there.
+	Nominated []recorder.PodRef
 	// outside is set when a PreFilter node subset left the node out.
 	Outside bool
 	// score is the node's index into ScorePhase.Nodes, -1 when it was not scored.
@@ -95,7 +98,7 @@ func Of(c *recorder.Cycle) *Result {
 		for _, r := range f.Rejected {
 			if r.Node >= 0 && r.Node < n {
 				nr := &a.Nodes[r.Node]
-				nr.State, nr.Plugin, nr.Code, nr.Reasons = Rejected, r.Plugin, r.Code, r.Reasons
+				nr.State, nr.Plugin, nr.Code, nr.Reasons, nr.Nominated = Rejected, r.Plugin, r.Code, r.Reasons, r.Nominated
 			}
 		}
 	} else if fp := c.FastPath; fp != nil && fp.Feasible {

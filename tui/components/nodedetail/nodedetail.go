@@ -214,6 +214,9 @@ func (d Model) filterResult() []string {
 		for _, reason := range r.Reasons {
 			out = append(out, "    "+reason)
 		}
+		if n := narrate.Nominated(r.Nominated); n != "" {
+			out = append(out, "    "+st.Dim.Render(n))
+		}
 	default:
 		out = append(out, "  Filter: "+st.Dim.Render("not evaluated"))
 	}

@@ -134,3 +134,30 @@ func TestHumanQty(t *testing.T) {
 		}
 	}
 }
+
+// A node rejected with a nominated pod counted there says so: why a node
+// with room to spare rejected the pod.
+func TestViewNamesNominatedPods(t *testing.T) {
+	rec, err := recorder.LoadFile(filepath.Join("..", "..", "testdata", "default.rec"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := rec.Cycles[0]
+	n := -1
+	for i := range c.Filter.Rejected {
+		if c.NodeName(c.Filter.Rejected[i].Node) == "node-c" {
+			c.Filter.Rejected[i].Nominated = []recorder.PodRef{{Namespace: "default", Name: "urgent", Priority: 1000}}
+			n = c.Filter.Rejected[i].Node
+		}
+	}
+	if n < 0 {
+		t.Fatal("node-c is not rejected in cycle 1")
+	}
+	st := theme.New(true)
+	d := New(&st, c, analysis.Of(c), n)
+	d.SetSize(120, 100)
+	got := ansi.Strip(d.View())
+	if !strings.Contains(got, "counting default/urgent (priority 1000), nominated here by an earlier preemption") {
+		t.Errorf("detail does not name the nominated pod:\n%s", got)
+	}
+}
