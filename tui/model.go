@@ -828,10 +828,7 @@ func (m Model) titleLine() string {
 		crumb = m.pods.Crumb()
 	}
 	left += "  " + crumb
-	right := ""
-	if n := len(m.cycles); n > 0 && m.list.Selected() >= 0 {
-		right = fmt.Sprintf("%d/%d", m.list.Selected()+1, n)
-	}
+	right := m.list.Position()
 	if m.podsMode.shown {
 		right = m.pods.Position()
 	}

@@ -5,6 +5,7 @@ package cyclelist
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -67,15 +68,39 @@ func (l *Model) Append(es ...recorder.CycleEntry) {
 		i := len(l.entries) - 1
 		l.bySeq[e.Seq] = i
 		l.maxSeq = max(l.maxSeq, e.Seq)
-		l.order = append(l.order, i)
+		// Cycles can end out of order (a binding takes longer than the next
+		// pod's cycle; a preempting cycle is held until its victims are
+		// known): list them by number, each after those it follows.
+		l.order = l.insertBySeq(l.order, i)
 		if l.matches(i) {
-			l.rows = append(l.rows, i)
+			l.rows = l.insertBySeq(l.rows, i)
+			if pos := slices.Index(l.rows, i); !l.follow && pos <= l.cursor && pos < len(l.rows)-1 {
+				l.cursor++ // the selected row moved down by one
+			}
 		}
 	}
 	if l.follow && len(l.rows) > 0 {
 		l.cursor = len(l.rows) - 1
 	}
 	l.keepVisible()
+}
+
+// insertBySeq inserts the index i of a new cycle into idx, which is ordered
+// by sequence number, what-if re-runs right after the cycle they change:
+// after every cycle of a number not above i's, and after its re-runs.
+func (l *Model) insertBySeq(idx []int, i int) []int {
+	p := len(idx)
+	for p > 0 {
+		k := p - 1 // the cycle at p-1, or the one the re-run there follows
+		for k > 0 && l.tags[idx[k]] != "" {
+			k--
+		}
+		if l.entries[idx[k]].Seq <= l.entries[i].Seq {
+			break
+		}
+		p = k
+	}
+	return slices.Insert(idx, p, i)
 }
 
 // Observe shows the cluster's binding o on the cycle it checks, and reports
@@ -380,3 +405,12 @@ func (l Model) Tags() map[int]string { return l.tags }
 
 // Rows are the cycle indices shown, in order, after the filter.
 func (l Model) Rows() []int { return l.rows }
+
+// Position is where the selection is, as "row/rows" of the rows listed (a
+// filter lists fewer), or "" when nothing is selected.
+func (l Model) Position() string {
+	if l.cursor < 0 || l.cursor >= len(l.rows) {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", l.cursor+1, len(l.rows))
+}

@@ -1,6 +1,8 @@
 package cyclelist
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -148,5 +150,35 @@ func TestView(t *testing.T) {
 	l.SetFilter("nothing-matches")
 	if got := ansi.Strip(l.View()); !strings.Contains(got, `no cycle matches "nothing-matches" (esc clears)`) {
 		t.Errorf("an empty filter result should say how to clear it:\n%s", got)
+	}
+}
+
+// Cycles that end out of order (a binding outlasts the next pod's cycle) are
+// listed by number, after the what-if re-runs of the cycles before them, and
+// the selection stays on its cycle.
+func TestAppendOutOfOrder(t *testing.T) {
+	st := theme.New(true)
+	l := New(&st)
+	l.SetSize(80, 10)
+	l.Append(entry(2, "small", ""), entry(1, "urgent", ""))
+	if diff := cmp.Diff([]int{1, 0}, l.Rows()); diff != "" {
+		t.Fatalf("rows (-want +got):\n%s", diff)
+	}
+	l.AppendAfter(&recorder.Cycle{Seq: 9, Pod: recorder.PodRef{Namespace: "default", Name: "small"}, Outcome: recorder.Outcome{Result: recorder.ResultBound, Node: "node-b"}}, 0, "2'")
+	l, _ = l.Update(press("k")) // select 2, no longer following
+	sel := l.Selected()
+	l.Append(entry(4, "small", ""), entry(3, "urgent", "node-1"))
+	if diff := cmp.Diff([]int{1, 0, 2, 4, 3}, l.Rows()); diff != "" {
+		t.Errorf("rows (-want +got):\n%s", diff)
+	}
+	if l.Selected() != sel {
+		t.Errorf("selection moved from %d to %d", sel, l.Selected())
+	}
+	if got, want := l.Position(), fmt.Sprintf("%d/5", slices.Index(l.Rows(), sel)+1); got != want {
+		t.Errorf("position %q, want the selected row of the rows: %s", got, want)
+	}
+	l.SetFilter("small")
+	if got := l.Position(); got != "3/3" {
+		t.Errorf("filtered to small's cycles and re-run: position %q, want 3/3", got)
 	}
 }
