@@ -12,51 +12,41 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
-	"github.com/schedscope/schedscope/tui/components/pager"
 	"github.com/schedscope/schedscope/tui/components/pluginstatus"
+	"github.com/schedscope/schedscope/tui/components/textphase"
 	"github.com/schedscope/schedscope/tui/theme"
 )
 
 // KeyMap holds the view's keys: it scrolls.
-type KeyMap = pager.KeyMap
+type KeyMap = textphase.KeyMap
 
 // DefaultKeyMap returns the view's keys: vim keys and arrows.
-func DefaultKeyMap() KeyMap { return pager.DefaultKeyMap() }
+func DefaultKeyMap() KeyMap { return textphase.DefaultKeyMap() }
 
 // Model is the view of one binding extension point of a cycle: a pager
 // over what the point did.
 type Model struct {
-	pager.Model
-	st     *theme.Styles
+	textphase.Model
 	header *recorder.Header // for the plugins a profile enables; may be nil
-	c      *recorder.Cycle
 	point  string
-	w      int
 }
 
 // New returns a view with no cycle.
-func New(st *theme.Styles) Model { return Model{Model: pager.New(), st: st} }
+func New(st *theme.Styles) Model { return Model{Model: textphase.New(st, nil)} }
 
 // SetHeader gives the view the recording's header, which says which plugins
 // a profile enables.
 func (m *Model) SetHeader(h *recorder.Header) {
 	m.header = h
-	m.SetLines(m.lines())
+	m.SetRender(render(h, m.point))
 }
 
 // SetCycle shows extension point point (recorder.PhaseReserve, PhasePermit,
 // PhasePreBind, PhaseBind or PhasePostBind) of c, from the top.
 func (m *Model) SetCycle(c *recorder.Cycle, point string) {
-	m.c, m.point = c, point
-	m.SetLines(m.lines())
-	m.Top()
-}
-
-// SetSize sets the view's size.
-func (m *Model) SetSize(w, h int) {
-	m.w = w
-	m.SetLines(m.lines())
-	m.SetHeight(h)
+	m.point = point
+	m.SetRender(render(m.header, point))
+	m.Model.SetCycle(c)
 }
 
 // Update scrolls the view.
@@ -66,18 +56,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	return m, cmd
 }
 
-// View renders the visible lines.
-func (m Model) View() string {
-	if m.c == nil || m.w <= 0 {
-		return ""
-	}
-	return m.Model.View()
-}
-
-// statuses are the point's plugin statuses in the cycle.
-func (m Model) statuses() []recorder.PluginStatus {
-	c := m.c
-	switch m.point {
+// statuses are the point's plugin statuses in c.
+func statuses(c *recorder.Cycle, point string) []recorder.PluginStatus {
+	switch point {
 	case recorder.PhaseReserve:
 		return c.Reserve
 	case recorder.PhasePermit:
@@ -92,38 +73,36 @@ func (m Model) statuses() []recorder.PluginStatus {
 	return nil
 }
 
-// lines renders the point: status and duration per plugin, the point's
+// render words the point: status and duration per plugin, the point's
 // time, and the outcome.
-func (m Model) lines() []string {
-	if m.c == nil {
-		return nil
-	}
-	c, st, w := m.c, m.st, m.w
-	var lines []string
-	for _, t := range c.Timings {
-		if t.Phase == m.point || (m.point == recorder.PhasePermit && t.Phase == recorder.PhaseWaitOnPermit) {
-			lines = append(lines, pluginstatus.Field(st, t.Phase+" took", narrate.Duration(t.Duration)))
+func render(h *recorder.Header, point string) textphase.Render {
+	return func(st *theme.Styles, c *recorder.Cycle, w int) []string {
+		var lines []string
+		for _, t := range c.Timings {
+			if t.Phase == point || (point == recorder.PhasePermit && t.Phase == recorder.PhaseWaitOnPermit) {
+				lines = append(lines, pluginstatus.Field(st, t.Phase+" took", narrate.Duration(t.Duration)))
+			}
 		}
+		if ps := statuses(c, point); len(ps) > 0 {
+			lines = append(lines, "")
+			lines = append(lines, pluginstatus.Table(st, ps, w)...)
+		} else {
+			lines = append(lines, "", "  "+st.Dim.Render(noStatusWhy(h, c, point)))
+		}
+		if point == recorder.PhaseReserve && len(c.Unreserve) > 0 {
+			lines = append(lines, "", "  "+st.Unschedulable.Render("Unreserve: a later step failed, so the reservations were undone"))
+			lines = append(lines, pluginstatus.Table(st, c.Unreserve, w)...)
+		}
+		return append(lines, "", pluginstatus.Field(st, "outcome", pluginstatus.Outcome(st, c.Outcome)))
 	}
-	if ps := m.statuses(); len(ps) > 0 {
-		lines = append(lines, "")
-		lines = append(lines, pluginstatus.Table(st, ps, w)...)
-	} else {
-		lines = append(lines, "", "  "+st.Dim.Render(m.noStatusWhy()))
-	}
-	if m.point == recorder.PhaseReserve && len(c.Unreserve) > 0 {
-		lines = append(lines, "", "  "+st.Unschedulable.Render("Unreserve: a later step failed, so the reservations were undone"))
-		lines = append(lines, pluginstatus.Table(st, c.Unreserve, w)...)
-	}
-	return append(lines, "", pluginstatus.Field(st, "outcome", pluginstatus.Outcome(st, c.Outcome)))
 }
 
 // noStatusWhy says why the extension point has no plugin statuses.
-func (m Model) noStatusWhy() string {
-	if m.header != nil {
-		if p := m.header.Profile(m.c.Profile); p != nil {
+func noStatusWhy(h *recorder.Header, c *recorder.Cycle, point string) string {
+	if h != nil {
+		if p := h.Profile(c.Profile); p != nil {
 			for _, ep := range p.ExtensionPoints {
-				if ep.Name == m.point {
+				if ep.Name == point {
 					var names []string
 					for _, pl := range ep.Plugins {
 						names = append(names, pl.Name)
@@ -131,8 +110,8 @@ func (m Model) noStatusWhy() string {
 					return fmt.Sprintf("no plugin returned a status here; enabled in the profile: %s", strings.Join(names, ", "))
 				}
 			}
-			return fmt.Sprintf("no %s plugin is enabled in profile %s", m.point, m.c.Profile)
+			return fmt.Sprintf("no %s plugin is enabled in profile %s", point, c.Profile)
 		}
 	}
-	return "no plugin status was recorded at " + m.point
+	return "no plugin status was recorded at " + point
 }
