@@ -210,7 +210,13 @@ func TestLiveCommandHeadless(t *testing.T) {
 	}); err != nil {
 		t.Fatalf("live mode never talked to the API server: %s", errOut.String())
 	}
-	time.Sleep(2 * time.Second)
+	// Its header line comes once the mirror is built, as it starts
+	// scheduling: a pod the cluster binds before that gets no cycle.
+	if err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 60*time.Second, true, func(context.Context) (bool, error) {
+		return strings.Contains(out.String(), `"format":"schedscope-export"`), nil
+	}); err != nil {
+		t.Fatalf("live mode printed no header: %s", errOut.String())
+	}
 	if _, err := cp.client.CoreV1().Pods("default").Create(ctx, makePod(podSpec{name: "app", cpu: "1", mem: "1Gi"}), metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
