@@ -30,6 +30,7 @@
 //
 // Two subpackages present this data: narrate puts it into English for every
 // output (outcomes, the selection rule, why a node lost, durations, plugin
-// abbreviations, diffs), and export is the JSON of explain/replay/live -o json
+// abbreviations, diffs, queue events and a pod's story, where a pod stands
+// and what would help it), and export is the JSON of explain/replay/live -o json
 // (its schema is in schema/).
 package recorder

@@ -38,9 +38,10 @@
 //     plugin the explain panel talks about (plugin.go), the phases, what ran
 //     and the phase bar (phase.go), what each phase does (phasedoc.go), its
 //     keys (keys.go).
-//   - components/queuephase, prefilterphase, postfilterphase, selectphase,
-//     bindphase: the text phase views (Queue; PreFilter; PostFilter; Select
-//     host; Reserve … PostBind), pagers over what the phase did.
+//   - components/queuephase, prefilterphase, postfilterphase, bindphase:
+//     the text phases (Queue; PreFilter; PostFilter; Reserve … PostBind),
+//     each a components/textphase (a pager over what the phase's Render
+//     words) with its own Render. components/selectphase: Select host.
 //   - components/nodephase: the node phases over one node table: the
 //     node × plugin Filter matrix (and the diagnostic pass's), the Score and
 //     NormalizeScore heatmaps, the weighted sums.
@@ -59,6 +60,7 @@
 //   - components/prompt: the / and : input, with tab completion.
 //   - components/problems: the problems and messages list.
 //   - components/pager: lines in a scrolling window.
+//   - internal/recordings: the recordings under testdata, for tests.
 //   - components/pluginstatus: the plugin status table, the outcome line.
 //   - components/livebinding: a live cluster's binding against the
 //     prediction.
