@@ -83,7 +83,6 @@ type StoryItem struct {
 // EarlyPop words StoryItem.Early.
 const EarlyPop = "taken from backoffQ before its backoff ended, as activeQ was empty"
 
-
 // Story orders a pod's cycles, given by their start times in order, and its
 // queue events, in order, into its story: each queue event comes before the
 // first cycle that started after it.
