@@ -87,13 +87,18 @@ func (e *Engine) terminate(ctx context.Context, namespace, name string, opts met
 		e.trackerMu.Unlock()
 		return false, err
 	}
+	// Counted as terminating before the deletionTimestamp is written: once
+	// the scheduler sees it, the preemption counts as done
+	// (Executor.IsPodRunningPreemption), and a settling run must see the
+	// victim's grace period instead.
+	e.terminating.add(p.UID, p.DeletionTimestamp.Time)
 	_, err = e.client.CoreV1().Pods(namespace).Update(ctx, p, metav1.UpdateOptions{})
 	e.trackerMu.Unlock()
 	if err != nil {
+		e.terminating.done(p.UID)
 		return false, err
 	}
 	grace := time.Duration(*p.DeletionGracePeriodSeconds) * time.Second
-	e.terminating.add(p.UID, p.DeletionTimestamp.Time)
 	timer := e.clock.NewTimer(grace)
 	go func() {
 		defer e.terminating.done(p.UID)

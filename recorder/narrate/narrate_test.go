@@ -1,6 +1,7 @@
 package narrate
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -132,5 +133,25 @@ func TestPodMessageAndHint(t *testing.T) {
 		if got := PodHint(tt.st); got != tt.hint {
 			t.Errorf("%s: hint %q, want %q", tt.st.State, got, tt.hint)
 		}
+	}
+}
+
+// Every step of the walk-through has a doc, and the extension points explain
+// heads have a heading.
+func TestPhaseDocs(t *testing.T) {
+	for _, name := range []string{PhaseQueue, recorder.PhasePreFilter, recorder.PhaseFilter, recorder.PhasePostFilter, recorder.PhaseScore,
+		recorder.PhaseNormalize, PhaseWeighted, PhaseSelect, recorder.PhaseReserve, recorder.PhasePermit, recorder.PhasePreBind,
+		recorder.PhaseBind, recorder.PhasePostBind} {
+		if PhaseDoc(name) == "" {
+			t.Errorf("no doc for %s", name)
+		}
+	}
+	for _, name := range []string{recorder.PhasePreFilter, recorder.PhaseFilter, recorder.PhasePostFilter, recorder.PhaseScore} {
+		if PhaseHeading(name) == "" {
+			t.Errorf("no heading for %s", name)
+		}
+	}
+	if !strings.Contains(PhaseDoc(recorder.PhaseFilter), `the old "predicates"`) {
+		t.Error("Filter's doc should name the legacy predicates")
 	}
 }

@@ -162,7 +162,7 @@ func (t *textWriter) preFilter(c *recorder.Cycle) {
 	if pf == nil {
 		return
 	}
-	t.printf("\n1. PreFilter — plugins precompute what Filter needs, and may reject the pod outright.\n")
+	t.printf("\n1. PreFilter — %s\n", narrate.PhaseHeading(recorder.PhasePreFilter))
 	for _, p := range pf.Plugins {
 		t.printf("   %-34s %s%s\n", p.Plugin, p.Code, reasons(p.Code, p.Reasons))
 	}
@@ -196,7 +196,7 @@ func (t *textWriter) filter(c *recorder.Cycle) {
 		return
 	}
 	n := c.NumNodes()
-	t.printf("\n2. Filter — each node runs the filter plugins in order until one rejects it.\n")
+	t.printf("\n2. Filter — %s\n", narrate.PhaseHeading(recorder.PhaseFilter))
 	t.printf("   plugins: %s\n", strings.Join(f.Plugins, " → "))
 	if len(f.Skipped) > 0 {
 		t.printf("   skipped (PreFilter said Skip): %s\n", strings.Join(f.Skipped, ", "))
@@ -278,7 +278,7 @@ func (t *textWriter) postFilter(c *recorder.Cycle) {
 	if p == nil {
 		return
 	}
-	t.printf("\n3. PostFilter — no node fits, so preemption looks for lower-priority pods to evict.\n")
+	t.printf("\n3. PostFilter — %s\n", narrate.PhaseHeading(recorder.PhasePostFilter))
 	for _, s := range p.Plugins {
 		t.printf("   %-34s %s%s\n", s.Plugin, s.Code, reasons(s.Code, s.Reasons))
 	}
@@ -315,7 +315,7 @@ func (t *textWriter) score(c *recorder.Cycle) {
 	if s == nil {
 		return
 	}
-	t.printf("\n4. PreScore / Score / NormalizeScore — each plugin scores each feasible node 0–100; scores are weighted and summed.\n")
+	t.printf("\n4. PreScore / Score / NormalizeScore — %s\n", narrate.PhaseHeading(recorder.PhaseScore))
 	for _, p := range s.PreScore {
 		if p.Code != recorder.CodeSuccess {
 			t.printf("   %-34s PreScore %s: not scored\n", p.Plugin, p.Code)

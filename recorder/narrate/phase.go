@@ -1,34 +1,62 @@
-package cyclepage
+package narrate
 
-// phaseDoc says what a phase does.
-func phaseDoc(p Phase) string {
-	switch p {
-	case Queue:
+import "github.com/schedscope/schedscope/recorder"
+
+// Names of the steps of a cycle that are not extension points of their own,
+// as the walk-through through a cycle names them.
+const (
+	PhaseQueue    = "Queue"
+	PhaseWeighted = "Weighted sum"
+	PhaseSelect   = "Select host"
+)
+
+// PhaseDoc says what a step of a cycle does (an extension point, or one of
+// PhaseQueue, PhaseWeighted and PhaseSelect), for a learner, with the legacy
+// predicates/priorities names; "" for a name it does not know.
+func PhaseDoc(name string) string {
+	switch name {
+	case PhaseQueue:
 		return "The pod leaves the scheduling queue (ordered by PrioritySort) and one scheduling cycle starts. The attempt counts how many times this pod has been tried; the scheduler takes a snapshot of the nodes and works on it for the whole cycle."
-	case PreFilter:
+	case recorder.PhasePreFilter:
 		return "PreFilter plugins look at the pod once, before any node, to precompute what their Filter will need. A plugin may answer Skip (it has nothing to check for this pod, so its Filter will not run), reject the pod outright, or narrow the nodes to a subset."
-	case Filter:
+	case recorder.PhaseFilter:
 		return "Filter (the old \"predicates\") decides which nodes can run the pod at all. On each node the plugins run in order and stop at the first rejection. Unschedulable means preemption might help; UnschedulableAndUnresolvable means it cannot. The search may stop once enough feasible nodes are found (percentageOfNodesToScore)."
-	case PostFilter:
+	case recorder.PhasePostFilter:
 		return "PostFilter runs only when no node passed filtering. DefaultPreemption looks for a node where evicting lower-priority pods would make room, evicts them and nominates that node; the pod is retried later."
-	case Score:
+	case recorder.PhaseScore:
 		return "Score (the old \"priorities\") ranks the feasible nodes: each score plugin gives each node a raw score. PreScore computed shared state first; a plugin whose PreScore said Skip gives no score."
-	case Normalize:
+	case recorder.PhaseNormalize:
 		return "NormalizeScore rescales a plugin's raw scores to 0–100 so that plugins are comparable; plugins without it keep their raw scores."
-	case Weighted:
+	case PhaseWeighted:
 		return "Each normalized score is multiplied by the plugin's weight from the profile, and the products are summed per node. The highest total wins."
-	case Select:
+	case PhaseSelect:
 		return "The scheduler puts the scored nodes in a max-heap keyed on their totals and takes the top one. When several nodes tie, the heap decides, so the order in which the nodes passed filtering matters. With only one feasible node there is nothing to choose and scoring is skipped."
-	case Reserve:
+	case recorder.PhaseReserve:
 		return "Reserve plugins set aside resources on the chosen node (volumes, devices) before binding. The pod is assumed onto the node in the scheduler's cache so the next cycle sees it. If a later step fails, Unreserve undoes this."
-	case Permit:
+	case recorder.PhasePermit:
 		return "Permit plugins may approve, deny or delay (Wait) the binding, e.g. to gang-schedule pods together."
-	case PreBind:
+	case recorder.PhasePreBind:
 		return "PreBind plugins do the work binding needs first, such as binding PersistentVolumeClaims or allocating devices."
-	case Bind:
+	case recorder.PhaseBind:
 		return "Bind plugins tell the API server which node the pod runs on. DefaultBinder creates the Binding."
-	case PostBind:
+	case recorder.PhasePostBind:
 		return "PostBind plugins are told the binding succeeded, for cleanup and bookkeeping."
+	}
+	return ""
+}
+
+// PhaseHeading is a step's one-line summary, as explain's walk-through
+// heads it; "" for a name it does not know.
+func PhaseHeading(name string) string {
+	switch name {
+	case recorder.PhasePreFilter:
+		return "plugins precompute what Filter needs, and may reject the pod outright."
+	case recorder.PhaseFilter:
+		return "each node runs the filter plugins in order until one rejects it."
+	case recorder.PhasePostFilter:
+		return "no node fits, so preemption looks for lower-priority pods to evict."
+	case recorder.PhaseScore:
+		return "each plugin scores each feasible node 0–100; scores are weighted and summed."
 	}
 	return ""
 }
