@@ -71,10 +71,11 @@ func (l *Model) Append(es ...recorder.CycleEntry) {
 		// Cycles can end out of order (a binding takes longer than the next
 		// pod's cycle; a preempting cycle is held until its victims are
 		// known): list them by number, each after those it follows.
-		l.order = l.insertBySeq(l.order, i)
+		l.order, _ = l.insertBySeq(l.order, i)
 		if l.matches(i) {
-			l.rows = l.insertBySeq(l.rows, i)
-			if pos := slices.Index(l.rows, i); !l.follow && pos <= l.cursor && pos < len(l.rows)-1 {
+			var pos int
+			l.rows, pos = l.insertBySeq(l.rows, i)
+			if !l.follow && pos <= l.cursor && pos < len(l.rows)-1 {
 				l.cursor++ // the selected row moved down by one
 			}
 		}
@@ -88,7 +89,9 @@ func (l *Model) Append(es ...recorder.CycleEntry) {
 // insertBySeq inserts the index i of a new cycle into idx, which is ordered
 // by sequence number, what-if re-runs right after the cycle they change:
 // after every cycle of a number not above i's, and after its re-runs.
-func (l *Model) insertBySeq(idx []int, i int) []int {
+// It returns idx and where i went. A cycle that ends in order goes last at
+// once.
+func (l *Model) insertBySeq(idx []int, i int) ([]int, int) {
 	p := len(idx)
 	for p > 0 {
 		k := p - 1 // the cycle at p-1, or the one the re-run there follows
@@ -100,7 +103,10 @@ func (l *Model) insertBySeq(idx []int, i int) []int {
 		}
 		p = k
 	}
-	return slices.Insert(idx, p, i)
+	if p == len(idx) {
+		return append(idx, i), p
+	}
+	return slices.Insert(idx, p, i), p
 }
 
 // Observe shows the cluster's binding o on the cycle it checks, and reports
