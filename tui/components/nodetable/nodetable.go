@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/schedscope/schedscope/tui/analysis"
+	"github.com/schedscope/schedscope/tui/components/pager"
 	"github.com/schedscope/schedscope/tui/layout"
 )
 
@@ -156,20 +157,13 @@ func (t Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if !ok {
 		return t, nil
 	}
-	page := max(t.h/2, 1)
+	moves := pager.KeyMap{Up: t.Keys.Up, Down: t.Keys.Down, Top: t.Keys.Top, Bottom: t.Keys.Bottom, PageUp: t.Keys.PageUp, PageDown: t.Keys.PageDown}
+	if n, ok := moves.Step(k, t.h); ok {
+		t.Move(n)
+		t.SetHeight(t.h)
+		return t, nil
+	}
 	switch {
-	case key.Matches(k, t.Keys.Up):
-		t.Move(-1)
-	case key.Matches(k, t.Keys.Down):
-		t.Move(1)
-	case key.Matches(k, t.Keys.PageUp):
-		t.Move(-page)
-	case key.Matches(k, t.Keys.PageDown):
-		t.Move(page)
-	case key.Matches(k, t.Keys.Top):
-		t.Move(-1 << 30)
-	case key.Matches(k, t.Keys.Bottom):
-		t.Move(1 << 30)
 	case key.Matches(k, t.Keys.Sort):
 		t.SetSort((t.sort + 1) % NumSorts)
 	case key.Matches(k, t.Keys.Show):

@@ -73,24 +73,34 @@ func (m Model) Handles(msg tea.KeyPressMsg) bool {
 	return key.Matches(msg, k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown)
 }
 
+// Step is how many lines msg scrolls a window h lines high (a page is half
+// of it; top and bottom go as far as the text goes), and whether it is one
+// of k's keys.
+func (k KeyMap) Step(msg tea.KeyPressMsg, h int) (int, bool) {
+	page := max(h/2, 1)
+	switch {
+	case key.Matches(msg, k.Up):
+		return -1, true
+	case key.Matches(msg, k.Down):
+		return 1, true
+	case key.Matches(msg, k.PageUp):
+		return -page, true
+	case key.Matches(msg, k.PageDown):
+		return page, true
+	case key.Matches(msg, k.Top):
+		return -1 << 30, true
+	case key.Matches(msg, k.Bottom):
+		return 1 << 30, true
+	}
+	return 0, false
+}
+
 // Update scrolls with the keys and the mouse wheel.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
-	page := max(m.h/2, 1)
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
-		switch {
-		case key.Matches(msg, m.Keys.Up):
-			m.Scroll(-1)
-		case key.Matches(msg, m.Keys.Down):
-			m.Scroll(1)
-		case key.Matches(msg, m.Keys.PageUp):
-			m.Scroll(-page)
-		case key.Matches(msg, m.Keys.PageDown):
-			m.Scroll(page)
-		case key.Matches(msg, m.Keys.Top):
-			m.Top()
-		case key.Matches(msg, m.Keys.Bottom):
-			m.Scroll(1 << 30)
+		if n, ok := m.Keys.Step(msg, m.h); ok {
+			m.Scroll(n)
 		}
 	case tea.MouseWheelMsg:
 		switch msg.Button {

@@ -69,24 +69,10 @@ func (m Model) Handles(msg tea.KeyPressMsg) bool {
 
 // Update scrolls the view.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
-	k, ok := msg.(tea.KeyPressMsg)
-	if !ok {
-		return m, nil
-	}
-	page := max(m.h/2, 1)
-	switch {
-	case key.Matches(k, m.Keys.Up):
-		m.Scroll(-1)
-	case key.Matches(k, m.Keys.Down):
-		m.Scroll(1)
-	case key.Matches(k, m.Keys.PageUp):
-		m.Scroll(-page)
-	case key.Matches(k, m.Keys.PageDown):
-		m.Scroll(page)
-	case key.Matches(k, m.Keys.Top):
-		m.scroll = 0
-	case key.Matches(k, m.Keys.Bottom):
-		m.Scroll(1 << 30)
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		if n, ok := m.Keys.Step(k, m.h); ok {
+			m.Scroll(n)
+		}
 	}
 	return m, nil
 }
