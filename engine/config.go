@@ -13,7 +13,7 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/apis/config/scheme"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config/validation"
 
-	"github.com/schedscope/schedscope/engine/fixture"
+	"github.com/schedscope/schedscope/recorder/input"
 )
 
 // LoadConfigFile loads a KubeSchedulerConfiguration the way kube-scheduler does:
@@ -23,15 +23,12 @@ func LoadConfigFile(path string) (*config.KubeSchedulerConfiguration, error) {
 	if path == "" {
 		return latest.Default()
 	}
-	data, err := fixture.ReadBounded(path, maxConfigBytes, "scheduler configuration")
+	data, err := input.ReadFile(path, input.ManifestLimit, "scheduler configuration")
 	if err != nil {
 		return nil, err
 	}
 	return LoadConfig(path, data)
 }
-
-// maxConfigBytes bounds a KubeSchedulerConfiguration file.
-const maxConfigBytes = 4 << 20
 
 // LoadConfig is LoadConfigFile on data read from name.
 func LoadConfig(path string, data []byte) (*config.KubeSchedulerConfiguration, error) {

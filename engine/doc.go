@@ -16,7 +16,8 @@
 //     termination.go: a victim's graceful termination on the run's clock;
 //     hooks.go: the hooks on the scheduler's exported functions; clock.go: the
 //     simulated clock and call timing; upstream.go: every touch of upstream
-//     internals, each naming its symbol and version (the one seam).
+//     internals, each naming its symbol and version (the one seam);
+//     upstream_logs.go: klog off the terminal, its errors a run's problems.
 //   - Recording a cycle. wrap_plugins.go wraps every plugin, wrap_framework.go
 //     the profile's framework (phase boundaries, filter results, scores),
 //     wrap_extenders.go the extenders, wrap_preemption.go preemption's dry runs.

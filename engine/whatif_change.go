@@ -19,6 +19,7 @@ import (
 
 	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/input"
 )
 
 // Kinds of Change.
@@ -51,36 +52,39 @@ type Change struct {
 	apply func(f *Fork) error
 }
 
-// String says what the change does, as a command-line user wrote it.
+// String says what the change does, as a command-line user wrote it. The
+// parts a user wrote (a patch, a name) are quoted bounded: an error about a
+// change stays one short line however large the patch.
 func (c Change) String() string {
+	target, detail := input.Quote(c.Target), input.Quote(c.Detail)
 	switch c.Kind {
 	case ChangePatchPod:
 		if c.Target != "" {
-			return c.Target
+			return target
 		}
-		return "patch the pod with " + c.Detail
+		return "patch the pod with " + detail
 	case ChangeReplacePod:
-		return "replace the pod with " + c.Detail
+		return "replace the pod with " + detail
 	case ChangePatchNode:
-		return "patch node " + c.Target + " with " + c.Detail
+		return "patch node " + target + " with " + detail
 	case ChangeRemoveNode:
-		return "remove node " + c.Target
+		return "remove node " + target
 	case ChangeAddNode:
-		return "add node " + c.Target + c.Detail
+		return "add node " + target + detail
 	case ChangeEvict:
-		return "evict pod " + c.Target
+		return "evict pod " + target
 	case ChangeConfig:
-		return "use scheduler configuration " + c.Target
+		return "use scheduler configuration " + target
 	case ChangeWeight:
-		return "set the Score weight of " + c.Target + " to " + c.Detail
+		return "set the Score weight of " + target + " to " + detail
 	case ChangeDisable:
-		return "disable " + c.Target + at(c.Detail)
+		return "disable " + target + at(detail)
 	case ChangeEnable:
-		return "enable " + c.Target + at(c.Detail)
+		return "enable " + target + at(detail)
 	case ChangePercentage:
-		return "set percentageOfNodesToScore to " + c.Detail
+		return "set percentageOfNodesToScore to " + detail
 	}
-	return c.Kind + " " + c.Target + " " + c.Detail
+	return c.Kind + " " + target + " " + detail
 }
 
 func at(point string) string {
@@ -334,7 +338,7 @@ func CopyNode(from, name string) Change {
 
 func (f *Fork) addNode(n *v1.Node) error {
 	if _, err := f.nodeIndex(n.Name); err == nil {
-		return fmt.Errorf("node %q already exists", n.Name)
+		return fmt.Errorf("node %q already exists", input.Quote(n.Name))
 	}
 	n.UID = ""
 	fx, err := fixture.New(f.Name, []runtime.Object{n})
@@ -348,7 +352,7 @@ func (f *Fork) addNode(n *v1.Node) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("node %q was not admitted", n.Name)
+	return fmt.Errorf("node %q was not admitted", input.Quote(n.Name))
 }
 
 // EvictPod deletes a pod (namespace/name, or a name) before the cycle.
@@ -367,9 +371,9 @@ func EvictPod(key string) Change {
 			if matchesPod(f.Pod, key) {
 				return fmt.Errorf("it is the pod being scheduled")
 			}
-			return fmt.Errorf("no pod %q is placed or nominated at this cycle", key)
+			return fmt.Errorf("no pod %q is placed or nominated at this cycle", input.Quote(key))
 		case len(found) > 1:
-			return fmt.Errorf("%q names %d pods (%s); give namespace/name", key, len(found), strings.Join(found, ", "))
+			return fmt.Errorf("%q names %d pods (%s); give namespace/name", input.Quote(key), len(found), strings.Join(found, ", "))
 		}
 		f.Placed = slices.DeleteFunc(f.Placed, match)
 		f.Nominated = slices.DeleteFunc(f.Nominated, match)
@@ -390,7 +394,7 @@ func (f *Fork) nodeIndex(name string) (int, error) {
 		}
 		names = append(names, n.Name)
 	}
-	return -1, fmt.Errorf("no node %q at this cycle (its nodes: %s)", name, strings.Join(names, ", "))
+	return -1, fmt.Errorf("no node %q at this cycle (its nodes: %s)", input.Quote(name), strings.Join(names, ", "))
 }
 
 // UseConfig replaces the scheduler's configuration (loaded with LoadConfigFile).
@@ -437,7 +441,7 @@ func extensionPoints(p *config.Plugins) map[string]*config.PluginSet {
 // kube-scheduler validates its configuration.
 func (f *Fork) editProfile(plugin string, edit func(p *config.KubeSchedulerProfile) error) error {
 	if _, ok := frameworkplugins.NewInTreeRegistry()[plugin]; !ok {
-		return fmt.Errorf("no plugin named %q (plugin names are spelt as upstream spells them, e.g. NodeResourcesFit)", plugin)
+		return fmt.Errorf("no plugin named %q (plugin names are spelt as upstream spells them, e.g. NodeResourcesFit)", input.Quote(plugin))
 	}
 	p := profileOf(f.Config, f.Profile)
 	if p == nil {
@@ -519,7 +523,7 @@ func DisablePlugin(plugin, point string) Change {
 			}
 			s, ok := points[strings.ToLower(point)]
 			if !ok {
-				return fmt.Errorf("no extension point %q (use filter, score, prefilter, ...)", point)
+				return fmt.Errorf("no extension point %q (use filter, score, prefilter, ...)", input.Quote(point))
 			}
 			drop(s)
 			return nil
@@ -538,7 +542,7 @@ func EnablePlugin(plugin, point string) Change {
 			}
 			s, ok := extensionPoints(p.Plugins)[strings.ToLower(point)]
 			if !ok {
-				return fmt.Errorf("no extension point %q (use filter, score, prefilter, ...)", point)
+				return fmt.Errorf("no extension point %q (use filter, score, prefilter, ...)", input.Quote(point))
 			}
 			if f.enabled(plugin, point) {
 				return fmt.Errorf("%s is already enabled at %s in profile %s", plugin, point, f.Profile)
@@ -629,7 +633,7 @@ func ReplaceNode(name string, manifest []byte, source string) Change {
 			return err
 		}
 		if n.Name != name {
-			return fmt.Errorf("%s: names node %q, not %q; add a node instead", source, n.Name, name)
+			return fmt.Errorf("%s: names node %q, not %q; add a node instead", source, input.Quote(n.Name), name)
 		}
 		legacyscheme.Scheme.Default(n)
 		if err := fixture.ValidateCreate(n); err != nil {

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 )
 
 // outputMode is the mode of every file schedscope writes: recordings and
@@ -25,14 +26,16 @@ type AtomicFile struct {
 }
 
 // CreateAtomic starts writing path, with mode 0600. It refuses a path that
-// names the same file as one of inputs, the files the command reads.
+// names the same file as one of inputs, the files the command reads. A
+// symlink is written through, to the file it points to, and a dangling one
+// creates that file, as os.Create and a shell's > do.
 func CreateAtomic(path string, inputs ...string) (*AtomicFile, error) {
 	if err := CheckOutput(path, inputs...); err != nil {
 		return nil, err
 	}
-	target := path
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		target = real // write through a symlink, as os.Create would
+	target, err := resolveOutput(path)
+	if err != nil {
+		return nil, err
 	}
 	if st, err := os.Stat(target); err == nil && !st.Mode().IsRegular() {
 		if st.IsDir() {
@@ -44,7 +47,7 @@ func CreateAtomic(path string, inputs ...string) (*AtomicFile, error) {
 		}
 		return &AtomicFile{File: f, target: target}, nil
 	}
-	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp-*")
+	f, err := os.CreateTemp(filepath.Dir(target), tempPrefix(target, os.Getpid())+"*")
 	if err != nil {
 		return nil, cannotCreate(path, filepath.Dir(target), err)
 	}
@@ -54,6 +57,62 @@ func CreateAtomic(path string, inputs ...string) (*AtomicFile, error) {
 		return nil, err
 	}
 	return &AtomicFile{File: f, target: target, temp: f.Name()}, nil
+}
+
+// maxLinks bounds how many symlinks resolveOutput follows, as the kernel's
+// ELOOP does.
+const maxLinks = 40
+
+// resolveOutput is the file path names once its symlinks are followed. A
+// link whose target does not exist resolves to that target (the file to
+// create), so that writing replaces neither the link nor a file elsewhere.
+func resolveOutput(path string) (string, error) {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		return real, nil
+	}
+	p := path
+	for range maxLinks {
+		st, err := os.Lstat(p)
+		if err != nil || st.Mode()&fs.ModeSymlink == 0 {
+			return p, nil // not there yet, or a file: write it
+		}
+		dest, err := os.Readlink(p)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(dest) {
+			dest = filepath.Join(filepath.Dir(p), dest)
+		}
+		p = dest
+	}
+	return "", fmt.Errorf("%s: too many levels of symbolic links", path)
+}
+
+// tempPrefix is the name of the temporary files process pid writes for
+// target: hidden, beside it, and naming the writer so that a later run can
+// tell a leftover of a dead process from a recording still being written.
+func tempPrefix(target string, pid int) string {
+	return "." + filepath.Base(target) + ".tmp-" + strconv.Itoa(pid) + "-"
+}
+
+// Temp is the temporary file being written, where a run that stops before
+// Commit leaves its partial output when it is kept; empty when the target
+// is written in place.
+func (a *AtomicFile) Temp() string { return a.temp }
+
+// Keep closes the file and leaves it under its temporary name, for a run
+// interrupted part-way whose output is still worth reading (a recording's
+// complete cycles). It returns that name.
+func (a *AtomicFile) Keep() (string, error) {
+	if a.closed {
+		return "", errors.New(a.target + ": already committed or aborted")
+	}
+	a.closed = true
+	if err := a.File.Sync(); err != nil {
+		a.File.Close()
+		return a.temp, err
+	}
+	return a.temp, a.File.Close()
 }
 
 // cannotCreate explains why the temporary file for path could not be created
@@ -135,6 +194,30 @@ func CheckOutput(path string, inputs ...string) error {
 		if st, err := os.Stat(in); err == nil && os.SameFile(out, st) {
 			return fmt.Errorf("refusing to write %s: it is the input %s", path, in)
 		}
+	}
+	return nil
+}
+
+// CheckOutputOpen is CheckOutput for an input the command holds open, such
+// as standard input given as -f -, which has no path to compare: it refuses
+// a path that is the same file (device and inode) as in, named name in the
+// error. An input that cannot say what file it is (a bytes.Reader) is
+// ignored.
+func CheckOutputOpen(path string, in any, name string) error {
+	st, ok := in.(interface{ Stat() (fs.FileInfo, error) })
+	if !ok {
+		return nil
+	}
+	inInfo, err := st.Stat()
+	if err != nil || !inInfo.Mode().IsRegular() {
+		return nil // a pipe or terminal cannot be the output file
+	}
+	out, err := os.Stat(path)
+	if err != nil {
+		return nil
+	}
+	if os.SameFile(out, inInfo) {
+		return fmt.Errorf("refusing to write %s: it is the file %s reads", path, name)
 	}
 	return nil
 }

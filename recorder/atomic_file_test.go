@@ -1,8 +1,11 @@
 package recorder
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -178,5 +181,100 @@ func TestRotatingWriterFilesArePrivate(t *testing.T) {
 		if got := mode(t, p); got != 0o600 {
 			t.Errorf("%s: mode %v, want 0600", filepath.Base(p), got)
 		}
+	}
+}
+
+// TestCreateAtomicWritesThroughADanglingLink writes to a symlink whose
+// target does not exist yet: the target is created, and the link stays a
+// link, as os.Create and a shell's > do.
+func TestCreateAtomicWritesThroughADanglingLink(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "recs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		links  map[string]string // link → what it points to
+		output string
+		want   string // the file written
+	}{
+		{"a relative dangling link", map[string]string{"latest.rec": "recs/a.rec"}, "latest.rec", "recs/a.rec"},
+		{"an absolute dangling link", map[string]string{"abs.rec": filepath.Join(dir, "recs/b.rec")}, "abs.rec", "recs/b.rec"},
+		{"a chain ending dangling", map[string]string{"c1.rec": "c2.rec", "c2.rec": "recs/c.rec"}, "c1.rec", "recs/c.rec"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for link, dest := range tt.links {
+				if err := os.Symlink(dest, filepath.Join(dir, link)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			f, err := CreateAtomic(filepath.Join(dir, tt.output))
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.WriteString("recorded")
+			if err := f.Commit(); err != nil {
+				t.Fatal(err)
+			}
+			for link := range tt.links {
+				if st, err := os.Lstat(filepath.Join(dir, link)); err != nil || st.Mode()&os.ModeSymlink == 0 {
+					t.Errorf("%s is no longer a symlink (%v)", link, err)
+				}
+			}
+			if data, err := os.ReadFile(filepath.Join(dir, tt.want)); err != nil || string(data) != "recorded" {
+				t.Errorf("%s holds %q (%v), want what was written", tt.want, data, err)
+			}
+		})
+	}
+	loop := filepath.Join(dir, "loop.rec")
+	os.Symlink("loop.rec", loop)
+	if _, err := CreateAtomic(loop); err == nil || !strings.Contains(err.Error(), "too many levels of symbolic links") {
+		t.Errorf("a link to itself: %v", err)
+	}
+}
+
+// TestLeftovers lists the temporary files of writers no longer running,
+// never one of a running process.
+func TestLeftovers(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.rec")
+	// A process id that is not running: a child that has exited and been
+	// waited for.
+	child := exec.Command("true")
+	if err := child.Run(); err != nil {
+		t.Fatal(err)
+	}
+	dead := child.ProcessState.Pid()
+	for _, name := range []string{
+		tempPrefix(out, dead) + "111",        // a dead writer's
+		tempPrefix(out, os.Getpid()) + "222", // this process's: running
+		".out.rec.tmp-333",                   // an older version's, naming no writer
+		tempPrefix(filepath.Join(dir, "other.rec"), dead) + "444",
+	} {
+		writeFileT(t, filepath.Join(dir, name), "x")
+	}
+	got, err := Leftovers(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, l := range got {
+		names = append(names, fmt.Sprintf("%s pid=%d size=%d", filepath.Base(l.Path), l.PID, l.Size))
+	}
+	want := []string{
+		fmt.Sprintf("%s111 pid=%d size=1", tempPrefix(out, dead), dead),
+		".out.rec.tmp-333 pid=0 size=1",
+	}
+	slices.Sort(want) // Leftovers lists in directory (name) order
+	if diff := cmp.Diff(want, names); diff != "" {
+		t.Errorf("Leftovers (-want +got):\n%s", diff)
+	}
+}
+
+func writeFileT(t *testing.T, path, data string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+		t.Fatal(err)
 	}
 }

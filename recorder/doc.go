@@ -15,7 +15,8 @@
 //     Writer. async_writer.go: writing off the scheduler's goroutines, waiting
 //     for the disk (record) or dropping and noting drops (live). rotate.go: the
 //     live flight recorder's size-bounded files. atomic_file.go: an output
-//     renamed into place when whole.
+//     renamed into place when whole; leftover.go: the partial outputs of
+//     writers that ended first (process_unix.go tells a dead writer).
 //   - Reading. line.go: bounded lines. reader.go: the sequential Reader (torn
 //     tails, damaged records, follows rotation). decode.go: a record's checks and
 //     decoding, shared by every reader. check.go: what a valid checksum can still

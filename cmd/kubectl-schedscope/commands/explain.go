@@ -52,6 +52,7 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 	var cycles []*recorder.Cycle
 	var queue []*recorder.QueueEvent
 	var never []recorder.PodState
+	var problems []error
 	err := consume(ctx, o.source, func(ev tui.Event) error {
 		switch {
 		case ev.Header != nil:
@@ -62,6 +63,8 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 			queue = append(queue, ev.Queue)
 		case ev.NeverAttempted != nil:
 			never = ev.NeverAttempted
+		case ev.Problem != nil:
+			problems = append(problems, ev.Problem)
 		}
 		return nil
 	})
@@ -86,9 +89,15 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 		pods = kept
 		cycles, _ = podCycles(cycles, o.Pod, fx.Name)
 	}
-	out := cyclesOutput{header: header, source: "fixture " + fx.Name, warnings: fx.Warnings, cycles: cycles, pods: pods, story: o.Pod != ""}
+	out := cyclesOutput{header: header, source: "fixture " + fx.Name, warnings: fx.Warnings, problems: problems, cycles: cycles, pods: pods, story: o.Pod != ""}
 	if err := out.print(o.streams.Out, o.Output); err != nil {
 		return err
+	}
+	if o.Output == "text" {
+		// JSON and YAML list them under problems.
+		for _, p := range problems {
+			fmt.Fprintf(o.streams.ErrOut, "problem: %s\n", visible(p.Error()))
+		}
 	}
 	if o.ExitCode {
 		var stuck []string

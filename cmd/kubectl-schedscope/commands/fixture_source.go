@@ -57,7 +57,8 @@ func (s *fixtureSource) Run(ctx context.Context, send func(tui.Event) bool) erro
 				s.ctl.Refresh()
 			}
 		},
-		onQueue: func(ev *recorder.QueueEvent) { send(tui.Event{Queue: ev}) },
+		onQueue:   func(ev *recorder.QueueEvent) { send(tui.Event{Queue: ev}) },
+		onProblem: func(err error) { send(tui.Event{Problem: err}) },
 		onCycle: func(c *recorder.Cycle) {
 			had[c.Pod.Key()] = true
 			send(tui.Event{Cycle: c})
@@ -95,6 +96,9 @@ type fixtureHooks struct {
 	onHeader func(recorder.Header)
 	onQueue  func(*recorder.QueueEvent)
 	onCycle  func(*recorder.Cycle)
+	// onProblem is told what upstream code logged as an error, after the
+	// header.
+	onProblem func(error)
 }
 
 // run loads the inputs and schedules the fixture, setting s.fx.
@@ -131,12 +135,33 @@ func (s *fixtureSource) run(ctx context.Context, h fixtureHooks) (recorder.Heade
 	if s.ctl != nil {
 		opts.Gate = s.ctl.Gate
 	}
+	// Upstream's error lines become problems, once the header is out.
+	var early []error
+	headerSent := false
+	stop := engine.RouteUpstreamLogs(func(err error) {
+		serial(func() {
+			if !headerSent {
+				early = append(early, err)
+			} else if h.onProblem != nil {
+				h.onProblem(err)
+			}
+		})
+	})
+	defer stop()
 	e, err := engine.New(ctx, fx, opts)
 	if err != nil {
 		return recorder.Header{}, err
 	}
 	h.onEngine(e)
-	h.onHeader(e.Header())
+	serial(func() {
+		h.onHeader(e.Header())
+		headerSent = true
+		for _, p := range early {
+			if h.onProblem != nil {
+				h.onProblem(p)
+			}
+		}
+	})
 	run := e.Run
 	if o.Arrival == arrivalBurst {
 		run = e.RunBurst

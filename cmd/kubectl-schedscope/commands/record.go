@@ -5,12 +5,16 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/input"
 	"github.com/schedscope/schedscope/tui"
 )
 
@@ -18,7 +22,16 @@ import (
 type RecordOptions struct {
 	simOptions
 	Output string
+	// Leftover is what to do with the partial recordings an earlier run to
+	// the same output left when it was killed: keep or remove.
+	Leftover string
 }
+
+// What --leftover does with an earlier run's partial recording.
+const (
+	leftoverKeep   = "keep"
+	leftoverRemove = "remove"
+)
 
 // NewCmdRecord schedules a fixture and writes a recording.
 func NewCmdRecord(streams genericiooptions.IOStreams) *cobra.Command {
@@ -29,12 +42,16 @@ func NewCmdRecord(streams genericiooptions.IOStreams) *cobra.Command {
 		Long: "record schedules a fixture and writes every cycle to a recording (mode 0600: it holds cluster data).\n" +
 			"The file is written under a temporary name and renamed into place at the end, so a failed run\n" +
 			"leaves an existing FILE as it was. -o - writes the recording to standard output, which must not\n" +
-			"be a terminal.",
+			"be a terminal.\n\n" +
+			"Interrupted (Ctrl-C, SIGTERM, SIGHUP), record keeps the cycles written so far in the temporary\n" +
+			"file and says where; killed outright, it cannot, and the next record to the same FILE names the\n" +
+			"partial recording it finds (--leftover keep, the default, or remove). verify reads one.",
 		Args: cobra.NoArgs,
 		RunE: runE(o),
 	}
 	o.addFlags(cmd.Flags())
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "recording file to write, or - for standard output")
+	cmd.Flags().StringVar(&o.Leftover, "leftover", leftoverKeep, "what to do with a partial recording of FILE that an earlier, killed run left: keep (and name it) or remove")
 	return cmd
 }
 
@@ -42,6 +59,9 @@ func NewCmdRecord(streams genericiooptions.IOStreams) *cobra.Command {
 func (o *RecordOptions) Validate() error {
 	if o.Output == "" {
 		return errorf("--output (-o) is required: the recording file to write")
+	}
+	if o.Leftover != leftoverKeep && o.Leftover != leftoverRemove {
+		return errorf("--leftover must be keep or remove, not %q", input.Quote(o.Leftover))
 	}
 	if o.Output == "-" {
 		if isTerminal(o.streams.Out) {
@@ -52,16 +72,22 @@ func (o *RecordOptions) Validate() error {
 	if err := o.checkInputs(); err != nil {
 		return err
 	}
-	return recorder.CheckOutput(o.Output, o.Fixture, o.Config)
+	return o.checkOutput(o.Output)
 }
 
 // Run writes the recording; each cycle is appended as soon as it completes,
 // to a temporary file renamed over the output when the fixture has settled.
+// A signal that can be caught stops the run and keeps that file.
 func (o *RecordOptions) Run(ctx context.Context) error {
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
 	var out io.Writer = o.streams.Out
 	where := "standard output"
 	var f *recorder.AtomicFile
 	if o.Output != "-" {
+		if err := o.leftovers(); err != nil {
+			return err
+		}
 		var err error
 		if f, err = recorder.CreateAtomic(o.Output, o.Fixture, o.Config); err != nil {
 			return err
@@ -85,6 +111,10 @@ func (o *RecordOptions) Run(ctx context.Context) error {
 	})
 	rec.close()
 	took := time.Since(start)
+	if err != nil && ctx.Err() != nil {
+		stop() // a second signal ends the process at once
+		return o.interrupted(f, n, rec.err)
+	}
 	if err != nil {
 		return err
 	}
@@ -100,6 +130,51 @@ func (o *RecordOptions) Run(ctx context.Context) error {
 	pods := len(fx.Pending)
 	fmt.Fprintf(o.streams.ErrOut, "wrote %s to %s: %s scheduled in %s (%.0f pods/s, %s arrival)\n",
 		plural(n, "cycle"), where, plural(pods, "pod"), took.Round(time.Millisecond), float64(pods)/took.Seconds(), o.arrival())
+	return nil
+}
+
+// interrupted ends a run stopped by a signal: the cycles written so far
+// stay in the temporary file, named in the error, unless nothing was.
+func (o *RecordOptions) interrupted(f *recorder.AtomicFile, cycles int, werr error) error {
+	if f == nil {
+		return errorf("interrupted: %s recorded to standard output", plural(cycles, "complete cycle"))
+	}
+	if werr != nil || cycles == 0 {
+		f.Abort()
+		return errorf("interrupted before any cycle was recorded: %s was not written", o.Output)
+	}
+	kept, err := f.Keep()
+	if err != nil {
+		f.Abort()
+		return errorf("interrupted: the partial recording could not be kept: %v", err)
+	}
+	return errorf("interrupted: %s not written; the %s recorded so far are in %s (verify and replay read it; mv it to keep it)",
+		o.Output, plural(cycles, "complete cycle"), filepath.Clean(kept))
+}
+
+// leftovers names the partial recordings of Output that earlier runs left
+// when they were killed, and removes them with --leftover remove.
+func (o *RecordOptions) leftovers() error {
+	left, err := recorder.Leftovers(o.Output)
+	if err != nil {
+		return err
+	}
+	for _, l := range left {
+		who := "an earlier run"
+		if l.PID != 0 {
+			who = fmt.Sprintf("process %d, which is no longer running", l.PID)
+		}
+		if o.Leftover == leftoverRemove {
+			if err := os.Remove(l.Path); err != nil {
+				return err
+			}
+			fmt.Fprintf(o.streams.ErrOut, "removed %s: a partial recording of %s left by %s (%d bytes, %s)\n",
+				l.Path, o.Output, who, l.Size, l.ModTime.Format(time.DateTime))
+			continue
+		}
+		fmt.Fprintf(o.streams.ErrOut, "kept %s: a partial recording of %s left by %s (%d bytes, %s); verify and replay read it, --leftover remove deletes it\n",
+			l.Path, o.Output, who, l.Size, l.ModTime.Format(time.DateTime))
+	}
 	return nil
 }
 

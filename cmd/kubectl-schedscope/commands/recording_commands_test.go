@@ -607,3 +607,51 @@ func TestRecordOutputErrorsAndStdout(t *testing.T) {
 		t.Errorf("record -o - left %d files in the working directory", len(entries))
 	}
 }
+
+// TestRecordRefusesToOverwriteStandardInput gives record -f - standard
+// input redirected from the output file (record -f - -o in.yaml <
+// in.yaml), and through a link to it: it refuses, and the fixture is left
+// as it was.
+func TestRecordRefusesToOverwriteStandardInput(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.yaml")
+	data, err := os.ReadFile("../../../fixtures/preemption.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, in, string(data), 0o644)
+	link := filepath.Join(dir, "link.yaml")
+	if err := os.Symlink(in, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range []string{in, link, dir + "/./in.yaml"} {
+		t.Run(filepath.Base(out), func(t *testing.T) {
+			stdin, err := os.Open(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer stdin.Close()
+			streams, _, _, errOut := genericiooptions.NewTestIOStreams()
+			streams.In = stdin
+			if code := Execute(streams, []string{"record", "-f", "-", "-o", out}); code == 0 {
+				t.Fatal("exit 0")
+			}
+			checkOneLine(t, errOut.String(), "refusing to write "+out+": it is the file standard input (-f -) reads")
+			after, err := os.ReadFile(in)
+			if err != nil || !bytes.Equal(after, data) {
+				t.Errorf("the fixture read from standard input changed (%d bytes, was %d): %v", len(after), len(data), err)
+			}
+		})
+	}
+	// Standard input from another file may be written to out as usual.
+	other, err := os.Open("../../../fixtures/preemption.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	streams, _, _, errOut := genericiooptions.NewTestIOStreams()
+	streams.In = other
+	if code := Execute(streams, []string{"record", "-f", "-", "-o", filepath.Join(dir, "out.rec")}); code != 0 {
+		t.Fatalf("record -f - from another file: exit %d: %s", code, errOut)
+	}
+}

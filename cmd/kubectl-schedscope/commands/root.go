@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -70,10 +71,33 @@ func ExecuteContext(ctx context.Context, streams genericiooptions.IOStreams, arg
 		if errors.As(err, &ee) {
 			code = ee.code
 		}
-		if msg := strings.Join(strings.Fields(err.Error()), " "); msg != "" {
+		if msg := errorLine(err); msg != "" {
 			fmt.Fprintln(streams.ErrOut, "error: "+msg)
 		}
 		return code
 	}
 	return 0
+}
+
+// maxErrorLine bounds the one line an error is printed as: each error quotes
+// user input bounded (recorder/input.Quote), and this catches any message
+// upstream code builds from an input, such as a list of every field error.
+const maxErrorLine = 4 << 10
+
+// errorLine is err's message on one line of at most maxErrorLine bytes.
+func errorLine(err error) string {
+	whole := err.Error()
+	msg := whole
+	if len(msg) > 4*maxErrorLine {
+		msg = msg[:4*maxErrorLine] // fold only what may be shown
+	}
+	msg = strings.Join(strings.Fields(msg), " ")
+	if len(msg) <= maxErrorLine && len(whole) <= 4*maxErrorLine {
+		return msg
+	}
+	cut := min(maxErrorLine, len(msg))
+	for cut < len(msg) && cut > 0 && !utf8.RuneStart(msg[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (an error of %d bytes, cut)", msg[:cut], len(whole))
 }

@@ -49,6 +49,11 @@ func (o *SimOptions) Validate() error {
 	if err := o.checkInputs(); err != nil {
 		return err
 	}
+	if o.Record != "" {
+		if err := o.checkOutput(o.Record); err != nil {
+			return err
+		}
+	}
 	// Before any file is created: without a terminal the debugger cannot start.
 	if !isTerminal(o.streams.In) || !isTerminal(o.streams.Out) {
 		return errorf("the debugger needs a terminal; without one, run: kubectl schedscope explain%s (or record%s -o FILE)", o.fixtureFlag(), o.fixtureFlag())

@@ -9,11 +9,11 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
-	"k8s.io/klog/v2"
 
 	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/fixtures"
+	"github.com/schedscope/schedscope/recorder"
 )
 
 // simOptions are the flags shared by commands that run the engine on a fixture.
@@ -122,15 +122,21 @@ func (o *simOptions) checkInputs() error {
 	return err
 }
 
-// silenceKlog keeps the scheduler's logs off the terminal.
-func silenceKlog() {
-	klog.SetOutput(discard{})
-	klog.LogToStderr(false)
+// checkOutput refuses an output path that is one of the inputs: the
+// fixture and configuration files, and the file standard input is
+// redirected from when the fixture is -f -.
+func (o *simOptions) checkOutput(path string) error {
+	if err := recorder.CheckOutput(path, o.Fixture, o.Config); err != nil {
+		return err
+	}
+	if o.Fixture == "-" {
+		return recorder.CheckOutputOpen(path, o.stdin, "standard input (-f -)")
+	}
+	return nil
 }
 
-type discard struct{}
-
-func (discard) Write(p []byte) (int, error) { return len(p), nil }
+// silenceKlog keeps upstream code's logs off the terminal.
+func silenceKlog() { engine.QuietUpstreamLogs() }
 
 func errorf(format string, a ...any) error { return fmt.Errorf(format, a...) }
 

@@ -3,7 +3,6 @@ package commands
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"strconv"
 	"strings"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/export"
+	"github.com/schedscope/schedscope/recorder/input"
 )
 
 // changeFlags are the flags that describe a what-if change.
@@ -53,7 +53,7 @@ func (c *changeFlags) addFlags(fs *pflag.FlagSet) {
 // readArg returns an argument's value, or the file it names with @FILE.
 func readArg(flag, v string) ([]byte, error) {
 	if name, ok := strings.CutPrefix(v, "@"); ok {
-		data, err := os.ReadFile(name)
+		data, err := input.ReadFile(name, input.ManifestLimit, "patch")
 		if err != nil {
 			return nil, errorf("--%s: %v", flag, err)
 		}
@@ -78,21 +78,21 @@ func (c *changeFlags) build(fs *pflag.FlagSet) ([]engine.Change, error) {
 		name, val, ok := strings.Cut(s, "=")
 		w, err := strconv.ParseInt(val, 10, 32)
 		if !ok || name == "" || err != nil {
-			return nil, errorf("--set-weight %q: want PLUGIN=N, e.g. NodeResourcesFit=5", s)
+			return nil, errorf("--set-weight %q: want PLUGIN=N, e.g. NodeResourcesFit=5", input.Quote(s))
 		}
 		out = append(out, engine.SetWeight(name, int32(w)))
 	}
 	for _, s := range c.Disable {
 		name, point, _ := strings.Cut(s, ":")
 		if name == "" {
-			return nil, errorf("--disable %q: want PLUGIN or PLUGIN:POINT", s)
+			return nil, errorf("--disable %q: want PLUGIN or PLUGIN:POINT", input.Quote(s))
 		}
 		out = append(out, engine.DisablePlugin(name, point))
 	}
 	for _, s := range c.Enable {
 		name, point, ok := strings.Cut(s, ":")
 		if !ok || name == "" || point == "" {
-			return nil, errorf("--enable %q: want PLUGIN:POINT, e.g. NodeResourcesFit:score", s)
+			return nil, errorf("--enable %q: want PLUGIN:POINT, e.g. NodeResourcesFit:score", input.Quote(s))
 		}
 		out = append(out, engine.EnablePlugin(name, point))
 	}
@@ -105,7 +105,7 @@ func (c *changeFlags) build(fs *pflag.FlagSet) ([]engine.Change, error) {
 	for _, s := range c.PatchNodes {
 		name, patch, ok := strings.Cut(s, "=")
 		if !ok || name == "" {
-			return nil, errorf("--patch-node %q: want NAME=PATCH, e.g. n1='{\"spec\":{\"unschedulable\":false}}'", s)
+			return nil, errorf("--patch-node %q: want NAME=PATCH, e.g. n1='{\"spec\":{\"unschedulable\":false}}'", input.Quote(s))
 		}
 		data, err := readArg("patch-node", patch)
 		if err != nil {
@@ -126,7 +126,7 @@ func (c *changeFlags) build(fs *pflag.FlagSet) ([]engine.Change, error) {
 			name = from + "-copy"
 		}
 		if from == "" || name == "" {
-			return nil, errorf("--copy-node %q: want NODE or NODE=NAME", s)
+			return nil, errorf("--copy-node %q: want NODE or NODE=NAME", input.Quote(s))
 		}
 		out = append(out, engine.CopyNode(from, name))
 	}
