@@ -19,7 +19,9 @@
 //   - Reading. line.go: bounded lines. reader.go: the sequential Reader (torn
 //     tails, damaged records, follows rotation). decode.go: a record's checks and
 //     decoding, shared by every reader. check.go: what a valid checksum can still
-//     get wrong. problem.go: the problems a reader reports (IsProblem). index.go
+//     get wrong. sequence.go: the numbers records carry, which must not repeat
+//     (and a queue event's must increase); both readers skip a record out of
+//     place. problem.go: the problems a reader reports (IsProblem). index.go
 //     and skim.go: the index reader, which skims cycles instead of decoding them.
 //     seek.go: File, random access to any cycle through an index. follow.go:
 //     tail -f of a growing recording. recording.go: a whole recording in memory.
