@@ -30,9 +30,11 @@
 //     and why the winner changed (WinnerChange.Reason). header.go: the
 //     recording's header and version.
 //
-// Two subpackages present this data: narrate puts it into English for every
+// Three subpackages present this data: narrate puts it into English for every
 // output (outcomes, the selection rule, why a node lost, durations, plugin
 // abbreviations, diffs, queue events and a pod's story, where a pod stands
-// and what would help it), and export is the JSON of explain/replay/live -o json
-// (its schema is in schema/).
+// and what would help it), export is the JSON of explain/replay/live -o json
+// (its schema is in schema/), and visible is how the text output and the TUI
+// show a recorded string on a terminal (control characters and bidirectional
+// overrides, isolates and marks escaped).
 package recorder
