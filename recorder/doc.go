@@ -20,7 +20,9 @@
 //   - Reading. line.go: bounded lines. reader.go: the sequential Reader (torn
 //     tails, damaged records, follows rotation). decode.go: a record's checks and
 //     decoding, shared by every reader. check.go: what a valid checksum can still
-//     get wrong. problem.go: the problems a reader reports (IsProblem). index.go
+//     get wrong. sequence.go: the numbers records carry, which must not repeat
+//     (and a queue event's must increase); both readers skip a record out of
+//     place. problem.go: the problems a reader reports (IsProblem). index.go
 //     and skim.go: the index reader, which skims cycles instead of decoding them.
 //     seek.go: File, random access to any cycle through an index. follow.go:
 //     tail -f of a growing recording. recording.go: a whole recording in memory.
@@ -29,9 +31,11 @@
 //     and why the winner changed (WinnerChange.Reason). header.go: the
 //     recording's header and version.
 //
-// Two subpackages present this data: narrate puts it into English for every
+// Three subpackages present this data: narrate puts it into English for every
 // output (outcomes, the selection rule, why a node lost, durations, plugin
 // abbreviations, diffs, queue events and a pod's story, where a pod stands
-// and what would help it), and export is the JSON of explain/replay/live -o json
-// (its schema is in schema/).
+// and what would help it), export is the JSON of explain/replay/live -o json
+// (its schema is in schema/), and visible is how the text output and the TUI
+// show a recorded string on a terminal (control characters and bidirectional
+// overrides, isolates and marks escaped).
 package recorder

@@ -290,6 +290,7 @@ func hasEscape(b []byte) bool {
 // skimmed is a record line as an index reads it: its kind and raw members.
 type skimmed struct {
 	kind                    string
+	header                  []byte
 	nodeSet, cycle, observe []byte
 	dropped                 []byte
 	queue                   []byte
@@ -334,6 +335,8 @@ func skimLine(line []byte) (*skimmed, string) {
 				return false
 			}
 			s.kind = string(v[1 : len(v)-1])
+		case "header":
+			s.header = v
 		case "nodeSet":
 			s.nodeSet = v
 		case "cycle":
@@ -406,7 +409,11 @@ func (r *Reader) skim(b []byte, off int64, line int) (rec Record, err error, ok 
 	}
 	switch s.kind {
 	case KindHeader:
-		r.rotate(off)
+		var h *Header
+		if s.header != nil && json.Unmarshal(s.header, &h) != nil {
+			h = nil
+		}
+		r.rotate(off, h)
 		return Record{Kind: KindHeader, Offset: off}, nil, true
 	case KindNodeSet:
 		if s.nodeSet == nil {
@@ -419,7 +426,9 @@ func (r *Reader) skim(b []byte, off int64, line int) (rec Record, err error, ok 
 		if err := checkNodeSet(&ns); err != nil {
 			return corrupt(fmt.Sprintf("node set %d: %v", ns.ID, err))
 		}
-		r.sawNodeSet(&ns, off)
+		if err := r.admit(Record{NodeSet: &ns, Offset: off}); err != nil {
+			return Record{Offset: off}, err, true
+		}
 		return Record{Kind: KindNodeSet, Offset: off}, nil, true
 	case KindCycle:
 		if s.cycle == nil {
@@ -430,13 +439,16 @@ func (r *Reader) skim(b []byte, off int64, line int) (rec Record, err error, ok 
 			return corrupt(decoderSays(err))
 		}
 		e.Offset, e.Segment = off-r.base, r.segment
+		rec := Record{Kind: KindCycle, Entry: &e, Offset: off}
+		if err := r.admit(rec); err != nil {
+			return Record{Offset: off}, err, true
+		}
 		if id != 0 || s.nodeSetAt != 0 {
 			if ns, reason := r.lookup(id, s.nodeSetAt); ns == nil {
 				r.pending = append(r.pending, &ErrMissingNodeSet{Offset: off, Seq: e.Seq, ID: id, Reason: reason})
 			}
 		}
-		r.sawCycle(e.Seq, off)
-		return Record{Kind: KindCycle, Entry: &e, Offset: off}, nil, true
+		return rec, nil, true
 	case KindObserved:
 		if s.observe == nil {
 			return corrupt("observed record without body")
@@ -467,7 +479,11 @@ func (r *Reader) skim(b []byte, off int64, line int) (rec Record, err error, ok 
 		if err := checkQueueEvent(&q); err != nil {
 			return corrupt(err.Error())
 		}
-		return Record{Kind: KindQueue, Queue: &q, Offset: off}, nil, true
+		rec := Record{Kind: KindQueue, Queue: &q, Offset: off}
+		if err := r.admit(rec); err != nil {
+			return Record{Offset: off}, err, true
+		}
+		return rec, nil, true
 	}
 	r.unknown[s.kind]++
 	return Record{}, nil, false

@@ -74,38 +74,66 @@ func (e *ErrDropped) Error() string {
 }
 
 // ErrDuplicate reports a second record for a cycle sequence number or a node
-// set ID already seen in the same file. Both records are kept.
+// set ID already seen (a node set in the same file), or a queue event that
+// repeats the one before it. The second record is skipped.
 type ErrDuplicate struct {
 	// Offset is the byte offset of the second record.
 	Offset int64
-	// Kind is KindCycle or KindNodeSet.
+	// Kind is KindCycle, KindNodeSet or KindQueue.
 	Kind string
-	// ID is the cycle's sequence number or the node set's ID.
+	// ID is the cycle's or queue event's sequence number, or the node set's ID.
 	ID int
 	// First is the byte offset of the first record.
 	First int64
 }
 
 func (e *ErrDuplicate) Error() string {
-	what := "cycle"
-	if e.Kind == KindNodeSet {
-		what = "node set"
-	}
-	return fmt.Sprintf("%s %d appears again at byte %d (first at byte %d)", what, e.ID, e.Offset, e.First)
+	return fmt.Sprintf("%s %d appears again at byte %d (first at byte %d)", numbered(e.Kind), e.ID, e.Offset, e.First)
 }
 
-// IsProblem reports whether err is a damaged, missing or duplicate record
-// that a reader reports and reads past, as opposed to an error that stops
-// reading.
+// ErrOutOfOrder reports a queue event whose sequence number is lower than
+// that of the event before it: events are numbered as they happen and
+// written in that order, so the record was moved or copied. It is skipped.
+type ErrOutOfOrder struct {
+	// Offset is the byte offset of the record.
+	Offset int64
+	// Kind is KindQueue.
+	Kind string
+	Seq  int
+	// After is the sequence number of the record before it, at byte AfterAt.
+	After   int
+	AfterAt int64
+}
+
+func (e *ErrOutOfOrder) Error() string {
+	what := numbered(e.Kind)
+	return fmt.Sprintf("%s %d at byte %d is out of order: it comes after %s %d (at byte %d)", what, e.Seq, e.Offset, what, e.After, e.AfterAt)
+}
+
+// numbered names the records of a kind that carry a number.
+func numbered(kind string) string {
+	switch kind {
+	case KindNodeSet:
+		return "node set"
+	case KindQueue:
+		return "queue event"
+	}
+	return "cycle"
+}
+
+// IsProblem reports whether err is a damaged, missing, duplicate or
+// out-of-order record that a reader reports and reads past, as opposed to an
+// error that stops reading.
 func IsProblem(err error) bool {
 	var (
 		torn    *ErrTorn
 		corrupt *ErrCorrupt
 		missing *ErrMissingNodeSet
 		dup     *ErrDuplicate
+		order   *ErrOutOfOrder
 		dropped *ErrDropped
 	)
-	return errors.As(err, &torn) || errors.As(err, &corrupt) || errors.As(err, &missing) || errors.As(err, &dup) || errors.As(err, &dropped)
+	return errors.As(err, &torn) || errors.As(err, &corrupt) || errors.As(err, &missing) || errors.As(err, &dup) || errors.As(err, &order) || errors.As(err, &dropped)
 }
 
 // problemOffset returns the byte offset a problem names.
@@ -115,6 +143,7 @@ func problemOffset(err error) int64 {
 		corrupt *ErrCorrupt
 		missing *ErrMissingNodeSet
 		dup     *ErrDuplicate
+		order   *ErrOutOfOrder
 		dropped *ErrDropped
 	)
 	switch {
@@ -126,6 +155,8 @@ func problemOffset(err error) int64 {
 		return missing.Offset
 	case errors.As(err, &dup):
 		return dup.Offset
+	case errors.As(err, &order):
+		return order.Offset
 	case errors.As(err, &dropped):
 		return dropped.Offset
 	}

@@ -44,7 +44,8 @@ const (
 // the queue itself: the calls the scheduler made on it, the moves it logged
 // and the queueing hints its plugins returned.
 type QueueEvent struct {
-	// Seq orders queue events within a run.
+	// Seq orders queue events within a run, from 1; they are written in
+	// that order.
 	Seq  int       `json:"seq"`
 	Time time.Time `json:"time"`
 	Pod  PodRef    `json:"pod"`
@@ -104,9 +105,12 @@ func (e *QueueEvent) Woke() []QueueHint {
 	return out
 }
 
-// checkQueueEvent rejects a queue record that names no pod or operation.
+// checkQueueEvent rejects a queue record that is not numbered or names no
+// pod or operation.
 func checkQueueEvent(e *QueueEvent) error {
 	switch {
+	case e.Seq < 1:
+		return fmt.Errorf("queue event: seq is %d: queue events are numbered from 1", e.Seq)
 	case e.Pod.Name == "":
 		return fmt.Errorf("queue event %d: pod.name is empty", e.Seq)
 	case e.Op == "":

@@ -29,10 +29,10 @@ type Reader struct {
 	lim      limits
 	header   Header
 	nodeSets map[int]*NodeSet
-	// setsAt holds the offset of each node set of the current file (a flight
-	// recorder's next file writes its node sets anew), seqs each cycle's.
-	setsAt map[int]int64
-	seqs   map[int]int64
+	// seq checks the numbers records carry: no node set twice in a file (a
+	// flight recorder's next file writes its node sets anew), no cycle
+	// twice, queue events in increasing order.
+	seq sequence
 	// corruptAt holds the reasons of damaged records by offset, so a cycle
 	// pointing at one can say why its node set is missing; base is the offset
 	// of the current file's header, which such pointers count from.
@@ -65,7 +65,8 @@ func newReader(r io.Reader, lim limits) (*Reader, error) {
 	rd := &Reader{
 		lr:       lineReader{r: bufio.NewReaderSize(r, 256<<10)},
 		lim:      lim,
-		nodeSets: map[int]*NodeSet{}, setsAt: map[int]int64{}, seqs: map[int]int64{}, corruptAt: map[int64]string{},
+		seq:      newSequence(Header{}),
+		nodeSets: map[int]*NodeSet{}, corruptAt: map[int64]string{},
 		unknown: map[string]int{},
 	}
 	line, off, err := rd.lr.next(lim.header, false)
@@ -113,6 +114,7 @@ func newReader(r io.Reader, lim limits) (*Reader, error) {
 	default:
 		rd.header = *e.Header
 	}
+	rd.seq = newSequence(rd.header)
 	return rd, nil
 }
 
@@ -140,9 +142,11 @@ func (r *Reader) Header() Header { return r.header }
 // Next returns the next record. It returns io.EOF at the end and, for a
 // record it reads past, a problem (see IsProblem): *ErrTorn once for a torn
 // last record (then io.EOF), *ErrCorrupt for a damaged one, *ErrDuplicate
-// for a repeated cycle or node set, and *ErrMissingNodeSet after a cycle
-// whose node set is not in the recording (the cycle is returned, without
-// node names). Next may be called again after a problem to continue.
+// for a repeated cycle, node set or queue event and *ErrOutOfOrder for a
+// queue event numbered lower than the one before it (both skipped, see
+// sequence), and *ErrMissingNodeSet after a cycle whose node set is not in
+// the recording (the cycle is returned, without node names). Next may be
+// called again after a problem to continue.
 func (r *Reader) Next() (Record, error) {
 	for {
 		if len(r.pending) > 0 {
@@ -185,7 +189,7 @@ func (r *Reader) Next() (Record, error) {
 		if e.Kind == KindHeader {
 			// A flight recorder's next file, followed across rotation: its
 			// node sets start anew, and its offsets count from here.
-			r.rotate(off)
+			r.rotate(off, e.Header)
 			if r.index {
 				return Record{Kind: KindHeader, Offset: off}, nil
 			}
@@ -205,54 +209,47 @@ func (r *Reader) Next() (Record, error) {
 			r.unknown[e.Kind]++ // a kind from a newer writer
 			continue
 		}
+		if p := r.admit(rec); p != nil {
+			return Record{Offset: off}, p // what else is wrong with it does not matter
+		}
 		if err != nil {
 			r.pending = append(r.pending, err)
-		}
-		switch rec.Kind {
-		case KindNodeSet:
-			r.sawNodeSet(rec.NodeSet, off)
-		case KindCycle:
-			seq := 0
-			if rec.Cycle != nil {
-				seq = rec.Cycle.Seq
-			} else {
-				seq = rec.Entry.Seq
-			}
-			r.sawCycle(seq, off)
 		}
 		return rec, nil
 	}
 }
 
-// rotate starts a followed recording's next file at off.
-func (r *Reader) rotate(off int64) {
-	clear(r.setsAt)
+// rotate starts a followed recording's next file, whose header h (nil when
+// unreadable) is at off.
+func (r *Reader) rotate(off int64, h *Header) {
+	r.seq.header(h)
 	r.base = off
 	r.segment++
 }
 
-// sawNodeSet notes a node set read at off, reporting a duplicate.
-func (r *Reader) sawNodeSet(ns *NodeSet, off int64) {
-	if first, ok := r.setsAt[ns.ID]; ok {
-		r.pending = append(r.pending, &ErrDuplicate{Offset: off, Kind: KindNodeSet, ID: ns.ID, First: first})
-	} else {
-		r.setsAt[ns.ID] = off
+// admit checks the number of a record read, returning the problem that
+// skips it, and keeps a node set it admits for the cycles that refer to it.
+func (r *Reader) admit(rec Record) error {
+	switch {
+	case rec.NodeSet != nil:
+		ns := rec.NodeSet
+		if err := r.seq.admit(KindNodeSet, ns.ID, rec.Offset); err != nil {
+			return err
+		}
+		if r.index {
+			// An index looks node sets up only to know they exist; their
+			// names are read again with the cycle that needs them.
+			ns = &NodeSet{ID: ns.ID}
+		}
+		r.nodeSets[ns.ID] = ns
+	case rec.Cycle != nil:
+		return r.seq.admit(KindCycle, rec.Cycle.Seq, rec.Offset)
+	case rec.Entry != nil:
+		return r.seq.admit(KindCycle, rec.Entry.Seq, rec.Offset)
+	case rec.Queue != nil:
+		return r.seq.admit(KindQueue, rec.Queue.Seq, rec.Offset)
 	}
-	if r.index {
-		// An index looks node sets up only to know they exist; their names
-		// are read again with the cycle that needs them.
-		ns = &NodeSet{ID: ns.ID}
-	}
-	r.nodeSets[ns.ID] = ns
-}
-
-// sawCycle notes cycle seq read at off, reporting a duplicate.
-func (r *Reader) sawCycle(seq int, off int64) {
-	if first, ok := r.seqs[seq]; ok {
-		r.pending = append(r.pending, &ErrDuplicate{Offset: off, Kind: KindCycle, ID: seq, First: first})
-	} else {
-		r.seqs[seq] = off
-	}
+	return nil
 }
 
 // Skipped returns how many records of each kind this build does not know

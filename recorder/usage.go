@@ -1,5 +1,10 @@
 package recorder
 
+import (
+	"iter"
+	"maps"
+)
+
 // Usage rebuilds, from the NodeUse deltas of a sequence of cycles, what was placed
 // on each node as each cycle saw it. Feed it cycles in recording order.
 type Usage struct {
@@ -27,6 +32,9 @@ func (u *Usage) Node(name string) (NodeUse, bool) {
 	nu, ok := u.byNode[name]
 	return nu, ok
 }
+
+// All returns every node whose use is known, with its last known use.
+func (u *Usage) All() iter.Seq2[string, NodeUse] { return maps.All(u.byNode) }
 
 // UsageAt rebuilds the use of every node as cycle index upto (into cycles) saw it.
 func UsageAt(cycles []*Cycle, upto int) *Usage {

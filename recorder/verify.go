@@ -10,17 +10,19 @@ import (
 // Summary is what a headless check of a recording found.
 type Summary struct {
 	Header Header
-	// Records counts intact records, the header, repeated records and
-	// records of unknown kinds included.
+	// Records counts intact records, the header, repeated or out-of-order
+	// records and records of unknown kinds included.
 	Records int
 	// NodeSets and Cycles count distinct IDs and sequence numbers; the
-	// repeats are counted in DuplicateNodeSets and DuplicateCycles (and
-	// listed in Problems).
+	// repeats, which readers skip, are counted in DuplicateNodeSets and
+	// DuplicateCycles (and listed in Problems).
 	NodeSets, DuplicateNodeSets int
 	Cycles, DuplicateCycles     int
 	Observed                    int
-	// Queue counts scheduling queue events.
-	Queue int
+	// Queue counts scheduling queue events; DuplicateQueue the events that
+	// repeat the one before them and OutOfOrderQueue those numbered lower,
+	// which readers skip (and Problems lists).
+	Queue, DuplicateQueue, OutOfOrderQueue int
 	// Unknown counts records of kinds this build does not know, by kind:
 	// written by a newer schedscope, they are skipped, not problems.
 	Unknown map[string]int
@@ -48,12 +50,21 @@ func Verify(r io.Reader) (*Summary, error) {
 			}
 			s.Problems = append(s.Problems, err)
 			var dup *ErrDuplicate
-			if errors.As(err, &dup) && dup.Kind == KindCycle {
-				s.Cycles--
-				s.DuplicateCycles++
-			} else if errors.As(err, &dup) {
-				s.NodeSets--
-				s.DuplicateNodeSets++
+			var order *ErrOutOfOrder
+			switch {
+			case errors.As(err, &dup):
+				s.Records++
+				switch dup.Kind {
+				case KindCycle:
+					s.DuplicateCycles++
+				case KindNodeSet:
+					s.DuplicateNodeSets++
+				case KindQueue:
+					s.DuplicateQueue++
+				}
+			case errors.As(err, &order):
+				s.Records++
+				s.OutOfOrderQueue++
 			}
 			continue
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -18,8 +19,18 @@ func TestVerify(t *testing.T) {
 	// cycle 2 again, its node set again, and a record of a kind from a newer writer.
 	repeated := string(clean) + string(lines[3]) + string(lines[1]) + checksumLine([]byte(`{"kind":"bogus","bogus":{}}`))
 
+	// queue events 1, 3, 2 (out of order), 4 and 4 again.
+	q := sequencedLines(t, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	var queued []byte
+	var at []int
+	for _, name := range []string{"header", "q1", "q3", "q2", "q4", "q4"} {
+		at = append(at, len(queued))
+		queued = append(queued, q[name]...)
+	}
+
 	type counts struct {
 		Records, NodeSets, DuplicateNodeSets, Cycles, DuplicateCycles, Observed int
+		Queue, DuplicateQueue, OutOfOrderQueue                                  int
 		Unknown                                                                 map[string]int
 	}
 	tests := []struct {
@@ -33,6 +44,10 @@ func TestVerify(t *testing.T) {
 			fmt.Sprintf("cycle 2 appears again at byte %d (first at byte %d)", len(clean), len(lines[0])+len(lines[1])+len(lines[2])),
 			fmt.Sprintf("node set 1 appears again at byte %d (first at byte %d)", len(clean)+len(lines[3]), len(lines[0])),
 		}},
+		{"queue events out of order and repeated", queued, counts{Records: 6, Queue: 3, DuplicateQueue: 1, OutOfOrderQueue: 1, Unknown: map[string]int{}}, []string{
+			fmt.Sprintf("queue event 2 at byte %d is out of order: it comes after queue event 3 (at byte %d)", at[3], at[2]),
+			fmt.Sprintf("queue event 4 appears again at byte %d (first at byte %d)", at[5], at[4]),
+		}},
 		{"damaged cycle and torn tail", damaged[:len(damaged)-10], counts{Records: 3, NodeSets: 1, Cycles: 1, Unknown: map[string]int{}}, []string{
 			fmt.Sprintf("corrupt record at byte %d (line 3): checksum mismatch", len(lines[0])+len(lines[1])),
 			fmt.Sprintf("recording ends with a torn record at byte %d (kept everything before it)", len(clean)-len(lines[4])),
@@ -44,7 +59,7 @@ func TestVerify(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(tt.want, counts{s.Records, s.NodeSets, s.DuplicateNodeSets, s.Cycles, s.DuplicateCycles, s.Observed, s.Unknown}); diff != "" {
+			if diff := cmp.Diff(tt.want, counts{s.Records, s.NodeSets, s.DuplicateNodeSets, s.Cycles, s.DuplicateCycles, s.Observed, s.Queue, s.DuplicateQueue, s.OutOfOrderQueue, s.Unknown}); diff != "" {
 				t.Errorf("counts (-want +got):\n%s", diff)
 			}
 			var got []string

@@ -7,18 +7,23 @@ import (
 	"unicode/utf8"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/visible"
 )
 
 // printable returns s safe to draw on a terminal: C0 and C1 control
 // characters, DEL and invalid UTF-8 cannot move the cursor, break a line,
-// clear the screen or restyle the text any more. A tab becomes a space; the
-// other C0 controls and DEL become their Control Pictures (a newline reads ␊,
-// ESC reads ␛), and C1 controls and invalid bytes become �. Every replacement
-// is one cell wide.
+// clear the screen or restyle the text any more, and bidirectional controls
+// and other invisible format characters cannot reorder or hide it. A tab
+// becomes a space; the other C0 controls and DEL become their Control
+// Pictures (a newline reads ␊, ESC reads ␛), and C1 controls and invalid
+// bytes become �: each one cell wide, so that a table keeps its columns. The
+// other characters a terminal would not show (visible.Hidden: U+202E, the
+// isolates U+2066 to U+2069, the marks U+200E and U+200F, line separators…)
+// are shown as the text output shows them, as \u202e (visible.Escape).
 func printable(s string) string {
 	clean := true
 	for _, r := range s {
-		if r < 0x20 || r >= 0x7f && r <= 0x9f || r == utf8.RuneError {
+		if r < 0x20 || r >= 0x7f && r <= 0x9f || r == utf8.RuneError || r > 0x9f && visible.Hidden(r) {
 			clean = false
 			break
 		}
@@ -40,6 +45,8 @@ func printable(s string) string {
 			b.WriteRune('␡')
 		case r > 0x7f && r <= 0x9f, r == utf8.RuneError:
 			b.WriteRune('�')
+		case visible.Hidden(r):
+			b.WriteString(visible.Escape(r))
 		default:
 			b.WriteRune(r)
 		}
@@ -233,6 +240,33 @@ func (s *sanitizer) bears(t reflect.Type) bool {
 	}
 	s.bearing[t] = b
 	return b
+}
+
+// usage returns u with every node name and every string of the nodes' use
+// (pods, resource names) printable, so that the node detail finds a node
+// by the printable name its cycle shows: u itself when nothing needed
+// cleaning.
+func (s *sanitizer) usage(u *recorder.Usage) *recorder.Usage {
+	if u == nil {
+		return nil
+	}
+	set := &recorder.NodeSet{}
+	var uses []recorder.NodeUse
+	changed := false
+	for name, nu := range u.All() {
+		cleanName, cleanUse := printable(name), clean(s, &nu)
+		changed = changed || cleanName != name || cleanUse != &nu
+		cu := *cleanUse
+		cu.Node = len(set.Names)
+		set.Names = append(set.Names, cleanName)
+		uses = append(uses, cu)
+	}
+	if !changed {
+		return u
+	}
+	out := recorder.NewUsage()
+	out.Apply(&recorder.Cycle{Nodes: set, NodeUse: uses})
+	return out
 }
 
 // entries returns es with every string printable, es itself when nothing

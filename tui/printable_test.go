@@ -1,17 +1,20 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/visible"
 	"github.com/schedscope/schedscope/tui/pages/cyclepage"
 )
 
@@ -146,6 +149,38 @@ func TestSanitizerReachesEveryString(t *testing.T) {
 	}
 }
 
+// TestSanitizerCleansUsage: the node use a replay reads through its index
+// comes from the recording, not from cleaned cycles: its node names and
+// every string of a node's use are made printable, and a clean use is kept.
+func TestSanitizerCleansUsage(t *testing.T) {
+	const dirty = "x\u202e\n\x1b[2J"
+	var nu recorder.NodeUse
+	fillStrings(reflect.ValueOf(&nu), dirty, 0)
+	nu.Node = 0
+	u := recorder.NewUsage()
+	u.Apply(&recorder.Cycle{Nodes: &recorder.NodeSet{Names: []string{"node-" + dirty}}, NodeUse: []recorder.NodeUse{nu}})
+	got := newSanitizer().usage(u)
+	if _, ok := got.Node("node-" + printable(dirty)); !ok {
+		t.Errorf("the cleaned use lacks node %q", "node-"+printable(dirty))
+	}
+	for name, use := range got.All() {
+		all := []string{name}
+		allStrings(reflect.ValueOf(use), &all)
+		for _, str := range all[1:] {
+			if str != printable(dirty) {
+				t.Errorf("node %q: string %q, want %q", name, str, printable(dirty))
+			}
+		}
+	}
+	if _, ok := u.Node("node-" + dirty); !ok {
+		t.Error("the use read was changed")
+	}
+	clean := recorder.UsageAt(loadRecording(t, "preemption").Cycles, 0)
+	if newSanitizer().usage(clean) != clean {
+		t.Error("a clean use was copied")
+	}
+}
+
 func TestCleanCyclesAreNotCopied(t *testing.T) {
 	s := newSanitizer()
 	for _, c := range loadRecording(t, "preemption").Cycles {
@@ -216,5 +251,112 @@ func TestCleanCycleDiff(t *testing.T) {
 	want.Pod.Name = "a b"
 	if diff := cmp.Diff(&want, got); diff != "" {
 		t.Errorf("cleaned cycle (-want +got):\n%s", diff)
+	}
+}
+
+// bidiControls are the characters that reorder or hide text without being
+// control characters: the bidirectional embeddings, overrides, isolates and
+// marks, zero-width characters and the line and paragraph separators.
+var bidiControls = []rune{
+	'\u202a', '\u202b', '\u202c', '\u202d', '\u202e', // embeddings, pop, overrides
+	'\u2066', '\u2067', '\u2068', '\u2069', // isolates
+	'\u200e', '\u200f', '\u061c', // marks
+	'\u200b', '\u200d', '\ufeff', // zero-width
+	'\u2028', '\u2029', // separators
+}
+
+func TestPrintableEscapesBidiControlsAsTheTextOutputDoes(t *testing.T) {
+	for _, r := range bidiControls {
+		in := "a" + string(r) + "b"
+		if got, want := printable(in), visible.String(in); got != want {
+			t.Errorf("printable(%q) = %q, want %q as the text output shows it", in, got, want)
+		}
+	}
+}
+
+// TestBidiControlsInRecordings: a recording whose names, reasons, messages
+// and plugin names hold right-to-left overrides, isolates and marks is
+// drawn with each of them escaped as the text output escapes it (\u202e),
+// in every view, whether the replay is read whole or through an index.
+func TestBidiControlsInRecordings(t *testing.T) {
+	pod := "web\u202etxt.exe"
+	c := makeCycle(1, pod).nodes("node-a\u200f", "node-b\u2067x\u2069", "node-c\u2028").
+		reject(2, "Insufficient\u2068 cpu\u2069", "mark\u200e\u061c").
+		score("Score\u202dPlugin", 1, 40, 60).obj()
+	c.Pod.Namespace = "default\u2066ns\u2069"
+	c.Filter.Plugins[1] = "Evil\u202eNIGULP"
+	c.Outcome.Message = "0/3 nodes\u202b\u202c\u200b\ufeff"
+	c.Nodes.Info = []recorder.NodeInfo{
+		{Labels: map[string]string{"zone\u202a": "east\u2029"}, Allocatable: map[string]int64{"cpu": 4000}},
+		{Allocatable: map[string]int64{"cpu": 4000}},
+		{Allocatable: map[string]int64{"cpu": 4000}},
+	}
+	for i := range c.Nodes.Names {
+		c.NodeUse = append(c.NodeUse, recorder.NodeUse{Node: i, Generation: 1, Requested: map[string]int64{"cpu": 1000},
+			Pods: []recorder.PodRef{{Namespace: "default", Name: fmt.Sprintf("old\u2066pod-%d", i)}}})
+	}
+	queue := &recorder.QueueEvent{Seq: 1, Pod: c.Pod, Op: recorder.QueueMove, To: recorder.QueueBackoff, Event: "Node\u202eAdd",
+		Hints: []recorder.QueueHint{{Plugin: "Evil\u202eNIGULP", Hint: recorder.HintQueue}}}
+	header := &recorder.Header{SchedscopeVersion: "v\u202e1", Profiles: []recorder.Profile{{SchedulerName: "default-scheduler"}}}
+
+	check := func(t *testing.T, m Model, where string) string {
+		t.Helper()
+		s := screen(m)
+		if i := strings.IndexFunc(s, func(r rune) bool { return r != '\n' && visible.Hidden(r) }); i >= 0 {
+			r, _ := utf8.DecodeRuneInString(s[i:])
+			t.Errorf("%s: %U reaches the terminal: %q", where, r, s[max(i-20, 0):min(i+20, len(s))])
+		}
+		return s
+	}
+	wants := func(t *testing.T, s, where string, raw ...string) {
+		t.Helper()
+		for _, r := range raw {
+			if want := visible.String(r); !strings.Contains(s, want) {
+				t.Errorf("%s: the screen lacks %s, as the text output shows %q:\n%s", where, want, r, s)
+			}
+		}
+	}
+	sessions := []struct {
+		name string
+		open func(w, h int) Model
+		keys func(Model, ...string) Model
+	}{
+		{"whole", func(w, h int) Model {
+			m := New(Options{Source: "replay bidi.rec"})
+			m = send(m, tea.WindowSizeMsg{Width: w, Height: h})
+			return send(m, eventsMsg{events: []Event{{Header: header}, {Queue: queue}, {Cycle: c}, {Problem: errors.New("record at byte 9: pod \u202ex")}}})
+		}, keys},
+		{"indexed", func(w, h int) Model {
+			m, _ := indexedSession(t, []*recorder.Cycle{c}, header, w, h)
+			return settle(m, eventsMsg{events: []Event{{Queue: queue}, {Problem: errors.New("record at byte 9: pod \u202ex")}}})
+		}, settleKeys},
+	}
+	for _, session := range sessions {
+		for _, size := range [][2]int{{80, 24}, {200, 50}} {
+			t.Run(fmt.Sprintf("%s %dx%d", session.name, size[0], size[1]), func(t *testing.T) {
+				m := session.open(size[0], size[1])
+				if size[0] == 200 {
+					wants(t, check(t, m, "list"), "list", pod)
+				}
+				wants(t, check(t, session.keys(m, "!"), "problems"), "problems", "pod \u202ex")
+				check(t, session.keys(m, "P"), "pods")
+				m = session.keys(m, "enter")
+				wants(t, check(t, m, "cycle"), "cycle", pod)
+				for p := range cyclepage.NumPhases {
+					m = toPhase(t, m, p)
+					check(t, m, p.String())
+					check(t, session.keys(m, "e"), p.String()+" explained")
+				}
+				m = toPhase(t, m, cyclepage.Filter)
+				for _, k := range []string{"enter", "j"} {
+					m = session.keys(m, k)
+					detail := check(t, m, "node detail")
+					wants(t, detail, "node detail", "old\u2066pod-")
+				}
+			})
+		}
+	}
+	if c.Pod.Name != pod {
+		t.Errorf("the source's cycle was changed: pod %q", c.Pod.Name)
 	}
 }

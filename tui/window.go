@@ -58,7 +58,10 @@ type usageReadMsg struct {
 	err   error
 }
 
-// readUsage rebuilds the node use as of the last of entries in a Cmd.
+// readUsage rebuilds the node use as of the last of entries in a Cmd. The
+// use is read from the recording, not from the cycles the sanitizer
+// cleaned: its names are made printable here, with a sanitizer of its own
+// (the model's is not the Cmd's to use).
 func readUsage(r Recording, entries []recorder.CycleEntry) tea.Cmd {
 	i := len(entries) - 1
 	return func() tea.Msg {
@@ -66,7 +69,7 @@ func readUsage(r Recording, entries []recorder.CycleEntry) tea.Cmd {
 		if err != nil {
 			err = fmt.Errorf("reading node use up to cycle %d: %w", entries[i].Seq, err)
 		}
-		return usageReadMsg{index: i, usage: u, err: err}
+		return usageReadMsg{index: i, usage: newSanitizer().usage(u), err: err}
 	}
 }
 

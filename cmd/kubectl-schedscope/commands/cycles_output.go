@@ -11,6 +11,7 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/export"
+	"github.com/schedscope/schedscope/recorder/visible"
 )
 
 // cyclesOutput is what explain and replay --no-tui print: cycles in the
@@ -121,7 +122,7 @@ func podKeys(cycles []*recorder.Cycle) []string {
 	for _, c := range cycles {
 		if k := c.Pod.Key(); !seen[k] {
 			seen[k] = true
-			keys = append(keys, visible(k))
+			keys = append(keys, visible.String(k))
 		}
 	}
 	return keys
@@ -144,7 +145,7 @@ func notScheduled(cycles []*recorder.Cycle) []string {
 		}
 		seen[k] = true
 		if l := last[k]; l.Outcome.Result != recorder.ResultBound {
-			out = append(out, visible(fmt.Sprintf("%s (%s)", k, l.Outcome.Result)))
+			out = append(out, visible.String(fmt.Sprintf("%s (%s)", k, l.Outcome.Result)))
 		}
 	}
 	return out

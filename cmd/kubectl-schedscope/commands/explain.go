@@ -8,6 +8,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/visible"
 	"github.com/schedscope/schedscope/tui"
 )
 
@@ -103,7 +104,7 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 		var stuck []string
 		for _, p := range pods {
 			if !recorder.Placed(p.State) {
-				stuck = append(stuck, visible(fmt.Sprintf("%s (%s)", p.Pod.Key(), p.State)))
+				stuck = append(stuck, visible.String(fmt.Sprintf("%s (%s)", p.Pod.Key(), p.State)))
 			}
 		}
 		if len(stuck) > 0 {

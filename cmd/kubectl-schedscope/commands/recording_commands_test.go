@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -335,6 +336,16 @@ func TestVerify(t *testing.T) {
 			}
 		}
 	}
+	// Swap the first two queue events, and repeat the first cycle and the
+	// last queue event at the end: each is a problem, and skipped.
+	reordered := filepath.Join(t.TempDir(), "reordered.rec")
+	q1, q2, qLast := lineOfKind(t, lines, "queue", 0), lineOfKind(t, lines, "queue", 1), lineOfKind(t, lines, "queue", queue-1)
+	swapped := slices.Clone(lines)
+	swapped[q1], swapped[q2] = lines[q2], lines[q1]
+	swapped = append(swapped[:len(swapped)-1], lines[cycle1], lines[qLast])
+	writeFile(t, reordered, string(bytes.Join(swapped, nil)), 0o600)
+	swappedAt := func(i int) int { return len(bytes.Join(swapped[:i], nil)) }
+
 	lines[set][30] ^= 1
 	writeFile(t, damaged, string(bytes.Join(lines, nil)[:at(cycle2+1)-5]), 0o600)
 
@@ -353,6 +364,13 @@ func TestVerify(t *testing.T) {
 			fmt.Sprintf("  cycle 1 (record at byte %d) refers to node set 1, which could not be read (its record at byte %d is damaged: checksum mismatch); its node names are unknown", at(cycle1), at(set)),
 			fmt.Sprintf("  recording ends with a torn record at byte %d (kept everything before it)", at(cycle2)),
 		}, "damaged.rec: 3 problems found"},
+		{"reordered", reordered, 1, []string{
+			fmt.Sprintf("%d records: 2 cycles (1 duplicate), 1 node set, %d queue events (1 duplicate, 1 out of order), 0 observed bindings", 4+queue+2, queue-1),
+			"3 problems:",
+			fmt.Sprintf("  queue event %d at byte %d is out of order: it comes after queue event %d (at byte %d)", seqOf(t, lines[q1]), swappedAt(q2), seqOf(t, lines[q2]), swappedAt(q1)),
+			fmt.Sprintf("  cycle %d appears again at byte %d (first at byte %d)", seqOf(t, lines[cycle1]), swappedAt(len(swapped)-2), swappedAt(cycle1)),
+			fmt.Sprintf("  queue event %d appears again at byte %d (first at byte %d)", seqOf(t, lines[qLast]), swappedAt(len(swapped)-1), swappedAt(qLast)),
+		}, "reordered.rec: 3 problems found"},
 		{"missing", filepath.Join(t.TempDir(), "nope.rec"), 1, nil, "nope.rec: no such file or directory"},
 		{"directory", t.TempDir(), 1, nil, "is a directory, not a recording"},
 		{"not a recording", "/dev/zero", 1, nil, "/dev/zero: not a schedscope recording"},
@@ -486,6 +504,21 @@ func lineOfKind(t *testing.T, lines [][]byte, kind string, n int) int {
 	}
 	t.Fatalf("no %s record in the recording", kind)
 	return -1
+}
+
+// seqOf returns the sequence number of a cycle or queue record line.
+func seqOf(t *testing.T, line []byte) int {
+	t.Helper()
+	var e struct {
+		Cycle, Queue *struct{ Seq int }
+	}
+	if len(line) < 9 || json.Unmarshal(line[9:], &e) != nil || e.Cycle == nil && e.Queue == nil {
+		t.Fatalf("not a cycle or queue record: %q", line)
+	}
+	if e.Cycle != nil {
+		return e.Cycle.Seq
+	}
+	return e.Queue.Seq
 }
 
 // checksumLine frames a record body as a recording line.

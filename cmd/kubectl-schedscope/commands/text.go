@@ -7,11 +7,10 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/recorder/visible"
 )
 
 // maxRows bounds per-node listings in text output; the rest is summarised.
@@ -29,7 +28,7 @@ type textWriter struct {
 func newTextWriter(w io.Writer) *textWriter { return &textWriter{w: w} }
 
 // printf prints format, whose string arguments come from data: each is
-// printed as visible would.
+// printed as visible.String shows it.
 func (t *textWriter) printf(format string, a ...any) {
 	if t.err != nil {
 		return
@@ -38,11 +37,11 @@ func (t *textWriter) printf(format string, a ...any) {
 	for i, v := range a {
 		switch v := v.(type) {
 		case string:
-			args[i] = visible(v)
+			args[i] = visible.String(v)
 		case []string:
 			vs := make([]string, len(v))
 			for j, s := range v {
-				vs[j] = visible(s)
+				vs[j] = visible.String(s)
 			}
 			args[i] = vs
 		default:
@@ -50,50 +49,6 @@ func (t *textWriter) printf(format string, a ...any) {
 		}
 	}
 	_, t.err = fmt.Fprintf(t.w, format, args...)
-}
-
-// visible returns s with what a terminal would act on instead of print made
-// visible as Go escapes: control characters (\x1b, \n, \t, C1 controls),
-// Unicode format characters that reorder or hide text (\u202e), line and
-// paragraph separators, and bytes that are not UTF-8 (\xff).
-func visible(s string) string {
-	clean := true
-	for _, r := range s {
-		if r == utf8.RuneError || hidden(r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r < 0x80 && hidden(r):
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case hidden(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteRune(r)
-		}
-		i += size
-	}
-	return b.String()
-}
-
-// hidden reports whether a terminal acts on r or shows nothing for it.
-func hidden(r rune) bool {
-	return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029'
 }
 
 // header introduces the cycles; source says where they come from ("fixture

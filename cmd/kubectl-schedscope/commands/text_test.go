@@ -13,29 +13,6 @@ import (
 	"github.com/schedscope/schedscope/recorder/export"
 )
 
-func TestVisible(t *testing.T) {
-	tests := []struct {
-		name, in, want string
-	}{
-		{"plain", "node-a · 500m", "node-a · 500m"},
-		{"OSC title and clear screen", "api\x1b]0;PWNED\x07\x1b[2J", `api\x1b]0;PWNED\x07\x1b[2J`},
-		{"newline and carriage return", "a\nerror: forged\r", `a\nerror: forged\r`},
-		{"tab", "a\tb", `a\tb`},
-		{"C1 control", "a\u009b31m", `a\u009b31m`},
-		{"right-to-left override", "evil\u202etxt.exe", `evil\u202etxt.exe`},
-		{"line separator", "a\u2028b", `a\u2028b`},
-		{"invalid UTF-8", "a\xffb", `a\xffb`},
-		{"replacement character itself", "a\ufffdb", "a\ufffdb"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := visible(tt.in); got != tt.want {
-				t.Errorf("visible(%q) = %q, want %q", tt.in, got, tt.want)
-			}
-		})
-	}
-}
-
 // writeCycles writes a recording of cycles and returns its path.
 func writeCycles(t *testing.T, cycles ...*recorder.Cycle) string {
 	t.Helper()

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -23,7 +24,7 @@ func NewCmdVerify(streams genericiooptions.IOStreams) *cobra.Command {
 	o := &VerifyOptions{streams: streams}
 	cmd := &cobra.Command{
 		Use:   "verify FILE",
-		Short: "Check a recording: torn or corrupt records, missing node sets, duplicates",
+		Short: "Check a recording: torn or corrupt records, missing node sets, duplicates, records out of order",
 		Long: "verify reads a whole recording and prints what it holds. It exits 0 when the recording is clean,\n" +
 			"and 1 with one line per problem (and the byte offset of the record) when it is not.",
 		Args: oneRecording,
@@ -52,7 +53,8 @@ func (o *VerifyOptions) Run() error {
 		out.printf("%s: schedscope %s · kube-scheduler %s · %s %s\n", o.File, h.SchedscopeVersion, h.KubernetesVersion, h.Source.Kind, h.Source.Name)
 	}
 	out.printf("%s: %s, %s, %s, %s\n", plural(s.Records, "record"),
-		withDuplicates(s.Cycles, "cycle", s.DuplicateCycles), withDuplicates(s.NodeSets, "node set", s.DuplicateNodeSets), plural(s.Queue, "queue event"), plural(s.Observed, "observed binding"))
+		withSkipped(s.Cycles, "cycle", s.DuplicateCycles, 0), withSkipped(s.NodeSets, "node set", s.DuplicateNodeSets, 0),
+		withSkipped(s.Queue, "queue event", s.DuplicateQueue, s.OutOfOrderQueue), plural(s.Observed, "observed binding"))
 	kinds := slices.Sorted(maps.Keys(s.Unknown))
 	for _, k := range kinds {
 		out.printf("skipped %s of unknown kind %s (written by a newer schedscope?)\n", plural(s.Unknown[k], "record"), strconv.Quote(k))
@@ -79,12 +81,20 @@ func plural(n int, thing string) string {
 	return fmt.Sprintf("%d %ss", n, thing)
 }
 
-// withDuplicates counts distinct things and, when there are any, their repeats.
-func withDuplicates(n int, thing string, dups int) string {
-	if dups == 0 {
+// withSkipped counts distinct things and, when there are any, the repeats
+// and the records out of order that were skipped.
+func withSkipped(n int, thing string, dups, outOfOrder int) string {
+	var skipped []string
+	if dups > 0 {
+		skipped = append(skipped, plural(dups, "duplicate"))
+	}
+	if outOfOrder > 0 {
+		skipped = append(skipped, fmt.Sprintf("%d out of order", outOfOrder))
+	}
+	if len(skipped) == 0 {
 		return plural(n, thing)
 	}
-	return fmt.Sprintf("%s (%s)", plural(n, thing), plural(dups, "duplicate"))
+	return fmt.Sprintf("%s (%s)", plural(n, thing), strings.Join(skipped, ", "))
 }
 
 // oneRecording is the Args check of the commands that read one recording:
