@@ -8,6 +8,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
@@ -619,52 +620,150 @@ func compact(patch []byte) string {
 	return string(js)
 }
 
-// ReplaceNode replaces a node with a whole Node manifest of the same name
-// (as edited from NodeYAML). source names it in errors.
-func ReplaceNode(name string, manifest []byte, source string) Change {
+// EditNode applies an edit of NodeYAML's manifest to node name: what the
+// edit changed is applied to the whole node (see applyEdit), which is then
+// validated as the API server would. source names the edit in errors.
+func EditNode(name string, manifest []byte, source string) Change {
 	c := Change{Kind: ChangePatchNode, Target: name, Detail: "an edited manifest (" + source + ")"}
 	c.apply = func(f *Fork) error {
 		i, err := f.nodeIndex(name)
 		if err != nil {
 			return err
 		}
-		n, err := decodeOne[*v1.Node](source, manifest, "Node")
+		edited, err := decodeOne[*v1.Node](source, manifest, "Node")
 		if err != nil {
 			return err
 		}
-		if n.Name != name {
-			return fmt.Errorf("%s: names node %q, not %q; add a node instead", source, input.Quote(n.Name), name)
+		if edited.Name != name {
+			return fmt.Errorf("%s: names node %q, not %q; add a node instead", source, input.Quote(edited.Name), name)
 		}
-		legacyscheme.Scheme.Default(n)
-		if err := fixture.ValidateCreate(n); err != nil {
+		var n v1.Node
+		if err := applyEdit(f.Nodes[i], nodeView(f.Nodes[i]), edited, &n); err != nil {
+			return fmt.Errorf("%s: %w", source, err)
+		}
+		legacyscheme.Scheme.Default(&n)
+		if err := fixture.ValidateCreate(&n); err != nil {
 			return err
 		}
-		f.Nodes[i] = n
+		f.Nodes[i] = &n
 		return nil
 	}
 	return c
 }
 
+// EditPod applies an edit of PodYAML's manifest to the pod: what the edit
+// changed is applied to the whole pod (see applyEdit), so what the manifest
+// left out (environment, commands, annotations, secret volumes) is kept;
+// the pod is then admitted as ReplacePod admits one. source names the edit
+// in errors.
+func EditPod(manifest []byte, source string) Change {
+	c := Change{Kind: ChangePatchPod, Detail: "an edited manifest (" + source + ")"}
+	c.apply = func(f *Fork) error {
+		edited, err := decodeOne[*v1.Pod](source, manifest, "Pod")
+		if err != nil {
+			return err
+		}
+		if edited.Spec.NodeName != "" {
+			return fmt.Errorf("%s: spec.nodeName is set: the scheduler would never see the pod", source)
+		}
+		if edited.Namespace == "" {
+			edited.Namespace = f.Pod.Namespace
+		}
+		if edited.Name != f.Pod.Name || edited.Namespace != f.Pod.Namespace {
+			return fmt.Errorf("%s: names pod %s/%s, not %s/%s", source, edited.Namespace, edited.Name, f.Pod.Namespace, f.Pod.Name)
+		}
+		var p v1.Pod
+		if err := applyEdit(f.Pod, podView(f.Pod), edited, &p); err != nil {
+			return fmt.Errorf("%s: %w", source, err)
+		}
+		p.UID = f.Pod.UID
+		if p.Spec.PriorityClassName != f.Pod.Spec.PriorityClassName {
+			// Admission computes them from the new class.
+			p.Spec.Priority, p.Spec.PreemptionPolicy = nil, nil
+		}
+		admitted, err := f.admitPod(&p)
+		if err != nil {
+			return fmt.Errorf("%s: %w", source, err)
+		}
+		f.Pod = admitted
+		return nil
+	}
+	return c
+}
+
+// applyEdit applies to full the edit that turned view (the part of full a
+// user was shown) into edited, and decodes the result into out: the
+// strategic-merge patch from view to edited, applied to full, as kubectl
+// edit applies an edit. What view left out is kept; what the user deleted
+// from view is deleted. An unchanged edit leaves full as it was.
+func applyEdit(full, view, edited, out runtime.Object) error {
+	// Both sides without apiVersion and kind: the patch is about the object.
+	strip := func(o runtime.Object) ([]byte, error) {
+		o = o.DeepCopyObject()
+		o.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
+		return json.Marshal(o)
+	}
+	before, err := strip(view)
+	if err != nil {
+		return err
+	}
+	after, err := strip(edited)
+	if err != nil {
+		return err
+	}
+	patch, err := strategicpatch.CreateTwoWayMergePatch(before, after, out)
+	if err != nil {
+		return fmt.Errorf("cannot compute the edit: %v", oneLine(err))
+	}
+	whole, err := json.Marshal(full)
+	if err != nil {
+		return err
+	}
+	merged, err := strategicpatch.StrategicMergePatch(whole, patch, out)
+	if err != nil {
+		return fmt.Errorf("cannot apply the edit: %v", oneLine(err))
+	}
+	strict, err := sigsjson.UnmarshalStrict(merged, out)
+	if err != nil {
+		return fmt.Errorf("the edited object does not decode: %v", oneLine(err))
+	}
+	if len(strict) > 0 {
+		return fmt.Errorf("%v", oneLine(strict[0]))
+	}
+	return nil
+}
+
 // PodYAML is the pod as the scheduler saw it at the fork, as a manifest to
-// edit and give back to ReplacePod.
+// edit and give back to EditPod. It holds what the scheduler reads, by the
+// allow-list a snapshot keeps (scrubPod): environment, commands, probes,
+// annotations and secret names are not in it, so they never reach an
+// editor's file.
 func (f *Fork) PodYAML() ([]byte, error) {
-	p := f.Pod.DeepCopy()
-	p.APIVersion, p.Kind = "v1", "Pod"
-	p.ManagedFields = nil
-	return yaml.Marshal(p)
+	return yaml.Marshal(podView(f.Pod))
 }
 
 // NodeYAML is a node as the scheduler saw it at the fork, to edit and give
-// back to ReplaceNode.
+// back to EditNode; like PodYAML, what the scheduler reads only (scrubNode).
 func (f *Fork) NodeYAML(name string) ([]byte, error) {
 	i, err := f.nodeIndex(name)
 	if err != nil {
 		return nil, err
 	}
-	n := f.Nodes[i].DeepCopy()
-	n.APIVersion, n.Kind = "v1", "Node"
-	n.ManagedFields = nil
-	return yaml.Marshal(n)
+	return yaml.Marshal(nodeView(f.Nodes[i]))
+}
+
+// podView is the part of p that PodYAML shows.
+func podView(p *v1.Pod) *v1.Pod {
+	v := scrubPod(p)
+	v.APIVersion, v.Kind = "v1", "Pod"
+	return v
+}
+
+// nodeView is the part of n that NodeYAML shows.
+func nodeView(n *v1.Node) *v1.Node {
+	v := scrubNode(n)
+	v.APIVersion, v.Kind = "v1", "Node"
+	return v
 }
 
 // decodeOne decodes a manifest that must hold exactly one object of type T

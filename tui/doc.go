@@ -12,7 +12,8 @@
 //
 // Where things are in this package:
 //
-//   - The program. run.go runs it over a Source; model.go is the root model
+//   - The program. run.go runs it over a Source; signals.go: what SIGINT,
+//     SIGTERM and SIGHUP do to it; model.go is the root model
 //     (routing keys and events, the layout of the screen, the sections of the
 //     "?" screen); commands.go is what the / and : prompts are open for and
 //     the : commands; source.go is what a session comes from (Source, which
@@ -23,7 +24,10 @@
 //     demand and keeps a bounded window of them.
 //   - Modes. podsmode.go: the root's part of the Pods view. observed.go: the
 //     live bindings collected. whatif*.go: the what-if mode, its edits
-//     (whatif_editor.go) and suggestions (whatif_suggest.go).
+//     (whatif_editor.go: $EDITOR; whatif_editdir.go: the session's private
+//     directory for the files it edits, and removing those that killed
+//     sessions left, with whatif_editdir_unix.go and whatif_editdir_other.go)
+//     and suggestions (whatif_suggest.go).
 //   - Shared pieces. statusbar.go: the status line. keys.go: the root's keys
 //     and the help that joins several key maps. printable.go: making
 //     recorded strings safe to draw. trace.go: frame times for the replay

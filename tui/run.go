@@ -30,8 +30,20 @@ func Run(ctx context.Context, src Source, opts Options) error {
 }
 
 // runProgram runs the bubbletea program until the user quits or ctx is done.
+// It first removes what killed sessions left in $TMPDIR.
 func runProgram(ctx context.Context, opts Options) error {
-	p := tea.NewProgram(New(opts), tea.WithContext(ctx))
+	removeStaleEdits("")
+	m := New(opts)
+	return runModel(ctx, m, m.wi.edits)
+}
+
+// runModel runs m until it quits, ctx is done or a signal ends it, then
+// removes the session's edit directory, edits. popts add to the program's
+// options (tests run it without a terminal).
+func runModel(ctx context.Context, m tea.Model, edits *editDir, popts ...tea.ProgramOption) error {
+	defer edits.Close()
+	p := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler()}, popts...)...)
+	defer endOnSignal(p, edits)()
 	_, err := p.Run()
 	if err != nil && ctx.Err() != nil && errors.Is(err, tea.ErrProgramKilled) {
 		return nil

@@ -158,6 +158,8 @@ type whatIfMode struct {
 	st   *theme.Styles
 	Keys WhatIfKeyMap
 	runs *whatIfRuns
+	// edits is where the manifests for $EDITOR are written; Run removes it.
+	edits *editDir
 
 	screen wiScreen
 	target wiTarget
@@ -192,7 +194,7 @@ func (wi *whatIfMode) showDiff(r *whatIfRun) {
 }
 
 func newWhatIfMode(src WhatIf, st *theme.Styles) whatIfMode {
-	m := whatIfMode{src: src, st: st, Keys: DefaultWhatIfKeyMap(), runs: newWhatIfRuns(),
+	m := whatIfMode{src: src, st: st, Keys: DefaultWhatIfKeyMap(), runs: newWhatIfRuns(), edits: &editDir{},
 		input: prompt.NewTextInput(st), diff: diffview.New(st), suggest: NewSuggestView(st)}
 	m.Keys.setAvailable(src != nil)
 	return m
@@ -312,7 +314,7 @@ func (m Model) whatIfKey(msg tea.KeyPressMsg) (Model, tea.Cmd, bool) {
 		case key.Matches(msg, k.Retry):
 			e := wi.edit
 			wi.screen, wi.edit, wi.editErr, wi.editing = wiNone, nil, "", e
-			return m, runEditor(e), true
+			return m, runEditor(wi.edits, e), true
 		case key.Matches(msg, k.Cancel):
 			e := wi.edit
 			wi.screen, wi.edit, wi.editErr = wiNone, nil, ""
@@ -492,10 +494,11 @@ func (m *Model) openCycle(c *recorder.Cycle) {
 	}
 }
 
-// startEdit writes the manifest to a temporary file for $EDITOR: yaml when
-// set (what an earlier what-if edited), else as the scheduler saw it.
+// startEdit writes the manifest to a file of the session's edit directory
+// for $EDITOR: yaml when set (what an earlier what-if edited), else what
+// the scheduler read of it, as the source gives it.
 func (m *Model) startEdit(e *editSession, yaml []byte) tea.Cmd {
-	src := m.wi.src
+	src, edits := m.wi.src, m.wi.edits
 	what := "the pod"
 	if e.kind == ChangeNode {
 		what = "node " + e.node
@@ -514,7 +517,7 @@ func (m *Model) startEdit(e *editSession, yaml []byte) tea.Cmd {
 				return wiEditReadyMsg{edit: e, err: err}
 			}
 		}
-		path, err := writeTemp(data, e)
+		path, err := edits.write(data, e)
 		e.path, e.orig = path, data
 		return wiEditReadyMsg{edit: e, err: err}
 	}
@@ -592,7 +595,7 @@ func (m Model) updateWhatIf(msg tea.Msg) (Model, tea.Cmd, bool) {
 			return m, nil, true
 		}
 		wi.editing = msg.edit
-		return m, runEditor(msg.edit), true
+		return m, runEditor(wi.edits, msg.edit), true
 	case wiEditedMsg:
 		e := msg.edit
 		wi.editing = nil

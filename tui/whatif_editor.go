@@ -2,6 +2,7 @@ package tui
 
 import (
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -13,7 +14,10 @@ import (
 var errUnchanged = errors.New("unchanged")
 
 // editorCommand is $EDITOR (then $VISUAL, then vi) on path. The variable is
-// read by a shell, as git does, so that it may carry arguments.
+// read by a shell, as git does, so that it may carry arguments. A plain
+// command (no list, pipe or leading assignment) is exec'd by the shell, so
+// that the process the session ends, when it ends early, is the editor
+// itself and not a shell that would leave it running on the terminal.
 func editorCommand(path string) *exec.Cmd {
 	editor := os.Getenv("EDITOR")
 	if strings.TrimSpace(editor) == "" {
@@ -22,33 +26,52 @@ func editorCommand(path string) *exec.Cmd {
 	if strings.TrimSpace(editor) == "" {
 		editor = "vi"
 	}
-	return exec.Command("sh", "-c", editor+` "$1"`, editor, path)
+	script := editor + ` "$1"`
+	if plainCommand(editor) {
+		script = "exec " + script
+	}
+	return exec.Command("sh", "-c", script, editor, path)
 }
 
-// runEditor hands the terminal to $EDITOR on the session's file.
-func runEditor(e *editSession) tea.Cmd {
-	return tea.ExecProcess(editorCommand(e.path), func(err error) tea.Msg {
+// plainCommand tells whether the shell command line s is one command that
+// exec can run: no list, pipe, redirection, subshell or newline, and no
+// variable assignment or exec before it.
+func plainCommand(s string) bool {
+	words := strings.Fields(s)
+	if len(words) == 0 || strings.ContainsAny(s, ";&|<>()`\n") {
+		return false
+	}
+	return !strings.Contains(words[0], "=") && words[0] != "exec"
+}
+
+// runEditor hands the terminal to $EDITOR on the session's file; d runs it,
+// so that the end of the session (a signal included) can end it.
+func runEditor(d *editDir, e *editSession) tea.Cmd {
+	return tea.Exec(&editorProcess{cmd: editorCommand(e.path), dir: d}, func(err error) tea.Msg {
 		return wiEditedMsg{edit: e, err: err}
 	})
 }
 
-// writeTemp writes the manifest to edit to a new temporary file.
-func writeTemp(data []byte, e *editSession) (string, error) {
-	name := "schedscope-pod-*.yaml"
-	if e.kind == ChangeNode {
-		name = "schedscope-node-*.yaml"
-	}
-	f, err := os.CreateTemp("", name)
-	if err != nil {
-		return "", err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return "", err
-	}
-	return f.Name(), f.Close()
+// editorProcess is $EDITOR as bubbletea runs it (tea.ExecCommand), started
+// and waited for by the session's editDir.
+type editorProcess struct {
+	cmd *exec.Cmd
+	dir *editDir
 }
+
+var _ tea.ExecCommand = (*editorProcess)(nil)
+
+// Run runs the editor until it exits.
+func (p *editorProcess) Run() error { return p.dir.runEditor(p.cmd) }
+
+// SetStdin gives the editor the program's input.
+func (p *editorProcess) SetStdin(r io.Reader) { p.cmd.Stdin = r }
+
+// SetStdout gives the editor the program's output.
+func (p *editorProcess) SetStdout(w io.Writer) { p.cmd.Stdout = w }
+
+// SetStderr gives the editor the program's error output.
+func (p *editorProcess) SetStderr(w io.Writer) { p.cmd.Stderr = w }
 
 // readTemp reads the edited file, bounded as manifests are.
 func readTemp(path string) ([]byte, error) {

@@ -12,9 +12,11 @@ import (
 // Every call names the recorded cycle it is about. The TUI calls it from
 // tea.Cmds only: a call may run the fixture up to the cycle and take seconds.
 type WhatIf interface {
-	// PodYAML is the manifest of the cycle's pod as the scheduler saw it.
+	// PodYAML is the manifest of the cycle's pod as the scheduler saw it,
+	// what the scheduler reads only: it is written to a file for $EDITOR,
+	// and the edit comes back as a ChangePod, applied to the whole pod.
 	PodYAML(c *recorder.Cycle) ([]byte, error)
-	// NodeYAML is a node's manifest as the cycle saw it.
+	// NodeYAML is a node's manifest as the cycle saw it, likewise.
 	NodeYAML(c *recorder.Cycle, node string) ([]byte, error)
 	// Run re-runs the cycle with the changes; errors are one line.
 	Run(c *recorder.Cycle, changes []WhatIfChange) (*WhatIfResult, error)
@@ -27,9 +29,9 @@ type WhatIf interface {
 type ChangeKind uint8
 
 const (
-	// ChangePod replaces the pod with YAML.
+	// ChangePod is YAML, an edit of PodYAML's manifest.
 	ChangePod ChangeKind = iota + 1
-	// ChangeNode replaces node Target with YAML.
+	// ChangeNode is YAML, an edit of node Target's NodeYAML.
 	ChangeNode
 	// ChangeEvict deletes pod Target (namespace/name) before the cycle.
 	ChangeEvict

@@ -74,6 +74,8 @@ func (f *fakeWhatIf) Suggest(c *recorder.Cycle) (*SuggestResult, error) {
 func whatIfSession(t testing.TB, f *fakeWhatIf, w, h int, cycles ...*recorder.Cycle) Model {
 	t.Helper()
 	m := New(Options{Source: "fixture test.yaml", WhatIf: f})
+	m.wi.edits.parent = t.TempDir()
+	t.Cleanup(func() { m.wi.edits.Close() })
 	m = send(m, tea.WindowSizeMsg{Width: w, Height: h})
 	evs := []Event{{Header: &recorder.Header{KubernetesVersion: "v1.37.1"}}}
 	f.before = map[int]*recorder.Cycle{}

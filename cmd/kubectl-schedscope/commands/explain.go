@@ -97,7 +97,7 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 	if o.Output == "text" {
 		// JSON and YAML list them under problems.
 		for _, p := range problems {
-			fmt.Fprintf(o.streams.ErrOut, "problem: %s\n", visible(p.Error()))
+			fmt.Fprintf(o.streams.ErrOut, "problem: %s\n", visible.String(p.Error()))
 		}
 	}
 	if o.ExitCode {

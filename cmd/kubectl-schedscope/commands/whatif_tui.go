@@ -97,9 +97,9 @@ func (s *whatIfSource) NodeYAML(c *recorder.Cycle, node string) ([]byte, error) 
 func (s *whatIfSource) change(c tui.WhatIfChange) (engine.Change, error) {
 	switch c.Kind {
 	case tui.ChangePod:
-		return engine.ReplacePod(c.YAML, "the edited pod"), nil
+		return engine.EditPod(c.YAML, "the edited pod"), nil
 	case tui.ChangeNode:
-		return engine.ReplaceNode(c.Target, c.YAML, "the edited node "+c.Target), nil
+		return engine.EditNode(c.Target, c.YAML, "the edited node "+c.Target), nil
 	case tui.ChangeEvict:
 		return engine.EvictPod(c.Target), nil
 	case tui.ChangeWeight:
@@ -206,7 +206,9 @@ func suggestNote(r *engine.SuggestResult) string {
 }
 
 // word says a change in words; an edit says which lines it changed, as
-// the engine's words for it name only the edited manifest.
+// the engine's words for it name only the edited manifest. The lines are
+// those of the manifest the editor was given (the fork's PodYAML or
+// NodeYAML: what the scheduler reads) against the edited one.
 func (s *whatIfSource) word(f *engine.Fork, c tui.WhatIfChange, ec engine.Change) string {
 	var old []byte
 	var err error

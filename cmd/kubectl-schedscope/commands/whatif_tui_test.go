@@ -2,6 +2,8 @@ package commands
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -46,8 +48,9 @@ func TestWhatIfSourceOnUnschedulable(t *testing.T) {
 	if d := res.Diff; d == nil || len(d.BecameFeasible) != 1 || d.BecameFeasible[0].Node != "cordoned" {
 		t.Errorf("diff = %+v; want cordoned to become feasible", res.Diff)
 	}
-	if len(res.Changes) != 1 || !strings.Contains(res.Changes[0], "cordoned") {
-		t.Errorf("changes = %q", res.Changes)
+	// The words compare the manifest the editor was given with the edit.
+	if want := "edit node cordoned: unschedulable: true → unschedulable: false"; len(res.Changes) != 1 || res.Changes[0] != want {
+		t.Errorf("changes = %q, want [%q]", res.Changes, want)
 	}
 
 	// A refused edit is one line.
@@ -88,6 +91,83 @@ func TestWhatIfSourceOnUnschedulable(t *testing.T) {
 	}
 	if _, err := src.PodYAML(&recorder.Cycle{Seq: 7}); err == nil || strings.Contains(err.Error(), "\n") {
 		t.Errorf("cycle 7 of a one-cycle run: err = %v; want a one-line error", err)
+	}
+}
+
+// The pod's manifest handed to $EDITOR holds none of the values a pod keeps
+// beside what the scheduler reads, and an edit of it keeps them in the pod
+// the re-run schedules.
+func TestWhatIfSourceEditsWithoutTheSecrets(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	path := filepath.Join(t.TempDir(), "leaky.yaml")
+	manifests := `apiVersion: v1
+kind: Node
+metadata: {name: node-a, labels: {kubernetes.io/hostname: node-a}, annotations: {example.com/key: LEAK-node}}
+status:
+  allocatable: {cpu: "1", memory: 2Gi, pods: "110"}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web, namespace: default, annotations: {example.com/token: LEAK-annotation}}
+spec:
+  containers:
+  - name: c
+    image: busybox
+    command: [run, --password=LEAK-command]
+    env: [{name: PASSWORD, value: LEAK-env}]
+    resources: {requests: {cpu: "2"}}
+    volumeMounts: [{name: creds, mountPath: /creds}]
+  volumes:
+  - {name: creds, secret: {secretName: leak-secret}}
+`
+	if err := os.WriteFile(path, []byte(manifests), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := newWhatIfSource(ctx, &simOptions{Fixture: path, Diagnostic: "unschedulable"})
+	c1 := &recorder.Cycle{Seq: 1}
+	pod, err := s.PodYAML(c1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	node, err := s.NodeYAML(c1, "node-a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range [][]byte{pod, node} {
+		if strings.Contains(strings.ToLower(string(m)), "leak") {
+			t.Errorf("the manifest for $EDITOR holds a value the scheduler does not read:\n%s", m)
+		}
+	}
+	edited := strings.Replace(string(pod), `cpu: "2"`, "cpu: 500m", 1)
+	ch := tui.WhatIfChange{Kind: tui.ChangePod, YAML: []byte(edited)}
+	res, err := s.Run(c1, []tui.WhatIfChange{ch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.After.Outcome.Node != "node-a" {
+		t.Errorf("after the edit the pod is %s on %q; want it bound to node-a", res.After.Outcome.Result, res.After.Outcome.Node)
+	}
+	if want := `edit the pod: cpu: "2" → cpu: 500m`; len(res.Changes) != 1 || res.Changes[0] != want {
+		t.Errorf("changes = %q, want [%q]", res.Changes, want)
+	}
+	f, err := s.forkAt(c1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ec, err := s.change(ch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := f.With(ec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := g.Pod.Spec.Containers[0]
+	if len(c.Env) != 1 || c.Env[0].Value != "LEAK-env" || len(c.Command) != 2 || g.Pod.Annotations["example.com/token"] != "LEAK-annotation" ||
+		len(g.Pod.Spec.Volumes) == 0 || g.Pod.Spec.Volumes[0].Secret == nil {
+		t.Errorf("the edited pod lost what the editor did not show: env %v, command %v, annotations %v, volumes %v",
+			c.Env, c.Command, g.Pod.Annotations, g.Pod.Spec.Volumes)
 	}
 }
 

@@ -1,0 +1,303 @@
+//go:build unix
+
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// The files handed to $EDITOR are in one directory of the session, 0700,
+// named for its process, each file 0600; Close removes the directory and
+// refuses later edits.
+func TestWhatIfEditFilesArePrivate(t *testing.T) {
+	before, _ := stuckCycles()
+	f := &fakeWhatIf{podYAML: "kind: Pod\nmetadata:\n  name: stuck\n"}
+	m := whatIfSession(t, f, 80, 24, before)
+	m, cmd := sendCmd(keys(m, "enter", "w"), press("e"))
+	m, _ = settleWhatIf(t, m, cmd)
+	path := lastEdit(t, m).path
+	dir := filepath.Dir(path)
+	if want := fmt.Sprintf("%s%d-", editDirPrefix, os.Getpid()); !strings.HasPrefix(filepath.Base(dir), want) || filepath.Dir(dir) != m.wi.edits.parent {
+		t.Errorf("the file is %s; want it in %s/%s*", path, m.wi.edits.parent, want)
+	}
+	modes := []struct {
+		path string
+		want os.FileMode
+	}{{dir, os.ModeDir | 0o700}, {path, 0o600}}
+	for _, x := range modes {
+		fi, err := os.Lstat(x.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode() != x.want {
+			t.Errorf("%s: mode %v, want %v", x.path, fi.Mode(), x.want)
+		}
+	}
+	// A second edit goes to the same directory.
+	second, err := m.wi.edits.write([]byte("kind: Node\n"), &editSession{kind: ChangeNode, node: "a"})
+	if err != nil || filepath.Dir(second) != dir || !strings.HasPrefix(filepath.Base(second), "node-") {
+		t.Errorf("a node's edit went to %s (%v); want a node-*.yaml in %s", second, err, dir)
+	}
+	if err := m.wi.edits.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("after Close the directory is still there (%v)", err)
+	}
+	if _, err := m.wi.edits.write([]byte("kind: Pod\n"), &editSession{kind: ChangePod}); !errors.Is(err, errSessionEnding) {
+		t.Errorf("an edit after Close: %v, want %v", err, errSessionEnding)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("an edit after Close made the directory again (%v)", err)
+	}
+}
+
+// A session's start removes the directories of sessions whose process is
+// gone, and the former files older than a day; nothing of a live process,
+// of another user, or behind a symbolic link.
+func TestRemoveStaleEdits(t *testing.T) {
+	parent := t.TempDir()
+	elsewhere := t.TempDir()
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	deadPID := dead.Process.Pid
+	alive := exec.Command("sleep", "60")
+	if err := alive.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { alive.Process.Kill(); alive.Wait() })
+	dirOf := func(pid int, n int) string { return fmt.Sprintf("%s%d-%d", editDirPrefix, pid, n) }
+	old := time.Now().Add(-48 * time.Hour)
+	tests := []struct {
+		name string
+		make func(path string) error
+		kept bool
+	}{
+		{dirOf(deadPID, 1), mkdirWithFile, false},
+		{dirOf(os.Getpid(), 2), mkdirWithFile, true},
+		{dirOf(alive.Process.Pid, 3), mkdirWithFile, true},
+		{dirOf(deadPID, 4) + "x", mkdirWithFile, true},
+		{dirOf(deadPID, 5), func(p string) error { return os.WriteFile(p, nil, 0o600) }, true},
+		{dirOf(deadPID, 6), func(p string) error { return os.Symlink(elsewhere, p) }, true},
+		{"schedscope-pod-123.yaml", oldFile(old), false},
+		{"schedscope-node-456.yaml", oldFile(old), false},
+		{"schedscope-pod-789.yaml", oldFile(time.Now()), true},
+		{"schedscope-pod-x.yaml", oldFile(old), true},
+		{"other.yaml", oldFile(old), true},
+	}
+	if os.Geteuid() == 0 {
+		// Only root can give a file away.
+		tests = append(tests, struct {
+			name string
+			make func(path string) error
+			kept bool
+		}{dirOf(deadPID, 7), func(p string) error {
+			if err := mkdirWithFile(p); err != nil {
+				return err
+			}
+			return os.Lchown(p, 65534, 65534)
+		}, true})
+	}
+	for _, tt := range tests {
+		if err := tt.make(filepath.Join(parent, tt.name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(elsewhere, "keep"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	removeStaleEdits(parent)
+	for _, tt := range tests {
+		_, err := os.Lstat(filepath.Join(parent, tt.name))
+		if kept := err == nil; kept != tt.kept {
+			t.Errorf("%s: kept %v, want %v", tt.name, kept, tt.kept)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(elsewhere, "keep")); err != nil {
+		t.Errorf("the target of a symbolic link was touched: %v", err)
+	}
+}
+
+func mkdirWithFile(p string) error {
+	if err := os.Mkdir(p, 0o700); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(p, "pod-1.yaml"), []byte("kind: Pod\n"), 0o600)
+}
+
+func oldFile(mtime time.Time) func(string) error {
+	return func(p string) error {
+		if err := os.WriteFile(p, nil, 0o600); err != nil {
+			return err
+		}
+		return os.Chtimes(p, mtime, mtime)
+	}
+}
+
+// The helper process of TestSignalWhileEditing: a what-if session without a
+// terminal whose program starts by running $EDITOR on the pod's manifest.
+func TestEditorHelperProcess(t *testing.T) {
+	parent := os.Getenv("SCHEDSCOPE_TEST_EDIT_PARENT")
+	if parent == "" {
+		t.Skip("run by TestSignalWhileEditing")
+	}
+	before, _ := stuckCycles()
+	f := &fakeWhatIf{podYAML: "kind: Pod\nmetadata:\n  name: stuck\n"}
+	m := whatIfSession(t, f, 80, 24, before)
+	// Not whatIfSession's directory: that one a test's cleanup removes.
+	m.wi.edits = &editDir{parent: parent}
+	m, cmd := sendCmd(keys(m, "enter", "w"), press("e"))
+	m, cmd = settleWhatIf(t, m, cmd)
+	if cmd == nil {
+		t.Fatal("e did not start the editor")
+	}
+	err := runModel(context.Background(), startWith{Model: m, first: cmd}, m.wi.edits,
+		tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithWindowSize(80, 24))
+	fmt.Println("session ended:", err)
+}
+
+// startWith is a model whose program starts by running first.
+type startWith struct {
+	Model
+	first tea.Cmd
+}
+
+func (s startWith) Init() tea.Cmd { return tea.Batch(s.Model.Init(), s.first) }
+
+// A session that gets SIGTERM, SIGHUP or SIGINT while $EDITOR runs ends the
+// editor, removes the pod's file and its directory, and ends; one killed
+// with SIGKILL leaves them, and the next session's start removes them.
+func TestSignalWhileEditing(t *testing.T) {
+	editor := filepath.Join(t.TempDir(), "editor")
+	// It says which file it was given and its pid, then waits as a person
+	// would, as the same process.
+	script := "#!/bin/sh\nprintf '%s %s\\n' \"$1\" $$ > \"$SCHEDSCOPE_TEST_EDITING.tmp\"\nmv \"$SCHEDSCOPE_TEST_EDITING.tmp\" \"$SCHEDSCOPE_TEST_EDITING\"\nexec sleep 30\n"
+	if err := os.WriteFile(editor, []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGKILL} {
+		t.Run(sig.String(), func(t *testing.T) {
+			parent := t.TempDir()
+			editing := filepath.Join(t.TempDir(), "editing")
+			helper := exec.Command(os.Args[0], "-test.run=^TestEditorHelperProcess$", "-test.count=1")
+			helper.Env = append(os.Environ(), "SCHEDSCOPE_TEST_EDIT_PARENT="+parent, "SCHEDSCOPE_TEST_EDITING="+editing,
+				"EDITOR="+editor, "VISUAL=")
+			// A file, not a pipe: the editor inherits it, and a pipe would
+			// keep Wait waiting for the editor.
+			out, err := os.Create(filepath.Join(t.TempDir(), "out"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer out.Close()
+			helper.Stdout, helper.Stderr = out, out
+			output := func() string { b, _ := os.ReadFile(out.Name()); return string(b) }
+			if err := helper.Start(); err != nil {
+				t.Fatal(err)
+			}
+			exited := make(chan error, 1)
+			go func() { exited <- helper.Wait() }()
+			t.Cleanup(func() { helper.Process.Kill() })
+
+			var file string
+			var editorPID int
+			for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+				if b, err := os.ReadFile(editing); err == nil {
+					fields := strings.Fields(string(b))
+					file = fields[0]
+					editorPID, _ = strconv.Atoi(fields[1])
+					break
+				}
+				select {
+				case err := <-exited:
+					t.Fatalf("the session ended (%v) before the editor ran:\n%s", err, output())
+				default:
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("the editor did not start:\n%s", output())
+				}
+			}
+			dir := filepath.Dir(file)
+			if ok, _ := regexp.MatchString(fmt.Sprintf(`^%s%d-`, editDirPrefix, helper.Process.Pid), filepath.Base(dir)); !ok || filepath.Dir(dir) != parent {
+				t.Fatalf("the editor was given %s; want a file in %s/%s%d-*", file, parent, editDirPrefix, helper.Process.Pid)
+			}
+			if b, err := os.ReadFile(file); err != nil || !strings.Contains(string(b), "name: stuck") {
+				t.Fatalf("the editor's file holds %q (%v)", b, err)
+			}
+			start := time.Now()
+			if err := helper.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case <-exited:
+			case <-time.After(15 * time.Second):
+				t.Fatalf("the session did not end within 15s of %v:\n%s", sig, output())
+			}
+			if sig == syscall.SIGKILL {
+				if _, err := os.Stat(file); err != nil {
+					t.Fatalf("after SIGKILL the file is gone (%v): the check of the next start would prove nothing", err)
+				}
+				syscall.Kill(editorPID, syscall.SIGKILL) // the orphaned editor
+				if got := removeStaleEdits(parent); len(got) != 1 || got[0] != dir {
+					t.Errorf("the next start removed %q, want [%s]", got, dir)
+				}
+			} else if took := time.Since(start); took > 10*time.Second {
+				t.Errorf("the session took %v to end: it waited for the editor", took)
+			}
+			if _, err := os.Lstat(dir); !os.IsNotExist(err) {
+				t.Errorf("after %v the edit directory %s is still there (%v):\n%s", sig, dir, err, output())
+			}
+			if left, _ := filepath.Glob(filepath.Join(parent, "*")); len(left) > 0 {
+				t.Errorf("after %v left in $TMPDIR: %q", sig, left)
+			}
+			if sig != syscall.SIGKILL && !processGone(editorPID) {
+				syscall.Kill(editorPID, syscall.SIGKILL)
+				t.Errorf("after %v the editor (pid %d) still runs", sig, editorPID)
+			}
+		})
+	}
+}
+
+// A plain $EDITOR is exec'd by the shell, so that ending the session ends
+// it; shell syntax is left as it is.
+func TestEditorCommand(t *testing.T) {
+	tests := []struct {
+		editor string
+		want   string
+	}{
+		{"", `exec vi "$1"`},
+		{"vim", `exec vim "$1"`},
+		{"code --wait", `exec code --wait "$1"`},
+		{"vim -c 'set ft=yaml'", `exec vim -c 'set ft=yaml' "$1"`},
+		{"TERM=xterm vim", `TERM=xterm vim "$1"`},
+		{"exec vim", `exec vim "$1"`},
+		{"vim; echo done", `vim; echo done "$1"`},
+		{"cat | vim -", `cat | vim - "$1"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.editor, func(t *testing.T) {
+			t.Setenv("EDITOR", tt.editor)
+			t.Setenv("VISUAL", "")
+			cmd := editorCommand("/tmp/f.yaml")
+			want := []string{"sh", "-c", tt.want}
+			if got := cmd.Args[:3]; strings.Join(got, "\x00") != strings.Join(want, "\x00") {
+				t.Errorf("args %q, want %q", got, want)
+			}
+		})
+	}
+}
