@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/schedscope/schedscope/recorder/input"
 )
 
 // errUnchanged says the user saved the file as it was.
@@ -73,16 +75,9 @@ func (p *editorProcess) SetStdout(w io.Writer) { p.cmd.Stdout = w }
 // SetStderr gives the editor the program's error output.
 func (p *editorProcess) SetStderr(w io.Writer) { p.cmd.Stderr = w }
 
-// readTemp reads the edited file, bounded as manifests are.
+// readTemp reads the edited file, bounded as every manifest is.
 func readTemp(path string) ([]byte, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if fi.Size() > 4<<20 {
-		return nil, errors.New(path + ": larger than 4 MiB: too big for one manifest")
-	}
-	return os.ReadFile(path)
+	return input.ReadFile(path, input.ManifestLimit, "manifest")
 }
 
 // removeFile deletes the session's temporary file.
