@@ -23,7 +23,8 @@
 //     wrap_extenders.go the extenders, wrap_preemption.go preemption's dry runs.
 //     cycle_trace.go holds a cycle's trace while it runs; cycle_lifecycle.go
 //     takes it from start to the recorded Cycle (selection, outcome, emit);
-//     diagnostic.go runs the diagnostic full-filter pass; events.go catches
+//     diagnostic.go runs the diagnostic full-filter pass; unread.go names the
+//     kinds of a fixture's objects nothing in the run acts on; events.go catches
 //     the scheduler's events; header.go describes the scheduler for a recording.
 //   - Running a fixture. sim.go: Run (sequential arrival) and RunBurst;
 //     steps.go writes a timeline's step; settle.go: when the scheduler has

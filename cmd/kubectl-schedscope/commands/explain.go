@@ -2,11 +2,14 @@ package commands
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/visible"
 	"github.com/schedscope/schedscope/tui"
@@ -54,6 +57,8 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 	var queue []*recorder.QueueEvent
 	var never []recorder.PodState
 	var problems []error
+	var warnings []string
+	var unread *engine.UnreadKind
 	err := consume(ctx, o.source, func(ev tui.Event) error {
 		switch {
 		case ev.Header != nil:
@@ -64,6 +69,8 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 			queue = append(queue, ev.Queue)
 		case ev.NeverAttempted != nil:
 			never = ev.NeverAttempted
+		case errors.As(ev.Problem, &unread):
+			warnings = append(warnings, unread.Error())
 		case ev.Problem != nil:
 			problems = append(problems, ev.Problem)
 		}
@@ -90,7 +97,7 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 		pods = kept
 		cycles, _ = podCycles(cycles, o.Pod, fx.Name)
 	}
-	out := cyclesOutput{header: header, source: "fixture " + fx.Name, warnings: fx.Warnings, problems: problems, cycles: cycles, pods: pods, story: o.Pod != ""}
+	out := cyclesOutput{header: header, source: "fixture " + fx.Name, warnings: append(slices.Clone(fx.Warnings), warnings...), problems: problems, cycles: cycles, pods: pods, story: o.Pod != ""}
 	if err := out.print(o.streams.Out, o.Output); err != nil {
 		return err
 	}

@@ -153,6 +153,14 @@ func (s *fixtureSource) run(ctx context.Context, h fixtureHooks) (recorder.Heade
 		return recorder.Header{}, err
 	}
 	h.onEngine(e)
+	// What nothing in the run acts on is told, never dropped.
+	unread, err := e.Unread(fx)
+	if err != nil {
+		return recorder.Header{}, err
+	}
+	for _, u := range unread {
+		early = append(early, u)
+	}
 	serial(func() {
 		h.onHeader(e.Header())
 		headerSent = true

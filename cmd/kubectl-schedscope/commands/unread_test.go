@@ -1,0 +1,150 @@
+package commands
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/schedscope/schedscope/fixtures"
+)
+
+const unreadNode = `apiVersion: v1
+kind: Node
+metadata: {name: n1}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
+`
+
+const unreadPod = `---
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: default}
+spec:
+  containers: [{name: c, image: nginx}]
+`
+
+func workload(kind, apiVersion, name string) string {
+	spec := `  replicas: 2
+  selector: {matchLabels: {app: ` + name + `}}
+  template:
+    metadata: {labels: {app: ` + name + `}}
+    spec:
+      containers: [{name: c, image: nginx}]
+`
+	if kind == "Job" {
+		spec = `  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: c, image: busybox}]
+`
+	}
+	return "---\napiVersion: " + apiVersion + "\nkind: " + kind + "\nmetadata: {name: " + name + ", namespace: default}\nspec:\n" + spec
+}
+
+// TestExplainNamesWhatNothingReads gives explain fixtures holding objects
+// the run does not act on: each kind is named once, with the file:line of
+// its first object, in the text output and the JSON export's warnings; a
+// workload whose pods the fixture holds (as a snapshot's) is not.
+func TestExplainNamesWhatNothingReads(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name string
+		docs string
+		want []string
+	}{
+		{
+			name: "a Deployment and a ConfigMap",
+			docs: unreadNode + workload("Deployment", "apps/v1", "web") + "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg, namespace: default}\ndata: {a: b}\n" + unreadPod,
+			want: []string{
+				"F:6: Deployment default/web: none of its pods is scheduled: schedscope runs no Deployment controller to make them; list its pods as Pods, or snapshot a cluster that runs it",
+				"F:17: ConfigMap default/cfg: not read by the scheduler or admission; ignored",
+			},
+		},
+		{
+			name: "a ReplicaSet the scheduler reads, a Job, two Secrets, a budget",
+			docs: unreadNode + workload("ReplicaSet", "apps/v1", "rs") + workload("Job", "batch/v1", "j") +
+				"---\napiVersion: v1\nkind: Secret\nmetadata: {name: s1, namespace: default}\n---\napiVersion: v1\nkind: Secret\nmetadata: {name: s2, namespace: default}\n" +
+				"---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: pdb, namespace: default}\nspec:\n  minAvailable: 1\n  selector: {matchLabels: {app: rs}}\n" + unreadPod,
+			want: []string{
+				"F:6: ReplicaSet default/rs: none of its pods is scheduled: the scheduler reads it (default topology spreading counts the pods it owns), but schedscope runs no ReplicaSet controller to make them; list its pods as Pods, or snapshot a cluster that runs it",
+				"F:17: Job default/j: none of its pods is scheduled: schedscope runs no Job controller to make them; list its pods as Pods, or snapshot a cluster that runs it",
+				"F:26: Secret default/s1 and 1 more: not read by the scheduler or admission; ignored",
+				"F:34: PodDisruptionBudget default/pdb: its status is taken as written (disruptionsAllowed 0 when unset): schedscope runs no disruption controller, so preemption counts every pod it covers as a violation unless status.disruptionsAllowed says otherwise",
+			},
+		},
+		{
+			name: "a ReplicaSet whose pod the fixture holds",
+			docs: unreadNode + workload("ReplicaSet", "apps/v1", "rs") + `---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: rs-abcde
+  namespace: default
+  labels: {app: rs}
+  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: rs, uid: 3f1e1b7e-0000-4000-8000-000000000001, controller: true}]
+spec:
+  containers: [{name: c, image: nginx}]
+`,
+			want: nil,
+		},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(dir, string(rune('a'+i))+".yaml")
+			if err := os.WriteFile(path, []byte(tt.docs), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			for _, w := range tt.want {
+				want = append(want, strings.Replace(w, "F:", path+":", 1))
+			}
+			out, errOut, code := run(t, "explain", "-f", path)
+			if code != 0 {
+				t.Fatalf("explain: exit %d: %s", code, errOut)
+			}
+			var got []string
+			for _, l := range strings.Split(out, "\n") {
+				if w, ok := strings.CutPrefix(l, "warning: "); ok {
+					got = append(got, w)
+				}
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("text warnings (-want +got):\n%s", diff)
+			}
+			out, errOut, code = run(t, "explain", "-f", path, "-o", "json")
+			if code != 0 {
+				t.Fatalf("explain -o json: exit %d: %s", code, errOut)
+			}
+			var doc struct {
+				Warnings []string `json:"warnings"`
+				Problems []string `json:"problems"`
+			}
+			if err := json.Unmarshal([]byte(out), &doc); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, doc.Warnings); diff != "" {
+				t.Errorf("JSON warnings (-want +got):\n%s", diff)
+			}
+			if len(doc.Problems) != 0 {
+				t.Errorf("JSON problems %q, want none", doc.Problems)
+			}
+		})
+	}
+}
+
+// TestEmbeddedFixturesUseEveryObject: the embedded fixtures hold nothing a
+// run leaves unused.
+func TestEmbeddedFixturesUseEveryObject(t *testing.T) {
+	for _, name := range fixtures.Names() {
+		out, errOut, code := run(t, "explain", "-f", name)
+		if code != 0 {
+			t.Fatalf("explain -f %s: exit %d: %s", name, code, errOut)
+		}
+		if strings.Contains(out, "not read by the scheduler") || strings.Contains(out, "none of its pods is scheduled") {
+			t.Errorf("%s leaves objects unused:\n%s", name, out)
+		}
+	}
+}
