@@ -34,6 +34,7 @@ type wireEnvelope struct {
 	Queue     *QueueEvent `json:"queue,omitempty"`
 	Dropped   *Dropped    `json:"dropped,omitempty"`
 	NodeSetAt int64       `json:"nodeSetAt,omitempty"`
+	N         int64       `json:"n,omitempty"`
 }
 
 // wireCycle decodes a Cycle with its Ints lists left as written. The fields

@@ -16,7 +16,9 @@ import (
 // The first line carries the Header. A line is written and flushed as soon as its
 // record is complete, so a crash loses at most the line being written; the reader
 // keeps everything before a torn last line and reports the tear. The JSON after the
-// checksum can be read with ordinary tools (cut -c10- FILE | jq).
+// checksum can be read with ordinary tools (cut -c10- FILE | jq). Every record after
+// the header ends with its number in the file ("n", from 1), so that a reader
+// notices a record moved, copied or spliced in.
 
 // Record kinds.
 const (
@@ -56,6 +58,10 @@ type envelope struct {
 	// NodeSetAt is the byte offset of the NodeSet record a cycle refers to, so a
 	// reader can open one cycle without reading the file from the start.
 	NodeSetAt int64 `json:"nodeSetAt,omitempty"`
+	// N numbers the records of a file after its header, from 1, as they are
+	// written: a record moved, copied or spliced in does not follow the one
+	// before it in this order (recordings before it have none).
+	N int64 `json:"n,omitempty"`
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -65,6 +71,7 @@ type Writer struct {
 	w       *bufio.Writer
 	written map[int]int64 // node set ID → offset of its record
 	off     int64         // bytes written so far
+	n       int64         // records written after the header
 	buf     bytes.Buffer
 	err     error
 }
@@ -102,6 +109,9 @@ func (w *Writer) write(e *envelope) error {
 	if w.err != nil {
 		return w.err
 	}
+	if e.Kind != KindHeader {
+		e.N = w.n + 1
+	}
 	w.buf.Reset()
 	enc := json.NewEncoder(&w.buf)
 	enc.SetEscapeHTML(false)
@@ -122,6 +132,9 @@ func (w *Writer) write(e *envelope) error {
 		return err
 	}
 	w.off += int64(len(sum) + len(body) + 1)
+	if e.Kind != KindHeader {
+		w.n++
+	}
 	return nil
 }
 

@@ -60,6 +60,11 @@ func TestFollowReadsRecordsAsTheyAreWritten(t *testing.T) {
 	{
 		var buf bytesWriter
 		w2, _ := NewWriter(&buf, Header{})
+		// The records the file holds first, so that the line is numbered
+		// as the file's next record.
+		if err := w2.WriteCycle(&Cycle{Seq: 1, Nodes: nodes}); err != nil {
+			t.Fatal(err)
+		}
 		buf.b = nil
 		if err := w2.WriteCycle(&Cycle{Seq: 2, NodeSetID: 1}); err != nil {
 			t.Fatal(err)

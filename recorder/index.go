@@ -295,6 +295,8 @@ type skimmed struct {
 	dropped                 []byte
 	queue                   []byte
 	nodeSetAt               int64
+	// n is the record's number in its file (envelope.N).
+	n int64
 }
 
 // skimLine checks a record line against its checksum and finds its members
@@ -311,10 +313,22 @@ func skimLine(line []byte) (*skimmed, string) {
 	if crc32.Checksum(body, castagnoli) != uint32(want) {
 		return nil, "checksum mismatch"
 	}
+	// The record's number is the writer's last member; end is where the
+	// members before it end.
+	var n int64
+	end := len(body) - 1
+	if body[end] == '}' {
+		if i := bytes.LastIndex(body, []byte(`,"n":`)); i >= 0 {
+			if v, err := strconv.ParseInt(string(body[i+len(`,"n":`):end]), 10, 64); err == nil && v > 0 {
+				n, end = v, i
+			}
+		}
+	}
 	// A cycle as the writer lays it out is not walked here: its members
 	// are, by skimCycle.
-	if rest, ok := bytes.CutPrefix(body, []byte(`{"kind":"cycle","cycle":{`)); ok && body[len(body)-1] == '}' {
-		s := skimmed{kind: KindCycle, cycle: body[len(body)-len(rest)-1 : len(body)-1]}
+	const cyclePrefix = `{"kind":"cycle","cycle":{`
+	if bytes.HasPrefix(body[:end], []byte(cyclePrefix)) && body[len(body)-1] == '}' {
+		s := skimmed{kind: KindCycle, cycle: body[len(cyclePrefix)-1 : end], n: n}
 		if i := bytes.LastIndex(s.cycle, []byte(`},"nodeSetAt":`)); i >= 0 {
 			n, err := strconv.ParseInt(string(s.cycle[i+len(`},"nodeSetAt":`):]), 10, 64)
 			if err == nil {
@@ -325,7 +339,7 @@ func skimLine(line []byte) (*skimmed, string) {
 			return &s, ""
 		}
 	}
-	var s skimmed
+	s := skimmed{n: n}
 	var bad string
 	err = members(body, func(key, v []byte) bool {
 		switch string(key) {
@@ -426,7 +440,7 @@ func (r *Reader) skim(b []byte, off int64, line int) (rec Record, err error, ok 
 		if err := checkNodeSet(&ns); err != nil {
 			return corrupt(fmt.Sprintf("node set %d: %v", ns.ID, err))
 		}
-		if err := r.admit(Record{NodeSet: &ns, Offset: off}); err != nil {
+		if err := r.admit(Record{NodeSet: &ns, Offset: off, n: s.n}); err != nil {
 			return Record{Offset: off}, err, true
 		}
 		return Record{Kind: KindNodeSet, Offset: off}, nil, true
@@ -439,7 +453,7 @@ func (r *Reader) skim(b []byte, off int64, line int) (rec Record, err error, ok 
 			return corrupt(decoderSays(err))
 		}
 		e.Offset, e.Segment = off-r.base, r.segment
-		rec := Record{Kind: KindCycle, Entry: &e, Offset: off}
+		rec := Record{Kind: KindCycle, Entry: &e, Offset: off, n: s.n}
 		if err := r.admit(rec); err != nil {
 			return Record{Offset: off}, err, true
 		}
@@ -457,7 +471,11 @@ func (r *Reader) skim(b []byte, off int64, line int) (rec Record, err error, ok 
 		if err := json.Unmarshal(s.observe, &o); err != nil {
 			return corrupt(err.Error())
 		}
-		return Record{Kind: KindObserved, Observed: &o, Offset: off}, nil, true
+		rec := Record{Kind: KindObserved, Observed: &o, Offset: off, n: s.n}
+		if err := r.admit(rec); err != nil {
+			return Record{Offset: off}, err, true
+		}
+		return rec, nil, true
 	case KindDropped:
 		var d Dropped
 		if s.dropped == nil {
@@ -465,6 +483,9 @@ func (r *Reader) skim(b []byte, off int64, line int) (rec Record, err error, ok 
 		}
 		if err := json.Unmarshal(s.dropped, &d); err != nil {
 			return corrupt(err.Error())
+		}
+		if err := r.admit(Record{Offset: off, n: s.n}); err != nil {
+			return Record{Offset: off}, err, true
 		}
 		r.pending = append(r.pending, &ErrDropped{Offset: off, Dropped: d})
 		return Record{Kind: KindDropped, Offset: off}, nil, true
@@ -479,7 +500,7 @@ func (r *Reader) skim(b []byte, off int64, line int) (rec Record, err error, ok 
 		if err := checkQueueEvent(&q); err != nil {
 			return corrupt(err.Error())
 		}
-		rec := Record{Kind: KindQueue, Queue: &q, Offset: off}
+		rec := Record{Kind: KindQueue, Queue: &q, Offset: off, n: s.n}
 		if err := r.admit(rec); err != nil {
 			return Record{Offset: off}, err, true
 		}

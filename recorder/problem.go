@@ -117,6 +117,8 @@ func numbered(kind string) string {
 		return "node set"
 	case KindQueue:
 		return "queue event"
+	case kindRecord:
+		return "record"
 	}
 	return "cycle"
 }

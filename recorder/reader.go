@@ -21,6 +21,8 @@ type Record struct {
 	Entry *CycleEntry
 	// Offset is the byte offset of the record's line.
 	Offset int64
+	// n is the record's number in its file (envelope.N), 0 when unnumbered.
+	n int64
 }
 
 // Reader reads a recording record by record.
@@ -196,6 +198,7 @@ func (r *Reader) Next() (Record, error) {
 			continue
 		}
 		rec, err := decodeRecord(e, off, line, r.lim, r.lookup)
+		rec.n = e.N
 		if r.index && rec.Cycle != nil {
 			entry := EntryOf(rec.Cycle)
 			entry.Offset, entry.Segment = off-r.base, r.segment
@@ -230,6 +233,14 @@ func (r *Reader) rotate(off int64, h *Header) {
 // admit checks the number of a record read, returning the problem that
 // skips it, and keeps a node set it admits for the cycles that refer to it.
 func (r *Reader) admit(rec Record) error {
+	if err := r.admitKind(rec); err != nil {
+		return err
+	}
+	return r.seq.record(rec.n, rec.Offset)
+}
+
+// admitKind checks the number of a record of a numbered kind.
+func (r *Reader) admitKind(rec Record) error {
 	switch {
 	case rec.NodeSet != nil:
 		ns := rec.NodeSet

@@ -16,6 +16,11 @@ import "time"
 //     the scheduling queue's lock, and events are written in that order: the
 //     numbers increase from one record to the next.
 //
+//   - every record after a file's header carries its number in that file
+//     (envelope.N), given as it is written: the numbers increase from line
+//     to line, which catches what the kinds' own numbers cannot, such as two
+//     cycles swapped. Recordings written before it have none.
+//
 // Numbers may skip: a live session drops records when the disk falls behind
 // (a KindDropped record notes it), and a flight recorder's file starts where
 // the one before it ended. A record whose number repeats, or a queue event
@@ -36,6 +41,10 @@ type sequence struct {
 	// created is when the recording being read was created, from its
 	// header; zero when unknown.
 	created time.Time
+	// n is the number of the last numbered record of the current file, nAt
+	// its offset.
+	n   int64
+	nAt int64
 }
 
 func newSequence(h Header) sequence {
@@ -78,6 +87,7 @@ func (s *sequence) admit(kind string, n int, off int64) error {
 // header that follows an unreadable one.
 func (s *sequence) header(h *Header) {
 	clear(s.sets)
+	s.n, s.nAt = 0, 0 // each file numbers its records from 1
 	switch {
 	case h == nil:
 	case s.created.IsZero() || h.Created.Equal(s.created):
@@ -87,3 +97,26 @@ func (s *sequence) header(h *Header) {
 		s.queue, s.queueAt, s.created = 0, 0, h.Created
 	}
 }
+
+// record checks a record's number in its file, n (0: a recording written
+// before records were numbered): numbers increase from record to record,
+// so a record that repeats or goes back was copied or moved. It catches
+// what the kinds' own numbers cannot, such as two cycles swapped. A gap is
+// no problem: the records between were damaged and reported as such.
+func (s *sequence) record(n, off int64) error {
+	if n == 0 {
+		return nil
+	}
+	switch {
+	case s.n == 0:
+	case n == s.n:
+		return &ErrDuplicate{Offset: off, Kind: kindRecord, ID: int(n), First: s.nAt}
+	case n < s.n:
+		return &ErrOutOfOrder{Offset: off, Kind: kindRecord, Seq: int(n), After: int(s.n), AfterAt: s.nAt}
+	}
+	s.n, s.nAt = n, off
+	return nil
+}
+
+// kindRecord names, in a problem, a record by its number in its file.
+const kindRecord = "record"

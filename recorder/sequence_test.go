@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -48,6 +49,50 @@ func sequencedLines(t *testing.T, created time.Time) map[string][]byte {
 	return out
 }
 
+// writtenInOrder writes the records names names (q1…q4, c1, c2; the header
+// and node set 1 are written by the writer itself) in that order with one
+// Writer, as a run whose records ended in that order is written, and
+// returns its lines by name.
+func writtenInOrder(t *testing.T, created time.Time, names []string) map[string][]byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, Header{SchedscopeVersion: "test", Created: created})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]byte{}
+	last := 0
+	take := func(name string) {
+		out[name] = slices.Clone(buf.Bytes()[last:])
+		last = buf.Len()
+	}
+	take("header")
+	nodes := &NodeSet{ID: 1, Names: []string{"a", "b"}}
+	for _, name := range names {
+		var err error
+		switch {
+		case name == "header" || name == "set1":
+			continue
+		case strings.HasPrefix(name, "q"):
+			seq, _ := strconv.Atoi(name[1:])
+			err = w.WriteQueue(&QueueEvent{Seq: seq, Time: created.Add(time.Duration(seq) * time.Second), Pod: PodRef{Namespace: "default", Name: "web"}, Op: QueueMove, To: QueueActive})
+		case strings.HasPrefix(name, "c"):
+			seq, _ := strconv.Atoi(name[1:])
+			before := buf.Len()
+			err = w.WriteCycle(testCycle(seq, nodes))
+			if lines := bytes.SplitAfter(buf.Bytes()[before:], []byte("\n")); len(lines) > 2 {
+				out["set1"] = slices.Clone(lines[0])
+				last += len(lines[0])
+			}
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		take(name)
+	}
+	return out
+}
+
 // offsetRef is a line's offset in a wanted problem: @3 is the offset of the
 // input's fourth line.
 var offsetRef = regexp.MustCompile(`@(\d+)`)
@@ -70,6 +115,9 @@ func TestRecordsOutOfPlace(t *testing.T) {
 		name string
 		// lines names the lines of run, or, after "2:", of other.
 		lines []string
+		// written: the lines are written in this order by one Writer (as
+		// the writer numbers them), not cut from run.
+		written bool
 		want  kept
 		// wantProblems refer to line offsets as @N (N counts from 0).
 		wantProblems []string
@@ -80,9 +128,19 @@ func TestRecordsOutOfPlace(t *testing.T) {
 			want:  kept{1, []int{1, 2}, []int{1, 2, 3, 4}},
 		},
 		{
-			name:  "cycles out of sequence order, as bindings and held preemptions end them",
+			name:    "cycles out of sequence order, as bindings and held preemptions end them",
+			lines:   []string{"header", "q1", "q2", "set1", "c2", "q3", "c1", "q4"},
+			written: true,
+			want:    kept{1, []int{2, 1}, []int{1, 2, 3, 4}},
+		},
+		{
+			name:  "two cycle lines swapped",
 			lines: []string{"header", "q1", "q2", "set1", "c2", "q3", "c1", "q4"},
-			want:  kept{1, []int{2, 1}, []int{1, 2, 3, 4}},
+			want:  kept{1, []int{2}, []int{1, 2, 4}},
+			wantProblems: []string{
+				"record 5 at byte @5 is out of order: it comes after record 6 (at byte @4)",
+				"record 4 at byte @6 is out of order: it comes after record 6 (at byte @4)",
+			},
 		},
 		{
 			name:  "gaps left by dropped records",
@@ -90,9 +148,10 @@ func TestRecordsOutOfPlace(t *testing.T) {
 			want:  kept{1, []int{2}, []int{1, 4}},
 		},
 		{
-			name:  "a flight recorder's file read alone starts mid-sequence",
-			lines: []string{"header", "q3", "set1", "c2", "q4"},
-			want:  kept{1, []int{2}, []int{3, 4}},
+			name:    "a flight recorder's file read alone starts mid-sequence",
+			lines:   []string{"header", "q3", "set1", "c2", "q4"},
+			written: true,
+			want:    kept{1, []int{2}, []int{3, 4}},
 		},
 		{
 			name:  "a flight recorder's next file goes on numbering",
@@ -153,8 +212,12 @@ func TestRecordsOutOfPlace(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var in []byte
 			var at []int64
+			lines := run
+			if tt.written {
+				lines = writtenInOrder(t, created, tt.lines)
+			}
 			for _, name := range tt.lines {
-				line := run[name]
+				line := lines[name]
 				if n, ok := strings.CutPrefix(name, "2:"); ok {
 					line = other[n]
 				}
