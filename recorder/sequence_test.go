@@ -118,7 +118,7 @@ func TestRecordsOutOfPlace(t *testing.T) {
 		// written: the lines are written in this order by one Writer (as
 		// the writer numbers them), not cut from run.
 		written bool
-		want  kept
+		want    kept
 		// wantProblems refer to line offsets as @N (N counts from 0).
 		wantProblems []string
 	}{
