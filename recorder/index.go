@@ -318,7 +318,10 @@ func skimLine(line []byte) (*skimmed, string) {
 	var n int64
 	end := len(body) - 1
 	if body[end] == '}' {
-		if i := bytes.LastIndex(body, []byte(`,"n":`)); i >= 0 {
+		// Only the tail may hold it: an unnumbered line is not scanned whole.
+		from := max(0, len(body)-32)
+		if i := bytes.LastIndex(body[from:], []byte(`,"n":`)); i >= 0 {
+			i += from
 			if v, err := strconv.ParseInt(string(body[i+len(`,"n":`):end]), 10, 64); err == nil && v > 0 {
 				n, end = v, i
 			}
