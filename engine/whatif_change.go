@@ -134,17 +134,24 @@ func strategicMerge(obj any, patch []byte, out any) error {
 	if err != nil {
 		return err
 	}
+	return mergeStrict(obj, js, out, "patch", "patched")
+}
+
+// mergeStrict applies the JSON strategic-merge patch js to obj and decodes
+// the result strictly into out; what ("patch", "edit") and done
+// ("patched", "edited") word the errors.
+func mergeStrict(obj any, js []byte, out any, what, done string) error {
 	orig, err := json.Marshal(obj)
 	if err != nil {
 		return err
 	}
-	merged, err := strategicpatch.StrategicMergePatch(orig, js, obj)
+	merged, err := strategicpatch.StrategicMergePatch(orig, js, out)
 	if err != nil {
-		return fmt.Errorf("cannot apply the patch: %v", oneLine(err))
+		return fmt.Errorf("cannot apply the %s: %v", what, oneLine(err))
 	}
 	strict, err := sigsjson.UnmarshalStrict(merged, out)
 	if err != nil {
-		return fmt.Errorf("the patched object does not decode: %v", oneLine(err))
+		return fmt.Errorf("the %s object does not decode: %v", done, oneLine(err))
 	}
 	if len(strict) > 0 {
 		return fmt.Errorf("%v", oneLine(strict[0]))
@@ -715,22 +722,7 @@ func applyEdit(full, view, edited, out runtime.Object) error {
 	if err != nil {
 		return fmt.Errorf("cannot compute the edit: %v", oneLine(err))
 	}
-	whole, err := json.Marshal(full)
-	if err != nil {
-		return err
-	}
-	merged, err := strategicpatch.StrategicMergePatch(whole, patch, out)
-	if err != nil {
-		return fmt.Errorf("cannot apply the edit: %v", oneLine(err))
-	}
-	strict, err := sigsjson.UnmarshalStrict(merged, out)
-	if err != nil {
-		return fmt.Errorf("the edited object does not decode: %v", oneLine(err))
-	}
-	if len(strict) > 0 {
-		return fmt.Errorf("%v", oneLine(strict[0]))
-	}
-	return nil
+	return mergeStrict(full, patch, out, "edit", "edited")
 }
 
 // PodYAML is the pod as the scheduler saw it at the fork, as a manifest to

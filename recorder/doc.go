@@ -9,6 +9,7 @@
 //   - The model. cycle.go: Cycle and its phases (PreFilter, Filter, PostFilter,
 //     Score, Selection, Reserve … PostBind), node sets, the winner and loss
 //     reasons. pod_state.go: where each pod stands at the end of a run.
+//     unused.go: the kinds of a fixture's objects a run leaves unused.
 //     usage.go: what was placed on each node, rebuilt from cycles' NodeUse.
 //     ints.go: the run-length lists node indices and scores are written as.
 //   - Writing. file.go: the record kinds, the checksummed line format and

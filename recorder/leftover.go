@@ -46,7 +46,7 @@ func Leftovers(path string) ([]Leftover, error) {
 				pid = n
 			}
 		}
-		if pid != 0 && processRunning(pid) {
+		if pid != 0 && !ProcessGone(pid) {
 			continue
 		}
 		fi, err := e.Info()

@@ -2,6 +2,6 @@
 
 package recorder
 
-// processRunning cannot tell on this system: every writer is taken as
-// running, so no temporary file is ever called a leftover.
-func processRunning(int) bool { return true }
+// ProcessGone cannot tell on this system: no process is taken for gone, so
+// nothing it left is ever taken for stale.
+func ProcessGone(int) bool { return false }

@@ -7,9 +7,13 @@ import (
 	"syscall"
 )
 
-// processRunning says whether process pid exists. A process of another user
-// that exists (EPERM) counts as running.
-func processRunning(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
+// ProcessGone says whether no process has pid (kill(pid, 0) fails with
+// ESRCH), so that what a dead process left — a partial recording, an edit
+// directory — can be told from what a running one is writing. A process of
+// another user (EPERM) is there.
+func ProcessGone(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
 }

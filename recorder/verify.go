@@ -23,6 +23,10 @@ type Summary struct {
 	// repeat the one before them and OutOfOrderQueue those numbered lower,
 	// which readers skip (and Problems lists).
 	Queue, DuplicateQueue, OutOfOrderQueue int
+	// OutOfPlace counts the records whose number in their file repeats or
+	// goes back (moved, copied or spliced in) while their kind's own
+	// numbers do not say so, such as two cycles swapped; readers skip them.
+	OutOfPlace int
 	// Unknown counts records of kinds this build does not know, by kind:
 	// written by a newer schedscope, they are skipped, not problems.
 	Unknown map[string]int
@@ -61,10 +65,16 @@ func Verify(r io.Reader) (*Summary, error) {
 					s.DuplicateNodeSets++
 				case KindQueue:
 					s.DuplicateQueue++
+				case kindRecord:
+					s.OutOfPlace++
 				}
 			case errors.As(err, &order):
 				s.Records++
-				s.OutOfOrderQueue++
+				if order.Kind == KindQueue {
+					s.OutOfOrderQueue++
+				} else {
+					s.OutOfPlace++
+				}
 			}
 			continue
 		}

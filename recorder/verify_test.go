@@ -28,9 +28,17 @@ func TestVerify(t *testing.T) {
 		queued = append(queued, q[name]...)
 	}
 
+	// cycles 1 and 2 swapped: their own numbers allow it, the records' do not.
+	var swapped []byte
+	var swappedAt []int
+	for _, name := range []string{"header", "q1", "q2", "set1", "c2", "q3", "c1", "q4"} {
+		swappedAt = append(swappedAt, len(swapped))
+		swapped = append(swapped, q[name]...)
+	}
+
 	type counts struct {
 		Records, NodeSets, DuplicateNodeSets, Cycles, DuplicateCycles, Observed int
-		Queue, DuplicateQueue, OutOfOrderQueue                                  int
+		Queue, DuplicateQueue, OutOfOrderQueue, OutOfPlace                      int
 		Unknown                                                                 map[string]int
 	}
 	tests := []struct {
@@ -48,6 +56,10 @@ func TestVerify(t *testing.T) {
 			fmt.Sprintf("queue event 2 at byte %d is out of order: it comes after queue event 3 (at byte %d)", at[3], at[2]),
 			fmt.Sprintf("queue event 4 appears again at byte %d (first at byte %d)", at[5], at[4]),
 		}},
+		{"two cycle lines swapped", swapped, counts{Records: 8, NodeSets: 1, Cycles: 1, Queue: 3, OutOfPlace: 2, Unknown: map[string]int{}}, []string{
+			fmt.Sprintf("record 5 at byte %d is out of order: it comes after record 6 (at byte %d)", swappedAt[5], swappedAt[4]),
+			fmt.Sprintf("record 4 at byte %d is out of order: it comes after record 6 (at byte %d)", swappedAt[6], swappedAt[4]),
+		}},
 		{"damaged cycle and torn tail", damaged[:len(damaged)-10], counts{Records: 3, NodeSets: 1, Cycles: 1, Unknown: map[string]int{}}, []string{
 			fmt.Sprintf("corrupt record at byte %d (line 3): checksum mismatch", len(lines[0])+len(lines[1])),
 			fmt.Sprintf("recording ends with a torn record at byte %d (kept everything before it)", len(clean)-len(lines[4])),
@@ -59,7 +71,7 @@ func TestVerify(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(tt.want, counts{s.Records, s.NodeSets, s.DuplicateNodeSets, s.Cycles, s.DuplicateCycles, s.Observed, s.Queue, s.DuplicateQueue, s.OutOfOrderQueue, s.Unknown}); diff != "" {
+			if diff := cmp.Diff(tt.want, counts{s.Records, s.NodeSets, s.DuplicateNodeSets, s.Cycles, s.DuplicateCycles, s.Observed, s.Queue, s.DuplicateQueue, s.OutOfOrderQueue, s.OutOfPlace, s.Unknown}); diff != "" {
 				t.Errorf("counts (-want +got):\n%s", diff)
 			}
 			var got []string

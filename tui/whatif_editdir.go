@@ -11,6 +11,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/schedscope/schedscope/recorder"
 )
 
 // editDir is the session's private directory for the manifests it hands to
@@ -168,7 +170,7 @@ func removeStaleEdits(parent string) []string {
 		path := filepath.Join(parent, name)
 		if m := staleEditDir.FindStringSubmatch(name); m != nil {
 			pid, err := strconv.Atoi(m[1])
-			if err != nil || !e.IsDir() || !ownedByUs(path) || !processGone(pid) {
+			if err != nil || !e.IsDir() || !ownedByUs(path) || !recorder.ProcessGone(pid) {
 				continue
 			}
 			if os.RemoveAll(path) == nil {

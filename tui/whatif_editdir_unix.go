@@ -3,19 +3,9 @@
 package tui
 
 import (
-	"errors"
 	"os"
 	"syscall"
 )
-
-// processGone tells whether no process has pid: kill(pid, 0) fails with
-// ESRCH. A process of another user (EPERM) is there.
-func processGone(pid int) bool {
-	if pid <= 0 {
-		return false
-	}
-	return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
-}
 
 // ownedByUs tells whether path itself (not what a symbolic link points
 // to) belongs to the current user.

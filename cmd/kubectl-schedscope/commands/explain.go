@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/visible"
 	"github.com/schedscope/schedscope/tui"
@@ -58,7 +57,7 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 	var never []recorder.PodState
 	var problems []error
 	var warnings []string
-	var unread *engine.UnreadKind
+	var unused *unusedProblem
 	err := consume(ctx, o.source, func(ev tui.Event) error {
 		switch {
 		case ev.Header != nil:
@@ -69,8 +68,8 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 			queue = append(queue, ev.Queue)
 		case ev.NeverAttempted != nil:
 			never = ev.NeverAttempted
-		case errors.As(ev.Problem, &unread):
-			warnings = append(warnings, unread.Error())
+		case errors.As(ev.Problem, &unused):
+			warnings = append(warnings, unused.Error())
 		case ev.Problem != nil:
 			problems = append(problems, ev.Problem)
 		}

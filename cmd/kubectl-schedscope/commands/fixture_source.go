@@ -7,6 +7,7 @@ import (
 	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/tui"
 )
 
@@ -159,7 +160,7 @@ func (s *fixtureSource) run(ctx context.Context, h fixtureHooks) (recorder.Heade
 		return recorder.Header{}, err
 	}
 	for _, u := range unread {
-		early = append(early, u)
+		early = append(early, &unusedProblem{*u})
 	}
 	serial(func() {
 		h.onHeader(e.Header())
@@ -190,3 +191,9 @@ func (o *simOptions) simulate(ctx context.Context, onCycle func(*recorder.Cycle)
 	})
 	return src.fx, err
 }
+
+// unusedProblem is a kind of object the run leaves unused, sent as a
+// problem (the TUI lists it); explain prints it among the warnings.
+type unusedProblem struct{ recorder.Unused }
+
+func (u *unusedProblem) Error() string { return narrate.Unused(u.Unused) }

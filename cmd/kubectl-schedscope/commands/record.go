@@ -139,7 +139,11 @@ func (o *RecordOptions) interrupted(f *recorder.AtomicFile, cycles int, werr err
 	if f == nil {
 		return errorf("interrupted: %s recorded to standard output", plural(cycles, "complete cycle"))
 	}
-	if werr != nil || cycles == 0 {
+	if werr != nil {
+		f.Abort()
+		return errorf("interrupted after writing %s failed: %v", o.Output, werr)
+	}
+	if cycles == 0 {
 		f.Abort()
 		return errorf("interrupted before any cycle was recorded: %s was not written", o.Output)
 	}

@@ -52,7 +52,11 @@ func (o *VerifyOptions) Run() error {
 	} else {
 		out.printf("%s: schedscope %s · kube-scheduler %s · %s %s\n", o.File, h.SchedscopeVersion, h.KubernetesVersion, h.Source.Kind, h.Source.Name)
 	}
-	out.printf("%s: %s, %s, %s, %s\n", plural(s.Records, "record"),
+	records := plural(s.Records, "record")
+	if s.OutOfPlace > 0 {
+		records += fmt.Sprintf(" (%d out of place)", s.OutOfPlace)
+	}
+	out.printf("%s: %s, %s, %s, %s\n", records,
 		withSkipped(s.Cycles, "cycle", s.DuplicateCycles, 0), withSkipped(s.NodeSets, "node set", s.DuplicateNodeSets, 0),
 		withSkipped(s.Queue, "queue event", s.DuplicateQueue, s.OutOfOrderQueue), plural(s.Observed, "observed binding"))
 	kinds := slices.Sorted(maps.Keys(s.Unknown))

@@ -1,0 +1,31 @@
+package recorder
+
+// An Unused is a kind of object a fixture holds that nothing in a run acts
+// on as a cluster would, named by its first such object and where that
+// object is, so that nothing a user wrote vanishes unsaid (narrate.Unused
+// words it).
+type Unused struct {
+	Kind string
+	// Name is the first such object's namespace/name, Source its file:line.
+	Name, Source string
+	// Count is how many objects of the kind it stands for.
+	Count int
+	// Reason is why the run does not use them.
+	Reason UnusedReason
+}
+
+// Why a run leaves a kind of object unused.
+type UnusedReason string
+
+const (
+	// UnusedNoController: a workload whose pods no controller makes.
+	UnusedNoController UnusedReason = "NoController"
+	// UnusedNoControllerRead: the same, of a kind the scheduler reads all
+	// the same (default topology spreading counts the pods it owns).
+	UnusedNoControllerRead UnusedReason = "NoControllerRead"
+	// UnusedNoDisruptionController: a PodDisruptionBudget whose status no
+	// controller computes; it is taken as written.
+	UnusedNoDisruptionController UnusedReason = "NoDisruptionController"
+	// UnusedNotRead: neither the scheduler's informers nor admission read it.
+	UnusedNotRead UnusedReason = "NotRead"
+)
