@@ -28,7 +28,7 @@ func (e *Engine) startCycle(fw framework.Framework, state fwk.CycleState, podInf
 	c := &cycleTrace{
 		c: &recorder.Cycle{
 			Seq:         seq,
-			Pod:         podRef(podInfo.Pod),
+			Pod:         e.withOwner(podRef(podInfo.Pod), podInfo.Pod),
 			Profile:     fw.ProfileName(),
 			Attempt:     podInfo.Attempts,
 			Start:       e.now(),

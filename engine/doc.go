@@ -1,6 +1,7 @@
 // Package engine runs the upstream kube-scheduler in-process over a cluster held in
 // memory and records every scheduling cycle as recorder types. Its package
-// tree (engine, engine/fixture, engine/live, engine/cluster) is the only one
+// tree (engine, engine/fixture, engine/controllers, engine/live,
+// engine/cluster) is the only one
 // of schedscope that imports k8s.io/kubernetes.
 //
 // Where things are:
@@ -27,9 +28,15 @@
 //     kinds of a fixture's objects nothing in the run acts on; events.go catches
 //     the scheduler's events; header.go describes the scheduler for a recording.
 //   - Running a fixture. sim.go: Run (sequential arrival) and RunBurst;
-//     steps.go writes a timeline's step; settle.go: when the scheduler has
-//     nothing left to do (counted informer events, no pod in flight);
-//     queue_counts.go.
+//     steps.go writes a timeline's step; settle.go: when the scheduler and
+//     the controllers beside it have nothing left to do (counted informer
+//     events, no pod in flight, no controller work); queue_counts.go.
+//     Package engine/controllers runs the controllers, the simulated
+//     kubelet and provisioner; cluster_api.go is what the in-memory API
+//     server does for them (the create path through fixture.Admitter,
+//     status and generation on update, events dropped); cluster_state.go
+//     reads what they left (workloads, budgets, claims); owners.go names a
+//     pod's workload.
 //   - A live cluster. mirror.go is the seam live mode drives the engine
 //     through (NewMirrored, ReadResources, Tracker, LockPods, Start, Schedule,
 //     FlushHeld, with Options.OnDecided); the session itself is package

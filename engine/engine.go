@@ -17,6 +17,7 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework/preemption"
 	"k8s.io/utils/clock"
 
+	"github.com/schedscope/schedscope/engine/controllers"
 	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder"
 )
@@ -58,8 +59,11 @@ type Options struct {
 	OnDecided func(*recorder.Cycle)
 
 	// simulated gives the scheduling queue a simClock (fixture runs), and
-	// keeps what a run needs to know when the scheduler has settled.
+	// keeps what a run needs to know when the scheduler has settled. A
+	// simulated run has a cluster beside the scheduler (engine/controllers):
+	// all of it, or in a fork only its volumes and kubelet (forked).
 	simulated bool
+	forked    bool
 }
 
 // Engine is the upstream scheduler running in-process over a fixture.
@@ -80,6 +84,7 @@ type Engine struct {
 	// trackerMu orders read-modify-writes of pods in the in-memory API server
 	// (the bind reactor and the live mirror).
 	trackerMu sync.Mutex
+	versions  *versions
 
 	informers informers.SharedInformerFactory
 
@@ -95,6 +100,10 @@ type Engine struct {
 	// executors are the DefaultPreemption executors, asked whether a pod's
 	// preemption is still evicting victims.
 	executors []*preemption.Executor
+	// ctrls are the controllers beside the scheduler (nil in live mode);
+	// admitter admits what they create.
+	ctrls    *controllers.Set
+	admitter *fixture.Admitter
 
 	mu       sync.Mutex
 	inFlight map[types.UID]bool
@@ -164,16 +173,30 @@ func build(ctx context.Context, fx *fixture.Fixture, opts Options) (*Engine, err
 	// tracker does not. The scheduler drops pod updates whose version did not
 	// change, so without this a status patch (a nomination after preemption)
 	// never reached the queued pod, and its retry missed the fast path.
-	versioned := e.events.countWrites(clienttesting.ObjectReaction(versioningTracker{ObjectTracker: e.client.Tracker(), written: e.nominations.saw}))
+	e.versions = newVersions(opts.simulated, fx.Objects)
+	tracker := versioningTracker{ObjectTracker: e.client.Tracker(), versions: e.versions, written: e.nominations.saw}
+	versioned := e.events.countWrites(clienttesting.ObjectReaction(tracker))
 	e.client.PrependReactor("update", "*", versioned)
 	e.client.PrependReactor("patch", "*", versioned)
 	// Every write reaches the scheduler as one event; count them (the
 	// same reaction the clientset's default reactor runs).
-	written := e.events.countWrites(clienttesting.ObjectReaction(e.client.Tracker()))
+	written := e.events.countWrites(clienttesting.ObjectReaction(tracker))
 	e.client.PrependReactor("create", "*", written)
 	e.client.PrependReactor("delete", "*", written)
 	e.client.PrependReactor("create", "pods", e.bindReactor)
 	e.client.PrependReactor("list", "*", sortedList(clienttesting.ObjectReaction(e.client.Tracker())))
+	if opts.simulated {
+		var err error
+		if e.admitter, err = fixture.NewAdmitter(fx.Objects); err != nil {
+			return nil, err
+		}
+		context.AfterFunc(ctx, e.admitter.Close)
+		e.client.PrependReactor("update", "*", e.updateReactor)
+		e.client.PrependReactor("create", "*", admitReactor(e.admitter))
+		for _, verb := range []string{"create", "update", "patch"} {
+			e.client.PrependReactor(verb, "events", dropEvents)
+		}
+	}
 
 	informerFactory := scheduler.NewInformerFactory(e.client, 0, nil)
 	recorderFactory := func(string) events.EventRecorderLogger { return &eventRecorder{e: e} }
@@ -202,6 +225,16 @@ func build(ctx context.Context, fx *fixture.Fixture, opts Options) (*Engine, err
 		e.globalPct = *cfg.PercentageOfNodesToScore
 	}
 	e.executors = e.preemptionExecutors()
+	if opts.simulated {
+		which := controllers.All
+		if opts.forked {
+			which = controllers.Volumes | controllers.Kubelet
+		}
+		if e.ctrls, err = controllers.New(controllerContext(ctx), controllers.Deps{Client: e.client,
+			Informers: countingFactory{informerFactory, e.events}, Changed: e.changes.kick, Run: which}); err != nil {
+			return nil, err
+		}
+	}
 	if err := e.installHooks(); err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -18,6 +19,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 	clienttesting "k8s.io/client-go/testing"
+	podutil "k8s.io/kubernetes/pkg/api/v1/pod"
 )
 
 // sortedList returns lists ordered by namespace and name, as etcd returns them.
@@ -69,28 +71,108 @@ func (e *Engine) bindReactor(action clienttesting.Action) (bool, runtime.Object,
 		return true, nil, fmt.Errorf("pod %s/%s is already assigned to node %q", pod.Namespace, pod.Name, pod.Spec.NodeName)
 	}
 	pod.Spec.NodeName = b.Target.Name
-	setCondition(pod, v1.PodCondition{Type: v1.PodScheduled, Status: v1.ConditionTrue, LastTransitionTime: metav1.Now()})
-	bumpVersion(&pod.ObjectMeta)
+	podutil.UpdatePodCondition(&pod.Status, &v1.PodCondition{Type: v1.PodScheduled, Status: v1.ConditionTrue, LastTransitionTime: metav1.Now()})
 	undo := e.events.writing("pods")
-	if err := e.client.Tracker().Update(v1.SchemeGroupVersion.WithResource("pods"), pod, pod.Namespace); err != nil {
+	if err := e.versions.write(&pod.ObjectMeta, nil, func() error {
+		return e.client.Tracker().Update(v1.SchemeGroupVersion.WithResource("pods"), pod, pod.Namespace)
+	}); err != nil {
 		undo()
 		return true, nil, err
 	}
 	return true, b, nil
 }
 
-// versioningTracker gives each updated or patched object a new resourceVersion,
-// and shows each written object to written.
+// versions gives written objects their resourceVersions. In a fixture run
+// (global) they count writes to the whole API server, as etcd's revision
+// does, and events go out in that order: the controllers compare the
+// version they wrote with the one their informer has read (client-go's
+// consistency store). In live mode an object's version moves on from the
+// cluster's.
+type versions struct {
+	mu     sync.Mutex
+	global bool
+	n      int64
+}
+
+// newVersions starts a fixture run's count after the versions its objects carry.
+func newVersions(global bool, objs []runtime.Object) *versions {
+	v := &versions{global: global, n: 1}
+	for _, o := range objs {
+		if m, err := metaOf(o); err == nil {
+			if n, err := strconv.ParseInt(m.ResourceVersion, 10, 64); err == nil && n > v.n {
+				v.n = n
+			}
+		}
+	}
+	return v
+}
+
+// staleWrite is the API server's words for an update of an old version.
+const staleWrite = "the object has been modified; please apply your changes to the latest version and try again"
+
+// write gives m its new version and makes the write that stores it. check,
+// if set, may refuse the write first, with the versions locked.
+func (v *versions) write(m *metav1.ObjectMeta, check, store func() error) error {
+	if !v.global {
+		bumpVersion(m)
+		return store()
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if check != nil {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	sent := m.ResourceVersion
+	m.ResourceVersion = strconv.FormatInt(v.n+1, 10)
+	if err := store(); err != nil {
+		m.ResourceVersion = sent
+		return err
+	}
+	v.n++
+	return nil
+}
+
+// versioningTracker gives each created, updated or patched object a new
+// resourceVersion, and shows each updated or patched object to written.
 type versioningTracker struct {
 	clienttesting.ObjectTracker
-	written func(runtime.Object)
+	versions *versions
+	written  func(runtime.Object)
+}
+
+func (t versioningTracker) Create(gvr schema.GroupVersionResource, obj runtime.Object, ns string, opts ...metav1.CreateOptions) error {
+	m, err := metaOf(obj)
+	if err != nil || !t.versions.global {
+		return t.ObjectTracker.Create(gvr, obj, ns, opts...)
+	}
+	return t.versions.write(m, nil, func() error { return t.ObjectTracker.Create(gvr, obj, ns, opts...) })
 }
 
 func (t versioningTracker) Update(gvr schema.GroupVersionResource, obj runtime.Object, ns string, opts ...metav1.UpdateOptions) error {
-	if m, err := metaOf(obj); err == nil {
-		bumpVersion(m)
+	store := func() error { return t.ObjectTracker.Update(gvr, obj, ns, opts...) }
+	m, err := metaOf(obj)
+	if err != nil {
+		return store()
 	}
-	if err := t.ObjectTracker.Update(gvr, obj, ns, opts...); err != nil {
+	var check func() error
+	if m.ResourceVersion != "" {
+		// As the API server does, refuse an update of a version that is no
+		// longer the stored one: a controller working from its cache
+		// retries on the object as it now is.
+		check = func() error {
+			cur, err := t.ObjectTracker.Get(gvr, ns, m.Name)
+			if err != nil {
+				return err
+			}
+			if cm, err := metaOf(cur); err == nil && cm.ResourceVersion != m.ResourceVersion {
+				return apierrors.NewConflict(gvr.GroupResource(), m.Name, errors.New(staleWrite))
+			}
+			return nil
+		}
+	}
+	if err := t.versions.write(m, check, store); err != nil {
 		return err
 	}
 	t.written(obj)
@@ -98,10 +180,12 @@ func (t versioningTracker) Update(gvr schema.GroupVersionResource, obj runtime.O
 }
 
 func (t versioningTracker) Patch(gvr schema.GroupVersionResource, obj runtime.Object, ns string, opts ...metav1.PatchOptions) error {
-	if m, err := metaOf(obj); err == nil {
-		bumpVersion(m)
+	store := func() error { return t.ObjectTracker.Patch(gvr, obj, ns, opts...) }
+	m, err := metaOf(obj)
+	if err != nil {
+		return store()
 	}
-	if err := t.ObjectTracker.Patch(gvr, obj, ns, opts...); err != nil {
+	if err := t.versions.write(m, nil, store); err != nil {
 		return err
 	}
 	t.written(obj)
@@ -241,14 +325,4 @@ func preempted(p *v1.Pod) bool {
 func bumpVersion(m *metav1.ObjectMeta) {
 	n, _ := strconv.Atoi(m.ResourceVersion)
 	m.ResourceVersion = strconv.Itoa(n + 1)
-}
-
-func setCondition(p *v1.Pod, c v1.PodCondition) {
-	for i := range p.Status.Conditions {
-		if p.Status.Conditions[i].Type == c.Type {
-			p.Status.Conditions[i] = c
-			return
-		}
-	}
-	p.Status.Conditions = append(p.Status.Conditions, c)
 }

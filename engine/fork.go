@@ -326,6 +326,7 @@ func (f *Fork) Run(ctx context.Context) (*RunResult, error) {
 		Config:     cfg,
 		ConfigPath: f.Header.Source.Config,
 		Diagnostic: f.Diagnostic,
+		forked:     true,
 		OnCycle: func(c *recorder.Cycle) {
 			mu.Lock()
 			cycles = append(cycles, c)

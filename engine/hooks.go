@@ -3,9 +3,11 @@ package engine
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
@@ -56,6 +58,11 @@ func (e *Engine) installHooks() error {
 			var fitErr *framework.FitError
 			if errors.As(status.AsError(), &fitErr) {
 				timeOnly = fitErr.Diagnosis.UnschedulablePlugins.Len() == 0 && fitErr.Diagnosis.PendingPlugins.Len() == 0
+			} else if err := status.AsError(); err != nil && (apierrors.IsConflict(err) || raced(err)) {
+				// Another writer came first (a claim shared by replicas,
+				// annotated for one of them): the retry sees the object
+				// as it now is.
+				timeOnly = false
 			}
 			e.mu.Lock()
 			e.timeOnly[podInfo.Pod.UID] = timeOnly
@@ -116,4 +123,19 @@ func (e *Engine) settled(uid types.UID) {
 	delete(e.inFlight, uid)
 	e.mu.Unlock()
 	e.changes.kick()
+}
+
+// racedErrors are the errors of a cycle that lost a race with another
+// writer of an object it read (v1.37.1): the API server's Conflict, and the
+// volume binder's assume cache finding a claim or volume changed since the
+// cycle read it (pkg/scheduler/util/assumecache: "is out of sync").
+var racedErrors = []string{staleWrite, "is out of sync (stored: "}
+
+func raced(err error) bool {
+	for _, r := range racedErrors {
+		if strings.Contains(err.Error(), r) {
+			return true
+		}
+	}
+	return false
 }

@@ -14,8 +14,11 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/informers"
+	appsinformers "k8s.io/client-go/informers/apps"
+	batchinformers "k8s.io/client-go/informers/batch"
 	coreinformers "k8s.io/client-go/informers/core"
 	"k8s.io/client-go/informers/internalinterfaces"
+	policyinformers "k8s.io/client-go/informers/policy"
 	resourceinformers "k8s.io/client-go/informers/resource"
 	storageinformers "k8s.io/client-go/informers/storage"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
@@ -210,6 +213,20 @@ func (f countingFactory) Resource() resourceinformers.Interface {
 	return resourceinformers.New(f, metav1.NamespaceAll, nil)
 }
 
+// The groups only the controllers beside the scheduler read.
+
+func (f countingFactory) Apps() appsinformers.Interface {
+	return appsinformers.New(f, metav1.NamespaceAll, nil)
+}
+
+func (f countingFactory) Batch() batchinformers.Interface {
+	return batchinformers.New(f, metav1.NamespaceAll, nil)
+}
+
+func (f countingFactory) Policy() policyinformers.Interface {
+	return policyinformers.New(f, metav1.NamespaceAll, nil)
+}
+
 type countingInformer struct {
 	cache.SharedIndexInformer
 	p        *objectEvents
@@ -319,6 +336,9 @@ func (e *Engine) look() string {
 	}
 	if e.preempting() {
 		return preemptingVictims
+	}
+	if why := e.ctrls.Busy(); why != "" {
+		return why
 	}
 	if e.events.behind() {
 		return "handling events"

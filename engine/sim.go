@@ -61,7 +61,20 @@ func (e *Engine) run(ctx context.Context, burst bool) (*Result, error) {
 	defer func() {
 		cancel()
 		<-done
+		if e.ctrls != nil {
+			e.ctrls.Wait()
+		}
 	}()
+	if e.ctrls != nil {
+		// The controllers start with the scheduler: a workload present
+		// from the start makes its pods, and they are scheduled, before
+		// the fixture's first pending pod arrives.
+		e.ctrls.Run(controllerContext(ctx))
+		if err := e.waitSettled(ctx); err != nil {
+			return nil, fmt.Errorf("before the first pod: %w", err)
+		}
+		e.flushPending("")
+	}
 	steps := e.fixture.Steps
 	// applySteps makes the steps that come before the pending pod at index
 	// next (all that are left when next is past the last pod), each on a

@@ -43,7 +43,9 @@ func (e *Engine) apply(s fixture.Step) error {
 			om, _ := metaOf(obj)
 			om.ResourceVersion = cm.ResourceVersion
 		}
-		action = clienttesting.NewUpdateAction(gvr, m.Namespace, obj)
+		update := clienttesting.NewUpdateAction(gvr, m.Namespace, obj)
+		update.UpdateOptions.FieldManager = stepManager
+		action = update
 	case fixture.StepDelete:
 		action = clienttesting.NewDeleteAction(gvr, m.Namespace, m.Name)
 	default:
@@ -51,6 +53,13 @@ func (e *Engine) apply(s fixture.Step) error {
 	}
 	if _, err := e.client.Invokes(action, nil); err != nil {
 		return fmt.Errorf("%s: %s: %w", s.Source, s, err)
+	}
+	if e.admitter != nil {
+		if s.Op == fixture.StepDelete {
+			e.admitter.Forget(s.Object)
+		} else {
+			e.admitter.Known(s.Object)
+		}
 	}
 	return nil
 }

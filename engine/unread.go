@@ -19,9 +19,8 @@ var admissionKinds = map[string]bool{
 }
 
 // Unread lists the kinds of fx's objects that nothing in the run acts on as
-// a cluster would,
-// in the order each first appears, asking the scheduler's informers what
-// they read. A workload whose pods the fixture holds (a snapshot's
+// a cluster would, in the order each first appears, asking the informers of
+// the scheduler and the controllers beside it what they read. A workload whose pods the fixture holds (a snapshot's
 // ReplicaSet with its pods, by their owner references) is in use.
 func (e *Engine) Unread(fx *fixture.Fixture) ([]*recorder.Unused, error) {
 	read, err := e.ReadResources()
@@ -59,17 +58,13 @@ func (e *Engine) Unread(fx *fixture.Fixture) ([]*recorder.Unused, error) {
 			return nil, err
 		}
 		var why recorder.UnusedReason
-		readKind := isRead[gvr] || admissionKinds[kind]
 		switch {
+		case isRead[gvr] || admissionKinds[kind]:
 		case fixture.IsWorkload(kind) && owners[kind+"/"+m.Namespace+"/"+m.Name]:
 			continue // its pods are in the fixture; a later one may not be
-		case fixture.IsWorkload(kind) && readKind:
-			why = recorder.UnusedNoControllerRead
 		case fixture.IsWorkload(kind):
 			why = recorder.UnusedNoController
-		case kind == "PodDisruptionBudget":
-			why = recorder.UnusedNoDisruptionController
-		case !readKind:
+		default:
 			why = recorder.UnusedNotRead
 		}
 		if why == "" {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"sync"
@@ -20,6 +21,36 @@ import (
 var cycleErrorLogs = map[string]bool{
 	"Error selecting node for pod":   true,
 	"Error scheduling pod; retrying": true,
+}
+
+// retriedLogs are parts of errors kube-controller-manager's controllers
+// (v1.37.1) log that say nothing about a run:
+var retriedLogs = []string{
+	// a sync retried at once, which then succeeds: the controller's
+	// informer had not yet read the controller's own write
+	// (pkg/controller/util/consistency's ConsistencyError); a cluster's
+	// controllers log it too;
+	"is not as new as written version",
+	// a write refused because the object changed since the controller
+	// read it (the API server's Conflict); the controller reads it anew;
+	staleWrite,
+	// the ReplicaSet controller registers its metrics once per process,
+	// and a run builds one controller per engine (pkg/controller/replicaset).
+	"unable to register metrics",
+}
+
+// retried says whether a logged error is one a controller retries.
+func retried(msg string, err error) bool {
+	text := msg
+	if err != nil {
+		text += " " + err.Error()
+	}
+	for _, r := range retriedLogs {
+		if strings.Contains(text, r) {
+			return true
+		}
+	}
+	return false
 }
 
 // upstreamLogs routes what upstream code logs through klog: off the
@@ -97,7 +128,7 @@ func (s upstreamSink) WithValues(kv ...any) logr.LogSink {
 }
 
 func (s upstreamSink) Error(err error, msg string, kv ...any) {
-	if cycleErrorLogs[msg] {
+	if cycleErrorLogs[msg] || retried(msg, err) {
 		return
 	}
 	e := &UpstreamLogError{Msg: input.Quote(msg), Err: err}
@@ -114,4 +145,10 @@ func (s upstreamSink) Error(err error, msg string, kv ...any) {
 	for _, r := range reporters {
 		r(e)
 	}
+}
+
+// controllerContext gives the controllers beside the scheduler a logger of
+// their own: their Info lines dropped, their errors a run's problems.
+func controllerContext(ctx context.Context) context.Context {
+	return klog.NewContext(ctx, logr.New(upstreamSink{}))
 }

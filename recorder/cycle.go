@@ -92,10 +92,28 @@ type PodRef struct {
 	UID       string `json:"uid,omitempty"`
 	Priority  int32  `json:"priority,omitempty"`
 	Node      string `json:"node,omitempty"`
+	// Owner is the workload the pod belongs to, followed up its
+	// controllers' owner references (a ReplicaSet's Deployment); set on a
+	// cycle's pod only.
+	Owner *Owner `json:"owner,omitempty"`
 }
 
 // Key returns namespace/name.
 func (p PodRef) Key() string { return p.Namespace + "/" + p.Name }
+
+// An Owner is the workload a pod belongs to, in the pod's namespace.
+type Owner struct {
+	Kind string `json:"kind"`
+	Name string `json:"name"`
+}
+
+// String names the owner as kubectl does: Deployment/web.
+func (o *Owner) String() string {
+	if o == nil {
+		return ""
+	}
+	return o.Kind + "/" + o.Name
+}
 
 // PluginStatus is what one plugin returned at one extension point.
 type PluginStatus struct {

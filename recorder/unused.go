@@ -20,12 +20,7 @@ type UnusedReason string
 const (
 	// UnusedNoController: a workload whose pods no controller makes.
 	UnusedNoController UnusedReason = "NoController"
-	// UnusedNoControllerRead: the same, of a kind the scheduler reads all
-	// the same (default topology spreading counts the pods it owns).
-	UnusedNoControllerRead UnusedReason = "NoControllerRead"
-	// UnusedNoDisruptionController: a PodDisruptionBudget whose status no
-	// controller computes; it is taken as written.
-	UnusedNoDisruptionController UnusedReason = "NoDisruptionController"
-	// UnusedNotRead: neither the scheduler's informers nor admission read it.
+	// UnusedNotRead: neither the scheduler, admission nor a controller of
+	// the run reads it.
 	UnusedNotRead UnusedReason = "NotRead"
 )

@@ -102,6 +102,8 @@ func (s *sanitizer) event(ev Event) Event {
 		ev.State = clean(s, ev.State)
 	case ev.NeverAttempted != nil:
 		ev.NeverAttempted = *clean(s, &ev.NeverAttempted)
+	case ev.Cluster != nil:
+		ev.Cluster = clean(s, ev.Cluster)
 	}
 	return ev
 }

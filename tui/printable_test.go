@@ -48,7 +48,7 @@ func TestPrintable(t *testing.T) {
 // fillStrings sets every exported string reachable from v (allocating nil
 // pointers, one-element slices and maps on the way) to s.
 func fillStrings(v reflect.Value, s string, depth int) {
-	if depth > 8 {
+	if depth > 12 {
 		return
 	}
 	switch v.Kind() {
@@ -119,12 +119,13 @@ func TestSanitizerReachesEveryString(t *testing.T) {
 		h  recorder.Header
 		o  recorder.Observed
 		es EngineState
+		cs recorder.ClusterState
 	)
-	for _, v := range []any{&c, &h, &o, &es} {
+	for _, v := range []any{&c, &h, &o, &es, &cs} {
 		fillStrings(reflect.ValueOf(v), dirty, 0)
 	}
 	s := newSanitizer()
-	for _, ev := range []Event{{Cycle: &c}, {Header: &h}, {Observed: &o}, {State: &es}} {
+	for _, ev := range []Event{{Cycle: &c}, {Header: &h}, {Observed: &o}, {State: &es}, {Cluster: &cs}} {
 		got := s.event(ev)
 		for _, pair := range []struct {
 			what string

@@ -37,6 +37,9 @@ type Event struct {
 	// by scheduling gates, for another scheduler, …), with why; a fixture's
 	// run sends them when it ends.
 	NeverAttempted []recorder.PodState
+	// Cluster is what a fixture run's controllers left at its end: its
+	// workloads and their pods, its budgets, its claims.
+	Cluster *recorder.ClusterState
 	// Problem is a non-fatal issue (a corrupt record skipped, a lost connection);
 	// it is shown in the status bar and the session goes on.
 	Problem error

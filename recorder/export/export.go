@@ -35,6 +35,9 @@ type Document struct {
 	Observed []Observed `json:"observed,omitempty"`
 	// Pods are where every pod stands (see PodStates).
 	Pods []PodState `json:"pods,omitempty"`
+	// Cluster is what a fixture run's controllers left at its end
+	// (explain): workloads and their pods, budgets, claims.
+	Cluster *recorder.ClusterState `json:"cluster,omitempty"`
 }
 
 // Header is a recording's header without its format fields.

@@ -83,14 +83,10 @@ func Unused(u recorder.Unused) string {
 	}
 	var why string
 	switch u.Reason {
-	case recorder.UnusedNoControllerRead:
-		why = "none of its pods is scheduled: the scheduler reads it (default topology spreading counts the pods it owns), but schedscope runs no " + u.Kind + " controller to make them; list its pods as Pods, or snapshot a cluster that runs it"
 	case recorder.UnusedNoController:
 		why = "none of its pods is scheduled: schedscope runs no " + u.Kind + " controller to make them; list its pods as Pods, or snapshot a cluster that runs it"
-	case recorder.UnusedNoDisruptionController:
-		why = "its status is taken as written (disruptionsAllowed 0 when unset): schedscope runs no disruption controller, so preemption counts every pod it covers as a violation unless status.disruptionsAllowed says otherwise"
 	default:
-		why = "not read by the scheduler or admission; ignored"
+		why = "not read by the scheduler, admission or any controller a run has; ignored"
 	}
 	return fmt.Sprintf("%s: %s %s%s: %s", u.Source, u.Kind, u.Name, more, why)
 }

@@ -29,6 +29,8 @@ type cyclesOutput struct {
 	// story, for one pod explained, tells its story in text: its cycles and
 	// queue events in time order.
 	story bool
+	// cluster is what a fixture run's controllers left (explain).
+	cluster *recorder.ClusterState
 }
 
 // validOutput checks an --output value.
@@ -49,6 +51,7 @@ func (o *cyclesOutput) print(w io.Writer, format string) error {
 			doc.Problems = append(doc.Problems, p.Error())
 		}
 		doc.Pods = export.NewPodStates(o.pods)
+		doc.Cluster = o.cluster
 		data, err := json.MarshalIndent(doc, "", "  ")
 		if err != nil {
 			return err
@@ -73,6 +76,7 @@ func (o *cyclesOutput) print(w io.Writer, format string) error {
 		t.story(o.pods[0], o.cycles)
 	}
 	t.podStates(o.pods)
+	t.cluster(o.cluster)
 	return t.err
 }
 

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/visible"
 	"github.com/schedscope/schedscope/tui"
@@ -58,6 +60,7 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 	var problems []error
 	var warnings []string
 	var unused *unusedProblem
+	var cluster *recorder.ClusterState
 	err := consume(ctx, o.source, func(ev tui.Event) error {
 		switch {
 		case ev.Header != nil:
@@ -68,6 +71,8 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 			queue = append(queue, ev.Queue)
 		case ev.NeverAttempted != nil:
 			never = ev.NeverAttempted
+		case ev.Cluster != nil:
+			cluster = ev.Cluster
 		case errors.As(ev.Problem, &unused):
 			warnings = append(warnings, unused.Error())
 		case ev.Problem != nil:
@@ -81,6 +86,9 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 	fx := o.source.fixture()
 	sortCycles(cycles)
 	pods := recorder.PodStates(cycles, never, queue)
+	if kind, name, ok := workloadRef(o.Pod); ok {
+		return o.printWorkload(header, fx, warnings, problems, cycles, pods, cluster, kind, name)
+	}
 	if o.Pod != "" {
 		var kept []recorder.PodState
 		for _, p := range pods {
@@ -96,7 +104,13 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 		pods = kept
 		cycles, _ = podCycles(cycles, o.Pod, fx.Name)
 	}
-	out := cyclesOutput{header: header, source: "fixture " + fx.Name, warnings: append(slices.Clone(fx.Warnings), warnings...), problems: problems, cycles: cycles, pods: pods, story: o.Pod != ""}
+	out := cyclesOutput{header: header, source: "fixture " + fx.Name, warnings: append(slices.Clone(fx.Warnings), warnings...), problems: problems, cycles: cycles, pods: pods, story: o.Pod != "", cluster: cluster}
+	return o.finish(out, problems, pods)
+}
+
+// finish prints out, the problems (in text) and, with --exit-code, fails
+// when a pod ended without a node.
+func (o *ExplainOptions) finish(out cyclesOutput, problems []error, pods []recorder.PodState) error {
 	if err := out.print(o.streams.Out, o.Output); err != nil {
 		return err
 	}
@@ -118,4 +132,65 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// workloadAliases are the names --pod takes for a workload's kind, as
+// kubectl spells them (deploy/web, sts/db, ...).
+var workloadAliases = map[string]string{
+	"deploy": "Deployment", "deployment": "Deployment", "deployments": "Deployment",
+	"rs": "ReplicaSet", "replicaset": "ReplicaSet", "replicasets": "ReplicaSet",
+	"sts": "StatefulSet", "statefulset": "StatefulSet", "statefulsets": "StatefulSet",
+	"ds": "DaemonSet", "daemonset": "DaemonSet", "daemonsets": "DaemonSet",
+	"job": "Job", "jobs": "Job",
+	"rc": "ReplicationController", "replicationcontroller": "ReplicationController", "replicationcontrollers": "ReplicationController",
+}
+
+// workloadRef reads --pod KIND/NAME naming a workload.
+func workloadRef(s string) (kind, name string, ok bool) {
+	alias, name, found := strings.Cut(s, "/")
+	kind, ok = workloadAliases[strings.ToLower(alias)]
+	if !found || !ok || name == "" {
+		return "", "", false
+	}
+	return kind, name, true
+}
+
+// printWorkload explains one workload's pods: their cycles, where they
+// went, and why those left pending are.
+func (o *ExplainOptions) printWorkload(header recorder.Header, fx *fixture.Fixture, warnings []string, problems []error,
+	cycles []*recorder.Cycle, pods []recorder.PodState, cluster *recorder.ClusterState, kind, name string) error {
+	mine := func(ow *recorder.Owner) bool { return ow != nil && ow.Kind == kind && ow.Name == name }
+	var keptPods []recorder.PodState
+	for _, p := range pods {
+		if mine(p.Pod.Owner) {
+			keptPods = append(keptPods, p)
+		}
+	}
+	var keptCycles []*recorder.Cycle
+	for _, c := range cycles {
+		if mine(c.Pod.Owner) {
+			keptCycles = append(keptCycles, c)
+		}
+	}
+	var st *recorder.ClusterState
+	var others []string
+	if cluster != nil {
+		st = &recorder.ClusterState{Workloads: []recorder.WorkloadState{}, Budgets: []recorder.BudgetState{}, Claims: []recorder.ClaimState{}}
+		for _, w := range cluster.Workloads {
+			if w.Kind == kind && w.Name == name {
+				st.Workloads = append(st.Workloads, w)
+			} else {
+				others = append(others, visible.String(w.Kind+"/"+w.Name))
+			}
+		}
+	}
+	if len(keptPods) == 0 && (st == nil || len(st.Workloads) == 0) {
+		if len(others) == 0 {
+			return errorf("no %s %q in %s: it holds no workload", kind, name, fx.Name)
+		}
+		return errorf("no %s %q in %s; its workloads are %s", kind, name, fx.Name, listSome(others, 20))
+	}
+	out := cyclesOutput{header: header, source: "fixture " + fx.Name, warnings: append(slices.Clone(fx.Warnings), warnings...),
+		problems: problems, cycles: keptCycles, pods: keptPods, cluster: st}
+	return o.finish(out, problems, keptPods)
 }

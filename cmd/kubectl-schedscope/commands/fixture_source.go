@@ -44,6 +44,7 @@ func (s *fixtureSource) Run(ctx context.Context, send func(tui.Event) bool) erro
 		defer s.ctl.Close() // the engine is gone: controls have nothing left to control
 	}
 	had := map[string]bool{}
+	var cluster *recorder.ClusterState
 	header, err := s.run(ctx, fixtureHooks{
 		onEngine: func(e *engine.Engine) {
 			counts = e.QueueCounts
@@ -60,6 +61,7 @@ func (s *fixtureSource) Run(ctx context.Context, send func(tui.Event) bool) erro
 		},
 		onQueue:   func(ev *recorder.QueueEvent) { send(tui.Event{Queue: ev}) },
 		onProblem: func(err error) { send(tui.Event{Problem: err}) },
+		onEnd:     func(st *recorder.ClusterState) { cluster = st },
 		onCycle: func(c *recorder.Cycle) {
 			had[c.Pod.Key()] = true
 			send(tui.Event{Cycle: c})
@@ -78,6 +80,9 @@ func (s *fixtureSource) Run(ctx context.Context, send func(tui.Event) bool) erro
 			never = []recorder.PodState{}
 		}
 		send(tui.Event{NeverAttempted: never})
+		if cluster != nil {
+			send(tui.Event{Cluster: cluster})
+		}
 	}
 	// The run ends with pods still queued (in backoff, say): the status bar
 	// counts them.
@@ -100,6 +105,9 @@ type fixtureHooks struct {
 	// onProblem is told what upstream code logged as an error, after the
 	// header.
 	onProblem func(error)
+	// onEnd, if set, is told what the controllers left once the run has
+	// settled.
+	onEnd func(*recorder.ClusterState)
 }
 
 // run loads the inputs and schedules the fixture, setting s.fx.
@@ -176,6 +184,9 @@ func (s *fixtureSource) run(ctx context.Context, h fixtureHooks) (recorder.Heade
 		run = e.RunBurst
 	}
 	_, err = run(ctx)
+	if err == nil && h.onEnd != nil {
+		h.onEnd(e.ClusterState())
+	}
 	return e.Header(), err
 }
 

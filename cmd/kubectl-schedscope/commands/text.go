@@ -81,7 +81,11 @@ func (t *textWriter) header(h recorder.Header, source string, warnings []string)
 func (t *textWriter) cycle(c *recorder.Cycle) {
 	rule := strings.Repeat("─", 78)
 	t.printf("%s\n", rule)
-	t.printf("cycle %d · pod %s · profile %s · attempt %d · %s\n", c.Seq, c.Pod.Key(), c.Profile, c.Attempt, narrate.Duration(c.Duration))
+	owner := ""
+	if c.Pod.Owner != nil {
+		owner = " (" + c.Pod.Owner.String() + ")"
+	}
+	t.printf("cycle %d · pod %s%s · profile %s · attempt %d · %s\n", c.Seq, c.Pod.Key(), owner, c.Profile, c.Attempt, narrate.Duration(c.Duration))
 	message := c.Outcome.Message
 	if strings.TrimSpace(message) == "" {
 		message = "(no message)"
@@ -506,5 +510,23 @@ func (t *textWriter) podStates(pods []recorder.PodState) {
 		if n := len(p.Queue); n > 0 {
 			t.printf("  %s  last queue event: %s\n", indent, narrate.QueueEvent(&p.Queue[n-1]))
 		}
+	}
+}
+
+// cluster tells what the run's controllers left: each workload's pods and
+// where they went, each budget's allowed disruptions, each claim's phase.
+func (t *textWriter) cluster(st *recorder.ClusterState) {
+	if st == nil || len(st.Workloads)+len(st.Budgets)+len(st.Claims) == 0 {
+		return
+	}
+	t.printf("at the end of the run:\n")
+	for _, w := range st.Workloads {
+		t.printf("  %s\n", visible.String(narrate.Workload(w)))
+	}
+	for _, b := range st.Budgets {
+		t.printf("  %s\n", visible.String(narrate.Budget(b)))
+	}
+	for _, c := range st.Claims {
+		t.printf("  %s\n", visible.String(narrate.Claim(c)))
 	}
 }

@@ -46,8 +46,9 @@ func workload(kind, apiVersion, name string) string {
 
 // TestExplainNamesWhatNothingReads gives explain fixtures holding objects
 // the run does not act on: each kind is named once, with the file:line of
-// its first object, in the text output and the JSON export's warnings; a
-// workload whose pods the fixture holds (as a snapshot's) is not.
+// its first object, in the text output and the JSON export's warnings; the
+// workloads and budgets the run's controllers act on are not, nor a
+// workload whose pods the fixture holds (as a snapshot's).
 func TestExplainNamesWhatNothingReads(t *testing.T) {
 	dir := t.TempDir()
 	tests := []struct {
@@ -59,20 +60,18 @@ func TestExplainNamesWhatNothingReads(t *testing.T) {
 			name: "a Deployment and a ConfigMap",
 			docs: unreadNode + workload("Deployment", "apps/v1", "web") + "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg, namespace: default}\ndata: {a: b}\n" + unreadPod,
 			want: []string{
-				"F:6: Deployment default/web: none of its pods is scheduled: schedscope runs no Deployment controller to make them; list its pods as Pods, or snapshot a cluster that runs it",
-				"F:17: ConfigMap default/cfg: not read by the scheduler or admission; ignored",
+				"F:17: ConfigMap default/cfg: not read by the scheduler, admission or any controller a run has; ignored",
 			},
 		},
 		{
-			name: "a ReplicaSet the scheduler reads, a Job, two Secrets, a budget",
+			name: "a ReplicaSet, a Job and a budget the controllers run; two Secrets, a CronJob",
 			docs: unreadNode + workload("ReplicaSet", "apps/v1", "rs") + workload("Job", "batch/v1", "j") +
 				"---\napiVersion: v1\nkind: Secret\nmetadata: {name: s1, namespace: default}\n---\napiVersion: v1\nkind: Secret\nmetadata: {name: s2, namespace: default}\n" +
-				"---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: pdb, namespace: default}\nspec:\n  minAvailable: 1\n  selector: {matchLabels: {app: rs}}\n" + unreadPod,
+				"---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: pdb, namespace: default}\nspec:\n  minAvailable: 1\n  selector: {matchLabels: {app: rs}}\n" +
+				"---\napiVersion: batch/v1\nkind: CronJob\nmetadata: {name: nightly, namespace: default}\nspec:\n  schedule: \"0 3 * * *\"\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          restartPolicy: Never\n          containers: [{name: c, image: busybox}]\n" + unreadPod,
 			want: []string{
-				"F:6: ReplicaSet default/rs: none of its pods is scheduled: the scheduler reads it (default topology spreading counts the pods it owns), but schedscope runs no ReplicaSet controller to make them; list its pods as Pods, or snapshot a cluster that runs it",
-				"F:17: Job default/j: none of its pods is scheduled: schedscope runs no Job controller to make them; list its pods as Pods, or snapshot a cluster that runs it",
-				"F:26: Secret default/s1 and 1 more: not read by the scheduler or admission; ignored",
-				"F:34: PodDisruptionBudget default/pdb: its status is taken as written (disruptionsAllowed 0 when unset): schedscope runs no disruption controller, so preemption counts every pod it covers as a violation unless status.disruptionsAllowed says otherwise",
+				"F:26: Secret default/s1 and 1 more: not read by the scheduler, admission or any controller a run has; ignored",
+				"F:41: CronJob default/nightly: none of its pods is scheduled: schedscope runs no CronJob controller to make them; list its pods as Pods, or snapshot a cluster that runs it",
 			},
 		},
 		{

@@ -1,0 +1,139 @@
+package commands
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/schedscope/schedscope/recorder"
+)
+
+// helmLike is what a rendered chart holds: a Deployment whose replicas
+// share a claim of a WaitForFirstConsumer class, a Service, a budget and a
+// ConfigMap.
+const helmLike = `apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata: {name: gp3, annotations: {storageclass.kubernetes.io/is-default-class: "true"}}
+provisioner: ebs.csi.aws.com
+volumeBindingMode: WaitForFirstConsumer
+---
+apiVersion: v1
+kind: Node
+metadata: {name: node-a, labels: {kubernetes.io/hostname: node-a, topology.kubernetes.io/zone: a}}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: node-b, labels: {kubernetes.io/hostname: node-b, topology.kubernetes.io/zone: b}}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: web-config}
+data: {LOG_LEVEL: info}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web}
+spec:
+  selector: {app: web}
+  ports: [{port: 80}]
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: web-data}
+spec:
+  accessModes: [ReadWriteOnce]
+  resources: {requests: {storage: 20Gi}}
+---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: web}
+spec:
+  minAvailable: 1
+  selector: {matchLabels: {app: web}}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 3
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+      - name: web
+        image: nginx
+        resources: {requests: {cpu: 500m, memory: 256Mi}}
+        volumeMounts: [{name: data, mountPath: /data}]
+      volumes: [{name: data, persistentVolumeClaim: {claimName: web-data}}]
+`
+
+// TestExplainRunsAChartsWorkloads gives explain what a rendered chart holds:
+// every replica is made and placed (on the node the claim's volume was
+// provisioned for), the claim is bound, the budget computed, the
+// ConfigMap reported as ignored; --pod deploy/web tells the Deployment's
+// story alone.
+func TestExplainRunsAChartsWorkloads(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "chart.yaml")
+	if err := os.WriteFile(path, []byte(helmLike), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := run(t, "explain", "-f", path, "-o", "json")
+	if code != 0 {
+		t.Fatalf("explain: exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Warnings []string `json:"warnings"`
+		Cycles   []struct {
+			Seq int             `json:"seq"`
+			Pod recorder.PodRef `json:"pod"`
+		} `json:"cycles"`
+		Cluster *recorder.ClusterState `json:"cluster"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Warnings) != 1 || !strings.Contains(doc.Warnings[0], "ConfigMap default/web-config: not read") {
+		t.Errorf("want one warning, the ConfigMap's; got %q", doc.Warnings)
+	}
+	if doc.Cluster == nil || len(doc.Cluster.Workloads) != 1 {
+		t.Fatalf("want the Deployment in the end state, got %+v", doc.Cluster)
+	}
+	web := doc.Cluster.Workloads[0]
+	if web.Kind != "Deployment" || web.Name != "web" || web.Desired != 3 || len(web.Pods) != 3 || web.Pending() != 0 {
+		t.Fatalf("Deployment web: want 3 replicas placed, got %+v", web)
+	}
+	claims := doc.Cluster.Claims
+	if len(claims) != 1 || claims[0].Phase != "Bound" || claims[0].Volume == "" || claims[0].SelectedNode == "" {
+		t.Fatalf("claim web-data: want Bound with a selected node, got %+v", claims)
+	}
+	for _, p := range web.Pods {
+		if p.Node != claims[0].SelectedNode {
+			t.Errorf("replica %s on %s: its volume was provisioned for %s", p.Name, p.Node, claims[0].SelectedNode)
+		}
+	}
+	if b := doc.Cluster.Budgets; len(b) != 1 || b[0].DisruptionsAllowed != 2 {
+		t.Errorf("budget web (minAvailable 1 over 3): want 2 disruptions allowed, got %+v", b)
+	}
+	for _, c := range doc.Cycles {
+		if c.Pod.Owner == nil || c.Pod.Owner.Kind != "Deployment" || c.Pod.Owner.Name != "web" {
+			t.Errorf("cycle %d of %s: owner %v, want Deployment/web", c.Seq, c.Pod.Key(), c.Pod.Owner)
+		}
+	}
+
+	out, errOut, code = run(t, "explain", "-f", path, "--pod", "deploy/web")
+	if code != 0 {
+		t.Fatalf("explain --pod deploy/web: exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "Deployment default/web: 3 of 3 pod(s) placed") || strings.Contains(out, "PodDisruptionBudget") {
+		t.Errorf("explain --pod deploy/web: want the Deployment's line alone at the end, got:\n%s", out)
+	}
+	_, errOut, code = run(t, "explain", "-f", path, "--pod", "sts/web")
+	if code != 1 || !strings.Contains(errOut, `no StatefulSet "web"`) || !strings.Contains(errOut, "Deployment/web") {
+		t.Errorf("explain --pod sts/web: want exit 1 naming the workloads there are, got %d: %s", code, errOut)
+	}
+}
