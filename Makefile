@@ -50,6 +50,7 @@ bench:
 	set -o pipefail; { \
 	  $(GO) test -run '^$$' -bench 'RecordingOverhead' -benchtime 3x -timeout 60m ./engine && \
 	  $(GO) test -run '^$$' -bench 'RecordCommand' -benchtime 3x -timeout 60m ./engine && \
+	  $(GO) test -run '^$$' -bench 'DeploymentVersusBarePods' -benchtime 3x -timeout 30m ./engine && \
 	  $(GO) test -run '^$$' -bench 'WriteCycle|LargestCluster' -timeout 30m ./engine && \
 	  $(GO) test -run '^$$' -bench 'Replay1GB' -benchtime 3x -timeout 30m ./recorder && \
 	  $(GO) test -run '^$$' -bench 'ReplayBinary' -benchtime 1x -timeout 30m ./cmd/kubectl-schedscope && \

@@ -191,6 +191,7 @@ func build(ctx context.Context, fx *fixture.Fixture, opts Options) (*Engine, err
 			return nil, err
 		}
 		context.AfterFunc(ctx, e.admitter.Close)
+		e.admitter.Reserve(len(fx.Pending) + len(fx.Steps))
 		e.client.PrependReactor("update", "*", e.updateReactor)
 		e.client.PrependReactor("create", "*", admitReactor(e.admitter))
 		for _, verb := range []string{"create", "update", "patch"} {

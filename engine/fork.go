@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler"
@@ -270,6 +271,31 @@ func (e *Engine) capture(fw framework.Framework, pod *v1.Pod) *Fork {
 		}
 		others[key] = true
 		f.Others = append(f.Others, cur.DeepCopyObject())
+	}
+	// What the controllers made that the scheduler reads: the claims a
+	// StatefulSet made, the volumes provisioned for claims.
+	for _, gvr := range []schema.GroupVersionResource{v1.SchemeGroupVersion.WithResource("persistentvolumeclaims"), v1.SchemeGroupVersion.WithResource("persistentvolumes")} {
+		kind := map[string]string{"persistentvolumeclaims": "PersistentVolumeClaim", "persistentvolumes": "PersistentVolume"}[gvr.Resource]
+		list, err := tracker.List(gvr, v1.SchemeGroupVersion.WithKind(kind), "")
+		if err != nil {
+			continue
+		}
+		items, _ := meta.ExtractList(list)
+		slices.SortFunc(items, func(a, b runtime.Object) int {
+			am, _ := meta.Accessor(a)
+			bm, _ := meta.Accessor(b)
+			return cmp.Compare(am.GetNamespace()+"/"+am.GetName(), bm.GetNamespace()+"/"+bm.GetName())
+		})
+		for _, o := range items {
+			m, err := meta.Accessor(o)
+			if err != nil {
+				continue
+			}
+			if key := gvr.String() + "/" + m.GetNamespace() + "/" + m.GetName(); !others[key] {
+				others[key] = true
+				f.Others = append(f.Others, o.DeepCopyObject())
+			}
+		}
 	}
 	return f
 }

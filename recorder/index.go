@@ -23,7 +23,7 @@ type CycleEntry struct {
 	Segment int
 
 	Seq      int
-	Pod      PodRef // namespace and name only
+	Pod      PodRef // namespace, name and owner only
 	Profile  string
 	Attempt  int
 	Start    time.Time
@@ -41,7 +41,7 @@ type CycleEntry struct {
 // EntryOf returns c's entry, as an index skimming c's record would build it.
 func EntryOf(c *Cycle) CycleEntry {
 	e := CycleEntry{
-		Seq: c.Seq, Pod: PodRef{Namespace: c.Pod.Namespace, Name: c.Pod.Name}, Profile: c.Profile,
+		Seq: c.Seq, Pod: PodRef{Namespace: c.Pod.Namespace, Name: c.Pod.Name, Owner: c.Pod.Owner}, Profile: c.Profile,
 		Attempt: c.Attempt, Start: c.Start, Duration: c.Duration,
 		Result: c.Outcome.Result, Node: c.Outcome.Node, NominatedNode: c.Outcome.NominatedNode,
 	}
@@ -178,6 +178,17 @@ func skimCycle(raw []byte, in interner) (CycleEntry, int, error) {
 					e.Pod.Namespace = str(fv)
 				case "name":
 					e.Pod.Name = string(unquote(fv))
+				case "owner":
+					o := &Owner{}
+					fields(fv, func(ok, ov []byte) {
+						switch string(ok) {
+						case "kind":
+							o.Kind = str(ov)
+						case "name":
+							o.Name = string(unquote(ov))
+						}
+					})
+					e.Pod.Owner = o
 				}
 			})
 		case "profile":

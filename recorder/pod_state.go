@@ -120,7 +120,7 @@ func (b *PodStateBuilder) Add(c *Cycle) {
 	k := c.Pod.Key()
 	st := b.byPod[k]
 	if st == nil {
-		st = &PodState{Pod: PodRef{Namespace: c.Pod.Namespace, Name: c.Pod.Name, UID: c.Pod.UID, Priority: c.Pod.Priority}}
+		st = &PodState{Pod: PodRef{Namespace: c.Pod.Namespace, Name: c.Pod.Name, UID: c.Pod.UID, Priority: c.Pod.Priority, Owner: c.Pod.Owner}}
 		b.byPod[k] = st
 		b.order = append(b.order, k)
 	}

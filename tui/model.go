@@ -97,6 +97,8 @@ type Model struct {
 	// whether it said (only a fixture's run does).
 	never      []recorder.PodState
 	neverKnown bool
+	// cluster is what a fixture run's controllers left, once it ended.
+	cluster *recorder.ClusterState
 	// queue holds the scheduling queue's events, in order.
 	queue       []*recorder.QueueEvent
 	state       *EngineState
@@ -425,6 +427,8 @@ func (m *Model) apply(ev Event) {
 		m.state = &s
 	case ev.NeverAttempted != nil:
 		m.never, m.neverKnown = ev.NeverAttempted, true
+	case ev.Cluster != nil:
+		m.cluster = ev.Cluster
 	case ev.Problem != nil:
 		m.problem(ev.Problem.Error())
 	case ev.Done:

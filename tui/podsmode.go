@@ -30,6 +30,7 @@ func (m *Model) openPods() {
 // refreshPods recomputes the pods' states while the view is shown.
 func (m *Model) refreshPods() {
 	m.pods.SetData(m.list.Entries(), m.cycles, m.list.Tags(), m.never, m.neverKnown, m.queue)
+	m.pods.SetCluster(m.cluster)
 }
 
 // handlePodsKey routes a key while the Pods view is shown: the global keys

@@ -35,11 +35,15 @@ const (
 	// budgets: Deployment, ReplicaSet, ReplicationController, StatefulSet,
 	// Job, DaemonSet, disruption, and pod garbage collection.
 	Workloads Which = 1 << iota
-	// Volumes are the persistent-volume binder and the simulated provisioner.
-	Volumes
+	// VolumeBinder is the persistent-volume binder.
+	VolumeBinder
+	// Provisioner is the simulated provisioner.
+	Provisioner
 	// Kubelet is the simulated kubelet.
 	Kubelet
 
+	// Volumes are the binder and the provisioner.
+	Volumes = VolumeBinder | Provisioner
 	// All is a fixture run's cluster.
 	All = Workloads | Volumes | Kubelet
 )
@@ -76,8 +80,8 @@ var Parts = []Part{
 	{Name: "DaemonSet controller", Upstream: "k8s.io/kubernetes/pkg/controller/daemon", Which: Workloads},
 	{Name: "disruption controller", Upstream: "k8s.io/kubernetes/pkg/controller/disruption", Which: Workloads},
 	{Name: "pod garbage collector", Upstream: "k8s.io/kubernetes/pkg/controller/podgc", Which: Workloads},
-	{Name: "persistent-volume binder", Upstream: "k8s.io/kubernetes/pkg/controller/volume/persistentvolume", Which: Volumes},
-	{Name: "simulated provisioner", Simulated: provisionerDoc, Which: Volumes},
+	{Name: "persistent-volume binder", Upstream: "k8s.io/kubernetes/pkg/controller/volume/persistentvolume", Which: VolumeBinder},
+	{Name: "simulated provisioner", Simulated: provisionerDoc, Which: Provisioner},
 	{Name: "simulated kubelet", Simulated: kubeletDoc, Which: Kubelet},
 }
 
@@ -193,7 +197,7 @@ func New(ctx context.Context, deps Deps) (*Set, error) {
 			return nil, err
 		}
 	}
-	if deps.Run&Volumes != 0 {
+	if deps.Run&VolumeBinder != 0 {
 		pv, err := persistentvolume.NewController(ctx, persistentvolume.ControllerParameters{
 			KubeClient:                c,
 			SyncPeriod:                pvSyncPeriod,
@@ -211,6 +215,8 @@ func New(ctx context.Context, deps Deps) (*Set, error) {
 			return nil, err
 		}
 		s.runs = append(s.runs, pv.Run)
+	}
+	if deps.Run&Provisioner != 0 {
 		p, err := newProvisioner(deps)
 		if err != nil {
 			return nil, err

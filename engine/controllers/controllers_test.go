@@ -2,6 +2,7 @@ package controllers
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -78,5 +79,24 @@ func TestCountedQueueErrsTowardBusy(t *testing.T) {
 	}
 	if kicks == 0 {
 		t.Error("the queue never woke the run")
+	}
+}
+
+// TestREADMEListsEveryPart: the README's "What runs beside the scheduler"
+// names each upstream package and each simulated part a run has.
+func TestREADMEListsEveryPart(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(data)
+	for _, p := range Parts {
+		want := p.Name
+		if p.Upstream != "" {
+			want = strings.TrimPrefix(p.Upstream, "k8s.io/kubernetes/")
+		}
+		if !strings.Contains(readme, want) {
+			t.Errorf("README does not name %s (%q)", p.Name, want)
+		}
 	}
 }

@@ -49,6 +49,7 @@ func countQueues(name string, ctrl any, changed func()) ([]*countedQueue, error)
 			return nil, fmt.Errorf("%s controller: field %q holds %s, not a work queue of strings; the pinned Kubernetes changed", name, field, f.Type())
 		}
 		q := newCountedQueue(name+"/"+field, inner, changed)
+		q.interval = syncInterval
 		if !reflect.TypeOf(q).AssignableTo(f.Type()) {
 			return nil, fmt.Errorf("%s controller: field %q of type %s cannot hold a counted queue", name, field, f.Type())
 		}

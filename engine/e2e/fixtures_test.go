@@ -364,32 +364,15 @@ func compare(t *testing.T, real, ours map[string]outcome) {
 func TestFixturesMatchRealScheduler(t *testing.T) {
 	klog.SetOutput(discardWriter{})
 	klog.LogToStderr(false)
-	type scenario struct {
-		name string
-		data []byte
-	}
-	var scenarios []scenario
-	for _, n := range fixtures.Names() {
-		data, err := fixtures.Read(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		scenarios = append(scenarios, scenario{"fixtures/" + n, data})
-	}
-	extra, _ := filepath.Glob("testdata/*.yaml")
-	for _, p := range extra {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		scenarios = append(scenarios, scenario{p, data})
-	}
+	scenarios := loadScenarios(t, func(*fixture.Fixture) bool { return true }, "testdata/*.yaml")
 	for _, sc := range scenarios {
 		t.Run(strings.TrimSuffix(filepath.Base(sc.name), ".yaml"), func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			if fx, err := fixture.Load(sc.name, sc.data); err == nil && len(fx.Steps) > 0 {
 				t.Skip("a timeline: TestTimelinesMatchRealScheduler plays it")
+			} else if err == nil && holdsWorkloads(fx) {
+				t.Skip("workloads: TestWorkloadsMatchRealCluster plays it, with kube-controller-manager")
 			}
 			objs, err := fixture.DecodeManifest(sc.name, sc.data)
 			if err != nil {
@@ -404,4 +387,40 @@ func TestFixturesMatchRealScheduler(t *testing.T) {
 			t.Logf("%d pods compared", len(real))
 		})
 	}
+}
+
+// A scenario is a manifest an end-to-end test applies to a real cluster and
+// gives schedscope.
+type scenario struct {
+	name string
+	data []byte
+}
+
+// loadScenarios lists the embedded fixtures that want says a test plays,
+// then every manifest matching glob under testdata/.
+func loadScenarios(t *testing.T, want func(*fixture.Fixture) bool, glob string) []scenario {
+	t.Helper()
+	var out []scenario
+	for _, n := range fixtures.Names() {
+		data, err := fixtures.Read(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fx, err := fixture.Load(n, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want(fx) {
+			out = append(out, scenario{"fixtures/" + n, data})
+		}
+	}
+	paths, _ := filepath.Glob(glob)
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, scenario{p, data})
+	}
+	return out
 }

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -22,7 +21,6 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/schedscope/schedscope/engine/fixture"
-	"github.com/schedscope/schedscope/fixtures"
 	"github.com/schedscope/schedscope/recorder"
 )
 
@@ -36,32 +34,7 @@ import (
 func TestTimelinesMatchRealScheduler(t *testing.T) {
 	klog.SetOutput(discardWriter{})
 	klog.LogToStderr(false)
-	type scenario struct {
-		name string
-		data []byte
-	}
-	var scenarios []scenario
-	for _, n := range fixtures.Names() {
-		data, err := fixtures.Read(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fx, err := fixture.Load(n, data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(fx.Steps) > 0 {
-			scenarios = append(scenarios, scenario{"fixtures/" + n, data})
-		}
-	}
-	extra, _ := filepath.Glob("testdata/timeline/*.yaml")
-	for _, p := range extra {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		scenarios = append(scenarios, scenario{p, data})
-	}
+	scenarios := loadScenarios(t, func(fx *fixture.Fixture) bool { return len(fx.Steps) > 0 }, "testdata/timeline/*.yaml")
 	if len(scenarios) < 2 {
 		t.Fatalf("found %d timeline scenarios, want the embedded autoscaler.yaml and testdata/timeline/", len(scenarios))
 	}

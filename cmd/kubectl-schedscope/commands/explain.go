@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/visible"
@@ -134,21 +135,10 @@ func (o *ExplainOptions) finish(out cyclesOutput, problems []error, pods []recor
 	return nil
 }
 
-// workloadAliases are the names --pod takes for a workload's kind, as
-// kubectl spells them (deploy/web, sts/db, ...).
-var workloadAliases = map[string]string{
-	"deploy": "Deployment", "deployment": "Deployment", "deployments": "Deployment",
-	"rs": "ReplicaSet", "replicaset": "ReplicaSet", "replicasets": "ReplicaSet",
-	"sts": "StatefulSet", "statefulset": "StatefulSet", "statefulsets": "StatefulSet",
-	"ds": "DaemonSet", "daemonset": "DaemonSet", "daemonsets": "DaemonSet",
-	"job": "Job", "jobs": "Job",
-	"rc": "ReplicationController", "replicationcontroller": "ReplicationController", "replicationcontrollers": "ReplicationController",
-}
-
 // workloadRef reads --pod KIND/NAME naming a workload.
 func workloadRef(s string) (kind, name string, ok bool) {
 	alias, name, found := strings.Cut(s, "/")
-	kind, ok = workloadAliases[strings.ToLower(alias)]
+	kind, ok = engine.WorkloadKinds[strings.ToLower(alias)]
 	if !found || !ok || name == "" {
 		return "", "", false
 	}

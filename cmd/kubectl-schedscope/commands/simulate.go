@@ -147,3 +147,27 @@ func (o *simOptions) arrival() string {
 	}
 	return o.Arrival
 }
+
+// wholeRuns loads what a command needs to run the fixture whole, again and
+// again (capacity, whatif --scale): the fixture and the engine's options,
+// with upstream logs off the terminal.
+func (o *simOptions) wholeRuns() (*fixture.Fixture, engine.Options, error) {
+	if err := o.checkInputs(); err != nil {
+		return nil, engine.Options{}, err
+	}
+	fx, err := o.loadFixture()
+	if err != nil {
+		return nil, engine.Options{}, err
+	}
+	cfg, err := engine.LoadConfigFile(o.Config)
+	if err != nil {
+		return nil, engine.Options{}, err
+	}
+	mode, err := engine.ParseDiagnosticMode(o.Diagnostic)
+	if err != nil {
+		return nil, engine.Options{}, err
+	}
+	silenceKlog()
+	engine.QuietUpstreamLogs()
+	return fx, engine.Options{Config: cfg, ConfigPath: o.Config, Diagnostic: mode}, nil
+}

@@ -502,8 +502,12 @@ func (t *textWriter) podStates(pods []recorder.PodState) {
 		if msg := narrate.PodMessage(p); msg != "" {
 			line += ": " + msg
 		}
-		t.printf("  %s  %s\n", p.Pod.Key(), line)
-		indent := strings.Repeat(" ", len([]rune(p.Pod.Key())))
+		who := p.Pod.Key()
+		if p.Pod.Owner != nil {
+			who += " (" + p.Pod.Owner.String() + ")"
+		}
+		t.printf("  %s  %s\n", who, line)
+		indent := strings.Repeat(" ", len([]rune(who)))
 		if hint := narrate.PodHint(p); hint != "" {
 			t.printf("  %s  %s\n", indent, hint)
 		}

@@ -160,6 +160,9 @@ type WhatIfOptions struct {
 	Pod    string
 	Cycle  int
 	Output string
+	// Scale is KIND/NAME=N: run the whole fixture with the workload asking
+	// for N pods instead of re-running one cycle.
+	Scale string
 
 	flags   *pflag.FlagSet
 	streams genericiooptions.IOStreams
@@ -178,7 +181,8 @@ func NewCmdWhatIf(streams genericiooptions.IOStreams) *cobra.Command {
 		Example: `  kubectl schedscope whatif -f fixtures/unschedulable.yaml --pod stuck --patch-node 'cordoned={"spec":{"unschedulable":false}}'
   kubectl schedscope whatif -f cluster.yaml --pod web --patch-pod '{"spec":{"tolerations":[{"key":"team","operator":"Exists"}]}}'
   kubectl schedscope whatif -f cluster.yaml --pod web --set-weight NodeResourcesBalancedAllocation=5 -o json
-  kubectl schedscope whatif -f cluster.yaml --pod web --copy-node n1 --evict default/batch-7`,
+  kubectl schedscope whatif -f cluster.yaml --pod web --copy-node n1 --evict default/batch-7
+  kubectl schedscope whatif -f workloads --scale deploy/web=12`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.flags = cmd.Flags()
@@ -192,12 +196,22 @@ func NewCmdWhatIf(streams genericiooptions.IOStreams) *cobra.Command {
 	o.changeFlags.addFlags(cmd.Flags())
 	cmd.Flags().StringVar(&o.Pod, "pod", "", "the pod (name or namespace/name) whose cycle to re-run")
 	cmd.Flags().IntVar(&o.Cycle, "cycle", 0, "the cycle (its number, as explain prints it) to re-run; default the pod's first")
+	cmd.Flags().StringVar(&o.Scale, "scale", "", "KIND/NAME=N: run the whole fixture again with the workload (deploy, rs, sts, rc, job) asking for N pods, its controller making them, and show where they go")
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "text", "output format: text, json or yaml")
 	return cmd
 }
 
 // Validate checks flag values.
 func (o *WhatIfOptions) Validate() error {
+	if o.Scale != "" {
+		if _, _, _, _, err := parseScale(o.Scale); err != nil {
+			return err
+		}
+		if o.Pod != "" || o.Cycle != 0 || o.flags != nil && changeFlagsSet(o.flags) {
+			return errorf("--scale re-runs the whole fixture: it takes no --pod, --cycle or other change")
+		}
+		return validOutput(o.Output)
+	}
 	if o.Pod == "" && o.Cycle == 0 {
 		return errorf("--pod is required: name the pod whose cycle to re-run")
 	}
@@ -255,6 +269,9 @@ func (o *simOptions) forkCycle(ctx context.Context, pod string, cycle int) (*eng
 func (o *WhatIfOptions) Run(ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
+	}
+	if o.Scale != "" {
+		return o.runScale(ctx)
 	}
 	changes, err := o.changeFlags.build(o.flags)
 	if err != nil {

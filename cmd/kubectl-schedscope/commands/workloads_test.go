@@ -137,3 +137,49 @@ func TestExplainRunsAChartsWorkloads(t *testing.T) {
 		t.Errorf("explain --pod sts/web: want exit 1 naming the workloads there are, got %d: %s", code, errOut)
 	}
 }
+
+// TestCapacityCommand asks how many more replicas of the workloads
+// fixture's Deployment fit: the answer names the count and the message of
+// the replica left, and a workload without a scale is refused in one line.
+func TestCapacityCommand(t *testing.T) {
+	out, errOut, code := run(t, "capacity", "-f", "budgets", "deploy/guarded")
+	if code != 0 {
+		t.Fatalf("capacity: exit %d: %s", code, errOut)
+	}
+	// Node a holds the two guarded replicas (900m of 2 CPUs each): none more fits.
+	if !strings.Contains(out, "asks for 2, 2 placed") || !strings.Contains(out, "0 more fit (2 in all); replica 3 stays pending: 0/2 nodes are available") {
+		t.Errorf("capacity of deploy/guarded:\n%s", out)
+	}
+	_, errOut, code = run(t, "capacity", "-f", "workloads", "ds/agent")
+	if code != 1 || !strings.Contains(errOut, "a DaemonSet has no scale") || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("capacity of a DaemonSet: want one error line, got exit %d: %q", code, errOut)
+	}
+	_, errOut, code = run(t, "capacity", "-f", "workloads", "web")
+	if code != 1 || !strings.Contains(errOut, "KIND/NAME") {
+		t.Errorf("capacity web: want an error asking for KIND/NAME, got exit %d: %q", code, errOut)
+	}
+}
+
+// TestWhatIfScale scales the budgets fixture's guarded Deployment up by one:
+// the run as written places both replicas; the scaled one leaves the third
+// pending for want of CPU on its node. --scale takes no other change.
+func TestWhatIfScale(t *testing.T) {
+	out, errOut, code := run(t, "whatif", "-f", "budgets", "--scale", "deploy/guarded=3")
+	if code != 0 {
+		t.Fatalf("whatif --scale: exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		"what-if: Deployment default/guarded asks for 3 instead of 2",
+		"before: Deployment default/guarded: 2 of 2 pod(s) placed (a ×2)",
+		"after : Deployment default/guarded: 2 of 3 pod(s) placed (a ×2); 1 pending",
+		"1 pending: 0/2 nodes are available: 1 Insufficient cpu",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("whatif --scale: no %q in:\n%s", want, out)
+		}
+	}
+	_, errOut, code = run(t, "whatif", "-f", "budgets", "--scale", "deploy/guarded=3", "--evict", "default/x")
+	if code != 1 || !strings.Contains(errOut, "--scale re-runs the whole fixture") {
+		t.Errorf("--scale with a change: want one error line, got exit %d: %q", code, errOut)
+	}
+}

@@ -67,11 +67,12 @@ const (
 	podSortArrival podSort = iota // by first cycle; pods without one last
 	podSortState                  // the pods that need a look first
 	podSortName
+	podSortOwner // a workload's pods together
 	numPodSorts
 )
 
 func (s podSort) String() string {
-	return [...]string{"arrival", "state", "name"}[s]
+	return [...]string{"arrival", "state", "name", "owner"}[s]
 }
 
 // stateRank orders states for the state sort: pods that need a look first.
@@ -128,6 +129,8 @@ type Model struct {
 	sort   podSort
 	// neverKnown says the source told which pods never got a cycle.
 	neverKnown bool
+	// cluster is what a fixture run's controllers left, once it ended.
+	cluster *recorder.ClusterState
 
 	entries []recorder.CycleEntry
 	cycles  []*recorder.Cycle
@@ -176,7 +179,7 @@ func (p *Model) SetData(entries []recorder.CycleEntry, cycles []*recorder.Cycle,
 		if !ok {
 			at = len(p.pods)
 			byPod[k] = at
-			p.pods = append(p.pods, Row{PodState: recorder.PodState{Pod: recorder.PodRef{Namespace: e.Pod.Namespace, Name: e.Pod.Name}}})
+			p.pods = append(p.pods, Row{PodState: recorder.PodState{Pod: recorder.PodRef{Namespace: e.Pod.Namespace, Name: e.Pod.Name, Owner: e.Pod.Owner}}})
 		}
 		r := &p.pods[at]
 		r.Cycles = append(r.Cycles, i)
@@ -245,7 +248,7 @@ func (p *Model) SetData(entries []recorder.CycleEntry, cycles []*recorder.Cycle,
 		if e, ok := evicted[r.Pod.Key()]; ok {
 			r.Evicted(e)
 		}
-		r.search = strings.ToLower(strings.Join([]string{"pod:" + r.Pod.Key(), "state:" + r.State, "node:" + r.Node, "queue:" + recorder.QueueOf(r.Queue)}, " "))
+		r.search = strings.ToLower(strings.Join([]string{"pod:" + r.Pod.Key(), "state:" + r.State, "node:" + r.Node, "queue:" + recorder.QueueOf(r.Queue), "owner:" + r.Pod.Owner.String()}, " "))
 	}
 	p.story = -1
 	if at, ok := byPod[storyKey]; ok {
@@ -329,6 +332,18 @@ func (p *Model) apply(sel string) {
 	case podSortName:
 		slices.SortStableFunc(p.rows, func(a, b int) int {
 			return cmp.Compare(p.pods[a].Pod.Key(), p.pods[b].Pod.Key())
+		})
+	case podSortOwner:
+		// A workload's pods together, in arrival order; bare pods last.
+		slices.SortStableFunc(p.rows, func(a, b int) int {
+			oa, ob := p.pods[a].Pod.Owner, p.pods[b].Pod.Owner
+			if (oa == nil) != (ob == nil) {
+				return cmp.Compare(b2i(oa == nil), b2i(ob == nil))
+			}
+			if c := cmp.Compare(p.pods[a].Pod.Namespace+"/"+oa.String(), p.pods[b].Pod.Namespace+"/"+ob.String()); c != 0 {
+				return c
+			}
+			return cmp.Compare(firstSeq(p.pods[a].Seqs), firstSeq(p.pods[b].Seqs))
 		})
 	}
 	p.cursor = 0
@@ -491,21 +506,35 @@ func (p Model) View() string {
 	if p.story >= 0 {
 		return strings.Join(layout.Box(p.storyLines(), p.w, p.h), "\n")
 	}
-	lines := []string{p.summary(), ""}
+	lines := []string{p.summary(), p.clusterLine()}
 	// Columns as wide as what they hold, within bounds; the message takes
 	// the rest.
 	oneNS := p.namespace() != ""
-	name, state, node, tries := 4, 13, 4, 5
+	name, state, node, tries, owner := 4, 13, 4, 5, 0
+	if p.owned() {
+		owner = 5
+	}
 	for _, i := range p.rows {
 		name = max(name, len(p.podName(&p.pods[i], oneNS)))
 		node = max(node, len(p.pods[i].Node))
+		if owner > 0 {
+			owner = max(owner, len(p.pods[i].Pod.Owner.String()))
+		}
 	}
-	name, node = min(name, max(p.w/4, 20)), min(node, max(p.w/8, 12))
-	msgW := max(p.w-2-name-state-node-tries-4, 0)
-	row := func(n, s, nd, t, m string) string {
-		return layout.Fit(n, name) + " " + layout.Fit(s, state) + " " + layout.Fit(nd, node) + " " + layout.FitLeft(t, tries) + " " + layout.Fit(m, msgW)
+	name, node, owner = min(name, max(p.w/4, 20)), min(node, max(p.w/8, 12)), min(owner, max(p.w/5, 16))
+	gap := 0
+	if owner > 0 {
+		gap = 1
 	}
-	lines = append(lines, p.st.Header.Render("  "+row("POD", "STATE", "NODE", "TRIES", "MESSAGE")))
+	msgW := max(p.w-2-name-state-node-tries-owner-gap-4, 0)
+	row := func(n, o, s, nd, t, m string) string {
+		out := layout.Fit(n, name) + " "
+		if owner > 0 {
+			out += layout.Fit(o, owner) + " "
+		}
+		return out + layout.Fit(s, state) + " " + layout.Fit(nd, node) + " " + layout.FitLeft(t, tries) + " " + layout.Fit(m, msgW)
+	}
+	lines = append(lines, p.st.Header.Render("  "+row("POD", "OWNER", "STATE", "NODE", "TRIES", "MESSAGE")))
 	if len(p.rows) == 0 {
 		msg := "no pods yet: they appear with their first cycle"
 		if p.filter != "" {
@@ -533,7 +562,11 @@ func (p Model) View() string {
 		if node == "" {
 			node = "-"
 		}
-		line := row(p.podName(pr, oneNS), p.stateStyle(pr.State).Render(pr.State), node, fmt.Sprint(len(pr.Cycles)), flatten(msg))
+		ownerName := pr.Pod.Owner.String()
+		if ownerName == "" {
+			ownerName = "-"
+		}
+		line := row(p.podName(pr, oneNS), ownerName, p.stateStyle(pr.State).Render(pr.State), node, fmt.Sprint(len(pr.Cycles)), flatten(msg))
 		if r == p.cursor {
 			lines = append(lines, p.st.Selected.Render("▸ "+layout.Fit(ansi.Strip(line), p.w-2)))
 			continue
@@ -822,3 +855,59 @@ func (p Model) Rows() []Row {
 
 // StoryCursor is the line of the open story the cursor is on.
 func (p Model) StoryCursor() int { return p.storyCursor }
+
+func b2i(v bool) int {
+	if v {
+		return 1
+	}
+	return 0
+}
+
+// owned says whether some pod of the view has an owner: the view then
+// shows an OWNER column.
+func (p Model) owned() bool {
+	for _, r := range p.pods {
+		if r.Pod.Owner != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// SetCluster gives the view what a fixture run's controllers left (nil
+// while the run goes on, and in live mode and replays).
+func (p *Model) SetCluster(st *recorder.ClusterState) { p.cluster = st }
+
+// clusterLine sums up, on one line, what the run's controllers left: each
+// workload's pods placed of those it asks for, each budget's allowed
+// disruptions, the claims by phase; "" when there is none of it.
+func (p Model) clusterLine() string {
+	st := p.cluster
+	if st == nil || len(st.Workloads)+len(st.Budgets)+len(st.Claims) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, w := range st.Workloads {
+		placed := len(w.Pods) - w.Pending()
+		style := p.st.Success
+		if placed < int(w.Desired) {
+			style = p.st.Unschedulable
+		}
+		parts = append(parts, style.Render(fmt.Sprintf("%s/%s %d/%d", w.Kind, w.Name, placed, w.Desired)))
+	}
+	for _, b := range st.Budgets {
+		parts = append(parts, fmt.Sprintf("budget %s: %d allowed", b.Name, b.DisruptionsAllowed))
+	}
+	phases := map[string]int{}
+	var order []string
+	for _, c := range st.Claims {
+		if phases[c.Phase] == 0 {
+			order = append(order, c.Phase)
+		}
+		phases[c.Phase]++
+	}
+	for _, ph := range order {
+		parts = append(parts, fmt.Sprintf("%d claim(s) %s", phases[ph], ph))
+	}
+	return layout.Fit(p.st.Dim.Render("at the end: ")+strings.Join(parts, p.st.Dim.Render(" · ")), p.w)
+}

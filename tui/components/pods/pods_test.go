@@ -105,3 +105,49 @@ func TestSortKey(t *testing.T) {
 		t.Errorf("s should sort by state:\n%s", ansi.Strip(p.View()))
 	}
 }
+
+// TestOwnersGroupAWorkloadsPods: pods with an owner show it in an OWNER
+// column, the owner sort puts a workload's pods together (bare pods last),
+// and the filter finds them by owner.
+func TestOwnersGroupAWorkloadsPods(t *testing.T) {
+	st := theme.New(true)
+	p := New(&st)
+	p.SetSize(120, 20)
+	owned := func(name, kind, owner string) recorder.PodRef {
+		return recorder.PodRef{Namespace: "default", Name: name, Owner: &recorder.Owner{Kind: kind, Name: owner}}
+	}
+	entries := []recorder.CycleEntry{
+		{Seq: 1, Pod: owned("web-7d-a", "Deployment", "web"), Result: recorder.ResultBound, Node: "n1"},
+		{Seq: 2, Pod: recorder.PodRef{Namespace: "default", Name: "loner"}, Result: recorder.ResultBound, Node: "n1"},
+		{Seq: 3, Pod: owned("db-0", "StatefulSet", "db"), Result: recorder.ResultBound, Node: "n2"},
+		{Seq: 4, Pod: owned("web-7d-b", "Deployment", "web"), Result: recorder.ResultUnschedulable},
+	}
+	p.SetData(entries, make([]*recorder.Cycle, len(entries)), nil, nil, true, nil)
+	screen := ansi.Strip(p.View())
+	if !strings.Contains(screen, "OWNER") || !strings.Contains(screen, "Deployment/web") || !strings.Contains(screen, "StatefulSet/db") {
+		t.Fatalf("no OWNER column with the owners:\n%s", screen)
+	}
+	for p.sort != podSortOwner {
+		p, _ = p.Update(press("s"))
+	}
+	var got []string
+	for _, i := range p.rows {
+		got = append(got, p.pods[i].Pod.Name)
+	}
+	if strings.Join(got, " ") != "web-7d-a web-7d-b db-0 loner" {
+		t.Errorf("sorted by owner: got %v, want the Deployment's pods, the StatefulSet's, then the bare pod", got)
+	}
+	p.SetFilter("owner:deployment/web")
+	if len(p.rows) != 2 {
+		t.Errorf("filter owner:deployment/web: got %d rows, want 2", len(p.rows))
+	}
+	p.SetCluster(&recorder.ClusterState{
+		Workloads: []recorder.WorkloadState{{Kind: "Deployment", Namespace: "default", Name: "web", Desired: 2,
+			Pods: []recorder.WorkloadPod{{Name: "web-7d-a", Node: "n1"}, {Name: "web-7d-b"}}}},
+		Budgets: []recorder.BudgetState{{Namespace: "default", Name: "web", DisruptionsAllowed: 1}},
+		Claims:  []recorder.ClaimState{{Namespace: "default", Name: "data", Phase: "Bound"}},
+	})
+	if screen := ansi.Strip(p.View()); !strings.Contains(screen, "at the end: Deployment/web 1/2 · budget web: 1 allowed · 1 claim(s) Bound") {
+		t.Errorf("no line for what the controllers left:\n%s", screen)
+	}
+}
