@@ -107,6 +107,45 @@ func (p *objectEvents) writing(resource string) (undo func()) {
 // behind reports whether some handler has not yet handled every event written.
 func (p *objectEvents) behind() bool { return p.behindBy(0) }
 
+// handlingEvents begins what busy says while handlers are behind.
+const handlingEvents = "handling events"
+
+// lagging names the resources whose handlers are behind, with by how many
+// events, or "" when none is.
+func (p *objectEvents) lagging() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []string
+	for _, h := range p.handlers {
+		w := int64(0)
+		if n := p.written[h.resource]; n != nil {
+			w = n.Load()
+		}
+		if d := w - h.handled.Load(); d > 0 {
+			out = append(out, fmt.Sprintf("%s: %d behind", h.resource, d))
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// forgive takes every handler as caught up. A handler that has handled
+// nothing for eventsLost while behind will not catch up: an informer that
+// lists again after its watch ended delivers the objects as they are, one
+// event for several writes.
+func (p *objectEvents) forgive() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, h := range p.handlers {
+		if n := p.written[h.resource]; n != nil && h.handled.Load() < n.Load() {
+			h.handled.Store(n.Load())
+		}
+	}
+}
+
+// eventsLost is how long handlers that are behind may handle nothing
+// before a run takes their events as lost (see forgive).
+const eventsLost = 10 * time.Second
+
 // behindBy reports whether some handler is more than lag events behind.
 func (p *objectEvents) behindBy(lag int64) bool {
 	p.mu.Lock()
@@ -340,8 +379,8 @@ func (e *Engine) look() string {
 	if why := e.ctrls.Busy(); why != "" {
 		return why
 	}
-	if e.events.behind() {
-		return "handling events"
+	if lag := e.events.lagging(); lag != "" {
+		return handlingEvents + " (" + lag + ")"
 	}
 	if backoff > 0 {
 		return fmt.Sprintf("%d pod(s) in backoffQ to retry", backoff)
@@ -375,6 +414,7 @@ const preemptPoll = time.Millisecond
 func (e *Engine) waitSettled(ctx context.Context) error {
 	timeout := time.NewTimer(e.opts.SettleTimeout)
 	defer timeout.Stop()
+	lastChange := time.Now()
 	for {
 		changed := e.changes.wait()
 		why := e.busy()
@@ -383,6 +423,11 @@ func (e *Engine) waitSettled(ctx context.Context) error {
 		}
 		var poll <-chan time.Time
 		switch {
+		case strings.HasPrefix(why, handlingEvents) && time.Since(lastChange) >= eventsLost:
+			e.events.forgive()
+			continue
+		case strings.HasPrefix(why, handlingEvents):
+			poll = time.After(eventsLost - time.Since(lastChange))
 		case why == preemptingVictims:
 			poll = time.After(preemptPoll)
 		case strings.HasSuffix(why, "in backoffQ to retry") && utilfeature.DefaultFeatureGate.Enabled(features.SchedulerPopFromBackoffQ):
@@ -403,6 +448,7 @@ func (e *Engine) waitSettled(ctx context.Context) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-changed:
+			lastChange = time.Now()
 		case <-poll:
 		case <-timeout.C:
 			if e.gated.Load() {
