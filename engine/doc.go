@@ -46,5 +46,6 @@
 //     keeping only what the scheduler reads.
 //   - What-if. fork.go captures the state a cycle saw and re-runs it;
 //     whatif_change.go: the changes a user can make; suggest.go: the search
-//     for the smallest change that places a pod.
+//     for the smallest change that places a pod; capacity.go: whole runs
+//     with a workload scaled (capacity, whatif --scale).
 package engine

@@ -10,7 +10,8 @@
 // and the connection), verify.go,
 // rbac.go, version.go, and the what-if commands whatif.go, suggest.go and
 // diff.go (worded in whatif_text.go; whatif_tui.go serves the TUI's what-if
-// mode).
+// mode; whatif_scale.go is whatif --scale), and capacity.go. The last two run
+// the fixture whole, again and again (simulate.go: wholeRuns).
 //
 // Every session comes from a tui.Source, which the debugger (tui.Run) and the
 // headless outputs (headless.go: consume) read alike: fixture_source.go, a
