@@ -64,6 +64,19 @@ func (cp *controlPlane) startControllerManager(t *testing.T, ctx context.Context
 type ownerState struct {
 	Nodes   []string
 	Pending []string
+	// Names are its pods' names without the random suffix generateName
+	// adds: web-<pod-template-hash>, db-0, crunch-<index>, as the
+	// controllers name them (a template hashed differently shows here).
+	Names []string
+}
+
+// stem is a pod's name without the 5-character suffix generateName adds.
+func stem(name string) string {
+	i := strings.LastIndex(name, "-")
+	if i < 0 || len(name)-i-1 != 5 {
+		return name
+	}
+	return name[:i]
 }
 
 // clusterOutcome is what a run of workloads ends with, as both sides can
@@ -103,6 +116,7 @@ func realOutcome(t *testing.T, ctx context.Context, cp *controlPlane) (clusterOu
 			}
 		}
 		st := out.Owners[key]
+		st.Names = append(st.Names, stem(p.Name))
 		switch msg := unschedulableMessage(&p); {
 		case p.Spec.NodeName != "":
 			st.Nodes = append(st.Nodes, p.Spec.NodeName)
@@ -143,6 +157,7 @@ func (o clusterOutcome) sorted() clusterOutcome {
 	for k, st := range o.Owners {
 		slices.Sort(st.Nodes)
 		slices.Sort(st.Pending)
+		slices.Sort(st.Names)
 		o.Owners[k] = st
 	}
 	return o
@@ -202,6 +217,7 @@ func engineOutcome(t *testing.T, fx *fixture.Fixture) clusterOutcome {
 		key := w.Kind + "/" + w.Namespace + "/" + w.Name
 		var s ownerState
 		for _, p := range w.Pods {
+			s.Names = append(s.Names, stem(p.Name))
 			if p.Node != "" {
 				s.Nodes = append(s.Nodes, p.Node)
 			} else {
@@ -217,9 +233,9 @@ func engineOutcome(t *testing.T, fx *fixture.Fixture) clusterOutcome {
 		c := last[p.Namespace+"/"+p.Name]
 		switch {
 		case c != nil && c.Outcome.Result == recorder.ResultBound:
-			out.Owners[key] = ownerState{Nodes: []string{c.Outcome.Node}}
+			out.Owners[key] = ownerState{Nodes: []string{c.Outcome.Node}, Names: []string{p.Name}}
 		default:
-			out.Owners[key] = ownerState{Pending: []string{pending(p.Namespace, p.Name)}}
+			out.Owners[key] = ownerState{Pending: []string{pending(p.Namespace, p.Name)}, Names: []string{p.Name}}
 		}
 	}
 	for _, b := range st.Budgets {
@@ -235,8 +251,10 @@ func engineOutcome(t *testing.T, fx *fixture.Fixture) clusterOutcome {
 // API server running kube-scheduler and kube-controller-manager (with the
 // controllers a fixture run has, and the simulated kubelet as its kubelet),
 // and checks schedscope's run of the same manifest ends the same: per owner
-// the nodes of its pods and the messages of those pending, each budget's
-// allowed disruptions, each claim's phase. The fixture's bare pending pods
+// its pods' names as the controllers make them (the pod-template hash,
+// the ordinal, the completion index), the nodes of its pods and the
+// messages of those pending, each budget's allowed disruptions, each
+// claim's phase. The fixture's bare pending pods
 // arrive, on both sides, one by one once the workloads have settled.
 func TestWorkloadsMatchRealCluster(t *testing.T) {
 	klog.SetOutput(discardWriter{})
@@ -284,7 +302,7 @@ func describe(o clusterOutcome) string {
 	var parts []string
 	for _, k := range sortedKeys(o.Owners) {
 		st := o.Owners[k]
-		parts = append(parts, fmt.Sprintf("%s on %v pending %q", k, st.Nodes, st.Pending))
+		parts = append(parts, fmt.Sprintf("%s %v on %v pending %q", k, st.Names, st.Nodes, st.Pending))
 	}
 	for _, k := range sortedKeys(o.Budgets) {
 		parts = append(parts, fmt.Sprintf("budget %s allows %d", k, o.Budgets[k]))
