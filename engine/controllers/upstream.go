@@ -2,8 +2,8 @@ package controllers
 
 // This file is the controllers' one seam to upstream internals: each touch
 // names the upstream symbol and the version it was written against
-// (k8s.io/kubernetes v1.37.1, client-go v0.37.1). upstream_test.go checks
-// each on the pinned versions.
+// (k8s.io/kubernetes v1.37.1, client-go v0.37.1).
+// TestEveryControllerQueueIsCounted checks each on the pinned versions.
 
 import (
 	"fmt"
