@@ -304,3 +304,39 @@ spec:
 		t.Errorf("want 2 replicas, loner, 3 replicas; got %v", names)
 	}
 }
+
+// TestOwnerReferencesFindTheirOwners: a pod exported with its owner
+// reference (another cluster's UID) counts as its ReplicaSet's, whose
+// controller makes one more replica, not two.
+func TestOwnerReferencesFindTheirOwners(t *testing.T) {
+	e, _ := runCluster(t, `apiVersion: v1
+kind: Node
+metadata: {name: n1}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
+---
+apiVersion: apps/v1
+kind: ReplicaSet
+metadata: {name: rs}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: rs}}
+  template:
+    metadata: {labels: {app: rs}}
+    spec:
+      containers: [{name: c, image: nginx}]
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: rs-abcde
+  labels: {app: rs}
+  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: rs, uid: 3f1e1b7e-0000-4000-8000-000000000001, controller: true}]
+spec:
+  nodeName: n1
+  containers: [{name: c, image: nginx}]
+`)
+	rs := workload(t, e.ClusterState(), "ReplicaSet", "rs")
+	if len(rs.Pods) != 2 || rs.Pods[0].Name != "rs-abcde" && rs.Pods[1].Name != "rs-abcde" {
+		t.Errorf("ReplicaSet rs (replicas 2, one pod in the fixture): want the fixture's pod and one more, got %+v", rs.Pods)
+	}
+}

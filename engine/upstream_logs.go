@@ -37,6 +37,10 @@ var retriedLogs = []string{
 	// the ReplicaSet controller registers its metrics once per process,
 	// and a run builds one controller per engine (pkg/controller/replicaset).
 	"unable to register metrics",
+	// a ReplicaSet no Deployment owns, scaling down, looks for its
+	// siblings and logs that it has no owner (pkg/controller/replicaset:
+	// getReplicaSetsWithSameController); it scales down all the same.
+	"ReplicaSet has no controller",
 }
 
 // retried says whether a logged error is one a controller retries.
