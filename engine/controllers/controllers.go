@@ -61,12 +61,10 @@ type Deps struct {
 // A Part is one thing that runs beside the scheduler.
 type Part struct {
 	Name string
-	// Upstream is the package the part runs, or "" for a simulated part.
+	// Upstream is the package the part runs, or "" for a simulated part
+	// (simulated_*.go says what it does).
 	Upstream string
-	// Simulated says, for a simulated part, what it does in place of the
-	// real one.
-	Simulated string
-	Which     Which
+	Which    Which
 }
 
 // Parts lists what a fixture run has beside the scheduler, in the order
@@ -81,8 +79,8 @@ var Parts = []Part{
 	{Name: "disruption controller", Upstream: "k8s.io/kubernetes/pkg/controller/disruption", Which: Workloads},
 	{Name: "pod garbage collector", Upstream: "k8s.io/kubernetes/pkg/controller/podgc", Which: Workloads},
 	{Name: "persistent-volume binder", Upstream: "k8s.io/kubernetes/pkg/controller/volume/persistentvolume", Which: VolumeBinder},
-	{Name: "simulated provisioner", Simulated: provisionerDoc, Which: Provisioner},
-	{Name: "simulated kubelet", Simulated: kubeletDoc, Which: Kubelet},
+	{Name: "simulated provisioner", Which: Provisioner},
+	{Name: "simulated kubelet", Which: Kubelet},
 }
 
 // kube-controller-manager's defaults (pkg/controller/*/config/v1alpha1):

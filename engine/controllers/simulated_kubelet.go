@@ -15,14 +15,11 @@ import (
 	"k8s.io/utils/ptr"
 )
 
-// kubeletDoc says what the simulated kubelet does, for the README's list.
-const kubeletDoc = "a pod bound to a node starts at once: its status becomes Running, every container started and ready, " +
-	"the pod Ready (readiness probes pass at once), written through the status path; it runs until it is deleted " +
-	"(a Job's pods never complete)"
-
 // The simulated kubelet stands for every node's kubelet, as far as what the
 // scheduler and the controllers see of it: a pod bound to a node starts at
-// once and is Ready. A pod whose status a fixture states (a Ready
+// once and is Ready (Running, every container started and ready, readiness
+// probes passing at once), written through the status path. It runs until
+// it is deleted: a Job's pods never complete. A pod whose status a fixture states (a Ready
 // condition, or a finished phase) is left as it is. Deleted pods are the
 // engine's (a preemption victim's graceful termination).
 type kubelet struct {

@@ -16,16 +16,14 @@ import (
 	storagehelpers "k8s.io/component-helpers/storage/volume"
 )
 
-// provisionerDoc says what the simulated provisioner does, for the README's list.
-const provisionerDoc = "for a claim the persistent-volume binder hands to an external provisioner (its StorageClass's provisioner is not " +
-	"kubernetes.io/no-provisioner), it creates a PersistentVolume pvc-<claim uid> of the claim's size, access modes and class, " +
-	"reserved for the claim; with WaitForFirstConsumer, once the scheduler has selected a node, the volume is reachable from " +
-	"that node's topology (the driver's keys in the node's CSINode, else the class's allowedTopologies keys, else the node's " +
-	"zone, else its hostname); with Immediate binding, from the class's allowedTopologies, or everywhere. The binder then binds it"
-
 // The simulated provisioner stands for every CSI driver's external
 // provisioner: it answers the claims the persistent-volume binder marks for
-// it with a volume, which the real binder binds.
+// it (a StorageClass whose provisioner is not kubernetes.io/no-provisioner)
+// with a volume pvc-<claim uid> of the claim's size, access modes and
+// class, reserved for the claim, which the real binder binds. With
+// WaitForFirstConsumer it waits for the scheduler's selected node, and the
+// volume is reachable from that node's topology (see topology); with
+// Immediate binding, from the class's allowedTopologies, or everywhere.
 type provisioner struct {
 	client   clientset.Interface
 	claims   corelisters.PersistentVolumeClaimLister
@@ -141,7 +139,8 @@ func (p *provisioner) provision(ctx context.Context, key string) error {
 
 // topology is the node affinity of a volume provisioned for selected (""
 // with Immediate binding): the selected node's values of the driver's
-// topology keys.
+// topology keys, as its CSINode lists them, else the keys of the class's
+// allowedTopologies, else the node's zone, else its hostname.
 func (p *provisioner) topology(class *storagev1.StorageClass, driver, selected string) (*v1.VolumeNodeAffinity, error) {
 	if selected == "" {
 		if len(class.AllowedTopologies) == 0 {
