@@ -25,23 +25,7 @@ func (e *Engine) ClusterState() *recorder.ClusterState {
 		return nil
 	}
 	st := &recorder.ClusterState{Workloads: []recorder.WorkloadState{}, Budgets: []recorder.BudgetState{}, Claims: []recorder.ClaimState{}}
-	// list reads one kind from the in-memory API server, by namespace and name.
-	list := func(gvr schema.GroupVersionResource, kind string) []runtime.Object {
-		obj, err := e.client.Tracker().List(gvr, gvr.GroupVersion().WithKind(kind), "")
-		if err != nil {
-			return nil
-		}
-		items, err := meta.ExtractList(obj)
-		if err != nil {
-			return nil
-		}
-		key := func(o runtime.Object) string {
-			m, _ := meta.Accessor(o)
-			return m.GetNamespace() + "/" + m.GetName()
-		}
-		slices.SortFunc(items, func(a, b runtime.Object) int { return cmp.Compare(key(a), key(b)) })
-		return items
-	}
+	list := e.listSorted
 	at := map[string]int{} // kind/namespace/name → index in Workloads
 	add := func(kind string, m metav1.ObjectMeta, desired int32) {
 		at[kind+"/"+m.Namespace+"/"+m.Name] = len(st.Workloads)
@@ -104,4 +88,23 @@ func (e *Engine) ClusterState() *recorder.ClusterState {
 			SelectedNode: c.Annotations[storagehelpers.AnnSelectedNode]})
 	}
 	return st
+}
+
+// listSorted reads one kind from the in-memory API server, ordered by
+// namespace and name (the tracker keeps a map).
+func (e *Engine) listSorted(gvr schema.GroupVersionResource, kind string) []runtime.Object {
+	obj, err := e.client.Tracker().List(gvr, gvr.GroupVersion().WithKind(kind), "")
+	if err != nil {
+		return nil
+	}
+	items, err := meta.ExtractList(obj)
+	if err != nil {
+		return nil
+	}
+	key := func(o runtime.Object) string {
+		m, _ := meta.Accessor(o)
+		return m.GetNamespace() + "/" + m.GetName()
+	}
+	slices.SortFunc(items, func(a, b runtime.Object) int { return cmp.Compare(key(a), key(b)) })
+	return items
 }

@@ -13,7 +13,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler"
@@ -274,19 +273,9 @@ func (e *Engine) capture(fw framework.Framework, pod *v1.Pod) *Fork {
 	}
 	// What the controllers made that the scheduler reads: the claims a
 	// StatefulSet made, the volumes provisioned for claims.
-	for _, gvr := range []schema.GroupVersionResource{v1.SchemeGroupVersion.WithResource("persistentvolumeclaims"), v1.SchemeGroupVersion.WithResource("persistentvolumes")} {
-		kind := map[string]string{"persistentvolumeclaims": "PersistentVolumeClaim", "persistentvolumes": "PersistentVolume"}[gvr.Resource]
-		list, err := tracker.List(gvr, v1.SchemeGroupVersion.WithKind(kind), "")
-		if err != nil {
-			continue
-		}
-		items, _ := meta.ExtractList(list)
-		slices.SortFunc(items, func(a, b runtime.Object) int {
-			am, _ := meta.Accessor(a)
-			bm, _ := meta.Accessor(b)
-			return cmp.Compare(am.GetNamespace()+"/"+am.GetName(), bm.GetNamespace()+"/"+bm.GetName())
-		})
-		for _, o := range items {
+	for _, kr := range [][2]string{{"PersistentVolumeClaim", "persistentvolumeclaims"}, {"PersistentVolume", "persistentvolumes"}} {
+		kind, gvr := kr[0], v1.SchemeGroupVersion.WithResource(kr[1])
+		for _, o := range e.listSorted(gvr, kind) {
 			m, err := meta.Accessor(o)
 			if err != nil {
 				continue

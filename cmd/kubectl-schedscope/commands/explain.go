@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -87,8 +86,8 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 	fx := o.source.fixture()
 	sortCycles(cycles)
 	pods := recorder.PodStates(cycles, never, queue)
-	if kind, name, ok := workloadRef(o.Pod); ok {
-		return o.printWorkload(header, fx, warnings, problems, cycles, pods, cluster, kind, name)
+	if kind, ns, name, ok := engine.ParseWorkload(o.Pod); ok {
+		return o.printWorkload(header, fx, warnings, problems, cycles, pods, cluster, kind, ns, name)
 	}
 	if o.Pod != "" {
 		var kept []recorder.PodState
@@ -135,30 +134,22 @@ func (o *ExplainOptions) finish(out cyclesOutput, problems []error, pods []recor
 	return nil
 }
 
-// workloadRef reads --pod KIND/NAME naming a workload.
-func workloadRef(s string) (kind, name string, ok bool) {
-	alias, name, found := strings.Cut(s, "/")
-	kind, ok = engine.WorkloadKinds[strings.ToLower(alias)]
-	if !found || !ok || name == "" {
-		return "", "", false
-	}
-	return kind, name, true
-}
-
 // printWorkload explains one workload's pods: their cycles, where they
 // went, and why those left pending are.
 func (o *ExplainOptions) printWorkload(header recorder.Header, fx *fixture.Fixture, warnings []string, problems []error,
-	cycles []*recorder.Cycle, pods []recorder.PodState, cluster *recorder.ClusterState, kind, name string) error {
-	mine := func(ow *recorder.Owner) bool { return ow != nil && ow.Kind == kind && ow.Name == name }
+	cycles []*recorder.Cycle, pods []recorder.PodState, cluster *recorder.ClusterState, kind, ns, name string) error {
+	mine := func(p recorder.PodRef) bool {
+		return p.Owner != nil && p.Owner.Kind == kind && p.Owner.Name == name && p.Namespace == ns
+	}
 	var keptPods []recorder.PodState
 	for _, p := range pods {
-		if mine(p.Pod.Owner) {
+		if mine(p.Pod) {
 			keptPods = append(keptPods, p)
 		}
 	}
 	var keptCycles []*recorder.Cycle
 	for _, c := range cycles {
-		if mine(c.Pod.Owner) {
+		if mine(c.Pod) {
 			keptCycles = append(keptCycles, c)
 		}
 	}
@@ -167,7 +158,7 @@ func (o *ExplainOptions) printWorkload(header recorder.Header, fx *fixture.Fixtu
 	if cluster != nil {
 		st = &recorder.ClusterState{Workloads: []recorder.WorkloadState{}, Budgets: []recorder.BudgetState{}, Claims: []recorder.ClaimState{}}
 		for _, w := range cluster.Workloads {
-			if w.Kind == kind && w.Name == name {
+			if w.Kind == kind && w.Namespace == ns && w.Name == name {
 				st.Workloads = append(st.Workloads, w)
 			} else {
 				others = append(others, visible.String(w.Kind+"/"+w.Name))
@@ -176,9 +167,9 @@ func (o *ExplainOptions) printWorkload(header recorder.Header, fx *fixture.Fixtu
 	}
 	if len(keptPods) == 0 && (st == nil || len(st.Workloads) == 0) {
 		if len(others) == 0 {
-			return errorf("no %s %q in %s: it holds no workload", kind, name, fx.Name)
+			return errorf("no %s %s/%s in %s: it holds no workload", kind, ns, name, fx.Name)
 		}
-		return errorf("no %s %q in %s; its workloads are %s", kind, name, fx.Name, listSome(others, 20))
+		return errorf("no %s %s/%s in %s; its workloads are %s", kind, ns, name, fx.Name, listSome(others, 20))
 	}
 	out := cyclesOutput{header: header, source: "fixture " + fx.Name, warnings: append(slices.Clone(fx.Warnings), warnings...),
 		problems: problems, cycles: keptCycles, pods: keptPods, cluster: st}

@@ -98,6 +98,7 @@ func (o *RecordOptions) Run(ctx context.Context) error {
 	rec := &sessionRecorder{out: out}
 	var start time.Time
 	n := 0
+	pods := map[string]bool{} // every pod with a cycle: the fixture's and those its controllers made
 	err := consume(ctx, o.source, func(ev tui.Event) error {
 		err := rec.write(ev)
 		switch {
@@ -106,6 +107,7 @@ func (o *RecordOptions) Run(ctx context.Context) error {
 			return err // nothing is recorded without it
 		case ev.Cycle != nil:
 			n++
+			pods[ev.Cycle.Pod.Key()] = true
 		}
 		return nil // rec.err keeps the first error
 	})
@@ -126,10 +128,8 @@ func (o *RecordOptions) Run(ctx context.Context) error {
 			return fmt.Errorf("%s: %w", o.Output, err)
 		}
 	}
-	fx := o.source.fixture()
-	pods := len(fx.Pending)
 	fmt.Fprintf(o.streams.ErrOut, "wrote %s to %s: %s scheduled in %s (%.0f pods/s, %s arrival)\n",
-		plural(n, "cycle"), where, plural(pods, "pod"), took.Round(time.Millisecond), float64(pods)/took.Seconds(), o.arrival())
+		plural(n, "cycle"), where, plural(len(pods), "pod"), took.Round(time.Millisecond), float64(len(pods))/took.Seconds(), o.arrival())
 	return nil
 }
 

@@ -133,7 +133,7 @@ func TestExplainRunsAChartsWorkloads(t *testing.T) {
 		t.Errorf("explain --pod deploy/web: want the Deployment's line alone at the end, got:\n%s", out)
 	}
 	_, errOut, code = run(t, "explain", "-f", path, "--pod", "sts/web")
-	if code != 1 || !strings.Contains(errOut, `no StatefulSet "web"`) || !strings.Contains(errOut, "Deployment/web") {
+	if code != 1 || !strings.Contains(errOut, "no StatefulSet default/web") || !strings.Contains(errOut, "Deployment/web") {
 		t.Errorf("explain --pod sts/web: want exit 1 naming the workloads there are, got %d: %s", code, errOut)
 	}
 }
@@ -181,5 +181,18 @@ func TestWhatIfScale(t *testing.T) {
 	_, errOut, code = run(t, "whatif", "-f", "budgets", "--scale", "deploy/guarded=3", "--evict", "default/x")
 	if code != 1 || !strings.Contains(errOut, "--scale re-runs the whole fixture") {
 		t.Errorf("--scale with a change: want one error line, got exit %d: %q", code, errOut)
+	}
+}
+
+// TestRecordCountsControllersPods: record's summary counts every pod that got
+// a cycle, the pods the controllers made included.
+func TestRecordCountsControllersPods(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "w.rec")
+	_, errOut, code := run(t, "record", "-f", "workloads", "-o", out)
+	if code != 0 {
+		t.Fatalf("record: exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(errOut, "wrote 11 cycles to "+out+": 11 pods scheduled in") {
+		t.Errorf("record -f workloads (6 + 3 + 2 pods, all made by controllers): %s", errOut)
 	}
 }
