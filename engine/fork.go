@@ -61,6 +61,31 @@ type Fork struct {
 	Changes []string
 	// changedConfig is set when a change edited the scheduler's configuration.
 	changedConfig bool
+	// cluster is shared by forks that hold one cluster (nodes, placed and
+	// nominated pods, other objects, configuration) and differ in their
+	// pod only; nil until a pod-only change is made (see Runner).
+	cluster *forkCluster
+}
+
+// forkCluster identifies one cluster that forks share, read-only.
+type forkCluster struct{ _ byte }
+
+// sharedCluster returns f's cluster identity, making one if f has none.
+func (f *Fork) sharedCluster() *forkCluster {
+	if f.cluster == nil {
+		f.cluster = &forkCluster{}
+	}
+	return f.cluster
+}
+
+// withPod copies the fork for a change to its pod alone: the pod is copied,
+// the cluster is shared (nothing changes it in place).
+func (f *Fork) withPod() *Fork {
+	g := *f
+	g.Pod = f.Pod.DeepCopy()
+	g.Changes = slices.Clone(f.Changes)
+	g.cluster = f.sharedCluster()
+	return &g
 }
 
 // ForkTarget names the cycle to fork at: the Seq-th cycle of the run, or,
@@ -71,18 +96,25 @@ type ForkTarget struct {
 	// Burst runs the fixture as RunBurst does (every pod at once) up to the
 	// target; the default is Run's sequential arrival.
 	Burst bool
+	// Last, with Pod and no Seq, forks at the pod's last cycle of the whole
+	// run instead of its first: where the pod stands at the end.
+	Last bool
 }
 
 // ForkAt runs the fixture as Run does until the target cycle has finished and
 // returns the state that cycle started from, with the cycle as recorded.
 // Only one run of the fixture is made; it stops after the target cycle.
 func ForkAt(ctx context.Context, fx *fixture.Fixture, opts Options, target ForkTarget) (*Fork, error) {
+	limit := 1
+	if target.Last && target.Seq == 0 {
+		limit = -1
+	}
 	forks, err := forks(ctx, fx, opts, func(seq int, pod *v1.Pod) bool {
 		if target.Seq > 0 {
 			return seq == target.Seq
 		}
 		return matchesPod(pod, target.Pod)
-	}, 1, target.Burst)
+	}, limit, target.Burst)
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +157,8 @@ func podsOf(fx *fixture.Fixture) string {
 }
 
 // forks runs fx and captures the state at the start of every cycle want
-// accepts, stopping after limit captured cycles have finished (0: no limit).
+// accepts, stopping after limit captured cycles have finished (0: no limit;
+// -1: no limit, and only the last capture is kept).
 func forks(ctx context.Context, fx *fixture.Fixture, opts Options, want func(seq int, pod *v1.Pod) bool, limit int, burst bool) ([]*Fork, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -161,11 +194,16 @@ func forks(ctx context.Context, fx *fixture.Fixture, opts Options, want func(seq
 		seq := e.trace.seq + 1 // the number startCycle is about to give this cycle
 		e.trace.mu.Unlock()
 		mu.Lock()
-		take := (limit == 0 || len(order) < limit) && want(seq, podInfo.Pod)
+		take := (limit <= 0 || len(order) < limit) && want(seq, podInfo.Pod)
 		mu.Unlock()
 		if take {
 			f := e.capture(fw, podInfo.Pod)
 			mu.Lock()
+			if limit < 0 {
+				// A capture is the whole cluster: keep one.
+				clear(captured)
+				order = order[:0]
+			}
 			captured[seq] = f
 			order = append(order, seq)
 			mu.Unlock()
@@ -314,74 +352,12 @@ type RunResult struct {
 // search start, so that a sampled search visits nodes in a fixed order: two
 // runs of one fork, changed or not, always compare like for like.
 func (f *Fork) Run(ctx context.Context) (*RunResult, error) {
-	objs := make([]runtime.Object, 0, len(f.Others)+len(f.Nodes)+len(f.Placed)+len(f.Nominated))
-	for _, o := range f.Others {
-		objs = append(objs, o.DeepCopyObject())
-	}
-	for _, n := range f.Nodes {
-		objs = append(objs, n.DeepCopy())
-	}
-	for _, p := range f.Placed {
-		objs = append(objs, p.DeepCopy())
-	}
-	for _, p := range f.Nominated {
-		q := p.DeepCopy()
-		q.Spec.SchedulingGates = append(q.Spec.SchedulingGates, v1.PodSchedulingGate{Name: heldGate})
-		objs = append(objs, q)
-	}
-	pod := f.Pod.DeepCopy()
-	pod.Spec.NodeName = ""
-	pod.ResourceVersion = ""
-	fx := &fixture.Fixture{Name: f.Name + " (what-if)", Objects: objs, Pending: []*v1.Pod{pod}}
-	cfg := f.Config.DeepCopy()
-	cfg.Parallelism = 1
-	var mu sync.Mutex
-	var cycles []*recorder.Cycle
-	e, err := New(ctx, fx, Options{
-		Config:     cfg,
-		ConfigPath: f.Header.Source.Config,
-		Diagnostic: f.Diagnostic,
-		forked:     true,
-		OnCycle: func(c *recorder.Cycle) {
-			mu.Lock()
-			cycles = append(cycles, c)
-			mu.Unlock()
-		},
-	})
+	s, err := newForkScheduler(ctx, f)
 	if err != nil {
 		return nil, err
 	}
-	if n := len(f.Nodes); n > 0 {
-		*e.nextStart = f.SearchStart % n
-	}
-	if f.Recorded != nil && f.Recorded.Score != nil && len(f.Recorded.Score.Nodes) > 1 {
-		sc := f.Recorded.Score
-		e.trace.scoreOrder = make(map[string]int, len(sc.Nodes))
-		for i, n := range sc.Nodes {
-			e.trace.scoreOrder[f.Recorded.NodeName(n)] = i
-		}
-	}
-	if _, err := e.Run(ctx); err != nil {
-		return nil, err
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	slices.SortFunc(cycles, func(a, b *recorder.Cycle) int { return a.Seq - b.Seq })
-	res := &RunResult{Header: e.Header()}
-	for _, c := range cycles {
-		if c.Pod.UID != string(pod.UID) {
-			continue
-		}
-		if res.Cycle == nil {
-			res.Cycle = c
-		} else {
-			res.Later = append(res.Later, c)
-		}
-	}
-	if res.Cycle == nil {
-		return nil, fmt.Errorf("the fork of %s/%s ran no cycle for it", pod.Namespace, pod.Name)
-	}
-	return res, nil
+	defer s.close()
+	return s.run(ctx, f)
 }
 
 // Sampled reports whether the recorded cycle's search stopped before it had
@@ -414,6 +390,7 @@ func (f *Fork) clone() *Fork {
 	}
 	g.Config = f.Config.DeepCopy()
 	g.Changes = slices.Clone(f.Changes)
+	g.cluster = nil // a change may make it another
 	return &g
 }
 

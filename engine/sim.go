@@ -39,42 +39,11 @@ func (e *Engine) RunBurst(ctx context.Context) (*Result, error) {
 }
 
 func (e *Engine) run(ctx context.Context, burst bool) (*Result, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	podInformer := e.informers.Core().V1().Pods().Informer()
-	reg, err := podInformer.AddEventHandler(cache.ResourceEventHandlerFuncs{
-		UpdateFunc: func(_, obj interface{}) {
-			if p, ok := obj.(*v1.Pod); ok && p.Spec.NodeName != "" {
-				e.settled(p.UID)
-			}
-		},
-	})
+	end, err := e.begin(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer func() { _ = podInformer.RemoveEventHandler(reg) }()
-	done := make(chan struct{})
-	go func() {
-		e.sched.Run(ctx)
-		close(done)
-	}()
-	defer func() {
-		cancel()
-		<-done
-		if e.ctrls != nil {
-			e.ctrls.Wait()
-		}
-	}()
-	if e.ctrls != nil {
-		// The controllers start with the scheduler: a workload present
-		// from the start makes its pods, and they are scheduled, before
-		// the fixture's first pending pod arrives.
-		e.ctrls.Run(controllerContext(ctx))
-		if err := e.waitSettled(ctx); err != nil {
-			return nil, fmt.Errorf("before the first pod: %w", err)
-		}
-		e.flushPending("")
-	}
+	defer end()
 	steps := e.fixture.Steps
 	// applySteps makes the steps that come before the pending pod at index
 	// next (all that are left when next is past the last pod), each on a
@@ -106,21 +75,9 @@ func (e *Engine) run(ctx context.Context, burst bool) (*Result, error) {
 				return nil, err
 			}
 		}
-		// The fake API server drops a watch whose buffer (100 events)
-		// overflows; keep the scheduler no more than a few dozen events behind.
-		if err := e.waitEvents(ctx, 50); err != nil {
+		if err := e.arrive(ctx, p, !burst); err != nil {
 			return nil, err
 		}
-		if _, err := e.client.CoreV1().Pods(p.Namespace).Create(ctx, p.DeepCopy(), metav1.CreateOptions{}); err != nil {
-			return nil, fmt.Errorf("creating pod %s/%s: %w", p.Namespace, p.Name, err)
-		}
-		if burst {
-			continue
-		}
-		if err := e.waitSettled(ctx); err != nil {
-			return nil, fmt.Errorf("after pod %s/%s arrived: %w", p.Namespace, p.Name, err)
-		}
-		e.flushPending("")
 	}
 	if burst {
 		if err := e.waitSettled(ctx); err != nil {
@@ -144,6 +101,69 @@ func (e *Engine) run(ctx context.Context, burst bool) (*Result, error) {
 	res.Cycles = e.emitted
 	e.mu.Unlock()
 	return res, nil
+}
+
+// begin starts the scheduler, and the controllers beside it, and waits
+// until they have settled on the objects present: a workload present from
+// the start has made its pods, and they are scheduled, before a fixture's
+// first pending pod arrives. end stops them.
+func (e *Engine) begin(ctx context.Context) (end func(), err error) {
+	ctx, cancel := context.WithCancel(ctx)
+	podInformer := e.informers.Core().V1().Pods().Informer()
+	reg, err := podInformer.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		UpdateFunc: func(_, obj interface{}) {
+			if p, ok := obj.(*v1.Pod); ok && p.Spec.NodeName != "" {
+				e.settled(p.UID)
+			}
+		},
+	})
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	done := make(chan struct{})
+	go func() {
+		e.sched.Run(ctx)
+		close(done)
+	}()
+	end = func() {
+		cancel()
+		<-done
+		if e.ctrls != nil {
+			e.ctrls.Wait()
+		}
+		_ = podInformer.RemoveEventHandler(reg)
+	}
+	if e.ctrls != nil {
+		e.ctrls.Run(controllerContext(ctx))
+		if err := e.waitSettled(ctx); err != nil {
+			end()
+			return nil, fmt.Errorf("before the first pod: %w", err)
+		}
+		e.flushPending("")
+	}
+	return end, nil
+}
+
+// arrive creates pod as a client does and, with wait, waits until the
+// scheduler has settled on it.
+func (e *Engine) arrive(ctx context.Context, p *v1.Pod, wait bool) error {
+	// The fake API server drops a watch whose buffer (100 events)
+	// overflows; keep the scheduler no more than a few dozen events behind.
+	if err := e.waitEvents(ctx, 50); err != nil {
+		return err
+	}
+	if _, err := e.client.CoreV1().Pods(p.Namespace).Create(ctx, p.DeepCopy(), metav1.CreateOptions{}); err != nil {
+		return fmt.Errorf("creating pod %s/%s: %w", p.Namespace, p.Name, err)
+	}
+	if !wait {
+		return nil
+	}
+	if err := e.waitSettled(ctx); err != nil {
+		return fmt.Errorf("after pod %s/%s arrived: %w", p.Namespace, p.Name, err)
+	}
+	e.flushPending("")
+	return nil
 }
 
 // sleep waits d on the wall clock, or until ctx ends.

@@ -3,7 +3,10 @@ package engine
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
+	"maps"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -78,6 +81,8 @@ type candidate struct {
 	// takes away (0 for changes that take none).
 	shrink float64
 	order  int
+	// alike counts the other nodes that gave the same change.
+	alike int
 }
 
 // Suggest searches single changes drawn from the cycle's own diagnosis that
@@ -94,9 +99,13 @@ func Suggest(ctx context.Context, f *Fork, opts SuggestOptions) (*SuggestResult,
 			return nil, err
 		}
 	}
-	diag := f.clone()
+	// The baseline and every change to the pod run on one scheduler over
+	// the fork's cluster; the others on their own.
+	runner := f.NewRunner()
+	defer runner.Close()
+	diag := f.withPod()
 	diag.Diagnostic = DiagnosticAlways
-	base, err := diag.Run(ctx)
+	base, err := runner.Run(ctx, diag)
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +148,7 @@ func Suggest(ctx context.Context, f *Fork, opts SuggestOptions) (*SuggestResult,
 			// A change the API server would refuse is not a suggestion.
 			continue
 		}
-		run, err := g.Run(ctx)
+		run, err := runner.Run(ctx, g)
 		res.Tried++
 		if err != nil {
 			res.Unconfirmed++
@@ -278,21 +287,39 @@ func (f *Fork) candidates(c *recorder.Cycle, failing map[string][]recorder.Rejec
 	}
 	slices.SortStableFunc(nodes, func(a, b *v1.Node) int { return cmp.Compare(len(failing[a.Name]), len(failing[b.Name])) })
 	var out []candidate
-	seen := map[string]bool{}
+	seen := map[string]int{}
 	add := func(ch Change, text string, cost int, shrink ...float64) {
+		// A change of the pod is the same change whichever node it was
+		// drawn from (the same request lowered to what many alike nodes
+		// have free): tried once, told with how many nodes gave it.
 		key := ch.Kind + "|" + ch.Target + "|" + ch.Detail
-		if seen[key] {
+		if ch.Kind == ChangePatchPod {
+			key = ch.Kind + "|" + ch.Detail
+		}
+		if i, ok := seen[key]; ok {
+			out[i].alike++
 			return
 		}
-		seen[key] = true
+		seen[key] = len(out)
 		c := candidate{change: ch, text: text, cost: cost, order: len(out)}
 		if len(shrink) > 0 {
 			c.shrink = shrink[0]
 		}
 		out = append(out, c)
 	}
+	// A copy of a node is the same as a copy of another node alike (the
+	// same allocatable, taints and labels but its hostname): one is tried.
+	copied := map[string]bool{}
+	addCopy := func(n *v1.Node) {
+		if k := nodeShape(n); !copied[k] {
+			copied[k] = true
+			add(CopyNode(n.Name, n.Name+"-copy"), fmt.Sprintf("add one more node like %s (as %s-copy), empty", n.Name, n.Name), 3)
+		}
+	}
 	pod := f.Pod
 	logger := klog.Background()
+	var used map[string]v1.ResourceList
+	edits := map[string]editResult{}
 	for _, n := range nodes {
 		for _, r := range failing[n.Name] {
 			switch r.Plugin {
@@ -321,11 +348,14 @@ func (f *Fork) candidates(c *recorder.Cycle, failing map[string][]recorder.Rejec
 			case "NodeUnschedulable":
 				add(PatchNode(n.Name, []byte(`{"spec":{"unschedulable":false}}`)), "uncordon node "+n.Name, 1)
 			case "NodeResourcesFit":
-				f.resourceCandidates(n, r, add)
-				add(CopyNode(n.Name, n.Name+"-copy"), fmt.Sprintf("add one more node like %s (as %s-copy), empty", n.Name, n.Name), 3)
+				if used == nil {
+					used = f.requestsOn()
+				}
+				f.resourceCandidates(n, r, add, used, edits)
+				addCopy(n)
 			case "InterPodAffinity":
 				f.podAffinityCandidates(add)
-				add(CopyNode(n.Name, n.Name+"-copy"), fmt.Sprintf("add one more node like %s (as %s-copy), empty", n.Name, n.Name), 3)
+				addCopy(n)
 			case "PodTopologySpread":
 				for i, tsc := range pod.Spec.TopologySpreadConstraints {
 					if tsc.WhenUnsatisfiable != v1.DoNotSchedule {
@@ -340,7 +370,7 @@ func (f *Fork) candidates(c *recorder.Cycle, failing map[string][]recorder.Rejec
 					}
 				}
 			case "NodePorts", "VolumeRestrictions", "NodeVolumeLimits":
-				add(CopyNode(n.Name, n.Name+"-copy"), fmt.Sprintf("add one more node like %s (as %s-copy), empty", n.Name, n.Name), 3)
+				addCopy(n)
 			}
 		}
 	}
@@ -357,6 +387,11 @@ func (f *Fork) candidates(c *recorder.Cycle, failing map[string][]recorder.Rejec
 			add(evictAll(keys), fmt.Sprintf("evict %s from %s (the pods preemption would evict there)", strings.Join(keys, ", "), cand.Node), 2+len(keys))
 		}
 	}
+	for i := range out {
+		if c := &out[i]; c.alike > 0 {
+			c.text = alikeNodes.ReplaceAllString(c.text, fmt.Sprintf("(what $1 and %d other node(s) have free)", c.alike))
+		}
+	}
 	slices.SortStableFunc(out, func(a, b candidate) int {
 		if x := cmp.Compare(a.cost, b.cost); x != 0 {
 			return x
@@ -367,6 +402,23 @@ func (f *Fork) candidates(c *recorder.Cycle, failing map[string][]recorder.Rejec
 		return cmp.Compare(a.order, b.order)
 	})
 	return out
+}
+
+// alikeNodes finds the node a lowered request was drawn from in its text.
+var alikeNodes = regexp.MustCompile(`\(what (\S+) has free\)`)
+
+// nodeShape is what an empty copy of n is made of, but its name.
+func nodeShape(n *v1.Node) string {
+	labels := maps.Clone(n.Labels)
+	delete(labels, v1.LabelHostname)
+	b, _ := json.Marshal(struct {
+		Labels      map[string]string
+		Taints      []v1.Taint
+		Allocatable v1.ResourceList
+		Capacity    v1.ResourceList
+		Unsched     bool
+	}{labels, n.Spec.Taints, n.Status.Allocatable, n.Status.Capacity, n.Spec.Unschedulable})
+	return string(b)
 }
 
 func labelValue(n *v1.Node, k string) string {
@@ -457,13 +509,14 @@ func selectorString(s interface{ String() string }) string {
 
 // resourceCandidates lowers one of the pod's requests to what node n has
 // free, for each resource n is short of.
-func (f *Fork) resourceCandidates(n *v1.Node, r recorder.Rejection, add func(Change, string, int, ...float64)) {
-	pod := f.Pod
-	want := resourcehelper.PodRequests(pod, resourcehelper.PodResourcesOptions{})
-	used := v1.ResourceList{}
+// requestsOn sums the requests of the pods placed on each node.
+func (f *Fork) requestsOn() map[string]v1.ResourceList {
+	out := map[string]v1.ResourceList{}
 	for _, p := range f.Placed {
-		if p.Spec.NodeName != n.Name {
-			continue
+		used := out[p.Spec.NodeName]
+		if used == nil {
+			used = v1.ResourceList{}
+			out[p.Spec.NodeName] = used
 		}
 		for k, q := range resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{}) {
 			u := used[k]
@@ -471,6 +524,16 @@ func (f *Fork) resourceCandidates(n *v1.Node, r recorder.Rejection, add func(Cha
 			used[k] = u
 		}
 	}
+	return out
+}
+
+// resourceCandidates lowers the pod's requests to what n has free; used
+// holds what the placed pods request on each node (requestsOn), edits the
+// pod changes already made, by what they change.
+func (f *Fork) resourceCandidates(n *v1.Node, r recorder.Rejection, add func(Change, string, int, ...float64), used map[string]v1.ResourceList, edits map[string]editResult) {
+	pod := f.Pod
+	want := resourcehelper.PodRequests(pod, resourcehelper.PodResourcesOptions{})
+	usedOn := used[n.Name]
 	type lowering struct {
 		name      v1.ResourceName
 		container int
@@ -483,7 +546,7 @@ func (f *Fork) resourceCandidates(n *v1.Node, r recorder.Rejection, add func(Cha
 			continue
 		}
 		free := n.Status.Allocatable[name].DeepCopy()
-		u := used[name]
+		u := usedOn[name]
 		free.Sub(u)
 		if free.Sign() <= 0 || free.Cmp(need) >= 0 {
 			continue
@@ -521,9 +584,19 @@ func (f *Fork) resourceCandidates(n *v1.Node, r recorder.Rejection, add func(Cha
 	describe := func(l lowering) string {
 		return fmt.Sprintf("container %s's %s request from %s to %s", pod.Spec.Containers[l.container].Name, l.name, l.from.String(), l.to.String())
 	}
+	// Alike nodes give the same edit: it is made once.
+	edit := func(key, text string, do func(p *v1.Pod)) (Change, error) {
+		if e, ok := edits[key]; ok {
+			e.change.Target = text
+			return e.change, e.err
+		}
+		ch, err := podEdit(pod, text, do)
+		edits[key] = editResult{ch, err}
+		return ch, err
+	}
 	for _, l := range lows {
 		text := fmt.Sprintf("lower %s (what %s has free)", describe(l), n.Name)
-		if ch, err := podEdit(pod, text, func(p *v1.Pod) { apply(p, l) }); err == nil {
+		if ch, err := edit(describe(l), text, func(p *v1.Pod) { apply(p, l) }); err == nil {
 			add(ch, text, 2, shrinkOf(l))
 		}
 	}
@@ -537,7 +610,7 @@ func (f *Fork) resourceCandidates(n *v1.Node, r recorder.Rejection, add func(Cha
 			shrink += shrinkOf(l)
 		}
 		text := fmt.Sprintf("lower %s (what %s has free)", strings.Join(parts, " and "), n.Name)
-		if ch, err := podEdit(pod, text, func(p *v1.Pod) {
+		if ch, err := edit(strings.Join(parts, " and "), text, func(p *v1.Pod) {
 			for _, l := range lows {
 				apply(p, l)
 			}
@@ -545,6 +618,12 @@ func (f *Fork) resourceCandidates(n *v1.Node, r recorder.Rejection, add func(Cha
 			add(ch, text, 3, shrink)
 		}
 	}
+}
+
+// editResult is a pod edit made, or refused.
+type editResult struct {
+	change Change
+	err    error
 }
 
 // mentions reports whether a NodeResourcesFit rejection names the resource.

@@ -99,6 +99,9 @@ func at(point string) string {
 // itself is not changed.
 func (f *Fork) With(changes ...Change) (*Fork, error) {
 	g := f.clone()
+	if podOnly(changes) {
+		g = f.withPod()
+	}
 	for _, c := range changes {
 		if c.apply == nil {
 			return nil, fmt.Errorf("%s: not a change built by this package", c.Kind)
@@ -109,6 +112,18 @@ func (f *Fork) With(changes ...Change) (*Fork, error) {
 		g.Changes = append(g.Changes, c.String())
 	}
 	return g, nil
+}
+
+// podOnly reports whether changes touch the pod alone: the fork they make
+// holds the same cluster, which a Runner schedules it in without building
+// it again.
+func podOnly(changes []Change) bool {
+	for _, c := range changes {
+		if c.Kind != ChangePatchPod && c.Kind != ChangeReplacePod {
+			return false
+		}
+	}
+	return len(changes) > 0
 }
 
 // patchJSON turns a patch written as JSON or YAML into JSON.

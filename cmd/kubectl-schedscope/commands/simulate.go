@@ -26,9 +26,12 @@ type simOptions struct {
 	// ArrivalInterval spaces sequential arrivals (engine.Options.ArrivalInterval).
 	ArrivalInterval time.Duration
 
-	// stdin is read for -f -; stdinFixture is what it held.
+	// stdin is read for -f -; loaded is the fixture, read once per
+	// command (standard input can be read once, and loading is most of a
+	// large fixture's cost): every run of the command starts from it, and
+	// none changes it.
 	stdin        io.Reader
-	stdinFixture *fixture.Fixture
+	loaded *fixture.Fixture
 	streams      genericiooptions.IOStreams
 	// source is the fixture's run the command reads; Complete sets it.
 	source fixtureRun
@@ -79,16 +82,20 @@ func (o *simOptions) checkArrival() error {
 }
 
 func (o *simOptions) loadFixture() (*fixture.Fixture, error) {
-	// Standard input can be read once: keep what was loaded from it.
+	if o.loaded != nil {
+		return o.loaded, nil
+	}
+	fx, err := o.readFixture()
+	if err != nil {
+		return nil, err
+	}
+	o.loaded = fx
+	return fx, nil
+}
+
+func (o *simOptions) readFixture() (*fixture.Fixture, error) {
 	if o.Fixture == "-" {
-		if o.stdinFixture == nil {
-			fx, err := fixture.LoadReader("(stdin)", o.stdin)
-			if err != nil {
-				return nil, err
-			}
-			o.stdinFixture = fx
-		}
-		return o.stdinFixture, nil
+		return fixture.LoadReader("(stdin)", o.stdin)
 	}
 	if o.Fixture == "" {
 		data, err := fixtures.Read(fixtures.Default)

@@ -78,16 +78,9 @@ func (o *SuggestOptions) Run(ctx context.Context) error {
 	if err := o.checkInputs(); err != nil {
 		return err
 	}
-	cycle := o.Cycle
-	if cycle == 0 {
-		// The pod's last cycle is where it stands now.
-		last, err := o.lastCycle(ctx)
-		if err != nil {
-			return err
-		}
-		cycle = last
-	}
-	f, err := o.forkCycle(ctx, o.Pod, cycle)
+	// Without --cycle, the pod's last cycle is where it stands now: one
+	// run of the fixture finds it and forks there.
+	f, err := o.forkAt(ctx, engine.ForkTarget{Pod: o.Pod, Seq: o.Cycle, Last: o.Cycle == 0})
 	if err != nil {
 		return err
 	}
@@ -143,24 +136,6 @@ func onNode(n string) string {
 		return ""
 	}
 	return " on " + n
-}
-
-// lastCycle finds the pod's last cycle number by running the fixture.
-func (o *SuggestOptions) lastCycle(ctx context.Context) (int, error) {
-	var cycles []*recorder.Cycle
-	fx, err := o.simulate(ctx, func(c *recorder.Cycle) { cycles = append(cycles, c) })
-	if err != nil {
-		return 0, err
-	}
-	kept, err := podCycles(cycles, o.Pod, fx.Name)
-	if err != nil {
-		return 0, err
-	}
-	last := 0
-	for _, c := range kept {
-		last = max(last, c.Seq)
-	}
-	return last, nil
 }
 
 // whatIfCommand is the command line that shows a suggestion as a what-if.

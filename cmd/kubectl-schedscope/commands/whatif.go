@@ -245,6 +245,11 @@ type whatIfDocument struct {
 
 // forkCycle runs the fixture to the cycle asked for.
 func (o *simOptions) forkCycle(ctx context.Context, pod string, cycle int) (*engine.Fork, error) {
+	return o.forkAt(ctx, engine.ForkTarget{Pod: pod, Seq: cycle})
+}
+
+// forkAt runs the fixture up to the target cycle and forks there.
+func (o *simOptions) forkAt(ctx context.Context, target engine.ForkTarget) (*engine.Fork, error) {
 	silenceKlog()
 	mode, err := engine.ParseDiagnosticMode(o.Diagnostic)
 	if err != nil {
@@ -261,8 +266,8 @@ func (o *simOptions) forkCycle(ctx context.Context, pod string, cycle int) (*eng
 	if err := o.checkArrival(); err != nil {
 		return nil, err
 	}
-	return engine.ForkAt(ctx, fx, engine.Options{Config: cfg, ConfigPath: o.Config, Diagnostic: mode, ArrivalInterval: o.ArrivalInterval},
-		engine.ForkTarget{Pod: pod, Seq: cycle, Burst: o.Arrival == arrivalBurst})
+	target.Burst = o.Arrival == arrivalBurst
+	return engine.ForkAt(ctx, fx, engine.Options{Config: cfg, ConfigPath: o.Config, Diagnostic: mode, ArrivalInterval: o.ArrivalInterval}, target)
 }
 
 // Run forks, changes, re-runs and prints.
@@ -293,15 +298,19 @@ func (o *WhatIfOptions) Run(ctx context.Context) error {
 	if doc.Changes == nil {
 		doc.Changes = []engine.Change{}
 	}
+	// A change to the pod alone re-runs on the scheduler the sampled
+	// baseline ran on: it is built once.
+	runner := f.NewRunner()
+	defer runner.Close()
 	if f.Sampled() {
-		base, err := f.Run(ctx)
+		base, err := runner.Run(ctx, f)
 		if err != nil {
 			return err
 		}
 		doc.RecordedSampleDiffers = recorder.DiffCycles(f.Recorded, base.Cycle).Sampling != nil
 		before = base.Cycle
 	}
-	after, err := changed.Run(ctx)
+	after, err := runner.Run(ctx, changed)
 	if err != nil {
 		return err
 	}
