@@ -30,9 +30,9 @@ type simOptions struct {
 	// command (standard input can be read once, and loading is most of a
 	// large fixture's cost): every run of the command starts from it, and
 	// none changes it.
-	stdin        io.Reader
-	loaded *fixture.Fixture
-	streams      genericiooptions.IOStreams
+	stdin   io.Reader
+	loaded  *fixture.Fixture
+	streams genericiooptions.IOStreams
 	// source is the fixture's run the command reads; Complete sets it.
 	source fixtureRun
 }
