@@ -98,7 +98,7 @@ func (e *Engine) updateReactor(action clienttesting.Action) (bool, runtime.Objec
 	if err != nil {
 		return false, nil, nil
 	}
-	cur, err := e.client.Tracker().Get(gvr, m.Namespace, m.Name)
+	cur, err := e.store.Get(gvr, m.Namespace, m.Name)
 	if err != nil {
 		return false, nil, nil // the update reports it
 	}

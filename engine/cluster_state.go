@@ -93,7 +93,7 @@ func (e *Engine) ClusterState() *recorder.ClusterState {
 // listSorted reads one kind from the in-memory API server, ordered by
 // namespace and name (the tracker keeps a map).
 func (e *Engine) listSorted(gvr schema.GroupVersionResource, kind string) []runtime.Object {
-	obj, err := e.client.Tracker().List(gvr, gvr.GroupVersion().WithKind(kind), "")
+	obj, err := e.store.List(gvr, gvr.GroupVersion().WithKind(kind), "")
 	if err != nil {
 		return nil
 	}

@@ -71,6 +71,7 @@ type Engine struct {
 	opts    Options
 	fixture *fixture.Fixture
 	client  *fake.Clientset
+	store   *store
 	sched   *scheduler.Scheduler
 	trace   *traceState
 	header  recorder.Header
@@ -165,16 +166,23 @@ func build(ctx context.Context, fx *fixture.Fixture, opts Options) (*Engine, err
 	if opts.simulated {
 		e.clock = newSimClock()
 	}
-	// The simple tracker stores objects as they are written. The field-managed one
-	// (fake.NewClientset) rebuilds a REST mapper on every write, which made the
-	// fake API server, not the scheduler, the bottleneck of large runs.
-	e.client = fake.NewSimpleClientset(fx.Objects...)
+	// The clientset's reactions read and write the store (store.go), which
+	// keeps one copy of each object and shares the fixture's. (client-go's
+	// field-managed tracker rebuilt a REST mapper on every write; its simple
+	// one copied every object on each list and watch event.)
+	e.store = newStore()
+	if err := e.store.adopt(fx.Objects); err != nil {
+		return nil, err
+	}
+	e.client = fake.NewSimpleClientset()
+	e.client.PrependReactor("*", "*", clienttesting.ObjectReaction(e.store))
+	e.client.PrependWatchReactor("*", e.store.watchReaction)
 	// An API server gives every write a new resourceVersion; the simple
 	// tracker does not. The scheduler drops pod updates whose version did not
 	// change, so without this a status patch (a nomination after preemption)
 	// never reached the queued pod, and its retry missed the fast path.
 	e.versions = newVersions(opts.simulated, fx.Objects)
-	tracker := versioningTracker{ObjectTracker: e.client.Tracker(), versions: e.versions, written: e.nominations.saw}
+	tracker := versioningTracker{ObjectTracker: e.store, versions: e.versions, written: e.nominations.saw}
 	versioned := e.events.countWrites(clienttesting.ObjectReaction(tracker))
 	e.client.PrependReactor("update", "*", versioned)
 	e.client.PrependReactor("patch", "*", versioned)
@@ -184,7 +192,6 @@ func build(ctx context.Context, fx *fixture.Fixture, opts Options) (*Engine, err
 	e.client.PrependReactor("create", "*", written)
 	e.client.PrependReactor("delete", "*", written)
 	e.client.PrependReactor("create", "pods", e.bindReactor)
-	e.client.PrependReactor("list", "*", sortedList(clienttesting.ObjectReaction(e.client.Tracker())))
 	if opts.simulated {
 		var err error
 		if e.admitter, err = fixture.NewAdmitter(fx.Objects); err != nil {

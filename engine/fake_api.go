@@ -5,14 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sort"
 	"strconv"
 	"sync"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -21,35 +19,6 @@ import (
 	clienttesting "k8s.io/client-go/testing"
 	podutil "k8s.io/kubernetes/pkg/api/v1/pod"
 )
-
-// sortedList returns lists ordered by namespace and name, as etcd returns them.
-// The in-memory tracker keeps objects in a map; its order would decide the
-// order nodes enter the scheduler's cache, hence which nodes a partial search
-// (percentageOfNodesToScore) visits first.
-func sortedList(list clienttesting.ReactionFunc) clienttesting.ReactionFunc {
-	return func(action clienttesting.Action) (bool, runtime.Object, error) {
-		handled, obj, err := list(action)
-		if !handled || err != nil || obj == nil {
-			return handled, obj, err
-		}
-		items, err := meta.ExtractList(obj)
-		if err != nil {
-			return handled, obj, nil
-		}
-		key := func(o runtime.Object) string {
-			m, err := meta.Accessor(o)
-			if err != nil {
-				return ""
-			}
-			return m.GetNamespace() + "/" + m.GetName()
-		}
-		sort.SliceStable(items, func(i, j int) bool { return key(items[i]) < key(items[j]) })
-		if err := meta.SetList(obj, items); err != nil {
-			return handled, obj, nil
-		}
-		return true, obj, nil
-	}
-}
 
 // bindReactor does what the API server does for a pods/binding create.
 func (e *Engine) bindReactor(action clienttesting.Action) (bool, runtime.Object, error) {
@@ -62,7 +31,7 @@ func (e *Engine) bindReactor(action clienttesting.Action) (bool, runtime.Object,
 	}
 	e.trackerMu.Lock()
 	defer e.trackerMu.Unlock()
-	obj, err := e.client.Tracker().Get(v1.SchemeGroupVersion.WithResource("pods"), b.Namespace, b.Name)
+	obj, err := e.store.Get(v1.SchemeGroupVersion.WithResource("pods"), b.Namespace, b.Name)
 	if err != nil {
 		return true, nil, err
 	}
@@ -74,7 +43,7 @@ func (e *Engine) bindReactor(action clienttesting.Action) (bool, runtime.Object,
 	podutil.UpdatePodCondition(&pod.Status, &v1.PodCondition{Type: v1.PodScheduled, Status: v1.ConditionTrue, LastTransitionTime: metav1.Now()})
 	undo := e.events.writing("pods")
 	if err := e.versions.write(&pod.ObjectMeta, nil, func() error {
-		return e.client.Tracker().Update(v1.SchemeGroupVersion.WithResource("pods"), pod, pod.Namespace)
+		return e.store.Update(v1.SchemeGroupVersion.WithResource("pods"), pod, pod.Namespace)
 	}); err != nil {
 		undo()
 		return true, nil, err
@@ -271,7 +240,7 @@ type victimPods struct {
 }
 
 func (p victimPods) Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error {
-	obj, err := p.e.client.Tracker().Get(v1.SchemeGroupVersion.WithResource("pods"), p.namespace, name)
+	obj, err := p.e.store.Get(v1.SchemeGroupVersion.WithResource("pods"), p.namespace, name)
 	if pod, ok := obj.(*v1.Pod); err == nil && ok && pod.Spec.NodeName != "" && preempted(pod) {
 		p.e.nominations.waitFor(pod.Spec.NodeName, 5*time.Second)
 		// The "Preempted" event that names the preemptor comes after the

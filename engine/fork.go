@@ -285,7 +285,7 @@ func (e *Engine) capture(fw framework.Framework, pod *v1.Pod) *Fork {
 		}
 	}
 	slices.SortStableFunc(f.Placed, compareKeys)
-	tracker := e.client.Tracker()
+	tracker := e.store
 	others := map[string]bool{}
 	for _, o := range e.fixture.ObjectsEver() {
 		switch o.(type) {

@@ -93,7 +93,7 @@ func gvrOf(obj runtime.Object) (schema.GroupVersionResource, error) {
 // Tracker is the in-memory API server's object store. Each write reaches the
 // scheduler's informers as one watch event; it is not counted as a write of
 // a fixture run, and keeps the resource version it is given.
-func (e *Engine) Tracker() clienttesting.ObjectTracker { return e.client.Tracker() }
+func (e *Engine) Tracker() clienttesting.ObjectTracker { return e.store }
 
 // LockPods orders a read-modify-write of pods in Tracker with the engine's
 // own writes of pods (its bindings); unlock ends it.

@@ -35,7 +35,7 @@ func (e *Engine) apply(s fixture.Step) error {
 		// that a second replacement is newer than the first for caches that
 		// compare versions (the volume binder's assume cache).
 		obj := s.Object.DeepCopyObject()
-		cur, err := e.client.Tracker().Get(gvr, m.Namespace, m.Name)
+		cur, err := e.store.Get(gvr, m.Namespace, m.Name)
 		if err != nil {
 			return fmt.Errorf("%s: %s: %w", s.Source, s, err)
 		}

@@ -71,7 +71,7 @@ const victimsTerminating = "preemption victim(s) terminating"
 // finished); the caller then deletes it.
 func (e *Engine) terminate(ctx context.Context, namespace, name string, opts metav1.DeleteOptions) (bool, error) {
 	e.trackerMu.Lock()
-	obj, err := e.client.Tracker().Get(v1.SchemeGroupVersion.WithResource("pods"), namespace, name)
+	obj, err := e.store.Get(v1.SchemeGroupVersion.WithResource("pods"), namespace, name)
 	if err != nil {
 		e.trackerMu.Unlock()
 		return false, nil // the delete reports it
