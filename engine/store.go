@@ -4,8 +4,8 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"reflect"
+	"slices"
 	"strconv"
 	"sync"
 

@@ -91,7 +91,9 @@ func TestStoreSharesOnlyWithReaders(t *testing.T) {
 	if l.(*v1.PodList).ResourceVersion != "2" {
 		t.Errorf("list at version %q after two writes, want 2", l.(*v1.PodList).ResourceVersion)
 	}
-	same := func(x, y map[string]string) bool { return reflect.ValueOf(x).UnsafePointer() == reflect.ValueOf(y).UnsafePointer() }
+	same := func(x, y map[string]string) bool {
+		return reflect.ValueOf(x).UnsafePointer() == reflect.ValueOf(y).UnsafePointer()
+	}
 	if !same(items[0].Labels, a.Labels) {
 		t.Error("an informer's list holds a copy of the stored object")
 	}
