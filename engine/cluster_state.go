@@ -91,9 +91,10 @@ func (e *Engine) ClusterState() *recorder.ClusterState {
 }
 
 // listSorted reads one kind from the in-memory API server, ordered by
-// namespace and name (the tracker keeps a map).
+// namespace and name. The objects are the stored ones: read them, copy
+// one before changing it.
 func (e *Engine) listSorted(gvr schema.GroupVersionResource, kind string) []runtime.Object {
-	obj, err := e.store.List(gvr, gvr.GroupVersion().WithKind(kind), "")
+	obj, err := e.store.List(gvr, gvr.GroupVersion().WithKind(kind), "", metav1.ListOptions{ResourceVersion: "0"})
 	if err != nil {
 		return nil
 	}
@@ -101,10 +102,5 @@ func (e *Engine) listSorted(gvr schema.GroupVersionResource, kind string) []runt
 	if err != nil {
 		return nil
 	}
-	key := func(o runtime.Object) string {
-		m, _ := meta.Accessor(o)
-		return m.GetNamespace() + "/" + m.GetName()
-	}
-	slices.SortFunc(items, func(a, b runtime.Object) int { return cmp.Compare(key(a), key(b)) })
 	return items
 }
