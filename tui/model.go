@@ -152,6 +152,10 @@ func New(opts Options) Model {
 	m.help.Styles.Ellipsis = st.Dim
 	m.Keys.setLive(opts.Control != nil)
 	m.view.SetRuns(m.wi.runs)
+	if strings.HasPrefix(opts.Source, "fixture ") {
+		// A snapshot of a large cluster takes seconds to load.
+		m.list.SetWaiting("starting: loading the fixture into the scheduler…")
+	}
 	return m
 }
 
@@ -403,6 +407,7 @@ func (m *Model) apply(ev Event) {
 	switch {
 	case ev.Header != nil:
 		m.header = ev.Header
+		m.list.SetWaiting("")
 		m.view.SetHeader(ev.Header)
 	case ev.Cycle != nil:
 		m.cycles = append(m.cycles, ev.Cycle)
@@ -435,6 +440,9 @@ func (m *Model) apply(ev Event) {
 		m.finish()
 		if ev.Err != nil {
 			m.problem(ev.Err.Error())
+			m.list.SetWaiting("stopped on an error (! shows it)")
+		} else {
+			m.list.SetWaiting("no cycle: nothing was scheduled")
 		}
 	}
 }

@@ -430,3 +430,22 @@ func TestExplainNamesTheProfilesPlugins(t *testing.T) {
 		}
 	}
 }
+
+// A fixture's run shows its first frame while the fixture loads, says so,
+// and says why it stopped when it stops before its first cycle.
+func TestEmptyListSaysWhatItWaitsFor(t *testing.T) {
+	rec := loadRecording(t, "default")
+	want := func(m Model, text string) {
+		t.Helper()
+		if s := screen(m); !strings.Contains(s, text) {
+			t.Errorf("screen lacks %q:\n%s", text, s)
+		}
+	}
+	m := send(New(Options{Source: "fixture big.yaml"}), tea.WindowSizeMsg{Width: 80, Height: 24})
+	want(m, "starting: loading the fixture into the scheduler…")
+	want(send(m, eventsMsg{events: []Event{{Header: &rec.Header}}}), "waiting for scheduling cycles…")
+	want(send(m, eventsMsg{events: []Event{{Done: true, Err: errors.New("big.yaml:12: Pod \"p\" is invalid")}}, closed: true}), "stopped on an error (! shows it)")
+	m = send(New(Options{Source: "recording r.rec"}), tea.WindowSizeMsg{Width: 80, Height: 24})
+	want(m, "waiting for scheduling cycles…")
+	want(send(m, eventsMsg{events: []Event{{Header: &rec.Header}, {Done: true}}, closed: true}), "no cycle: nothing was scheduled")
+}

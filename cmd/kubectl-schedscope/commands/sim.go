@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -44,9 +45,11 @@ func (o *SimOptions) Complete(*cobra.Command, []string) error {
 }
 
 // Validate loads the inputs, so that errors print as one line before the
-// screen switches, and checks that there is a terminal to switch.
+// screen switches, and checks that there is a terminal to switch. A
+// fixture that takes longer than fixtureLoadWait to load (a snapshot of a
+// large cluster) goes on loading under the debugger.
 func (o *SimOptions) Validate() error {
-	if err := o.checkInputs(); err != nil {
+	if err := o.checkInputsWithin(fixtureLoadWait); err != nil {
 		return err
 	}
 	if o.Record != "" {
@@ -60,6 +63,10 @@ func (o *SimOptions) Validate() error {
 	}
 	return nil
 }
+
+// fixtureLoadWait is how long sim waits for its fixture before it opens
+// the debugger anyway.
+const fixtureLoadWait = 500 * time.Millisecond
 
 // Run shows the fixture's run in the debugger, recording it with --record.
 func (o *SimOptions) Run(ctx context.Context) error {

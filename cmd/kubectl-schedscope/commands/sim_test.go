@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -113,4 +114,46 @@ func TestSimShowsAPauseMadeBeforeTheHeader(t *testing.T) {
 		}
 	}
 	t.Error("the run did not end after resuming")
+}
+
+// sim waits a moment for its fixture, then opens the debugger while the
+// fixture loads; the run reads the fixture that load read (once), and a bad
+// fixture found later is the run's error.
+func TestSimOpensWhileTheFixtureLoads(t *testing.T) {
+	bad := writeTemp(t, "bad.yaml", "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c}]}\n")
+	for _, wait := range []time.Duration{0, time.Minute} {
+		o := &SimOptions{}
+		fs := pflag.NewFlagSet("sim", pflag.ContinueOnError)
+		o.addFlags(fs)
+		if err := fs.Parse([]string{"-f", bad}); err != nil {
+			t.Fatal(err)
+		}
+		err := o.checkInputsWithin(wait)
+		if wait > 0 && (err == nil || !strings.Contains(err.Error(), "bad.yaml:5:")) {
+			t.Errorf("waiting for the load: error %v, want the fixture's line 5", err)
+		}
+		if wait == 0 && err != nil && !strings.Contains(err.Error(), "bad.yaml:5:") {
+			t.Errorf("not waiting: error %v", err)
+		}
+		src := &fixtureSource{o: &o.simOptions, ctl: newLiveControl(nil)}
+		if err := src.Run(context.Background(), func(tui.Event) bool { return true }); err == nil || !strings.Contains(err.Error(), "bad.yaml:5:") {
+			t.Errorf("the run's error is %v, want the fixture's line 5", err)
+		}
+	}
+	good := &SimOptions{}
+	fs := pflag.NewFlagSet("sim", pflag.ContinueOnError)
+	good.addFlags(fs)
+	if err := fs.Parse([]string{"-f", writeTemp(t, "story.yaml", storyFixture)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := good.checkInputsWithin(0); err != nil {
+		t.Fatal(err)
+	}
+	first, err := good.loadFixture()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := good.loadFixture(); again != first {
+		t.Error("the fixture was loaded twice")
+	}
 }

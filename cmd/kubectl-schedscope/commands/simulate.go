@@ -26,12 +26,12 @@ type simOptions struct {
 	// ArrivalInterval spaces sequential arrivals (engine.Options.ArrivalInterval).
 	ArrivalInterval time.Duration
 
-	// stdin is read for -f -; loaded is the fixture, read once per
-	// command (standard input can be read once, and loading is most of a
-	// large fixture's cost): every run of the command starts from it, and
-	// none changes it.
+	// stdin is read for -f -; load reads the fixture, once per command
+	// (standard input can be read once, and loading is most of a large
+	// fixture's cost): every run of the command starts from it, and none
+	// changes it.
 	stdin   io.Reader
-	loaded  *fixture.Fixture
+	load    *fixtureLoad
 	streams genericiooptions.IOStreams
 	// source is the fixture's run the command reads; Complete sets it.
 	source fixtureRun
@@ -81,16 +81,30 @@ func (o *simOptions) checkArrival() error {
 	return nil
 }
 
+// fixtureLoad is the fixture being read, or read.
+type fixtureLoad struct {
+	done chan struct{}
+	fx   *fixture.Fixture
+	err  error
+}
+
+// startLoad starts reading the fixture, once.
+func (o *simOptions) startLoad() *fixtureLoad {
+	if o.load == nil {
+		l := &fixtureLoad{done: make(chan struct{})}
+		o.load = l
+		go func() {
+			defer close(l.done)
+			l.fx, l.err = o.readFixture()
+		}()
+	}
+	return o.load
+}
+
 func (o *simOptions) loadFixture() (*fixture.Fixture, error) {
-	if o.loaded != nil {
-		return o.loaded, nil
-	}
-	fx, err := o.readFixture()
-	if err != nil {
-		return nil, err
-	}
-	o.loaded = fx
-	return fx, nil
+	l := o.startLoad()
+	<-l.done
+	return l.fx, l.err
 }
 
 func (o *simOptions) readFixture() (*fixture.Fixture, error) {
@@ -116,17 +130,33 @@ func (o *simOptions) readFixture() (*fixture.Fixture, error) {
 // checkInputs loads the diagnostic mode, the fixture and the configuration,
 // so that a command reports a bad input before it creates or shows anything.
 func (o *simOptions) checkInputs() error {
+	return o.checkInputsWithin(-1)
+}
+
+// checkInputsWithin is checkInputs that waits for the fixture at most
+// wait (forever when negative): the debugger opens on a large fixture
+// while it is still loading, and tells a fixture's error, found later, in
+// its problems and as the command's error.
+func (o *simOptions) checkInputsWithin(wait time.Duration) error {
 	if _, err := engine.ParseDiagnosticMode(o.Diagnostic); err != nil {
 		return err
 	}
 	if err := o.checkArrival(); err != nil {
 		return err
 	}
-	if _, err := o.loadFixture(); err != nil {
+	if _, err := engine.LoadConfigFile(o.Config); err != nil {
 		return err
 	}
-	_, err := engine.LoadConfigFile(o.Config)
-	return err
+	l := o.startLoad()
+	if wait >= 0 {
+		select {
+		case <-l.done:
+		case <-time.After(wait):
+			return nil
+		}
+	}
+	<-l.done
+	return l.err
 }
 
 // checkOutput refuses an output path that is one of the inputs: the

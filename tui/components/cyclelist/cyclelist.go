@@ -4,6 +4,7 @@
 package cyclelist
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -33,7 +34,9 @@ type Model struct {
 	search   []string    // per cycle, lower-case text the filter matches
 	rows     []int       // indices into cycles after filtering
 	filter   string
-	maxSeq   int // the largest sequence number, for the column's width
+	// waiting is what an empty list says (SetWaiting).
+	waiting string
+	maxSeq  int // the largest sequence number, for the column's width
 	// order is the cycles' display order: as they came, with what-if
 	// re-runs right after the cycle they change; tags number the re-runs.
 	order []int
@@ -327,7 +330,7 @@ func (l Model) View() string {
 	}
 	lines := []string{l.st.Header.Render("  " + row("#", "time", "pod", "profile", "try", "outcome", "took"))}
 	if len(l.rows) == 0 {
-		msg := "waiting for scheduling cycles…"
+		msg := cmp.Or(l.waiting, "waiting for scheduling cycles…")
 		if l.filter != "" {
 			msg = fmt.Sprintf("no cycle matches %q (%s clears)", l.filter, l.Keys.Back.Help().Key)
 		}
@@ -420,3 +423,7 @@ func (l Model) Position() string {
 	}
 	return fmt.Sprintf("%d/%d", l.cursor+1, len(l.rows))
 }
+
+// SetWaiting sets what the list says while it holds no cycle ("" for
+// "waiting for scheduling cycles…").
+func (l *Model) SetWaiting(msg string) { l.waiting = msg }
