@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -118,6 +119,7 @@ type diffDocument struct {
 	A        string    `json:"a"`
 	B        string    `json:"b"`
 	Changed  int       `json:"changed"`
+	Note     string    `json:"note,omitempty"`
 	Pods     []diffPod `json:"pods"`
 	Problems []string  `json:"problems,omitempty"`
 }
@@ -193,6 +195,11 @@ func (o *DiffOptions) compare(ctx context.Context) (*diffDocument, error) {
 			return nil, err
 		}
 		doc.A, doc.B = configName(o.Config), o.WithConfig
+		// Both sides filter nodes one at a time, as whatif re-runs do: a
+		// sampled search then visits the same nodes in both, and a
+		// configuration compared with itself is the same.
+		o.serialFilter = true
+		doc.Note = "both runs filter nodes one at a time (parallelism 1), so that where a search stops early (percentageOfNodesToScore) both sample the same nodes"
 		a = newLastCycles()
 		if _, err := o.simulate(ctx, a.add); err != nil {
 			return nil, err
@@ -204,23 +211,20 @@ func (o *DiffOptions) compare(ctx context.Context) (*diffDocument, error) {
 			return nil, err
 		}
 	}
-	order := append([]string{}, a.order...)
-	for _, k := range b.order {
-		if _, ok := a.last[k]; !ok {
-			order = append(order, k)
-		}
-	}
+	pairs := pairPods(a, b)
 	doc.Pods = []diffPod{}
 	if o.Pod != "" {
-		kept := slices.DeleteFunc(order, func(k string) bool { return k != o.Pod && !strings.HasSuffix(k, "/"+o.Pod) })
+		kept := slices.DeleteFunc(pairs, func(p podPair) bool {
+			return !p.named(o.Pod)
+		})
 		if len(kept) == 0 {
 			return nil, errorf("pod %q has no cycle in either side", o.Pod)
 		}
-		order = kept
+		pairs = kept
 	}
-	for _, k := range order {
-		p := diffPod{Pod: k}
-		ca, cb := a.last[k], b.last[k]
+	for _, pr := range pairs {
+		ca, cb := pr.a, pr.b
+		p := diffPod{Pod: pr.name()}
 		if ca != nil {
 			p.A = side(ca)
 		}
@@ -243,6 +247,99 @@ func (o *DiffOptions) compare(ctx context.Context) (*diffDocument, error) {
 	}
 	return doc, nil
 }
+
+// podPair is one pod's last cycle in A and in B (either may be nil).
+type podPair struct{ a, b *recorder.Cycle }
+
+func (p podPair) name() string {
+	switch {
+	case p.a == nil:
+		return p.b.Pod.Key()
+	case p.b == nil || p.a.Pod.Key() == p.b.Pod.Key():
+		return p.a.Pod.Key()
+	}
+	return p.a.Pod.Key() + " / " + p.b.Pod.Key()
+}
+
+func (p podPair) named(pod string) bool {
+	for _, c := range []*recorder.Cycle{p.a, p.b} {
+		if c != nil && (c.Pod.Key() == pod || c.Pod.Name == pod) {
+			return true
+		}
+	}
+	return false
+}
+
+// pairPods pairs each pod of A with its pod in B. A pod is itself in both,
+// but the replicas a controller names (web-565c44d98d-x4vdk) are named
+// anew in each run: the replicas of one controller and template are
+// paired by their outcomes, in order, so that replicas that went to the
+// same nodes are the same, and a replica that went elsewhere is paired
+// with the one that took its place.
+func pairPods(a, b *lastCycles) []podPair {
+	type group struct{ a, b []*recorder.Cycle }
+	groups := map[string]*group{}
+	var order []string
+	add := func(l *lastCycles, inA bool) {
+		for _, k := range l.order {
+			c := l.last[k]
+			g := replicaGroup(c)
+			if groups[g] == nil {
+				groups[g] = &group{}
+				order = append(order, g)
+			}
+			if inA {
+				groups[g].a = append(groups[g].a, c)
+			} else {
+				groups[g].b = append(groups[g].b, c)
+			}
+		}
+	}
+	add(a, true)
+	add(b, false)
+	byOutcome := func(x, y *recorder.Cycle) int {
+		return cmp.Or(cmp.Compare(x.Outcome.Node, y.Outcome.Node), cmp.Compare(x.Outcome.Result, y.Outcome.Result),
+			cmp.Compare(x.Outcome.Message, y.Outcome.Message), cmp.Compare(x.Pod.Key(), y.Pod.Key()))
+	}
+	var pairs []podPair
+	for _, k := range order {
+		g := groups[k]
+		if len(g.a) > 1 || len(g.b) > 1 {
+			slices.SortStableFunc(g.a, byOutcome)
+			slices.SortStableFunc(g.b, byOutcome)
+		}
+		for i := range max(len(g.a), len(g.b)) {
+			var p podPair
+			if i < len(g.a) {
+				p.a = g.a[i]
+			}
+			if i < len(g.b) {
+				p.b = g.b[i]
+			}
+			pairs = append(pairs, p)
+		}
+	}
+	return pairs
+}
+
+// replicaGroup is the pod's key, or, for a pod its controller named with a
+// random suffix, its controller's and its name's stem.
+func replicaGroup(c *recorder.Cycle) string {
+	name := c.Pod.Name
+	if c.Pod.Owner == nil || len(name) < 7 || name[len(name)-6] != '-' {
+		return c.Pod.Key()
+	}
+	for _, r := range name[len(name)-5:] {
+		if !strings.ContainsRune(generatedSuffix, r) {
+			return c.Pod.Key()
+		}
+	}
+	return c.Pod.Namespace + "/" + name[:len(name)-5] + "* of " + c.Pod.Owner.String()
+}
+
+// generatedSuffix holds the letters the API server draws a generateName's
+// suffix from (k8s.io/apimachinery/pkg/util/rand).
+const generatedSuffix = "bcdfghjklmnpqrstvwxz2456789"
 
 func configName(path string) string {
 	if path == "" {
@@ -290,6 +387,9 @@ func readLastCycles(name string) (*lastCycles, []string, error) {
 func (o *DiffOptions) printText(doc *diffDocument) error {
 	t := newTextWriter(o.streams.Out)
 	t.printf("diff: A = %s, B = %s\n", doc.A, doc.B)
+	if doc.Note != "" {
+		t.printf("note: %s\n", doc.Note)
+	}
 	for _, p := range doc.Problems {
 		t.printf("problem: %s\n", p)
 	}
@@ -303,7 +403,7 @@ func (o *DiffOptions) printText(doc *diffDocument) error {
 			for _, l := range narrate.Diff(p.Diff, 10) {
 				t.printf("  %s\n", l)
 			}
-			if p.Diff.Sampling != nil && len(o.Cycles) == 0 {
+			if p.Diff.Sampling != nil && len(o.files) == 2 {
 				t.printf("  (a sampled search: kube-scheduler's parallel filter picks the sample anew each run, so part of this may be that race, not the change)\n")
 			}
 		}

@@ -130,6 +130,9 @@ func (s *fixtureSource) run(ctx context.Context, h fixtureHooks) (recorder.Heade
 	if err != nil {
 		return recorder.Header{}, err
 	}
+	if o.serialFilter {
+		cfg.Parallelism = 1
+	}
 	var mu sync.Mutex
 	serial := func(f func()) {
 		mu.Lock()

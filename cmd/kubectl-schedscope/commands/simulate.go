@@ -33,6 +33,11 @@ type simOptions struct {
 	stdin   io.Reader
 	load    *fixtureLoad
 	streams genericiooptions.IOStreams
+	// serialFilter filters nodes one at a time (parallelism 1), so that a
+	// sampled search (percentageOfNodesToScore) visits the same nodes on
+	// every run: kube-scheduler's parallel filter stops at the first
+	// feasible nodes its goroutines happen to find.
+	serialFilter bool
 	// source is the fixture's run the command reads; Complete sets it.
 	source fixtureRun
 }
