@@ -117,6 +117,9 @@ func (o *simOptions) readFixture() (*fixture.Fixture, error) {
 		return fixture.LoadReader("(stdin)", o.stdin)
 	}
 	if o.Fixture == "" {
+		if pipedIn(o.stdin) {
+			return nil, errorf("a fixture is piped in, but -f is not given: give -f - to read it (the embedded default fixture is -f %s)", fixtures.Default)
+		}
 		data, err := fixtures.Read(fixtures.Default)
 		if err != nil {
 			return nil, err
@@ -130,6 +133,21 @@ func (o *simOptions) readFixture() (*fixture.Fixture, error) {
 		return nil, err
 	}
 	return fixture.LoadFile(o.Fixture)
+}
+
+// pipedIn reports whether r is a pipe or a file redirected to standard
+// input: what a user piped in is not silently left unread.
+func pipedIn(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	m := st.Mode()
+	return m&os.ModeNamedPipe != 0 || m.IsRegular()
 }
 
 // checkInputs loads the diagnostic mode, the fixture and the configuration,

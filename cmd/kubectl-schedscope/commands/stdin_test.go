@@ -2,6 +2,7 @@ package commands
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 
@@ -30,4 +31,50 @@ func TestFixtureFromStdin(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A fixture piped or redirected in without -f - is refused in one line
+// naming both ways on; it used to be ignored for the embedded default. A
+// standard input that is no pipe and no file (/dev/null, a terminal) is
+// not read.
+func TestPipedFixtureWithoutDashF(t *testing.T) {
+	file := writeTemp(t, "piped.yaml", storyFixture)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		_, _ = w.WriteString(storyFixture)
+		w.Close()
+	}()
+	redirected, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer redirected.Close()
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	for _, tt := range []struct {
+		name string
+		in   *os.File
+		code int
+		want string
+	}{
+		{"pipe", r, 1, "error: a fixture is piped in, but -f is not given: give -f - to read it (the embedded default fixture is -f default.yaml)"},
+		{"redirected file", redirected, 1, "give -f - to read it"},
+		{"/dev/null", null, 0, "fixture (embedded) default.yaml"},
+	} {
+		var out, errOut bytes.Buffer
+		code := Execute(genericiooptions.IOStreams{In: tt.in, Out: &out, ErrOut: &errOut}, []string{"explain"})
+		if code != tt.code || !strings.Contains(out.String()+errOut.String(), tt.want) {
+			t.Errorf("%s: exit %d, want %d with %q:\n%s%s", tt.name, code, tt.code, tt.want, out.String(), errOut.String())
+		}
+		if tt.code != 0 && strings.Count(errOut.String(), "\n") != 1 {
+			t.Errorf("%s: the error is not one line: %q", tt.name, errOut.String())
+		}
+	}
+	r.Close()
 }
