@@ -155,3 +155,21 @@ func TestPhaseDocs(t *testing.T) {
 		t.Error("Filter's doc should name the legacy predicates")
 	}
 }
+
+// A PostFilter plugin's Unschedulable without a reason is worded as what
+// it means; a status with reasons keeps them.
+func TestPostFilterStatus(t *testing.T) {
+	for _, tt := range []struct {
+		s    recorder.PluginStatus
+		want string
+	}{
+		{recorder.PluginStatus{Plugin: "DynamicResources", Code: recorder.CodeUnschedulable}, "nothing to do: the pod has no resource claims to free"},
+		{recorder.PluginStatus{Plugin: "Custom", Code: recorder.CodeUnschedulable, Reasons: []string{" "}}, "nothing to do: the plugin found no way to make room (it gave no reason)"},
+		{recorder.PluginStatus{Plugin: "DefaultPreemption", Code: recorder.CodeUnschedulable, Reasons: []string{"preemption: 0/4 nodes are available"}}, "preemption: 0/4 nodes are available"},
+		{recorder.PluginStatus{Plugin: "DefaultPreemption", Code: recorder.CodeSuccess}, ""},
+	} {
+		if got := PostFilterStatus(tt.s); got != tt.want {
+			t.Errorf("%+v: %q, want %q", tt.s, got, tt.want)
+		}
+	}
+}

@@ -1,6 +1,10 @@
 package narrate
 
-import "github.com/schedscope/schedscope/recorder"
+import (
+	"strings"
+
+	"github.com/schedscope/schedscope/recorder"
+)
 
 // Names of the steps of a cycle that are not extension points of their own,
 // as the walk-through through a cycle names them.
@@ -59,4 +63,27 @@ func PhaseHeading(name string) string {
 		return "each plugin scores each feasible node 0–100; scores are weighted and summed."
 	}
 	return ""
+}
+
+// PostFilterStatus is what a PostFilter plugin's status says, in words:
+// its reasons, or, for an Unschedulable without any (the plugin found
+// nothing to do, which the scheduler's own message leaves out), what
+// upstream means by it.
+func PostFilterStatus(s recorder.PluginStatus) string {
+	var reasons []string
+	for _, r := range s.Reasons {
+		if strings.TrimSpace(r) != "" {
+			reasons = append(reasons, r)
+		}
+	}
+	if len(reasons) > 0 {
+		return strings.Join(reasons, "; ")
+	}
+	if s.Code != recorder.CodeUnschedulable {
+		return ""
+	}
+	if s.Plugin == "DynamicResources" {
+		return "nothing to do: the pod has no resource claims to free"
+	}
+	return "nothing to do: the plugin found no way to make room (it gave no reason)"
 }

@@ -31,6 +31,9 @@ type cyclesOutput struct {
 	story bool
 	// cluster is what a fixture run's controllers left (explain).
 	cluster *recorder.ClusterState
+	// suggest, if set, is the command that searches what would let a pod
+	// be scheduled (explain); text names it under each such pod.
+	suggest func(pod string) string
 }
 
 // validOutput checks an --output value.
@@ -75,7 +78,7 @@ func (o *cyclesOutput) print(w io.Writer, format string) error {
 	if o.story && len(o.pods) == 1 {
 		t.story(o.pods[0], o.cycles)
 	}
-	t.podStates(o.pods)
+	t.podStates(o.pods, o.suggest)
 	t.cluster(o.cluster)
 	return t.err
 }

@@ -104,7 +104,7 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 		pods = kept
 		cycles, _ = podCycles(cycles, o.Pod, fx.Name)
 	}
-	out := cyclesOutput{header: header, source: "fixture " + fx.Name, warnings: append(slices.Clone(fx.Warnings), warnings...), problems: problems, cycles: cycles, pods: pods, story: o.Pod != "", cluster: cluster}
+	out := cyclesOutput{header: header, source: "fixture " + fx.Name, warnings: append(slices.Clone(fx.Warnings), warnings...), problems: problems, cycles: cycles, pods: pods, story: o.Pod != "", cluster: cluster, suggest: o.suggestCommand}
 	return o.finish(out, problems, pods)
 }
 
@@ -172,6 +172,6 @@ func (o *ExplainOptions) printWorkload(header recorder.Header, fx *fixture.Fixtu
 		return errorf("no %s %s/%s in %s; its workloads are %s", kind, ns, name, fx.Name, listSome(others, 20))
 	}
 	out := cyclesOutput{header: header, source: "fixture " + fx.Name, warnings: append(slices.Clone(fx.Warnings), warnings...),
-		problems: problems, cycles: keptCycles, pods: keptPods, cluster: st}
+		problems: problems, cycles: keptCycles, pods: keptPods, cluster: st, suggest: o.suggestCommand}
 	return o.finish(out, problems, keptPods)
 }

@@ -243,3 +243,20 @@ func TestReplayAccountsForRecordedPods(t *testing.T) {
 		t.Errorf("--pod big: pods %+v", pods)
 	}
 }
+
+// explain ends an unschedulable pod's lines with the command that searches
+// what would let it be scheduled, with the flags that decide its cycles;
+// and a pod that arrived bound gets a story that says why it has no cycle.
+func TestExplainPointsOnward(t *testing.T) {
+	out, errOut, code := run(t, "explain", "--arrival", "burst")
+	if code != 0 || !strings.Contains(out, "what would let it be scheduled: kubectl schedscope suggest --arrival burst --pod default/huge\n") {
+		t.Errorf("exit %d, stderr %q; no suggest command for default/huge:\n%s", code, errOut, out)
+	}
+	path := writeTemp(t, "bound.yaml", "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"10\"}}\n---\n"+
+		"apiVersion: v1\nkind: Pod\nmetadata: {name: running}\nspec: {nodeName: n1, containers: [{name: c, image: i}]}\n---\n"+
+		"apiVersion: v1\nkind: Pod\nmetadata: {name: new}\nspec: {containers: [{name: c, image: i}]}\n")
+	out, errOut, code = run(t, "explain", "-f", path, "--pod", "running")
+	if code != 0 || !strings.Contains(out, "story of default/running (PreBound on n1):\n  no scheduling cycle: it arrived bound to its node") {
+		t.Errorf("exit %d, stderr %q; no story for the pod that arrived bound:\n%s", code, errOut, out)
+	}
+}

@@ -29,7 +29,7 @@ func printCycles(w io.Writer, format string, h recorder.Header, source string, p
 		for _, ob := range observed {
 			t.observed(ob)
 		}
-		t.podStates(pods)
+		t.podStates(pods, nil)
 		return t.err
 	}
 	doc := export.NewDocument(h, nil, observed)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -133,6 +134,25 @@ func (o *simOptions) readFixture() (*fixture.Fixture, error) {
 		return nil, err
 	}
 	return fixture.LoadFile(o.Fixture)
+}
+
+// suggestCommand is the suggest command for pod on this fixture, with the
+// flags that decide its cycles.
+func (o *simOptions) suggestCommand(pod string) string {
+	args := []string{"kubectl", "schedscope", "suggest"}
+	if o.Fixture != "" {
+		args = append(args, "-f", shellQuote(o.Fixture))
+	}
+	if o.Config != "" {
+		args = append(args, "--config", shellQuote(o.Config))
+	}
+	if o.Arrival != "" && o.Arrival != arrivalSequential {
+		args = append(args, "--arrival", o.Arrival)
+	}
+	if o.ArrivalInterval > 0 {
+		args = append(args, "--arrival-interval", o.ArrivalInterval.String())
+	}
+	return strings.Join(append(args, "--pod", shellQuote(pod)), " ")
 }
 
 // pipedIn reports whether r is a pipe or a file redirected to standard

@@ -239,7 +239,11 @@ func (t *textWriter) postFilter(c *recorder.Cycle) {
 	}
 	t.printf("\n3. PostFilter — %s\n", narrate.PhaseHeading(recorder.PhasePostFilter))
 	for _, s := range p.Plugins {
-		t.printf("   %-34s %s%s\n", s.Plugin, s.Code, reasons(s.Code, s.Reasons))
+		why := narrate.PostFilterStatus(s)
+		if why != "" {
+			why = ": " + why
+		}
+		t.printf("   %-34s %s%s\n", s.Plugin, s.Code, why)
 	}
 	for _, cand := range p.Candidates {
 		var victims []string
@@ -451,6 +455,17 @@ func (t *textWriter) story(p recorder.PodState, cycles []*recorder.Cycle) {
 		}
 	}
 	if len(mine)+len(p.Queue) == 0 {
+		// A pod with no cycle and no queue event (one that arrived bound,
+		// one no profile serves): say why, rather than nothing.
+		head := p.State
+		if p.Node != "" {
+			head += " on " + p.Node
+		}
+		t.printf("story of %s (%s):\n  no scheduling cycle: %s\n", p.Pod.Key(), head, narrate.NeverAttempted(p.State))
+		if p.State == recorder.PodPreBound {
+			t.printf("  the scheduler counts it on %s: its requests are taken from what the node has free for every pod after it\n", p.Node)
+		}
+		t.printf("\n")
 		return
 	}
 	starts := make([]time.Time, len(mine))
@@ -479,8 +494,9 @@ func (t *textWriter) story(p recorder.PodState, cycles []*recorder.Cycle) {
 
 // podStates ends the text with one line per pod that is not bound (nor
 // arrived bound, nor deleted): its state, the message kubectl describe would
-// show, and for a pod never attempted what would let the scheduler try it.
-func (t *textWriter) podStates(pods []recorder.PodState) {
+// show, for a pod never attempted what would let the scheduler try it, and
+// for one the scheduler found no node for, suggest's command (when set).
+func (t *textWriter) podStates(pods []recorder.PodState, suggest func(pod string) string) {
 	var open []recorder.PodState
 	for _, p := range pods {
 		if !recorder.Placed(p.State) {
@@ -513,6 +529,9 @@ func (t *textWriter) podStates(pods []recorder.PodState) {
 		}
 		if n := len(p.Queue); n > 0 {
 			t.printf("  %s  last queue event: %s\n", indent, narrate.QueueEvent(&p.Queue[n-1]))
+		}
+		if suggest != nil && p.State == recorder.PodUnschedulable {
+			t.printf("  %s  what would let it be scheduled: %s\n", indent, suggest(p.Pod.Key()))
 		}
 	}
 }

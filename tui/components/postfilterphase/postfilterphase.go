@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/tui/components/pluginstatus"
 	"github.com/schedscope/schedscope/tui/components/textphase"
 	"github.com/schedscope/schedscope/tui/glyph"
@@ -35,7 +36,15 @@ func lines(st *theme.Styles, c *recorder.Cycle, w int) []string {
 	lines := []string{"  result: " + glyph.Code(st, pf.Code)}
 	lines = append(lines, layout.Wrap("  "+pf.Message, w, "    ")...)
 	lines = append(lines, "")
-	lines = append(lines, pluginstatus.Table(st, pf.Plugins, w)...)
+	// A plugin with nothing to do says so, where upstream gives no reason.
+	plugins := make([]recorder.PluginStatus, len(pf.Plugins))
+	for i, s := range pf.Plugins {
+		plugins[i] = s
+		if why := narrate.PostFilterStatus(s); why != "" {
+			plugins[i].Reasons = []string{why}
+		}
+	}
+	lines = append(lines, pluginstatus.Table(st, plugins, w)...)
 	if len(pf.Candidates) > 0 {
 		lines = append(lines, "", "  "+st.Header.Render("candidates: nodes where evicting pods would make room"))
 		for _, cand := range pf.Candidates {
