@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strings"
 
-	"sigs.k8s.io/yaml"
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/export"
@@ -60,7 +59,7 @@ func (o *cyclesOutput) print(w io.Writer, format string) error {
 			return err
 		}
 		if format == "yaml" {
-			if data, err = yaml.JSONToYAML(data); err != nil {
+			if data, err = jsonToYAML(data); err != nil {
 				return err
 			}
 		}

@@ -98,7 +98,9 @@ func (o *RecordOptions) Run(ctx context.Context) error {
 	rec := &sessionRecorder{out: out}
 	var start time.Time
 	n := 0
-	pods := map[string]bool{} // every pod with a cycle: the fixture's and those its controllers made
+	// pods holds every pod with a cycle (the fixture's and those its
+	// controllers made), and its last cycle.
+	pods := map[string]*recorder.Cycle{}
 	err := consume(ctx, o.source, func(ev tui.Event) error {
 		err := rec.write(ev)
 		switch {
@@ -107,7 +109,9 @@ func (o *RecordOptions) Run(ctx context.Context) error {
 			return err // nothing is recorded without it
 		case ev.Cycle != nil:
 			n++
-			pods[ev.Cycle.Pod.Key()] = true
+			if last := pods[ev.Cycle.Pod.Key()]; last == nil || ev.Cycle.Seq > last.Seq {
+				pods[ev.Cycle.Pod.Key()] = ev.Cycle
+			}
 		}
 		return nil // rec.err keeps the first error
 	})
@@ -128,8 +132,14 @@ func (o *RecordOptions) Run(ctx context.Context) error {
 			return fmt.Errorf("%s: %w", o.Output, err)
 		}
 	}
-	fmt.Fprintf(o.streams.ErrOut, "wrote %s to %s: %s scheduled in %s (%.0f pods/s, %s arrival)\n",
-		plural(n, "cycle"), where, plural(len(pods), "pod"), took.Round(time.Millisecond), float64(len(pods))/took.Seconds(), o.arrival())
+	bound := 0
+	for _, c := range pods {
+		if c.Outcome.Result == recorder.ResultBound {
+			bound++
+		}
+	}
+	fmt.Fprintf(o.streams.ErrOut, "wrote %s to %s: %s through the scheduler (%d bound, %d not) in %s (%.0f pods/s, %s arrival)\n",
+		plural(n, "cycle"), where, plural(len(pods), "pod"), bound, len(pods)-bound, took.Round(time.Millisecond), float64(len(pods))/took.Seconds(), o.arrival())
 	return nil
 }
 

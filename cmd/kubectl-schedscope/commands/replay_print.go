@@ -6,7 +6,6 @@ import (
 	"io"
 	"iter"
 
-	"sigs.k8s.io/yaml"
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/export"
@@ -42,7 +41,7 @@ func printCycles(w io.Writer, format string, h recorder.Header, source string, p
 		return err
 	}
 	if format == "yaml" {
-		if data, err = yaml.JSONToYAML(data); err != nil {
+		if data, err = jsonToYAML(data); err != nil {
 			return err
 		}
 	}
@@ -88,7 +87,7 @@ func printCycles(w io.Writer, format string, h recorder.Header, source string, p
 			if err != nil {
 				return err
 			}
-			item, err := yaml.JSONToYAML(one)
+			item, err := jsonToYAML(one)
 			if err != nil {
 				return err
 			}

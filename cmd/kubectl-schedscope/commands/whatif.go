@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
-	"sigs.k8s.io/yaml"
 
 	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/engine/fixture"
@@ -337,7 +336,7 @@ func writeDocument(w interface{ Write([]byte) (int, error) }, format string, v a
 		return err
 	}
 	if format == "yaml" {
-		if data, err = yaml.JSONToYAML(data); err != nil {
+		if data, err = jsonToYAML(data); err != nil {
 			return err
 		}
 	}

@@ -192,7 +192,12 @@ func TestRecordCountsControllersPods(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("record: exit %d: %s", code, errOut)
 	}
-	if !strings.Contains(errOut, "wrote 11 cycles to "+out+": 11 pods scheduled in") {
+	if !strings.Contains(errOut, "wrote 11 cycles to "+out+": 11 pods through the scheduler (11 bound, 0 not) in") {
 		t.Errorf("record -f workloads (6 + 3 + 2 pods, all made by controllers): %s", errOut)
+	}
+	// An unschedulable pod is counted, and not as bound.
+	_, errOut, code = run(t, "record", "-o", filepath.Join(t.TempDir(), "d.rec"))
+	if code != 0 || !strings.Contains(errOut, ": 4 pods through the scheduler (3 bound, 1 not) in") {
+		t.Errorf("record of the default fixture: exit %d: %s", code, errOut)
 	}
 }
