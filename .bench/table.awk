@@ -43,6 +43,17 @@ END {
 	l = line["BenchmarkDeploymentVersusBarePods"]
 	v = metric(l, "deployment/bare")
 	row("a Deployment of 2 000 replicas ÷ 2 000 bare pods, time to settled (controllers, kubelet and all)", sprintf("1 000 nodes, burst (bare %.2f s, Deployment %.2f s)", metric(l, "bare-s"), metric(l, "deployment-s")), v, "%.2f", "≤ 1.2", v <= 1.2)
+	l = line["BenchmarkSnapshotScale"]
+	w = "5 000 nodes, 40 000 bound pods, 20 pending (binary, process start to exit)"
+	v = metric(l, "explain-s"); row("`explain --pod` of a snapshot", w, v, "%.1f s", "≤ 3 s", v <= 3)
+	v = metric(l, "explain-stdin-s"); row("`explain -f - --pod`, the snapshot piped in", w, v, "%.1f s", "≤ 3 s", v <= 3)
+	v = metric(l, "explain-peak-RSS-MB"); row("peak RSS of that explain", w, v, "%.0f MB", "≤ 600 MB", v <= 600)
+	v = metric(l, "whatif-s"); row("`whatif --set-weight` (one change)", w, v, "%.1f s", "≤ 3.5 s", v <= 3.5)
+	v = metric(l, "suggest-s"); row("`suggest` (default budget) for a pod that fits nowhere", w, v, "%.1f s", "≤ 6 s", v <= 6)
+	v = metric(l, "objects/s"); row("fixture objects decoded and admitted per second", sprintf("the same snapshot, %.0f bytes per object", metric(l, "fixture-B/object")), v, "%.0f", "≥ 20 000", v >= 20000)
+	row("`sim` first frame", w, "", "", "≤ 2 s", 0)
+	row("`live` ready to predict", "e2e API server, 5 000 nodes, 40 000 bound pods", "", "", "≤ 10 s", 0)
+	row("`explain` ÷ kube-scheduler start to first binding", w, "", "", "≤ 1.5", 0)
 	l = line["BenchmarkWriteCycle5000Nodes"]
 	v = metric(l, "B/cycle"); row("bytes per recorded cycle", "5 000 nodes, default profile", v, "%.0f B", "≤ 16 384 B", v <= 16384)
 	v = metric(l, "cycles/s"); row("cycles written per second", "5 000 nodes, default profile", v, "%.0f", "≥ 2 000", v >= 2000)

@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strings"
 
-
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/export"
 	"github.com/schedscope/schedscope/recorder/visible"

@@ -6,7 +6,6 @@ import (
 	"io"
 	"iter"
 
-
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/export"
 )
