@@ -99,8 +99,13 @@ func (o *RecordOptions) Run(ctx context.Context) error {
 	var start time.Time
 	n := 0
 	// pods holds every pod with a cycle (the fixture's and those its
-	// controllers made), and its last cycle.
-	pods := map[string]*recorder.Cycle{}
+	// controllers made), and how its last cycle ended; not the cycle,
+	// which holds every node's scores.
+	type last struct {
+		seq   int
+		bound bool
+	}
+	pods := map[string]last{}
 	err := consume(ctx, o.source, func(ev tui.Event) error {
 		err := rec.write(ev)
 		switch {
@@ -109,8 +114,8 @@ func (o *RecordOptions) Run(ctx context.Context) error {
 			return err // nothing is recorded without it
 		case ev.Cycle != nil:
 			n++
-			if last := pods[ev.Cycle.Pod.Key()]; last == nil || ev.Cycle.Seq > last.Seq {
-				pods[ev.Cycle.Pod.Key()] = ev.Cycle
+			if l, ok := pods[ev.Cycle.Pod.Key()]; !ok || ev.Cycle.Seq > l.seq {
+				pods[ev.Cycle.Pod.Key()] = last{ev.Cycle.Seq, ev.Cycle.Outcome.Result == recorder.ResultBound}
 			}
 		}
 		return nil // rec.err keeps the first error
@@ -133,8 +138,8 @@ func (o *RecordOptions) Run(ctx context.Context) error {
 		}
 	}
 	bound := 0
-	for _, c := range pods {
-		if c.Outcome.Result == recorder.ResultBound {
+	for _, l := range pods {
+		if l.bound {
 			bound++
 		}
 	}
