@@ -139,20 +139,27 @@ func (o *simOptions) readFixture() (*fixture.Fixture, error) {
 // suggestCommand is the suggest command for pod on this fixture, with the
 // flags that decide its cycles.
 func (o *simOptions) suggestCommand(pod string) string {
-	args := []string{"kubectl", "schedscope", "suggest"}
+	return strings.Join(append(o.commandArgs("suggest"), "--pod", shellQuote(pod)), " ")
+}
+
+// commandArgs starts the command line of verb on this fixture, with the
+// flags that decide its cycles, quoted for a shell.
+func (o *simOptions) commandArgs(verb string) []string {
+	args := []string{"kubectl", "schedscope", verb}
 	if o.Fixture != "" {
 		args = append(args, "-f", shellQuote(o.Fixture))
 	}
 	if o.Config != "" {
 		args = append(args, "--config", shellQuote(o.Config))
 	}
+	// The cycle numbers depend on how the pods arrived.
 	if o.Arrival != "" && o.Arrival != arrivalSequential {
 		args = append(args, "--arrival", o.Arrival)
 	}
 	if o.ArrivalInterval > 0 {
 		args = append(args, "--arrival-interval", o.ArrivalInterval.String())
 	}
-	return strings.Join(append(args, "--pod", shellQuote(pod)), " ")
+	return args
 }
 
 // pipedIn reports whether r is a pipe or a file redirected to standard

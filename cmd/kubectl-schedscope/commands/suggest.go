@@ -140,20 +140,7 @@ func onNode(n string) string {
 
 // whatIfCommand is the command line that shows a suggestion as a what-if.
 func (o *SuggestOptions) whatIfCommand(f *engine.Fork, c engine.Change) string {
-	args := []string{"kubectl", "schedscope", "whatif"}
-	if o.Fixture != "" {
-		args = append(args, "-f", shellQuote(o.Fixture))
-	}
-	if o.Config != "" {
-		args = append(args, "--config", shellQuote(o.Config))
-	}
-	// The cycle numbers depend on how the pods arrived.
-	if o.Arrival != "" && o.Arrival != arrivalSequential {
-		args = append(args, "--arrival", o.Arrival)
-	}
-	if o.ArrivalInterval > 0 {
-		args = append(args, "--arrival-interval", o.ArrivalInterval.String())
-	}
+	args := o.commandArgs("whatif")
 	args = append(args, "--pod", shellQuote(f.Pod.Namespace+"/"+f.Pod.Name))
 	if o.Cycle != 0 || f.Recorded.Attempt > 1 {
 		args = append(args, "--cycle", strconv.Itoa(f.Recorded.Seq))
