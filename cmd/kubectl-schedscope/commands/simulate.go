@@ -198,7 +198,9 @@ func (o *simOptions) checkInputsWithin(wait time.Duration) error {
 		return err
 	}
 	l := o.startLoad()
-	if wait >= 0 {
+	// Standard input is read whole before anything else reads it (the
+	// debugger reads keys from the terminal).
+	if wait >= 0 && o.Fixture != "-" {
 		select {
 		case <-l.done:
 		case <-time.After(wait):
