@@ -314,6 +314,21 @@ func simulateFixture(t *testing.T, fx *fixture.Fixture) map[string]outcome {
 			}
 		}
 	}
+	// A pod with no outcome kept: say what its cycles were, for a flake
+	// seen once (no cycle, or an Error cycle taken as settled).
+	for _, p := range fx.Pending {
+		key := p.Namespace + "/" + p.Name
+		if _, ok := out[key]; ok {
+			continue
+		}
+		var seen []string
+		for _, c := range cycles {
+			if c.Pod.Key() == key {
+				seen = append(seen, fmt.Sprintf("cycle %d: %s %q", c.Seq, c.Outcome.Result, c.Outcome.Message))
+			}
+		}
+		t.Logf("schedscope kept no outcome for %s; of %d cycles in all, its own: %v", key, len(cycles), seen)
+	}
 	return out
 }
 
