@@ -357,7 +357,7 @@ func (f *Fork) Run(ctx context.Context) (*RunResult, error) {
 		return nil, err
 	}
 	defer s.close()
-	return s.run(ctx, f)
+	return s.run(ctx, f, false)
 }
 
 // Sampled reports whether the recorded cycle's search stopped before it had

@@ -56,7 +56,7 @@ func (r *Runner) Run(ctx context.Context, g *Fork) (*RunResult, error) {
 		}
 		r.cur = s
 	}
-	res, err := r.cur.run(ctx, g)
+	res, err := r.cur.run(ctx, g, true)
 	if err != nil {
 		// What the failed run left is unknown: start anew next time.
 		r.cur.close()
@@ -93,7 +93,8 @@ type forkScheduler struct {
 // no pod to schedule yet.
 func newForkScheduler(ctx context.Context, f *Fork) (*forkScheduler, error) {
 	objs := make([]runtime.Object, 0, len(f.Others)+len(f.Nodes)+len(f.Placed)+len(f.Nominated))
-	// The in-memory API server stores copies of what it is given.
+	// The in-memory API server stores the fork's objects as they are
+	// (nothing changes a fork's objects; a changed fork holds new ones).
 	objs = append(objs, f.Others...)
 	for _, n := range f.Nodes {
 		objs = append(objs, n)
@@ -175,9 +176,9 @@ func (s *forkScheduler) watchWrites(action clienttesting.Action) (bool, runtime.
 	return false, nil, nil
 }
 
-// run schedules g's pod as Fork.Run does, then deletes it and waits until
-// the scheduler has settled again.
-func (s *forkScheduler) run(ctx context.Context, g *Fork) (*RunResult, error) {
+// run schedules g's pod and, with again, then deletes it and waits until
+// the scheduler has settled, ready for another pod.
+func (s *forkScheduler) run(ctx context.Context, g *Fork, again bool) (*RunResult, error) {
 	e := s.e
 	pod := g.Pod.DeepCopy()
 	pod.Spec.NodeName = ""
@@ -202,8 +203,8 @@ func (s *forkScheduler) run(ctx context.Context, g *Fork) (*RunResult, error) {
 	cycles := slices.Clone(s.cycles)
 	s.mu.Unlock()
 	res, err := runResult(e, pod, cycles)
-	if err != nil {
-		return nil, err
+	if err != nil || !again {
+		return res, err
 	}
 	zero := int64(0)
 	if err := e.client.CoreV1().Pods(pod.Namespace).Delete(ctx, pod.Name, metav1.DeleteOptions{GracePeriodSeconds: &zero}); err != nil {
