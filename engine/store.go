@@ -198,7 +198,9 @@ func (s *store) put(gvr schema.GroupVersionResource, obj runtime.Object, ns stri
 	case !exists && replace:
 		return apierrors.NewNotFound(gvr.GroupResource(), m.GetName())
 	}
-	s.versions[gvr]++
+	// A resource never written lists at version 1 (List), so its first
+	// object is 2: a watch from an empty list's version delivers it.
+	s.versions[gvr] = max(s.versions[gvr], 1) + 1
 	objs[key] = storedObject{version: s.versions[gvr], obj: obj}
 	for _, w := range s.watchersOf(gvr, ns) {
 		if exists {

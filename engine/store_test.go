@@ -88,8 +88,8 @@ func TestStoreSharesOnlyWithReaders(t *testing.T) {
 	if len(items) != 2 || items[0].Name != "a" || items[1].Name != "b" {
 		t.Fatalf("list %v, want pods a and b in that order", items)
 	}
-	if l.(*v1.PodList).ResourceVersion != "2" {
-		t.Errorf("list at version %q after two writes, want 2", l.(*v1.PodList).ResourceVersion)
+	if l.(*v1.PodList).ResourceVersion != "3" {
+		t.Errorf("list at version %q after two writes, want 3 (an empty list is 1)", l.(*v1.PodList).ResourceVersion)
 	}
 	same := func(x, y map[string]string) bool {
 		return reflect.ValueOf(x).UnsafePointer() == reflect.ValueOf(y).UnsafePointer()
@@ -117,12 +117,12 @@ func TestStoreSharesOnlyWithReaders(t *testing.T) {
 	}
 	// A watch from the list's version delivers only what was written
 	// after it; then every write.
-	w, err := s.Watch(pods, "ns", metav1.ListOptions{ResourceVersion: "2"})
+	w, err := s.Watch(pods, "ns", metav1.ListOptions{ResourceVersion: "3"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if ev := <-w.ResultChan(); ev.Type != watch.Added || ev.Object.(*v1.Pod).Spec.NodeName != "n1" {
-		t.Errorf("first event %s %v, want the update written after version 2", ev.Type, ev.Object)
+		t.Errorf("first event %s %v, want the update written after version 3", ev.Type, ev.Object)
 	}
 	if err := s.Delete(pods, "ns", "a"); err != nil {
 		t.Fatal(err)
@@ -141,5 +141,33 @@ func TestStoreSharesOnlyWithReaders(t *testing.T) {
 	}
 	if err := s.Update(pods, &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "ghost", Namespace: "ns"}}, "ns"); err == nil {
 		t.Error("updating a missing object succeeded")
+	}
+}
+
+// An informer that lists a resource nobody has written yet, then watches
+// from that list's version, gets the first object written in between (the
+// first version was once the empty list's own, and the object was lost).
+func TestStoreWatchAfterAnEmptyList(t *testing.T) {
+	s := newStore()
+	pvcs := v1.SchemeGroupVersion.WithResource("persistentvolumeclaims")
+	l, err := s.List(pvcs, v1.SchemeGroupVersion.WithKind("PersistentVolumeClaim"), "", metav1.ListOptions{ResourceVersion: "0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rv := l.(*v1.PersistentVolumeClaimList).ResourceVersion
+	if err := s.Create(pvcs, &v1.PersistentVolumeClaim{ObjectMeta: metav1.ObjectMeta{Name: "data-db-0", Namespace: "default"}}, "default"); err != nil {
+		t.Fatal(err)
+	}
+	w, err := s.Watch(pvcs, "", metav1.ListOptions{ResourceVersion: rv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case ev := <-w.ResultChan():
+		if ev.Type != watch.Added {
+			t.Errorf("event %s, want Added", ev.Type)
+		}
+	default:
+		t.Errorf("the claim written between the empty list (version %s) and the watch was not delivered", rv)
 	}
 }
