@@ -842,7 +842,7 @@ func (m Model) whatIfOverlay(body []string) []string {
 			panel = append(panel, st.Problem.Render(layout.Fit(m.wi.inputErr, w)))
 		}
 	case wiEditError:
-		panel = []string{rule, st.Problem.Render(layout.Fit("the scheduler refused the edit:", w))}
+		panel = []string{rule, st.Problem.Render(layout.Fit("the edit could not be applied:", w))}
 		for _, l := range layout.Wrap(m.wi.editErr, w-2, "  ") {
 			panel = append(panel, "  "+l)
 		}

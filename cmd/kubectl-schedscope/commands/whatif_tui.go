@@ -1,14 +1,19 @@
 package commands
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
 
+	"sigs.k8s.io/yaml"
+
 	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/engine/live"
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/tui"
 )
 
@@ -205,10 +210,10 @@ func suggestNote(r *engine.SuggestResult) string {
 	return strings.Join(parts, "; ")
 }
 
-// word says a change in words; an edit says which lines it changed, as
-// the engine's words for it name only the edited manifest. The lines are
-// those of the manifest the editor was given (the fork's PodYAML or
-// NodeYAML: what the scheduler reads) against the edited one.
+// word says a change in words; an edit says which fields it changed, by
+// path, as the engine's words for it name only the edited manifest. The
+// fields are those of the manifest the editor was given (the fork's
+// PodYAML or NodeYAML: what the scheduler reads) against the edited one.
 func (s *whatIfSource) word(f *engine.Fork, c tui.WhatIfChange, ec engine.Change) string {
 	var old []byte
 	var err error
@@ -225,52 +230,45 @@ func (s *whatIfSource) word(f *engine.Fork, c tui.WhatIfChange, ec engine.Change
 	if err != nil {
 		return ec.String()
 	}
-	return what + ": " + lineChanges(string(old), string(c.YAML), 100)
+	return what + ": " + fieldChanges(old, c.YAML, 160)
 }
 
-// lineChanges words what differs between two manifests line by line, in
-// at most max characters: "tier: batch → tier: web; +key: team".
-func lineChanges(before, after string, limit int) string {
-	count := map[string]int{}
-	for _, l := range strings.Split(before, "\n") {
-		count[strings.TrimSpace(l)]++
+// fieldChanges words what differs between two manifests field by field
+// (narrate.FieldChanges), in at most limit characters.
+func fieldChanges(before, after []byte, limit int) string {
+	b, errB := decodeTree(before)
+	a, errA := decodeTree(after)
+	if errB != nil || errA != nil {
+		return "an edited manifest"
 	}
-	var added []string
-	for _, l := range strings.Split(after, "\n") {
-		t := strings.TrimSpace(l)
-		if count[t] > 0 {
-			count[t]--
-			continue
+	changes := narrate.FieldChanges(b, a)
+	if len(changes) == 0 {
+		return "no field changed"
+	}
+	out := changes[0]
+	for i, c := range changes[1:] {
+		more := fmt.Sprintf("; and %d more", len(changes)-1-i)
+		if len([]rune(out+"; "+c)) > limit-len(more) {
+			return out + more
 		}
-		if t != "" {
-			added = append(added, t)
-		}
+		out += "; " + c
 	}
-	var removed []string
-	for _, l := range strings.Split(before, "\n") {
-		t := strings.TrimSpace(l)
-		if count[t] > 0 && t != "" {
-			count[t]--
-			removed = append(removed, t)
-		}
-	}
-	var parts []string
-	for i := 0; i < max(len(added), len(removed)); i++ {
-		switch {
-		case i < len(added) && i < len(removed):
-			parts = append(parts, removed[i]+" → "+added[i])
-		case i < len(added):
-			parts = append(parts, "+"+added[i])
-		default:
-			parts = append(parts, "−"+removed[i])
-		}
-	}
-	if len(parts) == 0 {
-		return "no line changed"
-	}
-	out := strings.Join(parts, "; ")
 	if len([]rune(out)) > limit {
 		out = string([]rune(out)[:limit-1]) + "…"
 	}
 	return out
+}
+
+// decodeTree decodes a manifest into maps, lists and scalars, numbers as
+// written.
+func decodeTree(manifest []byte) (any, error) {
+	js, err := yaml.YAMLToJSON(manifest)
+	if err != nil {
+		return nil, err
+	}
+	d := json.NewDecoder(bytes.NewReader(js))
+	d.UseNumber()
+	var v any
+	err = d.Decode(&v)
+	return v, err
 }
