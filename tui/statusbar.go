@@ -124,6 +124,13 @@ func statusBar(st *theme.Styles, w int, source string, live bool, state *EngineS
 			parts = append(parts[:queueAt:queueAt], parts[queueAt+1:]...)
 			line = " " + strings.Join(parts, " │ ")
 		}
+		if ansi.StringWidth(line) > w {
+			// Still cut: say where it is whole.
+			hint := " " + list.Help().Key + " shows all"
+			if w > 3*len(hint) {
+				return st.Status.Render(layout.Fit(line, w-len(hint)) + hint)
+			}
+		}
 	}
 	return st.Status.Render(layout.Fit(line, w))
 }

@@ -83,7 +83,13 @@ func TestStatusBarMakesRoomForAMessage(t *testing.T) {
 			t.Errorf("%d problems: status bar is %d cells wide, want 80", tt.problems, w)
 		}
 	}
-	bar := ""
+	// A message too long for the line says where it is whole.
+	long := "cycle 4 could not be read: " + strings.Repeat("a checksum that does not match ", 4)
+	bar := ansi.Strip(statusBar(&st, 80, "fixture default.yaml", true, &EngineState{State: StateIdle}, nil, true,
+		cycleCounts{total: 4}, &observations{}, Breakpoints{}, 1, DefaultKeyMap().Problems, problems.Note{Kind: problems.Problem, Text: long}))
+	if !strings.HasSuffix(bar, "… ! shows all") || ansi.StringWidth(bar) != 80 {
+		t.Errorf("a cut message: status bar %q does not end with where it is whole, or is not 80 cells", bar)
+	}
 	// Without a message the source and the queue stay.
 	bar = ansi.Strip(statusBar(&st, 80, "fixture default.yaml", true, &EngineState{State: StateIdle, Backoff: 1}, nil, true,
 		cycleCounts{total: 4, bound: 3, unschedulable: 1}, &observations{}, Breakpoints{}, 0, DefaultKeyMap().Problems, problems.Note{}))
