@@ -12,6 +12,7 @@ type RecordWriter interface {
 	WriteObserved(*Observed) error
 	WriteQueue(*QueueEvent) error
 	WriteDropped(*Dropped) error
+	WriteEnd() error
 }
 
 // AsyncWriter hands records to a goroutine that encodes and writes them, so
@@ -141,7 +142,8 @@ func (a *AsyncWriter) Err() error {
 }
 
 // Close writes what is queued, notes records dropped after the last one
-// written, flushes, and returns the first write error. No write may follow
+// written, ends the recording (KindEnd), flushes, and returns the first
+// write error. No write may follow
 // Close.
 func (a *AsyncWriter) Close() error {
 	a.mu.Lock()
@@ -162,6 +164,9 @@ func (a *AsyncWriter) Close() error {
 		if err := a.w.WriteDropped(&gap); err != nil {
 			return err
 		}
+	}
+	if err := a.w.WriteEnd(); err != nil {
+		return err
 	}
 	if f, ok := a.w.(interface{ Flush() error }); ok {
 		return f.Flush()

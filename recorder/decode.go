@@ -308,6 +308,8 @@ func decodeRecord(e *wireEnvelope, off int64, line int, lim limits, nodeSet func
 			return corrupt(err.Error())
 		}
 		return Record{Kind: KindQueue, Queue: e.Queue, Offset: off}, nil
+	case KindEnd:
+		return Record{Kind: KindEnd, Offset: off}, nil
 	}
 	return Record{Offset: off}, nil
 }

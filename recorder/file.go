@@ -32,6 +32,11 @@ const (
 	KindDropped = "dropped"
 	// KindQueue records a scheduling queue event (schema version 2).
 	KindQueue = "queue"
+	// KindEnd ends a recording whose writer closed it: nothing more will
+	// be appended, so a reader following the file stops there. It has no
+	// body. A recording without one was cut short, or is still being
+	// written. (Readers that do not know it skip it, as any newer kind.)
+	KindEnd = "end"
 )
 
 // Dropped counts records a live session left out of its recording, so that a
@@ -151,6 +156,11 @@ func (w *Writer) WriteDropped(d *Dropped) error {
 // WriteQueue appends a scheduling queue event.
 func (w *Writer) WriteQueue(e *QueueEvent) error {
 	return w.write(&envelope{Kind: KindQueue, Queue: e})
+}
+
+// WriteEnd ends the recording: no record may follow.
+func (w *Writer) WriteEnd() error {
+	return w.write(&envelope{Kind: KindEnd})
 }
 
 // Flush flushes buffered data (records are already flushed as they are written).

@@ -49,6 +49,16 @@ type Source struct {
 	Name string `json:"name"`
 	// Config is the KubeSchedulerConfiguration file, empty for the default profile.
 	Config string `json:"config,omitempty"`
+	// A fixture's run also says what makes it again, so that a replay can
+	// re-run its cycles (what-if) on the same cluster: Digest and
+	// ConfigDigest identify the fixture's and the configuration's bytes
+	// ("sha256:…"); Arrival is how the pending pods arrived ("burst", or
+	// empty for one after the other) and ArrivalInterval how far apart.
+	// Recordings made before they were recorded have none.
+	Digest          string   `json:"digest,omitempty"`
+	ConfigDigest    string   `json:"configDigest,omitempty"`
+	Arrival         string   `json:"arrival,omitempty"`
+	ArrivalInterval Duration `json:"arrivalInterval,omitempty"`
 }
 
 // Profile is one scheduler profile as the framework instantiated it.

@@ -519,6 +519,11 @@ func (r *Reader) skim(b []byte, off int64, line int) (rec Record, err error, ok 
 			return Record{Offset: off}, err, true
 		}
 		return rec, nil, true
+	case KindEnd:
+		if err := r.admit(Record{Offset: off, n: s.n}); err != nil {
+			return Record{Offset: off}, err, true
+		}
+		return Record{Kind: KindEnd, Offset: off}, nil, true
 	}
 	r.unknown[s.kind]++
 	return Record{}, nil, false

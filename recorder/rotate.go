@@ -108,6 +108,9 @@ func (r *RotatingWriter) WriteDropped(d *Dropped) error { return r.after(r.w.Wri
 // WriteQueue appends a queue event, rotating afterwards if the file is full.
 func (r *RotatingWriter) WriteQueue(e *QueueEvent) error { return r.after(r.w.WriteQueue(e)) }
 
+// WriteEnd ends the current file; it is not rotated after.
+func (r *RotatingWriter) WriteEnd() error { return r.w.WriteEnd() }
+
 // Close syncs and closes the current file.
 func (r *RotatingWriter) Close() error {
 	if err := r.f.Sync(); err != nil {

@@ -30,6 +30,9 @@ type Summary struct {
 	// Unknown counts records of kinds this build does not know, by kind:
 	// written by a newer schedscope, they are skipped, not problems.
 	Unknown map[string]int
+	// Ended says the recording ends with its writer's end record
+	// (KindEnd): nothing was cut from its end.
+	Ended bool
 	// Problems lists what is wrong, in file order (see IsProblem).
 	Problems []error
 }
@@ -79,7 +82,14 @@ func Verify(r io.Reader) (*Summary, error) {
 			continue
 		}
 		s.Records++
+		if s.Ended {
+			// Appended by another writer, or spliced in.
+			s.Problems = append(s.Problems, fmt.Errorf("the %s record at byte %d comes after the recording's end record", rec.Kind, rec.Offset))
+			s.Ended = false
+		}
 		switch rec.Kind {
+		case KindEnd:
+			s.Ended = true
 		case KindNodeSet:
 			s.NodeSets++
 		case KindCycle:

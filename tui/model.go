@@ -31,6 +31,9 @@ type Options struct {
 	// WhatIf re-runs cycles with changes; nil where the session cannot be
 	// forked (a replay): then the what-if keys say so.
 	WhatIf WhatIf
+	// NoWhatIf, when WhatIf is nil, says why (a replay whose fixture has
+	// changed since it was recorded).
+	NoWhatIf string
 	// Recording, for a replay that sends index entries (Event.Entries)
 	// instead of cycles, reads a cycle when it is shown; only a few are kept.
 	Recording Recording

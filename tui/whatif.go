@@ -24,6 +24,15 @@ import (
 // WhatIf (a replay or a live cluster).
 const noWhatIf = "what-if needs the fixture: run sim"
 
+// noWhatIf says why this session has no what-if: the source's reason, or
+// noWhatIf.
+func (m Model) noWhatIf() string {
+	if m.opts.NoWhatIf != "" {
+		return m.opts.NoWhatIf
+	}
+	return noWhatIf
+}
+
 // wiScreen is which part of the what-if mode has the keys.
 type wiScreen uint8
 
@@ -269,7 +278,7 @@ func (m Model) whatIfKey(msg tea.KeyPressMsg) (Model, tea.Cmd, bool) {
 			return m, nil, false
 		}
 		if wi.src == nil {
-			m.say("%s", noWhatIf)
+			m.say("%s", m.noWhatIf())
 			return m, nil, true
 		}
 		if wi.busy != "" {
@@ -891,7 +900,7 @@ func (m Model) whatIfHelpSection() helpscreen.Section {
 	k := DefaultWhatIfKeyMap()
 	sec := helpscreen.Section{Title: "What-if (" + k.Open.Help().Key + " in a cycle)", Keys: []key.Binding{k.Open, k.Suggest, k.EditPod, k.EditNode, k.Evict, k.Weight, k.Disable, k.Diff}}
 	if m.wi.src == nil {
-		sec.Note = noWhatIf
+		sec.Note = m.noWhatIf()
 	}
 	return sec
 }

@@ -86,7 +86,7 @@ func TestBadInputIsOneLineError(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"unknown field", []string{"explain", "-f", bad}, `bad.yaml:1: Node: strict decoding error: unknown field "spec.taintz"`},
+		{"unknown field", []string{"explain", "-f", bad}, `bad.yaml:4: Node: strict decoding error: unknown field "spec.taintz"`},
 		{"missing file", []string{"explain", "-f", filepath.Join(dir, "nope.yaml")}, "nope.yaml: no such file"},
 		{"bad output", []string{"explain", "-o", "xml"}, `--output must be text, json or yaml, not "xml"`},
 		{"bad diagnostic", []string{"explain", "--diagnostic", "sometimes"}, "--diagnostic must be always, unschedulable or never"},

@@ -173,8 +173,12 @@ func (s *fixtureSource) run(ctx context.Context, h fixtureHooks) (recorder.Heade
 	for _, u := range unread {
 		early = append(early, &unusedProblem{*u})
 	}
+	hdr := e.Header()
+	if err := o.describe(&hdr.Source, fx); err != nil {
+		return recorder.Header{}, err
+	}
 	serial(func() {
-		h.onHeader(e.Header())
+		h.onHeader(hdr)
 		headerSent = true
 		for _, p := range early {
 			if h.onProblem != nil {
@@ -190,7 +194,7 @@ func (s *fixtureSource) run(ctx context.Context, h fixtureHooks) (recorder.Heade
 	if err == nil && h.onEnd != nil {
 		h.onEnd(e.ClusterState())
 	}
-	return e.Header(), err
+	return hdr, err
 }
 
 // simulate runs the fixture headlessly, handing each cycle to onCycle in

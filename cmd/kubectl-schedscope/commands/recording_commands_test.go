@@ -323,6 +323,10 @@ func TestVerify(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := bytes.SplitAfter(data, []byte("\n"))
+	// The files made from it are cut short, or have records added: without
+	// the writer's end record.
+	end := lineOfKind(t, lines, "end", 0)
+	lines = slices.Delete(lines, end, end+1)
 	// Damage the node set and tear the second cycle, cutting the file there.
 	damaged := filepath.Join(t.TempDir(), "damaged.rec")
 	set, cycle1, cycle2 := lineOfKind(t, lines, "nodeSet", 0), lineOfKind(t, lines, "cycle", 0), lineOfKind(t, lines, "cycle", 1)
@@ -356,7 +360,7 @@ func TestVerify(t *testing.T) {
 		wantOut  []string
 		wantErr  string
 	}{
-		{"clean", clean, 0, []string{fmt.Sprintf("%d records: 2 cycles, 1 node set, %d queue events, 0 observed bindings", 4+queue, queue), "no problems"}, ""},
+		{"clean", clean, 0, []string{fmt.Sprintf("%d records: 2 cycles, 1 node set, %d queue events, 0 observed bindings", 5+queue, queue), "ended by its writer", "no problems"}, ""},
 		{"damaged", damaged, 1, []string{
 			fmt.Sprintf("%d records: 1 cycle, 0 node sets, %d queue events, 0 observed bindings", 2+queueBefore, queueBefore),
 			"3 problems:",
@@ -444,6 +448,13 @@ func TestVerifyCountsDuplicatesAndUnknownKinds(t *testing.T) {
 	}
 	lines := bytes.SplitAfter(data, []byte("\n"))
 	dir := t.TempDir()
+	// A record appended after the writer's end record.
+	afterEnd := filepath.Join(dir, "after-end.rec")
+	size := len(data)
+	writeFile(t, afterEnd, string(data)+checksumLine(`{"kind":"observed","observed":{"pod":{"namespace":"default","name":"x"},"node":"n"}}`), 0o600)
+	end := lineOfKind(t, lines, "end", 0)
+	lines = slices.Delete(lines, end, end+1)
+	data = bytes.Join(lines, nil)
 	unknown := filepath.Join(dir, "unknown.rec")
 	writeFile(t, unknown, string(data)+checksumLine(`{"kind":"bogus","bogus":{"x":1}}`), 0o600)
 	dup := filepath.Join(dir, "dup.rec")
@@ -460,8 +471,14 @@ func TestVerifyCountsDuplicatesAndUnknownKinds(t *testing.T) {
 	}{
 		{"unknown kind", unknown, 0, []string{
 			fmt.Sprintf("%d records: 2 cycles, 1 node set, %d queue events, 0 observed bindings", records+1, queue),
+			"no end record: its writer stopped before closing it, or is still writing it",
 			`skipped 1 record of unknown kind "bogus" (written by a newer schedscope?)`,
 			"no problems",
+		}},
+		{"a record after the end", afterEnd, 1, []string{
+			"no end record: its writer stopped before closing it, or is still writing it",
+			"1 problem:",
+			fmt.Sprintf("  the observed record at byte %d comes after the recording's end record", size),
 		}},
 		{"duplicate cycle", dup, 1, []string{
 			fmt.Sprintf("%d records: 2 cycles (1 duplicate), 1 node set, %d queue events, 0 observed bindings", records+1, queue),

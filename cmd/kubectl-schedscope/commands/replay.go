@@ -117,11 +117,16 @@ func (o *ReplayOptions) Run(ctx context.Context) error {
 	}
 	defer files.Close()
 	src := &recordingSource{path: o.File, follow: o.Follow, rd: rd, files: files}
+	// Whether it is following shows as the session's state.
 	name := "replay " + o.File
-	if o.Follow {
-		name += " (following)"
-	}
 	opts := tui.Options{Source: name, Recording: files}
+	// A recording of a fixture's run can be questioned: what-if runs the
+	// fixture again, when it is still the one recorded.
+	if wi, why := newReplayWhatIf(ctx, rd.Header(), o.File); wi != nil {
+		opts.WhatIf = wi
+	} else {
+		opts.NoWhatIf = why
+	}
 	// SCHEDSCOPE_TRACE names a file to write the times of measured frames
 	// to when the TUI ends: make bench reads it.
 	tracePath := os.Getenv("SCHEDSCOPE_TRACE")

@@ -122,6 +122,9 @@ func (r *replayFiles) Close() error {
 const (
 	indexBatch = 16384
 	indexFlush = 200 * time.Millisecond
+	// tornTicks is how many flushes a followed recording's last record
+	// may stay unended before replay says so.
+	tornTicks = 10
 	// firstFrameWait bounds how long indexing waits for the TUI to read
 	// the first cycle.
 	firstFrameWait = 300 * time.Millisecond
@@ -195,6 +198,11 @@ func (s *recordingSource) Run(ctx context.Context, send func(tui.Event) bool) er
 			case err != nil:
 				put(indexed{event: &tui.Event{Done: true, Err: errorf("%s: %w", path, err)}})
 				return
+			case rec.Kind == recorder.KindEnd:
+				// The writer closed the recording: there is nothing more
+				// to follow.
+				put(indexed{event: &tui.Event{Done: true}})
+				return
 			case rec.Kind == recorder.KindHeader: // rotated: the entries after it are in the new file
 				if err := files.rotated(); err != nil && !put(indexed{event: &tui.Event{Problem: err}}) {
 					return
@@ -249,7 +257,7 @@ func (s *recordingSource) Run(ctx context.Context, send func(tui.Event) bool) er
 	var off, lastOff int64
 	// idle counts the ticks the reader has not moved: following a file
 	// whose last record is still being written, it waits there.
-	sent, idle, caughtUp, ended := 0, 0, false, false
+	sent, idle, caughtUp, ended, toldTorn := 0, 0, false, false, false
 	flush := func() bool {
 		if len(batch) > 0 {
 			sent += len(batch)
@@ -301,6 +309,16 @@ func (s *recordingSource) Run(ctx context.Context, send func(tui.Event) bool) er
 				// recording is followed.
 				caughtUp = true
 				if !send(tui.Event{State: &tui.EngineState{State: tui.StateFollowing}}) {
+					return nil
+				}
+			}
+			// A last record that has not grown for a while was left torn
+			// by a writer that stopped, or is very slow: say so, once.
+			if follow && caughtUp && !toldTorn && idle >= tornTicks && size() > off {
+				toldTorn = true
+				if !send(tui.Event{Problem: &recordingProblem{path, fmt.Errorf(
+					"the last %d bytes are a record that has not ended for %s: its writer stopped in the middle of it, or is still writing it (kubectl schedscope verify tells)",
+					size()-off, time.Duration(idle)*indexFlush)}}) {
 					return nil
 				}
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -67,7 +68,7 @@ func indexEvents(t *testing.T, path string, follow bool, stop func([]tui.Event) 
 				return got, files
 			}
 		case <-deadline:
-			t.Fatalf("no end after %d events", len(got))
+			t.Fatalf("no end after %d events: %q", len(got), summary(got))
 		}
 	}
 }
@@ -129,5 +130,31 @@ func TestIndexRecordingSendsEntriesProblemsAndTheEnd(t *testing.T) {
 	got := summary(evs)
 	if got[len(got)-1] != "state "+tui.StateFollowing || len(got) != 7 || strings.Contains(strings.Join(got, "\n"), "torn") {
 		t.Errorf("followed: %q, want the cycles and then following, the last line not reported", got)
+	}
+}
+
+// TestFollowingStopsAtTheEnd: a followed recording whose writer closed it
+// ends at its end record, as one read to its end does; one whose last
+// record stays unended is told as a problem once it has waited a while.
+func TestFollowingStopsAtTheEnd(t *testing.T) {
+	path := record(t, "preemption")
+	evs, _ := indexEvents(t, path, true, func(evs []tui.Event) bool { return evs[len(evs)-1].Done })
+	got := summary(evs)
+	if got[len(got)-1] != "end" || slices.Contains(got, "state "+tui.StateFollowing) {
+		t.Errorf("followed, a recording its writer ended: %q; want it to end, never following", got)
+	}
+
+	data, err := os.ReadFile("../../../tui/testdata/default.rec")
+	if err != nil {
+		t.Fatal(err)
+	}
+	torn := filepath.Join(t.TempDir(), "torn.rec")
+	if err := os.WriteFile(torn, append(data, data[len(data)/2:len(data)/2+40]...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	evs, _ = indexEvents(t, torn, true, func(evs []tui.Event) bool { return evs[len(evs)-1].Problem != nil })
+	want := "problem: " + torn + ": the last 40 bytes are a record that has not ended for 2s: its writer stopped in the middle of it, or is still writing it (kubectl schedscope verify tells)"
+	if got := summary(evs); got[len(got)-1] != want || got[len(got)-2] != "state "+tui.StateFollowing {
+		t.Errorf("followed, a torn last record: %q; want following, then %q", got, want)
 	}
 }

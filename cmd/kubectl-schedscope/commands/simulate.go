@@ -15,6 +15,7 @@ import (
 	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/fixtures"
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/input"
 )
 
 // simOptions are the flags shared by commands that run the engine on a fixture.
@@ -125,15 +126,34 @@ func (o *simOptions) readFixture() (*fixture.Fixture, error) {
 		if err != nil {
 			return nil, err
 		}
-		return fixture.Load("(embedded) "+fixtures.Default, data)
+		return fixture.Load(embeddedPrefix+fixtures.Default, data)
 	}
 	if _, err := os.Stat(o.Fixture); err != nil {
 		if data, e := fixtures.Read(o.Fixture); e == nil {
-			return fixture.Load("(embedded) "+o.Fixture, data)
+			return fixture.Load(embeddedPrefix+o.Fixture, data)
 		}
 		return nil, err
 	}
 	return fixture.LoadFile(o.Fixture)
+}
+
+// describe notes in a header's source what makes the run again: the
+// fixture's and the configuration's digests and how the pods arrived
+// (replay's what-if re-runs it).
+func (o *simOptions) describe(src *recorder.Source, fx *fixture.Fixture) error {
+	src.Digest = fx.Digest
+	if o.Config != "" {
+		data, err := input.ReadFile(o.Config, input.ManifestLimit, "scheduler configuration")
+		if err != nil {
+			return err
+		}
+		src.ConfigDigest = fixture.Digest(data)
+	}
+	if o.Arrival == arrivalBurst {
+		src.Arrival = arrivalBurst
+	}
+	src.ArrivalInterval = recorder.Duration(o.ArrivalInterval)
+	return nil
 }
 
 // suggestCommand is the suggest command for pod on this fixture, with the

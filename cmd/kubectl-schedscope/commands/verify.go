@@ -59,6 +59,11 @@ func (o *VerifyOptions) Run() error {
 	out.printf("%s: %s, %s, %s, %s\n", records,
 		withSkipped(s.Cycles, "cycle", s.DuplicateCycles, 0), withSkipped(s.NodeSets, "node set", s.DuplicateNodeSets, 0),
 		withSkipped(s.Queue, "queue event", s.DuplicateQueue, s.OutOfOrderQueue), plural(s.Observed, "observed binding"))
+	if s.Ended {
+		out.printf("ended by its writer\n")
+	} else {
+		out.printf("no end record: its writer stopped before closing it, or is still writing it\n")
+	}
 	kinds := slices.Sorted(maps.Keys(s.Unknown))
 	for _, k := range kinds {
 		out.printf("skipped %s of unknown kind %s (written by a newer schedscope?)\n", plural(s.Unknown[k], "record"), strconv.Quote(k))

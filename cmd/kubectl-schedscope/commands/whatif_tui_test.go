@@ -49,7 +49,7 @@ func TestWhatIfSourceOnUnschedulable(t *testing.T) {
 		t.Errorf("diff = %+v; want cordoned to become feasible", res.Diff)
 	}
 	// The words compare the manifest the editor was given with the edit.
-	if want := "edit node cordoned: unschedulable: true → unschedulable: false"; len(res.Changes) != 1 || res.Changes[0] != want {
+	if want := "edit node cordoned: spec.unschedulable: true → false"; len(res.Changes) != 1 || res.Changes[0] != want {
 		t.Errorf("changes = %q, want [%q]", res.Changes, want)
 	}
 

@@ -1,0 +1,100 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/schedscope/schedscope/engine/fixture"
+	"github.com/schedscope/schedscope/fixtures"
+	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/input"
+)
+
+// embeddedPrefix starts the name a fixture's run gives an embedded fixture.
+const embeddedPrefix = "(embedded) "
+
+// replayWhatIf returns the options that run again the fixture a recording
+// at recPath was made from, so that its cycles can be questioned (what-if,
+// suggest), or why they cannot be. The recording's header names the
+// fixture, its configuration and how the pods arrived, with the digests of
+// both files: a file that is not found where it was, or has changed since,
+// is not used, since a re-run of another cluster would answer for that
+// cluster. A relative path is looked for from the working directory, then
+// from the recording's.
+func replayWhatIf(h recorder.Header, recPath string) (*simOptions, string) {
+	src := h.Source
+	rerun := "run kubectl schedscope sim -f FILE to question the cluster it was made from"
+	switch {
+	case src.Kind != "fixture":
+		return nil, fmt.Sprintf("what-if re-runs a fixture; this recording is of cluster %s: run kubectl schedscope live to question it", input.Quote(src.Name))
+	case src.Name == "(stdin)":
+		return nil, "what-if re-runs the recording's fixture, which was read from standard input: " + rerun
+	case src.Digest == "":
+		return nil, "what-if re-runs the recording's fixture, and this recording (made before recordings named it by digest) cannot tell whether " + input.Quote(src.Name) + " is the same: " + rerun
+	}
+	o := &simOptions{Diagnostic: "unschedulable", ArrivalInterval: time.Duration(src.ArrivalInterval)}
+	if src.Arrival == arrivalBurst {
+		o.Arrival = arrivalBurst
+	}
+	var data []byte
+	if name, ok := strings.CutPrefix(src.Name, embeddedPrefix); ok {
+		d, err := fixtures.Read(name)
+		if err != nil {
+			return nil, fmt.Sprintf("what-if re-runs the recording's fixture, %s, which this build does not embed: %s", input.Quote(name), rerun)
+		}
+		o.Fixture, data = name, d
+	} else {
+		path, d, err := findRecorded(src.Name, recPath, input.FixtureLimit, "fixture")
+		if err != nil {
+			return nil, fmt.Sprintf("what-if re-runs the recording's fixture: %v", err)
+		}
+		o.Fixture, data = path, d
+	}
+	if fixture.Digest(data) != src.Digest {
+		return nil, fmt.Sprintf("what-if re-runs the recording's fixture, and %s has changed since the recording was made: %s", input.Quote(o.Fixture), rerun)
+	}
+	if src.Config != "" {
+		path, d, err := findRecorded(src.Config, recPath, input.ManifestLimit, "scheduler configuration")
+		if err != nil {
+			return nil, fmt.Sprintf("what-if re-runs the recording's scheduler configuration: %v", err)
+		}
+		if fixture.Digest(d) != src.ConfigDigest {
+			return nil, fmt.Sprintf("what-if re-runs the recording's scheduler configuration, and %s has changed since the recording was made: %s", input.Quote(path), rerun)
+		}
+		o.Config = path
+	}
+	return o, ""
+}
+
+// findRecorded reads the file a recording names: as named, or, when that is
+// a relative path not found from here, beside the recording.
+func findRecorded(name, recPath string, limit int64, what string) (string, []byte, error) {
+	paths := []string{name}
+	if !filepath.IsAbs(name) {
+		if beside := filepath.Join(filepath.Dir(recPath), name); beside != filepath.Clean(name) {
+			paths = append(paths, beside)
+		}
+	}
+	for _, p := range paths {
+		if _, err := os.Stat(p); err != nil {
+			continue
+		}
+		data, err := input.ReadFile(p, limit, what)
+		return p, data, err
+	}
+	return "", nil, fmt.Errorf("%s is not found (looked in %s)", input.Quote(name), strings.Join(paths, " and "))
+}
+
+// newReplayWhatIf is the debugger's what-if over a recording: a what-if
+// source over its fixture, or nil and why not.
+func newReplayWhatIf(ctx context.Context, h recorder.Header, recPath string) (*whatIfSource, string) {
+	o, why := replayWhatIf(h, recPath)
+	if o == nil {
+		return nil, why
+	}
+	return newWhatIfSource(ctx, o), ""
+}
