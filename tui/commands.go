@@ -74,8 +74,10 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 	}
 	arg := strings.Join(fields[1:], " ")
 	switch fields[0] {
-	case "q", "q!", "quit", "exit":
+	case "q!":
 		return m, tea.Quit
+	case "q", "quit", "exit":
+		return m.quit()
 	case "cycle", "c":
 		seq, err := strconv.Atoi(arg)
 		if err != nil {

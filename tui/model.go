@@ -115,8 +115,28 @@ type Model struct {
 	// problem, or the answer to a key); the next key press clears it.
 	message problems.Note
 
+	// quitting is set while quit asks whether to lose the what-ifs.
+	quitting bool
+
 	w, h  int
 	ready bool
+}
+
+// quit ends the session, asking first when it would lose what-if re-runs
+// (ctrl+c and :q! do not ask).
+func (m Model) quit() (tea.Model, tea.Cmd) {
+	n := len(m.wi.runs.byCycle)
+	if n == 0 {
+		return m, tea.Quit
+	}
+	m.quitting = true
+	runs := "the what-if"
+	if n > 1 {
+		runs = fmt.Sprintf("%d what-ifs", n)
+	}
+	// Short enough for the status bar at 80 columns.
+	m.say("quit, losing %s? %s quits, other keys stay", runs, m.Keys.Quit.Help().Key)
+	return m, nil
 }
 
 // New returns the root model for a session. It reads NO_COLOR to pick the theme.
@@ -541,6 +561,15 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	// A message stays until the next key: then it has been read (and the
 	// problems view keeps it).
 	m.message = problems.Note{}
+	if m.quitting {
+		// The question quit asked: q again (or y) quits; any other key
+		// stays, and does nothing else.
+		m.quitting = false
+		if msg.String() == "y" || key.Matches(msg, m.Keys.Quit) {
+			return m, tea.Quit
+		}
+		return m, nil
+	}
 	if m.bp != nil {
 		f, cmd := m.bp.Update(msg)
 		m.bp = &f
@@ -582,7 +611,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	k := m.Keys
 	switch {
 	case key.Matches(msg, k.Quit):
-		return m, tea.Quit
+		return m.quit()
 	case key.Matches(msg, k.Help):
 		m.openHelp()
 		return m, nil
@@ -841,6 +870,9 @@ func (m Model) titleLine() string {
 	}
 	if m.podsMode.shown {
 		crumb = m.pods.Crumb()
+	}
+	if wi := m.wi.crumb(); wi != "" {
+		crumb += " › " + wi
 	}
 	left += "  " + crumb
 	right := m.list.Position()

@@ -39,7 +39,7 @@ func (m Model) handlePodsKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	k := m.Keys
 	switch {
 	case key.Matches(msg, k.Quit):
-		return m, tea.Quit
+		return m.quit()
 	case key.Matches(msg, k.Help):
 		m.openHelp()
 		return m, nil

@@ -222,6 +222,24 @@ func (wi whatIfMode) fullScreen() bool {
 	return wi.screen == wiDiff || wi.screen == wiSuggest || wi.screen == wiPickPod
 }
 
+// crumb is the what-if screen's part of the title line's path, empty when
+// none is shown.
+func (wi whatIfMode) crumb() string {
+	switch wi.screen {
+	case wiNone:
+		return ""
+	case wiDiff:
+		if wi.diffRun != nil {
+			return "what-if " + wi.diffRun.label
+		}
+	case wiSuggest:
+		return "suggest"
+	case wiPickPod:
+		return "what-if › evict"
+	}
+	return "what-if"
+}
+
 // shownCycle is the cycle the keys act on: the open one, or the one selected
 // in the list.
 func (m Model) shownCycle() *recorder.Cycle {
@@ -723,7 +741,11 @@ func (m *Model) addWhatIf(msg wiRunMsg) *whatIfRun {
 		}
 	}
 	m.cycles = append(m.cycles, r.cycle)
-	m.list.AppendAfter(r.cycle, at, r.label)
+	what := strings.Join(msg.res.Changes, "; ")
+	if what == "" {
+		what = joinChanges(msg.changes)
+	}
+	m.list.AppendAfter(r.cycle, at, r.label, what)
 	return r
 }
 

@@ -219,6 +219,28 @@ func TestWhatIfWeightRun(t *testing.T) {
 	if rows := m.list.Rows(); len(rows) != 3 || rows[1] != 1 && rows[1] != 2 {
 		t.Errorf("rows = %v, want the re-runs after cycle 1", rows)
 	}
+
+	// q would lose the re-runs: it asks; another key stays, q again quits.
+	m = keys(m, "esc", "esc", "esc")
+	for _, quit := range []string{"q", ":q"} {
+		asked, cmd := sendCmd(m, press("q"))
+		if quit == ":q" {
+			asked, cmd = sendCmd(keys(m, ":", "text:q"), press("enter"))
+		}
+		if cmd != nil || !strings.Contains(screen(asked), "quit, losing 2 what-ifs? q quits, other keys stay") {
+			t.Fatalf("%s with two re-runs: cmd %v; want it to ask first:\n%s", quit, cmd, screen(asked))
+		}
+		stayed, cmd := sendCmd(asked, press("j"))
+		if cmd != nil || stayed.quitting || stayed.list.Selected() != asked.list.Selected() {
+			t.Errorf("%s, then j: cmd %v, still asking %v, selection moved %v; want it to stay, doing nothing", quit, cmd, stayed.quitting, stayed.list.Selected() != asked.list.Selected())
+		}
+		if _, cmd := sendCmd(asked, press("q")); cmd == nil || fmt.Sprint(cmd()) != fmt.Sprint(tea.Quit()) {
+			t.Errorf("%s, then q: want it to quit", quit)
+		}
+	}
+	if _, cmd := sendCmd(keys(m, ":", "text:q!"), press("enter")); cmd == nil || fmt.Sprint(cmd()) != fmt.Sprint(tea.Quit()) {
+		t.Errorf(":q! should quit without asking")
+	}
 }
 
 func TestWhatIfDiffWide(t *testing.T) {

@@ -38,9 +38,11 @@ type Model struct {
 	waiting string
 	maxSeq  int // the largest sequence number, for the column's width
 	// order is the cycles' display order: as they came, with what-if
-	// re-runs right after the cycle they change; tags number the re-runs.
+	// re-runs right after the cycle they change; tags number the re-runs
+	// and what says what each changed.
 	order []int
 	tags  map[int]string
+	what  map[int]string
 
 	cursor, offset int
 	follow         bool

@@ -130,7 +130,7 @@ func TestFilterAndFailures(t *testing.T) {
 
 func TestAppendAfter(t *testing.T) {
 	l := list()
-	l.AppendAfter(&recorder.Cycle{Seq: 9, Pod: recorder.PodRef{Namespace: "default", Name: "web"}, Outcome: recorder.Outcome{Result: recorder.ResultBound, Node: "node-b"}}, 0, "1'")
+	l.AppendAfter(&recorder.Cycle{Seq: 9, Pod: recorder.PodRef{Namespace: "default", Name: "web"}, Outcome: recorder.Outcome{Result: recorder.ResultBound, Node: "node-b"}}, 0, "1'", "")
 	if diff := cmp.Diff([]int{0, 4, 1, 2, 3}, l.Rows()); diff != "" {
 		t.Errorf("the re-run is listed after its cycle (-want +got):\n%s", diff)
 	}
@@ -164,7 +164,7 @@ func TestAppendOutOfOrder(t *testing.T) {
 	if diff := cmp.Diff([]int{1, 0}, l.Rows()); diff != "" {
 		t.Fatalf("rows (-want +got):\n%s", diff)
 	}
-	l.AppendAfter(&recorder.Cycle{Seq: 9, Pod: recorder.PodRef{Namespace: "default", Name: "small"}, Outcome: recorder.Outcome{Result: recorder.ResultBound, Node: "node-b"}}, 0, "2'")
+	l.AppendAfter(&recorder.Cycle{Seq: 9, Pod: recorder.PodRef{Namespace: "default", Name: "small"}, Outcome: recorder.Outcome{Result: recorder.ResultBound, Node: "node-b"}}, 0, "2'", "")
 	l, _ = l.Update(press("k")) // select 2, no longer following
 	sel := l.Selected()
 	l.Append(entry(4, "small", ""), entry(3, "urgent", "node-1"))

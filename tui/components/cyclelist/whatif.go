@@ -1,24 +1,28 @@
 package cyclelist
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/schedscope/schedscope/recorder"
 )
 
 // AppendAfter adds a what-if re-run c, listed right after cycle index after
-// and the re-runs already there, numbered tag (3'). The selection stays.
-func (l *Model) AppendAfter(c *recorder.Cycle, after int, tag string) {
+// and the re-runs already there, numbered tag (3') and saying what it
+// changed (what) where other rows name their pod: the pod is the one of the
+// cycle above. The selection stays.
+func (l *Model) AppendAfter(c *recorder.Cycle, after int, tag, what string) {
 	if l.tags == nil {
-		l.tags = map[int]string{}
+		l.tags, l.what = map[int]string{}, map[int]string{}
 	}
 	e := recorder.EntryOf(c)
 	l.entries = append(l.entries, e)
 	l.observed = append(l.observed, nil)
-	l.search = append(l.search, searchText(&e, nil)+" what-if whatif")
+	l.search = append(l.search, searchText(&e, nil)+" what-if whatif "+strings.ToLower(what))
 	i := len(l.entries) - 1
-	l.tags[i] = tag
+	l.tags[i], l.what[i] = tag, what
 	pos := len(l.order)
 	if k := slices.Index(l.order, after); k >= 0 {
 		pos = k + 1
@@ -40,10 +44,10 @@ func (l Model) Number(i int) string {
 	return fmt.Sprint(l.entries[i].Seq)
 }
 
-// podCell is a row's pod, marked when the row is a what-if.
+// podCell is a row's pod, or, for a what-if, what it changed.
 func (l Model) podCell(i int, pod string) string {
 	if _, ok := l.tags[i]; ok {
-		return l.st.WhatIf.Render("what-if") + " " + pod
+		return l.st.WhatIf.Render("what-if:") + " " + cmp.Or(l.what[i], pod)
 	}
 	return pod
 }
