@@ -917,12 +917,15 @@ func (wi whatIfMode) status(msg problems.Note) problems.Note {
 	return msg
 }
 
-// whatIfHelpSection is the "?" screen's block of what-if keys.
-func (m Model) whatIfHelpSection() helpscreen.Section {
+// whatIfHelpSections are the "?" screen's blocks of what-if keys: those
+// that work in a cycle, and those of the menu w opens (d there is not the
+// Filter phase's d).
+func (m Model) whatIfHelpSections() []helpscreen.Section {
 	k := DefaultWhatIfKeyMap()
-	sec := helpscreen.Section{Title: "What-if (" + k.Open.Help().Key + " in a cycle)", Keys: []key.Binding{k.Open, k.Suggest, k.EditPod, k.EditNode, k.Evict, k.Weight, k.Disable, k.Diff}}
+	open := helpscreen.Section{Title: "What-if", Keys: []key.Binding{k.Open, k.Suggest}}
+	menu := helpscreen.Section{Title: "In the what-if menu (after " + k.Open.Help().Key + ")", Keys: []key.Binding{k.EditPod, k.EditNode, k.Evict, k.Weight, k.Disable, k.Diff}}
 	if m.wi.src == nil {
-		sec.Note = m.noWhatIf()
+		open.Note = m.noWhatIf()
 	}
-	return sec
+	return []helpscreen.Section{open, menu}
 }

@@ -17,6 +17,16 @@ func SummaryOutcome(s recorder.CycleSummary) string {
 // filter changes, score changes, sampling. At most maxRows nodes are listed
 // per section; the rest are counted.
 func Diff(d *recorder.CycleDiff, maxRows int) []string {
+	return diff(d, maxRows, true)
+}
+
+// DiffBelowWinner is Diff without the winner, for a view that shows the
+// winner above it.
+func DiffBelowWinner(d *recorder.CycleDiff, maxRows int) []string {
+	return diff(d, maxRows, false)
+}
+
+func diff(d *recorder.CycleDiff, maxRows int, winner bool) []string {
 	var out []string
 	add := func(format string, a ...any) { out = append(out, fmt.Sprintf(format, a...)) }
 	if d.Same {
@@ -25,7 +35,7 @@ func Diff(d *recorder.CycleDiff, maxRows int) []string {
 	if !d.OutcomeChanged && d.Before.Message != d.After.Message {
 		add("message: %q  →  %q", d.Before.Message, d.After.Message)
 	}
-	if w := d.Winner; w != nil {
+	if w := d.Winner; w != nil && winner {
 		add("winner: %s  →  %s: %s", orNone(w.Before), orNone(w.After), Winner(w))
 	}
 	if len(d.NodesAdded) > 0 {

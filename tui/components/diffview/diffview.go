@@ -546,7 +546,8 @@ func (v *Model) wordLines(w int) []string {
 	if d == nil || d.Same && !v.wide() {
 		return lines
 	}
-	for _, l := range narrate.Diff(d, 8) {
+	// The head, above the words or beside them, has the winner.
+	for _, l := range narrate.DiffBelowWinner(d, 8) {
 		indent := "    "
 		if !strings.HasPrefix(l, "  ") {
 			indent = "  "
