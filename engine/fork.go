@@ -21,6 +21,7 @@ import (
 
 	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/input"
 )
 
 // A Fork is the scheduler's state at the start of one recorded cycle: the
@@ -122,7 +123,7 @@ func ForkAt(ctx context.Context, fx *fixture.Fixture, opts Options, target ForkT
 		if target.Seq > 0 {
 			return nil, fmt.Errorf("%s: there is no cycle %d: the run ended before it", fx.Name, target.Seq)
 		}
-		return nil, fmt.Errorf("%s: pod %q got no scheduling cycle (%s)", fx.Name, target.Pod, podsOf(fx))
+		return nil, fmt.Errorf("%s: pod %q got no scheduling cycle%s; %s", fx.Name, target.Pod, didYouMeanPod(fx, target.Pod), podsOf(fx))
 	}
 	f := forks[0]
 	if target.Seq > 0 && target.Pod != "" && !matchesPod(f.Pod, target.Pod) {
@@ -138,6 +139,15 @@ func ForkEvery(ctx context.Context, fx *fixture.Fixture, opts Options) ([]*Fork,
 
 func matchesPod(p *v1.Pod, name string) bool {
 	return p.Name == name || p.Namespace+"/"+p.Name == name
+}
+
+// didYouMeanPod names the pending pods a mistyped name may have meant.
+func didYouMeanPod(fx *fixture.Fixture, name string) string {
+	keys := make([]string, len(fx.Pending))
+	for i, p := range fx.Pending {
+		keys[i] = p.Namespace + "/" + p.Name
+	}
+	return input.DidYouMean(name, keys)
 }
 
 // podsOf lists the fixture's pending pods for an error message.

@@ -93,6 +93,10 @@ func TestBadInputIsOneLineError(t *testing.T) {
 		{"record without output", []string{"record"}, "--output (-o) is required"},
 		{"unknown flag", []string{"explain", "--frobnicate"}, "unknown flag: --frobnicate"},
 		{"unknown pod", []string{"explain", "--pod", "ghost"}, `no cycle for pod "ghost"`},
+		{"mistyped pod", []string{"explain", "--pod", "webb"}, `no cycle for pod "webb" in (embedded) default.yaml (did you mean default/web?); its pods are`},
+		{"mistyped pod of a what-if", []string{"whatif", "--pod", "webb", "--set-weight", "ImageLocality=3"}, `pod "webb" got no scheduling cycle (did you mean default/web?); its pending pods are`},
+		{"mistyped embedded fixture", []string{"explain", "-f", "preemptoin"}, "preemptoin: no such file, nor an embedded fixture (did you mean preemption?); the embedded fixtures are autoscaler, budgets, default,"},
+		{"a directory of no manifest", []string{"explain", "-f", t.TempDir()}, "is a directory with no manifest (.json, .yaml, .yml file) in it"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

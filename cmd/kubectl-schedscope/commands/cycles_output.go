@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/input"
 	"github.com/schedscope/schedscope/recorder/export"
 	"github.com/schedscope/schedscope/recorder/visible"
 )
@@ -116,7 +117,7 @@ func podCycles(cycles []*recorder.Cycle, pod, where string) ([]*recorder.Cycle, 
 	if len(pods) == 0 {
 		return nil, errorf("no cycle for pod %q in %s: it has no cycles at all", pod, where)
 	}
-	return nil, errorf("no cycle for pod %q in %s; its pods are %s", pod, where, listSome(pods, 20))
+	return nil, errorf("no cycle for pod %q in %s%s; its pods are %s", pod, where, input.DidYouMean(pod, pods), listSome(pods, 20))
 }
 
 // podKeys lists the pods of cycles, each once, in order of first cycle,

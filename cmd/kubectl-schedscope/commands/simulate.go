@@ -1,8 +1,10 @@
 package commands
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 	"time"
@@ -128,13 +130,33 @@ func (o *simOptions) readFixture() (*fixture.Fixture, error) {
 		}
 		return fixture.Load(embeddedPrefix+fixtures.Default, data)
 	}
-	if _, err := os.Stat(o.Fixture); err != nil {
+	st, err := os.Stat(o.Fixture)
+	if err != nil {
 		if data, e := fixtures.Read(o.Fixture); e == nil {
 			return fixture.Load(embeddedPrefix+o.Fixture, data)
 		}
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, errorf("%s: no such file, nor an embedded fixture%s; the embedded fixtures are %s",
+				o.Fixture, input.DidYouMean(strings.TrimSuffix(o.Fixture, ".yaml"), embeddedNames()), strings.Join(embeddedNames(), ", "))
+		}
 		return nil, err
 	}
+	if st.IsDir() {
+		// As kubectl apply -f DIR: every manifest in it.
+		return fixture.LoadDir(o.Fixture)
+	}
 	return fixture.LoadFile(o.Fixture)
+}
+
+// embeddedNames lists the embedded fixtures by the name -f takes.
+func embeddedNames() []string {
+	var names []string
+	for _, n := range fixtures.Names() {
+		if strings.HasSuffix(n, ".yaml") {
+			names = append(names, strings.TrimSuffix(n, ".yaml"))
+		}
+	}
+	return names
 }
 
 // describe notes in a header's source what makes the run again: the
