@@ -40,21 +40,21 @@ func replayWhatIf(h recorder.Header, recPath string) (*simOptions, string) {
 	if src.Arrival == arrivalBurst {
 		o.Arrival = arrivalBurst
 	}
-	var data []byte
+	var digest string
 	if name, ok := strings.CutPrefix(src.Name, embeddedPrefix); ok {
 		d, err := fixtures.Read(name)
 		if err != nil {
 			return nil, fmt.Sprintf("what-if re-runs the recording's fixture, %s, which this build does not embed: %s", input.Quote(name), rerun)
 		}
-		o.Fixture, data = name, d
+		o.Fixture, digest = name, fixture.Digest(d)
 	} else {
 		path, d, err := findRecorded(src.Name, recPath, input.FixtureLimit, "fixture")
 		if err != nil {
 			return nil, fmt.Sprintf("what-if re-runs the recording's fixture: %v", err)
 		}
-		o.Fixture, data = path, d
+		o.Fixture, digest = path, d
 	}
-	if fixture.Digest(data) != src.Digest {
+	if digest != src.Digest {
 		return nil, fmt.Sprintf("what-if re-runs the recording's fixture, and %s has changed since the recording was made: %s", input.Quote(o.Fixture), rerun)
 	}
 	if src.Config != "" {
@@ -62,7 +62,7 @@ func replayWhatIf(h recorder.Header, recPath string) (*simOptions, string) {
 		if err != nil {
 			return nil, fmt.Sprintf("what-if re-runs the recording's scheduler configuration: %v", err)
 		}
-		if fixture.Digest(d) != src.ConfigDigest {
+		if d != src.ConfigDigest {
 			return nil, fmt.Sprintf("what-if re-runs the recording's scheduler configuration, and %s has changed since the recording was made: %s", input.Quote(path), rerun)
 		}
 		o.Config = path
@@ -70,9 +70,11 @@ func replayWhatIf(h recorder.Header, recPath string) (*simOptions, string) {
 	return o, ""
 }
 
-// findRecorded reads the file a recording names: as named, or, when that is
-// a relative path not found from here, beside the recording.
-func findRecorded(name, recPath string, limit int64, what string) (string, []byte, error) {
+// findRecorded finds the file a recording names, as named or, when that
+// is a relative path not found from here, beside the recording, and
+// returns its digest: of its bytes, or, for a directory given as a
+// fixture, of its manifests (fixture.LoadDir).
+func findRecorded(name, recPath string, limit int64, what string) (path, digest string, err error) {
 	paths := []string{name}
 	if !filepath.IsAbs(name) {
 		if beside := filepath.Join(filepath.Dir(recPath), name); beside != filepath.Clean(name) {
@@ -80,13 +82,24 @@ func findRecorded(name, recPath string, limit int64, what string) (string, []byt
 		}
 	}
 	for _, p := range paths {
-		if _, err := os.Stat(p); err != nil {
+		st, err := os.Stat(p)
+		if err != nil {
 			continue
 		}
+		if st.IsDir() {
+			fx, err := fixture.LoadDir(p)
+			if err != nil {
+				return p, "", err
+			}
+			return p, fx.Digest, nil
+		}
 		data, err := input.ReadFile(p, limit, what)
-		return p, data, err
+		if err != nil {
+			return p, "", err
+		}
+		return p, fixture.Digest(data), nil
 	}
-	return "", nil, fmt.Errorf("%s is not found (looked in %s)", input.Quote(name), strings.Join(paths, " and "))
+	return "", "", fmt.Errorf("%s is not found (looked in %s)", input.Quote(name), strings.Join(paths, " and "))
 }
 
 // newReplayWhatIf is the debugger's what-if over a recording: a what-if

@@ -99,6 +99,21 @@ func TestReplayQuestionsTheRecordedFixture(t *testing.T) {
 		})
 	}
 
+	// A directory given as the fixture: the digest is of its manifests.
+	fxDir := filepath.Join(dir, "manifests")
+	if err := os.Mkdir(fxDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(fxDir, "a.yaml"), string(data), 0o600)
+	recPath, h = recordedHeader(t, filepath.Join(t.TempDir(), "run.rec"), fxDir)
+	if o, why := replayWhatIf(h, recPath); o == nil || o.Fixture != fxDir {
+		t.Errorf("replay of a directory's run: %v, %q; want the directory", o, why)
+	}
+	writeFile(t, filepath.Join(fxDir, "b.yaml"), "apiVersion: v1\nkind: Namespace\nmetadata: {name: more}\n", 0o600)
+	if o, why := replayWhatIf(h, recPath); o != nil || !strings.Contains(why, "has changed since") {
+		t.Errorf("a manifest added to the directory: %v, %q; want it refused as changed", o, why)
+	}
+
 	// An embedded fixture is read from the build.
 	recPath, h = recordedHeader(t, filepath.Join(t.TempDir(), "run.rec"), "preemption")
 	if o, why := replayWhatIf(h, recPath); o == nil || o.Fixture != "preemption" {
