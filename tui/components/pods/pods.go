@@ -641,16 +641,28 @@ func (p Model) footer() string {
 
 func (p Model) known() string {
 	if p.neverKnown {
-		n := 0
+		// A pod that arrived bound needed no cycle; one still waiting did.
+		never, bound := 0, 0
 		for _, r := range p.pods {
-			if len(r.Cycles) == 0 {
-				n++
+			switch {
+			case len(r.Cycles) > 0:
+			case recorder.Placed(r.State):
+				bound++
+			default:
+				never++
 			}
 		}
-		if n == 0 {
+		var parts []string
+		if never > 0 {
+			parts = append(parts, fmt.Sprintf("%d pod(s) never got a cycle", never))
+		}
+		if bound > 0 {
+			parts = append(parts, fmt.Sprintf("%d arrived bound (the scheduler only counts them)", bound))
+		}
+		if len(parts) == 0 {
 			return p.st.Dim.Render("  every pod got a cycle")
 		}
-		return p.st.Dim.Render(fmt.Sprintf("  %d pod(s) never got a cycle: %s tells why", n, p.Keys.Open.Help().Key))
+		return p.st.Dim.Render(fmt.Sprintf("  %s: %s tells why", strings.Join(parts, ", "), p.Keys.Open.Help().Key))
 	}
 	return p.st.Dim.Render("  only pods with a cycle: pods that never got one are known in sim only")
 }
@@ -683,7 +695,11 @@ func (p Model) storyLines() []string {
 	msg := narrate.PodMessage(pr.PodState)
 	switch {
 	case len(pr.Cycles) == 0:
-		say("never attempted: ", narrate.NeverAttempted(pr.State))
+		if recorder.Placed(pr.State) {
+			say("no cycle:        ", narrate.NeverAttempted(pr.State)) // it needed none
+		} else {
+			say("never attempted: ", narrate.NeverAttempted(pr.State))
+		}
 		if pr.Reason != "" {
 			say("PodScheduled:    ", strings.TrimSpace(pr.Reason+" "+quoted(msg)))
 		} else {

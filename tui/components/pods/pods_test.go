@@ -151,3 +151,25 @@ func TestOwnersGroupAWorkloadsPods(t *testing.T) {
 		t.Errorf("no line for what the controllers left:\n%s", screen)
 	}
 }
+
+// TestFooterTellsArrivedBoundFromNeverAttempted: a pod that arrived bound
+// needed no cycle; the footer and its story do not say it never got one.
+func TestFooterTellsArrivedBoundFromNeverAttempted(t *testing.T) {
+	p := view()
+	if got := ansi.Strip(p.View()); !strings.Contains(got, "1 pod(s) never got a cycle: enter tells why") {
+		t.Errorf("footer with a gated pod:\n%s", got)
+	}
+	st := theme.New(true)
+	p = New(&st)
+	p.SetSize(100, 20)
+	never := []recorder.PodState{{Pod: recorder.PodRef{Namespace: "default", Name: "running"}, State: recorder.PodPreBound, Node: "node-a"}}
+	p.SetData(nil, nil, nil, never, true, nil)
+	got := ansi.Strip(p.View())
+	if !strings.Contains(got, "1 arrived bound (the scheduler only counts them): enter tells why") || strings.Contains(got, "never got a cycle") {
+		t.Errorf("footer with a pod that arrived bound:\n%s", got)
+	}
+	p, _ = p.Update(press("enter"))
+	if story := ansi.Strip(p.View()); !strings.Contains(story, "no cycle:") || strings.Contains(story, "never attempted") {
+		t.Errorf("the story of a pod that arrived bound:\n%s", story)
+	}
+}
