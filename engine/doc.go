@@ -12,8 +12,10 @@
 //     KubeSchedulerConfiguration through the upstream scheme; pod_groups.go
 //     refuses the GenericWorkload feature gate.
 //   - The scheduler. engine.go: Options, Engine, New and build (scheduler.New
-//     over informers on an in-memory clientset); fake_api.go: that clientset's
-//     reactors (binding, resource versions, nominations, preemption victims);
+//     over informers on an in-memory clientset); store.go: that clientset's
+//     object store, one copy of each object shared with the informers;
+//     fake_api.go: its reactors (binding, resource versions, nominations,
+//     preemption victims);
 //     termination.go: a victim's graceful termination on the run's clock;
 //     hooks.go: the hooks on the scheduler's exported functions; clock.go: the
 //     simulated clock and call timing; upstream.go: every touch of upstream
@@ -26,7 +28,9 @@
 //     takes it from start to the recorded Cycle (selection, outcome, emit);
 //     diagnostic.go runs the diagnostic full-filter pass; unread.go names the
 //     kinds of a fixture's objects nothing in the run acts on; events.go catches
-//     the scheduler's events; header.go describes the scheduler for a recording.
+//     the scheduler's events; queue_events.go records the scheduling queue's
+//     events; header.go describes the scheduler for a recording; version.go:
+//     schedscope's and the pinned kube-scheduler's versions.
 //   - Running a fixture. sim.go: Run (sequential arrival) and RunBurst;
 //     steps.go writes a timeline's step; settle.go: when the scheduler and
 //     the controllers beside it have nothing left to do (counted informer
@@ -45,7 +49,10 @@
 //     check). snapshot.go and snapshot_scrub.go write a cluster as a fixture,
 //     keeping only what the scheduler reads.
 //   - What-if. fork.go captures the state a cycle saw and re-runs it;
+//     fork_runner.go re-runs many changes of one pod on one scheduler;
 //     whatif_change.go: the changes a user can make; suggest.go: the search
 //     for the smallest change that places a pod; capacity.go: whole runs
 //     with a workload scaled (capacity, whatif --scale).
+//
+// Package engine/extendertest runs a real HTTP scheduler extender for tests.
 package engine

@@ -11,13 +11,17 @@
 //     reasons. pod_state.go: where each pod stands at the end of a run.
 //     unused.go: the kinds of a fixture's objects a run leaves unused.
 //     usage.go: what was placed on each node, rebuilt from cycles' NodeUse.
-//     ints.go: the run-length lists node indices and scores are written as.
+//     queue_event.go: the scheduling queue's events. cluster_state.go: what
+//     a fixture run's controllers left. ints.go: the run-length lists node
+//     indices and scores are written as; duration.go: durations as Go
+//     spells them.
 //   - Writing. file.go: the record kinds, the checksummed line format and
 //     Writer. async_writer.go: writing off the scheduler's goroutines, waiting
 //     for the disk (record) or dropping and noting drops (live). rotate.go: the
 //     live flight recorder's size-bounded files. atomic_file.go: an output
 //     renamed into place when whole; leftover.go: the partial outputs of
-//     writers that ended first (process_unix.go tells a dead writer).
+//     writers that ended first (process_unix.go tells a dead writer;
+//     process_other.go cannot).
 //   - Reading. line.go: bounded lines. reader.go: the sequential Reader (torn
 //     tails, damaged records, follows rotation). decode.go: a record's checks and
 //     decoding, shared by every reader. check.go: what a valid checksum can still
@@ -38,5 +42,6 @@
 // and what would help it), export is the JSON of explain/replay/live -o json
 // (its schema is in schema/), and visible is how the text output and the TUI
 // show a recorded string on a terminal (control characters and bidirectional
-// overrides, isolates and marks escaped).
+// overrides, isolates and marks escaped). Package input reads what a user
+// hands schedscope, with bounds.
 package recorder

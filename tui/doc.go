@@ -23,11 +23,8 @@
 //     the Cmd that reads it; window.go opens cycles of an indexed replay on
 //     demand and keeps a bounded window of them.
 //   - Modes. podsmode.go: the root's part of the Pods view. observed.go: the
-//     live bindings collected. whatif*.go: the what-if mode, its edits
-//     (whatif_editor.go: $EDITOR; whatif_editdir.go: the session's private
-//     directory for the files it edits, and removing those that killed
-//     sessions left, with whatif_editdir_unix.go and whatif_editdir_other.go)
-//     and suggestions (whatif_suggest.go).
+//     live bindings collected. The what-if page is pages/whatif; the root
+//     routes to it and does what it asks (model.go: toWhatIf, takeOut).
 //   - Shared pieces. statusbar.go: the status line. keys.go: the root's keys
 //     and the help that joins several key maps. printable.go: making
 //     recorded strings safe to draw. trace.go: frame times for the replay
@@ -40,8 +37,15 @@
 //     what the root asks of it (cyclepage.go), routing keys to the child on
 //     screen (update.go), the layout and the generated hint (view.go), the
 //     plugin the explain panel talks about (plugin.go), the phases, what ran
-//     and the phase bar (phase.go), what each phase does (phasedoc.go), its
+//     and the phase bar (phase.go), its
 //     keys (keys.go).
+//   - pages/whatif: the what-if page: its state, keys, screens and what it
+//     asks of the root (page.go), the Source it re-runs cycles through and
+//     the changes (source.go), its keys and the help of each screen
+//     (keys.go), suggest's list (suggest.go), $EDITOR (editor.go) and the
+//     session's private directory for the files it edits, with removing
+//     those that killed sessions left (editdir.go, editdir_unix.go,
+//     editdir_other.go).
 //   - components/queuephase, prefilterphase, postfilterphase, bindphase:
 //     the text phases (Queue; PreFilter; PostFilter; Reserve … PostBind),
 //     each a components/textphase (a pager over what the phase's Render

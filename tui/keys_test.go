@@ -12,6 +12,7 @@ import (
 	"github.com/schedscope/schedscope/tui/components/pods"
 	"github.com/schedscope/schedscope/tui/components/problems"
 	"github.com/schedscope/schedscope/tui/pages/cyclepage"
+	"github.com/schedscope/schedscope/tui/pages/whatif"
 )
 
 // bindingsOf lists the key.Binding fields of a key map struct, by name.
@@ -39,7 +40,7 @@ func TestFullHelpListsEveryBinding(t *testing.T) {
 		{"ProblemsKeyMap", problems.DefaultKeyMap()},
 		{"breakpoints.KeyMap", breakpoints.DefaultKeyMap()},
 		{"pods.KeyMap", pods.DefaultKeyMap()},
-		{"WhatIfKeyMap", DefaultWhatIfKeyMap()},
+		{"whatif.KeyMap", whatif.DefaultKeyMap()},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

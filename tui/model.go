@@ -20,6 +20,7 @@ import (
 	"github.com/schedscope/schedscope/tui/components/prompt"
 	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/pages/cyclepage"
+	"github.com/schedscope/schedscope/tui/pages/whatif"
 	"github.com/schedscope/schedscope/tui/theme"
 )
 
@@ -30,7 +31,7 @@ type Options struct {
 	Control Controller   // nil for replays (then pause/step/breakpoint keys are disabled)
 	// WhatIf re-runs cycles with changes; nil where the session cannot be
 	// forked (a replay): then the what-if keys say so.
-	WhatIf WhatIf
+	WhatIf whatif.Source
 	// NoWhatIf, when WhatIf is nil, says why (a replay whose fixture has
 	// changed since it was recorded).
 	NoWhatIf string
@@ -72,7 +73,7 @@ type Model struct {
 	helpScreen helpscreen.Model
 	pods       pods.Model
 	podsMode   podsMode
-	wi         whatIfMode
+	wi         whatif.Model
 	// printable cleans every event before the model keeps anything from it.
 	printable *sanitizer
 
@@ -125,7 +126,7 @@ type Model struct {
 // quit ends the session, asking first when it would lose what-if re-runs
 // (ctrl+c and :q! do not ask).
 func (m Model) quit() (tea.Model, tea.Cmd) {
-	n := len(m.wi.runs.byCycle)
+	n := m.wi.Runs().Len()
 	if n == 0 {
 		return m, tea.Quit
 	}
@@ -153,7 +154,7 @@ func New(opts Options) Model {
 		problems:   problems.New(&st),
 		helpScreen: helpscreen.New(&st),
 		pods:       pods.New(&st),
-		wi:         newWhatIfMode(opts.WhatIf, &st),
+		wi:         whatif.New(opts.WhatIf, &st, whatif.Options{Why: opts.NoWhatIf, Clean: printable}),
 
 		printable: newSanitizer(),
 
@@ -174,7 +175,7 @@ func New(opts Options) Model {
 	m.help.Styles.FullSeparator = st.Dim
 	m.help.Styles.Ellipsis = st.Dim
 	m.Keys.setLive(opts.Control != nil)
-	m.view.SetRuns(m.wi.runs)
+	m.view.SetRuns(m.wi.Runs())
 	if strings.HasPrefix(opts.Source, "fixture ") {
 		// A snapshot of a large cluster takes seconds to load.
 		m.list.SetWaiting("starting: loading the fixture into the scheduler…")
@@ -351,8 +352,8 @@ func (m *Model) pendingText(i int) string {
 }
 
 func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if next, cmd, ok := m.updateWhatIf(msg); ok {
-		return next, cmd
+	if whatif.Owns(msg) {
+		return m, m.toWhatIf(msg)
 	}
 	switch msg := msg.(type) {
 	case cycleOpenedMsg:
@@ -392,9 +393,14 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
 	case tea.MouseClickMsg:
-		m.handleClick(msg.Mouse())
+		if !m.wi.Active() { // a what-if screen is over the panes
+			m.handleClick(msg.Mouse())
+		}
 		return m, nil
 	case tea.MouseWheelMsg:
+		if m.wi.Active() {
+			return m, m.toWhatIf(msg)
+		}
 		mouse := msg.Mouse()
 		if m.showProblems {
 			m.problems, _ = m.problems.Update(msg)
@@ -605,8 +611,14 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if m.podsMode.shown {
 		return m.handlePodsKey(msg)
 	}
-	if next, cmd, ok := m.whatIfKey(msg); ok {
-		return next, cmd
+	if m.wi.Active() {
+		return m, m.toWhatIf(msg)
+	}
+	if m.wi.Opens(msg) {
+		var cmd tea.Cmd
+		m.wi, cmd = m.wi.Start(msg, m.here())
+		m.takeOut()
+		return m, cmd
 	}
 	k := m.Keys
 	switch {
@@ -763,7 +775,7 @@ func (m *Model) handleClick(mouse tea.Mouse) {
 
 // helpKeys is the key map whose help the bottom line shows.
 func (m Model) helpKeys() help.KeyMap {
-	if k := m.whatIfHelp(); k != nil {
+	if k := m.wi.HelpKeys(); k != nil {
 		return k
 	}
 	if m.bp != nil {
@@ -779,9 +791,9 @@ func (m Model) helpKeys() help.KeyMap {
 		return podsBarKeys{m.pods.Keys, m.Keys}
 	}
 	if m.focus == focusCycle {
-		return joinedHelp{m.whatIfBarKeys(), m.view, m.Keys}
+		return joinedHelp{m.wi.BarKeys(m.shownCycle()), m.view, m.Keys}
 	}
-	return joinedHelp{m.list.Keys, m.Keys, m.whatIfBarKeys()}
+	return joinedHelp{m.list.Keys, m.Keys, m.wi.BarKeys(m.shownCycle())}
 }
 
 // View lays out the title, the panes, the status bar and the help line.
@@ -813,8 +825,8 @@ func (m Model) Render() string {
 		body = layout.Box(append([]string{""}, indent(layout.SplitLines(m.bp.View()), "  ")...), m.w, bh)
 	case m.podsMode.shown:
 		body = layout.Box(layout.SplitLines(m.pods.View()), m.w, bh)
-	case m.wi.fullScreen():
-		body = m.whatIfBody(bh)
+	case m.wi.FullScreen():
+		body = layout.Box(layout.SplitLines(m.wi.View()), m.w, bh)
 	case m.wide():
 		left := layout.SplitLines(m.list.View())
 		right := layout.SplitLines(m.view.View())
@@ -825,7 +837,7 @@ func (m Model) Render() string {
 	default:
 		body = layout.Box(layout.SplitLines(m.list.View()), m.w, bh)
 	}
-	body = m.whatIfOverlay(body)
+	body = m.wi.Overlay(body)
 	bottom := []string{m.help.View(m.helpKeys())}
 	if m.prompt.Active() {
 		bottom = layout.SplitLines(m.prompt.View())
@@ -836,7 +848,7 @@ func (m Model) Render() string {
 		body = body[:len(body)-extra]
 	}
 	lines = append(lines, body...)
-	lines = append(lines, statusBar(m.st, m.w, m.opts.Source, m.opts.Control != nil, m.state, m.progress, m.done, m.counts, &m.observed, m.breakpoints, m.nProblems, m.Keys.Problems, m.wi.status(m.message)))
+	lines = append(lines, statusBar(m.st, m.w, m.opts.Source, m.opts.Control != nil, m.state, m.progress, m.done, m.counts, &m.observed, m.breakpoints, m.nProblems, m.Keys.Problems, m.wi.Status(m.message)))
 	lines = append(lines, bottom...)
 	return strings.Join(layout.Box(lines, m.w, m.h), "\n")
 }
@@ -863,7 +875,7 @@ func (m Model) titleLine() string {
 	if m.focus == focusCycle && m.view.Pending() && m.list.Selected() >= 0 {
 		crumb += fmt.Sprintf(" › cycle %d", m.list.Entry(m.list.Selected()).Seq)
 	} else if m.focus == focusCycle && m.view.Cycle() != nil {
-		crumb += fmt.Sprintf(" › %s › %s", m.cycleCrumb(m.view.Cycle()), m.view.Phase())
+		crumb += fmt.Sprintf(" › %s › %s", m.wi.CycleCrumb(m.view.Cycle()), m.view.Phase())
 		if node, ok := m.view.DetailNode(); ok {
 			crumb += " › node " + node
 		}
@@ -871,7 +883,7 @@ func (m Model) titleLine() string {
 	if m.podsMode.shown {
 		crumb = m.pods.Crumb()
 	}
-	if wi := m.wi.crumb(); wi != "" {
+	if wi := m.wi.Crumb(); wi != "" {
 		crumb += " › " + wi
 	}
 	left += "  " + crumb
@@ -904,7 +916,7 @@ func (m Model) helpSections() []helpscreen.Section {
 	}
 	return append(sections, engine,
 		helpscreen.Section{Title: "Inside a cycle", Keys: []key.Binding{c.PrevPhase, c.NextPhase, np.NextColumn, np.PrevColumn, c.Detail, np.Diagnostic, np.Sort, np.Show, explain.DefaultKeyMap().Toggle}},
-		m.whatIfHelpSections()[0], m.whatIfHelpSections()[1],
+		m.wi.HelpSections()[0], m.wi.HelpSections()[1],
 		podsHelpSection(),
 		helpscreen.Section{Title: "Everywhere", Keys: []key.Binding{g.Help, g.Command, g.Filter, g.Problems, g.Back, g.Quit}},
 		helpscreen.Section{Title: "Commands (after :)", Commands: [][2]string{
@@ -935,4 +947,58 @@ func (m Model) helpScreenNow() helpscreen.Model {
 	hs.SetSections(m.helpSections())
 	hs.SetSize(m.w, m.bodyHeight())
 	return hs
+}
+
+// shownCycle is the cycle the keys act on: the open one, or the one selected
+// in the list.
+func (m Model) shownCycle() *recorder.Cycle {
+	if m.focus == focusCycle {
+		return m.view.Cycle()
+	}
+	if i := m.list.Selected(); i >= 0 && i < len(m.cycles) {
+		return m.cycles[i]
+	}
+	return nil
+}
+
+// here is what the what-if page acts on: the cycle shown, and the cycle
+// view when that cycle is open in it.
+func (m *Model) here() whatif.Here {
+	h := whatif.Here{Cycle: m.shownCycle()}
+	if m.focus == focusCycle {
+		h.View = &m.view
+	}
+	return h
+}
+
+// toWhatIf hands msg to the what-if page and does what it asks.
+func (m *Model) toWhatIf(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	m.wi, cmd = m.wi.Update(msg)
+	m.takeOut()
+	return cmd
+}
+
+// takeOut does what the what-if page asked of the session: a message, a
+// re-run listed beside the cycle it changed, a cycle opened (then the
+// menu on it).
+func (m *Model) takeOut() {
+	var out whatif.Out
+	m.wi, out = m.wi.TakeOut()
+	if out.Say != "" {
+		m.say("%s", out.Say)
+	}
+	if a := out.Added; a != nil {
+		at := slices.Index(m.cycles, a.Orig)
+		m.cycles = append(m.cycles, a.Cycle)
+		m.list.AppendAfter(a.Cycle, at, a.Label, a.What)
+	}
+	if c := out.Open; c != nil {
+		if i := slices.Index(m.cycles, c); i >= 0 {
+			m.open(i)
+		}
+		if out.ThenMenu {
+			m.wi = m.wi.Menu(m.here())
+		}
+	}
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/schedscope/schedscope/tui/pages/whatif"
 )
 
 // Run runs the debugger full-screen on the terminal over src's events until
@@ -32,15 +34,15 @@ func Run(ctx context.Context, src Source, opts Options) error {
 // runProgram runs the bubbletea program until the user quits or ctx is done.
 // It first removes what killed sessions left in $TMPDIR.
 func runProgram(ctx context.Context, opts Options) error {
-	removeStaleEdits("")
+	whatif.RemoveStaleEdits("")
 	m := New(opts)
-	return runModel(ctx, m, m.wi.edits)
+	return runModel(ctx, m, m.wi.Edits())
 }
 
 // runModel runs m until it quits, ctx is done or a signal ends it, then
 // removes the session's edit directory, edits. popts add to the program's
 // options (tests run it without a terminal).
-func runModel(ctx context.Context, m tea.Model, edits *editDir, popts ...tea.ProgramOption) error {
+func runModel(ctx context.Context, m tea.Model, edits *whatif.EditDir, popts ...tea.ProgramOption) error {
 	defer edits.Close()
 	p := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler()}, popts...)...)
 	defer endOnSignal(p, edits)()

@@ -6,6 +6,8 @@ import (
 	"syscall"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/schedscope/schedscope/tui/pages/whatif"
 )
 
 // endOnSignal makes SIGINT, SIGTERM and SIGHUP end the session whatever it
@@ -16,7 +18,7 @@ import (
 // under tea.Exec and does not catch SIGHUP, so a session killed while
 // editing left the manifest behind. Once a signal is taken the next one has
 // its default action. stop releases the signals.
-func endOnSignal(p *tea.Program, edits *editDir) (stop func()) {
+func endOnSignal(p *tea.Program, edits *whatif.EditDir) (stop func()) {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	done := make(chan struct{})

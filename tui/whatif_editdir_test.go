@@ -4,7 +4,6 @@ package tui
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -20,21 +19,22 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui/pages/whatif"
 )
 
 // The files handed to $EDITOR are in one directory of the session, 0700,
-// named for its process, each file 0600; Close removes the directory and
-// refuses later edits.
+// named for its process, in $TMPDIR, each file 0600; closing the session's
+// edits removes the directory (pages/whatif tests the rest of EditDir).
 func TestWhatIfEditFilesArePrivate(t *testing.T) {
 	before, _ := stuckCycles()
 	f := &fakeWhatIf{podYAML: "kind: Pod\nmetadata:\n  name: stuck\n"}
 	m := whatIfSession(t, f, 80, 24, before)
 	m, cmd := sendCmd(keys(m, "enter", "w"), press("e"))
 	m, _ = settleWhatIf(t, m, cmd)
-	path := lastEdit(t, m).path
+	path := lastEdit(t, m)
 	dir := filepath.Dir(path)
-	if want := fmt.Sprintf("%s%d-", editDirPrefix, os.Getpid()); !strings.HasPrefix(filepath.Base(dir), want) || filepath.Dir(dir) != m.wi.edits.parent {
-		t.Errorf("the file is %s; want it in %s/%s*", path, m.wi.edits.parent, want)
+	if want := fmt.Sprintf("schedscope-edit-%d-", os.Getpid()); !strings.HasPrefix(filepath.Base(dir), want) || filepath.Dir(dir) != os.TempDir() {
+		t.Errorf("the file is %s; want it in %s/%s*", path, os.TempDir(), want)
 	}
 	modes := []struct {
 		path string
@@ -49,106 +49,11 @@ func TestWhatIfEditFilesArePrivate(t *testing.T) {
 			t.Errorf("%s: mode %v, want %v", x.path, fi.Mode(), x.want)
 		}
 	}
-	// A second edit goes to the same directory.
-	second, err := m.wi.edits.write([]byte("kind: Node\n"), &editSession{kind: ChangeNode, node: "a"})
-	if err != nil || filepath.Dir(second) != dir || !strings.HasPrefix(filepath.Base(second), "node-") {
-		t.Errorf("a node's edit went to %s (%v); want a node-*.yaml in %s", second, err, dir)
-	}
-	if err := m.wi.edits.Close(); err != nil {
+	if err := m.wi.Edits().Close(); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Errorf("after Close the directory is still there (%v)", err)
-	}
-	if _, err := m.wi.edits.write([]byte("kind: Pod\n"), &editSession{kind: ChangePod}); !errors.Is(err, errSessionEnding) {
-		t.Errorf("an edit after Close: %v, want %v", err, errSessionEnding)
-	}
-	if _, err := os.Stat(dir); !os.IsNotExist(err) {
-		t.Errorf("an edit after Close made the directory again (%v)", err)
-	}
-}
-
-// A session's start removes the directories of sessions whose process is
-// gone, and the former files older than a day; nothing of a live process,
-// of another user, or behind a symbolic link.
-func TestRemoveStaleEdits(t *testing.T) {
-	parent := t.TempDir()
-	elsewhere := t.TempDir()
-	dead := exec.Command("true")
-	if err := dead.Run(); err != nil {
-		t.Fatal(err)
-	}
-	deadPID := dead.Process.Pid
-	alive := exec.Command("sleep", "60")
-	if err := alive.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { alive.Process.Kill(); alive.Wait() })
-	dirOf := func(pid int, n int) string { return fmt.Sprintf("%s%d-%d", editDirPrefix, pid, n) }
-	old := time.Now().Add(-48 * time.Hour)
-	tests := []struct {
-		name string
-		make func(path string) error
-		kept bool
-	}{
-		{dirOf(deadPID, 1), mkdirWithFile, false},
-		{dirOf(os.Getpid(), 2), mkdirWithFile, true},
-		{dirOf(alive.Process.Pid, 3), mkdirWithFile, true},
-		{dirOf(deadPID, 4) + "x", mkdirWithFile, true},
-		{dirOf(deadPID, 5), func(p string) error { return os.WriteFile(p, nil, 0o600) }, true},
-		{dirOf(deadPID, 6), func(p string) error { return os.Symlink(elsewhere, p) }, true},
-		{"schedscope-pod-123.yaml", oldFile(old), false},
-		{"schedscope-node-456.yaml", oldFile(old), false},
-		{"schedscope-pod-789.yaml", oldFile(time.Now()), true},
-		{"schedscope-pod-x.yaml", oldFile(old), true},
-		{"other.yaml", oldFile(old), true},
-	}
-	if os.Geteuid() == 0 {
-		// Only root can give a file away.
-		tests = append(tests, struct {
-			name string
-			make func(path string) error
-			kept bool
-		}{dirOf(deadPID, 7), func(p string) error {
-			if err := mkdirWithFile(p); err != nil {
-				return err
-			}
-			return os.Lchown(p, 65534, 65534)
-		}, true})
-	}
-	for _, tt := range tests {
-		if err := tt.make(filepath.Join(parent, tt.name)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.WriteFile(filepath.Join(elsewhere, "keep"), nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	removeStaleEdits(parent)
-	for _, tt := range tests {
-		_, err := os.Lstat(filepath.Join(parent, tt.name))
-		if kept := err == nil; kept != tt.kept {
-			t.Errorf("%s: kept %v, want %v", tt.name, kept, tt.kept)
-		}
-	}
-	if _, err := os.Stat(filepath.Join(elsewhere, "keep")); err != nil {
-		t.Errorf("the target of a symbolic link was touched: %v", err)
-	}
-}
-
-func mkdirWithFile(p string) error {
-	if err := os.Mkdir(p, 0o700); err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(p, "pod-1.yaml"), []byte("kind: Pod\n"), 0o600)
-}
-
-func oldFile(mtime time.Time) func(string) error {
-	return func(p string) error {
-		if err := os.WriteFile(p, nil, 0o600); err != nil {
-			return err
-		}
-		return os.Chtimes(p, mtime, mtime)
 	}
 }
 
@@ -163,13 +68,13 @@ func TestEditorHelperProcess(t *testing.T) {
 	f := &fakeWhatIf{podYAML: "kind: Pod\nmetadata:\n  name: stuck\n"}
 	m := whatIfSession(t, f, 80, 24, before)
 	// Not whatIfSession's directory: that one a test's cleanup removes.
-	m.wi.edits = &editDir{parent: parent}
+	t.Setenv("TMPDIR", parent)
 	m, cmd := sendCmd(keys(m, "enter", "w"), press("e"))
 	m, cmd = settleWhatIf(t, m, cmd)
 	if cmd == nil {
 		t.Fatal("e did not start the editor")
 	}
-	err := runModel(context.Background(), startWith{Model: m, first: cmd}, m.wi.edits,
+	err := runModel(context.Background(), startWith{Model: m, first: cmd}, m.wi.Edits(),
 		tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithWindowSize(80, 24))
 	fmt.Println("session ended:", err)
 }
@@ -235,8 +140,8 @@ func TestSignalWhileEditing(t *testing.T) {
 				}
 			}
 			dir := filepath.Dir(file)
-			if ok, _ := regexp.MatchString(fmt.Sprintf(`^%s%d-`, editDirPrefix, helper.Process.Pid), filepath.Base(dir)); !ok || filepath.Dir(dir) != parent {
-				t.Fatalf("the editor was given %s; want a file in %s/%s%d-*", file, parent, editDirPrefix, helper.Process.Pid)
+			if ok, _ := regexp.MatchString(fmt.Sprintf(`^%s%d-`, "schedscope-edit-", helper.Process.Pid), filepath.Base(dir)); !ok || filepath.Dir(dir) != parent {
+				t.Fatalf("the editor was given %s; want a file in %s/%s%d-*", file, parent, "schedscope-edit-", helper.Process.Pid)
 			}
 			if b, err := os.ReadFile(file); err != nil || !strings.Contains(string(b), "name: stuck") {
 				t.Fatalf("the editor's file holds %q (%v)", b, err)
@@ -255,7 +160,7 @@ func TestSignalWhileEditing(t *testing.T) {
 					t.Fatalf("after SIGKILL the file is gone (%v): the check of the next start would prove nothing", err)
 				}
 				syscall.Kill(editorPID, syscall.SIGKILL) // the orphaned editor
-				if got := removeStaleEdits(parent); len(got) != 1 || got[0] != dir {
+				if got := whatif.RemoveStaleEdits(parent); len(got) != 1 || got[0] != dir {
 					t.Errorf("the next start removed %q, want [%s]", got, dir)
 				}
 			}
@@ -268,35 +173,6 @@ func TestSignalWhileEditing(t *testing.T) {
 			if sig != syscall.SIGKILL && !recorder.ProcessGone(editorPID) {
 				syscall.Kill(editorPID, syscall.SIGKILL)
 				t.Errorf("after %v the editor (pid %d) still runs", sig, editorPID)
-			}
-		})
-	}
-}
-
-// A plain $EDITOR is exec'd by the shell, so that ending the session ends
-// it; shell syntax is left as it is.
-func TestEditorCommand(t *testing.T) {
-	tests := []struct {
-		editor string
-		want   string
-	}{
-		{"", `exec vi "$1"`},
-		{"vim", `exec vim "$1"`},
-		{"code --wait", `exec code --wait "$1"`},
-		{"vim -c 'set ft=yaml'", `exec vim -c 'set ft=yaml' "$1"`},
-		{"TERM=xterm vim", `TERM=xterm vim "$1"`},
-		{"exec vim", `exec vim "$1"`},
-		{"vim; echo done", `vim; echo done "$1"`},
-		{"cat | vim -", `cat | vim - "$1"`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.editor, func(t *testing.T) {
-			t.Setenv("EDITOR", tt.editor)
-			t.Setenv("VISUAL", "")
-			cmd := editorCommand("/tmp/f.yaml")
-			want := []string{"sh", "-c", tt.want}
-			if got := cmd.Args[:3]; strings.Join(got, "\x00") != strings.Join(want, "\x00") {
-				t.Errorf("args %q, want %q", got, want)
 			}
 		})
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/tui/pages/cyclepage"
+	"github.com/schedscope/schedscope/tui/pages/whatif"
 )
 
 // fakeWhatIf answers the TUI's what-if calls from fixed cycles and records them.
@@ -19,15 +20,15 @@ type fakeWhatIf struct {
 	before map[int]*recorder.Cycle
 	// after builds the re-run of a cycle with changes; nil answers the
 	// cycle unchanged.
-	after   func(seq int, changes []WhatIfChange) (*recorder.Cycle, error)
-	suggest *SuggestResult
+	after   func(seq int, changes []whatif.Change) (*recorder.Cycle, error)
+	suggest *whatif.SuggestResult
 	podYAML string
 
-	runs    [][]WhatIfChange
+	runs    [][]whatif.Change
 	yamlFor []string
 }
 
-var _ WhatIf = (*fakeWhatIf)(nil)
+var _ whatif.Source = (*fakeWhatIf)(nil)
 
 func (f *fakeWhatIf) PodYAML(c *recorder.Cycle) ([]byte, error) {
 	f.yamlFor = append(f.yamlFor, fmt.Sprintf("pod@%d", c.Seq))
@@ -39,7 +40,7 @@ func (f *fakeWhatIf) NodeYAML(c *recorder.Cycle, node string) ([]byte, error) {
 	return []byte("kind: Node\nmetadata:\n  name: " + node + "\n"), nil
 }
 
-func (f *fakeWhatIf) Run(c *recorder.Cycle, changes []WhatIfChange) (*WhatIfResult, error) {
+func (f *fakeWhatIf) Run(c *recorder.Cycle, changes []whatif.Change) (*whatif.Result, error) {
 	f.runs = append(f.runs, changes)
 	seq := c.Seq
 	if f.before[seq] != c {
@@ -53,7 +54,7 @@ func (f *fakeWhatIf) Run(c *recorder.Cycle, changes []WhatIfChange) (*WhatIfResu
 			return nil, err
 		}
 	}
-	res := &WhatIfResult{Seq: seq, Before: before, After: after, Diff: recorder.DiffCycles(before, after)}
+	res := &whatif.Result{Seq: seq, Before: before, After: after, Diff: recorder.DiffCycles(before, after)}
 	for _, c := range changes {
 		res.Changes = append(res.Changes, c.String())
 	}
@@ -61,7 +62,7 @@ func (f *fakeWhatIf) Run(c *recorder.Cycle, changes []WhatIfChange) (*WhatIfResu
 	return res, nil
 }
 
-func (f *fakeWhatIf) Suggest(c *recorder.Cycle) (*SuggestResult, error) {
+func (f *fakeWhatIf) Suggest(c *recorder.Cycle) (*whatif.SuggestResult, error) {
 	if f.suggest == nil {
 		return nil, errors.New("no suggestions\nsecond line")
 	}
@@ -73,9 +74,9 @@ func (f *fakeWhatIf) Suggest(c *recorder.Cycle) (*SuggestResult, error) {
 // whatIfSession is a fixture session of cycles with a fake what-if, sized w×h.
 func whatIfSession(t testing.TB, f *fakeWhatIf, w, h int, cycles ...*recorder.Cycle) Model {
 	t.Helper()
+	t.Setenv("TMPDIR", t.TempDir()) // where the edits' directory is made
 	m := New(Options{Source: "fixture test.yaml", WhatIf: f})
-	m.wi.edits.parent = t.TempDir()
-	t.Cleanup(func() { m.wi.edits.Close() })
+	t.Cleanup(func() { m.wi.Edits().Close() })
 	m = send(m, tea.WindowSizeMsg{Width: w, Height: h})
 	evs := []Event{{Header: &recorder.Header{KubernetesVersion: "v1.37.1"}}}
 	f.before = map[int]*recorder.Cycle{}
@@ -146,13 +147,20 @@ func scoredCycles() (*recorder.Cycle, *recorder.Cycle) {
 	return before, after
 }
 
-// lastEdit is the edit handed to $EDITOR.
-func lastEdit(t testing.TB, m Model) *editSession {
+// lastEdit is the file handed to $EDITOR.
+func lastEdit(t testing.TB, m Model) string {
 	t.Helper()
-	if m.wi.editing == nil {
+	path := m.wi.Editing()
+	if path == "" {
 		t.Fatal("no edit was handed to $EDITOR")
 	}
-	return m.wi.editing
+	return path
+}
+
+// isReRun tells whether c is listed as a what-if re-run.
+func isReRun(m Model, c *recorder.Cycle) bool {
+	_, ok := m.wi.Runs().Label(c)
+	return ok
 }
 
 func TestWhatIfKeysWithoutSource(t *testing.T) {
@@ -163,35 +171,35 @@ func TestWhatIfKeysWithoutSource(t *testing.T) {
 	}
 	for _, k := range []string{"w", "S"} {
 		got := keys(m, k)
-		if got.wi.screen != wiNone || got.message.Text != noWhatIf {
-			t.Errorf("%s in a replay: screen %d, message %q; want no screen and %q", k, got.wi.screen, got.message.Text, noWhatIf)
+		if got.wi.Screen() != whatif.ScreenNone || got.message.Text != whatif.NoSource {
+			t.Errorf("%s in a replay: screen %d, message %q; want no screen and %q", k, got.wi.Screen(), got.message.Text, whatif.NoSource)
 		}
 	}
-	if help := screen(keys(m, "?")); !strings.Contains(help, noWhatIf) {
+	if help := screen(keys(m, "?")); !strings.Contains(help, whatif.NoSource) {
 		t.Errorf("the help screen does not say why what-if is off:\n%s", help)
 	}
 }
 
 func TestWhatIfWeightRun(t *testing.T) {
 	before, after := scoredCycles()
-	f := &fakeWhatIf{after: func(int, []WhatIfChange) (*recorder.Cycle, error) { return after, nil }}
+	f := &fakeWhatIf{after: func(int, []whatif.Change) (*recorder.Cycle, error) { return after, nil }}
 	m := whatIfSession(t, f, 80, 24, before)
 	m = toPhase(t, keys(m, "enter"), cyclepage.Score)
 	m = keys(m, "tab") // ImageLocality
 	m = pressSettle(t, m, "w", "W")
-	if m.wi.screen != wiInput || m.wi.input.Value() != "ImageLocality=" {
-		t.Fatalf("W opened screen %d with %q; want the weight prompt with ImageLocality=", m.wi.screen, m.wi.input.Value())
+	if m.wi.Screen() != whatif.ScreenInput || m.wi.Input() != "ImageLocality=" {
+		t.Fatalf("W opened screen %d with %q; want the weight prompt with ImageLocality=", m.wi.Screen(), m.wi.Input())
 	}
 	golden(t, "whatif-weight-80x24", screen(m))
 	m = pressSettle(t, m, "text:5", "enter")
-	want := [][]WhatIfChange{{{Kind: ChangeWeight, Target: "ImageLocality", Weight: 5}}}
+	want := [][]whatif.Change{{{Kind: whatif.ChangeWeight, Target: "ImageLocality", Weight: 5}}}
 	if diff := cmp.Diff(want, f.runs); diff != "" {
 		t.Errorf("runs (-want +got):\n%s", diff)
 	}
-	if m.wi.screen != wiDiff {
-		t.Fatalf("after the run, screen %d; want the diff view", m.wi.screen)
+	if m.wi.Screen() != whatif.ScreenDiff {
+		t.Fatalf("after the run, screen %d; want the diff view", m.wi.Screen())
 	}
-	if len(m.cycles) != 2 || m.wi.runs.of(m.cycles[1]) == nil {
+	if len(m.cycles) != 2 || !isReRun(m, m.cycles[1]) {
 		t.Fatalf("the re-run is not listed: %d cycles", len(m.cycles))
 	}
 	golden(t, "whatif-diff-80x24", screen(m))
@@ -210,7 +218,7 @@ func TestWhatIfWeightRun(t *testing.T) {
 	m = pressSettle(t, m, "w")
 	golden(t, "whatif-menu-stacked-80x24", screen(m))
 	m = pressSettle(t, m, "p", "text:NodeResourcesFit:score", "enter")
-	if len(f.runs) != 2 || len(f.runs[1]) != 2 || f.runs[1][1].Kind != ChangeDisable || f.runs[1][1].Point != "score" {
+	if len(f.runs) != 2 || len(f.runs[1]) != 2 || f.runs[1][1].Kind != whatif.ChangeDisable || f.runs[1][1].Point != "score" {
 		t.Errorf("the second run's changes = %+v; want the weight, then NodeResourcesFit disabled at score", f.runs)
 	}
 	if got := m.list.Number(2); got != "1''" {
@@ -245,12 +253,12 @@ func TestWhatIfWeightRun(t *testing.T) {
 
 func TestWhatIfDiffWide(t *testing.T) {
 	before, after := scoredCycles()
-	f := &fakeWhatIf{after: func(int, []WhatIfChange) (*recorder.Cycle, error) { return after, nil }}
+	f := &fakeWhatIf{after: func(int, []whatif.Change) (*recorder.Cycle, error) { return after, nil }}
 	m := whatIfSession(t, f, 200, 50, before)
 	m = toPhase(t, keys(m, "enter"), cyclepage.Score)
 	m = pressSettle(t, m, "w", "W", "backspace", "text:=5", "enter")
-	if m.wi.screen != wiDiff {
-		t.Fatalf("screen %d, want the diff view (runs %+v, message %q)", m.wi.screen, f.runs, m.message.Text)
+	if m.wi.Screen() != whatif.ScreenDiff {
+		t.Fatalf("screen %d, want the diff view (runs %+v, message %q)", m.wi.Screen(), f.runs, m.message.Text)
 	}
 	golden(t, "whatif-diff-200x50", screen(m))
 	m = keys(m, "enter", "esc")
@@ -259,11 +267,11 @@ func TestWhatIfDiffWide(t *testing.T) {
 		t.Errorf("the wheel over the list moved it to %d", m.list.Selected())
 	}
 	m = pressSettle(t, m, "w", "d")
-	if m.wi.screen != wiDiff {
-		t.Fatalf("w d on the re-run: screen %d; want its diff again", m.wi.screen)
+	if m.wi.Screen() != whatif.ScreenDiff {
+		t.Fatalf("w d on the re-run: screen %d; want its diff again", m.wi.Screen())
 	}
-	if m = send(m, tea.MouseWheelMsg{Button: tea.MouseWheelDown}); m.wi.diff.Cursor() != 1 {
-		t.Errorf("the wheel over the diff moved its cursor to %d, want 1", m.wi.diff.Cursor())
+	if m = send(m, tea.MouseWheelMsg{Button: tea.MouseWheelDown}); m.wi.Diff().Cursor() != 1 {
+		t.Errorf("the wheel over the diff moved its cursor to %d, want 1", m.wi.Diff().Cursor())
 	}
 }
 
@@ -273,43 +281,44 @@ func TestWhatIfMenu(t *testing.T) {
 		f := &fakeWhatIf{}
 		m := whatIfSession(t, f, size[0], size[1], before)
 		m = keys(m, "enter", "w")
-		if m.wi.screen != wiMenu || m.wi.target.node != "cordoned" || m.wi.target.plugin != "NodeResourcesFit" {
-			t.Fatalf("menu %d on node %q plugin %q; want the menu on cordoned, NodeResourcesFit", m.wi.screen, m.wi.target.node, m.wi.target.plugin)
+		// The menu acts on the node and the plugin selected.
+		if got := screen(m); m.wi.Screen() != whatif.ScreenMenu || !strings.Contains(got, "edit node cordoned in $EDITOR") || !strings.Contains(got, "disable a plugin (NodeResourcesFit at filter)") {
+			t.Fatalf("menu %d; want it on node cordoned and NodeResourcesFit:\n%s", m.wi.Screen(), got)
 		}
 		golden(t, fmt.Sprintf("whatif-menu-%dx%d", size[0], size[1]), screen(m))
-		if m = keys(m, "esc"); m.wi.screen != wiNone || m.focus != focusCycle {
-			t.Errorf("esc: screen %d focus %d; want the menu closed, the cycle open", m.wi.screen, m.focus)
+		if m = keys(m, "esc"); m.wi.Screen() != whatif.ScreenNone || m.focus != focusCycle {
+			t.Errorf("esc: screen %d focus %d; want the menu closed, the cycle open", m.wi.Screen(), m.focus)
 		}
 	}
 }
 
 func TestWhatIfSuggest(t *testing.T) {
 	before, after := stuckCycles()
-	uncordon := WhatIfChange{Kind: ChangeSuggested, Ref: 7, Text: "uncordon node cordoned"}
+	uncordon := whatif.Change{Kind: whatif.ChangeSuggested, Ref: 7, Text: "uncordon node cordoned"}
 	f := &fakeWhatIf{
-		after: func(int, []WhatIfChange) (*recorder.Cycle, error) { return after, nil },
-		suggest: &SuggestResult{Pod: "default/stuck", Note: "re-ran the cycle 4 times (budget 24) over 3 candidate change(s)", Suggestions: []Suggestion{
+		after: func(int, []whatif.Change) (*recorder.Cycle, error) { return after, nil },
+		suggest: &whatif.SuggestResult{Pod: "default/stuck", Note: "re-ran the cycle 4 times (budget 24) over 3 candidate change(s)", Suggestions: []whatif.Suggestion{
 			{Text: "uncordon node cordoned", Node: "cordoned", Change: uncordon},
-			{Text: "tolerate the taint team=ml:NoSchedule (on tainted)", Node: "tainted", Change: WhatIfChange{Kind: ChangeSuggested, Ref: 8}},
-			{Text: "lower container c's cpu request from 2 to 500m (what small has free), a long text that wraps at 80 columns", Node: "small", Change: WhatIfChange{Kind: ChangeSuggested, Ref: 9}},
+			{Text: "tolerate the taint team=ml:NoSchedule (on tainted)", Node: "tainted", Change: whatif.Change{Kind: whatif.ChangeSuggested, Ref: 8}},
+			{Text: "lower container c's cpu request from 2 to 500m (what small has free), a long text that wraps at 80 columns", Node: "small", Change: whatif.Change{Kind: whatif.ChangeSuggested, Ref: 9}},
 		}},
 	}
 	for _, size := range [][2]int{{80, 24}, {200, 50}} {
 		m := whatIfSession(t, f, size[0], size[1], before)
 		m = pressSettle(t, m, "S")
-		if m.wi.screen != wiSuggest {
-			t.Fatalf("S from the list: screen %d, message %q; want the suggest list", m.wi.screen, m.message.Text)
+		if m.wi.Screen() != whatif.ScreenSuggest {
+			t.Fatalf("S from the list: screen %d, message %q; want the suggest list", m.wi.Screen(), m.message.Text)
 		}
 		golden(t, fmt.Sprintf("whatif-suggest-%dx%d", size[0], size[1]), screen(keys(m, "j")))
 	}
 	m := whatIfSession(t, f, 80, 24, before)
 	f.runs = nil
 	m = pressSettle(t, m, "S", "enter")
-	if diff := cmp.Diff([][]WhatIfChange{{uncordon}}, f.runs); diff != "" {
+	if diff := cmp.Diff([][]whatif.Change{{uncordon}}, f.runs); diff != "" {
 		t.Errorf("enter ran (-want +got):\n%s", diff)
 	}
-	if m.wi.screen != wiDiff {
-		t.Fatalf("screen %d, want the diff", m.wi.screen)
+	if m.wi.Screen() != whatif.ScreenDiff {
+		t.Fatalf("screen %d, want the diff", m.wi.Screen())
 	}
 	if s := screen(m); !strings.Contains(s, "now fits") || !strings.Contains(s, "✗ NodeResourcesFit") {
 		t.Errorf("the diff does not show cordoned becoming feasible:\n%s", s)
@@ -320,8 +329,8 @@ func TestWhatIfSuggest(t *testing.T) {
 func TestSuggestErrorIsOneLine(t *testing.T) {
 	before, _ := stuckCycles()
 	m := pressSettle(t, whatIfSession(t, &fakeWhatIf{}, 80, 24, before), "S")
-	if m.wi.screen != wiNone || m.message.Text != "suggest: no suggestions" {
-		t.Errorf("screen %d, message %q; want the first line of the error", m.wi.screen, m.message.Text)
+	if m.wi.Screen() != whatif.ScreenNone || m.message.Text != "suggest: no suggestions" {
+		t.Errorf("screen %d, message %q; want the first line of the error", m.wi.Screen(), m.message.Text)
 	}
 }
 
@@ -329,15 +338,15 @@ func TestSuggestOnBoundCycleSaysWhy(t *testing.T) {
 	before, _ := scoredCycles()
 	f := &fakeWhatIf{}
 	m := pressSettle(t, whatIfSession(t, f, 80, 24, before), "S")
-	if m.wi.screen != wiNone || !strings.Contains(m.message.Text, "bound its pod") {
-		t.Errorf("S on a bound cycle: screen %d, message %q", m.wi.screen, m.message.Text)
+	if m.wi.Screen() != whatif.ScreenNone || !strings.Contains(m.message.Text, "bound its pod") {
+		t.Errorf("S on a bound cycle: screen %d, message %q", m.wi.Screen(), m.message.Text)
 	}
 }
 
 func TestWhatIfEditPod(t *testing.T) {
 	before, after := stuckCycles()
 	fail := true
-	f := &fakeWhatIf{podYAML: "kind: Pod\nmetadata:\n  name: stuck\n", after: func(_ int, cs []WhatIfChange) (*recorder.Cycle, error) {
+	f := &fakeWhatIf{podYAML: "kind: Pod\nmetadata:\n  name: stuck\n", after: func(_ int, cs []whatif.Change) (*recorder.Cycle, error) {
 		if fail {
 			return nil, errors.New(`the edited pod: Pod "stuck" is invalid: spec.containers: Required value`)
 		}
@@ -350,37 +359,42 @@ func TestWhatIfEditPod(t *testing.T) {
 		t.Fatal("e did not start the editor")
 	}
 	// The editor is not run here: write what it would save.
-	msg := lastEdit(t, m)
-	path := msg.path
+	path := lastEdit(t, m)
+	edited := m.wi.Edited(nil) // what the editor's end sends
 	if data, err := os.ReadFile(path); err != nil || string(data) != f.podYAML {
 		t.Fatalf("the file to edit holds %q (%v), want the pod's YAML", data, err)
 	}
 	if err := os.WriteFile(path, []byte("kind: Pod\nmetadata:\n  name: stuck\nspec: {}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	m, _ = settleWhatIf(t, m, func() tea.Msg { return wiEditedMsg{edit: msg} })
-	if m.wi.screen != wiEditError || !strings.Contains(m.wi.editErr, "spec.containers: Required value") {
-		t.Fatalf("screen %d, error %q; want the edit refused", m.wi.screen, m.wi.editErr)
+	m, _ = settleWhatIf(t, m, func() tea.Msg { return edited })
+	if m.wi.Screen() != whatif.ScreenEditError || !strings.Contains(screen(m), "spec.containers: Required value") {
+		t.Fatalf("screen %d; want the edit refused:\n%s", m.wi.Screen(), screen(m))
 	}
 	golden(t, "whatif-edit-error-80x24", screen(m))
-	if got := f.runs[0][0]; got.Kind != ChangePod || !strings.Contains(string(got.YAML), "spec: {}") {
+	if got := f.runs[0][0]; got.Kind != whatif.ChangePod || !strings.Contains(string(got.YAML), "spec: {}") {
 		t.Errorf("the run got %+v, want the edited pod", got)
 	}
 	// e edits again: the same file, the edit kept.
 	m, cmd = sendCmd(m, press("e"))
-	if cmd == nil || m.wi.screen != wiNone {
-		t.Fatalf("e after an error: screen %d, no editor", m.wi.screen)
+	if cmd == nil || m.wi.Screen() != whatif.ScreenNone {
+		t.Fatalf("e after an error: screen %d, no editor", m.wi.Screen())
 	}
 	fail = false
-	m, _ = settleWhatIf(t, m, func() tea.Msg { return wiEditedMsg{edit: msg} })
-	if m.wi.screen != wiDiff || len(m.cycles) != 2 {
-		t.Fatalf("screen %d, %d cycles; want the diff of the re-run", m.wi.screen, len(m.cycles))
+	m, _ = settleWhatIf(t, m, func() tea.Msg { return edited })
+	if m.wi.Screen() != whatif.ScreenDiff || len(m.cycles) != 2 {
+		t.Fatalf("screen %d, %d cycles; want the diff of the re-run", m.wi.Screen(), len(m.cycles))
 	}
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Errorf("the temporary file %s is left behind (%v)", path, err)
 	}
-	if r := m.wi.runs.of(m.cycles[1]); r == nil || !strings.Contains(string(r.podYAML), "spec: {}") {
-		t.Errorf("the re-run does not keep the edited YAML for the next edit")
+	// An edit of the re-run starts from the edited YAML.
+	m = keys(m, "esc", "esc")
+	m.list.Select(1)
+	m, cmd = sendCmd(keys(m, "enter", "w"), press("e"))
+	m, _ = settleWhatIf(t, m, cmd)
+	if data, err := os.ReadFile(lastEdit(t, m)); err != nil || !strings.Contains(string(data), "spec: {}") {
+		t.Errorf("an edit of the re-run starts from %q (%v); want the edited YAML", data, err)
 	}
 }
 
@@ -390,8 +404,8 @@ func TestWhatIfEditUnchanged(t *testing.T) {
 	m := whatIfSession(t, f, 80, 24, before)
 	m, cmd := sendCmd(keys(m, "enter", "w"), press("e"))
 	m, _ = settleWhatIf(t, m, cmd)
-	e := lastEdit(t, m)
-	m, _ = settleWhatIf(t, m, func() tea.Msg { return wiEditedMsg{edit: e} })
+	lastEdit(t, m)
+	m, _ = settleWhatIf(t, m, func() tea.Msg { return m.wi.Edited(nil) })
 	if len(f.runs) != 0 || !strings.Contains(m.message.Text, "not changed") {
 		t.Errorf("runs %v, message %q; want nothing re-run", f.runs, m.message.Text)
 	}
@@ -400,16 +414,16 @@ func TestWhatIfEditUnchanged(t *testing.T) {
 func TestWhatIfEvict(t *testing.T) {
 	before, after := stuckCycles()
 	before.NodeUse = []recorder.NodeUse{{Node: 2, Generation: 1, Pods: []recorder.PodRef{{Namespace: "default", Name: "batch-1", Priority: 10}, {Namespace: "default", Name: "batch-2"}}}}
-	f := &fakeWhatIf{after: func(int, []WhatIfChange) (*recorder.Cycle, error) { return after, nil }}
+	f := &fakeWhatIf{after: func(int, []whatif.Change) (*recorder.Cycle, error) { return after, nil }}
 	m := whatIfSession(t, f, 80, 24, before)
 	m = keys(m, "enter", "j", "j", "enter") // node detail of small
 	m = pressSettle(t, m, "w", "x")
-	if m.wi.screen != wiPickPod {
-		t.Fatalf("x: screen %d, message %q; want the pod picker", m.wi.screen, m.message.Text)
+	if m.wi.Screen() != whatif.ScreenPickPod {
+		t.Fatalf("x: screen %d, message %q; want the pod picker", m.wi.Screen(), m.message.Text)
 	}
 	golden(t, "whatif-evict-80x24", screen(m))
 	m = pressSettle(t, m, "j", "enter")
-	want := [][]WhatIfChange{{{Kind: ChangeEvict, Target: "default/batch-2"}}}
+	want := [][]whatif.Change{{{Kind: whatif.ChangeEvict, Target: "default/batch-2"}}}
 	if diff := cmp.Diff(want, f.runs); diff != "" {
 		t.Errorf("runs (-want +got):\n%s", diff)
 	}
@@ -420,82 +434,24 @@ func TestWhatIfNeedsANode(t *testing.T) {
 	f := &fakeWhatIf{}
 	m := whatIfSession(t, f, 80, 24, before)
 	m = pressSettle(t, m, "w", "n") // from the list: no node selected
-	if m.wi.screen != wiMenu || !strings.Contains(m.message.Text, "select a node") || len(f.yamlFor) != 0 {
-		t.Errorf("n without a node: screen %d, message %q, asked %v", m.wi.screen, m.message.Text, f.yamlFor)
-	}
-}
-
-func TestWithChange(t *testing.T) {
-	pod1 := WhatIfChange{Kind: ChangePod, YAML: []byte("a")}
-	pod2 := WhatIfChange{Kind: ChangePod, YAML: []byte("b")}
-	n1 := WhatIfChange{Kind: ChangeNode, Target: "n1", YAML: []byte("x")}
-	n2 := WhatIfChange{Kind: ChangeNode, Target: "n2", YAML: []byte("y")}
-	w := WhatIfChange{Kind: ChangeWeight, Target: "P", Weight: 2}
-	tests := []struct {
-		name string
-		base []WhatIfChange
-		ch   WhatIfChange
-		want []WhatIfChange
-	}{
-		{"first", nil, w, []WhatIfChange{w}},
-		{"adds", []WhatIfChange{w}, n1, []WhatIfChange{w, n1}},
-		{"a second pod edit replaces the first", []WhatIfChange{pod1, w}, pod2, []WhatIfChange{w, pod2}},
-		{"another node adds", []WhatIfChange{n1}, n2, []WhatIfChange{n1, n2}},
-		{"a second weight replaces the first", []WhatIfChange{w, n1}, WhatIfChange{Kind: ChangeWeight, Target: "P", Weight: 7}, []WhatIfChange{n1, {Kind: ChangeWeight, Target: "P", Weight: 7}}},
-		{"disabling twice enables again", []WhatIfChange{w, {Kind: ChangeDisable, Target: "P", Point: "score"}}, WhatIfChange{Kind: ChangeDisable, Target: "P", Point: "score"}, []WhatIfChange{w}},
-		{"disabling at another point adds", []WhatIfChange{{Kind: ChangeDisable, Target: "P", Point: "score"}}, WhatIfChange{Kind: ChangeDisable, Target: "P"}, []WhatIfChange{{Kind: ChangeDisable, Target: "P", Point: "score"}, {Kind: ChangeDisable, Target: "P"}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, withChange(tt.base, tt.ch)); diff != "" {
-				t.Errorf("(-want +got):\n%s", diff)
-			}
-		})
-	}
-}
-
-func TestParseInput(t *testing.T) {
-	tests := []struct {
-		name    string
-		kind    ChangeKind
-		in      string
-		want    WhatIfChange
-		wantErr bool
-	}{
-		{"weight", ChangeWeight, "ImageLocality=5", WhatIfChange{Kind: ChangeWeight, Target: "ImageLocality", Weight: 5}, false},
-		{"weight with spaces", ChangeWeight, " ImageLocality = 5 ", WhatIfChange{Kind: ChangeWeight, Target: "ImageLocality", Weight: 5}, false},
-		{"weight without a number", ChangeWeight, "ImageLocality=", WhatIfChange{}, true},
-		{"weight without a plugin", ChangeWeight, "=3", WhatIfChange{}, true},
-		{"disable everywhere", ChangeDisable, "TaintToleration", WhatIfChange{Kind: ChangeDisable, Target: "TaintToleration"}, false},
-		{"disable at a point", ChangeDisable, "NodeResourcesFit:score", WhatIfChange{Kind: ChangeDisable, Target: "NodeResourcesFit", Point: "score"}, false},
-		{"disable nothing", ChangeDisable, ":filter", WhatIfChange{}, true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := parseInput(tt.kind, tt.in)
-			if (err != nil) != tt.wantErr {
-				t.Fatalf("err = %v, want error %v", err, tt.wantErr)
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("(-want +got):\n%s", diff)
-			}
-		})
+	if m.wi.Screen() != whatif.ScreenMenu || !strings.Contains(m.message.Text, "select a node") || len(f.yamlFor) != 0 {
+		t.Errorf("n without a node: screen %d, message %q, asked %v", m.wi.Screen(), m.message.Text, f.yamlFor)
 	}
 }
 
 func TestWhatIfScreensCloseWithQ(t *testing.T) {
 	before, after := stuckCycles()
-	f := &fakeWhatIf{after: func(int, []WhatIfChange) (*recorder.Cycle, error) { return after, nil },
-		suggest: &SuggestResult{Pod: "default/stuck"}}
+	f := &fakeWhatIf{after: func(int, []whatif.Change) (*recorder.Cycle, error) { return after, nil },
+		suggest: &whatif.SuggestResult{Pod: "default/stuck"}}
 	m := whatIfSession(t, f, 80, 24, before)
 	for _, ks := range [][]string{{"w"}, {"S"}, {"enter", "w", "W", "text:P=2", "enter"}} {
 		m = pressSettle(t, m, ks...)
-		if m.wi.screen == wiNone {
+		if m.wi.Screen() == whatif.ScreenNone {
 			t.Fatalf("%v opened no screen", ks)
 		}
 		m2, cmd := sendCmd(m, press("q"))
-		if m2.wi.screen != wiNone || cmd != nil {
-			t.Errorf("q on screen %d: screen %d, cmd %v; want the screen closed, the session kept", m.wi.screen, m2.wi.screen, cmd != nil)
+		if m2.wi.Screen() != whatif.ScreenNone || cmd != nil {
+			t.Errorf("q on screen %d: screen %d, cmd %v; want the screen closed, the session kept", m.wi.Screen(), m2.wi.Screen(), cmd != nil)
 		}
 		m = m2
 	}
@@ -505,7 +461,7 @@ func TestRecordedUsageLeavesReRunsOut(t *testing.T) {
 	before, after := stuckCycles()
 	before.NodeUse = []recorder.NodeUse{{Node: 2, Generation: 5, Pods: []recorder.PodRef{{Namespace: "default", Name: "old"}}}}
 	after.NodeUse = []recorder.NodeUse{{Node: 2, Generation: 9, Pods: []recorder.PodRef{{Namespace: "default", Name: "forked"}}}}
-	f := &fakeWhatIf{after: func(int, []WhatIfChange) (*recorder.Cycle, error) { return after, nil }}
+	f := &fakeWhatIf{after: func(int, []whatif.Change) (*recorder.Cycle, error) { return after, nil }}
 	m := whatIfSession(t, f, 80, 24, before)
 	m = pressSettle(t, m, "enter", "w", "W", "text:P=2", "enter")
 	// A cycle recorded after the re-run was listed.
@@ -529,7 +485,7 @@ func TestRecordedUsageLeavesReRunsOut(t *testing.T) {
 
 func TestReRunHasNoClusterBinding(t *testing.T) {
 	before, after := stuckCycles()
-	f := &fakeWhatIf{after: func(int, []WhatIfChange) (*recorder.Cycle, error) { return after, nil }}
+	f := &fakeWhatIf{after: func(int, []whatif.Change) (*recorder.Cycle, error) { return after, nil }}
 	m := whatIfSession(t, f, 80, 24, before)
 	m = send(m, eventsMsg{events: []Event{{Observed: &recorder.Observed{Seq: 1, Pod: before.Pod, Node: "tainted", Predicted: ""}}}})
 	m = pressSettle(t, m, "w", "W", "text:P=2", "enter", "enter")

@@ -5,5 +5,6 @@
 //
 // Where things are: read.go reads a named file or a reader up to a limit
 // (the limits every command uses are its constants); quote.go shortens user
-// input quoted in an error to a prefix and its length.
+// input quoted in an error to a prefix and its length; closest.go finds what
+// a mistyped name meant.
 package input

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/schedscope/schedscope/recorder"
-	"github.com/schedscope/schedscope/recorder/input"
 	"github.com/schedscope/schedscope/recorder/export"
+	"github.com/schedscope/schedscope/recorder/input"
 	"github.com/schedscope/schedscope/recorder/visible"
 )
 

@@ -16,10 +16,13 @@
 // Every session comes from a tui.Source, which the debugger (tui.Run) and the
 // headless outputs (headless.go: consume) read alike: fixture_source.go, a
 // fixture's run (sim, explain, record, suggest, diff); replay_index.go, a
-// recording (replay, with the files its index entries are opened from);
+// recording (replay, with the files its index entries are opened from;
+// replay_whatif.go finds the fixture a recording names, so that its cycles
+// can be questioned);
 // live_source.go, a live cluster. session_recorder.go (sim --record) and
 // flight_recorder.go (live --record) are sources that also record what they
 // pass on. simulate.go holds what the fixture commands share (flags,
-// loading, --arrival); cycles_output.go picks and prints cycles for -o;
-// text.go words a cycle for text output.
+// loading, --arrival); cycles_output.go picks and prints cycles for -o
+// (yaml_output.go: -o yaml in the JSON's key order); text.go words a cycle
+// for text output.
 package commands

@@ -18,6 +18,7 @@ import (
 	"github.com/schedscope/schedscope/recorder/export"
 	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/tui"
+	"github.com/schedscope/schedscope/tui/pages/whatif"
 )
 
 // LiveOptions holds the flags of live.
@@ -148,7 +149,7 @@ func (o *LiveOptions) Run(ctx context.Context, reader *cluster.Reader) error {
 
 // show reads the session until ctx ends: printed with --no-tui, else in the
 // debugger, under ctl.
-func (o *LiveOptions) show(ctx context.Context, src tui.Source, name string, ctl *liveControl, whatIf tui.WhatIf) error {
+func (o *LiveOptions) show(ctx context.Context, src tui.Source, name string, ctl *liveControl, whatIf whatif.Source) error {
 	if o.NoTUI {
 		if err := consume(ctx, src, newLivePrinter(o.streams.Out, o.Output).event); !errors.Is(err, context.Canceled) {
 			return err

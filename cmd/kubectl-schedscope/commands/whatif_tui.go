@@ -14,7 +14,7 @@ import (
 	"github.com/schedscope/schedscope/engine/live"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
-	"github.com/schedscope/schedscope/tui"
+	"github.com/schedscope/schedscope/tui/pages/whatif"
 )
 
 // whatIfSource lets the TUI re-run cycles of the session. Over a fixture it
@@ -43,7 +43,7 @@ type forkEntry struct {
 	err  error
 }
 
-var _ tui.WhatIf = (*whatIfSource)(nil)
+var _ whatif.Source = (*whatIfSource)(nil)
 
 // newWhatIfSource returns the TUI's what-if over the fixture and the
 // configuration of o; ctx ends the runs it starts.
@@ -80,7 +80,7 @@ func (s *whatIfSource) forkAt(c *recorder.Cycle) (*engine.Fork, error) {
 	return e.f, e.err
 }
 
-// PodYAML implements tui.WhatIf.
+// PodYAML implements whatif.Source.
 func (s *whatIfSource) PodYAML(c *recorder.Cycle) ([]byte, error) {
 	f, err := s.forkAt(c)
 	if err != nil {
@@ -89,7 +89,7 @@ func (s *whatIfSource) PodYAML(c *recorder.Cycle) ([]byte, error) {
 	return f.PodYAML()
 }
 
-// NodeYAML implements tui.WhatIf.
+// NodeYAML implements whatif.Source.
 func (s *whatIfSource) NodeYAML(c *recorder.Cycle, node string) ([]byte, error) {
 	f, err := s.forkAt(c)
 	if err != nil {
@@ -99,19 +99,19 @@ func (s *whatIfSource) NodeYAML(c *recorder.Cycle, node string) ([]byte, error) 
 }
 
 // change turns the TUI's change into the engine's.
-func (s *whatIfSource) change(c tui.WhatIfChange) (engine.Change, error) {
+func (s *whatIfSource) change(c whatif.Change) (engine.Change, error) {
 	switch c.Kind {
-	case tui.ChangePod:
+	case whatif.ChangePod:
 		return engine.EditPod(c.YAML, "the edited pod"), nil
-	case tui.ChangeNode:
+	case whatif.ChangeNode:
 		return engine.EditNode(c.Target, c.YAML, "the edited node "+c.Target), nil
-	case tui.ChangeEvict:
+	case whatif.ChangeEvict:
 		return engine.EvictPod(c.Target), nil
-	case tui.ChangeWeight:
+	case whatif.ChangeWeight:
 		return engine.SetWeight(c.Target, c.Weight), nil
-	case tui.ChangeDisable:
+	case whatif.ChangeDisable:
 		return engine.DisablePlugin(c.Target, c.Point), nil
-	case tui.ChangeSuggested:
+	case whatif.ChangeSuggested:
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if ch, ok := s.suggested[c.Ref]; ok {
@@ -122,9 +122,9 @@ func (s *whatIfSource) change(c tui.WhatIfChange) (engine.Change, error) {
 	return engine.Change{}, fmt.Errorf("unknown change kind %d", c.Kind)
 }
 
-// Run implements tui.WhatIf: as whatif does, the baseline is the recorded
+// Run implements whatif.Source: as whatif does, the baseline is the recorded
 // cycle, or an unchanged re-run where the search was sampled.
-func (s *whatIfSource) Run(c *recorder.Cycle, changes []tui.WhatIfChange) (*tui.WhatIfResult, error) {
+func (s *whatIfSource) Run(c *recorder.Cycle, changes []whatif.Change) (*whatif.Result, error) {
 	f, err := s.forkAt(c)
 	if err != nil {
 		return nil, err
@@ -141,7 +141,7 @@ func (s *whatIfSource) Run(c *recorder.Cycle, changes []tui.WhatIfChange) (*tui.
 	if err != nil {
 		return nil, err
 	}
-	res := &tui.WhatIfResult{Seq: c.Seq, Before: f.Recorded, Note: f.Note}
+	res := &whatif.Result{Seq: c.Seq, Before: f.Recorded, Note: f.Note}
 	if f.Sampled() || f.Note != "" {
 		// The baseline is an unchanged re-run: the sample of a sampled
 		// search varies run to run, and a live fork's cluster has moved on.
@@ -171,8 +171,8 @@ func (s *whatIfSource) Run(c *recorder.Cycle, changes []tui.WhatIfChange) (*tui.
 	return res, nil
 }
 
-// Suggest implements tui.WhatIf.
-func (s *whatIfSource) Suggest(c *recorder.Cycle) (*tui.SuggestResult, error) {
+// Suggest implements whatif.Source.
+func (s *whatIfSource) Suggest(c *recorder.Cycle) (*whatif.SuggestResult, error) {
 	f, err := s.forkAt(c)
 	if err != nil {
 		return nil, err
@@ -181,15 +181,15 @@ func (s *whatIfSource) Suggest(c *recorder.Cycle) (*tui.SuggestResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &tui.SuggestResult{Seq: c.Seq, Pod: r.Pod, Note: suggestNote(r)}
+	out := &whatif.SuggestResult{Seq: c.Seq, Pod: r.Pod, Note: suggestNote(r)}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, sg := range r.Suggestions {
 		s.nextRef++
 		s.suggested[s.nextRef] = sg.Change
-		out.Suggestions = append(out.Suggestions, tui.Suggestion{
+		out.Suggestions = append(out.Suggestions, whatif.Suggestion{
 			Text: sg.Text, Node: sg.Node, ViaPreemption: sg.ViaPreemption,
-			Change: tui.WhatIfChange{Kind: tui.ChangeSuggested, Ref: s.nextRef, Text: sg.Text},
+			Change: whatif.Change{Kind: whatif.ChangeSuggested, Ref: s.nextRef, Text: sg.Text},
 		})
 	}
 	return out, nil
@@ -214,14 +214,14 @@ func suggestNote(r *engine.SuggestResult) string {
 // path, as the engine's words for it name only the edited manifest. The
 // fields are those of the manifest the editor was given (the fork's
 // PodYAML or NodeYAML: what the scheduler reads) against the edited one.
-func (s *whatIfSource) word(f *engine.Fork, c tui.WhatIfChange, ec engine.Change) string {
+func (s *whatIfSource) word(f *engine.Fork, c whatif.Change, ec engine.Change) string {
 	var old []byte
 	var err error
 	what := "edit the pod"
 	switch c.Kind {
-	case tui.ChangePod:
+	case whatif.ChangePod:
 		old, err = f.PodYAML()
-	case tui.ChangeNode:
+	case whatif.ChangeNode:
 		old, err = f.NodeYAML(c.Target)
 		what = "edit node " + c.Target
 	default:

@@ -9,7 +9,7 @@ import (
 
 	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/recorder"
-	"github.com/schedscope/schedscope/tui"
+	"github.com/schedscope/schedscope/tui/pages/whatif"
 )
 
 // TestWhatIfSourceOnUnschedulable drives the TUI's what-if over the real
@@ -18,7 +18,7 @@ func TestWhatIfSourceOnUnschedulable(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	o := &simOptions{Fixture: "unschedulable.yaml", Diagnostic: "unschedulable"}
-	var src tui.WhatIf = newWhatIfSource(ctx, o)
+	var src whatif.Source = newWhatIfSource(ctx, o)
 	forks := 0
 	s := src.(*whatIfSource)
 	fork := s.fork
@@ -37,7 +37,7 @@ func TestWhatIfSourceOnUnschedulable(t *testing.T) {
 
 	// Uncordon by editing the node's YAML, as $EDITOR would.
 	edited := strings.Replace(string(node), "unschedulable: true", "unschedulable: false", 1)
-	res, err := src.Run(c1, []tui.WhatIfChange{{Kind: tui.ChangeNode, Target: "cordoned", YAML: []byte(edited)}})
+	res, err := src.Run(c1, []whatif.Change{{Kind: whatif.ChangeNode, Target: "cordoned", YAML: []byte(edited)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,11 +54,11 @@ func TestWhatIfSourceOnUnschedulable(t *testing.T) {
 	}
 
 	// A refused edit is one line.
-	_, err = src.Run(c1, []tui.WhatIfChange{{Kind: tui.ChangePod, YAML: []byte("kind: Pod\nmetadata:\n  name: stuck\nspec:\n  containers: []\n")}})
+	_, err = src.Run(c1, []whatif.Change{{Kind: whatif.ChangePod, YAML: []byte("kind: Pod\nmetadata:\n  name: stuck\nspec:\n  containers: []\n")}})
 	if err == nil || strings.Contains(err.Error(), "\n") {
 		t.Errorf("an invalid pod: err = %v; want a one-line error", err)
 	}
-	_, err = src.Run(c1, []tui.WhatIfChange{{Kind: tui.ChangeWeight, Target: "NoSuchPlugin", Weight: 3}})
+	_, err = src.Run(c1, []whatif.Change{{Kind: whatif.ChangeWeight, Target: "NoSuchPlugin", Weight: 3}})
 	if err == nil || strings.Contains(err.Error(), "\n") {
 		t.Errorf("an unknown plugin: err = %v; want a one-line error", err)
 	}
@@ -76,7 +76,7 @@ func TestWhatIfSourceOnUnschedulable(t *testing.T) {
 		t.Fatalf("suggestions = %q; want uncordon node cordoned among them", texts)
 	}
 	first := sg.Suggestions[0]
-	res, err = src.Run(c1, []tui.WhatIfChange{first.Change})
+	res, err = src.Run(c1, []whatif.Change{first.Change})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestWhatIfSourceOnUnschedulable(t *testing.T) {
 	if forks != 1 {
 		t.Errorf("forked %d times; want one fork of cycle 1, kept", forks)
 	}
-	if _, err := src.Run(c1, []tui.WhatIfChange{{Kind: tui.ChangeSuggested, Ref: 999}}); err == nil {
+	if _, err := src.Run(c1, []whatif.Change{{Kind: whatif.ChangeSuggested, Ref: 999}}); err == nil {
 		t.Error("an unknown suggestion ran")
 	}
 	if _, err := src.PodYAML(&recorder.Cycle{Seq: 7}); err == nil || strings.Contains(err.Error(), "\n") {
@@ -140,8 +140,8 @@ spec:
 		}
 	}
 	edited := strings.Replace(string(pod), `cpu: "2"`, "cpu: 500m", 1)
-	ch := tui.WhatIfChange{Kind: tui.ChangePod, YAML: []byte(edited)}
-	res, err := s.Run(c1, []tui.WhatIfChange{ch})
+	ch := whatif.Change{Kind: whatif.ChangePod, YAML: []byte(edited)}
+	res, err := s.Run(c1, []whatif.Change{ch})
 	if err != nil {
 		t.Fatal(err)
 	}

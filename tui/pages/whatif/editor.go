@@ -1,4 +1,4 @@
-package tui
+package whatif
 
 import (
 	"errors"
@@ -48,17 +48,17 @@ func plainCommand(s string) bool {
 
 // runEditor hands the terminal to $EDITOR on the session's file; d runs it,
 // so that the end of the session (a signal included) can end it.
-func runEditor(d *editDir, e *editSession) tea.Cmd {
+func runEditor(d *EditDir, e *editSession) tea.Cmd {
 	return tea.Exec(&editorProcess{cmd: editorCommand(e.path), dir: d}, func(err error) tea.Msg {
-		return wiEditedMsg{edit: e, err: err}
+		return editedMsg{edit: e, err: err}
 	})
 }
 
 // editorProcess is $EDITOR as bubbletea runs it (tea.ExecCommand), started
-// and waited for by the session's editDir.
+// and waited for by the session's EditDir.
 type editorProcess struct {
 	cmd *exec.Cmd
-	dir *editDir
+	dir *EditDir
 }
 
 var _ tea.ExecCommand = (*editorProcess)(nil)
@@ -87,6 +87,6 @@ func removeFile(path string) tea.Cmd {
 	}
 	return func() tea.Msg {
 		os.Remove(path)
-		return wiCleanedMsg{}
+		return cleanedMsg{}
 	}
 }

@@ -1,4 +1,4 @@
-package tui
+package whatif
 
 import (
 	"charm.land/bubbles/v2/help"
@@ -7,9 +7,9 @@ import (
 	"github.com/schedscope/schedscope/tui/components/diffview"
 )
 
-// WhatIfKeyMap holds the keys of the what-if mode: the two that open it from
+// KeyMap holds the keys of the what-if mode: the two that open it from
 // a cycle, the menu's actions, and the keys of its screens.
-type WhatIfKeyMap struct {
+type KeyMap struct {
 	// Open and Suggest work on the selected or open cycle.
 	Open    key.Binding
 	Suggest key.Binding
@@ -31,9 +31,9 @@ type WhatIfKeyMap struct {
 	Cancel                        key.Binding
 }
 
-// DefaultWhatIfKeyMap returns the what-if keys.
-func DefaultWhatIfKeyMap() WhatIfKeyMap {
-	return WhatIfKeyMap{
+// DefaultKeyMap returns the what-if keys.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
 		Open:     key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "what-if")),
 		Suggest:  key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "suggest")),
 		EditPod:  key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit the pod in $EDITOR")),
@@ -57,17 +57,17 @@ func DefaultWhatIfKeyMap() WhatIfKeyMap {
 
 // setAvailable enables the keys that open the mode only when there is
 // something to fork.
-func (k *WhatIfKeyMap) setAvailable(ok bool) {
+func (k *KeyMap) setAvailable(ok bool) {
 	k.Open.SetEnabled(ok)
 	k.Suggest.SetEnabled(ok)
 }
 
 // ShortHelp implements help.KeyMap: the keys that open the mode, shown in a
 // cycle's key bar.
-func (k WhatIfKeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Open, k.Suggest} }
+func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Open, k.Suggest} }
 
 // FullHelp implements help.KeyMap.
-func (k WhatIfKeyMap) FullHelp() [][]key.Binding {
+func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Open, k.Suggest},
 		{k.EditPod, k.EditNode, k.Evict, k.Weight, k.Disable, k.Diff},
@@ -77,7 +77,7 @@ func (k WhatIfKeyMap) FullHelp() [][]key.Binding {
 }
 
 // menuKeys is the help of the what-if menu.
-type menuKeys struct{ k WhatIfKeyMap }
+type menuKeys struct{ k KeyMap }
 
 func (m menuKeys) ShortHelp() []key.Binding {
 	cancel := m.k.Cancel
@@ -89,7 +89,7 @@ func (m menuKeys) FullHelp() [][]key.Binding { return [][]key.Binding{m.ShortHel
 // diffKeys is the help of the diff screen: the what-if keys that leave it,
 // and the diff view's own.
 type diffKeys struct {
-	k    WhatIfKeyMap
+	k    KeyMap
 	diff diffview.KeyMap
 }
 
@@ -103,7 +103,7 @@ func (d diffKeys) FullHelp() [][]key.Binding { return [][]key.Binding{d.ShortHel
 
 // listKeys is the help of the suggest list and the pod picker.
 type listKeys struct {
-	k    WhatIfKeyMap
+	k    KeyMap
 	what string
 }
 
@@ -115,7 +115,7 @@ func (l listKeys) ShortHelp() []key.Binding {
 func (l listKeys) FullHelp() [][]key.Binding { return [][]key.Binding{l.ShortHelp()} }
 
 // errorKeys is the help under a failed edit.
-type errorKeys struct{ k WhatIfKeyMap }
+type errorKeys struct{ k KeyMap }
 
 func (e errorKeys) ShortHelp() []key.Binding {
 	cancel := e.k.Cancel
@@ -125,7 +125,7 @@ func (e errorKeys) ShortHelp() []key.Binding {
 func (e errorKeys) FullHelp() [][]key.Binding { return [][]key.Binding{e.ShortHelp()} }
 
 // inputKeys is the help under the weight and plugin prompts.
-type inputKeys struct{ k WhatIfKeyMap }
+type inputKeys struct{ k KeyMap }
 
 func (i inputKeys) ShortHelp() []key.Binding {
 	run := i.k.Choose

@@ -1,4 +1,4 @@
-package tui
+package whatif
 
 import (
 	"fmt"
@@ -6,12 +6,12 @@ import (
 	"github.com/schedscope/schedscope/recorder"
 )
 
-// WhatIf re-runs a recorded cycle of the session on a changed copy of the
+// Source re-runs a recorded cycle of the session on a changed copy of the
 // state it saw, with the real scheduler. cmd/ satisfies it where the session
 // can be forked (a fixture run, a live cluster's mirror); replays have none.
 // Every call names the recorded cycle it is about. The TUI calls it from
 // tea.Cmds only: a call may run the fixture up to the cycle and take seconds.
-type WhatIf interface {
+type Source interface {
 	// PodYAML is the manifest of the cycle's pod as the scheduler saw it,
 	// what the scheduler reads only: it is written to a file for $EDITOR,
 	// and the edit comes back as a ChangePod, applied to the whole pod.
@@ -19,13 +19,13 @@ type WhatIf interface {
 	// NodeYAML is a node's manifest as the cycle saw it, likewise.
 	NodeYAML(c *recorder.Cycle, node string) ([]byte, error)
 	// Run re-runs the cycle with the changes; errors are one line.
-	Run(c *recorder.Cycle, changes []WhatIfChange) (*WhatIfResult, error)
+	Run(c *recorder.Cycle, changes []Change) (*Result, error)
 	// Suggest searches single changes that make the cycle's pod
 	// schedulable, each verified by a re-run.
 	Suggest(c *recorder.Cycle) (*SuggestResult, error)
 }
 
-// ChangeKind is what a WhatIfChange changes.
+// ChangeKind is what a Change changes.
 type ChangeKind uint8
 
 const (
@@ -43,8 +43,8 @@ const (
 	ChangeSuggested
 )
 
-// WhatIfChange is one change a user makes, in plain terms.
-type WhatIfChange struct {
+// Change is one change a user makes, in plain terms.
+type Change struct {
 	Kind ChangeKind
 	// Target is a node name, a pod's namespace/name or a plugin name.
 	Target string
@@ -58,7 +58,7 @@ type WhatIfChange struct {
 }
 
 // String words the change for the menu and the status bar.
-func (c WhatIfChange) String() string {
+func (c Change) String() string {
 	switch c.Kind {
 	case ChangePod:
 		return "edit the pod"
@@ -79,8 +79,8 @@ func (c WhatIfChange) String() string {
 	return "no change"
 }
 
-// WhatIfResult is one re-run and how it differs from the cycle it changed.
-type WhatIfResult struct {
+// Result is one re-run and how it differs from the cycle it changed.
+type Result struct {
 	// Seq is the cycle re-run.
 	Seq int
 	// Before is the cycle the changes apply to: as recorded, or, when its
@@ -114,5 +114,5 @@ type Suggestion struct {
 	// Node is where the pod lands with the change.
 	Node          string
 	ViaPreemption bool
-	Change        WhatIfChange
+	Change        Change
 }

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package tui
+package whatif
 
 // ownedByUs cannot tell here: nothing is taken for ours.
 func ownedByUs(string) bool { return false }

@@ -1,4 +1,4 @@
-package tui
+package whatif
 
 import (
 	"fmt"
@@ -15,29 +15,29 @@ import (
 // enter opens the selected one as a what-if.
 type SuggestView struct {
 	st   *theme.Styles
-	Keys WhatIfKeyMap
+	Keys KeyMap
 
 	res    *SuggestResult
-	target wiTarget
+	target target
 	cursor int
 	w, h   int
 }
 
 // NewSuggestView returns an empty list.
 func NewSuggestView(st *theme.Styles) SuggestView {
-	return SuggestView{st: st, Keys: DefaultWhatIfKeyMap()}
+	return SuggestView{st: st, Keys: DefaultKeyMap()}
 }
 
 // SetSize sets the view's size.
 func (v *SuggestView) SetSize(w, h int) { v.w, v.h = w, h }
 
 // SetResult shows what a search found for target.
-func (v *SuggestView) SetResult(r *SuggestResult, t wiTarget) {
+func (v *SuggestView) SetResult(r *SuggestResult, t target) {
 	v.res, v.target, v.cursor = r, t, 0
 }
 
 // Target is what the suggestions were searched for.
-func (v SuggestView) Target() wiTarget { return v.target }
+func (v SuggestView) Target() target { return v.target }
 
 // Selected returns the suggestion under the cursor.
 func (v SuggestView) Selected() (Suggestion, bool) {

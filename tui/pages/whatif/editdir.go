@@ -1,4 +1,4 @@
-package tui
+package whatif
 
 import (
 	"errors"
@@ -15,7 +15,7 @@ import (
 	"github.com/schedscope/schedscope/recorder"
 )
 
-// editDir is the session's private directory for the manifests it hands to
+// EditDir is the session's private directory for the manifests it hands to
 // $EDITOR: made on the first edit, mode 0700, in $TMPDIR, named for the
 // process (schedscope-edit-<pid>-*) so that a later session can tell whose
 // it is. Close removes it with everything in it (an editor's swap and backup
@@ -23,10 +23,10 @@ import (
 // killed with SIGKILL leaves it, and the next one removes it
 // (removeStaleEdits).
 //
-// The manifests hold what the scheduler reads only (WhatIf.PodYAML), but
+// The manifests hold what the scheduler reads only (Source.PodYAML), but
 // they are still the cluster's: nobody else may read them, and none may
 // outlive the session.
-type editDir struct {
+type EditDir struct {
 	// parent is where the directory is made; "" is os.TempDir().
 	parent string
 
@@ -45,7 +45,7 @@ var errSessionEnding = errors.New("the session is ending: no more edits")
 const editDirPrefix = "schedscope-edit-"
 
 // write writes the manifest to edit to a new file, 0600, in the directory.
-func (d *editDir) write(data []byte, e *editSession) (string, error) {
+func (d *EditDir) write(data []byte, e *editSession) (string, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.closed {
@@ -82,7 +82,7 @@ func (d *editDir) write(data []byte, e *editSession) (string, error) {
 
 // runEditor runs cmd, the $EDITOR on a file of the directory, until it
 // exits; Close ends it. It refuses to start once the directory is closed.
-func (d *editDir) runEditor(cmd *exec.Cmd) error {
+func (d *EditDir) runEditor(cmd *exec.Cmd) error {
 	// Bounded: an editor's child holding the terminal's pipes must not
 	// keep the session waiting once the editor itself has gone.
 	cmd.WaitDelay = time.Second
@@ -112,7 +112,7 @@ const editorGrace = 2 * time.Second
 
 // Close ends the $EDITOR running, if any (SIGTERM, then SIGKILL), and removes
 // the directory. No edit starts after it. It may be called more than once.
-func (d *editDir) Close() error {
+func (d *EditDir) Close() error {
 	d.mu.Lock()
 	d.closed = true
 	editor, done, path := d.editor, d.done, d.path
@@ -150,13 +150,13 @@ var staleEditDir = regexp.MustCompile(`^` + editDirPrefix + `([0-9]+)-[0-9]+$`)
 // being edited.
 const oldFileAge = 24 * time.Hour
 
-// removeStaleEdits removes, in parent ("" is os.TempDir()), what sessions
+// RemoveStaleEdits removes, in parent ("" is os.TempDir()), what sessions
 // that did not end cleanly left: the directories of processes that are gone,
 // and files of the former naming older than a day. Only entries the current
 // user owns are touched, never through a symbolic link; a directory whose
 // process is alive (a session running, or a process that reused the pid)
 // is kept. It returns what it removed.
-func removeStaleEdits(parent string) []string {
+func RemoveStaleEdits(parent string) []string {
 	if parent == "" {
 		parent = os.TempDir()
 	}

@@ -1,0 +1,1026 @@
+// Package whatif is the what-if page: the menu w opens over a cycle, the
+// weight and plugin prompts, the evict picker, $EDITOR edits of the pod or
+// a node, the diff of a re-run against the cycle it changed, and suggest's
+// list. It re-runs cycles through a Source (cmd/ forks the session's
+// fixture or live mirror) and keeps the session's re-runs (Runs).
+//
+// The root model routes to it: Start when w or S is pressed over a cycle
+// (Here says what is on screen), Update while a screen of it is shown and
+// for its own messages (Owns). What the page needs of the session (a
+// status message, a re-run to list beside its cycle, a cycle to open) it
+// leaves in its outbox, which the root empties after each call (TakeOut).
+package whatif
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui/components/diffview"
+	"github.com/schedscope/schedscope/tui/components/helpscreen"
+	"github.com/schedscope/schedscope/tui/components/problems"
+	"github.com/schedscope/schedscope/tui/components/prompt"
+	"github.com/schedscope/schedscope/tui/layout"
+	"github.com/schedscope/schedscope/tui/pages/cyclepage"
+	"github.com/schedscope/schedscope/tui/theme"
+)
+
+// NoSource says why the what-if keys do nothing in a session without a
+// Source, when the session does not say (Options.Why).
+const NoSource = "what-if needs the fixture: run sim"
+
+// Screen is which part of the page has the keys.
+type Screen uint8
+
+// The page's screens.
+const (
+	ScreenNone Screen = iota
+	ScreenMenu
+	ScreenInput     // a weight or a plugin to disable
+	ScreenPickPod   // which pod of the node to evict
+	ScreenEditError // an edit the scheduler refused: edit again or cancel
+	ScreenDiff
+	ScreenSuggest
+)
+
+// run is one re-run the session holds, listed beside the cycle it changed.
+type run struct {
+	res     *Result
+	changes []Change
+	// orig is the cycle changed, as listed; cycle is the re-run as listed
+	// (numbered as orig, marked by label).
+	orig, cycle *recorder.Cycle
+	label       string
+	// podYAML and nodeYAML are the manifests the changes edited, so that a
+	// further edit starts from them.
+	podYAML  []byte
+	nodeYAML map[string][]byte
+}
+
+// Runs is the session's register of re-runs. Models are values; the
+// register is shared by their copies, as a cache is, and only grows.
+type Runs struct {
+	byCycle map[*recorder.Cycle]*run
+	perSeq  map[int]int
+}
+
+func newRuns() *Runs {
+	return &Runs{byCycle: map[*recorder.Cycle]*run{}, perSeq: map[int]int{}}
+}
+
+// of returns the re-run c is, or nil when c is a recorded cycle.
+func (r *Runs) of(c *recorder.Cycle) *run {
+	if r == nil || c == nil {
+		return nil
+	}
+	return r.byCycle[c]
+}
+
+// Label names c when it is a re-run, ok false for a recorded cycle.
+func (r *Runs) Label(c *recorder.Cycle) (string, bool) {
+	if run := r.of(c); run != nil {
+		return run.label, true
+	}
+	return "", false
+}
+
+// Any reports whether there is a re-run at all.
+func (r *Runs) Any() bool { return r != nil && len(r.byCycle) > 0 }
+
+// Len is how many re-runs there are.
+func (r *Runs) Len() int {
+	if r == nil {
+		return 0
+	}
+	return len(r.byCycle)
+}
+
+// Original is the recorded cycle c re-ran, or c itself.
+func (r *Runs) Original(c *recorder.Cycle) *recorder.Cycle {
+	if run := r.of(c); run != nil {
+		return run.orig
+	}
+	return c
+}
+
+// label names the n-th re-run of cycle seq: 3', 3”, 3”', then 3'4.
+func label(seq, n int) string {
+	if n <= 3 {
+		return strconv.Itoa(seq) + strings.Repeat("'", n)
+	}
+	return fmt.Sprintf("%d'%d", seq, n)
+}
+
+// Here is what the screen shows when w or S is pressed: the cycle the
+// keys act on, and the cycle view when that cycle is open in it (its
+// selected node, plugin and phase make the menu's defaults).
+type Here struct {
+	Cycle *recorder.Cycle
+	View  *cyclepage.Model
+}
+
+// target is what the menu acts on: the cycle shown when it opened, and
+// what was selected in it.
+type target struct {
+	seq   int
+	cycle *recorder.Cycle
+	// base are the changes of the re-run the menu opened on: a new change
+	// adds to them.
+	base []Change
+	prev *run
+	// node is the node selected in a node phase or node detail; pods are
+	// the pods on it as the cycle saw them.
+	node string
+	pods []recorder.PodRef
+	// plugin is the plugin column selected; point its extension point.
+	plugin string
+	point  string
+	weight int64
+}
+
+// original is the recorded cycle the target's changes apply to.
+func (t target) original() *recorder.Cycle {
+	if t.prev != nil {
+		return t.prev.orig
+	}
+	return t.cycle
+}
+
+// disabled tells whether the target's changes disable plugin at point.
+func (t target) disabled(plugin, point string) bool {
+	for _, b := range t.base {
+		if b.Kind == ChangeDisable && b.Target == plugin && b.Point == point {
+			return true
+		}
+	}
+	return false
+}
+
+// targetAt gathers what the menu acts on from what is on screen.
+func (p Model) targetAt(h Here) (target, bool) {
+	c := h.Cycle
+	if c == nil {
+		return target{}, false
+	}
+	t := target{seq: c.Seq, cycle: c}
+	if r := p.runs.of(c); r != nil {
+		t.seq, t.base, t.prev = r.res.Seq, r.changes, r
+	}
+	v := h.View
+	if v == nil || v.Cycle() != c {
+		return t, true
+	}
+	if node, ok := v.Selected(); ok {
+		t.node = c.NodeName(node)
+		if u, ok := recorder.UsageAt(v.UsageCycles()).Node(t.node); ok {
+			t.pods = u.Pods
+		}
+	}
+	switch v.Phase() {
+	case cyclepage.Filter:
+		t.plugin, t.point = v.SelectedPlugin(), "filter"
+	case cyclepage.Score, cyclepage.Normalize, cyclepage.Weighted:
+		t.plugin, t.point = v.SelectedPlugin(), "score"
+		if s := c.Score; s != nil && v.Column() < len(s.Plugins) {
+			t.weight = s.Plugins[v.Column()].Weight
+		}
+	}
+	return t, true
+}
+
+// editSession is one $EDITOR round: the file, what it held, what it edits.
+type editSession struct {
+	kind   ChangeKind
+	node   string
+	path   string
+	orig   []byte
+	target target
+}
+
+// The page's messages: the results of the commands it starts.
+type (
+	editReadyMsg struct {
+		edit *editSession
+		err  error
+	}
+	editedMsg struct {
+		edit *editSession
+		err  error
+	}
+	runMsg struct {
+		res     *Result
+		changes []Change
+		target  target
+		edit    *editSession
+		yaml    []byte
+		err     error
+	}
+	suggestMsg struct {
+		res    *SuggestResult
+		target target
+		err    error
+	}
+	cleanedMsg struct{}
+)
+
+func (editReadyMsg) whatIf() {}
+func (editedMsg) whatIf()    {}
+func (runMsg) whatIf()       {}
+func (suggestMsg) whatIf()   {}
+func (cleanedMsg) whatIf()   {}
+
+// Owns tells whether msg is one of the page's messages, which Update takes.
+func Owns(msg tea.Msg) bool {
+	_, ok := msg.(interface{ whatIf() })
+	return ok
+}
+
+// Out is what the page asks of the session after a call: a status message
+// to give, a re-run to list beside its cycle, a cycle to open (then the menu
+// on it: Start with w over it).
+type Out struct {
+	Say string
+	// Added is a new re-run to list.
+	Added *Added
+	// Open is a cycle to open in the cycle view; ThenMenu opens the menu
+	// on it.
+	Open     *recorder.Cycle
+	ThenMenu bool
+}
+
+// Added is a new re-run: Cycle re-ran Orig, numbered Label; What says
+// what it changed.
+type Added struct {
+	Orig, Cycle *recorder.Cycle
+	Label, What string
+}
+
+// Options configure the page.
+type Options struct {
+	// Why says why there is no Source (NoSource when empty).
+	Why string
+	// Clean makes text from the source safe to draw (errors quote what
+	// they read); nil keeps it as it is.
+	Clean func(string) string
+}
+
+// Model is the what-if page: the menu, the prompts, the diff and suggest
+// screens, and the runs under way.
+type Model struct {
+	src  Source
+	opts Options
+	st   *theme.Styles
+	Keys KeyMap
+	runs *Runs
+	// edits is where the manifests for $EDITOR are written; Close removes it.
+	edits *EditDir
+	out   Out
+
+	screen Screen
+	target target
+	// input is the weight or plugin prompt; inputKind what it sets.
+	input     textinput.Model
+	inputKind ChangeKind
+	inputErr  string
+	// pick is the pod cursor of the evict picker.
+	pick int
+	// edit is the edit the scheduler refused, editErr why; editing is the
+	// one $EDITOR has.
+	edit    *editSession
+	editErr string
+	editing *editSession
+
+	diff diffview.Model
+	// diffRun is the run the diff shows.
+	diffRun *run
+	suggest SuggestView
+	// busy words the run under way, "" when none.
+	busy string
+
+	w, h int
+}
+
+// New returns the page over src, nil for a session that cannot be forked.
+func New(src Source, st *theme.Styles, opts Options) Model {
+	if opts.Clean == nil {
+		opts.Clean = func(s string) string { return s }
+	}
+	p := Model{src: src, opts: opts, st: st, Keys: DefaultKeyMap(), runs: newRuns(), edits: &EditDir{},
+		input: prompt.NewTextInput(st), diff: diffview.New(st), suggest: NewSuggestView(st)}
+	p.Keys.setAvailable(src != nil)
+	return p
+}
+
+// Runs is the session's register of re-runs (the cycle view and the list
+// ask it which cycles are re-runs).
+func (p Model) Runs() *Runs { return p.runs }
+
+// Edits is the session's directory of files for $EDITOR, which the program
+// closes when it ends.
+func (p Model) Edits() *EditDir { return p.edits }
+
+// Screen is the screen that has the keys, ScreenNone when none.
+func (p Model) Screen() Screen { return p.screen }
+
+// Active tells whether a screen of the page is shown: it has the keys.
+func (p Model) Active() bool { return p.screen != ScreenNone }
+
+// Input is the weight or plugin prompt's text.
+func (p Model) Input() string { return p.input.Value() }
+
+// Diff is the diff screen's view.
+func (p Model) Diff() diffview.Model { return p.diff }
+
+// Editing is the file $EDITOR has open, "" when none.
+func (p Model) Editing() string {
+	if p.editing == nil {
+		return ""
+	}
+	return p.editing.path
+}
+
+// Edited is the message the end of $EDITOR on Editing's file sends, err
+// how it ended: what a program that runs the editor itself (a test) sends.
+func (p Model) Edited(err error) tea.Msg { return editedMsg{edit: p.editing, err: err} }
+
+// TakeOut returns the page with its outbox emptied, and what it held.
+func (p Model) TakeOut() (Model, Out) {
+	out := p.out
+	p.out = Out{}
+	return p, out
+}
+
+// why says why there is no what-if here.
+func (p Model) why() string {
+	if p.opts.Why != "" {
+		return p.opts.Why
+	}
+	return NoSource
+}
+
+func (p *Model) say(format string, a ...any) {
+	p.out.Say = fmt.Sprintf(format, a...)
+}
+
+// oneLine keeps the first line of an error, made safe to draw.
+func (p Model) oneLine(err error) string {
+	s, _, _ := strings.Cut(err.Error(), "\n")
+	return p.opts.Clean(s)
+}
+
+// showDiff shows run r against the cycle it changed.
+func (p *Model) showDiff(r *run) {
+	res := r.res
+	p.diffRun, p.screen = r, ScreenDiff
+	p.diff.SetRun(diffview.Run{Label: r.label, Seq: res.Seq, Before: res.Before, After: res.After, Later: res.Later,
+		Diff: res.Diff, Changes: res.Changes, Landing: res.Landing, Note: res.Note})
+}
+
+// SetSize sets the size of the body the screens fill.
+func (p *Model) SetSize(w, h int) {
+	p.w, p.h = w, h
+	p.diff.SetSize(w, h)
+	p.suggest.SetSize(w, h)
+	p.input.SetWidth(max(w-len(p.input.Prompt)-2, 10))
+}
+
+// FullScreen tells whether a screen covers the panes (View draws it); the
+// menu, the prompts and an edit's error are drawn over the panes' bottom
+// (Overlay).
+func (p Model) FullScreen() bool {
+	return p.screen == ScreenDiff || p.screen == ScreenSuggest || p.screen == ScreenPickPod
+}
+
+// Crumb is the page's part of the title line's path, empty when no screen
+// is shown.
+func (p Model) Crumb() string {
+	switch p.screen {
+	case ScreenNone:
+		return ""
+	case ScreenDiff:
+		if p.diffRun != nil {
+			return "what-if " + p.diffRun.label
+		}
+	case ScreenSuggest:
+		return "suggest"
+	case ScreenPickPod:
+		return "what-if › evict"
+	}
+	return "what-if"
+}
+
+// CycleCrumb names a cycle in the title line: "cycle 3", or "cycle 3'
+// what-if".
+func (p Model) CycleCrumb(c *recorder.Cycle) string {
+	if r := p.runs.of(c); r != nil {
+		return "cycle " + r.label + " what-if"
+	}
+	return fmt.Sprintf("cycle %d", c.Seq)
+}
+
+// Status is the status bar's message: msg, else the run under way.
+func (p Model) Status(msg problems.Note) problems.Note {
+	if msg.Text == "" && p.busy != "" {
+		return problems.Note{Kind: problems.Message, Text: p.busy}
+	}
+	return msg
+}
+
+// Opens tells whether the key opens the page (w, S), which Start takes.
+func (p Model) Opens(msg tea.KeyPressMsg) bool {
+	open, sug := p.Keys.Open, p.Keys.Suggest
+	open.SetEnabled(true)
+	sug.SetEnabled(true)
+	return key.Matches(msg, open, sug)
+}
+
+// Start opens the menu (w) or starts suggest (S) over what is on screen.
+func (p Model) Start(msg tea.KeyPressMsg, h Here) (Model, tea.Cmd) {
+	switch {
+	case p.src == nil:
+		p.say("%s", p.why())
+		return p, nil
+	case p.busy != "":
+		p.say("wait: %s", p.busy)
+		return p, nil
+	}
+	t, ok := p.targetAt(h)
+	if !ok {
+		p.say("no cycle selected")
+		return p, nil
+	}
+	if key.Matches(msg, p.Keys.Suggest) {
+		cmd := p.startSuggest(t)
+		return p, cmd
+	}
+	p.target, p.screen = t, ScreenMenu
+	return p, nil
+}
+
+// Menu opens the menu over what is on screen (after the diff's w opened
+// the re-run).
+func (p Model) Menu(h Here) Model {
+	if t, ok := p.targetAt(h); ok {
+		p.target, p.screen = t, ScreenMenu
+	}
+	return p
+}
+
+// Update takes the page's messages, and keys and the mouse wheel while a
+// screen is shown.
+func (p Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		if p.screen == ScreenNone {
+			return p, nil
+		}
+		return p.key(msg)
+	case tea.MouseWheelMsg:
+		if p.screen == ScreenNone {
+			return p, nil
+		}
+		k := p.Keys.Down
+		if msg.Button == tea.MouseWheelUp {
+			k = p.Keys.Up
+		}
+		press := tea.KeyPressMsg{Code: []rune(k.Keys()[0])[0], Text: k.Keys()[0]}
+		switch p.screen {
+		case ScreenDiff:
+			p.diff, _ = p.diff.Update(press)
+		case ScreenSuggest:
+			p.suggest, _ = p.suggest.Update(press)
+		}
+		return p, nil
+	case editReadyMsg:
+		p.busy = ""
+		if msg.err != nil {
+			p.say("what-if: %s", p.oneLine(msg.err))
+			return p, nil
+		}
+		p.editing = msg.edit
+		return p, runEditor(p.edits, msg.edit)
+	case editedMsg:
+		e := msg.edit
+		p.editing = nil
+		if msg.err != nil {
+			p.say("$EDITOR: %s", p.oneLine(msg.err))
+			return p, removeFile(e.path)
+		}
+		p.busy = fmt.Sprintf("re-running cycle %d with the edit…", e.target.seq)
+		src := p.src
+		return p, func() tea.Msg {
+			data, err := readTemp(e.path)
+			if err != nil {
+				return runMsg{edit: e, err: err, target: e.target}
+			}
+			if string(data) == string(e.orig) {
+				return runMsg{edit: e, target: e.target, err: errUnchanged}
+			}
+			return runWhatIf(src, e.target, Change{Kind: e.kind, Target: e.node, YAML: data}, e, data)
+		}
+	case runMsg:
+		p.busy = ""
+		if msg.err != nil {
+			if msg.err == errUnchanged {
+				p.say("the file was not changed: nothing re-run")
+				return p, removeFile(msg.edit.path)
+			}
+			if msg.edit != nil {
+				p.edit, p.editErr, p.screen = msg.edit, p.oneLine(msg.err), ScreenEditError
+				return p, nil
+			}
+			p.say("what-if: %s", p.oneLine(msg.err))
+			return p, nil
+		}
+		r := p.add(msg)
+		p.showDiff(r)
+		p.say("cycle %s: %s", r.label, summaryLine(r.res))
+		if msg.edit != nil {
+			return p, removeFile(msg.edit.path)
+		}
+		return p, nil
+	case suggestMsg:
+		p.busy = ""
+		if msg.err != nil {
+			p.say("suggest: %s", p.oneLine(msg.err))
+			return p, nil
+		}
+		p.suggest.SetResult(msg.res, msg.target)
+		p.screen = ScreenSuggest
+		return p, nil
+	}
+	return p, nil
+}
+
+// key handles a key while a screen is shown.
+func (p Model) key(msg tea.KeyPressMsg) (Model, tea.Cmd) {
+	k := p.Keys
+	switch p.screen {
+	case ScreenMenu:
+		return p.menuKey(msg)
+	case ScreenInput:
+		return p.inputKey(msg)
+	case ScreenPickPod:
+		switch {
+		case key.Matches(msg, k.Cancel):
+			p.screen = ScreenMenu
+		case key.Matches(msg, k.Up):
+			p.pick = max(p.pick-1, 0)
+		case key.Matches(msg, k.Down):
+			p.pick = min(p.pick+1, len(p.target.pods)-1)
+		case key.Matches(msg, k.Choose):
+			if p.pick >= 0 && p.pick < len(p.target.pods) {
+				ch := Change{Kind: ChangeEvict, Target: p.target.pods[p.pick].Key()}
+				p.screen = ScreenNone
+				return p, p.startRun(p.target, ch, nil, nil)
+			}
+		}
+	case ScreenEditError:
+		switch {
+		case key.Matches(msg, k.Retry):
+			e := p.edit
+			p.screen, p.edit, p.editErr, p.editing = ScreenNone, nil, "", e
+			return p, runEditor(p.edits, e)
+		case key.Matches(msg, k.Cancel):
+			e := p.edit
+			p.screen, p.edit, p.editErr = ScreenNone, nil, ""
+			p.say("edit cancelled")
+			return p, removeFile(e.path)
+		}
+	case ScreenDiff:
+		return p.diffKey(msg)
+	case ScreenSuggest:
+		switch {
+		case key.Matches(msg, k.Cancel):
+			p.screen = ScreenNone
+		case key.Matches(msg, k.Choose):
+			if s, ok := p.suggest.Selected(); ok {
+				p.screen = ScreenNone
+				return p, p.startRun(p.suggest.Target(), s.Change, nil, nil)
+			}
+		default:
+			p.suggest, _ = p.suggest.Update(msg)
+		}
+	}
+	return p, nil
+}
+
+// menuKey runs the menu's actions.
+func (p Model) menuKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
+	k, t := p.Keys, p.target
+	switch {
+	case key.Matches(msg, k.Cancel), key.Matches(msg, k.Open):
+		p.screen = ScreenNone
+	case key.Matches(msg, k.EditPod):
+		p.screen = ScreenNone
+		var yaml []byte
+		if t.prev != nil {
+			yaml = t.prev.podYAML
+		}
+		return p, p.startEdit(&editSession{kind: ChangePod, target: t}, yaml)
+	case key.Matches(msg, k.EditNode):
+		if t.node == "" {
+			p.say("select a node first: in the filter or score table, or open its detail")
+			return p, nil
+		}
+		p.screen = ScreenNone
+		var yaml []byte
+		if t.prev != nil {
+			yaml = t.prev.nodeYAML[t.node]
+		}
+		return p, p.startEdit(&editSession{kind: ChangeNode, node: t.node, target: t}, yaml)
+	case key.Matches(msg, k.Evict):
+		switch {
+		case t.node == "":
+			p.say("select a node first: its pods are the ones to evict")
+		case len(t.pods) == 0:
+			p.say("no pod is recorded on %s as this cycle saw it", t.node)
+		default:
+			p.screen, p.pick = ScreenPickPod, 0
+		}
+	case key.Matches(msg, k.Weight):
+		v := ""
+		if t.point == "score" && t.plugin != "" {
+			v = t.plugin + "="
+		}
+		p.openInput(ChangeWeight, v)
+		return p, p.input.Focus()
+	case key.Matches(msg, k.Disable):
+		v := ""
+		if t.plugin != "" {
+			v = t.plugin + ":" + t.point
+		}
+		p.openInput(ChangeDisable, v)
+		return p, p.input.Focus()
+	case key.Matches(msg, k.Suggest):
+		p.screen = ScreenNone
+		return p, p.startSuggest(t)
+	case key.Matches(msg, k.Diff):
+		if t.prev == nil {
+			p.say("cycle %d is not a what-if: nothing to compare it with", t.seq)
+			return p, nil
+		}
+		p.showDiff(t.prev)
+	}
+	return p, nil
+}
+
+func (p *Model) openInput(kind ChangeKind, value string) {
+	p.screen, p.inputKind, p.inputErr = ScreenInput, kind, ""
+	p.input.Prompt = "weight PLUGIN=N: "
+	p.input.Placeholder = "e.g. NodeResourcesBalancedAllocation=5"
+	if kind == ChangeDisable {
+		p.input.Prompt = "disable PLUGIN[:POINT]: "
+		p.input.Placeholder = "e.g. NodeResourcesFit:score (no point: everywhere)"
+	}
+	p.input.SetWidth(max(p.w-len(p.input.Prompt)-2, 10))
+	p.input.SetValue(value)
+	p.input.CursorEnd()
+}
+
+// inputKey edits the weight or plugin prompt; enter parses and re-runs.
+func (p Model) inputKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
+	switch msg.String() {
+	case "esc":
+		p.screen = ScreenMenu
+		p.input.Blur()
+		return p, nil
+	case "enter":
+		ch, err := parseInput(p.inputKind, p.input.Value())
+		if err != nil {
+			p.inputErr = err.Error()
+			return p, nil
+		}
+		p.screen = ScreenNone
+		p.input.Blur()
+		return p, p.startRun(p.target, ch, nil, nil)
+	}
+	p.inputErr = ""
+	var cmd tea.Cmd
+	p.input, cmd = p.input.Update(msg)
+	return p, cmd
+}
+
+// parseInput reads "PLUGIN=N" (a weight) or "PLUGIN[:POINT]" (a plugin to disable).
+func parseInput(kind ChangeKind, s string) (Change, error) {
+	s = strings.TrimSpace(s)
+	if kind == ChangeWeight {
+		name, val, ok := strings.Cut(s, "=")
+		w, err := strconv.ParseInt(strings.TrimSpace(val), 10, 32)
+		if !ok || strings.TrimSpace(name) == "" || err != nil {
+			return Change{}, fmt.Errorf("want PLUGIN=N, e.g. NodeResourcesFit=5")
+		}
+		return Change{Kind: ChangeWeight, Target: strings.TrimSpace(name), Weight: int32(w)}, nil
+	}
+	name, point, _ := strings.Cut(s, ":")
+	if strings.TrimSpace(name) == "" {
+		return Change{}, fmt.Errorf("want PLUGIN or PLUGIN:POINT, e.g. NodeResourcesFit:score")
+	}
+	return Change{Kind: ChangeDisable, Target: strings.TrimSpace(name), Point: strings.TrimSpace(point)}, nil
+}
+
+// diffKey handles the diff view's keys: enter and b open the re-run and
+// the original (the session does: Out.Open); w opens the re-run and the
+// menu on it.
+func (p Model) diffKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
+	k, r := p.Keys, p.diffRun
+	switch {
+	case key.Matches(msg, k.Cancel):
+		p.screen = ScreenNone
+	case key.Matches(msg, k.Choose):
+		p.screen, p.out.Open = ScreenNone, r.cycle
+	case key.Matches(msg, k.Before):
+		p.screen, p.out.Open = ScreenNone, r.orig
+	case key.Matches(msg, k.Open):
+		p.screen, p.out.Open, p.out.ThenMenu = ScreenNone, r.cycle, true
+	default:
+		p.diff, _ = p.diff.Update(msg)
+	}
+	return p, nil
+}
+
+// startEdit writes the manifest to a file of the session's edit directory
+// for $EDITOR: yaml when set (what an earlier what-if edited), else what
+// the scheduler read of it, as the source gives it.
+func (p *Model) startEdit(e *editSession, yaml []byte) tea.Cmd {
+	src, edits := p.src, p.edits
+	what := "the pod"
+	if e.kind == ChangeNode {
+		what = "node " + e.node
+	}
+	p.busy = fmt.Sprintf("getting %s as cycle %d saw it…", what, e.target.seq)
+	return func() tea.Msg {
+		data := yaml
+		if data == nil {
+			var err error
+			if e.kind == ChangeNode {
+				data, err = src.NodeYAML(e.target.original(), e.node)
+			} else {
+				data, err = src.PodYAML(e.target.original())
+			}
+			if err != nil {
+				return editReadyMsg{edit: e, err: err}
+			}
+		}
+		path, err := edits.write(data, e)
+		e.path, e.orig = path, data
+		return editReadyMsg{edit: e, err: err}
+	}
+}
+
+// startRun re-runs the target's cycle with its base changes and ch.
+func (p *Model) startRun(t target, ch Change, e *editSession, yaml []byte) tea.Cmd {
+	src := p.src
+	p.busy = fmt.Sprintf("re-running cycle %d with %s…", t.seq, ch)
+	return func() tea.Msg { return runWhatIf(src, t, ch, e, yaml) }
+}
+
+// runWhatIf re-runs the target's cycle with its base changes and ch; it is
+// the body of a tea.Cmd.
+func runWhatIf(src Source, t target, ch Change, e *editSession, yaml []byte) tea.Msg {
+	changes := withChange(t.base, ch)
+	res, err := src.Run(t.original(), changes)
+	return runMsg{res: res, changes: changes, target: t, edit: e, yaml: yaml, err: err}
+}
+
+// withChange adds ch to the changes a re-run made. A second edit of the pod
+// (or of one node), or a second weight of one plugin, replaces the first;
+// disabling a plugin the re-run disabled enables it again (a toggle).
+func withChange(base []Change, ch Change) []Change {
+	var out []Change
+	toggled := false
+	for _, b := range base {
+		switch {
+		case ch.Kind == ChangeDisable && b.Kind == ChangeDisable && b.Target == ch.Target && b.Point == ch.Point:
+			toggled = true
+			continue
+		case (ch.Kind == ChangePod || ch.Kind == ChangeNode || ch.Kind == ChangeWeight) && b.Kind == ch.Kind && b.Target == ch.Target:
+			continue
+		}
+		out = append(out, b)
+	}
+	if toggled {
+		return out
+	}
+	return append(out, ch)
+}
+
+// startSuggest searches changes for the target's cycle.
+func (p *Model) startSuggest(t target) tea.Cmd {
+	if c := t.original(); c.Outcome.Result == recorder.ResultBound {
+		p.say("cycle %d bound its pod to %s: suggest is for a pod that did not fit", c.Seq, c.Outcome.Node)
+		return nil
+	}
+	src := p.src
+	p.busy = fmt.Sprintf("searching changes for cycle %d (each is verified by a re-run)…", t.seq)
+	return func() tea.Msg {
+		res, err := src.Suggest(t.original())
+		return suggestMsg{res: res, target: t, err: err}
+	}
+}
+
+// summaryLine says where the re-run put the pod.
+func summaryLine(r *Result) string {
+	switch {
+	case r.After.Outcome.Result == recorder.ResultBound:
+		return "the pod would bind to " + r.After.Outcome.Node
+	case r.Landing != "":
+		return "the pod would preempt and land on " + r.Landing
+	}
+	return "the pod would still be " + r.After.Outcome.Result
+}
+
+// add registers a re-run and asks the session to list it beside the cycle
+// it changed.
+func (p *Model) add(msg runMsg) *run {
+	t := msg.target
+	orig := t.original()
+	p.runs.perSeq[t.seq]++
+	after := *msg.res.After
+	after.Seq = t.seq
+	r := &run{res: msg.res, changes: msg.changes, orig: orig, cycle: &after,
+		label: label(t.seq, p.runs.perSeq[t.seq]), nodeYAML: map[string][]byte{}}
+	if t.prev != nil {
+		r.podYAML = t.prev.podYAML
+		for k, v := range t.prev.nodeYAML {
+			r.nodeYAML[k] = v
+		}
+	}
+	if e := msg.edit; e != nil {
+		if e.kind == ChangePod {
+			r.podYAML = msg.yaml
+		} else {
+			r.nodeYAML[e.node] = msg.yaml
+		}
+	}
+	p.runs.byCycle[r.cycle] = r
+	what := strings.Join(msg.res.Changes, "; ")
+	if what == "" {
+		what = joinChanges(msg.changes)
+	}
+	p.out.Added = &Added{Orig: orig, Cycle: r.cycle, Label: r.label, What: what}
+	return r
+}
+
+// HelpKeys is the key map of the screen that has the keys, nil when none.
+func (p Model) HelpKeys() help.KeyMap {
+	k := p.Keys
+	switch p.screen {
+	case ScreenMenu:
+		return menuKeys{k}
+	case ScreenInput:
+		return inputKeys{k}
+	case ScreenPickPod:
+		return listKeys{k, "evict it"}
+	case ScreenEditError:
+		return errorKeys{k}
+	case ScreenDiff:
+		return diffKeys{k, p.diff.Keys}
+	case ScreenSuggest:
+		if _, ok := p.suggest.Selected(); !ok {
+			return errorKeys{k}.cancelOnly()
+		}
+		return listKeys{k, "open as what-if"}
+	}
+	return nil
+}
+
+// BarKeys are the keys the key bar offers over cycle c (nil when none is
+// shown): suggest only for a pod that did not fit.
+func (p Model) BarKeys(c *recorder.Cycle) KeyMap {
+	k := p.Keys
+	c = p.runs.Original(c)
+	if c == nil {
+		k.setAvailable(false)
+	} else if c.Outcome.Result == recorder.ResultBound {
+		k.Suggest.SetEnabled(false)
+	}
+	return k
+}
+
+// View draws a full screen (FullScreen).
+func (p Model) View() string {
+	switch p.screen {
+	case ScreenDiff:
+		return p.diff.View()
+	case ScreenSuggest:
+		return p.suggest.View()
+	case ScreenPickPod:
+		return strings.Join(p.pickLines(), "\n")
+	}
+	return ""
+}
+
+func (p Model) pickLines() []string {
+	st, t := p.st, p.target
+	lines := []string{st.Title.Render("evict a pod from "+t.node) + st.Dim.Render(fmt.Sprintf(" · then re-run cycle %d", t.seq)), ""}
+	for i, pod := range t.pods {
+		row := fmt.Sprintf("%s (priority %d)", pod.Key(), pod.Priority)
+		if i == p.pick {
+			lines = append(lines, st.Selected.Render("▸ "+layout.Fit(row, p.w-2)))
+			continue
+		}
+		lines = append(lines, "  "+row)
+	}
+	return lines
+}
+
+// Overlay draws the menu, the prompt or the edit error over the bottom of
+// body, as a completion menu would.
+func (p Model) Overlay(body []string) []string {
+	var panel []string
+	st, t, k := p.st, p.target, p.Keys
+	w := p.w
+	rule := st.Border.Render(strings.Repeat("─", w))
+	switch p.screen {
+	case ScreenMenu:
+		title := fmt.Sprintf("what-if on cycle %d", t.seq)
+		if t.prev != nil {
+			title = fmt.Sprintf("what-if on %s (adds to: %s)", t.prev.label, joinChanges(t.base))
+		}
+		panel = []string{rule, st.Title.Render(layout.Fit(title, w))}
+		item := func(b key.Binding, text string, ok bool) {
+			line := "  " + st.Key.Render(layout.Fit(b.Help().Key, 4)) + " " + text
+			if !ok {
+				line = "  " + st.Dim.Render(layout.Fit(b.Help().Key, 4)+" "+text)
+			}
+			panel = append(panel, layout.Fit(line, w))
+		}
+		node, pick := "node "+t.node, ""
+		if t.node == "" {
+			node, pick = "a node", " (select a node first)"
+		}
+		item(k.EditPod, "edit the pod in $EDITOR, as the scheduler saw it", true)
+		item(k.EditNode, "edit "+node+" in $EDITOR"+pick, t.node != "")
+		pods := "none there"
+		if len(t.pods) > 0 {
+			pods = fmt.Sprintf("%d there", len(t.pods))
+		}
+		evict := fmt.Sprintf("evict a pod of %s (%s)", node, pods)
+		if t.node == "" {
+			evict = "evict a pod of a node" + pick
+		}
+		item(k.Evict, evict, len(t.pods) > 0)
+		wt := "set a score plugin's weight"
+		if t.point == "score" && t.plugin != "" {
+			wt += fmt.Sprintf(" (%s is %d)", t.plugin, t.weight)
+		}
+		item(k.Weight, wt, true)
+		dis := "disable a plugin"
+		switch {
+		case t.plugin != "" && t.disabled(t.plugin, t.point):
+			dis = fmt.Sprintf("enable %s at %s again (%s then %s)", t.plugin, t.point, k.Disable.Help().Key, k.Choose.Help().Key)
+		case t.plugin != "":
+			dis += fmt.Sprintf(" (%s at %s)", t.plugin, t.point)
+		}
+		item(k.Disable, dis, true)
+		item(k.Suggest, "suggest changes that make the pod schedulable", t.original().Outcome.Result != recorder.ResultBound)
+		if t.prev != nil {
+			item(k.Diff, "diff with cycle "+strconv.Itoa(t.seq), true)
+		}
+	case ScreenInput:
+		panel = []string{rule, st.Title.Render(fmt.Sprintf("what-if on cycle %d", t.seq)), p.input.View()}
+		if p.inputErr != "" {
+			panel = append(panel, st.Problem.Render(layout.Fit(p.inputErr, w)))
+		}
+	case ScreenEditError:
+		panel = []string{rule, st.Problem.Render(layout.Fit("the edit could not be applied:", w))}
+		for _, l := range layout.Wrap(p.editErr, w-2, "  ") {
+			panel = append(panel, "  "+l)
+		}
+		panel = append(panel, st.Dim.Render("  "+k.Retry.Help().Key+" edits the file again (your text is kept) · "+k.Cancel.Help().Key+" cancels"))
+	default:
+		return body
+	}
+	if len(panel) >= len(body) {
+		panel = panel[len(panel)-len(body):]
+	}
+	return append(body[:len(body)-len(panel)], panel...)
+}
+
+func joinChanges(cs []Change) string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.String())
+	}
+	return strings.Join(out, ", ")
+}
+
+// HelpSections are the "?" screen's blocks of what-if keys: those that work
+// in a cycle, and those of the menu w opens (d there is not the Filter
+// phase's d).
+func (p Model) HelpSections() []helpscreen.Section {
+	k := DefaultKeyMap()
+	open := helpscreen.Section{Title: "What-if", Keys: []key.Binding{k.Open, k.Suggest}}
+	menu := helpscreen.Section{Title: "In the what-if menu (after " + k.Open.Help().Key + ")", Keys: []key.Binding{k.EditPod, k.EditNode, k.Evict, k.Weight, k.Disable, k.Diff}}
+	if p.src == nil {
+		open.Note = p.why()
+	}
+	return []helpscreen.Section{open, menu}
+}
