@@ -20,6 +20,13 @@ func bindingsOf(km any) map[string]key.Binding {
 	out := map[string]key.Binding{}
 	v := reflect.ValueOf(km)
 	for i := range v.NumField() {
+		if f := v.Type().Field(i); f.Anonymous {
+			// An embedded key map (pager.KeyMap's moving keys).
+			for name, b := range bindingsOf(v.Field(i).Interface()) {
+				out[name] = b
+			}
+			continue
+		}
 		if b, ok := v.Field(i).Interface().(key.Binding); ok {
 			out[v.Type().Field(i).Name] = b
 		}

@@ -218,19 +218,11 @@ func searchText(e *recorder.CycleEntry, o *recorder.Observed) string {
 func (l Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
+		if n, ok := l.Keys.Step(msg, l.bodyHeight()); ok {
+			l.moveTo(l.cursor + n)
+			break
+		}
 		switch {
-		case key.Matches(msg, l.Keys.Up):
-			l.moveTo(l.cursor - 1)
-		case key.Matches(msg, l.Keys.Down):
-			l.moveTo(l.cursor + 1)
-		case key.Matches(msg, l.Keys.Top):
-			l.moveTo(0)
-		case key.Matches(msg, l.Keys.Bottom):
-			l.moveTo(len(l.rows) - 1)
-		case key.Matches(msg, l.Keys.PageUp):
-			l.moveTo(l.cursor - max(l.bodyHeight()/2, 1))
-		case key.Matches(msg, l.Keys.PageDown):
-			l.moveTo(l.cursor + max(l.bodyHeight()/2, 1))
 		case key.Matches(msg, l.Keys.NextFailure):
 			l.JumpFailure(1)
 		case key.Matches(msg, l.Keys.PrevFailure):

@@ -16,6 +16,7 @@ import (
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/tui/analysis"
+	"github.com/schedscope/schedscope/tui/components/pager"
 	"github.com/schedscope/schedscope/tui/glyph"
 	"github.com/schedscope/schedscope/tui/keyhint"
 	"github.com/schedscope/schedscope/tui/layout"
@@ -41,22 +42,21 @@ type Run struct {
 
 // KeyMap holds the view's keys.
 type KeyMap struct {
-	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+	// The moving keys: up, down, a page, first and last.
+	pager.KeyMap
 	// Words switches, narrow, between the table and the diff in words.
 	Words key.Binding
 }
 
 // DefaultKeyMap returns the view's keys: vim keys and arrows.
 func DefaultKeyMap() KeyMap {
-	return KeyMap{
-		Up:       key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("↑/k", "up")),
-		Down:     key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("↓/j", "down")),
-		PageUp:   key.NewBinding(key.WithKeys("ctrl+u", "pgup"), key.WithHelp("ctrl+u", "page up")),
-		PageDown: key.NewBinding(key.WithKeys("ctrl+d", "pgdown"), key.WithHelp("ctrl+d", "page down")),
-		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "first")),
-		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "last")),
-		Words:    key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "table/words")),
+	k := KeyMap{
+		KeyMap: pager.DefaultKeyMap(),
+		Words:  key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "table/words")),
 	}
+	k.Top.SetHelp("g", "first")
+	k.Bottom.SetHelp("G", "last")
+	return k
 }
 
 // ShortHelp implements help.KeyMap.
@@ -223,21 +223,10 @@ func (v Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if !ok || v.run == nil {
 		return v, nil
 	}
-	switch {
-	case key.Matches(k, v.Keys.Words):
+	if key.Matches(k, v.Keys.Words) {
 		v.words = !v.words
-	case key.Matches(k, v.Keys.Up):
-		v.move(-1)
-	case key.Matches(k, v.Keys.Down):
-		v.move(1)
-	case key.Matches(k, v.Keys.PageUp):
-		v.move(-max(v.visibleRows()/2, 1))
-	case key.Matches(k, v.Keys.PageDown):
-		v.move(max(v.visibleRows()/2, 1))
-	case key.Matches(k, v.Keys.Top):
-		v.move(-1 << 30)
-	case key.Matches(k, v.Keys.Bottom):
-		v.move(1 << 30)
+	} else if n, ok := v.Keys.Step(k, v.visibleRows()); ok {
+		v.move(n)
 	}
 	v.keepVisible()
 	return v, nil

@@ -14,18 +14,19 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/tui/components/pager"
 	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/theme"
 )
 
 // KeyMap holds the Pods view's keys.
 type KeyMap struct {
-	Up, Down, Top, Bottom, PageUp, PageDown key.Binding
+	// The moving keys: up, down, a page, first and last.
+	pager.KeyMap
 	// Open shows the selected pod's story; in a story, it opens the
 	// selected cycle in the cycle view.
 	Open   key.Binding
@@ -36,18 +37,16 @@ type KeyMap struct {
 
 // DefaultKeyMap returns the Pods view's keys, k9s style.
 func DefaultKeyMap() KeyMap {
-	return KeyMap{
-		Up:       key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("↑/k", "up")),
-		Down:     key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("↓/j", "down")),
-		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "first")),
-		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "last")),
-		PageUp:   key.NewBinding(key.WithKeys("ctrl+u", "pgup"), key.WithHelp("ctrl+u", "page up")),
-		PageDown: key.NewBinding(key.WithKeys("ctrl+d", "pgdown"), key.WithHelp("ctrl+d", "page down")),
-		Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "story")),
-		Sort:     key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort")),
-		Filter:   key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
-		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+	k := KeyMap{
+		KeyMap: pager.DefaultKeyMap(),
+		Open:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "story")),
+		Sort:   key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort")),
+		Filter: key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		Back:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 	}
+	k.Top.SetHelp("g", "first")
+	k.Bottom.SetHelp("G", "last")
+	return k
 }
 
 // ShortHelp implements help.KeyMap.
@@ -413,20 +412,11 @@ func (p Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		k := p.Keys
-		page := max(p.bodyHeight()/2, 1)
+		if n, ok := k.Step(msg, p.bodyHeight()); ok {
+			move = n
+			break
+		}
 		switch {
-		case key.Matches(msg, k.Up):
-			move = -1
-		case key.Matches(msg, k.Down):
-			move = 1
-		case key.Matches(msg, k.PageUp):
-			move = -page
-		case key.Matches(msg, k.PageDown):
-			move = page
-		case key.Matches(msg, k.Top):
-			move = -1 << 30
-		case key.Matches(msg, k.Bottom):
-			move = 1 << 30
 		case key.Matches(msg, k.Sort):
 			p.sort = (p.sort + 1) % numPodSorts
 			p.apply(p.selectedKey())

@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/schedscope/schedscope/tui/components/pager"
 	"github.com/schedscope/schedscope/tui/keyhint"
 	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/theme"
@@ -34,22 +35,21 @@ type Note struct {
 
 // KeyMap holds the problems view's keys.
 type KeyMap struct {
-	Up, Down, Top, Bottom, PageUp, PageDown key.Binding
+	// The moving keys: up, down, a page, first and last.
+	pager.KeyMap
 	// Close leaves the view; the model that opened it acts on it.
 	Close key.Binding
 }
 
 // DefaultKeyMap returns the problems view's keys: vim keys and arrows.
 func DefaultKeyMap() KeyMap {
-	return KeyMap{
-		Up:       key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("↑/k", "up")),
-		Down:     key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("↓/j", "down")),
-		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "first")),
-		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "last")),
-		PageUp:   key.NewBinding(key.WithKeys("ctrl+u", "pgup"), key.WithHelp("ctrl+u", "page up")),
-		PageDown: key.NewBinding(key.WithKeys("ctrl+d", "pgdown"), key.WithHelp("ctrl+d", "page down")),
-		Close:    key.NewBinding(key.WithKeys("esc", "!", "q"), key.WithHelp("esc/!", "close")),
+	k := KeyMap{
+		KeyMap: pager.DefaultKeyMap(),
+		Close:  key.NewBinding(key.WithKeys("esc", "!", "q"), key.WithHelp("esc/!", "close")),
 	}
+	k.Top.SetHelp("g", "first")
+	k.Bottom.SetHelp("G", "last")
+	return k
 }
 
 // ShortHelp implements help.KeyMap.
@@ -137,19 +137,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	k := m.Keys
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
-		switch {
-		case key.Matches(msg, k.Up):
-			m.scroll--
-		case key.Matches(msg, k.Down):
-			m.scroll++
-		case key.Matches(msg, k.PageUp):
-			m.scroll -= max(m.bodyHeight()/2, 1)
-		case key.Matches(msg, k.PageDown):
-			m.scroll += max(m.bodyHeight()/2, 1)
-		case key.Matches(msg, k.Top):
-			m.scroll = 0
-		case key.Matches(msg, k.Bottom):
-			m.scroll = 1 << 30
+		if n, ok := k.Step(msg, m.bodyHeight()); ok {
+			m.scroll = max(m.scroll+n, 0) // the view stops it at the last line
 		}
 	case tea.MouseWheelMsg:
 		switch msg.Button {

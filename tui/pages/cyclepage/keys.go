@@ -1,13 +1,18 @@
 package cyclepage
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+
+	"github.com/schedscope/schedscope/tui/components/pager"
+)
 
 // KeyMap holds the cycle view's keys.
 type KeyMap struct {
-	PrevPhase, NextPhase                    key.Binding
-	Up, Down, Top, Bottom, PageUp, PageDown key.Binding
-	Detail                                  key.Binding
-	NextFailure, PrevFailure                key.Binding
+	PrevPhase, NextPhase key.Binding
+	// The moving keys: up, down, a page, first and last.
+	pager.KeyMap
+	Detail                   key.Binding
+	NextFailure, PrevFailure key.Binding
 	// Filter opens the node-name prompt and Back closes what is open in the
 	// view (node detail, explain panel, name filter) or leaves it; the root
 	// model routes both, since the prompt and the cycle list are its own.
@@ -16,21 +21,17 @@ type KeyMap struct {
 
 // DefaultKeyMap returns the cycle view's keys.
 func DefaultKeyMap() KeyMap {
-	return KeyMap{
+	k := KeyMap{
+		KeyMap:      pager.DefaultKeyMap(),
 		PrevPhase:   key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "prev phase")),
 		NextPhase:   key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "next phase")),
-		Up:          key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("↑/k", "up")),
-		Down:        key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("↓/j", "down")),
-		Top:         key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "top")),
-		Bottom:      key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "bottom")),
-		PageUp:      key.NewBinding(key.WithKeys("ctrl+u", "pgup"), key.WithHelp("ctrl+u", "page up")),
-		PageDown:    key.NewBinding(key.WithKeys("ctrl+d", "pgdown"), key.WithHelp("ctrl+d", "page down")),
 		Detail:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "node detail")),
 		NextFailure: key.NewBinding(key.WithKeys("n", "]"), key.WithHelp("n/]", "next failure")),
 		PrevFailure: key.NewBinding(key.WithKeys("N", "["), key.WithHelp("N/[", "prev failure")),
 		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "name")),
 		Back:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 	}
+	return k
 }
 
 // ShortHelp implements help.KeyMap.

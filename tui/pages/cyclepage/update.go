@@ -106,6 +106,10 @@ func (v *Model) handleKey(msg tea.KeyPressMsg) {
 		v.updateKeys()
 		return
 	}
+	if n, ok := v.Keys.Step(msg, 2*v.page()); ok {
+		v.moveRows(n)
+		return
+	}
 	k := v.Keys
 	switch {
 	case key.Matches(msg, k.PrevPhase):
@@ -122,18 +126,6 @@ func (v *Model) handleKey(msg tea.KeyPressMsg) {
 			v.enterPhase()
 			v.focusRejection()
 		}
-	case key.Matches(msg, k.Up):
-		v.moveRows(-1)
-	case key.Matches(msg, k.Down):
-		v.moveRows(1)
-	case key.Matches(msg, k.PageUp):
-		v.moveRows(-v.page())
-	case key.Matches(msg, k.PageDown):
-		v.moveRows(v.page())
-	case key.Matches(msg, k.Top):
-		v.moveRows(-1 << 30)
-	case key.Matches(msg, k.Bottom):
-		v.moveRows(1 << 30)
 	case key.Matches(msg, k.Detail):
 		if node, ok := v.nodes.Selected(); ok {
 			d := nodedetail.New(v.st, v.c, v.a, node)
