@@ -3,6 +3,7 @@ package narrate
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -61,17 +62,9 @@ func fieldChanges(path []any, before, after any, out *[]string) {
 		if !ok {
 			break
 		}
-		keys := make([]string, 0, len(a)+len(b))
-		for k := range b {
-			keys = append(keys, k)
-		}
-		for k := range a {
-			if _, ok := b[k]; !ok {
-				keys = append(keys, k)
-			}
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
+		both := maps.Clone(b)
+		maps.Copy(both, a)
+		for _, k := range slices.Sorted(maps.Keys(both)) {
 			bv, inB := b[k]
 			av, inA := a[k]
 			switch {

@@ -4,6 +4,8 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 
+	"github.com/schedscope/schedscope/tui/components/pager"
+
 	"github.com/schedscope/schedscope/tui/components/diffview"
 )
 
@@ -22,18 +24,18 @@ type KeyMap struct {
 	Disable  key.Binding
 	Diff     key.Binding
 
-	// The screens' keys.
-	Up, Down                      key.Binding
-	PageUp, PageDown, Top, Bottom key.Binding
-	Choose                        key.Binding
-	Before                        key.Binding
-	Retry                         key.Binding
-	Cancel                        key.Binding
+	// The screens' keys: moving, then acting.
+	pager.KeyMap
+	Choose key.Binding
+	Before key.Binding
+	Retry  key.Binding
+	Cancel key.Binding
 }
 
 // DefaultKeyMap returns the what-if keys.
 func DefaultKeyMap() KeyMap {
-	return KeyMap{
+	k := KeyMap{
+		KeyMap:   pager.DefaultKeyMap(),
 		Open:     key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "what-if")),
 		Suggest:  key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "suggest")),
 		EditPod:  key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit the pod in $EDITOR")),
@@ -42,17 +44,14 @@ func DefaultKeyMap() KeyMap {
 		Weight:   key.NewBinding(key.WithKeys("W"), key.WithHelp("W", "set a score weight")),
 		Disable:  key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "disable a plugin")),
 		Diff:     key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "diff with the original")),
-		Up:       key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("↑/k", "up")),
-		Down:     key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("↓/j", "down")),
-		PageUp:   key.NewBinding(key.WithKeys("ctrl+u", "pgup"), key.WithHelp("ctrl+u", "page up")),
-		PageDown: key.NewBinding(key.WithKeys("ctrl+d", "pgdown"), key.WithHelp("ctrl+d", "page down")),
-		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "first")),
-		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "last")),
 		Choose:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
 		Before:   key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "open the original")),
 		Retry:    key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit again")),
 		Cancel:   key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "back")),
 	}
+	k.Top.SetHelp("g", "first")
+	k.Bottom.SetHelp("G", "last")
+	return k
 }
 
 // setAvailable enables the keys that open the mode only when there is
