@@ -36,28 +36,7 @@ func runFixtureArriving(t *testing.T, name string, data []byte, opts Options, bu
 	if err != nil {
 		t.Fatalf("fixture.Load: %v", err)
 	}
-	var mu sync.Mutex
-	var cycles []*recorder.Cycle
-	opts.OnCycle = func(c *recorder.Cycle) {
-		mu.Lock()
-		cycles = append(cycles, c)
-		mu.Unlock()
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	e, err := New(ctx, fx, opts)
-	if err != nil {
-		t.Fatalf("New: %v", err)
-	}
-	run := e.Run
-	if burst {
-		run = e.RunBurst
-	}
-	res, err := run(ctx)
-	if err != nil {
-		t.Fatalf("run: %v", err)
-	}
-	sort.Slice(cycles, func(i, j int) bool { return cycles[i].Seq < cycles[j].Seq })
+	res, cycles, _ := runEngineWith(t, fx, opts, burst)
 	return res, cycles
 }
 

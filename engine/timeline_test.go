@@ -204,17 +204,26 @@ func runLoaded(t *testing.T, fx *fixture.Fixture, burst bool) (*Result, []*recor
 // runEngine is runLoaded, with the engine the run had.
 func runEngine(t *testing.T, fx *fixture.Fixture, burst bool) (*Result, []*recorder.Cycle, *Engine) {
 	t.Helper()
+	return runEngineWith(t, fx, Options{}, burst)
+}
+
+// runEngineWith runs fx with opts, its pending pods arriving at once
+// (burst) or one by one, and returns its result, its cycles in order and
+// the engine.
+func runEngineWith(t *testing.T, fx *fixture.Fixture, opts Options, burst bool) (*Result, []*recorder.Cycle, *Engine) {
+	t.Helper()
 	var mu sync.Mutex
 	var cycles []*recorder.Cycle
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	e, err := New(ctx, fx, Options{OnCycle: func(c *recorder.Cycle) {
+	opts.OnCycle = func(c *recorder.Cycle) {
 		mu.Lock()
 		cycles = append(cycles, c)
 		mu.Unlock()
-	}})
+	}
+	e, err := New(ctx, fx, opts)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("New: %v", err)
 	}
 	run := e.Run
 	if burst {
@@ -222,7 +231,7 @@ func runEngine(t *testing.T, fx *fixture.Fixture, burst bool) (*Result, []*recor
 	}
 	res, err := run(ctx)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("run: %v", err)
 	}
 	mu.Lock()
 	defer mu.Unlock()

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -494,5 +495,40 @@ func TestReRunHasNoClusterBinding(t *testing.T) {
 	}
 	if m.view.Observed() != nil {
 		t.Errorf("the re-run shows the cluster's binding of the recorded cycle: %+v", m.view.Observed())
+	}
+}
+
+// y shows the selected node's YAML, else the pod's, as the source gives
+// it, read-only and scrolling; esc closes it. Without a source it says why.
+func TestYAMLView(t *testing.T) {
+	before, _ := stuckCycles()
+	pod := "kind: Pod\nmetadata:\n  name: stuck\n" + strings.Repeat("# padding\n", 40) + "spec: {}\n"
+	f := &fakeWhatIf{podYAML: pod}
+	m := whatIfSession(t, f, 80, 24, before)
+
+	// From the list: the pod.
+	m = pressSettle(t, m, "y")
+	got := screen(m)
+	if m.wi.Screen() != whatif.ScreenYAML || !strings.Contains(got, "the pod as cycle 1 saw it") || !strings.Contains(got, "name: stuck") || strings.Contains(got, "spec: {}") {
+		t.Fatalf("y on the list: screen %d; want the pod's YAML from its top:\n%s", m.wi.Screen(), got)
+	}
+	golden(t, "yaml-pod-80x24", got)
+	if m = keys(m, "G"); !strings.Contains(screen(m), "spec: {}") {
+		t.Errorf("G in the YAML view does not reach its end:\n%s", screen(m))
+	}
+	if m = keys(m, "esc"); m.wi.Screen() != whatif.ScreenNone {
+		t.Errorf("esc left screen %d", m.wi.Screen())
+	}
+
+	// Inside the cycle, on the Filter table's selected node: the node.
+	m = pressSettle(t, m, "enter", "y")
+	if got := screen(m); !strings.Contains(got, "node cordoned as cycle 1 saw it") || !slices.Contains(f.yamlFor, "cordoned@1") {
+		t.Errorf("y on node cordoned: asked %q:\n%s", f.yamlFor, got)
+	}
+
+	rec := loadRecording(t, "unschedulable")
+	m = keys(newSession(t, rec, nil, 80, 24), "y")
+	if m.wi.Screen() != whatif.ScreenNone || m.message.Text != whatif.NoSource {
+		t.Errorf("y in a replay without a source: screen %d, message %q", m.wi.Screen(), m.message.Text)
 	}
 }

@@ -12,9 +12,10 @@ import (
 // KeyMap holds the keys of the what-if mode: the two that open it from
 // a cycle, the menu's actions, and the keys of its screens.
 type KeyMap struct {
-	// Open and Suggest work on the selected or open cycle.
+	// Open, Suggest and YAML work on the selected or open cycle.
 	Open    key.Binding
 	Suggest key.Binding
+	YAML    key.Binding
 
 	// The menu's actions.
 	EditPod  key.Binding
@@ -38,6 +39,7 @@ func DefaultKeyMap() KeyMap {
 		KeyMap:   pager.DefaultKeyMap(),
 		Open:     key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "what-if")),
 		Suggest:  key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "suggest")),
+		YAML:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "the pod's or node's YAML, as the scheduler saw it")),
 		EditPod:  key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit the pod in $EDITOR")),
 		EditNode: key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "edit the node in $EDITOR")),
 		Evict:    key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "evict a pod of the node")),
@@ -59,6 +61,7 @@ func DefaultKeyMap() KeyMap {
 func (k *KeyMap) setAvailable(ok bool) {
 	k.Open.SetEnabled(ok)
 	k.Suggest.SetEnabled(ok)
+	k.YAML.SetEnabled(ok)
 }
 
 // ShortHelp implements help.KeyMap: the keys that open the mode, shown in a
@@ -68,7 +71,7 @@ func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Open, k.Sugge
 // FullHelp implements help.KeyMap.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Open, k.Suggest},
+		{k.Open, k.Suggest, k.YAML},
 		{k.EditPod, k.EditNode, k.Evict, k.Weight, k.Disable, k.Diff},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Choose, k.Before, k.Retry, k.Cancel},
@@ -142,3 +145,11 @@ type backOnly struct{ b key.Binding }
 
 func (b backOnly) ShortHelp() []key.Binding  { return []key.Binding{b.b} }
 func (b backOnly) FullHelp() [][]key.Binding { return [][]key.Binding{{b.b}} }
+
+// yamlKeys is the help of the YAML view.
+type yamlKeys struct{ k KeyMap }
+
+func (y yamlKeys) ShortHelp() []key.Binding {
+	return []key.Binding{y.k.Up, y.k.Down, y.k.PageDown, y.k.Cancel}
+}
+func (y yamlKeys) FullHelp() [][]key.Binding { return [][]key.Binding{y.ShortHelp()} }

@@ -24,6 +24,7 @@ import (
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/tui/components/diffview"
 	"github.com/schedscope/schedscope/tui/components/helpscreen"
+	"github.com/schedscope/schedscope/tui/components/pager"
 	"github.com/schedscope/schedscope/tui/components/problems"
 	"github.com/schedscope/schedscope/tui/components/prompt"
 	"github.com/schedscope/schedscope/tui/layout"
@@ -47,6 +48,7 @@ const (
 	ScreenEditError // an edit the scheduler refused: edit again or cancel
 	ScreenDiff
 	ScreenSuggest
+	ScreenYAML // the pod's or a node's YAML, read-only
 )
 
 // run is one re-run the session holds, listed beside the cycle it changed.
@@ -226,6 +228,11 @@ type (
 		target target
 		err    error
 	}
+	yamlMsg struct {
+		title string
+		data  []byte
+		err   error
+	}
 	cleanedMsg struct{}
 )
 
@@ -233,6 +240,7 @@ func (editReadyMsg) whatIf() {}
 func (editedMsg) whatIf()    {}
 func (runMsg) whatIf()       {}
 func (suggestMsg) whatIf()   {}
+func (yamlMsg) whatIf()      {}
 func (cleanedMsg) whatIf()   {}
 
 // Owns tells whether msg is one of the page's messages, which Update takes.
@@ -300,6 +308,9 @@ type Model struct {
 	// diffRun is the run the diff shows.
 	diffRun *run
 	suggest SuggestView
+	// yaml shows a manifest read-only, titled yamlTitle.
+	yaml      pager.Model
+	yamlTitle string
 	// busy words the run under way, "" when none.
 	busy string
 
@@ -312,7 +323,7 @@ func New(src Source, st *theme.Styles, opts Options) Model {
 		opts.Clean = func(s string) string { return s }
 	}
 	p := Model{src: src, opts: opts, st: st, Keys: DefaultKeyMap(), runs: newRuns(), edits: &EditDir{},
-		input: prompt.NewTextInput(st), diff: diffview.New(st), suggest: NewSuggestView(st)}
+		input: prompt.NewTextInput(st), diff: diffview.New(st), suggest: NewSuggestView(st), yaml: pager.New()}
 	p.Keys.setAvailable(src != nil)
 	return p
 }
@@ -387,6 +398,7 @@ func (p *Model) SetSize(w, h int) {
 	p.w, p.h = w, h
 	p.diff.SetSize(w, h)
 	p.suggest.SetSize(w, h)
+	p.yaml.SetHeight(max(h-2, 1))
 	p.input.SetWidth(max(w-len(p.input.Prompt)-2, 10))
 }
 
@@ -394,7 +406,7 @@ func (p *Model) SetSize(w, h int) {
 // menu, the prompts and an edit's error are drawn over the panes' bottom
 // (Overlay).
 func (p Model) FullScreen() bool {
-	return p.screen == ScreenDiff || p.screen == ScreenSuggest || p.screen == ScreenPickPod
+	return p.screen == ScreenDiff || p.screen == ScreenSuggest || p.screen == ScreenPickPod || p.screen == ScreenYAML
 }
 
 // Crumb is the page's part of the title line's path, empty when no screen
@@ -411,6 +423,8 @@ func (p Model) Crumb() string {
 		return "suggest"
 	case ScreenPickPod:
 		return "what-if › evict"
+	case ScreenYAML:
+		return p.yamlTitle
 	}
 	return "what-if"
 }
@@ -432,15 +446,14 @@ func (p Model) Status(msg problems.Note) problems.Note {
 	return msg
 }
 
-// Opens tells whether the key opens the page (w, S), which Start takes.
+// Opens tells whether the key opens the page (w, S, y), which Start takes.
 func (p Model) Opens(msg tea.KeyPressMsg) bool {
-	open, sug := p.Keys.Open, p.Keys.Suggest
-	open.SetEnabled(true)
-	sug.SetEnabled(true)
-	return key.Matches(msg, open, sug)
+	k := DefaultKeyMap()
+	return key.Matches(msg, k.Open, k.Suggest, k.YAML)
 }
 
-// Start opens the menu (w) or starts suggest (S) over what is on screen.
+// Start opens the menu (w), starts suggest (S) or shows the YAML of the
+// selected node, else of the pod (y), over what is on screen.
 func (p Model) Start(msg tea.KeyPressMsg, h Here) (Model, tea.Cmd) {
 	switch {
 	case p.src == nil:
@@ -455,12 +468,46 @@ func (p Model) Start(msg tea.KeyPressMsg, h Here) (Model, tea.Cmd) {
 		p.say("no cycle selected")
 		return p, nil
 	}
-	if key.Matches(msg, p.Keys.Suggest) {
+	switch {
+	case key.Matches(msg, p.Keys.Suggest):
 		cmd := p.startSuggest(t)
+		return p, cmd
+	case key.Matches(msg, p.Keys.YAML):
+		cmd := p.startYAML(t)
 		return p, cmd
 	}
 	p.target, p.screen = t, ScreenMenu
 	return p, nil
+}
+
+// startYAML gets the manifest of the target's node, or of its pod, as its
+// cycle saw it (as a re-run's edits left it), for the YAML view.
+func (p *Model) startYAML(t target) tea.Cmd {
+	src := p.src
+	what := "the pod"
+	if t.node != "" {
+		what = "node " + t.node
+	}
+	title := fmt.Sprintf("%s as cycle %d saw it", what, t.seq)
+	if t.prev != nil {
+		title = fmt.Sprintf("%s as what-if %s changed it", what, t.prev.label)
+	}
+	p.busy = "getting " + title + "…"
+	return func() tea.Msg {
+		var data []byte
+		var err error
+		switch {
+		case t.node != "" && t.prev != nil && t.prev.nodeYAML[t.node] != nil:
+			data = t.prev.nodeYAML[t.node]
+		case t.node != "":
+			data, err = src.NodeYAML(t.original(), t.node)
+		case t.prev != nil && t.prev.podYAML != nil:
+			data = t.prev.podYAML
+		default:
+			data, err = src.PodYAML(t.original())
+		}
+		return yamlMsg{title: title, data: data, err: err}
+	}
 }
 
 // Menu opens the menu over what is on screen (after the diff's w opened
@@ -495,6 +542,8 @@ func (p Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			p.diff, _ = p.diff.Update(press)
 		case ScreenSuggest:
 			p.suggest, _ = p.suggest.Update(press)
+		case ScreenYAML:
+			p.yaml, _ = p.yaml.Update(msg)
 		}
 		return p, nil
 	case editReadyMsg:
@@ -544,6 +593,20 @@ func (p Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		if msg.edit != nil {
 			return p, removeFile(msg.edit.path)
 		}
+		return p, nil
+	case yamlMsg:
+		p.busy = ""
+		if msg.err != nil {
+			p.say("YAML: %s", p.oneLine(msg.err))
+			return p, nil
+		}
+		lines := strings.Split(strings.TrimRight(string(msg.data), "\n"), "\n")
+		for i, l := range lines {
+			lines[i] = p.opts.Clean(l)
+		}
+		p.yaml.SetLines(lines)
+		p.yaml.Top()
+		p.yamlTitle, p.screen = msg.title, ScreenYAML
 		return p, nil
 	case suggestMsg:
 		p.busy = ""
@@ -595,6 +658,12 @@ func (p Model) key(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		}
 	case ScreenDiff:
 		return p.diffKey(msg)
+	case ScreenYAML:
+		if key.Matches(msg, k.Cancel) {
+			p.screen = ScreenNone
+			break
+		}
+		p.yaml, _ = p.yaml.Update(msg)
 	case ScreenSuggest:
 		switch {
 		case key.Matches(msg, k.Cancel):
@@ -882,6 +951,8 @@ func (p Model) HelpKeys() help.KeyMap {
 		return errorKeys{k}
 	case ScreenDiff:
 		return diffKeys{k, p.diff.Keys}
+	case ScreenYAML:
+		return yamlKeys{k}
 	case ScreenSuggest:
 		if _, ok := p.suggest.Selected(); !ok {
 			return errorKeys{k}.cancelOnly()
@@ -913,6 +984,9 @@ func (p Model) View() string {
 		return p.suggest.View()
 	case ScreenPickPod:
 		return strings.Join(p.pickLines(), "\n")
+	case ScreenYAML:
+		head := p.st.Title.Render("YAML") + p.st.Dim.Render(" · "+p.yamlTitle+" · what the scheduler reads, read-only")
+		return layout.Fit(head, p.w) + "\n\n" + p.yaml.View()
 	}
 	return ""
 }
@@ -1017,7 +1091,7 @@ func joinChanges(cs []Change) string {
 // phase's d).
 func (p Model) HelpSections() []helpscreen.Section {
 	k := DefaultKeyMap()
-	open := helpscreen.Section{Title: "What-if", Keys: []key.Binding{k.Open, k.Suggest}}
+	open := helpscreen.Section{Title: "What-if", Keys: []key.Binding{k.Open, k.Suggest, k.YAML}}
 	menu := helpscreen.Section{Title: "In the what-if menu (after " + k.Open.Help().Key + ")", Keys: []key.Binding{k.EditPod, k.EditNode, k.Evict, k.Weight, k.Disable, k.Diff}}
 	if p.src == nil {
 		open.Note = p.why()
