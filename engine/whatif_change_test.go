@@ -106,7 +106,7 @@ func TestChangeErrors(t *testing.T) {
 		{"add a pod as a node", AddNode([]byte("apiVersion: v1\nkind: Pod\nmetadata: {name: x}\n"), "x.yaml"), "is a Pod, not a Node"},
 		{"edit renames the pod", EditPod([]byte("apiVersion: v1\nkind: Pod\nmetadata: {name: other}\nspec: {containers: [{name: c, image: i}]}\n"), "p.yaml"), "p.yaml: names pod default/other"},
 		{"edit sets nodeName", EditPod([]byte("apiVersion: v1\nkind: Pod\nmetadata: {name: stuck}\nspec: {nodeName: node-a, containers: [{name: c, image: i}]}\n"), "p.yaml"), "spec.nodeName is set"},
-		{"edit misspells a field", EditPod([]byte("apiVersion: v1\nkind: Pod\nmetadata: {name: stuck}\nspec:\n  tolerationz: []\n"), "p.yaml"), `p.yaml:1: Pod: strict decoding error: unknown field "spec.tolerationz"`},
+		{"edit misspells a field", EditPod([]byte("apiVersion: v1\nkind: Pod\nmetadata: {name: stuck}\nspec:\n  tolerationz: []\n"), "p.yaml"), `p.yaml:5: Pod: strict decoding error: unknown field "spec.tolerationz"`},
 		{"edit is invalid", EditPod([]byte("apiVersion: v1\nkind: Pod\nmetadata: {name: stuck}\nspec:\n  containers: []\n"), "p.yaml"), "p.yaml: "},
 		{"edit renames a node", EditNode("cordoned", []byte("apiVersion: v1\nkind: Node\nmetadata: {name: x}\n"), "n.yaml"), `n.yaml: names node "x", not "cordoned"`},
 		{"replace with another pod", ReplacePod([]byte("apiVersion: v1\nkind: Pod\nmetadata: {name: other}\nspec: {containers: [{name: c, image: i}]}\n"), "p.yaml"), "names pod default/other"},
