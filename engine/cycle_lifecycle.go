@@ -37,6 +37,7 @@ func (e *Engine) startCycle(fw framework.Framework, state fwk.CycleState, podInf
 			NodeUse:     use,
 			SearchStart: *e.nextStart,
 			NodesToFind: e.nodesToFind(fw, len(nodes)),
+			Requests:    podRequests(podInfo.Pod),
 		},
 		uid:        podInfo.Pod.UID,
 		started:    time.Now(),

@@ -9,6 +9,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
+	resourcehelper "k8s.io/component-helpers/resource"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 
@@ -411,6 +412,21 @@ func pluginStatus(name string, st *fwk.Status, d time.Duration) recorder.PluginS
 		}
 	}
 	return ps
+}
+
+// podRequests are the pod's requests as NodeResourcesFit adds them up
+// (its containers' and overhead, the largest init container's), in the
+// units of NodeInfo.Allocatable: what the node's requested grows by.
+func podRequests(p *v1.Pod) map[string]int64 {
+	out := map[string]int64{}
+	for name, q := range resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{}) {
+		if name == v1.ResourceCPU {
+			out[string(name)] = q.MilliValue()
+		} else {
+			out[string(name)] = q.Value()
+		}
+	}
+	return out
 }
 
 func podRef(p *v1.Pod) recorder.PodRef {

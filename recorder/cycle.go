@@ -334,6 +334,10 @@ type Cycle struct {
 	SearchStart int `json:"searchStart"`
 	// NodesToFind is how many feasible nodes the search stops after.
 	NodesToFind int `json:"nodesToFind"`
+	// Requests are the pod's resource requests as the scheduler adds them
+	// up (the units of NodeInfo.Allocatable), so that a reader can work a
+	// resource plugin's score out; recordings made before have none.
+	Requests map[string]int64 `json:"requests,omitempty"`
 
 	FastPath   *FastPath         `json:"fastPath,omitempty"`
 	BatchHint  string            `json:"batchHint,omitempty"`

@@ -67,6 +67,7 @@ type Cycle struct {
 	NodeUse     []NodeUse          `json:"nodeUse,omitempty"`
 	SearchStart int                `json:"searchStart"`
 	NodesToFind int                `json:"nodesToFind"`
+	Requests    map[string]int64   `json:"requests,omitempty"`
 	FastPath    *recorder.FastPath `json:"fastPath,omitempty"`
 	BatchHint   string             `json:"batchHint,omitempty"`
 	PreFilter   *PreFilter         `json:"preFilter,omitempty"`
@@ -299,7 +300,7 @@ func exportNodeStatus(c *recorder.Cycle, plugins []string, node, plugin int, cod
 func NewCycle(c *recorder.Cycle) Cycle {
 	e := Cycle{
 		Seq: c.Seq, Pod: c.Pod, Profile: c.Profile, Attempt: c.Attempt, Start: c.Start, Duration: Duration(c.Duration),
-		Nodes: []string{}, SearchStart: c.SearchStart, NodesToFind: c.NodesToFind, FastPath: c.FastPath, BatchHint: c.BatchHint,
+		Nodes: []string{}, SearchStart: c.SearchStart, NodesToFind: c.NodesToFind, Requests: c.Requests, FastPath: c.FastPath, BatchHint: c.BatchHint,
 		Reserve: exportStatuses(c.Reserve), Unreserve: exportStatuses(c.Unreserve), Permit: exportStatuses(c.Permit),
 		PreBind: exportStatuses(c.PreBind), Bind: exportStatuses(c.Bind), PostBind: exportStatuses(c.PostBind),
 		Outcome: c.Outcome,

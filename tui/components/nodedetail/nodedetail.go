@@ -192,7 +192,7 @@ func (d Model) resourceBars(info *recorder.NodeInfo) []string {
 			style = d.st.Unschedulable
 		}
 		bar := style.Render(strings.Repeat("█", filled)) + d.st.NotCalled.Render(strings.Repeat("░", barW-filled))
-		out = append(out, fmt.Sprintf("  %s %s %s", layout.Fit(res, 18), bar, fmt.Sprintf("%s / %s", HumanQty(res, req), HumanQty(res, alloc))))
+		out = append(out, fmt.Sprintf("  %s %s %s", layout.Fit(res, 18), bar, fmt.Sprintf("%s / %s", narrate.Quantity(res, req), narrate.Quantity(res, alloc))))
 	}
 	if len(keys) == 0 {
 		out = append(out, d.st.Dim.Render("  allocatable not recorded"))
@@ -258,30 +258,34 @@ func (d Model) scoreResult() []string {
 			line += fmt.Sprintf(" → %d", pl.Normalized[i])
 		}
 		out = append(out, line+fmt.Sprintf(" × %d = %d", pl.Weight, s.Weighted(p, i)))
+		out = append(out, d.arithmetic(pl.Name, pl.Raw[i])...)
 	}
 	return out
 }
 
-// HumanQty prints a resource amount in the units NodeInfo.Allocatable uses.
-func HumanQty(resource string, v int64) string {
-	switch resource {
-	case "cpu":
-		if v%1000 == 0 {
-			return fmt.Sprintf("%d", v/1000)
-		}
-		return fmt.Sprintf("%dm", v)
-	case "memory", "ephemeral-storage":
-		const gi, mi = 1 << 30, 1 << 20
-		switch {
-		case v >= gi && v%gi == 0:
-			return fmt.Sprintf("%dGi", v/gi)
-		case v >= gi:
-			return fmt.Sprintf("%.1fGi", float64(v)/gi)
-		case v >= mi:
-			return fmt.Sprintf("%dMi", v/mi)
-		case v >= 1<<10:
-			return fmt.Sprintf("%dKi", v/(1<<10))
+
+
+// arithmetic works out a resource plugin's raw score from the node's
+// allocatable, what was placed on it and the pod's requests, as the cycle
+// recorded them (narrate.ScoreArithmetic), when it has them all.
+func (d Model) arithmetic(plugin string, raw int64) []string {
+	ns := d.c.Nodes
+	if ns == nil || d.node >= len(ns.Info) || d.usage == nil { // the node's use is still being read
+		return nil
+	}
+	a, ok := narrate.ScoreArithmetic(plugin, ns.Info[d.node].Allocatable, d.use.Requested, d.c.Requests, raw)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, l := range a.Lines {
+		for _, w := range layout.Wrap(l, max(d.w-8, 20), "  ") {
+			style := d.st.Dim
+			if !a.Matches {
+				style = d.st.Problem
+			}
+			out = append(out, "      "+style.Render(w))
 		}
 	}
-	return fmt.Sprintf("%d", v)
+	return out
 }

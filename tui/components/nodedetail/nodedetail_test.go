@@ -115,26 +115,6 @@ func TestUpdateScrolls(t *testing.T) {
 	}
 }
 
-func TestHumanQty(t *testing.T) {
-	tests := []struct {
-		res  string
-		v    int64
-		want string
-	}{
-		{"cpu", 4000, "4"},
-		{"cpu", 500, "500m"},
-		{"memory", 8 << 30, "8Gi"},
-		{"memory", 3 << 29, "1.5Gi"},
-		{"memory", 512 << 20, "512Mi"},
-		{"pods", 110, "110"},
-	}
-	for _, tc := range tests {
-		if got := HumanQty(tc.res, tc.v); got != tc.want {
-			t.Errorf("HumanQty(%s, %d) = %q, want %q", tc.res, tc.v, got, tc.want)
-		}
-	}
-}
-
 // A node rejected with a nominated pod counted there says so: why a node
 // with room to spare rejected the pod.
 func TestViewNamesNominatedPods(t *testing.T) {
@@ -159,5 +139,28 @@ func TestViewNamesNominatedPods(t *testing.T) {
 	got := ansi.Strip(d.View())
 	if !strings.Contains(got, "counting default/urgent (priority 1000), nominated here by an earlier preemption") {
 		t.Errorf("detail does not name the nominated pod:\n%s", got)
+	}
+}
+
+// With the pod's requests recorded, the detail works NodeResourcesFit's and
+// BalancedAllocation's raw scores out; a sum that does not give the recorded
+// score says so. A recording without requests shows the scores alone.
+func TestScoreArithmetic(t *testing.T) {
+	d := detailOf(t, "node-a", 120, 60)
+	if got := ansi.Strip(d.View()); strings.Contains(got, "LeastAllocated") {
+		t.Errorf("a recording without the pod's requests works a score out:\n%s", got)
+	}
+	c := *d.c
+	c.Requests = map[string]int64{"cpu": 500, "memory": 1 << 30}
+	d.c = &c
+	got := ansi.Strip(d.View())
+	for _, want := range []string{"LeastAllocated, free share after this pod: cpu (", "used share after this pod: cpu (", "before it: cpu ("} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the detail lacks %q:\n%s", want, got)
+		}
+	}
+	// default.rec's web requests something else: its sums differ, and say so.
+	if !strings.Contains(got, "not the recorded") {
+		t.Errorf("a sum that is not the recorded score is not told:\n%s", got)
 	}
 }
