@@ -143,24 +143,29 @@ func TestViewNamesNominatedPods(t *testing.T) {
 }
 
 // With the pod's requests recorded, the detail works NodeResourcesFit's and
-// BalancedAllocation's raw scores out; a sum that does not give the recorded
-// score says so. A recording without requests shows the scores alone.
+// BalancedAllocation's raw scores out, and they give the recorded scores; a
+// sum that does not says so; a recording without requests (made before
+// they were recorded) shows the scores alone.
 func TestScoreArithmetic(t *testing.T) {
 	d := detailOf(t, "node-a", 120, 60)
-	if got := ansi.Strip(d.View()); strings.Contains(got, "LeastAllocated") {
-		t.Errorf("a recording without the pod's requests works a score out:\n%s", got)
-	}
-	c := *d.c
-	c.Requests = map[string]int64{"cpu": 500, "memory": 1 << 30}
-	d.c = &c
 	got := ansi.Strip(d.View())
-	for _, want := range []string{"LeastAllocated, free share after this pod: cpu (", "used share after this pod: cpu (", "before it: cpu ("} {
+	for _, want := range []string{"LeastAllocated, free share after this pod: cpu (4 − 0 − 500m)×100/4 = 87", "mean of 2 = 90",
+		"before it: cpu (0)/4 = 0.00, memory (0)/8Gi = 0.00: balance 100", "50 + (50 + 96 − 100)/2 = 73"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the detail lacks %q:\n%s", want, got)
 		}
 	}
-	// default.rec's web requests something else: its sums differ, and say so.
-	if !strings.Contains(got, "not the recorded") {
+	if strings.Contains(got, "not the recorded") {
+		t.Errorf("a sum of the default profile differs from the recorded score:\n%s", got)
+	}
+	c := *d.c
+	c.Requests = map[string]int64{"cpu": 500, "memory": 1 << 30} // not web's: 512Mi
+	d.c = &c
+	if got := ansi.Strip(d.View()); !strings.Contains(got, "not the recorded 90: the profile scores otherwise") {
 		t.Errorf("a sum that is not the recorded score is not told:\n%s", got)
+	}
+	c.Requests = nil
+	if got := ansi.Strip(d.View()); strings.Contains(got, "LeastAllocated") {
+		t.Errorf("a cycle without the pod's requests works a score out:\n%s", got)
 	}
 }
