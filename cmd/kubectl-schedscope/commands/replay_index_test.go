@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -97,10 +98,7 @@ func summary(evs []tui.Event) []string {
 }
 
 func TestIndexRecordingSendsEntriesProblemsAndTheEnd(t *testing.T) {
-	data, err := os.ReadFile("../../../tui/testdata/default.rec")
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := unended(t, "../../../tui/testdata/default.rec")
 	path := filepath.Join(t.TempDir(), "r.rec")
 	torn := append(data, data[len(data)/2:len(data)/2+40]...) // a last line cut short
 	if err := os.WriteFile(path, torn, 0o600); err != nil {
@@ -144,10 +142,7 @@ func TestFollowingStopsAtTheEnd(t *testing.T) {
 		t.Errorf("followed, a recording its writer ended: %q; want it to end, never following", got)
 	}
 
-	data, err := os.ReadFile("../../../tui/testdata/default.rec")
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := unended(t, "../../../tui/testdata/default.rec")
 	torn := filepath.Join(t.TempDir(), "torn.rec")
 	if err := os.WriteFile(torn, append(data, data[len(data)/2:len(data)/2+40]...), 0o600); err != nil {
 		t.Fatal(err)
@@ -157,4 +152,17 @@ func TestFollowingStopsAtTheEnd(t *testing.T) {
 	if got := summary(evs); got[len(got)-1] != want || got[len(got)-2] != "state "+tui.StateFollowing {
 		t.Errorf("followed, a torn last record: %q; want following, then %q", got, want)
 	}
+}
+
+// unended is the recording at path without its writer's end record: as a
+// writer still at work, or one that was killed, leaves it.
+func unended(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	end := lineOfKind(t, lines, "end", 0)
+	return bytes.Join(slices.Delete(lines, end, end+1), nil)
 }
