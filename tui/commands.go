@@ -34,7 +34,7 @@ func (m *Model) openPrompt(mode promptMode, value string) tea.Cmd {
 
 // commandSuggestions complete ":" commands with tab.
 func commandSuggestions() []string {
-	out := []string{"cycle ", "filter ", "help", "pods", "problems", "quit"}
+	out := []string{"cycle ", "filter ", "help", "nodes", "pods", "problems", "quit"}
 	for p := range cyclepage.NumPhases {
 		out = append(out, "phase "+strings.ToLower(p.Short()))
 	}
@@ -137,6 +137,8 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 	case "pods", "pod", "po":
 		m.openPods()
 		m.pods.SetFilter(arg)
+	case "nodes", "node", "no":
+		m.openNodes(arg)
 	default:
 		m.say("no command %q; :help lists them", fields[0])
 	}

@@ -22,6 +22,9 @@
 //     stream.go is the Stream that carries a source's events to the model and
 //     the Cmd that reads it; window.go opens cycles of an indexed replay on
 //     demand and keeps a bounded window of them.
+//   - Layers. layers.go: the screens over the panes (the "?" screen, the
+//     problems, the nodes), a stack whose top takes the keys, and the shape
+//     of the components they adapt.
 //   - Modes. podsmode.go: the root's part of the Pods view. observed.go: the
 //     live bindings collected. The what-if page is pages/whatif; the root
 //     routes to it and does what it asks (model.go: toWhatIf, takeOut).
@@ -62,6 +65,8 @@
 //   - components/cyclelist: the timeline of cycles, with its filter and the
 //     what-if re-runs listed after their cycles.
 //   - components/pods: the Pods view: every pod's state, and a pod's story.
+//   - components/nodes: the Nodes view (:nodes): every node as a cycle saw
+//     it, and what the cycle did with it.
 //   - components/helpscreen: the "?" screen, every key by where it works
 //     (the root gives the sections), the commands and the glyph legends.
 //   - components/breakpoints: the form that edits a live run's breakpoints.

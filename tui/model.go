@@ -15,6 +15,7 @@ import (
 	"github.com/schedscope/schedscope/tui/components/explain"
 	"github.com/schedscope/schedscope/tui/components/helpscreen"
 	"github.com/schedscope/schedscope/tui/components/nodephase"
+	"github.com/schedscope/schedscope/tui/components/nodes"
 	"github.com/schedscope/schedscope/tui/components/pods"
 	"github.com/schedscope/schedscope/tui/components/problems"
 	"github.com/schedscope/schedscope/tui/components/prompt"
@@ -77,9 +78,10 @@ type Model struct {
 	// printable cleans every event before the model keeps anything from it.
 	printable *sanitizer
 
-	focus        focus
-	showHelp     bool
-	showProblems bool
+	focus focus
+	// layers are the screens over the panes, the top one shown (layers.go).
+	layers []layer
+	nodes  nodes.Model
 
 	header *recorder.Header
 	// cycles holds the listed cycles by index, aligned with the list's
@@ -154,6 +156,7 @@ func New(opts Options) Model {
 		problems:   problems.New(&st),
 		helpScreen: helpscreen.New(&st),
 		pods:       pods.New(&st),
+		nodes:      nodes.New(&st),
 		wi:         whatif.New(opts.WhatIf, &st, whatif.Options{Why: opts.NoWhatIf, Clean: printable}),
 
 		printable: newSanitizer(),
@@ -259,6 +262,7 @@ func (m *Model) layout() {
 	m.prompt.SetWidth(m.w)
 	m.problems.SetSize(m.w, bh)
 	m.pods.SetSize(m.w, bh)
+	m.nodes.SetSize(m.w, bh)
 	m.wi.SetSize(m.w, bh)
 }
 
@@ -402,9 +406,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.toWhatIf(msg)
 		}
 		mouse := msg.Mouse()
-		if m.showProblems {
-			m.problems, _ = m.problems.Update(msg)
-			return m, nil
+		if m.top() != nil {
+			return m, m.toLayer(msg)
 		}
 		if m.podsMode.shown {
 			m.pods, _ = m.pods.Update(msg)
@@ -592,21 +595,8 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if m.prompt.Active() {
 		return m.handlePrompt(msg)
 	}
-	if m.showHelp {
-		if key.Matches(msg, m.helpScreen.Keys.Close) {
-			m.showHelp = false
-			return m, nil
-		}
-		m.helpScreen, _ = m.helpScreenNow().Update(msg)
-		return m, nil
-	}
-	if m.showProblems {
-		if key.Matches(msg, m.problems.Keys.Close) {
-			m.showProblems = false
-			return m, nil
-		}
-		m.problems, _ = m.problems.Update(msg)
-		return m, nil
+	if m.top() != nil {
+		return m, m.layerKey(msg)
 	}
 	if m.podsMode.shown {
 		return m.handlePodsKey(msg)
@@ -745,7 +735,7 @@ func (m *Model) setPromptValue(mode promptMode, v string) {
 // openProblems shows the problems view over the panes.
 func (m *Model) openProblems() {
 	m.problems.SetNotes(m.notes)
-	m.showProblems = true
+	m.push(problemsLayer{})
 }
 
 func (m *Model) handleClick(mouse tea.Mouse) {
@@ -781,11 +771,8 @@ func (m Model) helpKeys() help.KeyMap {
 	if m.bp != nil {
 		return m.bp.Keys
 	}
-	if m.showProblems {
-		return m.problems.Keys
-	}
-	if m.showHelp {
-		return m.helpScreen.Keys
+	if l := m.top(); l != nil {
+		return l.keys(&m)
 	}
 	if m.podsMode.shown {
 		return podsBarKeys{m.pods.Keys, m.Keys}
@@ -817,10 +804,8 @@ func (m Model) Render() string {
 	lines := []string{m.titleLine()}
 	var body []string
 	switch {
-	case m.showHelp:
-		body = layout.Box(layout.SplitLines(m.helpScreenNow().View()), m.w, bh)
-	case m.showProblems:
-		body = layout.Box(layout.SplitLines(m.problems.View()), m.w, bh)
+	case m.top() != nil:
+		body = layout.Box(layout.SplitLines(m.top().view(&m)), m.w, bh)
 	case m.bp != nil:
 		body = layout.Box(append([]string{""}, indent(layout.SplitLines(m.bp.View()), "  ")...), m.w, bh)
 	case m.podsMode.shown:
@@ -886,11 +871,16 @@ func (m Model) titleLine() string {
 	if wi := m.wi.Crumb(); wi != "" {
 		crumb += " › " + wi
 	}
-	left += "  " + crumb
 	right := m.list.Position()
 	if m.podsMode.shown {
 		right = m.pods.Position()
 	}
+	if l := m.top(); l != nil {
+		if c, p := l.crumb(&m); c != "" {
+			crumb, right = c, p
+		}
+	}
+	left += "  " + crumb
 	return layout.Fit(left, m.w-len(right)-1) + " " + right
 }
 
@@ -927,6 +917,7 @@ func (m Model) helpSections() []helpscreen.Section {
 			{":pods [TEXT]", "list pods (key: " + l.Pods.Help().Key + ")"},
 			{":pods active", "the pods the status bar counts in activeQ"},
 			{":pods backoff", "… in backoffQ (and :pods queue:unschedulable)"},
+			{":nodes [TEXT]", "every node as the cycle saw it: free, taints, verdict"},
 			{":problems", "list problems (key: " + g.Problems.Help().Key + ")"},
 			{":help", "this screen"},
 			{":q", "quit"},
@@ -936,7 +927,7 @@ func (m Model) helpSections() []helpscreen.Section {
 
 // openHelp shows the "?" screen from its top.
 func (m *Model) openHelp() {
-	m.showHelp = true
+	m.push(helpLayer{})
 	m.helpScreen.Top()
 }
 

@@ -148,7 +148,7 @@ func TestProblemsView(t *testing.T) {
 		t.Errorf("status bar is %d cells wide", w)
 	}
 	m = keys(m, "!")
-	if !m.showProblems {
+	if !m.showing(problemsLayer{}) {
 		t.Fatal("! did not open the problems view")
 	}
 	// Joined back, the screen holds every problem whole.
@@ -162,7 +162,7 @@ func TestProblemsView(t *testing.T) {
 		t.Errorf("problems view is %d lines", got)
 	}
 	m = keys(m, "esc")
-	if m.showProblems {
+	if m.showing(problemsLayer{}) {
 		t.Error("esc did not close the problems view")
 	}
 	if got := statusLine(t, m); !strings.Contains(got, "3 problems") {
@@ -210,7 +210,7 @@ func TestMessagesLastUntilTheNextKey(t *testing.T) {
 
 func TestHelpClosesWithQ(t *testing.T) {
 	m := keys(newSession(t, loadRecording(t, "default"), nil, 80, 24), "?")
-	if !m.showHelp {
+	if !m.showing(helpLayer{}) {
 		t.Fatal("? did not open help")
 	}
 	for _, k := range []string{"q", "esc", "?"} {
@@ -218,7 +218,7 @@ func TestHelpClosesWithQ(t *testing.T) {
 		if cmd != nil {
 			t.Errorf("%s in help returned a command (quit?)", k)
 		}
-		if next.showHelp {
+		if next.showing(helpLayer{}) {
 			t.Errorf("%s did not close help", k)
 		}
 	}
@@ -226,7 +226,7 @@ func TestHelpClosesWithQ(t *testing.T) {
 	if cmd == nil || fmt.Sprint(cmd()) != fmt.Sprint(tea.Quit()) {
 		t.Error("ctrl+c in help should quit")
 	}
-	if m = keys(newSession(t, loadRecording(t, "default"), nil, 80, 24), ":", "text:help", "enter"); !m.showHelp {
+	if m = keys(newSession(t, loadRecording(t, "default"), nil, 80, 24), ":", "text:help", "enter"); !m.showing(helpLayer{}) {
 		t.Errorf(":help did not open help; status %q", statusLine(t, m))
 	}
 }
@@ -275,7 +275,7 @@ func TestHelpListsEveryKeyOnce(t *testing.T) {
 	if !strings.Contains(screen(m), "↓/j scrolls") {
 		t.Fatalf("80×24 help does not say it scrolls:\n%s", screen(m))
 	}
-	for range 30 {
+	for range 60 {
 		m = keys(m, "j")
 	}
 	if !strings.Contains(screen(m), "Live cluster bindings") {
@@ -294,7 +294,7 @@ func TestCommandCompletion(t *testing.T) {
 		{"phase p", "phase p", []string{"pref", "postf", "permit", "preb", "postb"}},
 		{"so", "sort ", []string{"status", "score", "name", "snapshot"}},
 		{"he", "help", nil},
-		{"", "", []string{"cycle", "filter", "help", "pods", "problems", "quit", "phase", "sort"}},
+		{"", "", []string{"cycle", "filter", "help", "nodes", "pods", "problems", "quit", "phase", "sort"}},
 		{"po", "pods", nil},
 		{"xyz", "xyz", nil},
 	}

@@ -263,8 +263,6 @@ func (d Model) scoreResult() []string {
 	return out
 }
 
-
-
 // arithmetic works out a resource plugin's raw score from the node's
 // allocatable, what was placed on it and the pod's requests, as the cycle
 // recorded them (narrate.ScoreArithmetic), when it has them all.

@@ -1,0 +1,189 @@
+package tui
+
+import (
+	"slices"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui/components/helpscreen"
+	"github.com/schedscope/schedscope/tui/components/nodes"
+	"github.com/schedscope/schedscope/tui/components/problems"
+)
+
+// A layer is a screen over the panes: the "?" screen, the problems, the
+// nodes. The root keeps them in a stack (Model.layers): the top one takes
+// the keys and the mouse wheel, draws the body and names the help line's
+// keys and the title's path, until it says it is closed. The keys the root
+// handles before any layer (ctrl+c, the prompt, the breakpoints form) are
+// handled once, in handleKey. Each layer adapts a component with the same
+// small shape: Update returning its own type, View, SetSize and a key map
+// that implements help.KeyMap (checked below).
+type layer interface {
+	// update takes a key or the wheel; closed says the layer is done.
+	update(m *Model, msg tea.Msg) (closed bool, cmd tea.Cmd)
+	view(m *Model) string
+	keys(m *Model) help.KeyMap
+	// crumb is the layer's path in the title line and position its place
+	// there; "" keeps those of what is under it.
+	crumb(m *Model) (crumb, position string)
+	// close is the key that closes the layer: it goes to the layer even
+	// where it is also a key of the whole session (? closes help).
+	close(m *Model) key.Binding
+}
+
+// component is the shape of the components the layers adapt.
+type component[T any] interface {
+	Update(tea.Msg) (T, tea.Cmd)
+	View() string
+	SetSize(w, h int)
+}
+
+var (
+	_ component[helpscreen.Model] = (*helpscreen.Model)(nil)
+	_ component[problems.Model]   = (*problems.Model)(nil)
+	_ component[nodes.Model]      = (*nodes.Model)(nil)
+	_ help.KeyMap                 = helpscreen.KeyMap{}
+	_ help.KeyMap                 = problems.KeyMap{}
+	_ help.KeyMap                 = nodes.KeyMap{}
+)
+
+// top is the layer on top, nil when the panes show.
+func (m *Model) top() layer {
+	if len(m.layers) == 0 {
+		return nil
+	}
+	return m.layers[len(m.layers)-1]
+}
+
+// push shows l over what is shown; a layer already on top is not stacked
+// twice.
+func (m *Model) push(l layer) {
+	if t := m.top(); t != nil && t == l {
+		return
+	}
+	m.layers = append(m.layers, l)
+}
+
+// showing tells whether l is on top.
+func (m *Model) showing(l layer) bool { return m.top() == l }
+
+// layerKey routes a key while a layer is shown: the keys of the whole
+// session (help, problems, the command prompt) first, unless the key
+// closes the layer, then the layer's.
+func (m *Model) layerKey(msg tea.KeyPressMsg) tea.Cmd {
+	l, k := m.top(), m.Keys
+	if !key.Matches(msg, l.close(m)) {
+		switch {
+		case key.Matches(msg, k.Help):
+			m.openHelp()
+			return nil
+		case key.Matches(msg, k.Problems):
+			m.openProblems()
+			return nil
+		case key.Matches(msg, k.Command):
+			return m.openPrompt(promptCommand, "")
+		}
+	}
+	return m.toLayer(msg)
+}
+
+// toLayer hands msg to the top layer, closing it when it is done.
+func (m *Model) toLayer(msg tea.Msg) tea.Cmd {
+	closed, cmd := m.top().update(m, msg)
+	if closed {
+		m.layers = m.layers[:len(m.layers)-1]
+	}
+	return cmd
+}
+
+// The layers. Each is a value the stack compares by identity of kind.
+type (
+	helpLayer     struct{}
+	problemsLayer struct{}
+	nodesLayer    struct{}
+)
+
+func (helpLayer) update(m *Model, msg tea.Msg) (bool, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, m.helpScreen.Keys.Close) {
+		return true, nil
+	}
+	m.helpScreen, _ = m.helpScreenNow().Update(msg)
+	return false, nil
+}
+func (helpLayer) view(m *Model) string                { return m.helpScreenNow().View() }
+func (helpLayer) keys(m *Model) help.KeyMap           { return m.helpScreen.Keys }
+func (helpLayer) crumb(m *Model) (string, string)     { return "", "" }
+func (problemsLayer) view(m *Model) string            { return m.problems.View() }
+func (problemsLayer) keys(m *Model) help.KeyMap       { return m.problems.Keys }
+func (problemsLayer) crumb(m *Model) (string, string) { return "", "" }
+
+func (problemsLayer) update(m *Model, msg tea.Msg) (bool, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, m.problems.Keys.Close) {
+		return true, nil
+	}
+	m.problems, _ = m.problems.Update(msg)
+	return false, nil
+}
+
+func (nodesLayer) update(m *Model, msg tea.Msg) (bool, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, m.nodes.Keys.Close) {
+		return true, nil
+	}
+	m.nodes, _ = m.nodes.Update(msg)
+	return false, nil
+}
+func (nodesLayer) view(m *Model) string      { return m.nodes.View() }
+func (nodesLayer) keys(m *Model) help.KeyMap { return m.nodes.Keys }
+func (nodesLayer) crumb(m *Model) (string, string) {
+	return m.nodes.Crumb(), m.nodes.Position()
+}
+
+// openNodes shows the nodes as the cycle shown (else the last) saw them,
+// filtered by filter.
+func (m *Model) openNodes(filter string) {
+	i := m.list.Selected()
+	if c := m.shownCycle(); c != nil {
+		i = slices.Index(m.cycles, c)
+	}
+	if i < 0 || i >= len(m.cycles) || m.cycles[i] == nil {
+		m.say("no cycle to show the nodes of: the nodes are known from the cycles (open one first)")
+		return
+	}
+	c := m.cycles[i]
+	m.nodes.SetCycle(c, m.usageAt(i))
+	m.nodes.SetFilter(filter)
+	m.push(nodesLayer{})
+}
+
+// usageAt is what was placed on each node as cycle index i saw it, from the
+// recorded cycles before it (a what-if re-run's own placements left out);
+// nil when a replay has not read them all.
+func (m *Model) usageAt(i int) *recorder.Usage {
+	c := m.cycles[i]
+	orig := m.wi.Runs().Original(c)
+	var seen []*recorder.Cycle
+	for _, x := range m.cycles {
+		if x == nil {
+			return nil
+		}
+		if _, rerun := m.wi.Runs().Label(x); rerun {
+			continue
+		}
+		seen = append(seen, x)
+		if x == orig {
+			break
+		}
+	}
+	if c != orig {
+		// The re-run saw what its original saw.
+		seen = append(seen[:len(seen)-1], c)
+	}
+	return recorder.UsageAt(seen, len(seen)-1)
+}
+
+func (helpLayer) close(m *Model) key.Binding     { return m.helpScreen.Keys.Close }
+func (problemsLayer) close(m *Model) key.Binding { return m.problems.Keys.Close }
+func (nodesLayer) close(m *Model) key.Binding    { return m.nodes.Keys.Close }

@@ -1,0 +1,55 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// :nodes lists every node as the cycle shown saw it: what was requested of
+// what it has, its taints, and what the cycle did with it; esc goes back.
+func TestNodesView(t *testing.T) {
+	rec := loadRecording(t, "default")
+	for _, size := range [][2]int{{80, 24}, {200, 50}} {
+		m := keys(newSession(t, rec, nil, size[0], size[1]), "G") // cycle 4: huge, Unschedulable
+		m = keys(m, ":", "text:nodes", "enter")
+		got := screen(m)
+		if !m.showing(nodesLayer{}) {
+			t.Fatalf(":nodes did not open the view:\n%s", got)
+		}
+		rejected := "✗ NodeResourcesFit: Insufficient cpu"
+		if size[0] < 120 {
+			rejected = "✗ NRF: Insufficient cpu" // abbreviated to fit
+		}
+		for _, want := range []string{"nodes as cycle 4 saw them", "Nodes (4)", "node-a", rejected} {
+			if !strings.Contains(got, want) {
+				t.Errorf("%dx%d: the view lacks %q:\n%s", size[0], size[1], want, got)
+			}
+		}
+		golden(t, fmt.Sprintf("nodes-%dx%d", size[0], size[1]), got)
+		if m = keys(m, "esc"); m.top() != nil || !strings.Contains(screen(m), "huge") {
+			t.Errorf("esc did not go back to the cycles:\n%s", screen(m))
+		}
+	}
+
+	// Cycle 1 chose node-a; what web, api and trainer requested is not
+	// placed yet.
+	m := keys(newSession(t, rec, nil, 200, 50), "g", ":", "text:nodes node-a", "enter")
+	got := screen(m)
+	if !strings.Contains(got, "★ chosen") || !strings.Contains(got, "0/4 0%") || strings.Contains(got, "node-b") {
+		t.Errorf(":nodes node-a on cycle 1: want node-a alone, chosen, nothing requested yet:\n%s", got)
+	}
+
+	// The session's keys work over it: ? stacks help, esc comes back.
+	m = keys(m, "?")
+	if !m.showing(helpLayer{}) {
+		t.Fatalf("? over the nodes did not open help:\n%s", screen(m))
+	}
+	if m = keys(m, "esc"); !m.showing(nodesLayer{}) {
+		t.Errorf("esc from help over the nodes did not come back to them:\n%s", screen(m))
+	}
+
+	if m := keys(New(Options{Source: "replay empty.rec"}), ":", "text:nodes", "enter"); m.top() != nil || !strings.Contains(m.message.Text, "no cycle") {
+		t.Errorf(":nodes with no cycle: layer %v, message %q", m.top(), m.message.Text)
+	}
+}
