@@ -5,6 +5,7 @@ import (
 	"io"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -126,10 +127,10 @@ func (t *textWriter) preFilter(c *recorder.Cycle) {
 		t.printf("   %-34s %s%s\n", p.Plugin, p.Code, reasons(p.Code, p.Reasons))
 	}
 	if pf.NodeSubset != nil {
-		t.printf("   → %v restricted filtering to %d node(s): %s\n", pf.SubsetPlugins, len(pf.NodeSubset), strings.Join(limit(pf.NodeSubset, 10), ", "))
+		t.printf("   → %s\n", narrate.NodeSubset(pf, strconv.Itoa(c.NumNodes()), 10))
 	}
 	if pf.Code != recorder.CodeSuccess {
-		t.printf("   → PreFilter returned %s: %s; no node was filtered.\n", pf.Code, pf.Message)
+		t.printf("   → %s.\n", narrate.PreFilterStopped(pf))
 	}
 }
 
@@ -138,15 +139,8 @@ func (t *textWriter) fastPath(c *recorder.Cycle) {
 	if fp == nil {
 		return
 	}
-	what := "the pod's nominated node (set by an earlier preemption)"
-	if fp.Kind == recorder.FastPathBatch {
-		what = "the opportunistic-batching hint (the next-best node of the previous pod with the same signature)"
-	}
-	if fp.Feasible {
-		t.printf("\n   Fast path: %s %s passed every filter; it was chosen without searching or scoring other nodes.\n", what, fp.Node)
-		return
-	}
-	t.printf("\n   Fast path: %s %s failed (%s%s); the full search follows.\n", what, fp.Node, fp.Code, reasons(fp.Code, fp.Reasons))
+	text := narrate.FastPath(fp)
+	t.printf("\n   %s.\n", strings.ToUpper(text[:1])+text[1:])
 }
 
 func (t *textWriter) filter(c *recorder.Cycle) {
@@ -192,7 +186,7 @@ func (t *textWriter) filter(c *recorder.Cycle) {
 		t.printf("   … and %d more node(s)\n", rows-maxRows)
 	}
 	if len(f.Discarded) > 0 {
-		t.printf("   %d node(s) passed but were not kept: enough feasible nodes had been found.\n", len(f.Discarded))
+		t.printf("   %s.\n", narrate.NodesNotKept(len(f.Discarded)))
 	}
 	if unevaluated := n - f.Evaluated; unevaluated > 0 && c.PreFilter != nil && c.PreFilter.Code == recorder.CodeSuccess {
 		t.printf("   %d node(s) were never evaluated (percentageOfNodesToScore or a PreFilter node subset).\n", unevaluated)

@@ -110,7 +110,7 @@ func nodeFate(c *recorder.Cycle, a *analysis.Result, name string) string {
 	case analysis.Rejected:
 		return fmt.Sprintf("rejected by %s (%s)", a.FilterPlugin(r.Plugin), strings.Join(r.Reasons, "; "))
 	case analysis.Discarded:
-		return "passed filtering but was not kept (enough feasible nodes)"
+		return narrate.NotKept
 	case analysis.NotEvaluated:
 		if r.Outside {
 			return "outside the PreFilter node subset"

@@ -208,7 +208,7 @@ func (d Model) filterResult() []string {
 	case analysis.Feasible:
 		out = append(out, "  Filter: "+st.Success.Render("passed every filter"))
 	case analysis.Discarded:
-		out = append(out, "  Filter: "+st.Discarded.Render("passed, but not kept: enough feasible nodes were found"))
+		out = append(out, "  Filter: "+st.Discarded.Render(narrate.NotKept))
 	case analysis.Rejected:
 		out = append(out, "  Filter: "+glyph.Style(st, glyph.Of(r.Code)).Render(fmt.Sprintf("rejected by %s (%s)", a.FilterPlugin(r.Plugin), r.Code)))
 		for _, reason := range r.Reasons {

@@ -372,14 +372,12 @@ func (m *Model) filterLines(w, h int) []string {
 	c, a, st := m.c, m.a, m.st
 	var lines []string
 	if fp := c.FastPath; fp != nil {
-		what := "nominated node"
-		if fp.Kind == recorder.FastPathBatch {
-			what = "batch hint"
+		style := st.Chosen
+		if !fp.Feasible {
+			style = st.Unschedulable
 		}
-		if fp.Feasible {
-			lines = append(lines, st.Chosen.Render(fmt.Sprintf("fast path: %s %s passed every filter; no other node was filtered", what, fp.Node)))
-		} else {
-			lines = append(lines, st.Unschedulable.Render(fmt.Sprintf("fast path: %s %s failed (%s %s); full search below", what, fp.Node, fp.Code, strings.Join(fp.Reasons, "; "))))
+		for _, l := range layout.Wrap(narrate.FastPath(fp), w, "  ") {
+			lines = append(lines, style.Render(l))
 		}
 	}
 	if a.FastOnly {
@@ -549,7 +547,7 @@ func (m *Model) nodeResultText(n int, diag bool) string {
 		}
 		return st.Success.Render("passed")
 	case analysis.Discarded:
-		return st.Discarded.Render("passed, not kept (enough feasible nodes)")
+		return st.Discarded.Render(narrate.NotKept)
 	case analysis.Rejected:
 		return glyph.Style(st, glyph.Of(r.Code)).Render(a.FilterPlugin(r.Plugin) + ": " + strings.Join(r.Reasons, "; "))
 	}

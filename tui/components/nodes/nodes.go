@@ -123,7 +123,7 @@ func verdict(c *recorder.Cycle, a *analysis.Result, i int) (string, string, glyp
 		}
 		return same("✓ feasible", glyph.Success)
 	case analysis.Discarded:
-		return same("passed, not kept (enough were found)", glyph.Discarded)
+		return same(narrate.NotKept, glyph.Discarded)
 	case analysis.Rejected:
 		plugin, why := a.FilterPlugin(n.Plugin), ""
 		if len(n.Reasons) > 0 {

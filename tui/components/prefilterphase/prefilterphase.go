@@ -4,9 +4,9 @@ package prefilterphase
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/tui/analysis"
 	"github.com/schedscope/schedscope/tui/components/pluginstatus"
 	"github.com/schedscope/schedscope/tui/components/textphase"
@@ -36,8 +36,7 @@ func lines(st *theme.Styles, c *recorder.Cycle, w int) []string {
 	lines = append(lines, pluginstatus.Table(st, pf.Plugins, w)...)
 	lines = append(lines, "")
 	if pf.NodeSubset != nil {
-		lines = append(lines, fmt.Sprintf("  %s narrowed filtering to %d of %s node(s): %s", strings.Join(pf.SubsetPlugins, ", "),
-			len(pf.NodeSubset), analysis.SnapshotSize(c), strings.Join(pf.NodeSubset, ", ")))
+		lines = append(lines, "  "+narrate.NodeSubset(pf, analysis.SnapshotSize(c), len(pf.NodeSubset)))
 	} else {
 		lines = append(lines, st.Dim.Render("  no node subset: every node is a candidate for Filter"))
 	}

@@ -202,7 +202,7 @@ func (m Model) rejectedSummary() []string {
 		lines = append(lines, fmt.Sprintf("  %d node(s) were rejected by %s", byPlugin[k], k))
 	}
 	if discarded > 0 {
-		lines = append(lines, fmt.Sprintf("  %d node(s) passed but were not kept (enough feasible nodes)", discarded))
+		lines = append(lines, "  "+narrate.NodesNotKept(discarded))
 	}
 	if notEval > 0 {
 		lines = append(lines, fmt.Sprintf("  %d node(s) were not evaluated", notEval))
