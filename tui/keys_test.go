@@ -92,7 +92,7 @@ func TestNodeDetailTakesTheMovementKeys(t *testing.T) {
 func TestLowercasePOpensPods(t *testing.T) {
 	rec := loadRecording(t, "default")
 	for _, k := range []string{"P", "p"} {
-		if m := keys(newSession(t, rec, nil, 80, 24), k); !m.podsMode.shown {
+		if m := keys(newSession(t, rec, nil, 80, 24), k); !m.showing(podsLayer{}) {
 			t.Errorf("%s in the cycle list did not open the Pods view", k)
 		}
 	}

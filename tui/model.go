@@ -73,7 +73,9 @@ type Model struct {
 	// helpScreen is the "?" screen.
 	helpScreen helpscreen.Model
 	pods       pods.Model
-	podsMode   podsMode
+	// fromStory says the cycle view shows a cycle opened from a pod's
+	// story in the Pods view: esc goes back to the story.
+	fromStory bool
 	wi         whatif.Model
 	// printable cleans every event before the model keeps anything from it.
 	printable *sanitizer
@@ -381,7 +383,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.apply(m.printable.event(ev))
 		}
 		m.syncView()
-		if m.podsMode.shown {
+		if m.showing(podsLayer{}) {
 			m.refreshPods()
 		}
 		if msg.closed {
@@ -408,10 +410,6 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		mouse := msg.Mouse()
 		if m.top() != nil {
 			return m, m.toLayer(msg)
-		}
-		if m.podsMode.shown {
-			m.pods, _ = m.pods.Update(msg)
-			return m, nil
 		}
 		if m.wide() && mouse.X > m.listWidth() || !m.wide() && m.focus == focusCycle {
 			m.view, _ = m.view.Update(msg)
@@ -598,9 +596,6 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if m.top() != nil {
 		return m, m.layerKey(msg)
 	}
-	if m.podsMode.shown {
-		return m.handlePodsKey(msg)
-	}
 	if m.wi.Active() {
 		return m, m.toWhatIf(msg)
 	}
@@ -740,7 +735,7 @@ func (m *Model) openProblems() {
 
 func (m *Model) handleClick(mouse tea.Mouse) {
 	y := mouse.Y - 1 // below the title line
-	if y < 0 || y >= m.h-rootChrome || m.podsMode.shown {
+	if y < 0 || y >= m.h-rootChrome || m.top() != nil {
 		return
 	}
 	if m.wide() && mouse.X > m.listWidth() {
@@ -774,9 +769,6 @@ func (m Model) helpKeys() help.KeyMap {
 	if l := m.top(); l != nil {
 		return l.keys(&m)
 	}
-	if m.podsMode.shown {
-		return podsBarKeys{m.pods.Keys, m.Keys}
-	}
 	if m.focus == focusCycle {
 		return joinedHelp{m.wi.BarKeys(m.shownCycle()), m.view, m.Keys}
 	}
@@ -808,8 +800,6 @@ func (m Model) Render() string {
 		body = layout.Box(layout.SplitLines(m.top().view(&m)), m.w, bh)
 	case m.bp != nil:
 		body = layout.Box(append([]string{""}, indent(layout.SplitLines(m.bp.View()), "  ")...), m.w, bh)
-	case m.podsMode.shown:
-		body = layout.Box(layout.SplitLines(m.pods.View()), m.w, bh)
 	case m.wi.FullScreen():
 		body = layout.Box(layout.SplitLines(m.wi.View()), m.w, bh)
 	case m.wide():
@@ -854,7 +844,7 @@ func (m Model) titleLine() string {
 	if m.list.Filter() != "" {
 		crumb += " /" + m.list.Filter()
 	}
-	if m.podsMode.fromStory {
+	if m.fromStory {
 		crumb = m.pods.Crumb()
 	}
 	if m.focus == focusCycle && m.view.Pending() && m.list.Selected() >= 0 {
@@ -865,16 +855,10 @@ func (m Model) titleLine() string {
 			crumb += " › node " + node
 		}
 	}
-	if m.podsMode.shown {
-		crumb = m.pods.Crumb()
-	}
 	if wi := m.wi.Crumb(); wi != "" {
 		crumb += " › " + wi
 	}
 	right := m.list.Position()
-	if m.podsMode.shown {
-		right = m.pods.Position()
-	}
 	if l := m.top(); l != nil {
 		if c, p := l.crumb(&m); c != "" {
 			crumb, right = c, p

@@ -3,6 +3,7 @@ package tui
 import (
 	"strings"
 
+	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -11,20 +12,13 @@ import (
 	"github.com/schedscope/schedscope/tui/components/pods"
 )
 
-// podsMode is the root's part of the Pods view: whether it is shown, and
-// whether the cycle view was opened from a story (esc goes back to it).
-type podsMode struct {
-	shown bool
-	// fromStory says the cycle view shows a cycle opened from a pod's story.
-	fromStory bool
-}
-
 // openPods shows the Pods view over the panes, on the session's pods as
 // they stand now.
 func (m *Model) openPods() {
 	m.pods.SetSize(m.w, m.bodyHeight())
 	m.refreshPods()
-	m.podsMode.shown = true
+	m.fromStory = false
+	m.push(podsLayer{})
 }
 
 // refreshPods recomputes the pods' states while the view is shown.
@@ -33,48 +27,51 @@ func (m *Model) refreshPods() {
 	m.pods.SetCluster(m.cluster)
 }
 
-// handlePodsKey routes a key while the Pods view is shown: the global keys
-// that make sense there, then the view's own.
-func (m Model) handlePodsKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	k := m.Keys
-	switch {
-	case key.Matches(msg, k.Quit):
-		return m.quit()
-	case key.Matches(msg, k.Help):
-		m.openHelp()
-		return m, nil
-	case key.Matches(msg, k.Command):
-		return m, m.openPrompt(promptCommand, "")
-	case key.Matches(msg, k.Problems):
-		m.openProblems()
-		return m, nil
-	case key.Matches(msg, m.pods.Keys.Filter):
-		return m, m.openPrompt(promptPodFilter, m.pods.Filter())
-	case key.Matches(msg, m.pods.Keys.Back):
-		if !m.pods.Back() {
-			m.podsMode.shown = false
+// podsLayer is the Pods view as a layer: its filter and back keys, then
+// the view's own (enter on a story's cycle asks the root to open it). q
+// quits from it, as from the panes.
+type podsLayer struct{}
+
+func (podsLayer) update(m *Model, msg tea.Msg) (bool, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case key.Matches(k, m.Keys.Quit):
+			next, cmd := m.quit()
+			*m = next.(Model)
+			return false, cmd
+		case key.Matches(k, m.pods.Keys.Filter):
+			return false, m.openPrompt(promptPodFilter, m.pods.Filter())
+		case key.Matches(k, m.pods.Keys.Back):
+			return !m.pods.Back(), nil
 		}
-		return m, nil
 	}
 	var cmd tea.Cmd
 	m.pods, cmd = m.pods.Update(msg)
-	return m, cmd
+	return false, cmd
 }
+func (podsLayer) view(m *Model) string            { return m.pods.View() }
+func (podsLayer) keys(m *Model) help.KeyMap       { return podsBarKeys{m.pods.Keys, m.Keys} }
+func (podsLayer) crumb(m *Model) (string, string) { return m.pods.Crumb(), m.pods.Position() }
+func (podsLayer) close(m *Model) key.Binding      { return m.pods.Keys.Back }
 
 // openFromStory opens cycle index i of a pod's story in the cycle view; esc
 // from the cycle comes back to the story.
 func (m *Model) openFromStory(i int) {
-	m.podsMode = podsMode{fromStory: true}
+	if m.showing(podsLayer{}) {
+		m.layers = m.layers[:len(m.layers)-1]
+	}
+	m.fromStory = true
 	m.open(i)
 }
 
 // backToStory shows the Pods view again after a cycle opened from a story,
 // and reports whether there was one to go back to.
 func (m *Model) backToStory() bool {
-	if !m.podsMode.fromStory {
+	if !m.fromStory {
 		return false
 	}
-	m.podsMode = podsMode{shown: true}
+	m.fromStory = false
+	m.push(podsLayer{})
 	m.setFocus(focusList)
 	m.list.Select(m.view.Index())
 	m.refreshPods()

@@ -86,7 +86,7 @@ func podTable(m Model) []string {
 
 func TestPodsStates(t *testing.T) {
 	m := keys(podsSession(80, 24), "P")
-	if !m.podsMode.shown {
+	if !m.showing(podsLayer{}) {
 		t.Fatal("P did not open the Pods view")
 	}
 	want := []string{"web Bound node-1 1", "big Unschedulable  1", "urgent Bound node-1 2", "gated Gated  0", "other NoProfile  0", "late Active  0"}
@@ -158,7 +158,7 @@ func TestPodsSortFilterAndBack(t *testing.T) {
 			if diff := cmp.Diff(tc.want, names(got)); diff != "" {
 				t.Errorf("rows (-want +got):\n%s", diff)
 			}
-			if !got.podsMode.shown {
+			if !got.showing(podsLayer{}) {
 				t.Error("the Pods view closed")
 			}
 		})
@@ -167,18 +167,18 @@ func TestPodsSortFilterAndBack(t *testing.T) {
 	if got := keys(m, "s"); got.message.Text != "" {
 		t.Errorf("s said %q", got.message.Text)
 	}
-	if keys(m, "esc").podsMode.shown {
+	if m2 := keys(m, "esc"); m2.showing(podsLayer{}) {
 		t.Error("esc did not close the Pods view")
 	}
 	// :pods opens it too, filtered by what follows.
 	m = keys(podsSession(80, 24), ":", "text:pods gated", "enter")
-	if diff := cmp.Diff([]string{"gated"}, names(m)); !m.podsMode.shown || diff != "" {
-		t.Errorf(":pods gated: shown %v, rows (-want +got):\n%s", m.podsMode.shown, diff)
+	if diff := cmp.Diff([]string{"gated"}, names(m)); !m.showing(podsLayer{}) || diff != "" {
+		t.Errorf(":pods gated: shown %v, rows (-want +got):\n%s", m.showing(podsLayer{}), diff)
 	}
 	// The status bar's queue counts: :pods active and :pods backoff.
 	m = keys(podsSession(80, 24), ":", "text:pods active", "enter")
-	if diff := cmp.Diff([]string{"late"}, names(m)); !m.podsMode.shown || diff != "" {
-		t.Errorf(":pods active: shown %v, rows (-want +got):\n%s", m.podsMode.shown, diff)
+	if diff := cmp.Diff([]string{"late"}, names(m)); !m.showing(podsLayer{}) || diff != "" {
+		t.Errorf(":pods active: shown %v, rows (-want +got):\n%s", m.showing(podsLayer{}), diff)
 	}
 }
 
@@ -204,15 +204,15 @@ func TestPodsStoryOpensItsCycles(t *testing.T) {
 		t.Fatalf("enter on a story's cycle gave %T", run(cmd))
 	}
 	m = send(m, msg)
-	if m.podsMode.shown || m.focus != focusCycle || m.view.Cycle().Seq != 3 {
-		t.Fatalf("after opening: pods shown %v, focus %v", m.podsMode.shown, m.focus)
+	if m.showing(podsLayer{}) || m.focus != focusCycle || m.view.Cycle().Seq != 3 {
+		t.Fatalf("after opening: pods shown %v, focus %v", m.showing(podsLayer{}), m.focus)
 	}
 	m = keys(m, "esc")
-	if !m.podsMode.shown || !m.pods.InStory() {
+	if !m.showing(podsLayer{}) || !m.pods.InStory() {
 		t.Fatalf("esc from the cycle did not come back to the story")
 	}
 	m = keys(m, "esc")
-	if !m.podsMode.shown || m.pods.InStory() {
+	if !m.showing(podsLayer{}) || m.pods.InStory() {
 		t.Fatalf("esc from the story did not come back to the list")
 	}
 	// A pod without cycles has a story and nothing to open.
