@@ -76,7 +76,7 @@ type Model struct {
 	// fromStory says the cycle view shows a cycle opened from a pod's
 	// story in the Pods view: esc goes back to the story.
 	fromStory bool
-	wi         whatif.Model
+	wi        whatif.Model
 	// printable cleans every event before the model keeps anything from it.
 	printable *sanitizer
 
