@@ -21,4 +21,3 @@ func TestQuantity(t *testing.T) {
 		}
 	}
 }
-
