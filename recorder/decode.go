@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"hash/crc32"
-	"strconv"
 )
 
 // Decoding a record is shared by the sequential Reader and the random-access
@@ -222,16 +220,9 @@ func (w *wireCycle) build(nodes *NodeSet, total int64) (*Cycle, error) {
 // decodeLine checks one record line (without its newline) against its
 // checksum and decodes it; on failure it returns nil and the reason.
 func decodeLine(line []byte) (*wireEnvelope, string) {
-	if len(line) < 10 || line[8] != ' ' {
-		return nil, "missing checksum"
-	}
-	want, err := strconv.ParseUint(string(line[:8]), 16, 32)
-	if err != nil {
-		return nil, "malformed checksum"
-	}
-	body := line[9:]
-	if crc32.Checksum(body, castagnoli) != uint32(want) {
-		return nil, "checksum mismatch"
+	body, fault := openFrame(line)
+	if fault != frameOK {
+		return nil, fault.String()
 	}
 	var e wireEnvelope
 	if err := json.Unmarshal(body, &e); err != nil {

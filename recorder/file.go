@@ -124,8 +124,7 @@ func (w *Writer) write(e *envelope) error {
 		return fmt.Errorf("encoding %s record: %w", e.Kind, err)
 	}
 	body := bytes.TrimSuffix(w.buf.Bytes(), []byte("\n"))
-	var sum [9]byte
-	copy(sum[:], fmt.Sprintf("%08x ", crc32.Checksum(body, castagnoli)))
+	sum := frameHead(body)
 	if _, err := w.w.Write(sum[:]); err != nil {
 		w.err = err
 		return err

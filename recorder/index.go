@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"maps"
 	"slices"
@@ -313,16 +312,9 @@ type skimmed struct {
 // skimLine checks a record line against its checksum and finds its members
 // without decoding them; on failure it returns nil and the reason.
 func skimLine(line []byte) (*skimmed, string) {
-	if len(line) < 10 || line[8] != ' ' {
-		return nil, "missing checksum"
-	}
-	want, err := strconv.ParseUint(string(line[:8]), 16, 32)
-	if err != nil {
-		return nil, "malformed checksum"
-	}
-	body := line[9:]
-	if crc32.Checksum(body, castagnoli) != uint32(want) {
-		return nil, "checksum mismatch"
+	body, fault := openFrame(line)
+	if fault != frameOK {
+		return nil, fault.String()
 	}
 	// The record's number is the writer's last member; end is where the
 	// members before it end.
@@ -355,7 +347,7 @@ func skimLine(line []byte) (*skimmed, string) {
 	}
 	s := skimmed{n: n}
 	var bad string
-	err = members(body, func(key, v []byte) bool {
+	err := members(body, func(key, v []byte) bool {
 		switch string(key) {
 		case "kind":
 			if len(v) < 2 || v[0] != '"' {
@@ -620,12 +612,8 @@ func (rf *File) lineAt(off int64) ([]byte, error) {
 // to the node use, and any other layout is skimmed whole. A damaged record
 // is no error here: opening its cycle reports it.
 func nodeUseOf(line []byte) (raw []byte, id int, at int64, err error) {
-	if len(line) < 10 || line[8] != ' ' {
-		return nil, 0, 0, nil
-	}
-	want, perr := strconv.ParseUint(string(line[:8]), 16, 32)
-	body := line[9:]
-	if perr != nil || crc32.Checksum(body, castagnoli) != uint32(want) {
+	body, fault := openFrame(line)
+	if fault != frameOK {
 		return nil, 0, 0, nil
 	}
 	cycle, ok := bytes.CutPrefix(body, []byte(`{"kind":"cycle","cycle":`))
