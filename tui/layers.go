@@ -2,6 +2,7 @@ package tui
 
 import (
 	"slices"
+	"strings"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
@@ -11,16 +12,18 @@ import (
 	"github.com/schedscope/schedscope/tui/components/helpscreen"
 	"github.com/schedscope/schedscope/tui/components/nodes"
 	"github.com/schedscope/schedscope/tui/components/problems"
+	"github.com/schedscope/schedscope/tui/layout"
 )
 
 // A layer is a screen over the panes: the "?" screen, the problems, the
-// nodes. The root keeps them in a stack (Model.layers): the top one takes
+// nodes, the pods, the breakpoints form. The root keeps them in a stack (Model.layers): the top one takes
 // the keys and the mouse wheel, draws the body and names the help line's
 // keys and the title's path, until it says it is closed. The keys the root
 // handles before any layer (ctrl+c, the prompt, the breakpoints form) are
 // handled once, in handleKey. Each layer adapts a component with the same
 // small shape: Update returning its own type, View, SetSize and a key map
-// that implements help.KeyMap (checked below).
+// that implements help.KeyMap (checked below). The what-if page is not one:
+// it routes its own screens (whatif.Model.Active).
 type layer interface {
 	// update takes a key or the wheel; closed says the layer is done.
 	update(m *Model, msg tea.Msg) (closed bool, cmd tea.Cmd)
@@ -187,3 +190,30 @@ func (m *Model) usageAt(i int) *recorder.Usage {
 func (helpLayer) close(m *Model) key.Binding     { return m.helpScreen.Keys.Close }
 func (problemsLayer) close(m *Model) key.Binding { return m.problems.Keys.Close }
 func (nodesLayer) close(m *Model) key.Binding    { return m.nodes.Keys.Close }
+
+// formLayer is the breakpoints form (b): it takes every key, the session's
+// included, as a form's text fields must; done, it applies or drops what
+// was edited. m.bp is the form while it is shown.
+type formLayer struct{}
+
+func (formLayer) update(m *Model, msg tea.Msg) (bool, tea.Cmd) {
+	f, cmd := m.bp.Update(msg)
+	m.bp = &f
+	done, applied := f.Done()
+	if !done {
+		return false, cmd
+	}
+	m.bp = nil
+	if applied {
+		m.breakpoints = Breakpoints(f.Values())
+		bp, ctl := m.breakpoints, m.opts.Control
+		return true, control(func() { ctl.SetBreakpoints(bp) })
+	}
+	return true, cmd
+}
+func (formLayer) view(m *Model) string {
+	return strings.Join(append([]string{""}, indent(layout.SplitLines(m.bp.View()), "  ")...), "\n")
+}
+func (formLayer) keys(m *Model) help.KeyMap       { return m.bp.Keys }
+func (formLayer) crumb(m *Model) (string, string) { return "", "" }
+func (formLayer) close(m *Model) key.Binding      { return key.NewBinding() }

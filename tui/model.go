@@ -423,9 +423,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	switch {
 	case m.bp != nil:
-		var f breakpoints.Model
-		f, cmd = m.bp.Update(msg)
-		m.bp = &f
+		cmd = m.toLayer(msg)
 	case m.prompt.Active():
 		m.prompt, cmd = m.prompt.Update(msg)
 	}
@@ -578,17 +576,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	if m.bp != nil {
-		f, cmd := m.bp.Update(msg)
-		m.bp = &f
-		if done, applied := f.Done(); done {
-			m.bp = nil
-			if applied {
-				m.breakpoints = Breakpoints(f.Values())
-				bp, ctl := m.breakpoints, m.opts.Control
-				return m, control(func() { ctl.SetBreakpoints(bp) })
-			}
-		}
-		return m, cmd
+		return m, m.toLayer(msg) // a form: every key is its own
 	}
 	if m.prompt.Active() {
 		return m.handlePrompt(msg)
@@ -632,6 +620,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Breakpoints):
 		f := breakpoints.New(m.st, breakpoints.Values(m.breakpoints))
 		m.bp = &f
+		m.push(formLayer{})
 		return m, nil
 	}
 	if what := k.engineKey(msg); what != "" {
@@ -763,9 +752,6 @@ func (m Model) helpKeys() help.KeyMap {
 	if k := m.wi.HelpKeys(); k != nil {
 		return k
 	}
-	if m.bp != nil {
-		return m.bp.Keys
-	}
 	if l := m.top(); l != nil {
 		return l.keys(&m)
 	}
@@ -798,8 +784,6 @@ func (m Model) Render() string {
 	switch {
 	case m.top() != nil:
 		body = layout.Box(layout.SplitLines(m.top().view(&m)), m.w, bh)
-	case m.bp != nil:
-		body = layout.Box(append([]string{""}, indent(layout.SplitLines(m.bp.View()), "  ")...), m.w, bh)
 	case m.wi.FullScreen():
 		body = layout.Box(layout.SplitLines(m.wi.View()), m.w, bh)
 	case m.wide():
