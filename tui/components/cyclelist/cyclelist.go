@@ -16,6 +16,7 @@ import (
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/tui/components/livebinding"
+	"github.com/schedscope/schedscope/tui/components/pager"
 	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/theme"
 )
@@ -229,12 +230,7 @@ func (l Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			l.JumpFailure(-1)
 		}
 	case tea.MouseWheelMsg:
-		switch msg.Button {
-		case tea.MouseWheelUp:
-			l.moveTo(l.cursor - 1)
-		case tea.MouseWheelDown:
-			l.moveTo(l.cursor + 1)
-		}
+		l.moveTo(l.cursor + pager.Wheel(msg))
 	}
 	return l, nil
 }

@@ -199,12 +199,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		n, _ = m.Keys.Step(msg, m.bodyHeight())
 	case tea.MouseWheelMsg:
-		switch msg.Button {
-		case tea.MouseWheelUp:
-			n = -1
-		case tea.MouseWheelDown:
-			n = 1
-		}
+		n = pager.Wheel(msg)
 	}
 	m.cursor = layout.Clamp(m.cursor+n, 0, max(len(m.shown)-1, 0))
 	m.keepVisible()

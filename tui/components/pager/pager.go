@@ -95,6 +95,17 @@ func (k KeyMap) Step(msg tea.KeyPressMsg, h int) (int, bool) {
 	return 0, false
 }
 
+// Wheel is how many lines a turn of the mouse wheel moves: -1 up, 1 down.
+func Wheel(msg tea.MouseWheelMsg) int {
+	switch msg.Button {
+	case tea.MouseWheelUp:
+		return -1
+	case tea.MouseWheelDown:
+		return 1
+	}
+	return 0
+}
+
 // Update scrolls with the keys and the mouse wheel.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
@@ -103,12 +114,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			m.Scroll(n)
 		}
 	case tea.MouseWheelMsg:
-		switch msg.Button {
-		case tea.MouseWheelUp:
-			m.Scroll(-1)
-		case tea.MouseWheelDown:
-			m.Scroll(1)
-		}
+		m.Scroll(Wheel(msg))
 	}
 	return m, nil
 }

@@ -434,12 +434,7 @@ func (p Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			}
 		}
 	case tea.MouseWheelMsg:
-		switch msg.Button {
-		case tea.MouseWheelUp:
-			move = -1
-		case tea.MouseWheelDown:
-			move = 1
-		}
+		move = pager.Wheel(msg)
 	}
 	if move != 0 {
 		if p.story >= 0 {

@@ -141,12 +141,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			m.scroll = max(m.scroll+n, 0) // the view stops it at the last line
 		}
 	case tea.MouseWheelMsg:
-		switch msg.Button {
-		case tea.MouseWheelUp:
-			m.scroll--
-		case tea.MouseWheelDown:
-			m.scroll++
-		}
+		m.scroll = max(m.scroll+pager.Wheel(msg), 0)
 	}
 	m.clampScroll()
 	return m, nil

@@ -5,6 +5,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/schedscope/schedscope/tui/components/nodedetail"
+	"github.com/schedscope/schedscope/tui/components/pager"
 )
 
 // enterPhase sets the node table up for the current phase.
@@ -81,12 +82,7 @@ func (v Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		v.handleKey(msg)
 	case tea.MouseWheelMsg:
-		switch msg.Button {
-		case tea.MouseWheelUp:
-			v.moveRows(-1)
-		case tea.MouseWheelDown:
-			v.moveRows(1)
-		}
+		v.moveRows(pager.Wheel(msg))
 	}
 	return v, nil
 }
