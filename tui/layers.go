@@ -132,8 +132,22 @@ func (problemsLayer) update(m *Model, msg tea.Msg) (bool, tea.Cmd) {
 }
 
 func (nodesLayer) update(m *Model, msg tea.Msg) (bool, tea.Cmd) {
-	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, m.nodes.Keys.Close) {
-		return true, nil
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case key.Matches(k, m.nodes.Keys.Close):
+			return true, nil
+		case key.Matches(k, m.nodes.Keys.Open):
+			// The node's detail in the cycle the view shows.
+			name, ok := m.nodes.Selected()
+			if i := m.nodesOf; ok && i >= 0 && i < len(m.cycles) {
+				m.open(i)
+				if m.view.Cycle() == m.cycles[i] {
+					m.view.OpenNode(name)
+				}
+				return true, nil
+			}
+			return false, nil
+		}
 	}
 	m.nodes, _ = m.nodes.Update(msg)
 	return false, nil
@@ -157,6 +171,7 @@ func (m *Model) openNodes(filter string) {
 	}
 	c := m.cycles[i]
 	m.nodes.SetCycle(c, m.usageAt(i))
+	m.nodesOf = i
 	m.nodes.SetFilter(filter)
 	m.push(nodesLayer{})
 }

@@ -84,6 +84,8 @@ type Model struct {
 	// layers are the screens over the panes, the top one shown (layers.go).
 	layers []layer
 	nodes  nodes.Model
+	// nodesOf is the index of the cycle the nodes view shows.
+	nodesOf int
 
 	header *recorder.Header
 	// cycles holds the listed cycles by index, aligned with the list's

@@ -40,6 +40,13 @@ func TestNodesView(t *testing.T) {
 		t.Errorf(":nodes node-a on cycle 1: want node-a alone, chosen, nothing requested yet:\n%s", got)
 	}
 
+	// enter opens the selected node's detail in the cycle.
+	if d := keys(m, "j", "enter"); d.top() != nil || d.focus != focusCycle || !strings.Contains(screen(d), "node node-a") {
+		t.Errorf("enter on node-a did not open its detail in cycle 1:\n%s", screen(d))
+	} else if node, ok := d.view.DetailNode(); !ok || node != "node-a" {
+		t.Errorf("the detail open is of %q (%v), want node-a", node, ok)
+	}
+
 	// The session's keys work over it: ? stacks help, esc comes back.
 	m = keys(m, "?")
 	if !m.showing(helpLayer{}) {

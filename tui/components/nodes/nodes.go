@@ -26,24 +26,30 @@ import (
 type KeyMap struct {
 	// The moving keys: up, down, a page, first and last.
 	pager.KeyMap
-	// Close leaves the view; the model that opened it acts on it.
+	// Open opens the selected node's detail in its cycle; Close leaves the
+	// view. The model that opened the view acts on both.
+	Open  key.Binding
 	Close key.Binding
 }
 
 // DefaultKeyMap returns the view's keys.
 func DefaultKeyMap() KeyMap {
-	k := KeyMap{KeyMap: pager.DefaultKeyMap(), Close: key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "back"))}
+	k := KeyMap{KeyMap: pager.DefaultKeyMap(),
+		Open:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "node detail")),
+		Close: key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "back"))}
 	k.Top.SetHelp("g", "first")
 	k.Bottom.SetHelp("G", "last")
 	return k
 }
 
 // ShortHelp implements help.KeyMap.
-func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Up, k.Down, k.PageDown, k.Close} }
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Open, k.Up, k.Down, k.PageDown, k.Close}
+}
 
 // FullHelp implements help.KeyMap.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown, k.Close}}
+	return [][]key.Binding{{k.Open, k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown, k.Close}}
 }
 
 // Row is one node as the cycle saw it.

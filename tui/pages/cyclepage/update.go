@@ -124,19 +124,42 @@ func (v *Model) handleKey(msg tea.KeyPressMsg) {
 		}
 	case key.Matches(msg, k.Detail):
 		if node, ok := v.nodes.Selected(); ok {
-			d := nodedetail.New(v.st, v.c, v.a, node)
-			d.SetUsage(v.nodeUsage())
-			if v.indexed {
-				d.AwaitUsage()
-			}
-			d.SetSize(v.bodyWidth(), v.bodyHeight())
-			v.detail = &d
-			v.updateKeys()
+			v.openDetail(node)
 		}
 	case key.Matches(msg, v.explain.Keys.Toggle):
 		v.explain, _ = v.explain.Update(msg)
 		v.SetSize(v.w, v.h)
 	}
+}
+
+// openDetail opens the detail of node (an index into the cycle's node set).
+func (v *Model) openDetail(node int) {
+	d := nodedetail.New(v.st, v.c, v.a, node)
+	d.SetUsage(v.nodeUsage())
+	if v.indexed {
+		d.AwaitUsage()
+	}
+	d.SetSize(v.bodyWidth(), v.bodyHeight())
+	v.detail = &d
+	v.updateKeys()
+}
+
+// OpenNode opens the detail of the node named name, over the Filter phase
+// when the cycle filtered, and reports whether the cycle knows the node.
+func (v *Model) OpenNode(name string) bool {
+	if v.c == nil || v.a == nil {
+		return false
+	}
+	n := v.a.NodeIndex(name)
+	if n < 0 {
+		return false
+	}
+	if ran, _ := Ran(v.c, Filter); ran && !v.phase.nodeRows() {
+		v.phase = Filter
+		v.enterPhase()
+	}
+	v.openDetail(n)
+	return true
 }
 
 // textShown tells whether the body is a text phase view: a phase other than
