@@ -96,6 +96,11 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 			names[p] = []string{strings.ToLower(p.Short()), strings.ToLower(p.String())}
 		}
 		p, matches := pick(arg, names)
+		// The names older articles use, whole: predicates filter,
+		// priorities score.
+		if old, ok := map[string]cyclepage.Phase{"predicates": cyclepage.Filter, "priorities": cyclepage.Score}[strings.ToLower(arg)]; ok {
+			p, matches = int(old), nil
+		}
 		switch {
 		case arg == "":
 			m.say(":phase NAME; %s lists the names", m.prompt.Keys.Complete.Help().Key)

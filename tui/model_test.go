@@ -289,6 +289,13 @@ func TestCommands(t *testing.T) {
 	if m.view.Phase() != cyclepage.Filter {
 		t.Errorf(":phase filter gave %v", m.view.Phase())
 	}
+	// The names older articles use.
+	if m = keys(m, ":", "text:phase priorities", "enter"); m.view.Phase() != cyclepage.Score {
+		t.Errorf(":phase priorities gave %v, want Score", m.view.Phase())
+	}
+	if m = keys(m, ":", "text:phase predicates", "enter"); m.view.Phase() != cyclepage.Filter {
+		t.Errorf(":phase predicates gave %v, want Filter", m.view.Phase())
+	}
 	m = keys(m, ":", "text:cycle 99", "enter")
 	if !strings.Contains(screen(m), "no cycle 99") {
 		t.Errorf("unknown cycle should be reported")
