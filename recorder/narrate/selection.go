@@ -2,6 +2,7 @@ package narrate
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/schedscope/schedscope/recorder"
@@ -106,4 +107,46 @@ func Winner(w *recorder.WinnerChange) string {
 		return fmt.Sprintf("%s scores %d against %d for %s: %s", w.Before, w.BeforeTotal, w.AfterTotal, w.After, contributions(w.Contributions))
 	}
 	return w.Reason
+}
+
+// Losers says, for each scored node but the chosen one (at most max), why
+// it was not chosen: how much it lost by and which plugins made the
+// difference (Loss), or that it tied and lost the tie-break.
+func Losers(c *recorder.Cycle, max int) []string {
+	s, sel := c.Score, c.Selection
+	if s == nil || sel == nil || len(s.Totals) < 2 {
+		return nil
+	}
+	// The winner is found by the recorded indices when its name cannot be
+	// looked up; the best total needs no name at all.
+	win := c.WinnerRow()
+	best := slices.Max(s.Totals)
+	if win >= 0 {
+		best = s.Totals[win] // the highest, unless the recording says otherwise
+	}
+	var out []string
+	if win < 0 {
+		out = append(out, fmt.Sprintf("which scored node is %s cannot be told without the node names; the others' totals are compared with the best, %d.", sel.Node, best))
+	}
+	shown := 0
+	for i, n := range s.Nodes {
+		if i == win || shown >= max {
+			continue
+		}
+		shown++
+		name := c.NodeName(n)
+		switch {
+		case s.Totals[i] > best:
+			out = append(out, fmt.Sprintf("%s scored %d, more than %s, and was not chosen.", name, s.Totals[i], sel.Node))
+		case s.Totals[i] == best && win >= 0:
+			out = append(out, fmt.Sprintf("%s tied at %d and lost the tie-break.", name, best))
+		case s.Totals[i] == best:
+			out = append(out, fmt.Sprintf("%s tied at %d.", name, best))
+		case win >= 0:
+			out = append(out, fmt.Sprintf("%s lost by %d: %s", name, best-s.Totals[i], Loss(s, win, i)))
+		default:
+			out = append(out, fmt.Sprintf("%s lost by %d.", name, best-s.Totals[i]))
+		}
+	}
+	return out
 }

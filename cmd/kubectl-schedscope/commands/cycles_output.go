@@ -44,7 +44,17 @@ func validOutput(format string) error {
 	return errorf("--output must be text, json or yaml, not %q", format)
 }
 
-// print writes the cycles in format (text, json or yaml).
+// validCyclesOutput checks the --output of the commands that print cycles
+// (explain, replay --no-tui), which also write Markdown.
+func validCyclesOutput(format string) error {
+	switch format {
+	case "text", "json", "yaml", "markdown":
+		return nil
+	}
+	return errorf("--output must be text, json, yaml or markdown, not %q", format)
+}
+
+// print writes the cycles in format (text, json, yaml or markdown).
 func (o *cyclesOutput) print(w io.Writer, format string) error {
 	if format == "json" || format == "yaml" {
 		doc := export.NewDocument(o.header, o.cycles, o.observed)
@@ -65,6 +75,17 @@ func (o *cyclesOutput) print(w io.Writer, format string) error {
 		}
 		_, err = w.Write(append(data, '\n'))
 		return err
+	}
+	if format == "markdown" {
+		md := &markdownWriter{w: w}
+		md.header(o.header, o.source)
+		for _, c := range o.cycles {
+			md.cycle(c)
+		}
+		if o.story && len(o.pods) == 1 {
+			md.story(o.pods[0], o.cycles)
+		}
+		return md.err
 	}
 	t := newTextWriter(w)
 	t.header(o.header, o.source, o.warnings)

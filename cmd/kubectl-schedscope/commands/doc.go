@@ -23,6 +23,7 @@
 // flight_recorder.go (live --record) are sources that also record what they
 // pass on. simulate.go holds what the fixture commands share (flags,
 // loading, --arrival); cycles_output.go picks and prints cycles for -o
-// (yaml_output.go: -o yaml in the JSON's key order); text.go words a cycle
+// (yaml_output.go: -o yaml in the JSON's key order; markdown.go: -o
+// markdown, tables to paste); text.go words a cycle
 // for text output.
 package commands

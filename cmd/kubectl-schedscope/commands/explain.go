@@ -43,13 +43,13 @@ func NewCmdExplain(streams genericiooptions.IOStreams) *cobra.Command {
 	}
 	o.addFlags(cmd.Flags())
 	cmd.Flags().StringVar(&o.Pod, "pod", "", "only show cycles of this pod (name or namespace/name)")
-	cmd.Flags().StringVarP(&o.Output, "output", "o", "text", "output format: text, json or yaml")
+	cmd.Flags().StringVarP(&o.Output, "output", "o", "text", "output format: text, json, yaml or markdown (tables to paste into an incident document or an issue)")
 	cmd.Flags().BoolVar(&o.ExitCode, "exit-code", false, "exit 1 when a pod (of --pod, if given) ends without a node")
 	return cmd
 }
 
 // Validate checks flag values.
-func (o *ExplainOptions) Validate() error { return validOutput(o.Output) }
+func (o *ExplainOptions) Validate() error { return validCyclesOutput(o.Output) }
 
 // Run schedules the fixture and prints the cycles.
 func (o *ExplainOptions) Run(ctx context.Context) error {

@@ -52,7 +52,7 @@ func NewCmdReplay(streams genericiooptions.IOStreams) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&o.Follow, "follow", true, "keep reading records appended to the file, like tail -f")
 	cmd.Flags().BoolVar(&o.NoTUI, "no-tui", false, "print the cycles instead of opening the debugger (no terminal needed)")
-	cmd.Flags().StringVarP(&o.Output, "output", "o", "text", "with --no-tui: text, json or yaml")
+	cmd.Flags().StringVarP(&o.Output, "output", "o", "text", "with --no-tui: text, json, yaml or markdown")
 	cmd.Flags().StringVar(&o.Pod, "pod", "", "with --no-tui: only print cycles of this pod (name or namespace/name)")
 	return cmd
 }
@@ -76,7 +76,7 @@ func (o *ReplayOptions) Validate() error {
 	if o.followSet && o.Follow {
 		return errorf("--follow cannot be used with --no-tui, which prints the recording as it is now")
 	}
-	return validOutput(o.Output)
+	return validCyclesOutput(o.Output)
 }
 
 // Run prints the recording, or indexes it in the background and runs the TUI

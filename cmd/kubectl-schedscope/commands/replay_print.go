@@ -15,6 +15,17 @@ import (
 // only one is in memory: text cycle by cycle, and the JSON and YAML
 // documents with their cycles written between the rest of the document.
 func printCycles(w io.Writer, format string, h recorder.Header, source string, problems []error, n int, cycles iter.Seq2[*recorder.Cycle, error], observed []*recorder.Observed, pods []recorder.PodState) error {
+	if format == "markdown" {
+		md := &markdownWriter{w: w}
+		md.header(h, source)
+		for c, err := range cycles {
+			if err != nil {
+				return err
+			}
+			md.cycle(c)
+		}
+		return md.err
+	}
 	if format == "text" {
 		t := newTextWriter(w)
 		t.header(h, source, nil)

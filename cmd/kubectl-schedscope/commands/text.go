@@ -326,39 +326,8 @@ func (t *textWriter) selection(c *recorder.Cycle) {
 		return
 	}
 	t.printf("\n5. Select host — %s: %s\n", sel.Node, narrate.Selection(c))
-	s := c.Score
-	if s == nil || len(s.Totals) < 2 {
-		return
-	}
-	// The winner is found by the recorded indices when its name cannot be
-	// looked up; the best total needs no name at all.
-	win := c.WinnerRow()
-	best := slices.Max(s.Totals)
-	if win >= 0 {
-		best = s.Totals[win] // the highest, unless the recording says otherwise
-	}
-	if win < 0 {
-		t.printf("   which scored node is %s cannot be told without the node names; the others' totals are compared with the best, %d.\n", sel.Node, best)
-	}
-	shown := 0
-	for i, n := range s.Nodes {
-		if i == win || shown >= 10 {
-			continue
-		}
-		shown++
-		name := c.NodeName(n)
-		switch {
-		case s.Totals[i] > best:
-			t.printf("   %s scored %d, more than %s, and was not chosen.\n", name, s.Totals[i], sel.Node)
-		case s.Totals[i] == best && win >= 0:
-			t.printf("   %s tied at %d and lost the tie-break.\n", name, best)
-		case s.Totals[i] == best:
-			t.printf("   %s tied at %d.\n", name, best)
-		case win >= 0:
-			t.printf("   %s lost by %d: %s\n", name, best-s.Totals[i], narrate.Loss(s, win, i))
-		default:
-			t.printf("   %s lost by %d.\n", name, best-s.Totals[i])
-		}
+	for _, l := range narrate.Losers(c, 10) {
+		t.printf("   %s\n", l)
 	}
 }
 

@@ -1,0 +1,255 @@
+package commands
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/recorder/visible"
+)
+
+// markdownWriter writes cycles as Markdown (-o markdown) to paste into an
+// incident document or an issue: per cycle, the outcome and message, the
+// filter matrix (nodes × plugins, the rejecting one marked), the score
+// table (weighted per plugin, totals), why the winner won and, for one
+// pod, its queue story. Tables are GitHub-flavoured Markdown; what a
+// recording holds goes into cells escaped (visible.String, pipes and
+// backticks), so a pod named with a pipe cannot break the table.
+type markdownWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (m *markdownWriter) printf(format string, a ...any) {
+	if m.err == nil {
+		_, m.err = fmt.Fprintf(m.w, format, a...)
+	}
+}
+
+// cell makes a recorded string safe inside a table cell or a code span:
+// what a terminal would not show is escaped as the text output escapes it
+// (a newline reads \n), and a backslash, a pipe and a backtick cannot end
+// the cell or the span.
+func cell(s string) string {
+	s = visible.String(s)
+	s = strings.ReplaceAll(s, `\`, `\\`)
+	s = strings.ReplaceAll(s, "|", `\|`)
+	return strings.ReplaceAll(s, "`", "'")
+}
+
+// maxMarkdownRows bounds the nodes a table lists; the rest are counted.
+const maxMarkdownRows = 50
+
+func (m *markdownWriter) header(h recorder.Header, source string) {
+	m.printf("# Scheduling cycles of %s\n\n", cell(source))
+	m.printf("schedscope %s · kube-scheduler %s", cell(h.SchedscopeVersion), cell(h.KubernetesVersion))
+	if len(h.Profiles) > 0 {
+		var names []string
+		for _, p := range h.Profiles {
+			names = append(names, cell(p.SchedulerName))
+		}
+		m.printf(" · profiles: %s", strings.Join(names, ", "))
+	}
+	m.printf("\n")
+}
+
+func (m *markdownWriter) cycle(c *recorder.Cycle) {
+	mark := map[string]string{recorder.ResultBound: "✓", recorder.ResultUnschedulable: "✗"}[c.Outcome.Result]
+	if mark == "" {
+		mark = "!"
+	}
+	m.printf("\n## Cycle %d · `%s` · %s %s\n\n", c.Seq, cell(c.Pod.Key()), mark, cell(narrate.Outcome(c.Outcome)))
+	m.printf("profile `%s` · attempt %d · took %s\n", cell(c.Profile), c.Attempt, narrate.Duration(c.Duration))
+	if msg := c.Outcome.Message; msg != "" && c.Outcome.Result != recorder.ResultBound {
+		m.printf("\n> %s\n", cell(msg))
+	}
+	m.filter(c)
+	m.postFilter(c)
+	m.score(c)
+	if sel := c.Selection; sel != nil {
+		m.printf("\n### Select host: `%s`\n\n%s\n", cell(sel.Node), cell(narrate.Selection(c)))
+		losers := narrate.Losers(c, 10)
+		if len(losers) > 0 {
+			m.printf("\n")
+		}
+		for _, l := range losers {
+			m.printf("- %s\n", cell(l))
+		}
+	}
+}
+
+// filter writes the filter matrix: a row a node, a column a plugin in the
+// order they ran, the cell ✓ passed, **✗** rejected here, ↷ skipped
+// (PreFilter said Skip), · not run (rejected before it).
+func (m *markdownWriter) filter(c *recorder.Cycle) {
+	if fp := c.FastPath; fp != nil {
+		m.printf("\n%s\n", cell(narrate.FastPath(fp)))
+	}
+	f := c.Filter
+	if f == nil || len(f.Plugins) == 0 {
+		return
+	}
+	m.printf("\n### Filter\n\n%d of %d node(s) evaluated; %d feasible.\n\n", f.Evaluated, c.NumNodes(), len(f.Feasible))
+	skipped := map[string]bool{}
+	for _, p := range f.Skipped {
+		skipped[p] = true
+	}
+	m.printf("| node |")
+	for _, p := range f.Plugins {
+		m.printf(" %s |", narrate.Abbrev(p))
+	}
+	m.printf(" result |\n|---|")
+	for range f.Plugins {
+		m.printf(":-:|")
+	}
+	m.printf("---|\n")
+	row := func(node string, rejectedAt int, result string) {
+		m.printf("| %s |", cell(node))
+		for i, p := range f.Plugins {
+			switch {
+			case skipped[p]:
+				m.printf(" ↷ |")
+			case rejectedAt < 0 || i < rejectedAt:
+				m.printf(" ✓ |")
+			case i == rejectedAt:
+				m.printf(" **✗** |")
+			default:
+				m.printf(" · |")
+			}
+		}
+		m.printf(" %s |\n", cell(result))
+	}
+	rows := 0
+	for _, n := range f.Feasible {
+		if rows++; rows <= maxMarkdownRows {
+			row(c.NodeName(n), -1, "passed")
+		}
+	}
+	for _, r := range f.Rejected {
+		if rows++; rows > maxMarkdownRows {
+			continue
+		}
+		plugin := "(no plugin)"
+		if r.Plugin >= 0 && r.Plugin < len(f.Plugins) {
+			plugin = f.Plugins[r.Plugin]
+		}
+		why := plugin
+		if len(r.Reasons) > 0 {
+			why += ": " + strings.Join(r.Reasons, "; ")
+		}
+		row(c.NodeName(r.Node), r.Plugin, why)
+	}
+	if rows > maxMarkdownRows {
+		m.printf("\n… and %d more node(s).\n", rows-maxMarkdownRows)
+	}
+	m.printf("\n✓ passed · **✗** rejected by this plugin · ↷ skipped (PreFilter said Skip) · · not run\n")
+	if len(f.Discarded) > 0 {
+		m.printf("\n%s.\n", narrate.NodesNotKept(len(f.Discarded)))
+	}
+	var legend []string
+	for _, p := range f.Plugins {
+		legend = append(legend, narrate.Abbrev(p)+" "+p)
+	}
+	m.printf("\n%s\n", strings.Join(legend, " · "))
+}
+
+// postFilter writes what preemption tried: each plugin's status, the
+// candidate nodes with their victims (the nominated one marked).
+func (m *markdownWriter) postFilter(c *recorder.Cycle) {
+	p := c.PostFilter
+	if p == nil {
+		return
+	}
+	m.printf("\n### PostFilter (preemption)\n\n")
+	for _, s := range p.Plugins {
+		why := narrate.PostFilterStatus(s)
+		if why != "" {
+			why = ": " + why
+		}
+		m.printf("- %s %s%s\n", cell(s.Plugin), cell(s.Code), cell(why))
+	}
+	for _, cand := range p.Candidates {
+		var victims []string
+		for _, v := range cand.Victims {
+			victims = append(victims, fmt.Sprintf("`%s` (priority %d)", cell(v.Key()), v.Priority))
+		}
+		nominated := ""
+		if cand.Node == p.NominatedNode {
+			nominated = " — **nominated**"
+		}
+		m.printf("- candidate `%s`: evict %s%s\n", cell(cand.Node), strings.Join(victims, ", "), nominated)
+	}
+}
+
+// score writes the score table: the weighted score of each plugin and the
+// total, highest total first, the chosen node in bold.
+func (m *markdownWriter) score(c *recorder.Cycle) {
+	s := c.Score
+	if s == nil || len(s.Plugins) == 0 || len(s.Nodes) == 0 {
+		return
+	}
+	m.printf("\n### Score\n\nweighted scores (normalized score × weight), highest total first\n\n| node |")
+	for _, p := range s.Plugins {
+		m.printf(" %s ×%d |", narrate.Abbrev(p.Name), p.Weight)
+	}
+	m.printf(" total |\n|---|")
+	for range s.Plugins {
+		m.printf("--:|")
+	}
+	m.printf("--:|\n")
+	order := make([]int, len(s.Nodes))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return s.Totals[order[a]] > s.Totals[order[b]] })
+	chosen := ""
+	if c.Selection != nil {
+		chosen = c.Selection.Node
+	}
+	for k, i := range order {
+		if k == maxMarkdownRows {
+			m.printf("\n… and %d more node(s).\n", len(order)-maxMarkdownRows)
+			break
+		}
+		name := cell(c.NodeName(s.Nodes[i]))
+		if c.NodeName(s.Nodes[i]) == chosen {
+			name = "**" + name + "** ★"
+		}
+		m.printf("| %s |", name)
+		for p := range s.Plugins {
+			m.printf(" %d |", s.Weighted(p, i))
+		}
+		m.printf(" %d |\n", s.Totals[i])
+	}
+}
+
+// story writes one pod's cycles and queue events in time order.
+func (m *markdownWriter) story(p recorder.PodState, cycles []*recorder.Cycle) {
+	var mine []*recorder.Cycle
+	for _, c := range cycles {
+		if c.Pod.Key() == p.Pod.Key() {
+			mine = append(mine, c)
+		}
+	}
+	m.printf("\n## Story of `%s` (%s)\n\n", cell(p.Pod.Key()), cell(p.State))
+	if len(mine)+len(p.Queue) == 0 {
+		m.printf("No scheduling cycle: %s\n", cell(narrate.NeverAttempted(p.State)))
+		return
+	}
+	starts := make([]time.Time, len(mine))
+	for i, c := range mine {
+		starts[i] = c.Start
+	}
+	for _, it := range narrate.Story(starts, p.Queue) {
+		if ev := it.Event; ev != nil {
+			m.printf("- `%s` %s\n", ev.Time.UTC().Format("15:04:05.000"), cell(narrate.QueueEvent(ev)))
+			continue
+		}
+		c := mine[it.Cycle]
+		m.printf("- `%s` **cycle %d** (attempt %d): %s\n", c.Start.UTC().Format("15:04:05.000"), c.Seq, c.Attempt, cell(narrate.Outcome(c.Outcome)))
+	}
+}
