@@ -9,21 +9,24 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui/components/breakpoints"
 	"github.com/schedscope/schedscope/tui/components/helpscreen"
 	"github.com/schedscope/schedscope/tui/components/nodes"
+	"github.com/schedscope/schedscope/tui/components/pods"
 	"github.com/schedscope/schedscope/tui/components/problems"
 	"github.com/schedscope/schedscope/tui/layout"
 )
 
 // A layer is a screen over the panes: the "?" screen, the problems, the
-// nodes, the pods, the breakpoints form. The root keeps them in a stack (Model.layers): the top one takes
-// the keys and the mouse wheel, draws the body and names the help line's
-// keys and the title's path, until it says it is closed. The keys the root
-// handles before any layer (ctrl+c, the prompt, the breakpoints form) are
-// handled once, in handleKey. Each layer adapts a component with the same
-// small shape: Update returning its own type, View, SetSize and a key map
-// that implements help.KeyMap (checked below). The what-if page is not one:
-// it routes its own screens (whatif.Model.Active).
+// nodes, the pods, the breakpoints form. The root keeps them in a stack
+// (Model.layers): the top one takes the keys and the mouse wheel, draws the
+// body and names the help line's keys and the title's path, until it says
+// it is closed. The session's keys are handled once: ctrl+c and the prompt
+// in handleKey, help, problems and the command prompt in layerKey (not over
+// the form, whose fields take every key). Each layer adapts a component
+// with the same small shape: Update returning its own type, View, SetSize
+// and a key map that implements help.KeyMap (checked below). The what-if
+// page is not one: it routes its own screens (whatif.Model.Active).
 type layer interface {
 	// update takes a key or the wheel; closed says the layer is done.
 	update(m *Model, msg tea.Msg) (closed bool, cmd tea.Cmd)
@@ -48,9 +51,12 @@ var (
 	_ component[helpscreen.Model] = (*helpscreen.Model)(nil)
 	_ component[problems.Model]   = (*problems.Model)(nil)
 	_ component[nodes.Model]      = (*nodes.Model)(nil)
+	_ component[pods.Model]       = (*pods.Model)(nil)
 	_ help.KeyMap                 = helpscreen.KeyMap{}
 	_ help.KeyMap                 = problems.KeyMap{}
 	_ help.KeyMap                 = nodes.KeyMap{}
+	_ help.KeyMap                 = pods.KeyMap{}
+	_ help.KeyMap                 = breakpoints.KeyMap{}
 )
 
 // top is the layer on top, nil when the panes show.
