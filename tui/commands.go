@@ -34,7 +34,7 @@ func (m *Model) openPrompt(mode promptMode, value string) tea.Cmd {
 
 // commandSuggestions complete ":" commands with tab.
 func commandSuggestions() []string {
-	out := []string{"cycle ", "filter ", "help", "nodes", "pods", "problems", "quit"}
+	out := []string{"cycle ", "filter ", "fixtures", "help", "nodes", "pods", "problems", "quit"}
 	for p := range cyclepage.NumPhases {
 		out = append(out, "phase "+strings.ToLower(p.Short()))
 	}
@@ -144,6 +144,8 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 		m.pods.SetFilter(arg)
 	case "nodes", "node", "no":
 		m.openNodes(arg)
+	case "fixtures", "fixture", "fx":
+		m.openFixtures()
 	default:
 		m.say("no command %q; :help lists them", fields[0])
 	}

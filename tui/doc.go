@@ -23,8 +23,9 @@
 //     the Cmd that reads it; window.go opens cycles of an indexed replay on
 //     demand and keeps a bounded window of them.
 //   - Layers. layers.go: the screens over the panes (the "?" screen, the
-//     problems, the nodes, the pods, the breakpoints form), a stack whose
-//     top takes the keys, and the shape of the components they adapt.
+//     problems, the nodes, the pods, the breakpoints form, the fixtures
+//     list), a stack whose top takes the keys, and the shape of the
+//     components they adapt.
 //   - Modes. podsmode.go: the Pods view's layer and its stories' cycles
 //     (esc goes back to the story). observed.go: the
 //     live bindings collected. The what-if page is pages/whatif; the root

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -12,13 +13,14 @@ import (
 	"github.com/schedscope/schedscope/tui/components/breakpoints"
 	"github.com/schedscope/schedscope/tui/components/helpscreen"
 	"github.com/schedscope/schedscope/tui/components/nodes"
+	"github.com/schedscope/schedscope/tui/components/pager"
 	"github.com/schedscope/schedscope/tui/components/pods"
 	"github.com/schedscope/schedscope/tui/components/problems"
 	"github.com/schedscope/schedscope/tui/layout"
 )
 
 // A layer is a screen over the panes: the "?" screen, the problems, the
-// nodes, the pods, the breakpoints form. The root keeps them in a stack
+// nodes, the pods, the breakpoints form, the fixtures list. The root keeps them in a stack
 // (Model.layers): the top one takes the keys and the mouse wheel, draws the
 // body and names the help line's keys and the title's path, until it says
 // it is closed. The session's keys are handled once: ctrl+c and the prompt
@@ -238,3 +240,55 @@ func (formLayer) view(m *Model) string {
 func (formLayer) keys(m *Model) help.KeyMap       { return m.bp.Keys }
 func (formLayer) crumb(m *Model) (string, string) { return "", "" }
 func (formLayer) close(m *Model) key.Binding      { return key.NewBinding() }
+
+// fixturesLayer lists the embedded fixtures and what each teaches (the
+// session cannot switch fixture: the list says how to open one).
+type fixturesLayer struct{}
+
+// openFixtures shows the embedded fixtures.
+func (m *Model) openFixtures() {
+	if len(m.opts.Fixtures) == 0 {
+		m.say("this session was given no list of fixtures")
+		return
+	}
+	w := max(m.w-4, 20)
+	var lines []string
+	for _, f := range m.opts.Fixtures {
+		lines = append(lines, "  "+m.st.Key.Render(f.Name))
+		for _, l := range layout.Wrap(f.Teaches, w, "") {
+			lines = append(lines, "    "+l)
+		}
+	}
+	m.fixtures.SetLines(lines)
+	m.fixtures.Top()
+	m.push(fixturesLayer{})
+}
+
+// fixturesClose leaves the fixtures list.
+var fixturesClose = key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "back"))
+
+// fixturesKeys are the list's keys: the pager's, and back.
+type fixturesKeys struct{ pager.KeyMap }
+
+func (k fixturesKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Up, k.Down, k.PageDown, fixturesClose}
+}
+func (k fixturesKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown, fixturesClose}}
+}
+
+func (fixturesLayer) update(m *Model, msg tea.Msg) (bool, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, fixturesClose) {
+		return true, nil
+	}
+	m.fixtures, _ = m.fixtures.Update(msg)
+	return false, nil
+}
+func (fixturesLayer) view(m *Model) string {
+	head := m.st.Title.Render(fmt.Sprintf("Embedded fixtures (%d)", len(m.opts.Fixtures))) +
+		m.st.Dim.Render(" · open one with: kubectl schedscope sim -f NAME")
+	return layout.Fit(head, m.w) + "\n\n" + m.fixtures.View()
+}
+func (fixturesLayer) keys(m *Model) help.KeyMap       { return fixturesKeys{m.fixtures.Keys} }
+func (fixturesLayer) crumb(m *Model) (string, string) { return "fixtures", "" }
+func (fixturesLayer) close(m *Model) key.Binding      { return fixturesClose }

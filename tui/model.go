@@ -16,6 +16,7 @@ import (
 	"github.com/schedscope/schedscope/tui/components/helpscreen"
 	"github.com/schedscope/schedscope/tui/components/nodephase"
 	"github.com/schedscope/schedscope/tui/components/nodes"
+	"github.com/schedscope/schedscope/tui/components/pager"
 	"github.com/schedscope/schedscope/tui/components/pods"
 	"github.com/schedscope/schedscope/tui/components/problems"
 	"github.com/schedscope/schedscope/tui/components/prompt"
@@ -41,7 +42,12 @@ type Options struct {
 	Recording Recording
 	// Trace, when set, notes when the frames a benchmark measures were drawn.
 	Trace *Trace
+	// Fixtures are the embedded fixtures, for :fixtures.
+	Fixtures []Fixture
 }
+
+// Fixture is an embedded fixture and what it teaches.
+type Fixture struct{ Name, Teaches string }
 
 // focus says which pane takes the keys.
 type focus uint8
@@ -84,6 +90,8 @@ type Model struct {
 	// layers are the screens over the panes, the top one shown (layers.go).
 	layers []layer
 	nodes  nodes.Model
+	// fixtures pages the list :fixtures shows.
+	fixtures pager.Model
 	// nodesOf is the index of the cycle the nodes view shows.
 	nodesOf int
 
@@ -161,6 +169,7 @@ func New(opts Options) Model {
 		helpScreen: helpscreen.New(&st),
 		pods:       pods.New(&st),
 		nodes:      nodes.New(&st),
+		fixtures:   pager.New(),
 		wi:         whatif.New(opts.WhatIf, &st, whatif.Options{Why: opts.NoWhatIf, Clean: printable}),
 
 		printable: newSanitizer(),
@@ -267,6 +276,7 @@ func (m *Model) layout() {
 	m.problems.SetSize(m.w, bh)
 	m.pods.SetSize(m.w, bh)
 	m.nodes.SetSize(m.w, bh)
+	m.fixtures.SetHeight(max(bh-2, 1))
 	m.wi.SetSize(m.w, bh)
 }
 
@@ -888,6 +898,7 @@ func (m Model) helpSections() []helpscreen.Section {
 			{":pods active", "the pods the status bar counts in activeQ"},
 			{":pods backoff", "… in backoffQ (and :pods queue:unschedulable)"},
 			{":nodes [TEXT]", "every node as the cycle saw it: free, taints, verdict"},
+			{":fixtures", "the embedded fixtures and what each teaches"},
 			{":problems", "list problems (key: " + g.Problems.Help().Key + ")"},
 			{":help", "this screen"},
 			{":q", "quit"},

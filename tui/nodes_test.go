@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 )
 
 // :nodes lists every node as the cycle shown saw it: what was requested of
@@ -58,5 +60,28 @@ func TestNodesView(t *testing.T) {
 
 	if m := keys(New(Options{Source: "replay empty.rec"}), ":", "text:nodes", "enter"); m.top() != nil || !strings.Contains(m.message.Text, "no cycle") {
 		t.Errorf(":nodes with no cycle: layer %v, message %q", m.top(), m.message.Text)
+	}
+}
+
+// :fixtures lists the fixtures the session was given, with what each
+// teaches and how to open one; esc goes back.
+func TestFixturesList(t *testing.T) {
+	m := New(Options{Source: "replay test.rec", Fixtures: []Fixture{
+		{Name: "preemption", Teaches: "Preemption by priority: the cluster is full of low-priority pods."},
+		{Name: "volumes", Teaches: "a volume can decide where a pod goes."},
+	}})
+	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	m = keys(m, ":", "text:fixtures", "enter")
+	got := screen(m)
+	for _, want := range []string{"Embedded fixtures (2)", "kubectl schedscope sim -f NAME", "preemption", "Preemption by priority", "volumes", "esc back"} {
+		if !strings.Contains(got, want) {
+			t.Errorf(":fixtures lacks %q:\n%s", want, got)
+		}
+	}
+	if m = keys(m, "esc"); m.top() != nil {
+		t.Errorf("esc did not close the list")
+	}
+	if m := keys(New(Options{}), ":", "text:fixtures", "enter"); m.top() != nil || !strings.Contains(m.message.Text, "no list of fixtures") {
+		t.Errorf(":fixtures without a list: %v, %q", m.top(), m.message.Text)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/schedscope/schedscope/fixtures"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/input"
+	"github.com/schedscope/schedscope/tui"
 )
 
 // simOptions are the flags shared by commands that run the engine on a fixture.
@@ -157,6 +158,16 @@ func embeddedNames() []string {
 		}
 	}
 	return names
+}
+
+// embeddedFixtures lists the embedded fixtures and what each teaches, for
+// the debugger's :fixtures.
+func embeddedFixtures() []tui.Fixture {
+	var out []tui.Fixture
+	for _, n := range embeddedNames() {
+		out = append(out, tui.Fixture{Name: n, Teaches: fixtures.Teaches(n)})
+	}
+	return out
 }
 
 // describe notes in a header's source what makes the run again: the
