@@ -73,7 +73,7 @@ func replayWhatIf(h recorder.Header, recPath string) (*simOptions, string) {
 // findRecorded finds the file a recording names, as named or, when that
 // is a relative path not found from here, beside the recording, and
 // returns its digest: of its bytes, or, for a directory given as a
-// fixture, of its manifests (fixture.LoadDir).
+// fixture, of its manifests (fixture.DirDigest: read, not decoded).
 func findRecorded(name, recPath string, limit int64, what string) (path, digest string, err error) {
 	paths := []string{name}
 	if !filepath.IsAbs(name) {
@@ -87,11 +87,8 @@ func findRecorded(name, recPath string, limit int64, what string) (path, digest 
 			continue
 		}
 		if st.IsDir() {
-			fx, err := fixture.LoadDir(p)
-			if err != nil {
-				return p, "", err
-			}
-			return p, fx.Digest, nil
+			d, err := fixture.DirDigest(p)
+			return p, d, err
 		}
 		data, err := input.ReadFile(p, limit, what)
 		if err != nil {
