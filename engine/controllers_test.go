@@ -340,3 +340,104 @@ spec:
 		t.Errorf("ReplicaSet rs (replicas 2, one pod in the fixture): want the fixture's pod and one more, got %+v", rs.Pods)
 	}
 }
+
+// twoNodes are two nodes of 4 CPUs.
+const twoNodes = `apiVersion: v1
+kind: Node
+metadata: {name: node-a, labels: {kubernetes.io/hostname: node-a}}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: node-b, labels: {kubernetes.io/hostname: node-b}}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
+`
+
+// TestDeletedOwnerIsCollected: a timeline step deletes a Deployment; the
+// garbage collector deletes its ReplicaSet and, in turn, its pods, and a
+// later Deployment that needs their room is placed. A pod whose owner the
+// fixture does not hold is kept (its owner is taken to exist outside it).
+func TestDeletedOwnerIsCollected(t *testing.T) {
+	e, cycles := runCluster(t, twoNodes+`---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: copied
+  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: elsewhere-5d8f9, uid: 6c1f7a52-0000-4000-8000-000000000001, controller: true}]
+spec:
+  nodeName: node-a
+  containers: [{name: c, image: nginx, resources: {requests: {cpu: 500m}}}]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: old}
+spec:
+  replicas: 4
+  selector: {matchLabels: {app: old}}
+  template:
+    metadata: {labels: {app: old}}
+    spec:
+      containers: [{name: c, image: nginx, resources: {requests: {cpu: 1500m}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: marker}
+spec:
+  containers: [{name: c, image: nginx, resources: {requests: {cpu: 100m}}}]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: old, annotations: {schedscope.io/delete: "true"}}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: new}
+spec:
+  replicas: 4
+  selector: {matchLabels: {app: new}}
+  template:
+    metadata: {labels: {app: new}}
+    spec:
+      containers: [{name: c, image: nginx, resources: {requests: {cpu: 1500m}}}]
+`)
+	ctx := context.Background()
+	rss, err := e.client.AppsV1().ReplicaSets("default").List(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rs := range rss.Items {
+		if strings.HasPrefix(rs.Name, "old-") {
+			t.Errorf("ReplicaSet %s of the deleted Deployment old is still there", rs.Name)
+		}
+	}
+	pods, err := e.client.CoreV1().Pods("default").List(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, placed := false, 0
+	for _, p := range pods.Items {
+		switch {
+		case strings.HasPrefix(p.Name, "old-"):
+			t.Errorf("pod %s of the deleted Deployment old is still there", p.Name)
+		case p.Name == "copied":
+			kept = true
+		case strings.HasPrefix(p.Name, "new-") && p.Spec.NodeName != "":
+			placed++
+		}
+	}
+	if !kept {
+		t.Error("the pod whose owner the fixture does not hold was deleted")
+	}
+	if placed != 4 {
+		t.Errorf("want the 4 replicas of Deployment new placed in the room old's pods left, got %d", placed)
+	}
+	bound := 0
+	for _, c := range cycles {
+		if c.Pod.Owner.String() == "Deployment/old" && c.Outcome.Result == recorder.ResultBound {
+			bound++
+		}
+	}
+	if bound != 4 {
+		t.Errorf("want Deployment old's 4 replicas bound before it was deleted, got %d", bound)
+	}
+}

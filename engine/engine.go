@@ -235,11 +235,15 @@ func build(ctx context.Context, fx *fixture.Fixture, opts Options) (*Engine, err
 	e.executors = e.preemptionExecutors()
 	if opts.simulated {
 		which := controllers.All
-		if opts.forked {
+		outside, owned := ownersOutside(fx)
+		switch {
+		case opts.forked:
 			which = controllers.Volumes | controllers.Kubelet
+		case !owned:
+			which &^= controllers.GarbageCollector // nothing for it to collect
 		}
 		if e.ctrls, err = controllers.New(controllerContext(ctx), controllers.Deps{Client: e.client,
-			Informers: countingFactory{informerFactory, e.events}, Changed: e.changes.kick, Run: which}); err != nil {
+			Informers: countingFactory{informerFactory, e.events}, Changed: e.changes.kick, Run: which, Outside: outside}); err != nil {
 			return nil, err
 		}
 	}

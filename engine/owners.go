@@ -1,12 +1,20 @@
 package engine
 
 import (
+	"slices"
 	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/api/meta/testrestmapper"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/kubernetes/pkg/api/legacyscheme"
 
+	"github.com/schedscope/schedscope/engine/controllers"
+	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder"
 )
 
@@ -33,4 +41,51 @@ func (e *Engine) withOwner(ref recorder.PodRef, p *v1.Pod) recorder.PodRef {
 	}
 	ref.Owner = owner
 	return ref
+}
+
+// ownersOutside lists the owners fx's objects name but do not hold (by
+// controllers.OwnerKey, with the UID the reference carries), and reports
+// whether there is anything for a garbage collector to do: a workload,
+// whose controller makes owned objects, or an object that names an owner.
+func ownersOutside(fx *fixture.Fixture) (map[string]types.UID, bool) {
+	all := slices.Clone(fx.Objects)
+	for _, p := range fx.Pending {
+		all = append(all, p)
+	}
+	for _, s := range fx.Steps {
+		all = append(all, s.Object)
+	}
+	held := map[string]bool{}
+	owned := false
+	for _, o := range all {
+		m, err := metaOf(o)
+		if err != nil {
+			continue
+		}
+		kind := fixture.KindName(o)
+		held[controllers.OwnerKey(kind, m.Namespace, m.Name)] = true
+		owned = owned || fixture.IsWorkload(kind) || len(m.OwnerReferences) > 0
+	}
+	mapper := testrestmapper.TestOnlyStaticRESTMapper(legacyscheme.Scheme)
+	outside := map[string]types.UID{}
+	for _, o := range all {
+		m, err := metaOf(o)
+		if err != nil {
+			continue
+		}
+		for _, ref := range m.OwnerReferences {
+			ns := m.Namespace
+			gv, err := schema.ParseGroupVersion(ref.APIVersion)
+			if err != nil {
+				continue
+			}
+			if mapping, err := mapper.RESTMapping(gv.WithKind(ref.Kind).GroupKind(), gv.Version); err == nil && mapping.Scope.Name() != meta.RESTScopeNameNamespace {
+				ns = ""
+			}
+			if key := controllers.OwnerKey(ref.Kind, ns, ref.Name); !held[key] {
+				outside[key] = ref.UID
+			}
+		}
+	}
+	return outside, owned
 }

@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/informers"
@@ -181,9 +182,11 @@ func (p *objectEvents) countWrites(reaction clienttesting.ReactionFunc) clientte
 
 // handler wraps an event handler of resource's informer to count what it
 // has handled. The initial list is not counted: it was not written during
-// the run.
+// the run. A handler added once the run has written starts from the writes
+// so far: its initial list is the objects as they stand after them.
 func (p *objectEvents) handler(resource string, h cache.ResourceEventHandler) cache.ResourceEventHandler {
 	n := &atomic.Int64{}
+	n.Store(p.counter(resource).Load())
 	p.mu.Lock()
 	p.handlers = append(p.handlers, countedResource{resource, n})
 	p.mu.Unlock()
@@ -265,6 +268,23 @@ func (f countingFactory) Batch() batchinformers.Interface {
 func (f countingFactory) Policy() policyinformers.Interface {
 	return policyinformers.New(f, metav1.NamespaceAll, nil)
 }
+
+// ForResource is the factory's informer of a resource (the garbage
+// collector asks by resource), counted as InformerFor counts.
+func (f countingFactory) ForResource(gvr schema.GroupVersionResource) (informers.GenericInformer, error) {
+	g, err := f.SharedInformerFactory.ForResource(gvr)
+	if err != nil {
+		return nil, err
+	}
+	return countingGeneric{g, countingInformer{g.Informer(), f.p, gvr.GroupResource().String()}}, nil
+}
+
+type countingGeneric struct {
+	informers.GenericInformer
+	inf countingInformer
+}
+
+func (g countingGeneric) Informer() cache.SharedIndexInformer { return g.inf }
 
 type countingInformer struct {
 	cache.SharedIndexInformer

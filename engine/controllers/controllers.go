@@ -10,6 +10,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta/testrestmapper"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/informers"
 	clientset "k8s.io/client-go/kubernetes"
 	scalefake "k8s.io/client-go/scale/fake"
@@ -41,11 +42,13 @@ const (
 	Provisioner
 	// Kubelet is the simulated kubelet.
 	Kubelet
+	// GarbageCollector is the garbage collector.
+	GarbageCollector
 
 	// Volumes are the binder and the provisioner.
 	Volumes = VolumeBinder | Provisioner
 	// All is a fixture run's cluster.
-	All = Workloads | Volumes | Kubelet
+	All = Workloads | GarbageCollector | Volumes | Kubelet
 )
 
 // Deps is what the controllers run on: the in-memory API server's client,
@@ -56,6 +59,10 @@ type Deps struct {
 	Informers informers.SharedInformerFactory
 	Changed   func()
 	Run       Which
+	// Outside are the owners the fixture's objects name but do not hold,
+	// by OwnerKey, with the UID their references carry: the garbage
+	// collector takes them to exist outside the fixture.
+	Outside map[string]types.UID
 }
 
 // A Part is one thing that runs beside the scheduler.
@@ -78,6 +85,7 @@ var Parts = []Part{
 	{Name: "DaemonSet controller", Upstream: "k8s.io/kubernetes/pkg/controller/daemon", Which: Workloads},
 	{Name: "disruption controller", Upstream: "k8s.io/kubernetes/pkg/controller/disruption", Which: Workloads},
 	{Name: "pod garbage collector", Upstream: "k8s.io/kubernetes/pkg/controller/podgc", Which: Workloads},
+	{Name: "garbage collector", Upstream: "k8s.io/kubernetes/pkg/controller/garbagecollector", Which: GarbageCollector},
 	{Name: "persistent-volume binder", Upstream: "k8s.io/kubernetes/pkg/controller/volume/persistentvolume", Which: VolumeBinder},
 	{Name: "simulated provisioner", Which: Provisioner},
 	{Name: "simulated kubelet", Which: Kubelet},
@@ -115,6 +123,7 @@ type Set struct {
 	// nodeDeleted is set when a node is deleted and cleared once no pod
 	// is left on a deleted node (pod garbage collection's work).
 	nodeDeleted atomic.Bool
+	garbage     *garbage
 
 	wg sync.WaitGroup
 }
@@ -195,6 +204,14 @@ func New(ctx context.Context, deps Deps) (*Set, error) {
 			return nil, err
 		}
 	}
+	if deps.Run&GarbageCollector != 0 {
+		g, err := newGarbage(ctx, deps)
+		if err != nil {
+			return nil, err
+		}
+		s.garbage = g
+		s.runs = append(s.runs, s.garbage.run)
+	}
 	if deps.Run&VolumeBinder != 0 {
 		pv, err := persistentvolume.NewController(ctx, persistentvolume.ControllerParameters{
 			KubeClient:                c,
@@ -259,6 +276,9 @@ func (s *Set) Busy() string {
 	}
 	if len(why) > 0 {
 		return strings.Join(why, ", ")
+	}
+	if b := s.garbage.busy(); b != "" {
+		return b
 	}
 	if s.nodeDeleted.Load() {
 		if n := s.orphans(); n > 0 {

@@ -67,25 +67,7 @@ func TestTimelinesMatchRealScheduler(t *testing.T) {
 // the end, and the pods the timeline deleted.
 func playTimeline(t *testing.T, ctx context.Context, cp *controlPlane, objs []runtime.Object) (arrival, end map[string]outcome, deleted map[string]bool) {
 	t.Helper()
-	isDelete := func(o runtime.Object) bool {
-		m, err := meta.Accessor(o)
-		return err == nil && m.GetAnnotations()[fixture.DeleteAnnotation] == "true"
-	}
-	split := len(objs)
-	for i, o := range objs {
-		if p, ok := o.(*v1.Pod); ok && p.Spec.NodeName == "" && !isDelete(o) {
-			split = i
-			break
-		}
-	}
-	var initial, later []runtime.Object
-	for i, o := range objs {
-		if p, ok := o.(*v1.Pod); i < split || ok && p.Spec.NodeName != "" && !isDelete(o) {
-			initial = append(initial, o)
-		} else {
-			later = append(later, o)
-		}
-	}
+	initial, later := splitTimeline(objs)
 	if pending := applyObjects(t, ctx, cp, initial); len(pending) != 0 {
 		t.Fatalf("%d pending pods in the initial cluster", len(pending))
 	}
@@ -94,48 +76,20 @@ func playTimeline(t *testing.T, ctx context.Context, cp *controlPlane, objs []ru
 	arrival, deleted = map[string]outcome{}, map[string]bool{}
 	var pods []string
 	for _, o := range later {
-		ri, u := r.of(t, o)
-		key := u.GetNamespace() + "/" + u.GetName()
-		if u.GetNamespace() == "" {
-			key = u.GetName()
-		}
+		key := r.apply(t, ctx, o)
 		_, isPod := o.(*v1.Pod)
-		switch current, err := ri.Get(ctx, u.GetName(), metav1.GetOptions{}); {
-		case isDelete(o):
-			zero := int64(0)
-			if err := ri.Delete(ctx, u.GetName(), metav1.DeleteOptions{GracePeriodSeconds: &zero}); err != nil {
-				t.Fatalf("deleting %s %s: %v", u.GetKind(), key, err)
-			}
-			if isPod {
-				deleted[key] = true
-			}
+		switch {
+		case isPod && isDeleteDoc(o):
+			deleted[key] = true
 		case isPod:
-			if _, err := ri.Create(ctx, u, metav1.CreateOptions{}); err != nil {
-				t.Fatalf("creating pod %s: %v", key, err)
-			}
 			pods = append(pods, key)
-			waitDecided(t, ctx, cp, o.(*v1.Pod).Name, u.GetNamespace())
-		case err == nil:
-			// A replacement: as kubectl replace, then the status the document
-			// states, as the node's kubelet would write it.
-			u.SetResourceVersion(current.GetResourceVersion())
-			updated, err := ri.Update(ctx, u, metav1.UpdateOptions{})
-			if err != nil {
-				t.Fatalf("replacing %s %s: %v", u.GetKind(), key, err)
-			}
-			setStatus(t, ctx, ri, updated, u, statesStatus(o))
-		case apierrors.IsNotFound(err):
-			created, err := ri.Create(ctx, u, metav1.CreateOptions{})
-			if err != nil {
-				t.Fatalf("creating %s %s: %v", u.GetKind(), key, err)
-			}
-			setStatus(t, ctx, ri, created, u, statesStatus(o))
-		default:
-			t.Fatal(err)
+			ns, name, _ := strings.Cut(key, "/")
+			waitDecided(t, ctx, cp, name, ns)
 		}
 		waitRealSettled(t, ctx, cp)
-		if isPod && !isDelete(o) {
-			arrival[key] = podOutcome(t, ctx, cp, u.GetNamespace(), u.GetName())
+		if isPod && !isDeleteDoc(o) {
+			ns, name, _ := strings.Cut(key, "/")
+			arrival[key] = podOutcome(t, ctx, cp, ns, name)
 		}
 	}
 	end = map[string]outcome{}
@@ -146,6 +100,78 @@ func playTimeline(t *testing.T, ctx context.Context, cp *controlPlane, objs []ru
 		}
 	}
 	return arrival, end, deleted
+}
+
+// isDeleteDoc reports whether a document is a timeline's deletion.
+func isDeleteDoc(o runtime.Object) bool {
+	m, err := meta.Accessor(o)
+	return err == nil && m.GetAnnotations()[fixture.DeleteAnnotation] == "true"
+}
+
+// splitTimeline splits a fixture's documents as the engine runs them: the
+// documents before the first pending pod and every bound pod are the
+// initial cluster; the rest follow in order.
+func splitTimeline(objs []runtime.Object) (initial, later []runtime.Object) {
+	split := len(objs)
+	for i, o := range objs {
+		if p, ok := o.(*v1.Pod); ok && p.Spec.NodeName == "" && !isDeleteDoc(o) {
+			split = i
+			break
+		}
+	}
+	for i, o := range objs {
+		if p, ok := o.(*v1.Pod); i < split || ok && p.Spec.NodeName != "" && !isDeleteDoc(o) {
+			initial = append(initial, o)
+		} else {
+			later = append(later, o)
+		}
+	}
+	return initial, later
+}
+
+// apply makes one later document's write, as kubectl would, and returns
+// the object's key (namespace/name, or name): a deletion deletes it with
+// its dependents in the background, as kubectl delete does (a Job's API
+// default would orphan its pods), with no grace period (the test's kubelet
+// has nothing to stop); a pod is created; another object replaces the
+// stored one or is created, with the status the document states, as its
+// kubelet or controller would write it.
+func (r *resources) apply(t *testing.T, ctx context.Context, o runtime.Object) string {
+	t.Helper()
+	ri, u := r.of(t, o)
+	key := u.GetNamespace() + "/" + u.GetName()
+	if u.GetNamespace() == "" {
+		key = u.GetName()
+	}
+	_, isPod := o.(*v1.Pod)
+	switch current, err := ri.Get(ctx, u.GetName(), metav1.GetOptions{}); {
+	case isDeleteDoc(o):
+		zero := int64(0)
+		background := metav1.DeletePropagationBackground
+		if err := ri.Delete(ctx, u.GetName(), metav1.DeleteOptions{GracePeriodSeconds: &zero, PropagationPolicy: &background}); err != nil {
+			t.Fatalf("deleting %s %s: %v", u.GetKind(), key, err)
+		}
+	case isPod:
+		if _, err := ri.Create(ctx, u, metav1.CreateOptions{}); err != nil {
+			t.Fatalf("creating pod %s: %v", key, err)
+		}
+	case err == nil:
+		u.SetResourceVersion(current.GetResourceVersion())
+		updated, err := ri.Update(ctx, u, metav1.UpdateOptions{})
+		if err != nil {
+			t.Fatalf("replacing %s %s: %v", u.GetKind(), key, err)
+		}
+		setStatus(t, ctx, ri, updated, u, statesStatus(o))
+	case apierrors.IsNotFound(err):
+		created, err := ri.Create(ctx, u, metav1.CreateOptions{})
+		if err != nil {
+			t.Fatalf("creating %s %s: %v", u.GetKind(), key, err)
+		}
+		setStatus(t, ctx, ri, created, u, statesStatus(o))
+	default:
+		t.Fatal(err)
+	}
+	return key
 }
 
 // resources maps objects to the dynamic client's resources.

@@ -30,7 +30,7 @@ import (
 var kcmControllers = []string{
 	"deployment-controller", "replicaset-controller", "replicationcontroller-controller",
 	"statefulset-controller", "job-controller", "daemonset-controller", "disruption-controller",
-	"pod-garbage-collector-controller", "persistentvolume-binder-controller",
+	"pod-garbage-collector-controller", "persistentvolume-binder-controller", "garbage-collector-controller",
 }
 
 // startControllerManager runs the real kube-controller-manager in this
@@ -289,6 +289,55 @@ func TestWorkloadsMatchRealCluster(t *testing.T) {
 				}
 				real = waitClusterSettled(t, ctx, cp)
 			}
+			ours := engineOutcome(t, fx)
+			if !reflect.DeepEqual(real, ours) {
+				t.Errorf("outcomes differ\n  kube-scheduler + kube-controller-manager: %s\n  schedscope:                               %s", describe(real), describe(ours))
+			}
+			t.Logf("%s", describe(ours))
+		})
+	}
+}
+
+// TestWorkloadTimelinesMatchRealCluster plays each timeline of workloads
+// (testdata/workload-timelines) on a real API server with kube-scheduler
+// and kube-controller-manager: the initial cluster, then each later
+// document once the cluster has settled (a Deployment deleted, another
+// created, a pod), and checks that schedscope's run ends the same, per
+// owner, budget and claim. The garbage collector decides these: a deleted
+// Deployment's pods leave the room a later one needs.
+func TestWorkloadTimelinesMatchRealCluster(t *testing.T) {
+	klog.SetOutput(discardWriter{})
+	klog.LogToStderr(false)
+	scenarios := loadScenarios(t, func(fx *fixture.Fixture) bool { return holdsWorkloads(fx) && len(fx.Steps) > 0 }, "testdata/workload-timelines/*.yaml")
+	if len(scenarios) < 1 {
+		t.Fatal("want the scenarios under testdata/workload-timelines")
+	}
+	for _, sc := range scenarios {
+		t.Run(strings.TrimSuffix(filepath.Base(sc.name), ".yaml"), func(t *testing.T) {
+			fx, err := fixture.Load(sc.name, sc.data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			objs, err := fixture.DecodeManifest(sc.name, sc.data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			cp := startControlPlane(t)
+			initial, later := splitTimeline(objs)
+			if pending := applyObjects(t, ctx, cp, initial); len(pending) != 0 {
+				t.Fatalf("%d pending pods in the initial cluster", len(pending))
+			}
+			cp.startScheduler(t, ctx)
+			cp.startControllerManager(t, ctx)
+			waitClusterSettled(t, ctx, cp)
+			r := newResources(t, cp)
+			for _, o := range later {
+				r.apply(t, ctx, o)
+				waitClusterSettled(t, ctx, cp)
+			}
+			real := waitClusterSettled(t, ctx, cp)
 			ours := engineOutcome(t, fx)
 			if !reflect.DeepEqual(real, ours) {
 				t.Errorf("outcomes differ\n  kube-scheduler + kube-controller-manager: %s\n  schedscope:                               %s", describe(real), describe(ours))
