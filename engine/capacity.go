@@ -9,6 +9,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/schedscope/schedscope/engine/fixture"
@@ -19,21 +20,24 @@ import (
 // fixture's cluster, as the real scheduler and the workload's controller
 // place them, and what stops the next one.
 type CapacityResult struct {
-	Kind, Namespace, Name string
+	Kind      string `json:"kind"`
+	Namespace string `json:"namespace"`
+	Name      string `json:"name"`
 	// Replicas is what the fixture asks for; Placed how many of them the
 	// run placed.
-	Replicas, Placed int
+	Replicas int `json:"replicas"`
+	Placed   int `json:"placed"`
 	// More is how many more replicas were placed in the run that found
 	// the limit, beyond Placed.
-	More int
+	More int `json:"more"`
 	// Stopped is the scheduler's message for the first replica that did
 	// not fit (empty when Limit was reached first).
-	Stopped string
+	Stopped string `json:"stopped,omitempty"`
 	// Limit, if set, is the most extra replicas tried: at least that many
 	// more fit.
-	Limit int
+	Limit int `json:"limit,omitempty"`
 	// Runs are the replica counts tried, in order.
-	Runs []int
+	Runs []int `json:"runs"`
 }
 
 // maxCapacityProbe bounds how many extra replicas a capacity search tries.
@@ -128,7 +132,9 @@ func workloadAt(fx *fixture.Fixture, kind, namespace, name string) (int, error) 
 	return -1, fmt.Errorf("%s has no %s %s/%s among the objects it starts with", fx.Name, kind, namespace, name)
 }
 
-func runScaled(ctx context.Context, fx *fixture.Fixture, opts Options, at int, kind, namespace, name string, n int) (*ScaledRun, error) {
+// scaledFixture is fx with its workload at index at asking for n pods
+// (n < 0: as written).
+func scaledFixture(fx *fixture.Fixture, at, n int) (*fixture.Fixture, error) {
 	scaled := *fx
 	if n >= 0 {
 		scaled.Objects = append([]runtime.Object(nil), fx.Objects...)
@@ -138,6 +144,58 @@ func runScaled(ctx context.Context, fx *fixture.Fixture, opts Options, at int, k
 		}
 		scaled.Objects[at] = obj
 	}
+	return &scaled, nil
+}
+
+// NextReplica forks at the last cycle of the replica that did not fit in
+// the capacity search res: the fixture run with the workload asking for
+// one more than fit, its pods made by its controller, and the last cycle
+// of one of its pods, which the scheduler found Unschedulable. Suggest
+// on the fork searches what would let that replica fit.
+func NextReplica(ctx context.Context, fx *fixture.Fixture, opts Options, res *CapacityResult) (*Fork, error) {
+	if res.Stopped == "" {
+		return nil, fmt.Errorf("no replica of %s %s/%s was left pending: the search stopped at %d more", res.Kind, res.Namespace, res.Name, res.Limit)
+	}
+	at, err := workloadAt(fx, res.Kind, res.Namespace, res.Name)
+	if err != nil {
+		return nil, err
+	}
+	n := res.Replicas + res.More + 1
+	if res.Placed < res.Replicas {
+		n = res.Replicas
+	}
+	scaled, err := scaledFixture(fx, at, n)
+	if err != nil {
+		return nil, err
+	}
+	owned := func(p *v1.Pod) bool {
+		c := metav1.GetControllerOf(p)
+		if c == nil || p.Namespace != res.Namespace {
+			return false
+		}
+		if res.Kind == "Deployment" {
+			// The Deployment's ReplicaSet, <name>-<pod-template-hash>.
+			h := p.Labels[appsv1.DefaultDeploymentUniqueLabelKey]
+			return c.Kind == "ReplicaSet" && h != "" && c.Name == res.Name+"-"+h
+		}
+		return c.Kind == res.Kind && c.Name == res.Name
+	}
+	forks, err := forks(ctx, scaled, opts, func(_ int, p *v1.Pod) bool { return owned(p) }, -1, false)
+	if err != nil {
+		return nil, err
+	}
+	if len(forks) == 0 || forks[0].Recorded.Outcome.Result != recorder.ResultUnschedulable {
+		return nil, fmt.Errorf("the run of %s with %s %s/%s at %d found no replica left pending in its last cycle", fx.Name, res.Kind, res.Namespace, res.Name, n)
+	}
+	return forks[0], nil
+}
+
+func runScaled(ctx context.Context, fx *fixture.Fixture, opts Options, at int, kind, namespace, name string, n int) (*ScaledRun, error) {
+	scaledp, err := scaledFixture(fx, at, n)
+	if err != nil {
+		return nil, err
+	}
+	scaled := *scaledp
 	replicas, err := scaleOf(scaled.Objects[at])
 	if err != nil {
 		return nil, err

@@ -53,3 +53,33 @@ spec:
 		t.Errorf("an unknown workload: want an error naming it, got %v", err)
 	}
 }
+
+// TestNextReplicaSuggests forks at the replica capacity found left pending
+// and asks suggest what would let it fit: the fork is that replica's
+// Unschedulable cycle, with capacity's message, and a confirmed change.
+func TestNextReplicaSuggests(t *testing.T) {
+	fx := loadEmbedded(t, "workloads")
+	ctx := context.Background()
+	res, err := Capacity(ctx, fx, Options{}, "Deployment", "default", "web")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := NextReplica(ctx, fx, Options{}, res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Recorded.Outcome.Message != res.Stopped {
+		t.Errorf("the fork's cycle says %q; capacity said %q", f.Recorded.Outcome.Message, res.Stopped)
+	}
+	if !strings.HasPrefix(f.Pod.Name, "web-") {
+		t.Errorf("forked at pod %s, not a replica of web", f.Pod.Name)
+	}
+	sg, err := Suggest(ctx, f, SuggestOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sg.Suggestions) == 0 {
+		t.Fatalf("no confirmed change for replica %d: %+v", res.Replicas+res.More+1, sg)
+	}
+	t.Logf("%d more fit; replica %d: %s", res.More, res.Replicas+res.More+1, sg.Suggestions[0].Text)
+}

@@ -17,6 +17,17 @@ type CapacityOptions struct {
 	simOptions
 	Workload string
 	Output   string
+	// Suggest searches what would let the first replica that does not fit
+	// fit; Budget bounds the search's re-runs.
+	Suggest bool
+	Budget  int
+}
+
+// capacityDocument is capacity's JSON output.
+type capacityDocument struct {
+	*engine.CapacityResult
+	// Next is suggest's search on the replica that did not fit, when asked.
+	Next *engine.SuggestResult `json:"next,omitempty"`
 }
 
 // NewCmdCapacity answers how many more replicas of a workload fit.
@@ -29,7 +40,8 @@ func NewCmdCapacity(streams genericiooptions.IOStreams) *cobra.Command {
 			"each run the whole fixture with the real scheduler and the workload's controller, until a run leaves\n" +
 			"a replica pending; it counts what that run placed and prints the scheduler's message for the replica\n" +
 			"that did not fit. Nothing is computed by arithmetic. KIND is deploy, rs, sts, rc or job (a Job's\n" +
-			"parallelism); NAME may be NAMESPACE/NAME.",
+			"parallelism); NAME may be NAMESPACE/NAME. Then, as suggest does, it searches single changes\n" +
+			"that would let that replica fit, each confirmed by re-running its cycle (--suggest=false skips it).",
 		Example: `  kubectl schedscope capacity -f workloads deploy/web
   kubectl schedscope capacity -f cluster.yaml sts/prod/db -o json`,
 		Args: cobra.ExactArgs(1),
@@ -40,6 +52,8 @@ func NewCmdCapacity(streams genericiooptions.IOStreams) *cobra.Command {
 	}
 	o.addFlags(cmd.Flags())
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "text", "output format: text, json or yaml")
+	cmd.Flags().BoolVar(&o.Suggest, "suggest", true, "search what would let the first replica that does not fit fit")
+	cmd.Flags().IntVar(&o.Budget, "budget", engine.DefaultSuggestBudget, "how many re-runs the suggestion search may make")
 	return cmd
 }
 
@@ -47,6 +61,9 @@ func NewCmdCapacity(streams genericiooptions.IOStreams) *cobra.Command {
 func (o *CapacityOptions) Validate() error {
 	if _, _, _, ok := engine.ParseWorkload(o.Workload); !ok {
 		return errorf("want the workload as KIND/NAME or KIND/NAMESPACE/NAME (deploy/web, sts/prod/db), not %q", visible.String(o.Workload))
+	}
+	if o.Suggest && o.Budget < 2 {
+		return errorf("--budget must be at least 2 (one baseline re-run and one change), not %d", o.Budget)
 	}
 	return validOutput(o.Output)
 }
@@ -62,22 +79,56 @@ func (o *CapacityOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	doc := capacityDocument{CapacityResult: res}
+	var next *engine.Fork
+	if o.Suggest && res.Stopped != "" {
+		if next, err = engine.NextReplica(ctx, fx, opts, res); err != nil {
+			return err
+		}
+		if doc.Next, err = engine.Suggest(ctx, next, engine.SuggestOptions{Budget: o.Budget}); err != nil {
+			return err
+		}
+	}
 	switch o.Output {
 	case "json", "yaml":
-		return writeDocument(o.streams.Out, o.Output, res)
+		return writeDocument(o.streams.Out, o.Output, doc)
 	}
 	t := newTextWriter(o.streams.Out)
 	t.printf("capacity: %s %s/%s in %s\n", res.Kind, res.Namespace, res.Name, fx.Name)
 	t.printf("asks for %d, %d placed\n", res.Replicas, res.Placed)
+	replica := res.Replicas + res.More + 1
 	switch {
 	case res.Placed < res.Replicas:
+		replica = res.Placed + 1
 		t.printf("no more fit: it does not fit as it is; a replica stays pending: %s\n", visible.String(res.Stopped))
 	case res.Limit > 0:
 		t.printf("at least %d more fit (%d in all): the search stops at %d more\n", res.More, res.Replicas+res.More, res.Limit)
 	default:
-		t.printf("%d more fit (%d in all); replica %d stays pending: %s\n", res.More, res.Replicas+res.More, res.Replicas+res.More+1, visible.String(res.Stopped))
+		t.printf("%d more fit (%d in all); replica %d stays pending: %s\n", res.More, res.Replicas+res.More, replica, visible.String(res.Stopped))
 	}
 	t.printf("found by %d run(s) of the fixture, at %s replicas\n", len(res.Runs), joinInts(res.Runs))
+	if sg := doc.Next; sg != nil {
+		t.printf("\nwhat would let replica %d (pod %s) fit, each change re-run on its last cycle:\n", replica, next.Pod.Name)
+		switch {
+		case sg.Note != "":
+			t.printf("  %s\n", sg.Note)
+		case len(sg.Suggestions) == 0:
+			t.printf("  no single change of the %d tried (of %d drawn from its diagnosis) lets it fit\n", sg.Tried-1, sg.Candidates)
+		}
+		for i, s := range sg.Suggestions {
+			where := "lands on " + s.Node
+			if s.ViaPreemption {
+				where += " after preempting"
+			}
+			t.printf("  %d. %s → %s\n", i+1, s.Text, where)
+		}
+		if len(sg.Suggestions) > 0 {
+			t.printf("  (a change to the pod is to this replica alone; made in the template, it changes every replica)\n")
+		}
+		if sg.Cut {
+			t.printf("  the budget cut the search: %d candidate(s) were not tried; raise --budget to try them\n", sg.Candidates-(sg.Tried-1))
+		}
+	}
 	return t.err
 }
 

@@ -150,6 +150,14 @@ func TestCapacityCommand(t *testing.T) {
 	if !strings.Contains(out, "asks for 2, 2 placed") || !strings.Contains(out, "0 more fit (2 in all); replica 3 stays pending: 0/2 nodes are available") {
 		t.Errorf("capacity of deploy/guarded:\n%s", out)
 	}
+	// Then suggest's search on replica 3's own cycle: a smaller request fits.
+	if !strings.Contains(out, "what would let replica 3 (pod guarded-") || !strings.Contains(out, "1. lower container c's cpu request from 900m to 200m (what a has free) → lands on a") {
+		t.Errorf("capacity of deploy/guarded: want suggest's changes for replica 3:\n%s", out)
+	}
+	out, errOut, code = run(t, "capacity", "-f", "budgets", "deploy/guarded", "--suggest=false", "-o", "json")
+	if code != 0 || strings.Contains(out, `"next"`) || !strings.Contains(out, `"stopped"`) {
+		t.Errorf("capacity --suggest=false -o json: want no suggestion search, got exit %d: %s%s", code, out, errOut)
+	}
 	_, errOut, code = run(t, "capacity", "-f", "workloads", "ds/agent")
 	if code != 1 || !strings.Contains(errOut, "a DaemonSet has no scale") || strings.Count(errOut, "\n") != 1 {
 		t.Errorf("capacity of a DaemonSet: want one error line, got exit %d: %q", code, errOut)
