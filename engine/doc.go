@@ -50,7 +50,8 @@
 //     keeping only what the scheduler reads.
 //   - What-if. fork.go captures the state a cycle saw and re-runs it;
 //     fork_runner.go re-runs many changes of one pod on one scheduler;
-//     whatif_change.go: the changes a user can make; suggest.go: the search
+//     whatif_change.go applies the changes a user can make (recorder.Change,
+//     plain data: flags, keys and suggest make them); suggest.go: the search
 //     for the smallest change that places a pod; capacity.go: whole runs
 //     with a workload scaled (capacity, whatif --scale).
 //

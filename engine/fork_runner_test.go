@@ -37,13 +37,13 @@ func TestRunnerMatchesFreshRuns(t *testing.T) {
 			for _, k := range order {
 				f := last[k]
 				variants := []*Fork{f}
-				if g, err := f.With(PatchPod([]byte(`{"metadata":{"labels":{"schedscope.io/test":"relabelled"}}}`))); err == nil {
+				if g, err := f.With(recorder.PatchPod{Patch: `{"metadata":{"labels":{"schedscope.io/test":"relabelled"}}}`}); err == nil {
 					variants = append(variants, g)
 				} else {
 					t.Fatalf("%s: %v", k, err)
 				}
 				for _, c := range f.candidates(f.Recorded, diagnosis(f.Recorded), "") {
-					if !podOnly([]Change{c.change}) {
+					if !recorder.PodOnly([]recorder.Change{c.change}) {
 						continue
 					}
 					if g, err := f.With(c.change); err == nil {

@@ -36,7 +36,7 @@ const DefaultSuggestBudget = 24
 
 // Suggestion is one change that the re-run confirmed makes the pod schedulable.
 type Suggestion struct {
-	Change Change `json:"change"`
+	Change recorder.Change `json:"change"`
 	// Text says the change in words.
 	Text string `json:"text"`
 	// Cost orders suggestions: how much of the pod or the cluster it changes.
@@ -74,7 +74,7 @@ type SuggestResult struct {
 }
 
 type candidate struct {
-	change Change
+	change recorder.Change
 	text   string
 	cost   int
 	// shrink breaks ties of cost: how much of the pod's requests a change
@@ -288,14 +288,11 @@ func (f *Fork) candidates(c *recorder.Cycle, failing map[string][]recorder.Rejec
 	slices.SortStableFunc(nodes, func(a, b *v1.Node) int { return cmp.Compare(len(failing[a.Name]), len(failing[b.Name])) })
 	var out []candidate
 	seen := map[string]int{}
-	add := func(ch Change, text string, cost int, shrink ...float64) {
+	add := func(ch recorder.Change, text string, cost int, shrink ...float64) {
 		// A change of the pod is the same change whichever node it was
 		// drawn from (the same request lowered to what many alike nodes
 		// have free): tried once, told with how many nodes gave it.
-		key := ch.Kind + "|" + ch.Target + "|" + ch.Detail
-		if ch.Kind == ChangePatchPod {
-			key = ch.Kind + "|" + ch.Detail
-		}
+		key := fmt.Sprintf("%T%+v", withWhy(ch, ""), withWhy(ch, ""))
 		if i, ok := seen[key]; ok {
 			out[i].alike++
 			return
@@ -313,7 +310,7 @@ func (f *Fork) candidates(c *recorder.Cycle, failing map[string][]recorder.Rejec
 	addCopy := func(n *v1.Node) {
 		if k := nodeShape(n); !copied[k] {
 			copied[k] = true
-			add(CopyNode(n.Name, n.Name+"-copy"), fmt.Sprintf("add one more node like %s (as %s-copy), empty", n.Name, n.Name), 3)
+			add(recorder.CopyNode{From: n.Name, Node: n.Name + "-copy"}, fmt.Sprintf("add one more node like %s (as %s-copy), empty", n.Name, n.Name), 3)
 		}
 	}
 	pod := f.Pod
@@ -346,7 +343,7 @@ func (f *Fork) candidates(c *recorder.Cycle, failing map[string][]recorder.Rejec
 					}
 				}
 			case "NodeUnschedulable":
-				add(PatchNode(n.Name, []byte(`{"spec":{"unschedulable":false}}`)), "uncordon node "+n.Name, 1)
+				add(recorder.PatchNode{Node: n.Name, Patch: `{"spec":{"unschedulable":false}}`, Why: "uncordon node " + n.Name}, "uncordon node "+n.Name, 1)
 			case "NodeResourcesFit":
 				if used == nil {
 					used = f.requestsOn()
@@ -361,11 +358,10 @@ func (f *Fork) candidates(c *recorder.Cycle, failing map[string][]recorder.Rejec
 					if tsc.WhenUnsatisfiable != v1.DoNotSchedule {
 						continue
 					}
-					if ch, err := podEdit(pod, "", func(p *v1.Pod) {
+					text := fmt.Sprintf("make the spread constraint on %s (maxSkew %d) ScheduleAnyway", tsc.TopologyKey, tsc.MaxSkew)
+					if ch, err := podEdit(pod, text, func(p *v1.Pod) {
 						p.Spec.TopologySpreadConstraints[i].WhenUnsatisfiable = v1.ScheduleAnyway
 					}); err == nil {
-						text := fmt.Sprintf("make the spread constraint on %s (maxSkew %d) ScheduleAnyway", tsc.TopologyKey, tsc.MaxSkew)
-						ch.Target = text
 						add(ch, text, 1)
 					}
 				}
@@ -384,7 +380,7 @@ func (f *Fork) candidates(c *recorder.Cycle, failing map[string][]recorder.Rejec
 			for _, v := range cand.Victims {
 				keys = append(keys, v.Key())
 			}
-			add(evictAll(keys), fmt.Sprintf("evict %s from %s (the pods preemption would evict there)", strings.Join(keys, ", "), cand.Node), 2+len(keys))
+			add(recorder.Evict{Pods: keys}, fmt.Sprintf("evict %s from %s (the pods preemption would evict there)", strings.Join(keys, ", "), cand.Node), 2+len(keys))
 		}
 	}
 	for i := range out {
@@ -437,7 +433,7 @@ func taintString(t v1.Taint) string {
 
 // affinityCandidates relaxes the pod's required node affinity for node n:
 // drop an expression n fails (within each term), or the requirement.
-func (f *Fork) affinityCandidates(n *v1.Node, add func(Change, string, int, ...float64)) {
+func (f *Fork) affinityCandidates(n *v1.Node, add func(recorder.Change, string, int, ...float64)) {
 	pod := f.Pod
 	a := pod.Spec.Affinity
 	if a == nil || a.NodeAffinity == nil || a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution == nil {
@@ -470,7 +466,7 @@ func (f *Fork) affinityCandidates(n *v1.Node, add func(Change, string, int, ...f
 }
 
 // podAffinityCandidates removes one required pod (anti-)affinity term.
-func (f *Fork) podAffinityCandidates(add func(Change, string, int, ...float64)) {
+func (f *Fork) podAffinityCandidates(add func(recorder.Change, string, int, ...float64)) {
 	pod := f.Pod
 	a := pod.Spec.Affinity
 	if a == nil {
@@ -530,7 +526,7 @@ func (f *Fork) requestsOn() map[string]v1.ResourceList {
 // resourceCandidates lowers the pod's requests to what n has free; used
 // holds what the placed pods request on each node (requestsOn), edits the
 // pod changes already made, by what they change.
-func (f *Fork) resourceCandidates(n *v1.Node, r recorder.Rejection, add func(Change, string, int, ...float64), used map[string]v1.ResourceList, edits map[string]editResult) {
+func (f *Fork) resourceCandidates(n *v1.Node, r recorder.Rejection, add func(recorder.Change, string, int, ...float64), used map[string]v1.ResourceList, edits map[string]editResult) {
 	pod := f.Pod
 	want := resourcehelper.PodRequests(pod, resourcehelper.PodResourcesOptions{})
 	usedOn := used[n.Name]
@@ -585,10 +581,9 @@ func (f *Fork) resourceCandidates(n *v1.Node, r recorder.Rejection, add func(Cha
 		return fmt.Sprintf("container %s's %s request from %s to %s", pod.Spec.Containers[l.container].Name, l.name, l.from.String(), l.to.String())
 	}
 	// Alike nodes give the same edit: it is made once.
-	edit := func(key, text string, do func(p *v1.Pod)) (Change, error) {
+	edit := func(key, text string, do func(p *v1.Pod)) (recorder.Change, error) {
 		if e, ok := edits[key]; ok {
-			e.change.Target = text
-			return e.change, e.err
+			return withWhy(e.change, text), e.err
 		}
 		ch, err := podEdit(pod, text, do)
 		edits[key] = editResult{ch, err}
@@ -622,7 +617,7 @@ func (f *Fork) resourceCandidates(n *v1.Node, r recorder.Rejection, add func(Cha
 
 // editResult is a pod edit made, or refused.
 type editResult struct {
-	change Change
+	change recorder.Change
 	err    error
 }
 
@@ -636,19 +631,16 @@ func mentions(r recorder.Rejection, name v1.ResourceName) bool {
 	return false
 }
 
-// evictAll evicts several pods as one change.
-func evictAll(keys []string) Change {
-	c := Change{Kind: ChangeEvict, Target: strings.Join(keys, ", ")}
-	for _, k := range keys {
-		c.Args = append(c.Args, "--evict", k)
-	}
-	c.apply = func(f *Fork) error {
-		for _, k := range keys {
-			if err := EvictPod(k).apply(f); err != nil {
-				return err
-			}
-		}
-		return nil
+// withWhy is c, its words set to why if it is a patch (suggest words each
+// patch it makes).
+func withWhy(c recorder.Change, why string) recorder.Change {
+	switch p := c.(type) {
+	case recorder.PatchPod:
+		p.Why = why
+		return p
+	case recorder.PatchNode:
+		p.Why = why
+		return p
 	}
 	return c
 }

@@ -115,7 +115,7 @@ func TestSuggestEvictsVictims(t *testing.T) {
 	}
 	found := false
 	for _, s := range res.Suggestions {
-		if s.Change.Kind == ChangeEvict && !s.ViaPreemption {
+		if _, evicts := s.Change.(recorder.Evict); evicts && !s.ViaPreemption {
 			found = true
 		}
 	}

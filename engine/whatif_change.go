@@ -21,109 +21,70 @@ import (
 	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/input"
+	"github.com/schedscope/schedscope/recorder/narrate"
 )
-
-// Kinds of Change.
-const (
-	ChangePatchPod   = "patch-pod"
-	ChangeReplacePod = "replace-pod"
-	ChangePatchNode  = "patch-node"
-	ChangeRemoveNode = "remove-node"
-	ChangeAddNode    = "add-node"
-	ChangeEvict      = "evict"
-	ChangeConfig     = "config"
-	ChangeWeight     = "set-weight"
-	ChangeDisable    = "disable"
-	ChangeEnable     = "enable"
-	ChangePercentage = "percentage-of-nodes-to-score"
-)
-
-// A Change is one edit of a fork: of the pod, a node, the other pods or the
-// scheduler's configuration. Every change is checked as the API server (or
-// kube-scheduler, for configuration) would check it, and fails with one line
-// naming what is wrong.
-type Change struct {
-	Kind string `json:"kind"`
-	// Target names what changes: a node, a pod (namespace/name), a plugin.
-	Target string `json:"target,omitempty"`
-	// Detail is the change itself: a patch, a weight, an extension point.
-	Detail string `json:"detail,omitempty"`
-	// Args are the whatif flags that make the same change.
-	Args  []string `json:"args,omitempty"`
-	apply func(f *Fork) error
-}
-
-// String says what the change does, as a command-line user wrote it. The
-// parts a user wrote (a patch, a name) are quoted bounded: an error about a
-// change stays one short line however large the patch.
-func (c Change) String() string {
-	target, detail := input.Quote(c.Target), input.Quote(c.Detail)
-	switch c.Kind {
-	case ChangePatchPod:
-		if c.Target != "" {
-			return target
-		}
-		return "patch the pod with " + detail
-	case ChangeReplacePod:
-		return "replace the pod with " + detail
-	case ChangePatchNode:
-		return "patch node " + target + " with " + detail
-	case ChangeRemoveNode:
-		return "remove node " + target
-	case ChangeAddNode:
-		return "add node " + target + detail
-	case ChangeEvict:
-		return "evict pod " + target
-	case ChangeConfig:
-		return "use scheduler configuration " + target
-	case ChangeWeight:
-		return "set the Score weight of " + target + " to " + detail
-	case ChangeDisable:
-		return "disable " + target + at(detail)
-	case ChangeEnable:
-		return "enable " + target + at(detail)
-	case ChangePercentage:
-		return "set percentageOfNodesToScore to " + detail
-	}
-	return c.Kind + " " + target + " " + detail
-}
-
-func at(point string) string {
-	if point == "" {
-		return " at every extension point"
-	}
-	return " at " + point
-}
 
 // With returns a copy of the fork with the changes applied in order; the fork
-// itself is not changed.
-func (f *Fork) With(changes ...Change) (*Fork, error) {
+// itself is not changed. Every change is checked as the API server (or
+// kube-scheduler, for configuration) would check it, and fails with one
+// line naming what is wrong.
+func (f *Fork) With(changes ...recorder.Change) (*Fork, error) {
 	g := f.clone()
-	if podOnly(changes) {
+	if recorder.PodOnly(changes) {
 		g = f.withPod()
 	}
 	for _, c := range changes {
-		if c.apply == nil {
-			return nil, fmt.Errorf("%s: not a change built by this package", c.Kind)
+		if err := g.apply(c); err != nil {
+			return nil, fmt.Errorf("%s: %w", narrate.Change(c), err)
 		}
-		if err := c.apply(g); err != nil {
-			return nil, fmt.Errorf("%s: %w", c, err)
-		}
-		g.Changes = append(g.Changes, c.String())
+		g.Changes = append(g.Changes, narrate.Change(c))
 	}
 	return g, nil
 }
 
-// podOnly reports whether changes touch the pod alone: the fork they make
-// holds the same cluster, which a Runner schedules it in without building
-// it again.
-func podOnly(changes []Change) bool {
-	for _, c := range changes {
-		if c.Kind != ChangePatchPod && c.Kind != ChangeReplacePod {
-			return false
+// apply makes one change to f.
+func (f *Fork) apply(c recorder.Change) error {
+	switch c := c.(type) {
+	case recorder.PatchPod:
+		return f.patchPod([]byte(c.Patch))
+	case recorder.ReplacePod:
+		return f.replacePod(c.Manifest, c.Source)
+	case recorder.EditPod:
+		return f.editPod(c.Shown, c.Edited, c.Source)
+	case recorder.PatchNode:
+		return f.patchNode(c.Node, []byte(c.Patch))
+	case recorder.EditNode:
+		return f.editNode(c.Node, c.Shown, c.Edited, c.Source)
+	case recorder.RemoveNode:
+		return f.removeNode(c.Node)
+	case recorder.AddNode:
+		return f.addNodeManifest(c.Manifest, c.Source)
+	case recorder.CopyNode:
+		return f.copyNode(c.From, c.Node)
+	case recorder.Evict:
+		for _, p := range c.Pods {
+			if err := f.evict(p); err != nil {
+				return err
+			}
 		}
+		if len(c.Pods) == 0 {
+			return fmt.Errorf("no pod named")
+		}
+		return nil
+	case recorder.UseConfig:
+		return f.useConfig(c.Data, c.Path)
+	case recorder.SetWeight:
+		return f.setWeight(c.Plugin, c.Weight)
+	case recorder.Disable:
+		return f.disable(c.Plugin, c.Point)
+	case recorder.Enable:
+		return f.enable(c.Plugin, c.Point)
+	case recorder.SetPercentage:
+		return f.setPercentage(c.Percent)
+	case nil:
+		return fmt.Errorf("no change given")
 	}
-	return len(changes) > 0
+	return fmt.Errorf("the engine cannot make a %s change", c.Kind())
 }
 
 // patchJSON turns a patch written as JSON or YAML into JSON.
@@ -174,61 +135,64 @@ func mergeStrict(obj any, js []byte, out any, what, done string) error {
 	return nil
 }
 
-// PatchPod changes the pod with a strategic-merge patch (JSON or YAML).
-func PatchPod(patch []byte) Change {
-	c := Change{Kind: ChangePatchPod, Detail: compact(patch), Args: []string{"--patch-pod", compact(patch)}}
-	c.apply = func(f *Fork) error {
-		var p v1.Pod
-		if err := strategicMerge(f.Pod, patch, &p); err != nil {
-			return err
-		}
-		if p.Name != f.Pod.Name || p.Namespace != f.Pod.Namespace {
-			return fmt.Errorf("the patch renames the pod; patch its spec, or give a whole manifest instead")
-		}
-		if p.Spec.NodeName != "" {
-			return fmt.Errorf("spec.nodeName is set: the scheduler would never see the pod")
-		}
-		if p.Spec.PriorityClassName != f.Pod.Spec.PriorityClassName {
-			p.Spec.Priority, p.Spec.PreemptionPolicy = nil, nil
-		}
-		admitted, err := f.admitPod(&p)
-		if err != nil {
-			return err
-		}
-		f.Pod = admitted
-		return nil
+// patchPod changes the pod with a strategic-merge patch (JSON or YAML).
+func (f *Fork) patchPod(patch []byte) error {
+	var p v1.Pod
+	if err := strategicMerge(f.Pod, patch, &p); err != nil {
+		return err
 	}
-	return c
+	if p.Name != f.Pod.Name || p.Namespace != f.Pod.Namespace {
+		return fmt.Errorf("the patch renames the pod; patch its spec, or give a whole manifest instead")
+	}
+	if p.Spec.NodeName != "" {
+		return fmt.Errorf("spec.nodeName is set: the scheduler would never see the pod")
+	}
+	if p.Spec.PriorityClassName != f.Pod.Spec.PriorityClassName {
+		p.Spec.Priority, p.Spec.PreemptionPolicy = nil, nil
+	}
+	admitted, err := f.admitPod(&p)
+	if err != nil {
+		return err
+	}
+	f.Pod = admitted
+	return nil
 }
 
-// ReplacePod replaces the pod with a whole Pod manifest (YAML or JSON),
+// replacePod replaces the pod with a whole Pod manifest (YAML or JSON),
 // admitted as the fixture's pods are. source names it in errors.
-func ReplacePod(manifest []byte, source string) Change {
-	c := Change{Kind: ChangeReplacePod, Detail: source, Args: []string{"--pod-file", source}}
-	c.apply = func(f *Fork) error {
-		p, err := decodeOne[*v1.Pod](source, manifest, "Pod")
-		if err != nil {
-			return err
-		}
-		if p.Spec.NodeName != "" {
-			return fmt.Errorf("%s: spec.nodeName is set: the scheduler would never see the pod", source)
-		}
-		if p.Namespace == "" {
-			p.Namespace = f.Pod.Namespace
-		}
-		if p.Name != f.Pod.Name || p.Namespace != f.Pod.Namespace {
-			return fmt.Errorf("%s: names pod %s/%s, not %s/%s", source, p.Namespace, p.Name, f.Pod.Namespace, f.Pod.Name)
-		}
-		p.UID = f.Pod.UID
-		p.Status.NominatedNodeName = f.Pod.Status.NominatedNodeName
-		admitted, err := f.admitPod(p)
-		if err != nil {
-			return fmt.Errorf("%s: %w", source, err)
-		}
-		f.Pod = admitted
-		return nil
+func (f *Fork) replacePod(manifest []byte, source string) error {
+	p, err := f.podManifest(manifest, source)
+	if err != nil {
+		return err
 	}
-	return c
+	p.UID = f.Pod.UID
+	p.Status.NominatedNodeName = f.Pod.Status.NominatedNodeName
+	admitted, err := f.admitPod(p)
+	if err != nil {
+		return fmt.Errorf("%s: %w", source, err)
+	}
+	f.Pod = admitted
+	return nil
+}
+
+// podManifest decodes a manifest of the fork's pod (source names it): one
+// Pod, of the pod's name and namespace (the namespace may be left out),
+// that the scheduler would see (no spec.nodeName).
+func (f *Fork) podManifest(manifest []byte, source string) (*v1.Pod, error) {
+	p, err := decodeOne[*v1.Pod](source, manifest, "Pod")
+	if err != nil {
+		return nil, err
+	}
+	if p.Spec.NodeName != "" {
+		return nil, fmt.Errorf("%s: spec.nodeName is set: the scheduler would never see the pod", source)
+	}
+	if p.Namespace == "" {
+		p.Namespace = f.Pod.Namespace
+	}
+	if p.Name != f.Pod.Name || p.Namespace != f.Pod.Namespace {
+		return nil, fmt.Errorf("%s: names pod %s/%s, not %s/%s", source, p.Namespace, p.Name, f.Pod.Namespace, f.Pod.Name)
+	}
+	return p, nil
 }
 
 // admitPod runs a changed pod through the fixture's admission and the API
@@ -274,89 +238,73 @@ func trimDocPrefix(err error, name string) error {
 	return fmt.Errorf("%s", s)
 }
 
-// PatchNode changes a node with a strategic-merge patch: labels, taints,
+// patchNode changes a node with a strategic-merge patch: labels, taints,
 // allocatable, spec.unschedulable.
-func PatchNode(name string, patch []byte) Change {
-	c := Change{Kind: ChangePatchNode, Target: name, Detail: compact(patch), Args: []string{"--patch-node", name + "=" + compact(patch)}}
-	c.apply = func(f *Fork) error {
-		i, err := f.nodeIndex(name)
-		if err != nil {
-			return err
-		}
-		var n v1.Node
-		if err := strategicMerge(f.Nodes[i], patch, &n); err != nil {
-			return err
-		}
-		if n.Name != name {
-			return fmt.Errorf("the patch renames the node; add a node instead")
-		}
-		legacyscheme.Scheme.Default(&n)
-		if err := fixture.ValidateCreate(&n); err != nil {
-			return err
-		}
-		f.Nodes[i] = &n
-		return nil
+func (f *Fork) patchNode(name string, patch []byte) error {
+	i, err := f.nodeIndex(name)
+	if err != nil {
+		return err
 	}
-	return c
+	var n v1.Node
+	if err := strategicMerge(f.Nodes[i], patch, &n); err != nil {
+		return err
+	}
+	if n.Name != name {
+		return fmt.Errorf("the patch renames the node; add a node instead")
+	}
+	legacyscheme.Scheme.Default(&n)
+	if err := fixture.ValidateCreate(&n); err != nil {
+		return err
+	}
+	f.Nodes[i] = &n
+	return nil
 }
 
-// RemoveNode deletes a node and, as the garbage collector would, the pods on it.
-func RemoveNode(name string) Change {
-	c := Change{Kind: ChangeRemoveNode, Target: name, Args: []string{"--remove-node", name}}
-	c.apply = func(f *Fork) error {
-		i, err := f.nodeIndex(name)
-		if err != nil {
-			return err
-		}
-		if len(f.Nodes) == 1 {
-			return fmt.Errorf("it is the only node")
-		}
-		f.Nodes = slices.Delete(f.Nodes, i, i+1)
-		f.Placed = slices.DeleteFunc(f.Placed, func(p *v1.Pod) bool { return p.Spec.NodeName == name })
-		for _, p := range f.Nominated {
-			if p.Status.NominatedNodeName == name {
-				p.Status.NominatedNodeName = ""
-			}
-		}
-		if f.Pod.Status.NominatedNodeName == name {
-			f.Pod.Status.NominatedNodeName = ""
-		}
-		return nil
+// removeNode deletes a node and, as the garbage collector would, the pods on it.
+func (f *Fork) removeNode(name string) error {
+	i, err := f.nodeIndex(name)
+	if err != nil {
+		return err
 	}
-	return c
+	if len(f.Nodes) == 1 {
+		return fmt.Errorf("it is the only node")
+	}
+	f.Nodes = slices.Delete(f.Nodes, i, i+1)
+	f.Placed = slices.DeleteFunc(f.Placed, func(p *v1.Pod) bool { return p.Spec.NodeName == name })
+	for _, p := range f.Nominated {
+		if p.Status.NominatedNodeName == name {
+			p.Status.NominatedNodeName = ""
+		}
+	}
+	if f.Pod.Status.NominatedNodeName == name {
+		f.Pod.Status.NominatedNodeName = ""
+	}
+	return nil
 }
 
-// AddNode adds a node from a Node manifest, after the others (the node tree
+// addNodeManifest adds a node from a Node manifest, after the others (the node tree
 // appends it to its zone). source names the manifest in errors.
-func AddNode(manifest []byte, source string) Change {
-	c := Change{Kind: ChangeAddNode, Target: source, Args: []string{"--add-node", source}}
-	c.apply = func(f *Fork) error {
-		n, err := decodeOne[*v1.Node](source, manifest, "Node")
-		if err != nil {
-			return err
-		}
-		return f.addNode(n)
+func (f *Fork) addNodeManifest(manifest []byte, source string) error {
+	n, err := decodeOne[*v1.Node](source, manifest, "Node")
+	if err != nil {
+		return err
 	}
-	return c
+	return f.addNode(n)
 }
 
-// CopyNode adds a node like an existing one (labels, taints, capacity, with
+// copyNode adds a node like an existing one (labels, taints, capacity, with
 // its hostname label renamed), with no pods on it: "one more node like X".
-func CopyNode(from, name string) Change {
-	c := Change{Kind: ChangeAddNode, Target: name, Detail: " (a copy of " + from + ")", Args: []string{"--copy-node", from + "=" + name}}
-	c.apply = func(f *Fork) error {
-		i, err := f.nodeIndex(from)
-		if err != nil {
-			return err
-		}
-		n := f.Nodes[i].DeepCopy()
-		n.Name, n.UID, n.ResourceVersion = name, "", ""
-		if _, ok := n.Labels[v1.LabelHostname]; ok {
-			n.Labels[v1.LabelHostname] = name
-		}
-		return f.addNode(n)
+func (f *Fork) copyNode(from, name string) error {
+	i, err := f.nodeIndex(from)
+	if err != nil {
+		return err
 	}
-	return c
+	n := f.Nodes[i].DeepCopy()
+	n.Name, n.UID, n.ResourceVersion = name, "", ""
+	if _, ok := n.Labels[v1.LabelHostname]; ok {
+		n.Labels[v1.LabelHostname] = name
+	}
+	return f.addNode(n)
 }
 
 func (f *Fork) addNode(n *v1.Node) error {
@@ -378,31 +326,27 @@ func (f *Fork) addNode(n *v1.Node) error {
 	return fmt.Errorf("node %q was not admitted", input.Quote(n.Name))
 }
 
-// EvictPod deletes a pod (namespace/name, or a name) before the cycle.
-func EvictPod(key string) Change {
-	c := Change{Kind: ChangeEvict, Target: key, Args: []string{"--evict", key}}
-	c.apply = func(f *Fork) error {
-		match := func(p *v1.Pod) bool { return matchesPod(p, key) }
-		var found []string
-		for _, p := range append(slices.Clone(f.Placed), f.Nominated...) {
-			if match(p) {
-				found = append(found, p.Namespace+"/"+p.Name)
-			}
+// evict deletes a pod (namespace/name, or a name) before the cycle.
+func (f *Fork) evict(key string) error {
+	match := func(p *v1.Pod) bool { return matchesPod(p, key) }
+	var found []string
+	for _, p := range append(slices.Clone(f.Placed), f.Nominated...) {
+		if match(p) {
+			found = append(found, p.Namespace+"/"+p.Name)
 		}
-		switch {
-		case len(found) == 0:
-			if matchesPod(f.Pod, key) {
-				return fmt.Errorf("it is the pod being scheduled")
-			}
-			return fmt.Errorf("no pod %q is placed or nominated at this cycle", input.Quote(key))
-		case len(found) > 1:
-			return fmt.Errorf("%q names %d pods (%s); give namespace/name", input.Quote(key), len(found), strings.Join(found, ", "))
-		}
-		f.Placed = slices.DeleteFunc(f.Placed, match)
-		f.Nominated = slices.DeleteFunc(f.Nominated, match)
-		return nil
 	}
-	return c
+	switch {
+	case len(found) == 0:
+		if matchesPod(f.Pod, key) {
+			return fmt.Errorf("it is the pod being scheduled")
+		}
+		return fmt.Errorf("no pod %q is placed or nominated at this cycle", input.Quote(key))
+	case len(found) > 1:
+		return fmt.Errorf("%q names %d pods (%s); give namespace/name", input.Quote(key), len(found), strings.Join(found, ", "))
+	}
+	f.Placed = slices.DeleteFunc(f.Placed, match)
+	f.Nominated = slices.DeleteFunc(f.Nominated, match)
+	return nil
 }
 
 func (f *Fork) nodeIndex(name string) (int, error) {
@@ -420,24 +364,24 @@ func (f *Fork) nodeIndex(name string) (int, error) {
 	return -1, fmt.Errorf("no node %q at this cycle (its nodes: %s)", input.Quote(name), strings.Join(names, ", "))
 }
 
-// UseConfig replaces the scheduler's configuration (loaded with LoadConfigFile).
+// useConfig replaces the scheduler's configuration (data, read from path,
+// loaded as LoadConfigFile loads one).
 // The pod keeps its schedulerName, so the configuration must have that profile.
-func UseConfig(cfg *config.KubeSchedulerConfiguration, path string) Change {
-	c := Change{Kind: ChangeConfig, Target: path, Args: []string{"--with-config", path}}
-	c.apply = func(f *Fork) error {
-		g := cfg.DeepCopy()
-		if profileOf(g, f.Profile) == nil {
-			var names []string
-			for _, p := range g.Profiles {
-				names = append(names, p.SchedulerName)
-			}
-			return fmt.Errorf("%s has no profile %q, which the pod asks for (its profiles: %s)", path, f.Profile, strings.Join(names, ", "))
-		}
-		f.Config = g
-		f.changedConfig = true
-		return nil
+func (f *Fork) useConfig(data []byte, path string) error {
+	g, err := LoadConfig(path, data)
+	if err != nil {
+		return err
 	}
-	return c
+	if profileOf(g, f.Profile) == nil {
+		var names []string
+		for _, p := range g.Profiles {
+			names = append(names, p.SchedulerName)
+		}
+		return fmt.Errorf("%s has no profile %q, which the pod asks for (its profiles: %s)", path, f.Profile, strings.Join(names, ", "))
+	}
+	f.Config = g
+	f.changedConfig = true
+	return nil
 }
 
 func profileOf(cfg *config.KubeSchedulerConfiguration, name string) *config.KubeSchedulerProfile {
@@ -501,81 +445,69 @@ func (f *Fork) enabled(plugin, point string) bool {
 	return false
 }
 
-// SetWeight changes a score plugin's weight in the pod's profile.
-func SetWeight(plugin string, weight int32) Change {
-	c := Change{Kind: ChangeWeight, Target: plugin, Detail: fmt.Sprint(weight), Args: []string{"--set-weight", fmt.Sprintf("%s=%d", plugin, weight)}}
-	c.apply = func(f *Fork) error {
-		return f.editProfile(plugin, func(p *config.KubeSchedulerProfile) error {
-			if !f.enabled(plugin, "Score") {
-				return fmt.Errorf("%s is not a Score plugin of profile %s", plugin, f.Profile)
-			}
-			if weight < 0 {
-				return fmt.Errorf("a weight cannot be negative")
-			}
-			if weight == 0 {
-				return fmt.Errorf("a weight of 0 means the default weight to kube-scheduler; disable %s at score to drop it", plugin)
-			}
-			p.Plugins.Score.Enabled = slices.DeleteFunc(p.Plugins.Score.Enabled, func(x config.Plugin) bool { return x.Name == plugin })
-			p.Plugins.Score.Enabled = append(p.Plugins.Score.Enabled, config.Plugin{Name: plugin, Weight: weight})
-			return nil
-		})
-	}
-	return c
+// setWeight changes a score plugin's weight in the pod's profile.
+func (f *Fork) setWeight(plugin string, weight int32) error {
+	return f.editProfile(plugin, func(p *config.KubeSchedulerProfile) error {
+		if !f.enabled(plugin, "Score") {
+			return fmt.Errorf("%s is not a Score plugin of profile %s", plugin, f.Profile)
+		}
+		if weight < 0 {
+			return fmt.Errorf("a weight cannot be negative")
+		}
+		if weight == 0 {
+			return fmt.Errorf("a weight of 0 means the default weight to kube-scheduler; disable %s at score to drop it", plugin)
+		}
+		p.Plugins.Score.Enabled = slices.DeleteFunc(p.Plugins.Score.Enabled, func(x config.Plugin) bool { return x.Name == plugin })
+		p.Plugins.Score.Enabled = append(p.Plugins.Score.Enabled, config.Plugin{Name: plugin, Weight: weight})
+		return nil
+	})
 }
 
-// DisablePlugin disables a plugin at one extension point ("filter", "score",
+// disable disables a plugin at one extension point ("filter", "score",
 // ...), or at every point when point is empty.
-func DisablePlugin(plugin, point string) Change {
-	c := Change{Kind: ChangeDisable, Target: plugin, Detail: point, Args: []string{"--disable", pluginAt(plugin, point)}}
-	c.apply = func(f *Fork) error {
-		return f.editProfile(plugin, func(p *config.KubeSchedulerProfile) error {
-			if !f.enabled(plugin, point) {
-				return fmt.Errorf("%s is not enabled%s in profile %s", plugin, atLower(point), f.Profile)
-			}
-			points := extensionPoints(p.Plugins)
-			drop := func(s *config.PluginSet) {
+func (f *Fork) disable(plugin, point string) error {
+	return f.editProfile(plugin, func(p *config.KubeSchedulerProfile) error {
+		if !f.enabled(plugin, point) {
+			return fmt.Errorf("%s is not enabled%s in profile %s", plugin, atLower(point), f.Profile)
+		}
+		points := extensionPoints(p.Plugins)
+		drop := func(s *config.PluginSet) {
+			s.Enabled = slices.DeleteFunc(s.Enabled, func(x config.Plugin) bool { return x.Name == plugin })
+			s.Disabled = append(s.Disabled, config.Plugin{Name: plugin})
+		}
+		if point == "" {
+			for _, s := range points {
 				s.Enabled = slices.DeleteFunc(s.Enabled, func(x config.Plugin) bool { return x.Name == plugin })
-				s.Disabled = append(s.Disabled, config.Plugin{Name: plugin})
 			}
-			if point == "" {
-				for _, s := range points {
-					s.Enabled = slices.DeleteFunc(s.Enabled, func(x config.Plugin) bool { return x.Name == plugin })
-				}
-				drop(&p.Plugins.MultiPoint)
-				return nil
-			}
-			s, ok := points[strings.ToLower(point)]
-			if !ok {
-				return fmt.Errorf("no extension point %q (use filter, score, prefilter, ...)", input.Quote(point))
-			}
-			drop(s)
+			drop(&p.Plugins.MultiPoint)
 			return nil
-		})
-	}
-	return c
+		}
+		s, ok := points[strings.ToLower(point)]
+		if !ok {
+			return fmt.Errorf("no extension point %q (use filter, score, prefilter, ...)", input.Quote(point))
+		}
+		drop(s)
+		return nil
+	})
 }
 
-// EnablePlugin enables an in-tree plugin at one extension point.
-func EnablePlugin(plugin, point string) Change {
-	c := Change{Kind: ChangeEnable, Target: plugin, Detail: point, Args: []string{"--enable", pluginAt(plugin, point)}}
-	c.apply = func(f *Fork) error {
-		return f.editProfile(plugin, func(p *config.KubeSchedulerProfile) error {
-			if point == "" {
-				return fmt.Errorf("name the extension point, e.g. %s:score", plugin)
-			}
-			s, ok := extensionPoints(p.Plugins)[strings.ToLower(point)]
-			if !ok {
-				return fmt.Errorf("no extension point %q (use filter, score, prefilter, ...)", input.Quote(point))
-			}
-			if f.enabled(plugin, point) {
-				return fmt.Errorf("%s is already enabled at %s in profile %s", plugin, point, f.Profile)
-			}
-			s.Disabled = slices.DeleteFunc(s.Disabled, func(x config.Plugin) bool { return x.Name == plugin })
-			s.Enabled = append(s.Enabled, config.Plugin{Name: plugin})
-			return nil
-		})
-	}
-	return c
+// enable enables an in-tree plugin at one extension point.
+func (f *Fork) enable(plugin, point string) error {
+	return f.editProfile(plugin, func(p *config.KubeSchedulerProfile) error {
+		if point == "" {
+			return fmt.Errorf("name the extension point, e.g. %s:score", plugin)
+		}
+		s, ok := extensionPoints(p.Plugins)[strings.ToLower(point)]
+		if !ok {
+			return fmt.Errorf("no extension point %q (use filter, score, prefilter, ...)", input.Quote(point))
+		}
+		if f.enabled(plugin, point) {
+			return fmt.Errorf("%s is already enabled at %s in profile %s", plugin, point, f.Profile)
+		}
+		s.Disabled = slices.DeleteFunc(s.Disabled, func(x config.Plugin) bool { return x.Name == plugin })
+		s.Enabled = append(s.Enabled, config.Plugin{Name: plugin})
+		return nil
+	})
 }
 
 func pluginAt(plugin, point string) string {
@@ -592,45 +524,39 @@ func atLower(point string) string {
 	return " at " + point
 }
 
-// SetPercentageOfNodesToScore changes the pod's profile's percentageOfNodesToScore.
-func SetPercentageOfNodesToScore(pct int32) Change {
-	c := Change{Kind: ChangePercentage, Detail: fmt.Sprint(pct), Args: []string{"--percentage-of-nodes-to-score", fmt.Sprint(pct)}}
-	c.apply = func(f *Fork) error {
-		p := profileOf(f.Config, f.Profile)
-		if p == nil {
-			return fmt.Errorf("the configuration has no profile %q", f.Profile)
-		}
-		p.PercentageOfNodesToScore = &pct
-		if err := validation.ValidateKubeSchedulerConfiguration(f.Config); err != nil {
-			return fmt.Errorf("%v", oneLine(err))
-		}
-		f.changedConfig = true
-		return nil
+// setPercentage changes the pod's profile's percentageOfNodesToScore.
+func (f *Fork) setPercentage(pct int32) error {
+	p := profileOf(f.Config, f.Profile)
+	if p == nil {
+		return fmt.Errorf("the configuration has no profile %q", f.Profile)
 	}
-	return c
+	p.PercentageOfNodesToScore = &pct
+	if err := validation.ValidateKubeSchedulerConfiguration(f.Config); err != nil {
+		return fmt.Errorf("%v", oneLine(err))
+	}
+	f.changedConfig = true
+	return nil
 }
 
 // podEdit is a change to the pod made in code (by suggest), expressed as
 // the strategic-merge patch that makes it, so the user can apply it with
 // kubectl patch or --patch-pod. what says it in words.
-func podEdit(pod *v1.Pod, what string, edit func(p *v1.Pod)) (Change, error) {
+func podEdit(pod *v1.Pod, what string, edit func(p *v1.Pod)) (recorder.Change, error) {
 	changed := pod.DeepCopy()
 	edit(changed)
 	before, err := json.Marshal(pod)
 	if err != nil {
-		return Change{}, err
+		return nil, err
 	}
 	after, err := json.Marshal(changed)
 	if err != nil {
-		return Change{}, err
+		return nil, err
 	}
 	patch, err := strategicpatch.CreateTwoWayMergePatch(before, after, &v1.Pod{})
 	if err != nil {
-		return Change{}, err
+		return nil, err
 	}
-	c := PatchPod(patch)
-	c.Target = what
-	return c, nil
+	return recorder.PatchPod{Patch: compact(patch), Why: what}, nil
 }
 
 // compact shows a patch on one line.
@@ -642,75 +568,76 @@ func compact(patch []byte) string {
 	return string(js)
 }
 
-// EditNode applies an edit of NodeYAML's manifest to node name: what the
+// editNode applies an edit of node name's manifest as shown (NodeYAML's): what the
 // edit changed is applied to the whole node (see applyEdit), which is then
 // validated as the API server would. source names the edit in errors.
-func EditNode(name string, manifest []byte, source string) Change {
-	c := Change{Kind: ChangePatchNode, Target: name, Detail: "an edited manifest (" + source + ")"}
-	c.apply = func(f *Fork) error {
-		i, err := f.nodeIndex(name)
-		if err != nil {
-			return err
-		}
-		edited, err := decodeOne[*v1.Node](source, manifest, "Node")
-		if err != nil {
-			return err
-		}
-		if edited.Name != name {
-			return fmt.Errorf("%s: names node %q, not %q; add a node instead", source, input.Quote(edited.Name), name)
-		}
-		var n v1.Node
-		if err := applyEdit(f.Nodes[i], nodeView(f.Nodes[i]), edited, &n); err != nil {
-			return fmt.Errorf("%s: %w", source, err)
-		}
-		legacyscheme.Scheme.Default(&n)
-		if err := fixture.ValidateCreate(&n); err != nil {
-			return err
-		}
-		f.Nodes[i] = &n
-		return nil
+func (f *Fork) editNode(name string, shown, manifest []byte, source string) error {
+	i, err := f.nodeIndex(name)
+	if err != nil {
+		return err
 	}
-	return c
+	edited, err := decodeOne[*v1.Node](source, manifest, "Node")
+	if err != nil {
+		return err
+	}
+	if edited.Name != name {
+		return fmt.Errorf("%s: names node %q, not %q; add a node instead", source, input.Quote(edited.Name), name)
+	}
+	view, err := shownAs(shown, nodeView(f.Nodes[i]), source)
+	if err != nil {
+		return err
+	}
+	var n v1.Node
+	if err := applyEdit(f.Nodes[i], view, edited, &n); err != nil {
+		return fmt.Errorf("%s: %w", source, err)
+	}
+	legacyscheme.Scheme.Default(&n)
+	if err := fixture.ValidateCreate(&n); err != nil {
+		return err
+	}
+	f.Nodes[i] = &n
+	return nil
 }
 
-// EditPod applies an edit of PodYAML's manifest to the pod: what the edit
+// editPod applies an edit of the pod's manifest as shown (PodYAML's): what the edit
 // changed is applied to the whole pod (see applyEdit), so what the manifest
 // left out (environment, commands, annotations, secret volumes) is kept;
-// the pod is then admitted as ReplacePod admits one. source names the edit
+// the pod is then admitted as replacePod admits one. source names the edit
 // in errors.
-func EditPod(manifest []byte, source string) Change {
-	c := Change{Kind: ChangePatchPod, Detail: "an edited manifest (" + source + ")"}
-	c.apply = func(f *Fork) error {
-		edited, err := decodeOne[*v1.Pod](source, manifest, "Pod")
-		if err != nil {
-			return err
-		}
-		if edited.Spec.NodeName != "" {
-			return fmt.Errorf("%s: spec.nodeName is set: the scheduler would never see the pod", source)
-		}
-		if edited.Namespace == "" {
-			edited.Namespace = f.Pod.Namespace
-		}
-		if edited.Name != f.Pod.Name || edited.Namespace != f.Pod.Namespace {
-			return fmt.Errorf("%s: names pod %s/%s, not %s/%s", source, edited.Namespace, edited.Name, f.Pod.Namespace, f.Pod.Name)
-		}
-		var p v1.Pod
-		if err := applyEdit(f.Pod, podView(f.Pod), edited, &p); err != nil {
-			return fmt.Errorf("%s: %w", source, err)
-		}
-		p.UID = f.Pod.UID
-		if p.Spec.PriorityClassName != f.Pod.Spec.PriorityClassName {
-			// Admission computes them from the new class.
-			p.Spec.Priority, p.Spec.PreemptionPolicy = nil, nil
-		}
-		admitted, err := f.admitPod(&p)
-		if err != nil {
-			return fmt.Errorf("%s: %w", source, err)
-		}
-		f.Pod = admitted
-		return nil
+func (f *Fork) editPod(shown, manifest []byte, source string) error {
+	edited, err := f.podManifest(manifest, source)
+	if err != nil {
+		return err
 	}
-	return c
+	view, err := shownAs(shown, podView(f.Pod), source)
+	if err != nil {
+		return err
+	}
+	var p v1.Pod
+	if err := applyEdit(f.Pod, view, edited, &p); err != nil {
+		return fmt.Errorf("%s: %w", source, err)
+	}
+	p.UID = f.Pod.UID
+	if p.Spec.PriorityClassName != f.Pod.Spec.PriorityClassName {
+		// Admission computes them from the new class.
+		p.Spec.Priority, p.Spec.PreemptionPolicy = nil, nil
+	}
+	admitted, err := f.admitPod(&p)
+	if err != nil {
+		return fmt.Errorf("%s: %w", source, err)
+	}
+	f.Pod = admitted
+	return nil
+}
+
+// shownAs is the manifest an edit started from, decoded as its object:
+// shown, or, when the edit does not carry it, view, what PodYAML and
+// NodeYAML show.
+func shownAs[T runtime.Object](shown []byte, view T, source string) (T, error) {
+	if len(shown) == 0 {
+		return view, nil
+	}
+	return decodeOne[T](source+" (as shown)", shown, view.GetObjectKind().GroupVersionKind().Kind)
 }
 
 // applyEdit applies to full the edit that turned view (the part of full a
@@ -741,7 +668,7 @@ func applyEdit(full, view, edited, out runtime.Object) error {
 }
 
 // PodYAML is the pod as the scheduler saw it at the fork, as a manifest to
-// edit and give back to EditPod. It holds what the scheduler reads, by the
+// edit and give back as a recorder.EditPod. It holds what the scheduler reads, by the
 // allow-list a snapshot keeps (scrubPod): environment, commands, probes,
 // annotations and secret names are not in it, so they never reach an
 // editor's file.
@@ -750,7 +677,7 @@ func (f *Fork) PodYAML() ([]byte, error) {
 }
 
 // NodeYAML is a node as the scheduler saw it at the fork, to edit and give
-// back to EditNode; like PodYAML, what the scheduler reads only (scrubNode).
+// back as a recorder.EditNode; like PodYAML, what the scheduler reads only (scrubNode).
 func (f *Fork) NodeYAML(name string) ([]byte, error) {
 	i, err := f.nodeIndex(name)
 	if err != nil {

@@ -28,18 +28,18 @@ func TestChangesMoveThePod(t *testing.T) {
 	}
 	tests := []struct {
 		name     string
-		changes  []Change
+		changes  []recorder.Change
 		wantNode string
 		// wantFeasible are nodes the diff must say became feasible.
 		wantFeasible []string
 	}{
-		{"uncordon", []Change{PatchNode("cordoned", []byte(`{"spec":{"unschedulable":false}}`))}, "cordoned", []string{"cordoned"}},
-		{"tolerate as YAML", []Change{PatchPod([]byte("spec:\n  tolerations:\n  - {key: team, operator: Exists}\n"))}, "tainted", []string{"tainted"}},
-		{"drop the selector", []Change{PatchPod([]byte(`{"spec":{"nodeSelector":null}}`))}, "wrong-tier", []string{"wrong-tier"}},
-		{"grow a node", []Change{PatchNode("too-small", []byte(`{"status":{"allocatable":{"cpu":"4","memory":"8Gi"}}}`))}, "too-small", []string{"too-small"}},
-		{"disable a filter", []Change{DisablePlugin("TaintToleration", "filter")}, "tainted", []string{"tainted"}},
-		{"copy then relabel", []Change{CopyNode("wrong-tier", "extra"), PatchNode("extra", []byte(`{"metadata":{"labels":{"tier":"batch"}}}`))}, "extra", nil},
-		{"remove a node only", []Change{RemoveNode("too-small")}, "", nil},
+		{"uncordon", []recorder.Change{recorder.PatchNode{Node: "cordoned", Patch: `{"spec":{"unschedulable":false}}`}}, "cordoned", []string{"cordoned"}},
+		{"tolerate as YAML", []recorder.Change{recorder.PatchPod{Patch: "spec:\n  tolerations:\n  - {key: team, operator: Exists}\n"}}, "tainted", []string{"tainted"}},
+		{"drop the selector", []recorder.Change{recorder.PatchPod{Patch: `{"spec":{"nodeSelector":null}}`}}, "wrong-tier", []string{"wrong-tier"}},
+		{"grow a node", []recorder.Change{recorder.PatchNode{Node: "too-small", Patch: `{"status":{"allocatable":{"cpu":"4","memory":"8Gi"}}}`}}, "too-small", []string{"too-small"}},
+		{"disable a filter", []recorder.Change{recorder.Disable{Plugin: "TaintToleration", Point: "filter"}}, "tainted", []string{"tainted"}},
+		{"copy then relabel", []recorder.Change{recorder.CopyNode{From: "wrong-tier", Node: "extra"}, recorder.PatchNode{Node: "extra", Patch: `{"metadata":{"labels":{"tier":"batch"}}}`}}, "extra", nil},
+		{"remove a node only", []recorder.Change{recorder.RemoveNode{Node: "too-small"}}, "", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -83,33 +83,33 @@ func TestChangeErrors(t *testing.T) {
 	f := forkStuck(t)
 	tests := []struct {
 		name   string
-		change Change
+		change recorder.Change
 		want   string
 	}{
-		{"malformed patch", PatchPod([]byte(`{"spec":`)), "neither JSON nor YAML"},
-		{"not an object", PatchPod([]byte(`[1,2]`)), "must be an object"},
-		{"unknown field", PatchPod([]byte(`{"spec":{"tolerationz":[]}}`)), `unknown field "spec.tolerationz"`},
-		{"invalid value", PatchPod([]byte(`{"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"-1"}}}]}}`)), "must be greater than or equal to 0"},
-		{"rename", PatchPod([]byte(`{"metadata":{"name":"other"}}`)), "renames the pod"},
-		{"unknown node", PatchNode("nope", []byte(`{"spec":{}}`)), `no node "nope"`},
-		{"bad taint effect", PatchNode("tainted", []byte(`{"spec":{"taints":[{"key":"a","effect":"Sometimes"}]}}`)), "effect"},
-		{"remove unknown", RemoveNode("nope"), `no node "nope"`},
-		{"copy onto existing", CopyNode("tainted", "cordoned"), `already exists`},
-		{"evict unknown", EvictPod("default/ghost"), `no pod "default/ghost"`},
-		{"evict the pod itself", EvictPod("stuck"), "the pod being scheduled"},
-		{"unknown plugin", SetWeight("NodeResourcesFitt", 3), `no plugin named "NodeResourcesFitt"`},
-		{"not a score plugin", SetWeight("NodeUnschedulable", 3), "not a Score plugin"},
-		{"zero weight", SetWeight("ImageLocality", 0), "disable ImageLocality"},
-		{"unknown point", DisablePlugin("ImageLocality", "scoring"), "not enabled at scoring"},
-		{"enable without point", EnablePlugin("ImageLocality", ""), "name the extension point"},
-		{"percentage", SetPercentageOfNodesToScore(150), "percentageOfNodesToScore"},
-		{"add a pod as a node", AddNode([]byte("apiVersion: v1\nkind: Pod\nmetadata: {name: x}\n"), "x.yaml"), "is a Pod, not a Node"},
-		{"edit renames the pod", EditPod([]byte("apiVersion: v1\nkind: Pod\nmetadata: {name: other}\nspec: {containers: [{name: c, image: i}]}\n"), "p.yaml"), "p.yaml: names pod default/other"},
-		{"edit sets nodeName", EditPod([]byte("apiVersion: v1\nkind: Pod\nmetadata: {name: stuck}\nspec: {nodeName: node-a, containers: [{name: c, image: i}]}\n"), "p.yaml"), "spec.nodeName is set"},
-		{"edit misspells a field", EditPod([]byte("apiVersion: v1\nkind: Pod\nmetadata: {name: stuck}\nspec:\n  tolerationz: []\n"), "p.yaml"), `p.yaml:5: Pod: strict decoding error: unknown field "spec.tolerationz"`},
-		{"edit is invalid", EditPod([]byte("apiVersion: v1\nkind: Pod\nmetadata: {name: stuck}\nspec:\n  containers: []\n"), "p.yaml"), "p.yaml: "},
-		{"edit renames a node", EditNode("cordoned", []byte("apiVersion: v1\nkind: Node\nmetadata: {name: x}\n"), "n.yaml"), `n.yaml: names node "x", not "cordoned"`},
-		{"replace with another pod", ReplacePod([]byte("apiVersion: v1\nkind: Pod\nmetadata: {name: other}\nspec: {containers: [{name: c, image: i}]}\n"), "p.yaml"), "names pod default/other"},
+		{"malformed patch", recorder.PatchPod{Patch: `{"spec":`}, "neither JSON nor YAML"},
+		{"not an object", recorder.PatchPod{Patch: `[1,2]`}, "must be an object"},
+		{"unknown field", recorder.PatchPod{Patch: `{"spec":{"tolerationz":[]}}`}, `unknown field "spec.tolerationz"`},
+		{"invalid value", recorder.PatchPod{Patch: `{"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"-1"}}}]}}`}, "must be greater than or equal to 0"},
+		{"rename", recorder.PatchPod{Patch: `{"metadata":{"name":"other"}}`}, "renames the pod"},
+		{"unknown node", recorder.PatchNode{Node: "nope", Patch: `{"spec":{}}`}, `no node "nope"`},
+		{"bad taint effect", recorder.PatchNode{Node: "tainted", Patch: `{"spec":{"taints":[{"key":"a","effect":"Sometimes"}]}}`}, "effect"},
+		{"remove unknown", recorder.RemoveNode{Node: "nope"}, `no node "nope"`},
+		{"copy onto existing", recorder.CopyNode{From: "tainted", Node: "cordoned"}, `already exists`},
+		{"evict unknown", recorder.Evict{Pods: []string{"default/ghost"}}, `no pod "default/ghost"`},
+		{"evict the pod itself", recorder.Evict{Pods: []string{"stuck"}}, "the pod being scheduled"},
+		{"unknown plugin", recorder.SetWeight{Plugin: "NodeResourcesFitt", Weight: 3}, `no plugin named "NodeResourcesFitt"`},
+		{"not a score plugin", recorder.SetWeight{Plugin: "NodeUnschedulable", Weight: 3}, "not a Score plugin"},
+		{"zero weight", recorder.SetWeight{Plugin: "ImageLocality", Weight: 0}, "disable ImageLocality"},
+		{"unknown point", recorder.Disable{Plugin: "ImageLocality", Point: "scoring"}, "not enabled at scoring"},
+		{"enable without point", recorder.Enable{Plugin: "ImageLocality", Point: ""}, "name the extension point"},
+		{"percentage", recorder.SetPercentage{Percent: 150}, "percentageOfNodesToScore"},
+		{"add a pod as a node", recorder.AddNode{Manifest: []byte("apiVersion: v1\nkind: Pod\nmetadata: {name: x}\n"), Source: "x.yaml"}, "is a Pod, not a Node"},
+		{"edit renames the pod", recorder.EditPod{Edited: []byte("apiVersion: v1\nkind: Pod\nmetadata: {name: other}\nspec: {containers: [{name: c, image: i}]}\n"), Source: "p.yaml"}, "p.yaml: names pod default/other"},
+		{"edit sets nodeName", recorder.EditPod{Edited: []byte("apiVersion: v1\nkind: Pod\nmetadata: {name: stuck}\nspec: {nodeName: node-a, containers: [{name: c, image: i}]}\n"), Source: "p.yaml"}, "spec.nodeName is set"},
+		{"edit misspells a field", recorder.EditPod{Edited: []byte("apiVersion: v1\nkind: Pod\nmetadata: {name: stuck}\nspec:\n  tolerationz: []\n"), Source: "p.yaml"}, `p.yaml:5: Pod: strict decoding error: unknown field "spec.tolerationz"`},
+		{"edit is invalid", recorder.EditPod{Edited: []byte("apiVersion: v1\nkind: Pod\nmetadata: {name: stuck}\nspec:\n  containers: []\n"), Source: "p.yaml"}, "p.yaml: "},
+		{"edit renames a node", recorder.EditNode{Node: "cordoned", Edited: []byte("apiVersion: v1\nkind: Node\nmetadata: {name: x}\n"), Source: "n.yaml"}, `n.yaml: names node "x", not "cordoned"`},
+		{"replace with another pod", recorder.ReplacePod{Manifest: []byte("apiVersion: v1\nkind: Pod\nmetadata: {name: other}\nspec: {containers: [{name: c, image: i}]}\n"), Source: "p.yaml"}, "names pod default/other"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -132,7 +132,7 @@ func TestSetWeightIsRecorded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := f.With(SetWeight("NodeResourcesBalancedAllocation", 10))
+	g, err := f.With(recorder.SetWeight{Plugin: "NodeResourcesBalancedAllocation", Weight: 10})
 	if err != nil {
 		t.Fatal(err)
 	}

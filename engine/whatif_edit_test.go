@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/schedscope/schedscope/recorder"
+
 	"strings"
 	"testing"
 
@@ -113,7 +115,7 @@ func TestPodYAMLEditKeepsWhatTheEditorDidNotShow(t *testing.T) {
 	if edited == string(manifest) {
 		t.Fatalf("the edit changed nothing in:\n%s", manifest)
 	}
-	g, err := f.With(EditPod([]byte(edited), "the edited pod"))
+	g, err := f.With(recorder.EditPod{Shown: manifest, Edited: []byte(edited), Source: "the edited pod"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,11 +188,11 @@ func TestPodYAMLUnchangedEditIsTheWholePod(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	edited, err := f.With(EditPod(manifest, "the edited pod"))
+	edited, err := f.With(recorder.EditPod{Shown: manifest, Edited: manifest, Source: "the edited pod"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	replaced, err := f.With(ReplacePod(wholeYAML, "the whole pod"))
+	replaced, err := f.With(recorder.ReplacePod{Manifest: wholeYAML, Source: "the whole pod"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +211,7 @@ func TestWhatIfNodeEditKeepsWhatTheEditorDidNotShow(t *testing.T) {
 		t.Fatal(err)
 	}
 	edited := strings.Replace(string(manifest), "unschedulable: true", "unschedulable: false", 1)
-	g, err := f.With(EditNode("cordoned", []byte(edited), "the edited node cordoned"))
+	g, err := f.With(recorder.EditNode{Node: "cordoned", Shown: manifest, Edited: []byte(edited), Source: "the edited node cordoned"})
 	if err != nil {
 		t.Fatal(err)
 	}

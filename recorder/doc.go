@@ -12,7 +12,8 @@
 //     unused.go: the kinds of a fixture's objects a run leaves unused.
 //     usage.go: what was placed on each node, rebuilt from cycles' NodeUse.
 //     queue_event.go: the scheduling queue's events. cluster_state.go: what
-//     a fixture run's controllers left. ints.go: the run-length lists node
+//     a fixture run's controllers left. change.go: a what-if's changes, one
+//     type a kind, as plain data. ints.go: the run-length lists node
 //     indices and scores are written as; duration.go: durations as Go
 //     spells them.
 //   - Writing. file.go: the record kinds, the checksummed line format and
@@ -40,7 +41,7 @@
 // Three subpackages present this data: narrate puts it into English for every
 // output (outcomes, the selection rule, why a node lost, durations, plugin
 // abbreviations, diffs, queue events and a pod's story, where a pod stands
-// and what would help it), export is the JSON of explain/replay/live -o json
+// and what would help it, what a what-if changed), export is the JSON of explain/replay/live -o json
 // (its schema is in schema/), and visible is how the text output and the TUI
 // show a recorded string on a terminal (control characters and bidirectional
 // overrides, isolates and marks escaped). Package input reads what a user

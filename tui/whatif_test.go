@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/tui/pages/cyclepage"
 	"github.com/schedscope/schedscope/tui/pages/whatif"
 )
@@ -21,11 +22,11 @@ type fakeWhatIf struct {
 	before map[int]*recorder.Cycle
 	// after builds the re-run of a cycle with changes; nil answers the
 	// cycle unchanged.
-	after   func(seq int, changes []whatif.Change) (*recorder.Cycle, error)
+	after   func(seq int, changes []recorder.Change) (*recorder.Cycle, error)
 	suggest *whatif.SuggestResult
 	podYAML string
 
-	runs    [][]whatif.Change
+	runs    [][]recorder.Change
 	yamlFor []string
 }
 
@@ -41,7 +42,7 @@ func (f *fakeWhatIf) NodeYAML(c *recorder.Cycle, node string) ([]byte, error) {
 	return []byte("kind: Node\nmetadata:\n  name: " + node + "\n"), nil
 }
 
-func (f *fakeWhatIf) Run(c *recorder.Cycle, changes []whatif.Change) (*whatif.Result, error) {
+func (f *fakeWhatIf) Run(c *recorder.Cycle, changes []recorder.Change) (*whatif.Result, error) {
 	f.runs = append(f.runs, changes)
 	seq := c.Seq
 	if f.before[seq] != c {
@@ -57,7 +58,7 @@ func (f *fakeWhatIf) Run(c *recorder.Cycle, changes []whatif.Change) (*whatif.Re
 	}
 	res := &whatif.Result{Seq: seq, Before: before, After: after, Diff: recorder.DiffCycles(before, after)}
 	for _, c := range changes {
-		res.Changes = append(res.Changes, c.String())
+		res.Changes = append(res.Changes, narrate.Change(c))
 	}
 	res.Landing = after.Outcome.Node
 	return res, nil
@@ -183,7 +184,7 @@ func TestWhatIfKeysWithoutSource(t *testing.T) {
 
 func TestWhatIfWeightRun(t *testing.T) {
 	before, after := scoredCycles()
-	f := &fakeWhatIf{after: func(int, []whatif.Change) (*recorder.Cycle, error) { return after, nil }}
+	f := &fakeWhatIf{after: func(int, []recorder.Change) (*recorder.Cycle, error) { return after, nil }}
 	m := whatIfSession(t, f, 80, 24, before)
 	m = toPhase(t, keys(m, "enter"), cyclepage.Score)
 	m = keys(m, "tab") // ImageLocality
@@ -193,7 +194,7 @@ func TestWhatIfWeightRun(t *testing.T) {
 	}
 	golden(t, "whatif-weight-80x24", screen(m))
 	m = pressSettle(t, m, "text:5", "enter")
-	want := [][]whatif.Change{{{Kind: whatif.ChangeWeight, Target: "ImageLocality", Weight: 5}}}
+	want := [][]recorder.Change{{recorder.SetWeight{Plugin: "ImageLocality", Weight: 5}}}
 	if diff := cmp.Diff(want, f.runs); diff != "" {
 		t.Errorf("runs (-want +got):\n%s", diff)
 	}
@@ -219,7 +220,7 @@ func TestWhatIfWeightRun(t *testing.T) {
 	m = pressSettle(t, m, "w")
 	golden(t, "whatif-menu-stacked-80x24", screen(m))
 	m = pressSettle(t, m, "p", "text:NodeResourcesFit:score", "enter")
-	if len(f.runs) != 2 || len(f.runs[1]) != 2 || f.runs[1][1].Kind != whatif.ChangeDisable || f.runs[1][1].Point != "score" {
+	if len(f.runs) != 2 || len(f.runs[1]) != 2 || f.runs[1][1] != recorder.Change(recorder.Disable{Plugin: "NodeResourcesFit", Point: "score"}) {
 		t.Errorf("the second run's changes = %+v; want the weight, then NodeResourcesFit disabled at score", f.runs)
 	}
 	if got := m.list.Number(2); got != "1''" {
@@ -254,7 +255,7 @@ func TestWhatIfWeightRun(t *testing.T) {
 
 func TestWhatIfDiffWide(t *testing.T) {
 	before, after := scoredCycles()
-	f := &fakeWhatIf{after: func(int, []whatif.Change) (*recorder.Cycle, error) { return after, nil }}
+	f := &fakeWhatIf{after: func(int, []recorder.Change) (*recorder.Cycle, error) { return after, nil }}
 	m := whatIfSession(t, f, 200, 50, before)
 	m = toPhase(t, keys(m, "enter"), cyclepage.Score)
 	m = pressSettle(t, m, "w", "W", "backspace", "text:=5", "enter")
@@ -295,13 +296,13 @@ func TestWhatIfMenu(t *testing.T) {
 
 func TestWhatIfSuggest(t *testing.T) {
 	before, after := stuckCycles()
-	uncordon := whatif.Change{Kind: whatif.ChangeSuggested, Ref: 7, Text: "uncordon node cordoned"}
+	uncordon := recorder.PatchNode{Node: "cordoned", Patch: `{"spec":{"unschedulable":false}}`, Why: "uncordon node cordoned"}
 	f := &fakeWhatIf{
-		after: func(int, []whatif.Change) (*recorder.Cycle, error) { return after, nil },
+		after: func(int, []recorder.Change) (*recorder.Cycle, error) { return after, nil },
 		suggest: &whatif.SuggestResult{Pod: "default/stuck", Note: "re-ran the cycle 4 times (budget 24) over 3 candidate change(s)", Suggestions: []whatif.Suggestion{
 			{Text: "uncordon node cordoned", Node: "cordoned", Change: uncordon},
-			{Text: "tolerate the taint team=ml:NoSchedule (on tainted)", Node: "tainted", Change: whatif.Change{Kind: whatif.ChangeSuggested, Ref: 8}},
-			{Text: "lower container c's cpu request from 2 to 500m (what small has free), a long text that wraps at 80 columns", Node: "small", Change: whatif.Change{Kind: whatif.ChangeSuggested, Ref: 9}},
+			{Text: "tolerate the taint team=ml:NoSchedule (on tainted)", Node: "tainted", Change: recorder.PatchPod{Patch: `{"spec":{"tolerations":[{"key":"team","operator":"Exists"}]}}`, Why: "tolerate the taint team=ml:NoSchedule (on tainted)"}},
+			{Text: "lower container c's cpu request from 2 to 500m (what small has free), a long text that wraps at 80 columns", Node: "small", Change: recorder.PatchPod{Patch: `{"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"500m"}}}]}}`, Why: "lower container c's cpu request from 2 to 500m (what small has free)"}},
 		}},
 	}
 	for _, size := range [][2]int{{80, 24}, {200, 50}} {
@@ -315,7 +316,7 @@ func TestWhatIfSuggest(t *testing.T) {
 	m := whatIfSession(t, f, 80, 24, before)
 	f.runs = nil
 	m = pressSettle(t, m, "S", "enter")
-	if diff := cmp.Diff([][]whatif.Change{{uncordon}}, f.runs); diff != "" {
+	if diff := cmp.Diff([][]recorder.Change{{uncordon}}, f.runs); diff != "" {
 		t.Errorf("enter ran (-want +got):\n%s", diff)
 	}
 	if m.wi.Screen() != whatif.ScreenDiff {
@@ -347,7 +348,7 @@ func TestSuggestOnBoundCycleSaysWhy(t *testing.T) {
 func TestWhatIfEditPod(t *testing.T) {
 	before, after := stuckCycles()
 	fail := true
-	f := &fakeWhatIf{podYAML: "kind: Pod\nmetadata:\n  name: stuck\n", after: func(_ int, cs []whatif.Change) (*recorder.Cycle, error) {
+	f := &fakeWhatIf{podYAML: "kind: Pod\nmetadata:\n  name: stuck\n", after: func(_ int, cs []recorder.Change) (*recorder.Cycle, error) {
 		if fail {
 			return nil, errors.New(`the edited pod: Pod "stuck" is invalid: spec.containers: Required value`)
 		}
@@ -373,7 +374,7 @@ func TestWhatIfEditPod(t *testing.T) {
 		t.Fatalf("screen %d; want the edit refused:\n%s", m.wi.Screen(), screen(m))
 	}
 	golden(t, "whatif-edit-error-80x24", screen(m))
-	if got := f.runs[0][0]; got.Kind != whatif.ChangePod || !strings.Contains(string(got.YAML), "spec: {}") {
+	if got, ok := f.runs[0][0].(recorder.EditPod); !ok || !strings.Contains(string(got.Edited), "spec: {}") || string(got.Shown) != f.podYAML {
 		t.Errorf("the run got %+v, want the edited pod", got)
 	}
 	// e edits again: the same file, the edit kept.
@@ -415,7 +416,7 @@ func TestWhatIfEditUnchanged(t *testing.T) {
 func TestWhatIfEvict(t *testing.T) {
 	before, after := stuckCycles()
 	before.NodeUse = []recorder.NodeUse{{Node: 2, Generation: 1, Pods: []recorder.PodRef{{Namespace: "default", Name: "batch-1", Priority: 10}, {Namespace: "default", Name: "batch-2"}}}}
-	f := &fakeWhatIf{after: func(int, []whatif.Change) (*recorder.Cycle, error) { return after, nil }}
+	f := &fakeWhatIf{after: func(int, []recorder.Change) (*recorder.Cycle, error) { return after, nil }}
 	m := whatIfSession(t, f, 80, 24, before)
 	m = keys(m, "enter", "j", "j", "enter") // node detail of small
 	m = pressSettle(t, m, "w", "x")
@@ -424,7 +425,7 @@ func TestWhatIfEvict(t *testing.T) {
 	}
 	golden(t, "whatif-evict-80x24", screen(m))
 	m = pressSettle(t, m, "j", "enter")
-	want := [][]whatif.Change{{{Kind: whatif.ChangeEvict, Target: "default/batch-2"}}}
+	want := [][]recorder.Change{{recorder.Evict{Pods: []string{"default/batch-2"}}}}
 	if diff := cmp.Diff(want, f.runs); diff != "" {
 		t.Errorf("runs (-want +got):\n%s", diff)
 	}
@@ -442,7 +443,7 @@ func TestWhatIfNeedsANode(t *testing.T) {
 
 func TestWhatIfScreensCloseWithQ(t *testing.T) {
 	before, after := stuckCycles()
-	f := &fakeWhatIf{after: func(int, []whatif.Change) (*recorder.Cycle, error) { return after, nil },
+	f := &fakeWhatIf{after: func(int, []recorder.Change) (*recorder.Cycle, error) { return after, nil },
 		suggest: &whatif.SuggestResult{Pod: "default/stuck"}}
 	m := whatIfSession(t, f, 80, 24, before)
 	for _, ks := range [][]string{{"w"}, {"S"}, {"enter", "w", "W", "text:P=2", "enter"}} {
@@ -462,7 +463,7 @@ func TestRecordedUsageLeavesReRunsOut(t *testing.T) {
 	before, after := stuckCycles()
 	before.NodeUse = []recorder.NodeUse{{Node: 2, Generation: 5, Pods: []recorder.PodRef{{Namespace: "default", Name: "old"}}}}
 	after.NodeUse = []recorder.NodeUse{{Node: 2, Generation: 9, Pods: []recorder.PodRef{{Namespace: "default", Name: "forked"}}}}
-	f := &fakeWhatIf{after: func(int, []whatif.Change) (*recorder.Cycle, error) { return after, nil }}
+	f := &fakeWhatIf{after: func(int, []recorder.Change) (*recorder.Cycle, error) { return after, nil }}
 	m := whatIfSession(t, f, 80, 24, before)
 	m = pressSettle(t, m, "enter", "w", "W", "text:P=2", "enter")
 	// A cycle recorded after the re-run was listed.
@@ -486,7 +487,7 @@ func TestRecordedUsageLeavesReRunsOut(t *testing.T) {
 
 func TestReRunHasNoClusterBinding(t *testing.T) {
 	before, after := stuckCycles()
-	f := &fakeWhatIf{after: func(int, []whatif.Change) (*recorder.Cycle, error) { return after, nil }}
+	f := &fakeWhatIf{after: func(int, []recorder.Change) (*recorder.Cycle, error) { return after, nil }}
 	m := whatIfSession(t, f, 80, 24, before)
 	m = send(m, eventsMsg{events: []Event{{Observed: &recorder.Observed{Seq: 1, Pod: before.Pod, Node: "tainted", Predicted: ""}}}})
 	m = pressSettle(t, m, "w", "W", "text:P=2", "enter", "enter")

@@ -2,7 +2,7 @@
 // scheduler: kube-controller-manager's controllers that shape what the
 // scheduler is given (Deployment, ReplicaSet, ReplicationController,
 // StatefulSet, Job, DaemonSet, disruption, pod garbage collection, the
-// persistent-volume binder), run from upstream code and constructed as
+// garbage collector, the persistent-volume binder), run from upstream code and constructed as
 // kube-controller-manager constructs them, and two simulated parts: a
 // kubelet and a volume provisioner.
 //
@@ -14,6 +14,8 @@
 // Where things are: controllers.go constructs and runs the set (Parts
 // lists it for the README); queue.go counts a controller's work queue;
 // upstream.go swaps the upstream controllers' private queues for counted
-// ones (the one seam to their internals); simulated_kubelet.go and
+// ones (the one seam to their internals); garbage_collector.go gives the
+// garbage collector what it asks of an API server (discovery, a metadata
+// client) and tells when it has work; simulated_kubelet.go and
 // simulated_provisioner.go are the simulations, each saying what it does.
 package controllers

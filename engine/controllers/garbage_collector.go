@@ -250,7 +250,9 @@ func OwnerKey(kind, namespace, name string) string {
 }
 
 // gcInformers gives the collector the run's typed informers.
-type gcInformers struct{ f informers.SharedInformerFactory }
+type gcInformers struct {
+	f informers.SharedInformerFactory
+}
 
 func (g gcInformers) ForResource(gvr schema.GroupVersionResource) (informers.GenericInformer, error) {
 	return g.f.ForResource(gvr)

@@ -20,7 +20,6 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/schedscope/schedscope/cmd/kubectl-schedscope/commands"
-	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/engine/live"
 	"github.com/schedscope/schedscope/recorder"
 )
@@ -269,7 +268,7 @@ func TestLiveAgainstRealScheduler(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g, err := f.With(engine.PatchPod([]byte(`{"spec":{"tolerations":[{"key":"dedicated","operator":"Equal","value":"gpu","effect":"NoSchedule"}]}}`)))
+		g, err := f.With(recorder.PatchPod{Patch: `{"spec":{"tolerations":[{"key":"dedicated","operator":"Equal","value":"gpu","effect":"NoSchedule"}]}}`})
 		if err != nil {
 			t.Fatal(err)
 		}

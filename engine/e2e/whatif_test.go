@@ -71,50 +71,52 @@ spec:
 		name    string
 		fixture string
 		target  engine.ForkTarget
-		changes func(t *testing.T) []engine.Change
+		changes func(t *testing.T) []recorder.Change
 		// config is the KubeSchedulerConfiguration (after apiVersion and
 		// kind) the real scheduler runs with; "" for the default.
 		config string
 	}{
 		{name: "uncordon a node", fixture: "unschedulable.yaml", target: engine.ForkTarget{Pod: "stuck"},
-			changes: func(*testing.T) []engine.Change {
-				return []engine.Change{engine.PatchNode("cordoned", []byte(`{"spec":{"unschedulable":false}}`))}
+			changes: func(*testing.T) []recorder.Change {
+				return []recorder.Change{recorder.PatchNode{Node: "cordoned", Patch: `{"spec":{"unschedulable":false}}`}}
 			}},
 		{name: "tolerate a taint", fixture: "unschedulable.yaml", target: engine.ForkTarget{Pod: "stuck"},
-			changes: func(*testing.T) []engine.Change {
-				return []engine.Change{engine.PatchPod([]byte("spec:\n  tolerations:\n  - {key: team, operator: Equal, value: ml, effect: NoSchedule}\n"))}
+			changes: func(*testing.T) []recorder.Change {
+				return []recorder.Change{recorder.PatchPod{Patch: "spec:\n  tolerations:\n  - {key: team, operator: Equal, value: ml, effect: NoSchedule}\n"}}
 			}},
 		{name: "replace the pod", fixture: "unschedulable.yaml", target: engine.ForkTarget{Pod: "stuck"},
-			changes: func(*testing.T) []engine.Change { return []engine.Change{engine.ReplacePod(stuckOnWeb, "stuck.yaml")} }},
+			changes: func(*testing.T) []recorder.Change {
+				return []recorder.Change{recorder.ReplacePod{Manifest: stuckOnWeb, Source: "stuck.yaml"}}
+			}},
 		{name: "add a node", fixture: "unschedulable.yaml", target: engine.ForkTarget{Pod: "stuck"},
-			changes: func(*testing.T) []engine.Change { return []engine.Change{engine.AddNode(bigNode, "big.yaml")} }},
+			changes: func(*testing.T) []recorder.Change {
+				return []recorder.Change{recorder.AddNode{Manifest: bigNode, Source: "big.yaml"}}
+			}},
 		{name: "remove and copy nodes", fixture: "default.yaml", target: engine.ForkTarget{Pod: "web"},
-			changes: func(*testing.T) []engine.Change {
-				return []engine.Change{engine.RemoveNode("node-a"), engine.CopyNode("node-b", "node-e")}
+			changes: func(*testing.T) []recorder.Change {
+				return []recorder.Change{recorder.RemoveNode{Node: "node-a"}, recorder.CopyNode{From: "node-b", Node: "node-e"}}
 			}},
 		{name: "evict a pod", fixture: "preemption.yaml", target: engine.ForkTarget{Pod: "urgent"},
-			changes: func(*testing.T) []engine.Change { return []engine.Change{engine.EvictPod("default/filler-2")} }},
+			changes: func(*testing.T) []recorder.Change {
+				return []recorder.Change{recorder.Evict{Pods: []string{"default/filler-2"}}}
+			}},
 		{name: "set a weight", fixture: "default.yaml", target: engine.ForkTarget{Pod: "web"}, config: weightConfig,
-			changes: func(*testing.T) []engine.Change {
-				return []engine.Change{engine.SetWeight("NodeResourcesBalancedAllocation", 40)}
+			changes: func(*testing.T) []recorder.Change {
+				return []recorder.Change{recorder.SetWeight{Plugin: "NodeResourcesBalancedAllocation", Weight: 40}}
 			}},
 		{name: "disable a score plugin", fixture: "image-locality.yaml", target: engine.ForkTarget{Pod: "inference"}, config: disableImageLocality,
-			changes: func(*testing.T) []engine.Change {
-				return []engine.Change{engine.DisablePlugin("ImageLocality", "score")}
+			changes: func(*testing.T) []recorder.Change {
+				return []recorder.Change{recorder.Disable{Plugin: "ImageLocality", Point: "score"}}
 			}},
 		{name: "still unschedulable, another message", fixture: "unschedulable.yaml", target: engine.ForkTarget{Pod: "stuck"},
-			changes: func(*testing.T) []engine.Change { return []engine.Change{engine.RemoveNode("too-small")} }},
+			changes: func(*testing.T) []recorder.Change { return []recorder.Change{recorder.RemoveNode{Node: "too-small"}} }},
 		{name: "disable a filter plugin", fixture: "unschedulable.yaml", target: engine.ForkTarget{Pod: "stuck"}, config: disableTaints,
-			changes: func(*testing.T) []engine.Change {
-				return []engine.Change{engine.DisablePlugin("TaintToleration", "filter")}
+			changes: func(*testing.T) []recorder.Change {
+				return []recorder.Change{recorder.Disable{Plugin: "TaintToleration", Point: "filter"}}
 			}},
 		{name: "another configuration", fixture: "default.yaml", target: engine.ForkTarget{Pod: "web"}, config: mostAllocated,
-			changes: func(t *testing.T) []engine.Change {
-				cfg, err := engine.LoadConfig("most-allocated.yaml", []byte(configHeader+mostAllocated))
-				if err != nil {
-					t.Fatal(err)
-				}
-				return []engine.Change{engine.UseConfig(cfg, "most-allocated.yaml")}
+			changes: func(t *testing.T) []recorder.Change {
+				return []recorder.Change{recorder.UseConfig{Path: "most-allocated.yaml", Data: []byte(configHeader + mostAllocated)}}
 			}},
 	}
 	for _, tt := range tests {

@@ -139,14 +139,15 @@ func onNode(n string) string {
 }
 
 // whatIfCommand is the command line that shows a suggestion as a what-if.
-func (o *SuggestOptions) whatIfCommand(f *engine.Fork, c engine.Change) string {
+func (o *SuggestOptions) whatIfCommand(f *engine.Fork, c recorder.Change) string {
 	args := o.commandArgs("whatif")
 	args = append(args, "--pod", shellQuote(f.Pod.Namespace+"/"+f.Pod.Name))
 	if o.Cycle != 0 || f.Recorded.Attempt > 1 {
 		args = append(args, "--cycle", strconv.Itoa(f.Recorded.Seq))
 	}
-	for i := 0; i+1 < len(c.Args); i += 2 {
-		args = append(args, c.Args[i], shellQuote(c.Args[i+1]))
+	ca := changeArgs(c)
+	for i := 0; i+1 < len(ca); i += 2 {
+		args = append(args, ca[i], shellQuote(ca[i+1]))
 	}
 	return strings.Join(args, " ")
 }

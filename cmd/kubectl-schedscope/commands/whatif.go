@@ -3,153 +3,293 @@ package commands
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"sigs.k8s.io/yaml"
 
 	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/export"
 	"github.com/schedscope/schedscope/recorder/input"
+	"github.com/schedscope/schedscope/recorder/narrate"
 )
 
-// changeFlags are the flags that describe a what-if change.
+// A changeFlag is one whatif flag that makes a change: its name and help,
+// how each value becomes a change, and how a change of its kind is written
+// back as the flag (suggest prints each suggestion as a whatif command).
+// A new kind of change is one entry here.
+type changeFlag struct {
+	name, usage string
+	// repeat makes a flag that may be given several times; file is set
+	// when the value names a file (its errors name it already).
+	repeat, file bool
+	parse        func(v string) (recorder.Change, error)
+	// value is the flag's value that makes c, and false when c is not of
+	// this flag's kind.
+	value func(c recorder.Change) ([]string, bool)
+}
+
+// changeFlagList are the change flags in the order whatif applies them:
+// scheduler, nodes, pods, the pod.
+var changeFlagList = []changeFlag{
+	{name: "with-config", file: true, usage: "another KubeSchedulerConfiguration to schedule the pod with",
+		parse: func(v string) (recorder.Change, error) {
+			data, err := input.ReadFile(v, input.ManifestLimit, "scheduler configuration")
+			if err != nil {
+				return nil, err
+			}
+			if _, err := engine.LoadConfig(v, data); err != nil {
+				return nil, err
+			}
+			return recorder.UseConfig{Path: v, Data: data}, nil
+		},
+		value: func(c recorder.Change) ([]string, bool) {
+			u, ok := c.(recorder.UseConfig)
+			return []string{u.Path}, ok
+		}},
+	{name: "set-weight", repeat: true, usage: "PLUGIN=N: a score plugin's weight in the pod's profile; repeatable",
+		parse: func(v string) (recorder.Change, error) {
+			name, val, ok := strings.Cut(v, "=")
+			w, err := strconv.ParseInt(val, 10, 32)
+			if !ok || name == "" || err != nil {
+				return nil, errors.New("want PLUGIN=N, e.g. NodeResourcesFit=5")
+			}
+			return recorder.SetWeight{Plugin: name, Weight: int32(w)}, nil
+		},
+		value: func(c recorder.Change) ([]string, bool) {
+			w, ok := c.(recorder.SetWeight)
+			return []string{fmt.Sprintf("%s=%d", w.Plugin, w.Weight)}, ok
+		}},
+	{name: "disable", repeat: true, usage: "PLUGIN[:POINT]: disable a plugin (at one extension point, e.g. NodeResourcesFit:score); repeatable",
+		parse: func(v string) (recorder.Change, error) {
+			name, point, _ := strings.Cut(v, ":")
+			if name == "" {
+				return nil, errors.New("want PLUGIN or PLUGIN:POINT")
+			}
+			return recorder.Disable{Plugin: name, Point: point}, nil
+		},
+		value: func(c recorder.Change) ([]string, bool) {
+			d, ok := c.(recorder.Disable)
+			return []string{pluginAt(d.Plugin, d.Point)}, ok
+		}},
+	{name: "enable", repeat: true, usage: "PLUGIN:POINT: enable an in-tree plugin at an extension point; repeatable",
+		parse: func(v string) (recorder.Change, error) {
+			name, point, ok := strings.Cut(v, ":")
+			if !ok || name == "" || point == "" {
+				return nil, errors.New("want PLUGIN:POINT, e.g. NodeResourcesFit:score")
+			}
+			return recorder.Enable{Plugin: name, Point: point}, nil
+		},
+		value: func(c recorder.Change) ([]string, bool) {
+			e, ok := c.(recorder.Enable)
+			return []string{pluginAt(e.Plugin, e.Point)}, ok
+		}},
+	{name: "percentage-of-nodes-to-score", usage: "the pod's profile's percentageOfNodesToScore (0-100)",
+		parse: func(v string) (recorder.Change, error) {
+			n, err := strconv.ParseInt(v, 10, 32)
+			if err != nil {
+				return nil, errors.New("want a whole number from 0 to 100")
+			}
+			return recorder.SetPercentage{Percent: int32(n)}, nil
+		},
+		value: func(c recorder.Change) ([]string, bool) {
+			p, ok := c.(recorder.SetPercentage)
+			return []string{strconv.Itoa(int(p.Percent))}, ok
+		}},
+	{name: "remove-node", repeat: true, usage: "a node to remove, with its pods; repeatable",
+		parse: func(v string) (recorder.Change, error) { return recorder.RemoveNode{Node: v}, nil },
+		value: func(c recorder.Change) ([]string, bool) {
+			r, ok := c.(recorder.RemoveNode)
+			return []string{r.Node}, ok
+		}},
+	{name: "patch-node", repeat: true, usage: "NAME=PATCH: strategic-merge patch of a node (labels, taints, allocatable, spec.unschedulable); repeatable",
+		parse: func(v string) (recorder.Change, error) {
+			name, patch, ok := strings.Cut(v, "=")
+			if !ok || name == "" {
+				return nil, errors.New(`want NAME=PATCH, e.g. n1='{"spec":{"unschedulable":false}}'`)
+			}
+			data, err := readArg(patch)
+			if err != nil {
+				return nil, err
+			}
+			return recorder.PatchNode{Node: name, Patch: string(data)}, nil
+		},
+		value: func(c recorder.Change) ([]string, bool) {
+			p, ok := c.(recorder.PatchNode)
+			return []string{p.Node + "=" + p.Patch}, ok
+		}},
+	{name: "add-node", file: true, repeat: true, usage: "a Node manifest to add; repeatable",
+		parse: func(v string) (recorder.Change, error) {
+			data, err := fixture.ReadManifestFile(v)
+			if err != nil {
+				return nil, err
+			}
+			return recorder.AddNode{Manifest: data, Source: v}, nil
+		},
+		value: func(c recorder.Change) ([]string, bool) {
+			a, ok := c.(recorder.AddNode)
+			return []string{a.Source}, ok
+		}},
+	{name: "copy-node", repeat: true, usage: "NODE[=NAME]: add an empty node like NODE (default name NODE-copy); repeatable",
+		parse: func(v string) (recorder.Change, error) {
+			from, name, ok := strings.Cut(v, "=")
+			if !ok {
+				name = from + "-copy"
+			}
+			if from == "" || name == "" {
+				return nil, errors.New("want NODE or NODE=NAME")
+			}
+			return recorder.CopyNode{From: from, Node: name}, nil
+		},
+		value: func(c recorder.Change) ([]string, bool) {
+			cp, ok := c.(recorder.CopyNode)
+			return []string{cp.From + "=" + cp.Node}, ok
+		}},
+	{name: "evict", repeat: true, usage: "NAMESPACE/NAME of a pod to evict before the cycle; repeatable",
+		parse: func(v string) (recorder.Change, error) { return recorder.Evict{Pods: []string{v}}, nil },
+		value: func(c recorder.Change) ([]string, bool) {
+			e, ok := c.(recorder.Evict)
+			return e.Pods, ok
+		}},
+	{name: "pod-file", file: true, usage: "a whole Pod manifest replacing the pod",
+		parse: func(v string) (recorder.Change, error) {
+			data, err := fixture.ReadManifestFile(v)
+			if err != nil {
+				return nil, err
+			}
+			return recorder.ReplacePod{Manifest: data, Source: v}, nil
+		},
+		value: func(c recorder.Change) ([]string, bool) {
+			r, ok := c.(recorder.ReplacePod)
+			return []string{r.Source}, ok
+		}},
+	{name: "patch-pod", usage: "strategic-merge patch of the pod, JSON or YAML as kubectl patch takes it (@FILE reads a file)",
+		parse: func(v string) (recorder.Change, error) {
+			data, err := readArg(v)
+			if err != nil {
+				return nil, err
+			}
+			return recorder.PatchPod{Patch: string(data)}, nil
+		},
+		value: func(c recorder.Change) ([]string, bool) {
+			p, ok := c.(recorder.PatchPod)
+			return []string{compactPatch(p.Patch)}, ok
+		}},
+}
+
+func pluginAt(plugin, point string) string {
+	if point == "" {
+		return plugin
+	}
+	return plugin + ":" + point
+}
+
+// compactPatch shows a patch on one line, as JSON when it parses.
+func compactPatch(patch string) string {
+	if js, err := yaml.YAMLToJSON([]byte(patch)); err == nil {
+		return string(js)
+	}
+	return strings.Join(strings.Fields(patch), " ")
+}
+
+// changeFlags are the values given to the change flags, by flag.
 type changeFlags struct {
-	PatchPod    string
-	PodFile     string
-	PatchNodes  []string
-	AddNodes    []string
-	CopyNodes   []string
-	RemoveNodes []string
-	Evict       []string
-	WithConfig  string
-	SetWeights  []string
-	Disable     []string
-	Enable      []string
-	Percentage  int32
-	pctSet      bool
+	values map[string]*[]string
+	single map[string]*string
 }
 
 func (c *changeFlags) addFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&c.PatchPod, "patch-pod", "", "strategic-merge patch of the pod, JSON or YAML as kubectl patch takes it (@FILE reads a file)")
-	fs.StringVar(&c.PodFile, "pod-file", "", "a whole Pod manifest replacing the pod")
-	fs.StringArrayVar(&c.PatchNodes, "patch-node", nil, "NAME=PATCH: strategic-merge patch of a node (labels, taints, allocatable, spec.unschedulable); repeatable")
-	fs.StringArrayVar(&c.AddNodes, "add-node", nil, "a Node manifest to add; repeatable")
-	fs.StringArrayVar(&c.CopyNodes, "copy-node", nil, "NODE[=NAME]: add an empty node like NODE (default name NODE-copy); repeatable")
-	fs.StringArrayVar(&c.RemoveNodes, "remove-node", nil, "a node to remove, with its pods; repeatable")
-	fs.StringArrayVar(&c.Evict, "evict", nil, "NAMESPACE/NAME of a pod to evict before the cycle; repeatable")
-	fs.StringVar(&c.WithConfig, "with-config", "", "another KubeSchedulerConfiguration to schedule the pod with")
-	fs.StringArrayVar(&c.SetWeights, "set-weight", nil, "PLUGIN=N: a score plugin's weight in the pod's profile; repeatable")
-	fs.StringArrayVar(&c.Disable, "disable", nil, "PLUGIN[:POINT]: disable a plugin (at one extension point, e.g. NodeResourcesFit:score); repeatable")
-	fs.StringArrayVar(&c.Enable, "enable", nil, "PLUGIN:POINT: enable an in-tree plugin at an extension point; repeatable")
-	fs.Int32Var(&c.Percentage, "percentage-of-nodes-to-score", 0, "the pod's profile's percentageOfNodesToScore (0-100)")
+	c.values, c.single = map[string]*[]string{}, map[string]*string{}
+	for _, f := range changeFlagList {
+		if f.repeat {
+			c.values[f.name] = fs.StringArray(f.name, nil, f.usage)
+		} else {
+			c.single[f.name] = fs.String(f.name, "", f.usage)
+		}
+	}
 }
 
-// readArg returns an argument's value, or the file it names with @FILE.
-func readArg(flag, v string) ([]byte, error) {
+// readArg returns an argument's value, or the file it names with @FILE
+// (its errors a fileError: they name the file).
+func readArg(v string) ([]byte, error) {
 	if name, ok := strings.CutPrefix(v, "@"); ok {
 		data, err := input.ReadFile(name, input.ManifestLimit, "patch")
 		if err != nil {
-			return nil, errorf("--%s: %v", flag, err)
+			return nil, fileError{err}
 		}
 		return data, nil
 	}
 	return []byte(v), nil
 }
 
-// build turns the flags into changes, in a fixed order: scheduler, nodes,
-// pods, the pod. Errors name the flag.
-func (c *changeFlags) build(fs *pflag.FlagSet) ([]engine.Change, error) {
-	c.pctSet = fs != nil && fs.Changed("percentage-of-nodes-to-score")
-	var out []engine.Change
-	if c.WithConfig != "" {
-		cfg, err := engine.LoadConfigFile(c.WithConfig)
-		if err != nil {
-			return nil, errorf("--with-config: %v", err)
-		}
-		out = append(out, engine.UseConfig(cfg, c.WithConfig))
+// fileError is an error reading a file a flag names, which names the file.
+type fileError struct{ error }
+
+func (e fileError) Unwrap() error { return e.error }
+
+// build turns the flags given into changes, in changeFlagList's order.
+// Errors name the flag and quote the value.
+func (c *changeFlags) build(fs *pflag.FlagSet) ([]recorder.Change, error) {
+	if fs != nil && fs.Changed("pod-file") && fs.Changed("patch-pod") {
+		return nil, errorf("--pod-file and --patch-pod both change the pod; give one")
 	}
-	for _, s := range c.SetWeights {
-		name, val, ok := strings.Cut(s, "=")
-		w, err := strconv.ParseInt(val, 10, 32)
-		if !ok || name == "" || err != nil {
-			return nil, errorf("--set-weight %q: want PLUGIN=N, e.g. NodeResourcesFit=5", input.Quote(s))
+	var out []recorder.Change
+	for _, f := range changeFlagList {
+		var given []string
+		if f.repeat {
+			given = *c.values[f.name]
+		} else if fs != nil && fs.Changed(f.name) {
+			given = []string{*c.single[f.name]}
 		}
-		out = append(out, engine.SetWeight(name, int32(w)))
-	}
-	for _, s := range c.Disable {
-		name, point, _ := strings.Cut(s, ":")
-		if name == "" {
-			return nil, errorf("--disable %q: want PLUGIN or PLUGIN:POINT", input.Quote(s))
+		for _, v := range given {
+			ch, err := f.parse(v)
+			switch {
+			case err != nil && (f.file || errors.As(err, new(fileError))):
+				return nil, errorf("--%s: %v", f.name, err)
+			case err != nil:
+				return nil, errorf("--%s %q: %v", f.name, input.Quote(v), err)
+			}
+			out = append(out, ch)
 		}
-		out = append(out, engine.DisablePlugin(name, point))
-	}
-	for _, s := range c.Enable {
-		name, point, ok := strings.Cut(s, ":")
-		if !ok || name == "" || point == "" {
-			return nil, errorf("--enable %q: want PLUGIN:POINT, e.g. NodeResourcesFit:score", input.Quote(s))
-		}
-		out = append(out, engine.EnablePlugin(name, point))
-	}
-	if c.pctSet {
-		out = append(out, engine.SetPercentageOfNodesToScore(c.Percentage))
-	}
-	for _, s := range c.RemoveNodes {
-		out = append(out, engine.RemoveNode(s))
-	}
-	for _, s := range c.PatchNodes {
-		name, patch, ok := strings.Cut(s, "=")
-		if !ok || name == "" {
-			return nil, errorf("--patch-node %q: want NAME=PATCH, e.g. n1='{\"spec\":{\"unschedulable\":false}}'", input.Quote(s))
-		}
-		data, err := readArg("patch-node", patch)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, engine.PatchNode(name, data))
-	}
-	for _, s := range c.AddNodes {
-		data, err := fixture.ReadManifestFile(s)
-		if err != nil {
-			return nil, errorf("--add-node: %v", err)
-		}
-		out = append(out, engine.AddNode(data, s))
-	}
-	for _, s := range c.CopyNodes {
-		from, name, ok := strings.Cut(s, "=")
-		if !ok {
-			name = from + "-copy"
-		}
-		if from == "" || name == "" {
-			return nil, errorf("--copy-node %q: want NODE or NODE=NAME", input.Quote(s))
-		}
-		out = append(out, engine.CopyNode(from, name))
-	}
-	for _, s := range c.Evict {
-		out = append(out, engine.EvictPod(s))
-	}
-	if c.PodFile != "" {
-		if c.PatchPod != "" {
-			return nil, errorf("--pod-file and --patch-pod both change the pod; give one")
-		}
-		data, err := fixture.ReadManifestFile(c.PodFile)
-		if err != nil {
-			return nil, errorf("--pod-file: %v", err)
-		}
-		out = append(out, engine.ReplacePod(data, c.PodFile))
-	}
-	if c.PatchPod != "" {
-		data, err := readArg("patch-pod", c.PatchPod)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, engine.PatchPod(data))
 	}
 	return out, nil
+}
+
+// changeArgs are the whatif flags that make c.
+func changeArgs(c recorder.Change) []string {
+	for _, f := range changeFlagList {
+		if vs, ok := f.value(c); ok {
+			var args []string
+			for _, v := range vs {
+				args = append(args, "--"+f.name, v)
+			}
+			return args
+		}
+	}
+	return nil
+}
+
+// changeDoc is a change in whatif's JSON: its kind, its words and the
+// flags that make it.
+type changeDoc struct {
+	Kind string   `json:"kind"`
+	Text string   `json:"text"`
+	Args []string `json:"args,omitempty"`
+}
+
+func changeDocs(changes []recorder.Change) []changeDoc {
+	out := []changeDoc{}
+	for _, c := range changes {
+		out = append(out, changeDoc{Kind: c.Kind(), Text: narrate.Change(c), Args: changeArgs(c)})
+	}
+	return out
 }
 
 // WhatIfOptions holds the flags of whatif.
@@ -222,8 +362,8 @@ func (o *WhatIfOptions) Validate() error {
 
 // whatIfDocument is whatif's JSON output.
 type whatIfDocument struct {
-	Pod     string          `json:"pod"`
-	Changes []engine.Change `json:"changes"`
+	Pod     string      `json:"pod"`
+	Changes []changeDoc `json:"changes"`
 	// Before is the cycle the changes apply to: as recorded, or, when the
 	// search was sampled, the unchanged re-run.
 	Before export.Cycle `json:"before"`
@@ -293,10 +433,7 @@ func (o *WhatIfOptions) Run(ctx context.Context) error {
 		return err
 	}
 	before := f.Recorded
-	doc := whatIfDocument{Pod: f.Pod.Namespace + "/" + f.Pod.Name, Changes: changes, Sampled: f.Sampled()}
-	if doc.Changes == nil {
-		doc.Changes = []engine.Change{}
-	}
+	doc := whatIfDocument{Pod: f.Pod.Namespace + "/" + f.Pod.Name, Changes: changeDocs(changes), Sampled: f.Sampled()}
 	// A change to the pod alone re-runs on the scheduler the sampled
 	// baseline ran on: it is built once.
 	runner := f.NewRunner()

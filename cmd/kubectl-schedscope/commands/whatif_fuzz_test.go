@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/spf13/pflag"
+
 	"github.com/schedscope/schedscope/engine"
 )
 
@@ -64,32 +66,22 @@ func FuzzChangeFlags(f *testing.F) {
 		if err := os.WriteFile(file, []byte(value), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		var c changeFlags
+		name, v := strings.TrimSuffix(flag, "@"), value
 		switch flag {
-		case "patch-pod":
-			c.PatchPod = value
 		case "patch-pod@":
-			c.PatchPod = "@" + file
+			v = "@" + file
 		case "patch-node":
-			c.PatchNodes = []string{"node-a=" + value}
+			v = "node-a=" + value
 		case "patch-node@":
-			c.PatchNodes = []string{"node-a=@" + file}
-		case "pod-file":
-			c.PodFile = file
-		case "add-node":
-			c.AddNodes = []string{file}
-		case "set-weight":
-			c.SetWeights = []string{value}
-		case "disable":
-			c.Disable = []string{value}
-		case "enable":
-			c.Enable = []string{value}
-		case "copy-node":
-			c.CopyNodes = []string{value}
-		case "remove-node":
-			c.RemoveNodes = []string{value}
-		case "evict":
-			c.Evict = []string{value}
+			v = "node-a=@" + file
+		case "pod-file", "add-node":
+			v = file
+		}
+		var c changeFlags
+		fs := pflag.NewFlagSet("whatif", pflag.ContinueOnError)
+		c.addFlags(fs)
+		if err := fs.Set(name, v); err != nil {
+			t.Fatalf("--%s: %v", name, err)
 		}
 		bounded := func(err error) {
 			t.Helper()
@@ -99,7 +91,7 @@ func FuzzChangeFlags(f *testing.F) {
 				t.Fatalf("--%s: an error of %d bytes for a value of %d: %.200q", flag, len(err.Error()), len(value), err.Error())
 			}
 		}
-		changes, err := c.build(nil)
+		changes, err := c.build(fs)
 		if err != nil {
 			bounded(err)
 			return

@@ -30,9 +30,8 @@ func parseScale(s string) (kind, namespace, name string, n int, err error) {
 // changeFlagsSet says whether a change flag was given, besides --scale.
 func changeFlagsSet(fs *pflag.FlagSet) bool {
 	set := false
-	for _, f := range []string{"patch-pod", "pod-file", "patch-node", "add-node", "copy-node", "remove-node", "evict",
-		"with-config", "set-weight", "disable", "enable", "percentage-of-nodes-to-score"} {
-		set = set || fs.Changed(f)
+	for _, f := range changeFlagList {
+		set = set || fs.Changed(f.name)
 	}
 	return set
 }

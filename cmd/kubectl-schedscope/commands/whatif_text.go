@@ -10,14 +10,14 @@ import (
 
 // whatIf prints a what-if for people: what was changed, the two outcomes,
 // and the diff.
-func (t *textWriter) whatIf(f *engine.Fork, changes []engine.Change, before *recorder.Cycle, after *engine.RunResult, doc whatIfDocument) {
+func (t *textWriter) whatIf(f *engine.Fork, changes []recorder.Change, before *recorder.Cycle, after *engine.RunResult, doc whatIfDocument) {
 	t.printf("what-if: pod %s, cycle %d (attempt %d) of %s\n", doc.Pod, f.Recorded.Seq, f.Recorded.Attempt, f.Name)
 	if len(changes) == 0 {
 		t.printf("changes: none (the cycle re-run as it was)\n")
 	} else {
 		t.printf("changes:\n")
 		for _, c := range changes {
-			t.printf("  - %s\n", c.String())
+			t.printf("  - %s\n", narrate.Change(c))
 		}
 	}
 	if doc.Sampled {

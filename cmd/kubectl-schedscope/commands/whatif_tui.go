@@ -1,14 +1,10 @@
 package commands
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
-
-	"sigs.k8s.io/yaml"
 
 	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/engine/live"
@@ -31,9 +27,6 @@ type whatIfSource struct {
 
 	mu    sync.Mutex
 	forks map[int]*forkEntry
-	// suggested holds the changes of the suggestions given, by Ref.
-	suggested map[int]engine.Change
-	nextRef   int
 }
 
 // forkEntry is one cycle's fork, made once.
@@ -48,7 +41,7 @@ var _ whatif.Source = (*whatIfSource)(nil)
 // newWhatIfSource returns the TUI's what-if over the fixture and the
 // configuration of o; ctx ends the runs it starts.
 func newWhatIfSource(ctx context.Context, o *simOptions) *whatIfSource {
-	s := &whatIfSource{ctx: ctx, cache: true, forks: map[int]*forkEntry{}, suggested: map[int]engine.Change{}}
+	s := &whatIfSource{ctx: ctx, cache: true, forks: map[int]*forkEntry{}}
 	s.fork = func(ctx context.Context, c *recorder.Cycle) (*engine.Fork, error) { return o.forkCycle(ctx, "", c.Seq) }
 	return s
 }
@@ -56,7 +49,7 @@ func newWhatIfSource(ctx context.Context, o *simOptions) *whatIfSource {
 // newLiveWhatIfSource returns the TUI's what-if over a live session: forks
 // of the mirrored cluster, in memory.
 func newLiveWhatIfSource(ctx context.Context, l *live.Session) *whatIfSource {
-	s := &whatIfSource{ctx: ctx, forks: map[int]*forkEntry{}, suggested: map[int]engine.Change{}}
+	s := &whatIfSource{ctx: ctx, forks: map[int]*forkEntry{}}
 	s.fork = func(_ context.Context, c *recorder.Cycle) (*engine.Fork, error) { return l.ForkAt(c) }
 	return s
 }
@@ -98,46 +91,14 @@ func (s *whatIfSource) NodeYAML(c *recorder.Cycle, node string) ([]byte, error) 
 	return f.NodeYAML(node)
 }
 
-// change turns the TUI's change into the engine's.
-func (s *whatIfSource) change(c whatif.Change) (engine.Change, error) {
-	switch c.Kind {
-	case whatif.ChangePod:
-		return engine.EditPod(c.YAML, "the edited pod"), nil
-	case whatif.ChangeNode:
-		return engine.EditNode(c.Target, c.YAML, "the edited node "+c.Target), nil
-	case whatif.ChangeEvict:
-		return engine.EvictPod(c.Target), nil
-	case whatif.ChangeWeight:
-		return engine.SetWeight(c.Target, c.Weight), nil
-	case whatif.ChangeDisable:
-		return engine.DisablePlugin(c.Target, c.Point), nil
-	case whatif.ChangeSuggested:
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if ch, ok := s.suggested[c.Ref]; ok {
-			return ch, nil
-		}
-		return engine.Change{}, fmt.Errorf("suggestion %d is unknown: suggest again", c.Ref)
-	}
-	return engine.Change{}, fmt.Errorf("unknown change kind %d", c.Kind)
-}
-
 // Run implements whatif.Source: as whatif does, the baseline is the recorded
 // cycle, or an unchanged re-run where the search was sampled.
-func (s *whatIfSource) Run(c *recorder.Cycle, changes []whatif.Change) (*whatif.Result, error) {
+func (s *whatIfSource) Run(c *recorder.Cycle, changes []recorder.Change) (*whatif.Result, error) {
 	f, err := s.forkAt(c)
 	if err != nil {
 		return nil, err
 	}
-	var ecs []engine.Change
-	for _, c := range changes {
-		ec, err := s.change(c)
-		if err != nil {
-			return nil, err
-		}
-		ecs = append(ecs, ec)
-	}
-	changed, err := f.With(ecs...)
+	changed, err := f.With(changes...)
 	if err != nil {
 		return nil, err
 	}
@@ -165,8 +126,8 @@ func (s *whatIfSource) Run(c *recorder.Cycle, changes []whatif.Change) (*whatif.
 	res.After, res.Later = after.Cycle, after.Later
 	res.Diff = recorder.DiffCycles(res.Before, after.Cycle)
 	res.Landing, _ = after.Landing()
-	for i, c := range ecs {
-		res.Changes = append(res.Changes, s.word(f, changes[i], c))
+	for _, c := range changes {
+		res.Changes = append(res.Changes, narrate.Change(c))
 	}
 	return res, nil
 }
@@ -182,14 +143,9 @@ func (s *whatIfSource) Suggest(c *recorder.Cycle) (*whatif.SuggestResult, error)
 		return nil, err
 	}
 	out := &whatif.SuggestResult{Seq: c.Seq, Pod: r.Pod, Note: suggestNote(r)}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	for _, sg := range r.Suggestions {
-		s.nextRef++
-		s.suggested[s.nextRef] = sg.Change
 		out.Suggestions = append(out.Suggestions, whatif.Suggestion{
-			Text: sg.Text, Node: sg.Node, ViaPreemption: sg.ViaPreemption,
-			Change: whatif.Change{Kind: whatif.ChangeSuggested, Ref: s.nextRef, Text: sg.Text},
+			Text: sg.Text, Node: sg.Node, ViaPreemption: sg.ViaPreemption, Change: sg.Change,
 		})
 	}
 	return out, nil
@@ -208,67 +164,4 @@ func suggestNote(r *engine.SuggestResult) string {
 		parts = append(parts, "the budget cut the search")
 	}
 	return strings.Join(parts, "; ")
-}
-
-// word says a change in words; an edit says which fields it changed, by
-// path, as the engine's words for it name only the edited manifest. The
-// fields are those of the manifest the editor was given (the fork's
-// PodYAML or NodeYAML: what the scheduler reads) against the edited one.
-func (s *whatIfSource) word(f *engine.Fork, c whatif.Change, ec engine.Change) string {
-	var old []byte
-	var err error
-	what := "edit the pod"
-	switch c.Kind {
-	case whatif.ChangePod:
-		old, err = f.PodYAML()
-	case whatif.ChangeNode:
-		old, err = f.NodeYAML(c.Target)
-		what = "edit node " + c.Target
-	default:
-		return ec.String()
-	}
-	if err != nil {
-		return ec.String()
-	}
-	return what + ": " + fieldChanges(old, c.YAML, 160)
-}
-
-// fieldChanges words what differs between two manifests field by field
-// (narrate.FieldChanges), in at most limit characters.
-func fieldChanges(before, after []byte, limit int) string {
-	b, errB := decodeTree(before)
-	a, errA := decodeTree(after)
-	if errB != nil || errA != nil {
-		return "an edited manifest"
-	}
-	changes := narrate.FieldChanges(b, a)
-	if len(changes) == 0 {
-		return "no field changed"
-	}
-	out := changes[0]
-	for i, c := range changes[1:] {
-		more := fmt.Sprintf("; and %d more", len(changes)-1-i)
-		if len([]rune(out+"; "+c)) > limit-len(more) {
-			return out + more
-		}
-		out += "; " + c
-	}
-	if len([]rune(out)) > limit {
-		out = string([]rune(out)[:limit-1]) + "…"
-	}
-	return out
-}
-
-// decodeTree decodes a manifest into maps, lists and scalars, numbers as
-// written.
-func decodeTree(manifest []byte) (any, error) {
-	js, err := yaml.YAMLToJSON(manifest)
-	if err != nil {
-		return nil, err
-	}
-	d := json.NewDecoder(bytes.NewReader(js))
-	d.UseNumber()
-	var v any
-	err = d.Decode(&v)
-	return v, err
 }

@@ -64,7 +64,7 @@ func (d *EditDir) write(data []byte, e *editSession) (string, error) {
 		d.path = dir
 	}
 	name := "pod-*.yaml"
-	if e.kind == ChangeNode {
+	if e.node != "" {
 		name = "node-*.yaml"
 	}
 	// CreateTemp makes it 0600.

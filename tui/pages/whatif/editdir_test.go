@@ -18,7 +18,7 @@ import (
 // later edits, without making it again.
 func TestEditDir(t *testing.T) {
 	d := &EditDir{parent: t.TempDir()}
-	first, err := d.write([]byte("kind: Pod\n"), &editSession{kind: ChangePod})
+	first, err := d.write([]byte("kind: Pod\n"), &editSession{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +31,7 @@ func TestEditDir(t *testing.T) {
 			t.Errorf("%s: %v (%v), want mode %v", path, fi.Mode(), err, want)
 		}
 	}
-	second, err := d.write([]byte("kind: Node\n"), &editSession{kind: ChangeNode, node: "a"})
+	second, err := d.write([]byte("kind: Node\n"), &editSession{node: "a"})
 	if err != nil || filepath.Dir(second) != dir || !strings.HasPrefix(filepath.Base(second), "node-") {
 		t.Errorf("a node's edit went to %s (%v); want a node-*.yaml in %s", second, err, dir)
 	}
@@ -41,7 +41,7 @@ func TestEditDir(t *testing.T) {
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Errorf("after Close the directory is still there (%v)", err)
 	}
-	if _, err := d.write([]byte("kind: Pod\n"), &editSession{kind: ChangePod}); !errors.Is(err, errSessionEnding) {
+	if _, err := d.write([]byte("kind: Pod\n"), &editSession{}); !errors.Is(err, errSessionEnding) {
 		t.Errorf("an edit after Close: %v, want %v", err, errSessionEnding)
 	}
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {

@@ -22,6 +22,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/tui/components/diffview"
 	"github.com/schedscope/schedscope/tui/components/helpscreen"
 	"github.com/schedscope/schedscope/tui/components/pager"
@@ -54,7 +55,7 @@ const (
 // run is one re-run the session holds, listed beside the cycle it changed.
 type run struct {
 	res     *Result
-	changes []Change
+	changes []recorder.Change
 	// orig is the cycle changed, as listed; cycle is the re-run as listed
 	// (numbered as orig, marked by label).
 	orig, cycle *recorder.Cycle
@@ -134,7 +135,7 @@ type target struct {
 	cycle *recorder.Cycle
 	// base are the changes of the re-run the menu opened on: a new change
 	// adds to them.
-	base []Change
+	base []recorder.Change
 	prev *run
 	// node is the node selected in a node phase or node detail; pods are
 	// the pods on it as the cycle saw them.
@@ -157,7 +158,7 @@ func (t target) original() *recorder.Cycle {
 // disabled tells whether the target's changes disable plugin at point.
 func (t target) disabled(plugin, point string) bool {
 	for _, b := range t.base {
-		if b.Kind == ChangeDisable && b.Target == plugin && b.Point == point {
+		if d, ok := b.(recorder.Disable); ok && d.Plugin == plugin && d.Point == point {
 			return true
 		}
 	}
@@ -198,12 +199,31 @@ func (p Model) targetAt(h Here) (target, bool) {
 
 // editSession is one $EDITOR round: the file, what it held, what it edits.
 type editSession struct {
-	kind   ChangeKind
-	node   string
-	path   string
-	orig   []byte
-	target target
+	// node is the node edited, "" for the pod.
+	node string
+	path string
+	// orig is the manifest written to the file; shown the one the
+	// scheduler saw, which the edit applies to (orig, unless orig is an
+	// earlier what-if's edit).
+	orig, shown []byte
+	target      target
 }
+
+// change is the edit of data as a change.
+func (e *editSession) change(data []byte) recorder.Change {
+	if e.node != "" {
+		return recorder.EditNode{Node: e.node, Shown: e.shown, Edited: data, Source: "the edited node " + e.node}
+	}
+	return recorder.EditPod{Shown: e.shown, Edited: data, Source: "the edited pod"}
+}
+
+// inputKind is what the one-line prompt sets.
+type inputKind uint8
+
+const (
+	inputWeight inputKind = iota + 1
+	inputDisable
+)
 
 // The page's messages: the results of the commands it starts.
 type (
@@ -217,7 +237,7 @@ type (
 	}
 	runMsg struct {
 		res     *Result
-		changes []Change
+		changes []recorder.Change
 		target  target
 		edit    *editSession
 		yaml    []byte
@@ -294,7 +314,7 @@ type Model struct {
 	target target
 	// input is the weight or plugin prompt; inputKind what it sets.
 	input     textinput.Model
-	inputKind ChangeKind
+	inputKind inputKind
 	inputErr  string
 	// pick is the pod cursor of the evict picker.
 	pick int
@@ -571,7 +591,7 @@ func (p Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			if string(data) == string(e.orig) {
 				return runMsg{edit: e, target: e.target, err: errUnchanged}
 			}
-			return runWhatIf(src, e.target, Change{Kind: e.kind, Target: e.node, YAML: data}, e, data)
+			return runWhatIf(src, e.target, e.change(data), e, data)
 		}
 	case runMsg:
 		p.busy = ""
@@ -639,7 +659,7 @@ func (p Model) key(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 			p.pick = min(p.pick+1, len(p.target.pods)-1)
 		case key.Matches(msg, k.Choose):
 			if p.pick >= 0 && p.pick < len(p.target.pods) {
-				ch := Change{Kind: ChangeEvict, Target: p.target.pods[p.pick].Key()}
+				ch := recorder.Evict{Pods: []string{p.target.pods[p.pick].Key()}}
 				p.screen = ScreenNone
 				return p, p.startRun(p.target, ch, nil, nil)
 			}
@@ -692,7 +712,7 @@ func (p Model) menuKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		if t.prev != nil {
 			yaml = t.prev.podYAML
 		}
-		return p, p.startEdit(&editSession{kind: ChangePod, target: t}, yaml)
+		return p, p.startEdit(&editSession{target: t}, yaml)
 	case key.Matches(msg, k.EditNode):
 		if t.node == "" {
 			p.say("select a node first: in the filter or score table, or open its detail")
@@ -703,7 +723,7 @@ func (p Model) menuKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		if t.prev != nil {
 			yaml = t.prev.nodeYAML[t.node]
 		}
-		return p, p.startEdit(&editSession{kind: ChangeNode, node: t.node, target: t}, yaml)
+		return p, p.startEdit(&editSession{node: t.node, target: t}, yaml)
 	case key.Matches(msg, k.Evict):
 		switch {
 		case t.node == "":
@@ -718,14 +738,14 @@ func (p Model) menuKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		if t.point == "score" && t.plugin != "" {
 			v = t.plugin + "="
 		}
-		p.openInput(ChangeWeight, v)
+		p.openInput(inputWeight, v)
 		return p, p.input.Focus()
 	case key.Matches(msg, k.Disable):
 		v := ""
 		if t.plugin != "" {
 			v = t.plugin + ":" + t.point
 		}
-		p.openInput(ChangeDisable, v)
+		p.openInput(inputDisable, v)
 		return p, p.input.Focus()
 	case key.Matches(msg, k.Suggest):
 		p.screen = ScreenNone
@@ -740,11 +760,11 @@ func (p Model) menuKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	return p, nil
 }
 
-func (p *Model) openInput(kind ChangeKind, value string) {
+func (p *Model) openInput(kind inputKind, value string) {
 	p.screen, p.inputKind, p.inputErr = ScreenInput, kind, ""
 	p.input.Prompt = "weight PLUGIN=N: "
 	p.input.Placeholder = "e.g. NodeResourcesBalancedAllocation=5"
-	if kind == ChangeDisable {
+	if kind == inputDisable {
 		p.input.Prompt = "disable PLUGIN[:POINT]: "
 		p.input.Placeholder = "e.g. NodeResourcesFit:score (no point: everywhere)"
 	}
@@ -777,21 +797,21 @@ func (p Model) inputKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 }
 
 // parseInput reads "PLUGIN=N" (a weight) or "PLUGIN[:POINT]" (a plugin to disable).
-func parseInput(kind ChangeKind, s string) (Change, error) {
+func parseInput(kind inputKind, s string) (recorder.Change, error) {
 	s = strings.TrimSpace(s)
-	if kind == ChangeWeight {
+	if kind == inputWeight {
 		name, val, ok := strings.Cut(s, "=")
 		w, err := strconv.ParseInt(strings.TrimSpace(val), 10, 32)
 		if !ok || strings.TrimSpace(name) == "" || err != nil {
-			return Change{}, fmt.Errorf("want PLUGIN=N, e.g. NodeResourcesFit=5")
+			return nil, fmt.Errorf("want PLUGIN=N, e.g. NodeResourcesFit=5")
 		}
-		return Change{Kind: ChangeWeight, Target: strings.TrimSpace(name), Weight: int32(w)}, nil
+		return recorder.SetWeight{Plugin: strings.TrimSpace(name), Weight: int32(w)}, nil
 	}
 	name, point, _ := strings.Cut(s, ":")
 	if strings.TrimSpace(name) == "" {
-		return Change{}, fmt.Errorf("want PLUGIN or PLUGIN:POINT, e.g. NodeResourcesFit:score")
+		return nil, fmt.Errorf("want PLUGIN or PLUGIN:POINT, e.g. NodeResourcesFit:score")
 	}
-	return Change{Kind: ChangeDisable, Target: strings.TrimSpace(name), Point: strings.TrimSpace(point)}, nil
+	return recorder.Disable{Plugin: strings.TrimSpace(name), Point: strings.TrimSpace(point)}, nil
 }
 
 // diffKey handles the diff view's keys: enter and b open the re-run and
@@ -820,22 +840,25 @@ func (p Model) diffKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 func (p *Model) startEdit(e *editSession, yaml []byte) tea.Cmd {
 	src, edits := p.src, p.edits
 	what := "the pod"
-	if e.kind == ChangeNode {
+	if e.node != "" {
 		what = "node " + e.node
 	}
 	p.busy = fmt.Sprintf("getting %s as cycle %d saw it…", what, e.target.seq)
 	return func() tea.Msg {
 		data := yaml
-		if data == nil {
+		if data == nil || e.shown == nil {
 			var err error
-			if e.kind == ChangeNode {
-				data, err = src.NodeYAML(e.target.original(), e.node)
+			if e.node != "" {
+				e.shown, err = src.NodeYAML(e.target.original(), e.node)
 			} else {
-				data, err = src.PodYAML(e.target.original())
+				e.shown, err = src.PodYAML(e.target.original())
 			}
 			if err != nil {
 				return editReadyMsg{edit: e, err: err}
 			}
+		}
+		if data == nil {
+			data = e.shown
 		}
 		path, err := edits.write(data, e)
 		e.path, e.orig = path, data
@@ -844,15 +867,15 @@ func (p *Model) startEdit(e *editSession, yaml []byte) tea.Cmd {
 }
 
 // startRun re-runs the target's cycle with its base changes and ch.
-func (p *Model) startRun(t target, ch Change, e *editSession, yaml []byte) tea.Cmd {
+func (p *Model) startRun(t target, ch recorder.Change, e *editSession, yaml []byte) tea.Cmd {
 	src := p.src
-	p.busy = fmt.Sprintf("re-running cycle %d with %s…", t.seq, ch)
+	p.busy = fmt.Sprintf("re-running cycle %d with %s…", t.seq, narrate.Change(ch))
 	return func() tea.Msg { return runWhatIf(src, t, ch, e, yaml) }
 }
 
 // runWhatIf re-runs the target's cycle with its base changes and ch; it is
 // the body of a tea.Cmd.
-func runWhatIf(src Source, t target, ch Change, e *editSession, yaml []byte) tea.Msg {
+func runWhatIf(src Source, t target, ch recorder.Change, e *editSession, yaml []byte) tea.Msg {
 	changes := withChange(t.base, ch)
 	res, err := src.Run(t.original(), changes)
 	return runMsg{res: res, changes: changes, target: t, edit: e, yaml: yaml, err: err}
@@ -861,15 +884,15 @@ func runWhatIf(src Source, t target, ch Change, e *editSession, yaml []byte) tea
 // withChange adds ch to the changes a re-run made. A second edit of the pod
 // (or of one node), or a second weight of one plugin, replaces the first;
 // disabling a plugin the re-run disabled enables it again (a toggle).
-func withChange(base []Change, ch Change) []Change {
-	var out []Change
+func withChange(base []recorder.Change, ch recorder.Change) []recorder.Change {
+	var out []recorder.Change
 	toggled := false
 	for _, b := range base {
-		switch {
-		case ch.Kind == ChangeDisable && b.Kind == ChangeDisable && b.Target == ch.Target && b.Point == ch.Point:
+		if d, ok := ch.(recorder.Disable); ok && b == recorder.Change(d) {
 			toggled = true
 			continue
-		case (ch.Kind == ChangePod || ch.Kind == ChangeNode || ch.Kind == ChangeWeight) && b.Kind == ch.Kind && b.Target == ch.Target:
+		}
+		if replaces(ch, b) {
 			continue
 		}
 		out = append(out, b)
@@ -878,6 +901,23 @@ func withChange(base []Change, ch Change) []Change {
 		return out
 	}
 	return append(out, ch)
+}
+
+// replaces says whether ch takes b's place: an edit of the pod or of one
+// node, or a weight of one plugin.
+func replaces(ch, b recorder.Change) bool {
+	switch ch := ch.(type) {
+	case recorder.EditPod:
+		_, ok := b.(recorder.EditPod)
+		return ok
+	case recorder.EditNode:
+		bn, ok := b.(recorder.EditNode)
+		return ok && bn.Node == ch.Node
+	case recorder.SetWeight:
+		bw, ok := b.(recorder.SetWeight)
+		return ok && bw.Plugin == ch.Plugin
+	}
+	return false
 }
 
 // startSuggest searches changes for the target's cycle.
@@ -922,7 +962,7 @@ func (p *Model) add(msg runMsg) *run {
 		}
 	}
 	if e := msg.edit; e != nil {
-		if e.kind == ChangePod {
+		if e.node == "" {
 			r.podYAML = msg.yaml
 		} else {
 			r.nodeYAML[e.node] = msg.yaml
@@ -1078,10 +1118,10 @@ func (p Model) Overlay(body []string) []string {
 	return append(body[:len(body)-len(panel)], panel...)
 }
 
-func joinChanges(cs []Change) string {
+func joinChanges(cs []recorder.Change) string {
 	var out []string
 	for _, c := range cs {
-		out = append(out, c.String())
+		out = append(out, narrate.Change(c))
 	}
 	return strings.Join(out, ", ")
 }

@@ -4,27 +4,34 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/schedscope/schedscope/recorder"
 )
 
 func TestWithChange(t *testing.T) {
-	pod1 := Change{Kind: ChangePod, YAML: []byte("a")}
-	pod2 := Change{Kind: ChangePod, YAML: []byte("b")}
-	n1 := Change{Kind: ChangeNode, Target: "n1", YAML: []byte("x")}
-	n2 := Change{Kind: ChangeNode, Target: "n2", YAML: []byte("y")}
-	w := Change{Kind: ChangeWeight, Target: "P", Weight: 2}
+	pod1 := recorder.EditPod{Edited: []byte("a")}
+	pod2 := recorder.EditPod{Edited: []byte("b")}
+	n1 := recorder.EditNode{Node: "n1", Edited: []byte("x")}
+	n2 := recorder.EditNode{Node: "n2", Edited: []byte("y")}
+	w := recorder.SetWeight{Plugin: "P", Weight: 2}
+	w7 := recorder.SetWeight{Plugin: "P", Weight: 7}
+	atScore := recorder.Disable{Plugin: "P", Point: "score"}
+	everywhere := recorder.Disable{Plugin: "P"}
+	type changes = []recorder.Change
 	tests := []struct {
 		name string
-		base []Change
-		ch   Change
-		want []Change
+		base changes
+		ch   recorder.Change
+		want changes
 	}{
-		{"first", nil, w, []Change{w}},
-		{"adds", []Change{w}, n1, []Change{w, n1}},
-		{"a second pod edit replaces the first", []Change{pod1, w}, pod2, []Change{w, pod2}},
-		{"another node adds", []Change{n1}, n2, []Change{n1, n2}},
-		{"a second weight replaces the first", []Change{w, n1}, Change{Kind: ChangeWeight, Target: "P", Weight: 7}, []Change{n1, {Kind: ChangeWeight, Target: "P", Weight: 7}}},
-		{"disabling twice enables again", []Change{w, {Kind: ChangeDisable, Target: "P", Point: "score"}}, Change{Kind: ChangeDisable, Target: "P", Point: "score"}, []Change{w}},
-		{"disabling at another point adds", []Change{{Kind: ChangeDisable, Target: "P", Point: "score"}}, Change{Kind: ChangeDisable, Target: "P"}, []Change{{Kind: ChangeDisable, Target: "P", Point: "score"}, {Kind: ChangeDisable, Target: "P"}}},
+		{"first", nil, w, changes{w}},
+		{"adds", changes{w}, n1, changes{w, n1}},
+		{"a second pod edit replaces the first", changes{pod1, w}, pod2, changes{w, pod2}},
+		{"another node adds", changes{n1}, n2, changes{n1, n2}},
+		{"a second weight replaces the first", changes{w, n1}, w7, changes{n1, w7}},
+		{"disabling twice enables again", changes{w, atScore}, atScore, changes{w}},
+		{"disabling at another point adds", changes{atScore}, everywhere, changes{atScore, everywhere}},
+		{"an edit beside a disabled plugin", changes{atScore, pod1}, pod2, changes{atScore, pod2}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -38,18 +45,18 @@ func TestWithChange(t *testing.T) {
 func TestParseInput(t *testing.T) {
 	tests := []struct {
 		name    string
-		kind    ChangeKind
+		kind    inputKind
 		in      string
-		want    Change
+		want    recorder.Change
 		wantErr bool
 	}{
-		{"weight", ChangeWeight, "ImageLocality=5", Change{Kind: ChangeWeight, Target: "ImageLocality", Weight: 5}, false},
-		{"weight with spaces", ChangeWeight, " ImageLocality = 5 ", Change{Kind: ChangeWeight, Target: "ImageLocality", Weight: 5}, false},
-		{"weight without a number", ChangeWeight, "ImageLocality=", Change{}, true},
-		{"weight without a plugin", ChangeWeight, "=3", Change{}, true},
-		{"disable everywhere", ChangeDisable, "TaintToleration", Change{Kind: ChangeDisable, Target: "TaintToleration"}, false},
-		{"disable at a point", ChangeDisable, "NodeResourcesFit:score", Change{Kind: ChangeDisable, Target: "NodeResourcesFit", Point: "score"}, false},
-		{"disable nothing", ChangeDisable, ":filter", Change{}, true},
+		{"weight", inputWeight, "ImageLocality=5", recorder.SetWeight{Plugin: "ImageLocality", Weight: 5}, false},
+		{"weight with spaces", inputWeight, " ImageLocality = 5 ", recorder.SetWeight{Plugin: "ImageLocality", Weight: 5}, false},
+		{"weight without a number", inputWeight, "ImageLocality=", nil, true},
+		{"weight without a plugin", inputWeight, "=3", nil, true},
+		{"disable everywhere", inputDisable, "TaintToleration", recorder.Disable{Plugin: "TaintToleration"}, false},
+		{"disable at a point", inputDisable, "NodeResourcesFit:score", recorder.Disable{Plugin: "NodeResourcesFit", Point: "score"}, false},
+		{"disable nothing", inputDisable, ":filter", nil, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

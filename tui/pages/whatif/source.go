@@ -1,8 +1,6 @@
 package whatif
 
 import (
-	"fmt"
-
 	"github.com/schedscope/schedscope/recorder"
 )
 
@@ -14,69 +12,16 @@ import (
 type Source interface {
 	// PodYAML is the manifest of the cycle's pod as the scheduler saw it,
 	// what the scheduler reads only: it is written to a file for $EDITOR,
-	// and the edit comes back as a ChangePod, applied to the whole pod.
+	// and the edit comes back as a recorder.EditPod, applied to the whole
+	// pod.
 	PodYAML(c *recorder.Cycle) ([]byte, error)
 	// NodeYAML is a node's manifest as the cycle saw it, likewise.
 	NodeYAML(c *recorder.Cycle, node string) ([]byte, error)
 	// Run re-runs the cycle with the changes; errors are one line.
-	Run(c *recorder.Cycle, changes []Change) (*Result, error)
+	Run(c *recorder.Cycle, changes []recorder.Change) (*Result, error)
 	// Suggest searches single changes that make the cycle's pod
 	// schedulable, each verified by a re-run.
 	Suggest(c *recorder.Cycle) (*SuggestResult, error)
-}
-
-// ChangeKind is what a Change changes.
-type ChangeKind uint8
-
-const (
-	// ChangePod is YAML, an edit of PodYAML's manifest.
-	ChangePod ChangeKind = iota + 1
-	// ChangeNode is YAML, an edit of node Target's NodeYAML.
-	ChangeNode
-	// ChangeEvict deletes pod Target (namespace/name) before the cycle.
-	ChangeEvict
-	// ChangeWeight sets score plugin Target's weight to Weight.
-	ChangeWeight
-	// ChangeDisable disables plugin Target at extension point Point ("" everywhere).
-	ChangeDisable
-	// ChangeSuggested is the change of suggestion Ref of the last Suggest.
-	ChangeSuggested
-)
-
-// Change is one change a user makes, in plain terms.
-type Change struct {
-	Kind ChangeKind
-	// Target is a node name, a pod's namespace/name or a plugin name.
-	Target string
-	// YAML is an edited manifest (ChangePod, ChangeNode).
-	YAML   []byte
-	Weight int32
-	Point  string
-	// Ref identifies a suggestion (ChangeSuggested); Text words it.
-	Ref  int
-	Text string
-}
-
-// String words the change for the menu and the status bar.
-func (c Change) String() string {
-	switch c.Kind {
-	case ChangePod:
-		return "edit the pod"
-	case ChangeNode:
-		return "edit node " + c.Target
-	case ChangeEvict:
-		return "evict " + c.Target
-	case ChangeWeight:
-		return fmt.Sprintf("weight of %s = %d", c.Target, c.Weight)
-	case ChangeDisable:
-		if c.Point != "" {
-			return fmt.Sprintf("disable %s at %s", c.Target, c.Point)
-		}
-		return "disable " + c.Target
-	case ChangeSuggested:
-		return c.Text
-	}
-	return "no change"
 }
 
 // Result is one re-run and how it differs from the cycle it changed.
@@ -114,5 +59,5 @@ type Suggestion struct {
 	// Node is where the pod lands with the change.
 	Node          string
 	ViaPreemption bool
-	Change        Change
+	Change        recorder.Change
 }

@@ -1,0 +1,137 @@
+package recorder
+
+// A Change is one edit of the state a recorded cycle started from, as plain
+// data: whatif's flags, the TUI's keys and suggest make them, the engine
+// applies them to a fork of the cycle and re-runs it, narrate words them.
+// Each kind is one type below; Kind names it in JSON and in errors.
+//
+// A kind is added by a type here, its words in narrate.Change, its flag in
+// cmd's changeFlags (which also writes it back as whatif flags), and how
+// the engine applies it (engine/whatif_change.go).
+type Change interface {
+	Kind() string
+}
+
+// PatchPod changes the pod with a strategic-merge patch (JSON or YAML, as
+// kubectl patch takes it). Why, when set, says in words what the patch does
+// (suggest makes patches in code).
+type PatchPod struct {
+	Patch string `json:"patch"`
+	Why   string `json:"why,omitempty"`
+}
+
+// ReplacePod replaces the pod with a whole Pod manifest; Source names it
+// (a file) in errors and words.
+type ReplacePod struct {
+	Manifest []byte `json:"manifest"`
+	Source   string `json:"source"`
+}
+
+// EditPod is an edit of the pod's manifest as a user was shown it (the
+// part the scheduler reads): what the edit changed is applied to the whole
+// pod, as kubectl edit applies one. Source names the edit in errors.
+type EditPod struct {
+	Shown  []byte `json:"shown"`
+	Edited []byte `json:"edited"`
+	Source string `json:"source"`
+}
+
+// PatchNode changes node Node with a strategic-merge patch; Why, when set,
+// says in words what the patch does.
+type PatchNode struct {
+	Node  string `json:"node"`
+	Patch string `json:"patch"`
+	Why   string `json:"why,omitempty"`
+}
+
+// EditNode is an edit of node Node's manifest as a user was shown it, as
+// EditPod is of the pod's.
+type EditNode struct {
+	Node   string `json:"node"`
+	Shown  []byte `json:"shown"`
+	Edited []byte `json:"edited"`
+	Source string `json:"source"`
+}
+
+// RemoveNode deletes node Node and the pods on it.
+type RemoveNode struct {
+	Node string `json:"node"`
+}
+
+// AddNode adds a node from a Node manifest; Source names it.
+type AddNode struct {
+	Manifest []byte `json:"manifest"`
+	Source   string `json:"source"`
+}
+
+// CopyNode adds an empty node Node like node From (its labels, taints and
+// capacity, its hostname label renamed): "one more node like From".
+type CopyNode struct {
+	From string `json:"from"`
+	Node string `json:"node"`
+}
+
+// Evict deletes pods Pods (each namespace/name, or a name) before the
+// cycle.
+type Evict struct {
+	Pods []string `json:"pods"`
+}
+
+// UseConfig schedules with another KubeSchedulerConfiguration, read from
+// Path; Data is the file as read.
+type UseConfig struct {
+	Path string `json:"path"`
+	Data []byte `json:"-"`
+}
+
+// SetWeight sets score plugin Plugin's weight in the pod's profile.
+type SetWeight struct {
+	Plugin string `json:"plugin"`
+	Weight int32  `json:"weight"`
+}
+
+// Disable disables plugin Plugin at extension point Point ("filter",
+// "score", …), or at every point when Point is empty.
+type Disable struct {
+	Plugin string `json:"plugin"`
+	Point  string `json:"point,omitempty"`
+}
+
+// Enable enables in-tree plugin Plugin at extension point Point.
+type Enable struct {
+	Plugin string `json:"plugin"`
+	Point  string `json:"point"`
+}
+
+// SetPercentage sets the pod's profile's percentageOfNodesToScore.
+type SetPercentage struct {
+	Percent int32 `json:"percent"`
+}
+
+func (PatchPod) Kind() string      { return "patch-pod" }
+func (ReplacePod) Kind() string    { return "replace-pod" }
+func (EditPod) Kind() string       { return "edit-pod" }
+func (PatchNode) Kind() string     { return "patch-node" }
+func (EditNode) Kind() string      { return "edit-node" }
+func (RemoveNode) Kind() string    { return "remove-node" }
+func (AddNode) Kind() string       { return "add-node" }
+func (CopyNode) Kind() string      { return "copy-node" }
+func (Evict) Kind() string         { return "evict" }
+func (UseConfig) Kind() string     { return "config" }
+func (SetWeight) Kind() string     { return "set-weight" }
+func (Disable) Kind() string       { return "disable" }
+func (Enable) Kind() string        { return "enable" }
+func (SetPercentage) Kind() string { return "percentage-of-nodes-to-score" }
+
+// PodOnly reports whether changes touch the pod alone (a fork they make
+// holds the same cluster).
+func PodOnly(changes []Change) bool {
+	for _, c := range changes {
+		switch c.(type) {
+		case PatchPod, ReplacePod, EditPod:
+		default:
+			return false
+		}
+	}
+	return len(changes) > 0
+}
