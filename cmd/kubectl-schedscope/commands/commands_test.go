@@ -96,7 +96,6 @@ func TestBadInputIsOneLineError(t *testing.T) {
 		{"unknown pod", []string{"explain", "--pod", "ghost"}, `no cycle for pod "ghost"`},
 		{"mistyped pod", []string{"explain", "--pod", "webb"}, `no cycle for pod "webb" in (embedded) default.yaml (did you mean default/web?); its pods are`},
 		{"mistyped pod of a what-if", []string{"whatif", "--pod", "webb", "--set-weight", "ImageLocality=3"}, `pod "webb" got no scheduling cycle (did you mean default/web?); its pending pods are`},
-		{"mistyped embedded fixture", []string{"explain", "-f", "preemptoin"}, "preemptoin: no such file, nor an embedded fixture (did you mean preemption?); the embedded fixtures are autoscaler, budgets, default,"},
 		{"a directory of no manifest", []string{"explain", "-f", t.TempDir()}, "is a directory with no manifest (.json, .yaml, .yml file) in it"},
 	}
 	for _, tt := range tests {
@@ -109,6 +108,31 @@ func TestBadInputIsOneLineError(t *testing.T) {
 				t.Errorf("stderr %q, want one line containing %q", errOut, tt.want)
 			}
 		})
+	}
+}
+
+// TestMistypedFixtureListsWhatEachTeaches: -f with a name that is neither
+// a file nor an embedded fixture fails in one error line naming the
+// closest, then lists the embedded fixtures with what each teaches.
+func TestMistypedFixtureListsWhatEachTeaches(t *testing.T) {
+	_, errOut, code := run(t, "explain", "-f", "preemptoin")
+	lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
+	if code != 1 || !strings.HasPrefix(lines[0], "error: preemptoin: no such file, nor an embedded fixture (did you mean preemption?); the embedded fixtures are autoscaler, budgets, default,") {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	if len(lines) != len(embeddedNames())+2 || lines[1] != "the embedded fixtures (-f NAME), and what each teaches:" {
+		t.Fatalf("want the error, a heading and one line per embedded fixture, got:\n%s", errOut)
+	}
+	found := false
+	for _, l := range lines[2:] {
+		f := strings.Fields(l)
+		if len(f) < 2 {
+			t.Errorf("a fixture line says nothing of what it teaches: %q", l)
+		}
+		found = found || len(f) > 0 && f[0] == "preemption" && strings.Contains(l, "Preemption by priority")
+	}
+	if !found {
+		t.Errorf("no line tells what preemption teaches:\n%s", errOut)
 	}
 }
 

@@ -11,6 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/schedscope/schedscope/recorder/visible"
 )
 
 // NewCmdRoot builds the root command, named in usage as it was invoked.
@@ -74,6 +76,12 @@ func ExecuteContext(ctx context.Context, streams genericiooptions.IOStreams, arg
 		}
 		if msg := errorLine(err); msg != "" {
 			fmt.Fprintln(streams.ErrOut, "error: "+msg)
+		}
+		var he *hintError
+		if errors.As(err, &he) {
+			for _, l := range he.hint {
+				fmt.Fprintln(streams.ErrOut, visible.String(l))
+			}
 		}
 		return code
 	}

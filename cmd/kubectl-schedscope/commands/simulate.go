@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -137,8 +138,13 @@ func (o *simOptions) readFixture() (*fixture.Fixture, error) {
 			return fixture.Load(embeddedPrefix+o.Fixture, data)
 		}
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, errorf("%s: no such file, nor an embedded fixture%s; the embedded fixtures are %s",
+			err := errorf("%s: no such file, nor an embedded fixture%s; the embedded fixtures are %s",
 				o.Fixture, input.DidYouMean(strings.TrimSuffix(o.Fixture, ".yaml"), embeddedNames()), strings.Join(embeddedNames(), ", "))
+			if strings.ContainsRune(o.Fixture, filepath.Separator) {
+				return nil, err // a path: a file is missing
+			}
+			// A bare name: perhaps an embedded fixture's, mistyped.
+			return nil, &hintError{err: err, hint: embeddedTeaches()}
 		}
 		return nil, err
 	}
@@ -313,3 +319,29 @@ func (o *simOptions) wholeRuns() (*fixture.Fixture, engine.Options, error) {
 	engine.QuietUpstreamLogs()
 	return fx, engine.Options{Config: cfg, ConfigPath: o.Config, Diagnostic: mode}, nil
 }
+
+// embeddedTeaches lists the embedded fixtures, each with what it teaches,
+// one a line: the hint after an -f that names none.
+func embeddedTeaches() []string {
+	fxs := embeddedFixtures()
+	width := 0
+	for _, f := range fxs {
+		width = max(width, len(f.Name))
+	}
+	out := []string{"the embedded fixtures (-f NAME), and what each teaches:"}
+	for _, f := range fxs {
+		out = append(out, fmt.Sprintf("  %-*s  %s", width, f.Name, f.Teaches))
+	}
+	return out
+}
+
+// hintError is an error printed as its one line, then the hint's lines
+// (what a user can do instead), on standard error.
+type hintError struct {
+	err  error
+	hint []string
+}
+
+func (e *hintError) Error() string { return e.err.Error() }
+
+func (e *hintError) Unwrap() error { return e.err }
