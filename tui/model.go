@@ -44,6 +44,9 @@ type Options struct {
 	Trace *Trace
 	// Fixtures are the embedded fixtures, for :fixtures.
 	Fixtures []Fixture
+	// FirstRun, when set, shows the first-run hint (firstrun.go) until a key
+	// is pressed, and is then called, once, to remember it was seen.
+	FirstRun func()
 }
 
 // Fixture is an embedded fixture and what it teaches.
@@ -89,6 +92,9 @@ type Model struct {
 	focus focus
 	// layers are the screens over the panes, the top one shown (layers.go).
 	layers []layer
+	// firstRun shows the first-run hint over the bottom of the body until a
+	// key is pressed (Options.FirstRun).
+	firstRun bool
 	nodes  nodes.Model
 	// fixtures pages the list :fixtures shows.
 	fixtures pager.Model
@@ -191,6 +197,7 @@ func New(opts Options) Model {
 	m.help.Styles.FullSeparator = st.Dim
 	m.help.Styles.Ellipsis = st.Dim
 	m.Keys.setLive(opts.Control != nil)
+	m.firstRun = opts.FirstRun != nil
 	m.view.SetRuns(m.wi.Runs())
 	if strings.HasPrefix(opts.Source, "fixture ") {
 		// A snapshot of a large cluster takes seconds to load.
@@ -575,6 +582,17 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if msg.String() == "ctrl+c" {
 		return m, tea.Quit
 	}
+	if m.firstRun {
+		// The first key closes the hint; esc does nothing else, any other
+		// key does what it does.
+		m.firstRun = false
+		seen := func() tea.Msg { m.opts.FirstRun(); return nil }
+		if msg.String() == "esc" {
+			return m, seen
+		}
+		next, cmd := m.handleKey(msg)
+		return next, tea.Batch(seen, cmd)
+	}
 	// A message stays until the next key: then it has been read (and the
 	// problems view keeps it).
 	m.message = problems.Note{}
@@ -809,6 +827,9 @@ func (m Model) Render() string {
 		body = layout.Box(layout.SplitLines(m.list.View()), m.w, bh)
 	}
 	body = m.wi.Overlay(body)
+	if m.firstRun {
+		body = m.firstRunOverlay(body)
+	}
 	bottom := []string{m.help.View(m.helpKeys())}
 	if m.prompt.Active() {
 		bottom = layout.SplitLines(m.prompt.View())

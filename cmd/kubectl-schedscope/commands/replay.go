@@ -119,7 +119,7 @@ func (o *ReplayOptions) Run(ctx context.Context) error {
 	src := &recordingSource{path: o.File, follow: o.Follow, rd: rd, files: files}
 	// Whether it is following shows as the session's state.
 	name := "replay " + o.File
-	opts := tui.Options{Source: name, Recording: files, Fixtures: embeddedFixtures()}
+	opts := tui.Options{Source: name, Recording: files, Fixtures: embeddedFixtures(), FirstRun: firstRunHint(o.streams.Out)}
 	// A recording of a fixture's run can be questioned: what-if runs the
 	// fixture again, when it is still the one recorded.
 	if wi, why := newReplayWhatIf(ctx, rd.Header(), o.File); wi != nil {

@@ -82,7 +82,7 @@ func (o *SimOptions) Run(ctx context.Context) error {
 		out = f
 		src = &recordingTee{src: src, rec: &sessionRecorder{out: f}, path: o.Record}
 	}
-	err := tui.Run(ctx, src, tui.Options{Source: "fixture " + o.fixtureName(), Control: o.ctl, Fixtures: embeddedFixtures(),
+	err := tui.Run(ctx, src, tui.Options{Source: "fixture " + o.fixtureName(), Control: o.ctl, Fixtures: embeddedFixtures(), FirstRun: firstRunHint(o.streams.Out),
 		WhatIf: newWhatIfSource(ctx, &o.simOptions)})
 	if err != nil {
 		return err
