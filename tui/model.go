@@ -95,7 +95,7 @@ type Model struct {
 	// firstRun shows the first-run hint over the bottom of the body until a
 	// key is pressed (Options.FirstRun).
 	firstRun bool
-	nodes  nodes.Model
+	nodes    nodes.Model
 	// fixtures pages the list :fixtures shows.
 	fixtures pager.Model
 	// nodesOf is the index of the cycle the nodes view shows.
