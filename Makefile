@@ -4,7 +4,7 @@ BIN := bin/kubectl-schedscope
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/schedscope/schedscope/engine.Version=$(VERSION)
 
-.PHONY: build test lint bench run clean fuzz goldens
+.PHONY: build test lint bench run clean fuzz goldens release
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/kubectl-schedscope
@@ -62,5 +62,11 @@ bench:
 	  -f .bench/table.awk .bench/raw.txt > .bench/results.md
 	@cat .bench/results.md
 
+# release builds stripped binaries for linux and darwin, amd64 and arm64,
+# with the version stamped, as tarballs with sha256 files and the krew
+# manifest, in dist/ (.ci/release): make release VERSION=v0.1.0
+release:
+	VERSION=$(VERSION) GO=$(GO) bash .ci/release
+
 clean:
-	rm -rf bin
+	rm -rf bin dist

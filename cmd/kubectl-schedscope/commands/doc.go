@@ -9,7 +9,8 @@
 // pause/step/breakpoint gate of sim and live), snapshot.go (live and
 // snapshot read a cluster through cluster.go: the kubeconfig flags, --config
 // and the connection), verify.go,
-// rbac.go, version.go, and the what-if commands whatif.go, suggest.go and
+// rbac.go, version.go (firstrun.go remembers the TUI's first-run hint),
+// and the what-if commands whatif.go, suggest.go and
 // diff.go (worded in whatif_text.go; whatif_tui.go serves the TUI's what-if
 // mode; whatif_scale.go is whatif --scale), and capacity.go. The last two run
 // the fixture whole, again and again (simulate.go: wholeRuns).
