@@ -33,7 +33,8 @@
 //     and skim.go: the index reader, which skims cycles instead of decoding them.
 //     seek.go: File, random access to any cycle through an index. follow.go:
 //     tail -f of a growing recording. recording.go: a whole recording in memory.
-//     verify.go: the headless check behind `verify`.
+//     verify.go: the headless check behind `verify`. marks.go: the cycles a
+//     user marked, in a sidecar file beside the recording.
 //   - Comparing. diff.go: the diff of two cycles as data: which nodes changed
 //     and why the winner changed (WinnerChange.Reason). header.go: the
 //     recording's header and version.

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -20,21 +21,25 @@ const (
 	promptNodeFilter
 	promptCommand
 	promptPodFilter
+	promptMark
 )
 
 // openPrompt opens the bottom-line prompt for mode, starting from value.
 func (m *Model) openPrompt(mode promptMode, value string) tea.Cmd {
 	m.promptFor = mode
 	r := prompt.Request{Prefix: "/", Value: value, Placeholders: placeholders(mode, m.prompt.Keys.Complete.Help().Key)}
-	if mode == promptCommand {
+	switch mode {
+	case promptCommand:
 		r.Prefix, r.Completions = ":", commandSuggestions()
+	case promptMark:
+		r.Prefix = fmt.Sprintf("note for cycle %d: ", m.marking.Seq)
 	}
 	return m.prompt.Open(r)
 }
 
 // commandSuggestions complete ":" commands with tab.
 func commandSuggestions() []string {
-	out := []string{"cycle ", "filter ", "fixtures", "help", "nodes", "pods", "problems", "quit"}
+	out := []string{"cycle ", "filter ", "fixtures", "help", "marked", "nodes", "pods", "problems", "quit"}
 	for p := range cyclepage.NumPhases {
 		out = append(out, "phase "+strings.ToLower(p.Short()))
 	}
@@ -57,6 +62,8 @@ func placeholders(mode promptMode, complete string) []string {
 		}
 	case promptNodeFilter:
 		return []string{"node name substring"}
+	case promptMark:
+		return []string{"what this cycle shows (enter keeps it beside the recording; an empty note unmarks)", "a note (empty unmarks)"}
 	case promptPodFilter:
 		return []string{"pod, state or node (pod:web state:unsch node:a)", "pod, state or node"}
 	}
@@ -146,6 +153,10 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 		m.openNodes(arg)
 	case "fixtures", "fixture", "fx":
 		m.openFixtures()
+	case "marked", "marks":
+		// The marked cycles, as the filter finds them.
+		m.setFocus(focusList)
+		m.setPromptValue(promptCycleFilter, "marked "+arg)
 	default:
 		m.say("no command %q; :help lists them", fields[0])
 	}

@@ -31,7 +31,8 @@
 //     live bindings collected. The what-if page is pages/whatif; the root
 //     routes to it and does what it asks (model.go: toWhatIf, takeOut).
 //   - Shared pieces. statusbar.go: the status line. firstrun.go: the
-//     first-run hint over the list. keys.go: the root's keys
+//     first-run hint over the list. marks.go: m marks a cycle with a note
+//     (MarkStore keeps it beside the recording). keys.go: the root's keys
 //     and the help that joins several key maps. printable.go: making
 //     recorded strings safe to draw. trace.go: frame times for the replay
 //     benchmark.

@@ -16,6 +16,7 @@ type KeyMap struct {
 	Pause       key.Binding
 	Step        key.Binding
 	Breakpoints key.Binding
+	Mark        key.Binding
 }
 
 // DefaultKeyMap returns the global keys, k9s style.
@@ -30,6 +31,7 @@ func DefaultKeyMap() KeyMap {
 		Pause:       key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "pause/resume")),
 		Step:        key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "step one cycle")),
 		Breakpoints: key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "breakpoints")),
+		Mark:        key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "mark cycle with a note")),
 	}
 }
 
@@ -41,7 +43,7 @@ func (k KeyMap) ShortHelp() []key.Binding {
 
 // FullHelp implements help.KeyMap.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Help, k.Command, k.Filter, k.Problems, k.Back, k.Quit}, {k.Pause, k.Step, k.Breakpoints}}
+	return [][]key.Binding{{k.Help, k.Command, k.Filter, k.Problems, k.Back, k.Quit}, {k.Pause, k.Step, k.Breakpoints, k.Mark}}
 }
 
 // setLive enables the engine controls only when there is an engine to control:

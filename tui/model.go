@@ -44,6 +44,9 @@ type Options struct {
 	Trace *Trace
 	// Fixtures are the embedded fixtures, for :fixtures.
 	Fixtures []Fixture
+	// Marks keeps the marks of a replay's recording, beside it; nil where
+	// the session has no recording to mark (m then says so).
+	Marks MarkStore
 	// FirstRun, when set, shows the first-run hint (firstrun.go) until a key
 	// is pressed, and is then called, once, to remember it was seen.
 	FirstRun func()
@@ -95,6 +98,8 @@ type Model struct {
 	// firstRun shows the first-run hint over the bottom of the body until a
 	// key is pressed (Options.FirstRun).
 	firstRun bool
+	// marking is the cycle the note prompt is open for (marks.go).
+	marking recorder.CycleEntry
 	nodes    nodes.Model
 	// fixtures pages the list :fixtures shows.
 	fixtures pager.Model
@@ -198,6 +203,9 @@ func New(opts Options) Model {
 	m.help.Styles.Ellipsis = st.Dim
 	m.Keys.setLive(opts.Control != nil)
 	m.firstRun = opts.FirstRun != nil
+	if opts.Marks != nil && opts.Marks.Err() != nil {
+		m.problem(opts.Marks.Err().Error())
+	}
 	m.view.SetRuns(m.wi.Runs())
 	if strings.HasPrefix(opts.Source, "fixture ") {
 		// A snapshot of a large cluster takes seconds to load.
@@ -505,6 +513,7 @@ func (m *Model) addEntry(e recorder.CycleEntry) {
 	default:
 		m.counts.errors++
 	}
+	m.markEntry(e)
 	m.list.Append(e)
 	if o := m.observed.of(e.Seq); o != nil {
 		m.list.Observe(o)
@@ -652,6 +661,8 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.bp = &f
 		m.push(formLayer{})
 		return m, nil
+	case key.Matches(msg, k.Mark):
+		return m, m.startMark()
 	}
 	if what := k.engineKey(msg); what != "" {
 		// The controls are off (and out of the help): say why instead of
@@ -720,15 +731,19 @@ func (m Model) handlePrompt(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, m.prompt.Keys.Accept):
 		value := m.prompt.Value()
 		m.prompt.Close()
-		if mode == promptCommand {
+		switch mode {
+		case promptCommand:
 			return m.runCommand(value)
+		case promptMark:
+			m.saveMark(value)
+			return m, nil
 		}
 		m.setPromptValue(mode, value)
 		return m, nil
 	}
 	var cmd tea.Cmd
 	m.prompt, cmd = m.prompt.Update(msg)
-	if mode != promptCommand {
+	if mode != promptCommand && mode != promptMark {
 		m.setPromptValue(mode, m.prompt.Value()) // filter as you type
 	}
 	return m, cmd

@@ -19,6 +19,7 @@
 // headless outputs (headless.go: consume) read alike: fixture_source.go, a
 // fixture's run (sim, explain, record, suggest, diff); replay_index.go, a
 // recording (replay, with the files its index entries are opened from;
+// replay_marks.go keeps a replay's marks beside its recording;
 // replay_whatif.go finds the fixture a recording names, so that its cycles
 // can be questioned);
 // live_source.go, a live cluster. session_recorder.go (sim --record) and

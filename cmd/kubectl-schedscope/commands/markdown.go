@@ -22,6 +22,10 @@ import (
 type markdownWriter struct {
 	w   io.Writer
 	err error
+	// marks are the cycles a user marked, listed after the header and
+	// quoted in their cycle's section (a mark is shown only on the cycle of
+	// the pod it names).
+	marks []recorder.Mark
 }
 
 func (m *markdownWriter) printf(format string, a ...any) {
@@ -55,6 +59,22 @@ func (m *markdownWriter) header(h recorder.Header, source string) {
 		m.printf(" · profiles: %s", strings.Join(names, ", "))
 	}
 	m.printf("\n")
+	if len(m.marks) > 0 {
+		m.printf("\n**Marked cycles**\n\n")
+		for _, k := range m.marks {
+			m.printf("- cycle %d · `%s` — %s\n", k.Seq, cell(k.Pod), cell(k.Note))
+		}
+	}
+}
+
+// markOf is the note of cycle c's mark, if it has one for its pod.
+func (m *markdownWriter) markOf(c *recorder.Cycle) (string, bool) {
+	for _, k := range m.marks {
+		if k.Seq == c.Seq && k.Pod == c.Pod.Key() {
+			return k.Note, true
+		}
+	}
+	return "", false
 }
 
 func (m *markdownWriter) cycle(c *recorder.Cycle) {
@@ -64,6 +84,9 @@ func (m *markdownWriter) cycle(c *recorder.Cycle) {
 	}
 	m.printf("\n## Cycle %d · `%s` · %s %s\n\n", c.Seq, cell(c.Pod.Key()), mark, cell(narrate.Outcome(c.Outcome)))
 	m.printf("profile `%s` · attempt %d · took %s\n", cell(c.Profile), c.Attempt, narrate.Duration(c.Duration))
+	if note, ok := m.markOf(c); ok {
+		m.printf("\n★ **Marked:** %s\n", cell(note))
+	}
 	if msg := c.Outcome.Message; msg != "" && c.Outcome.Result != recorder.ResultBound {
 		m.printf("\n> %s\n", cell(msg))
 	}

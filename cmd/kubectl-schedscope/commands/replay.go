@@ -14,6 +14,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/visible"
 	"github.com/schedscope/schedscope/tui"
 )
 
@@ -119,7 +120,8 @@ func (o *ReplayOptions) Run(ctx context.Context) error {
 	src := &recordingSource{path: o.File, follow: o.Follow, rd: rd, files: files}
 	// Whether it is following shows as the session's state.
 	name := "replay " + o.File
-	opts := tui.Options{Source: name, Recording: files, Fixtures: embeddedFixtures(), FirstRun: firstRunHint(o.streams.Out)}
+	opts := tui.Options{Source: name, Recording: files, Fixtures: embeddedFixtures(), FirstRun: firstRunHint(o.streams.Out),
+		Marks: openMarks(o.File)}
 	// A recording of a fixture's run can be questioned: what-if runs the
 	// fixture again, when it is still the one recorded.
 	if wi, why := newReplayWhatIf(ctx, rd.Header(), o.File); wi != nil {
@@ -295,7 +297,16 @@ func (o *ReplayOptions) print(ctx context.Context) error {
 			}
 		}
 	}
-	if err := printCycles(o.streams.Out, o.Output, header, source, problems, len(places), cycles, observed, pods); err != nil {
+	var marks []recorder.Mark
+	if o.Output == "markdown" {
+		// The marks beside the recording, when they are its own.
+		ms := openMarks(o.File)
+		if err := ms.Err(); err != nil {
+			fmt.Fprintf(o.streams.ErrOut, "warning: %s\n", visible.String(err.Error()))
+		}
+		marks = ms.Marks()
+	}
+	if err := printCycles(o.streams.Out, o.Output, header, source, problems, len(places), cycles, observed, pods, marks); err != nil {
 		return err
 	}
 	switch {

@@ -14,9 +14,10 @@ import (
 // byte for byte, taking the cycles one at a time from an iterator so that
 // only one is in memory: text cycle by cycle, and the JSON and YAML
 // documents with their cycles written between the rest of the document.
-func printCycles(w io.Writer, format string, h recorder.Header, source string, problems []error, n int, cycles iter.Seq2[*recorder.Cycle, error], observed []*recorder.Observed, pods []recorder.PodState) error {
+// Markdown also carries marks, the cycles a user marked with a note.
+func printCycles(w io.Writer, format string, h recorder.Header, source string, problems []error, n int, cycles iter.Seq2[*recorder.Cycle, error], observed []*recorder.Observed, pods []recorder.PodState, marks []recorder.Mark) error {
 	if format == "markdown" {
-		md := &markdownWriter{w: w}
+		md := &markdownWriter{w: w, marks: marks}
 		md.header(h, source)
 		for c, err := range cycles {
 			if err != nil {

@@ -44,6 +44,8 @@ type Model struct {
 	order []int
 	tags  map[int]string
 	what  map[int]string
+	// marks are the notes of marked cycles, by Seq (SetMark).
+	marks map[int]string
 
 	cursor, offset int
 	follow         bool
@@ -70,7 +72,7 @@ func (l *Model) Append(es ...recorder.CycleEntry) {
 	for _, e := range es {
 		l.entries = append(l.entries, e)
 		l.observed = append(l.observed, nil)
-		l.search = append(l.search, searchText(&e, nil))
+		l.search = append(l.search, searchText(&e, nil)+l.markText(e.Seq))
 		i := len(l.entries) - 1
 		l.bySeq[e.Seq] = i
 		l.maxSeq = max(l.maxSeq, e.Seq)
@@ -124,7 +126,7 @@ func (l *Model) Observe(o *recorder.Observed) bool {
 	}
 	was := l.matches(i)
 	l.observed[i] = o
-	l.search[i] = searchText(&l.entries[i], o)
+	l.search[i] = searchText(&l.entries[i], o) + l.markText(l.entries[i].Seq)
 	if l.matches(i) != was {
 		l.SetFilter(l.filter)
 	}
@@ -375,6 +377,43 @@ func (l Model) outcome(c *recorder.CycleEntry, o *recorder.Observed, w int) stri
 	return layout.Fit(s, w-1-mw) + " " + layout.Fit(mark, mw)
 }
 
+// SetMark marks cycle seq with note, or unmarks it when note is empty: a
+// marked row shows ★ and its note after the pod, and the filter finds it
+// by "marked" and the note's words.
+func (l *Model) SetMark(seq int, note string) {
+	if l.marks == nil {
+		l.marks = map[int]string{}
+	}
+	if note == "" {
+		delete(l.marks, seq)
+	} else {
+		l.marks[seq] = note
+	}
+	if i, ok := l.bySeq[seq]; ok {
+		l.search[i] = searchText(&l.entries[i], l.observed[i]) + l.markText(seq)
+		if _, whatIf := l.tags[i]; !whatIf {
+			follow := l.follow
+			l.SetFilter(l.filter)
+			l.follow = follow && l.cursor == len(l.rows)-1
+		}
+	}
+}
+
+// Mark is the note of cycle seq, ok false when it is not marked.
+func (l Model) Mark(seq int) (string, bool) {
+	n, ok := l.marks[seq]
+	return n, ok
+}
+
+// markText is what the filter matches of cycle seq's mark.
+func (l Model) markText(seq int) string {
+	n, ok := l.marks[seq]
+	if !ok {
+		return ""
+	}
+	return " marked " + strings.ToLower(n)
+}
+
 // SetFollow says whether the selection follows new cycles at the tail.
 func (l *Model) SetFollow(b bool) { l.follow = b }
 
@@ -396,7 +435,7 @@ func (l Model) Entries() []recorder.CycleEntry { return l.entries }
 // cycle that could not be read).
 func (l *Model) SetResult(i int, r string) {
 	l.entries[i].Result = r
-	l.search[i] = searchText(&l.entries[i], l.observed[i])
+	l.search[i] = searchText(&l.entries[i], l.observed[i]) + l.markText(l.entries[i].Seq)
 }
 
 // Tags are the what-if re-runs' numbers (3'), by cycle index.

@@ -44,10 +44,14 @@ func (l Model) Number(i int) string {
 	return fmt.Sprint(l.entries[i].Seq)
 }
 
-// podCell is a row's pod, or, for a what-if, what it changed.
+// podCell is a row's pod, or, for a what-if, what it changed; a marked
+// cycle's pod is followed by ★ and its note.
 func (l Model) podCell(i int, pod string) string {
 	if _, ok := l.tags[i]; ok {
 		return l.st.WhatIf.Render("what-if:") + " " + cmp.Or(l.what[i], pod)
+	}
+	if note, ok := l.marks[l.entries[i].Seq]; ok {
+		return pod + " " + l.st.Key.Render("★ "+note)
 	}
 	return pod
 }

@@ -1,0 +1,96 @@
+package tui
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/schedscope/schedscope/recorder"
+)
+
+// fakeMarks is a MarkStore in memory.
+type fakeMarks struct {
+	read []recorder.Mark
+	set  []recorder.Mark
+	err  error
+}
+
+func (f *fakeMarks) Marks() []recorder.Mark { return f.read }
+
+func (f *fakeMarks) Err() error { return nil }
+
+func (f *fakeMarks) Set(seq int, pod, note string) (string, error) {
+	if f.err != nil {
+		return "", f.err
+	}
+	f.set = append(f.set, recorder.Mark{Seq: seq, Pod: pod, Note: note})
+	return "in test.rec.marks", nil
+}
+
+// TestMarks: marks read with the recording show on their rows; a mark
+// naming another pod than its cycle's is a problem, not shown; m marks
+// the selected cycle with the note typed, an empty note unmarks it, and
+// :marked lists the marked cycles only. Without a store m says where marks
+// are kept.
+func TestMarks(t *testing.T) {
+	rec := loadRecording(t, "default")
+	if len(rec.Cycles) < 3 {
+		t.Fatalf("the default recording has %d cycles, want 3 or more", len(rec.Cycles))
+	}
+	c1, c2 := rec.Cycles[0], rec.Cycles[1]
+	store := &fakeMarks{read: []recorder.Mark{
+		{Seq: c1.Seq, Pod: c1.Pod.Key(), Note: "the first one"},
+		{Seq: c2.Seq, Pod: "default/someone-else", Note: "stale"},
+	}}
+	m := New(Options{Source: "replay test.rec", Marks: store})
+	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	evs := []Event{{Header: &rec.Header}}
+	for _, c := range rec.Cycles {
+		evs = append(evs, Event{Cycle: c})
+	}
+	m = send(m, eventsMsg{events: evs})
+	if s := screen(m); !strings.Contains(s, "default/web ★ the first") || strings.Contains(s, "stale") {
+		t.Errorf("the marks read are not shown as read:\n%s", s)
+	}
+	if m.nProblems != 1 || !strings.Contains(m.notes[len(m.notes)-1].Text, "names pod default/someone-else") {
+		t.Errorf("the mark of another pod is not a problem: %d problems %+v", m.nProblems, m.notes)
+	}
+
+	// Mark the last cycle (the list follows the tail).
+	last := rec.Cycles[len(rec.Cycles)-1]
+	m = keys(m, "m", "text:why it went there", "enter")
+	if len(store.set) != 1 || store.set[0] != (recorder.Mark{Seq: last.Seq, Pod: last.Pod.Key(), Note: "why it went there"}) {
+		t.Fatalf("m then enter kept %+v", store.set)
+	}
+	golden(t, "marks-80x24", screen(m))
+	m = keys(m, ":", "text:marked", "enter")
+	if rows := m.list.Rows(); len(rows) != 2 {
+		t.Errorf(":marked lists %d rows, want the 2 marked cycles:\n%s", len(rows), screen(m))
+	}
+	// m on a marked cycle edits its note; emptied, it unmarks.
+	m = keys(m, "esc", "m")
+	if m.prompt.Value() != "why it went there" {
+		t.Errorf("the prompt starts from %q, want the note", m.prompt.Value())
+	}
+	for range len("why it went there") {
+		m = keys(m, "backspace")
+	}
+	m = keys(m, "enter")
+	if n := store.set[len(store.set)-1]; n.Note != "" || strings.Contains(screen(m), "why it went there") {
+		t.Errorf("an emptied note did not unmark: %+v\n%s", n, screen(m))
+	}
+
+	store.err = errors.New("disk full")
+	m = keys(m, "m", "text:x", "enter")
+	if !strings.Contains(m.notes[len(m.notes)-1].Text, "disk full") {
+		t.Errorf("a mark that could not be kept is not a problem: %+v", m.notes[len(m.notes)-1])
+	}
+
+	none := newSession(t, rec, nil, 80, 24)
+	none = keys(none, "m")
+	if !strings.Contains(none.message.Text, "marks are kept beside a recording") || none.prompt.Active() {
+		t.Errorf("m without a store: %q", none.message.Text)
+	}
+}
