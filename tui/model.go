@@ -100,7 +100,7 @@ type Model struct {
 	firstRun bool
 	// marking is the cycle the note prompt is open for (marks.go).
 	marking recorder.CycleEntry
-	nodes    nodes.Model
+	nodes   nodes.Model
 	// fixtures pages the list :fixtures shows.
 	fixtures pager.Model
 	// nodesOf is the index of the cycle the nodes view shows.

@@ -61,8 +61,8 @@ func TestReleaseInstallsThroughKrew(t *testing.T) {
 	}
 
 	var m struct {
-		APIVersion string `json:"apiVersion"`
-		Kind       string `json:"kind"`
+		APIVersion string                `json:"apiVersion"`
+		Kind       string                `json:"kind"`
 		Metadata   struct{ Name string } `json:"metadata"`
 		Spec       struct {
 			Version          string `json:"version"`
