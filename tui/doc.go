@@ -32,7 +32,8 @@
 //     routes to it and does what it asks (model.go: toWhatIf, takeOut).
 //   - Shared pieces. statusbar.go: the status line. firstrun.go: the
 //     first-run hint over the list. marks.go: m marks a cycle with a note
-//     (MarkStore keeps it beside the recording). keys.go: the root's keys
+//     (MarkStore keeps it beside the recording). export.go: X writes the
+//     cycle on screen to share (Options.Export). keys.go: the root's keys
 //     and the help that joins several key maps. printable.go: making
 //     recorded strings safe to draw. trace.go: frame times for the replay
 //     benchmark.

@@ -17,6 +17,7 @@ type KeyMap struct {
 	Step        key.Binding
 	Breakpoints key.Binding
 	Mark        key.Binding
+	Export      key.Binding
 }
 
 // DefaultKeyMap returns the global keys, k9s style.
@@ -32,6 +33,7 @@ func DefaultKeyMap() KeyMap {
 		Step:        key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "step one cycle")),
 		Breakpoints: key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "breakpoints")),
 		Mark:        key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "mark cycle with a note")),
+		Export:      key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "write cycle as Markdown and HTML")),
 	}
 }
 
@@ -43,7 +45,7 @@ func (k KeyMap) ShortHelp() []key.Binding {
 
 // FullHelp implements help.KeyMap.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Help, k.Command, k.Filter, k.Problems, k.Back, k.Quit}, {k.Pause, k.Step, k.Breakpoints, k.Mark}}
+	return [][]key.Binding{{k.Help, k.Command, k.Filter, k.Problems, k.Back, k.Quit}, {k.Pause, k.Step, k.Breakpoints, k.Mark, k.Export}}
 }
 
 // setLive enables the engine controls only when there is an engine to control:

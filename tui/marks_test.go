@@ -94,3 +94,43 @@ func TestMarks(t *testing.T) {
 		t.Errorf("m without a store: %q", none.message.Text)
 	}
 }
+
+// TestExportKey: X hands the cycle on screen to Options.Export off the
+// update loop and says where it went; a failure is a problem.
+func TestExportKey(t *testing.T) {
+	rec := loadRecording(t, "default")
+	var got []int
+	fail := false
+	m := New(Options{Source: "replay test.rec", Export: func(h recorder.Header, c *recorder.Cycle) (string, error) {
+		if fail {
+			return "", errors.New("read-only directory")
+		}
+		got = append(got, c.Seq)
+		return "x.md and x.html", nil
+	}})
+	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	evs := []Event{{Header: &rec.Header}}
+	for _, c := range rec.Cycles {
+		evs = append(evs, Event{Cycle: c})
+	}
+	m = send(m, eventsMsg{events: evs})
+	m, cmd := sendCmd(m, press("X"))
+	if cmd == nil {
+		t.Fatal("X started nothing")
+	}
+	m = send(m, cmd())
+	last := rec.Cycles[len(rec.Cycles)-1].Seq
+	if len(got) != 1 || got[0] != last || !strings.Contains(m.message.Text, "x.md and x.html") {
+		t.Errorf("X wrote %v (want cycle %d), said %q", got, last, m.message.Text)
+	}
+	fail = true
+	m, cmd = sendCmd(m, press("X"))
+	m = send(m, cmd())
+	if !strings.Contains(m.notes[len(m.notes)-1].Text, "read-only directory") {
+		t.Errorf("a failed write is not a problem: %+v", m.notes)
+	}
+	none := newSession(t, rec, nil, 80, 24)
+	if none = keys(none, "X"); !strings.Contains(none.message.Text, "cannot write files") {
+		t.Errorf("X without Export: %q", none.message.Text)
+	}
+}

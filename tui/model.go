@@ -44,6 +44,9 @@ type Options struct {
 	Trace *Trace
 	// Fixtures are the embedded fixtures, for :fixtures.
 	Fixtures []Fixture
+	// Export writes a cycle to share (X): cmd writes it as Markdown and
+	// HTML and says where; nil where nothing can be written.
+	Export func(h recorder.Header, c *recorder.Cycle) (where string, err error)
 	// Marks keeps the marks of a replay's recording, beside it; nil where
 	// the session has no recording to mark (m then says so).
 	Marks MarkStore
@@ -389,6 +392,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.toWhatIf(msg)
 	}
 	switch msg := msg.(type) {
+	case exportedMsg:
+		m.exported(msg)
+		return m, nil
 	case cycleOpenedMsg:
 		m.opened(msg)
 		return m, nil
@@ -663,6 +669,8 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case key.Matches(msg, k.Mark):
 		return m, m.startMark()
+	case key.Matches(msg, k.Export):
+		return m, m.exportCycle()
 	}
 	if what := k.engineKey(msg); what != "" {
 		// The controls are off (and out of the help): say why instead of

@@ -38,7 +38,7 @@ func completeFlagValues(root *cobra.Command) {
 		}
 		switch c.Name() {
 		case "explain", "replay":
-			complete["output"] = fixed("text", "json", "yaml", "markdown")
+			complete["output"] = fixed("text", "json", "yaml", "markdown", "html")
 		case "live":
 			complete["output"] = fixed("text", "json")
 		case "record", "snapshot":

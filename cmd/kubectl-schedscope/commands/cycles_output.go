@@ -48,13 +48,13 @@ func validOutput(format string) error {
 // (explain, replay --no-tui), which also write Markdown.
 func validCyclesOutput(format string) error {
 	switch format {
-	case "text", "json", "yaml", "markdown":
+	case "text", "json", "yaml", "markdown", "html":
 		return nil
 	}
-	return errorf("--output must be text, json, yaml or markdown, not %q", format)
+	return errorf("--output must be text, json, yaml, markdown or html, not %q", format)
 }
 
-// print writes the cycles in format (text, json, yaml or markdown).
+// print writes the cycles in format (text, json, yaml, markdown or html).
 func (o *cyclesOutput) print(w io.Writer, format string) error {
 	if format == "json" || format == "yaml" {
 		doc := export.NewDocument(o.header, o.cycles, o.observed)
@@ -86,6 +86,15 @@ func (o *cyclesOutput) print(w io.Writer, format string) error {
 			md.story(o.pods[0], o.cycles)
 		}
 		return md.err
+	}
+	if format == "html" {
+		h := &htmlWriter{w: w}
+		h.begin(o.header, o.source)
+		for _, c := range o.cycles {
+			h.cycle(c)
+		}
+		h.end()
+		return h.err
 	}
 	t := newTextWriter(w)
 	t.header(o.header, o.source, o.warnings)

@@ -27,6 +27,8 @@
 // pass on. simulate.go holds what the fixture commands share (flags,
 // loading, --arrival); cycles_output.go picks and prints cycles for -o
 // (yaml_output.go: -o yaml in the JSON's key order; markdown.go: -o
-// markdown, tables to paste); text.go words a cycle
+// markdown, tables to paste; html.go: -o html, one standalone page with the
+// filter matrix and score bars; export_cycle.go: the TUI's X writes a cycle
+// as both); text.go words a cycle
 // for text output.
 package commands

@@ -156,7 +156,8 @@ func (o *LiveOptions) show(ctx context.Context, src tui.Source, name string, ctl
 		}
 		return nil
 	}
-	return tui.Run(ctx, src, tui.Options{Source: name, Control: ctl, WhatIf: whatIf, Fixtures: embeddedFixtures(), FirstRun: firstRunHint(o.streams.Out)})
+	return tui.Run(ctx, src, tui.Options{Source: name, Control: ctl, WhatIf: whatIf, Fixtures: embeddedFixtures(), FirstRun: firstRunHint(o.streams.Out),
+		Export: cycleFiles(".", name, nil)})
 }
 
 // livePrinter is live --no-tui: a line (with -o json, an object) for each

@@ -120,8 +120,9 @@ func (o *ReplayOptions) Run(ctx context.Context) error {
 	src := &recordingSource{path: o.File, follow: o.Follow, rd: rd, files: files}
 	// Whether it is following shows as the session's state.
 	name := "replay " + o.File
+	marks := openMarks(o.File)
 	opts := tui.Options{Source: name, Recording: files, Fixtures: embeddedFixtures(), FirstRun: firstRunHint(o.streams.Out),
-		Marks: openMarks(o.File)}
+		Marks: marks, Export: cycleFiles(".", name, marks.Marks)}
 	// A recording of a fixture's run can be questioned: what-if runs the
 	// fixture again, when it is still the one recorded.
 	if wi, why := newReplayWhatIf(ctx, rd.Header(), o.File); wi != nil {
@@ -298,7 +299,7 @@ func (o *ReplayOptions) print(ctx context.Context) error {
 		}
 	}
 	var marks []recorder.Mark
-	if o.Output == "markdown" {
+	if o.Output == "markdown" || o.Output == "html" {
 		// The marks beside the recording, when they are its own.
 		ms := openMarks(o.File)
 		if err := ms.Err(); err != nil {

@@ -14,7 +14,7 @@ import (
 // byte for byte, taking the cycles one at a time from an iterator so that
 // only one is in memory: text cycle by cycle, and the JSON and YAML
 // documents with their cycles written between the rest of the document.
-// Markdown also carries marks, the cycles a user marked with a note.
+// Markdown and HTML also carry marks, the cycles a user marked with a note.
 func printCycles(w io.Writer, format string, h recorder.Header, source string, problems []error, n int, cycles iter.Seq2[*recorder.Cycle, error], observed []*recorder.Observed, pods []recorder.PodState, marks []recorder.Mark) error {
 	if format == "markdown" {
 		md := &markdownWriter{w: w, marks: marks}
@@ -26,6 +26,18 @@ func printCycles(w io.Writer, format string, h recorder.Header, source string, p
 			md.cycle(c)
 		}
 		return md.err
+	}
+	if format == "html" {
+		hw := &htmlWriter{w: w, marks: marks}
+		hw.begin(h, source)
+		for c, err := range cycles {
+			if err != nil {
+				return err
+			}
+			hw.cycle(c)
+		}
+		hw.end()
+		return hw.err
 	}
 	if format == "text" {
 		t := newTextWriter(w)

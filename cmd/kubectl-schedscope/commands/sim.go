@@ -83,6 +83,7 @@ func (o *SimOptions) Run(ctx context.Context) error {
 		src = &recordingTee{src: src, rec: &sessionRecorder{out: f}, path: o.Record}
 	}
 	err := tui.Run(ctx, src, tui.Options{Source: "fixture " + o.fixtureName(), Control: o.ctl, Fixtures: embeddedFixtures(), FirstRun: firstRunHint(o.streams.Out),
+		Export: cycleFiles(".", "fixture "+o.fixtureName(), nil),
 		WhatIf: newWhatIfSource(ctx, &o.simOptions)})
 	if err != nil {
 		return err

@@ -1,0 +1,241 @@
+package commands
+
+import (
+	"fmt"
+	"html"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/recorder/visible"
+)
+
+// htmlWriter writes cycles as one standalone HTML page (-o html), for docs
+// and incident reports: no script, no file beside it, styles inline. Per
+// cycle, the outcome and message, the filter matrix as the TUI draws it
+// (nodes × plugins, the rejecting plugin marked), the weighted scores as
+// stacked bars, a colour a plugin, with the totals, and why the winner won.
+// What a recording holds is escaped twice over: visible.String, then HTML.
+type htmlWriter struct {
+	w   io.Writer
+	err error
+	// marks are the cycles a user marked, quoted in their cycle's section.
+	marks []recorder.Mark
+}
+
+func (h *htmlWriter) printf(format string, a ...any) {
+	if h.err == nil {
+		_, h.err = fmt.Fprintf(h.w, format, a...)
+	}
+}
+
+// esc is a recorded string, safe in HTML text and attributes.
+func esc(s string) string { return html.EscapeString(visible.String(s)) }
+
+// pluginColours colour each plugin's part of a score bar, in the plugins'
+// order; the palette repeats past its end.
+var pluginColours = []string{"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"}
+
+const htmlStyle = `body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:2em auto;max-width:70em;padding:0 1em;color:#222}
+h1{font-size:1.4em}h2{font-size:1.15em;margin-top:2em;border-bottom:1px solid #ddd;padding-bottom:.2em}h3{font-size:1em;margin:1.2em 0 .4em}
+code{font:12px ui-monospace,Menlo,monospace;background:#f4f4f4;padding:0 .25em}
+blockquote{margin:.6em 0;padding:.3em .8em;border-left:3px solid #e15759;background:#fdf3f3}
+.mark{border-left-color:#edc948;background:#fdf8e6}
+table{border-collapse:collapse;margin:.4em 0}th,td{border:1px solid #ddd;padding:.15em .5em;text-align:center}
+td.node,th.node{text-align:left;font-family:ui-monospace,Menlo,monospace;white-space:nowrap}td.why{text-align:left}
+td.pass{color:#2e7d32}td.reject{background:#e15759;color:#fff;font-weight:bold}td.skip{color:#999}td.notrun{color:#ccc}
+.bars{display:grid;grid-template-columns:max-content 1fr max-content;gap:.25em .6em;align-items:center}
+.bar{display:flex;height:1.1em;background:#f4f4f4}.bar span{display:block;height:100%}
+.node{white-space:nowrap}.chosen{font-weight:bold}.legend span{display:inline-block;margin-right:1em}.legend i{display:inline-block;width:.9em;height:.9em;margin-right:.3em;vertical-align:-.1em}
+.dim{color:#777}`
+
+func (h *htmlWriter) begin(hd recorder.Header, source string) {
+	h.printf("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Scheduling cycles of %s</title>\n<style>%s</style></head><body>\n", esc(source), htmlStyle)
+	h.printf("<h1>Scheduling cycles of %s</h1>\n<p class=\"dim\">schedscope %s · kube-scheduler %s", esc(source), esc(hd.SchedscopeVersion), esc(hd.KubernetesVersion))
+	if len(hd.Profiles) > 0 {
+		var names []string
+		for _, p := range hd.Profiles {
+			names = append(names, esc(p.SchedulerName))
+		}
+		h.printf(" · profiles: %s", strings.Join(names, ", "))
+	}
+	h.printf("</p>\n")
+}
+
+func (h *htmlWriter) end() { h.printf("</body></html>\n") }
+
+func (h *htmlWriter) cycle(c *recorder.Cycle) {
+	mark := map[string]string{recorder.ResultBound: "✓", recorder.ResultUnschedulable: "✗"}[c.Outcome.Result]
+	if mark == "" {
+		mark = "!"
+	}
+	h.printf("<h2 id=\"cycle-%d\">Cycle %d · <code>%s</code> · %s %s</h2>\n", c.Seq, c.Seq, esc(c.Pod.Key()), mark, esc(narrate.Outcome(c.Outcome)))
+	h.printf("<p class=\"dim\">profile <code>%s</code> · attempt %d · took %s</p>\n", esc(c.Profile), c.Attempt, narrate.Duration(c.Duration))
+	for _, k := range h.marks {
+		if k.Seq == c.Seq && k.Pod == c.Pod.Key() {
+			h.printf("<blockquote class=\"mark\">★ Marked: %s</blockquote>\n", esc(k.Note))
+		}
+	}
+	if msg := c.Outcome.Message; msg != "" && c.Outcome.Result != recorder.ResultBound {
+		h.printf("<blockquote>%s</blockquote>\n", esc(msg))
+	}
+	h.filter(c)
+	h.postFilter(c)
+	h.score(c)
+	if sel := c.Selection; sel != nil {
+		h.printf("<h3>Select host: <code>%s</code></h3>\n<p>%s</p>\n", esc(sel.Node), esc(narrate.Selection(c)))
+		if losers := narrate.Losers(c, 10); len(losers) > 0 {
+			h.printf("<ul>\n")
+			for _, l := range losers {
+				h.printf("<li>%s</li>\n", esc(l))
+			}
+			h.printf("</ul>\n")
+		}
+	}
+}
+
+// filter draws the filter matrix as the TUI's Filter phase does.
+func (h *htmlWriter) filter(c *recorder.Cycle) {
+	if fp := c.FastPath; fp != nil {
+		h.printf("<p>%s</p>\n", esc(narrate.FastPath(fp)))
+	}
+	f := c.Filter
+	if f == nil || len(f.Plugins) == 0 {
+		return
+	}
+	h.printf("<h3>Filter</h3>\n<p>%d of %d node(s) evaluated; %d feasible.</p>\n<table><tr><th class=\"node\">node</th>", f.Evaluated, c.NumNodes(), len(f.Feasible))
+	for _, p := range f.Plugins {
+		h.printf("<th title=\"%s\">%s</th>", esc(p), esc(narrate.Abbrev(p)))
+	}
+	h.printf("<th>result</th></tr>\n")
+	skipped := map[string]bool{}
+	for _, p := range f.Skipped {
+		skipped[p] = true
+	}
+	row := func(node string, rejectedAt int, result string) {
+		h.printf("<tr><td class=\"node\">%s</td>", esc(node))
+		for i, p := range f.Plugins {
+			switch {
+			case skipped[p]:
+				h.printf("<td class=\"skip\" title=\"skipped\">↷</td>")
+			case rejectedAt < 0 || i < rejectedAt:
+				h.printf("<td class=\"pass\" title=\"passed\">✓</td>")
+			case i == rejectedAt:
+				h.printf("<td class=\"reject\" title=\"rejected by %s\">✗</td>", esc(p))
+			default:
+				h.printf("<td class=\"notrun\" title=\"not run\">·</td>")
+			}
+		}
+		h.printf("<td class=\"why\">%s</td></tr>\n", esc(result))
+	}
+	rows := 0
+	for _, n := range f.Feasible {
+		if rows++; rows <= maxMarkdownRows {
+			row(c.NodeName(n), -1, "passed")
+		}
+	}
+	for _, r := range f.Rejected {
+		if rows++; rows > maxMarkdownRows {
+			continue
+		}
+		why := "(no plugin)"
+		if r.Plugin >= 0 && r.Plugin < len(f.Plugins) {
+			why = f.Plugins[r.Plugin]
+		}
+		if len(r.Reasons) > 0 {
+			why += ": " + strings.Join(r.Reasons, "; ")
+		}
+		row(c.NodeName(r.Node), r.Plugin, why)
+	}
+	h.printf("</table>\n")
+	if rows > maxMarkdownRows {
+		h.printf("<p class=\"dim\">… and %d more node(s).</p>\n", rows-maxMarkdownRows)
+	}
+	var legend []string
+	for _, p := range f.Plugins {
+		legend = append(legend, esc(narrate.Abbrev(p))+" "+esc(p))
+	}
+	h.printf("<p class=\"dim\">✓ passed · ✗ rejected by this plugin · ↷ skipped (PreFilter said Skip) · · not run<br>%s</p>\n", strings.Join(legend, " · "))
+}
+
+// postFilter lists what preemption tried: each plugin's status, the
+// candidate nodes with their victims (the nominated one marked).
+func (h *htmlWriter) postFilter(c *recorder.Cycle) {
+	p := c.PostFilter
+	if p == nil {
+		return
+	}
+	h.printf("<h3>PostFilter (preemption)</h3>\n<ul>\n")
+	for _, s := range p.Plugins {
+		why := narrate.PostFilterStatus(s)
+		if why != "" {
+			why = ": " + why
+		}
+		h.printf("<li>%s %s%s</li>\n", esc(s.Plugin), esc(s.Code), esc(why))
+	}
+	for _, cand := range p.Candidates {
+		var victims []string
+		for _, v := range cand.Victims {
+			victims = append(victims, fmt.Sprintf("<code>%s</code> (priority %d)", esc(v.Key()), v.Priority))
+		}
+		nominated := ""
+		if cand.Node == p.NominatedNode {
+			nominated = " — <b>nominated</b>"
+		}
+		h.printf("<li>candidate <code>%s</code>: evict %s%s</li>\n", esc(cand.Node), strings.Join(victims, ", "), nominated)
+	}
+	h.printf("</ul>\n")
+}
+
+// score draws each node's weighted scores as one bar of a segment a
+// plugin, highest total first, scaled to the most a node can score.
+func (h *htmlWriter) score(c *recorder.Cycle) {
+	s := c.Score
+	if s == nil || len(s.Plugins) == 0 || len(s.Nodes) == 0 {
+		return
+	}
+	most := int64(0)
+	for _, p := range s.Plugins {
+		most += 100 * p.Weight
+	}
+	most = max(most, 1)
+	h.printf("<h3>Score</h3>\n<p>weighted scores (normalized score × weight), highest total first; a bar is the most a node can score (%d)</p>\n<p class=\"legend\">", most)
+	for i, p := range s.Plugins {
+		h.printf("<span><i style=\"background:%s\"></i>%s ×%d</span>", pluginColours[i%len(pluginColours)], esc(p.Name), p.Weight)
+	}
+	h.printf("</p>\n<div class=\"bars\">\n")
+	order := make([]int, len(s.Nodes))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return s.Totals[order[a]] > s.Totals[order[b]] })
+	chosen := ""
+	if c.Selection != nil {
+		chosen = c.Selection.Node
+	}
+	for k, i := range order {
+		if k == maxMarkdownRows {
+			break
+		}
+		name := c.NodeName(s.Nodes[i])
+		class, star := "node", ""
+		if name == chosen {
+			class, star = "node chosen", " ★"
+		}
+		h.printf("<span class=\"%s\">%s%s</span><div class=\"bar\">", class, esc(name), star)
+		for p := range s.Plugins {
+			w := s.Weighted(p, i)
+			if w <= 0 {
+				continue
+			}
+			h.printf("<span style=\"width:%.2f%%;background:%s\" title=\"%s: %d\"></span>", 100*float64(w)/float64(most), pluginColours[p%len(pluginColours)], esc(s.Plugins[p].Name), w)
+		}
+		h.printf("</div><span>%d</span>\n", s.Totals[i])
+	}
+	h.printf("</div>\n")
+	if len(order) > maxMarkdownRows {
+		h.printf("<p class=\"dim\">… and %d more node(s).</p>\n", len(order)-maxMarkdownRows)
+	}
+}
