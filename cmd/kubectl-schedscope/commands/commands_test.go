@@ -88,7 +88,7 @@ func TestBadInputIsOneLineError(t *testing.T) {
 	}{
 		{"unknown field", []string{"explain", "-f", bad}, `bad.yaml:4: Node: strict decoding error: unknown field "spec.taintz"`},
 		{"missing file", []string{"explain", "-f", filepath.Join(dir, "nope.yaml")}, "nope.yaml: no such file"},
-		{"bad output", []string{"explain", "-o", "xml"}, `--output must be text, json, yaml or markdown, not "xml"`},
+		{"bad output", []string{"explain", "-o", "xml"}, `--output must be text, json, yaml, markdown or html, not "xml"`},
 		{"markdown where it is not written", []string{"suggest", "--pod", "huge", "-o", "markdown"}, `--output must be text, json or yaml, not "markdown"`},
 		{"bad diagnostic", []string{"explain", "--diagnostic", "sometimes"}, "--diagnostic must be always, unschedulable or never"},
 		{"record without output", []string{"record"}, "--output (-o) is required"},

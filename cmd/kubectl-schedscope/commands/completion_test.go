@@ -20,7 +20,7 @@ func TestFlagValuesComplete(t *testing.T) {
 		want []string
 	}{
 		{[]string{"explain", "--diagnostic", ""}, []string{"always", "unschedulable", "never"}},
-		{[]string{"explain", "-o", ""}, []string{"text", "json", "yaml", "markdown"}},
+		{[]string{"explain", "-o", ""}, []string{"text", "json", "yaml", "markdown", "html"}},
 		{[]string{"suggest", "-o", ""}, []string{"text", "json", "yaml"}},
 		{[]string{"sim", "--arrival", "b"}, []string{"burst"}},
 		{[]string{"explain", "-f", "pre"}, []string{"preemption"}},

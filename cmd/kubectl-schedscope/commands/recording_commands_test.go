@@ -136,7 +136,7 @@ func TestReplayRefusesWhatIsNotARecording(t *testing.T) {
 		{"no terminal", []string{"replay", rec}, "needs a terminal; to print " + rec + " instead, run: kubectl schedscope replay " + rec + " --no-tui"},
 		{"output without --no-tui", []string{"replay", rec, "-o", "json"}, "--output and --pod are for printing the recording: add --no-tui"},
 		{"follow with --no-tui", []string{"replay", rec, "--no-tui", "--follow"}, "--follow cannot be used with --no-tui"},
-		{"bad output", []string{"replay", rec, "--no-tui", "-o", "xml"}, `--output must be text, json, yaml or markdown, not "xml"`},
+		{"bad output", []string{"replay", rec, "--no-tui", "-o", "xml"}, `--output must be text, json, yaml, markdown or html, not "xml"`},
 		{"unknown pod", []string{"replay", rec, "--no-tui", "--pod", "ghost"}, `no cycle for pod "ghost" in ` + rec + "; its pods are default/"},
 	}
 	for _, tt := range tests {
