@@ -33,7 +33,8 @@
 //   - Shared pieces. statusbar.go: the status line. firstrun.go: the
 //     first-run hint over the list. marks.go: m marks a cycle with a note
 //     (MarkStore keeps it beside the recording). export.go: X writes the
-//     cycle on screen to share (Options.Export). keys.go: the root's keys
+//     cycle on screen to share (Options.Export). lesson.go: a lesson's panel
+//     and how it follows the learner (Options.Lesson). keys.go: the root's keys
 //     and the help that joins several key maps. printable.go: making
 //     recorded strings safe to draw. trace.go: frame times for the replay
 //     benchmark.

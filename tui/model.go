@@ -44,6 +44,9 @@ type Options struct {
 	Trace *Trace
 	// Fixtures are the embedded fixtures, for :fixtures.
 	Fixtures []Fixture
+	// Lesson, when set, is a guided walk through the session's cycles,
+	// shown in a panel (lesson.go).
+	Lesson *Lesson
 	// Export writes a cycle to share (X): cmd writes it as Markdown and
 	// HTML and says where; nil where nothing can be written.
 	Export func(h recorder.Header, c *recorder.Cycle) (where string, err error)
@@ -103,7 +106,9 @@ type Model struct {
 	firstRun bool
 	// marking is the cycle the note prompt is open for (marks.go).
 	marking recorder.CycleEntry
-	nodes   nodes.Model
+	// lesson is where the learner is in Options.Lesson, nil without one.
+	lesson *lessonState
+	nodes  nodes.Model
 	// fixtures pages the list :fixtures shows.
 	fixtures pager.Model
 	// nodesOf is the index of the cycle the nodes view shows.
@@ -206,6 +211,9 @@ func New(opts Options) Model {
 	m.help.Styles.Ellipsis = st.Dim
 	m.Keys.setLive(opts.Control != nil)
 	m.firstRun = opts.FirstRun != nil
+	if opts.Lesson != nil {
+		m.lesson = &lessonState{l: opts.Lesson, step: -1}
+	}
 	if opts.Marks != nil && opts.Marks.Err() != nil {
 		m.problem(opts.Marks.Err().Error())
 	}
@@ -302,6 +310,7 @@ func (m *Model) layout() {
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	next, cmd := m.update(msg)
 	nm := next.(Model)
+	nm.followLesson()
 	if read := nm.reads(); read != nil {
 		cmd = tea.Batch(cmd, read)
 	}
@@ -638,6 +647,9 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.takeOut()
 		return m, cmd
 	}
+	if m.lessonKey(msg) {
+		return m, nil
+	}
 	k := m.Keys
 	switch {
 	case key.Matches(msg, k.Quit):
@@ -852,6 +864,8 @@ func (m Model) Render() string {
 	body = m.wi.Overlay(body)
 	if m.firstRun {
 		body = m.firstRunOverlay(body)
+	} else if m.lesson != nil && m.top() == nil && !m.wi.FullScreen() && !m.wi.Active() {
+		body = m.lessonOverlay(body)
 	}
 	bottom := []string{m.help.View(m.helpKeys())}
 	if m.prompt.Active() {

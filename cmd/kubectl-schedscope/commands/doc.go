@@ -3,7 +3,8 @@
 // Where things are: root.go builds the cobra tree and maps errors to exit
 // codes; completion.go completes flag values (formats, modes, fixtures, the
 // fixture's pods and nodes); command.go runs each command's options Complete → Validate → Run.
-// One file per command: sim.go (the debugger on a fixture), record.go,
+// One file per command: sim.go (the debugger on a fixture; learn.go opens
+// it with a lesson beside it), record.go,
 // replay.go (with replay_print.go, its headless output), explain.go, live.go
 // (a real cluster, read-only, and its --no-tui printer; control.go is the
 // pause/step/breakpoint gate of sim and live), snapshot.go (live and

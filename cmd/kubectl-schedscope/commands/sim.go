@@ -19,6 +19,8 @@ type SimOptions struct {
 	Record string
 	// ctl is the debugger's pause, step and breakpoints.
 	ctl *liveControl
+	// lesson, when set, is shown beside the run (learn).
+	lesson *tui.Lesson
 }
 
 // NewCmdSim opens the debugger while the engine schedules a fixture.
@@ -83,7 +85,7 @@ func (o *SimOptions) Run(ctx context.Context) error {
 		src = &recordingTee{src: src, rec: &sessionRecorder{out: f}, path: o.Record}
 	}
 	err := tui.Run(ctx, src, tui.Options{Source: "fixture " + o.fixtureName(), Control: o.ctl, Fixtures: embeddedFixtures(), FirstRun: firstRunHint(o.streams.Out),
-		Export: cycleFiles(".", "fixture "+o.fixtureName(), nil),
+		Export: cycleFiles(".", "fixture "+o.fixtureName(), nil), Lesson: o.lesson,
 		WhatIf: newWhatIfSource(ctx, &o.simOptions)})
 	if err != nil {
 		return err

@@ -1,0 +1,112 @@
+package commands
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/schedscope/schedscope/fixtures"
+	"github.com/schedscope/schedscope/tui"
+	"github.com/schedscope/schedscope/tui/pages/cyclepage"
+)
+
+// LearnOptions holds the flags of learn.
+type LearnOptions struct {
+	SimOptions
+	Lesson string
+	List   bool
+}
+
+// NewCmdLearn lists the lessons, or opens one in the debugger.
+func NewCmdLearn(streams genericiooptions.IOStreams) *cobra.Command {
+	o := &LearnOptions{SimOptions: SimOptions{simOptions: newSimOptions(streams)}}
+	cmd := &cobra.Command{
+		Use:   "learn [LESSON] [--list]",
+		Short: "Guided lessons: the debugger on a fixture, with steps that say where to look and why",
+		Long: "learn opens a lesson in the debugger: an embedded fixture's run, and beside it steps that say where to\n" +
+			"look (a cycle and a phase), what is there, and a question answered by looking (a shows the answer).\n" +
+			"Reaching a step's cycle and phase moves on to it; > and < move by hand. Without LESSON, or with\n" +
+			"--list, it lists the lessons. Every fact a lesson states is checked against its own recorded cycles\n" +
+			"by a test, so a lesson says what the scheduler does.",
+		Example: `  kubectl schedscope learn
+  kubectl schedscope learn 3-preemption`,
+		Args: cobra.MaximumNArgs(1),
+		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			return fixtures.LessonNames(), cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				o.Lesson = args[0]
+			}
+			if o.List || o.Lesson == "" {
+				return o.list()
+			}
+			l, err := fixtures.ReadLesson(o.Lesson)
+			if err != nil {
+				return errorf("%v", err)
+			}
+			if o.lesson, err = tuiLesson(l); err != nil {
+				return err
+			}
+			o.Fixture = l.Fixture
+			return runE(&o.SimOptions)(cmd, nil)
+		},
+	}
+	cmd.Flags().BoolVar(&o.List, "list", false, "list the lessons, one a line")
+	// The run's settings are sim's defaults: a lesson is about its fixture.
+	o.addFlags(pflag.NewFlagSet("sim defaults", pflag.ContinueOnError))
+	return cmd
+}
+
+// list prints one line a lesson.
+func (o *LearnOptions) list() error {
+	t := newTextWriter(o.streams.Out)
+	names := fixtures.LessonNames()
+	width := 0
+	for _, n := range names {
+		width = max(width, len(n))
+	}
+	for _, n := range names {
+		l, err := fixtures.ReadLesson(n)
+		if err != nil {
+			return err
+		}
+		t.printf("%-*s  %s (fixture %s, %d steps)\n", width, n, l.Title, l.Fixture, len(l.Steps))
+	}
+	if !o.List {
+		t.printf("\nopen one with: kubectl schedscope learn %s\n", names[0])
+	}
+	return t.err
+}
+
+// tuiLesson is a lesson as the debugger shows it.
+func tuiLesson(l *fixtures.Lesson) (*tui.Lesson, error) {
+	out := &tui.Lesson{Title: l.Title, Intro: l.Intro}
+	for i, s := range l.Steps {
+		p, ok := phaseNamed(s.Phase)
+		if !ok {
+			return nil, fmt.Errorf("lesson %s, step %d: no phase %q", l.Name, i+1, s.Phase)
+		}
+		out.Steps = append(out.Steps, tui.LessonStep{Cycle: s.Cycle, Phase: p, Say: s.Say, Ask: s.Ask, Answer: s.Answer})
+	}
+	return out, nil
+}
+
+// phaseNamed is the cycle view's phase a lesson names, as :phase takes it:
+// its short or its whole name.
+func phaseNamed(name string) (cyclepage.Phase, bool) {
+	for p := range cyclepage.NumPhases {
+		if strings.EqualFold(name, p.Short()) || strings.EqualFold(name, p.String()) || strings.EqualFold(name, strings.ReplaceAll(p.String(), " ", "")) {
+			return p, true
+		}
+	}
+	switch strings.ToLower(name) {
+	case "prefilter", "postfilter", "weighted", "select", "normalize":
+		return map[string]cyclepage.Phase{"prefilter": cyclepage.PreFilter, "postfilter": cyclepage.PostFilter,
+			"weighted": cyclepage.Weighted, "select": cyclepage.Select, "normalize": cyclepage.Normalize}[strings.ToLower(name)], true
+	}
+	return 0, false
+}

@@ -1,0 +1,170 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/schedscope/schedscope/engine/fixture"
+	"github.com/schedscope/schedscope/fixtures"
+	"github.com/schedscope/schedscope/recorder"
+)
+
+// TestLessonsStateWhatTheirCyclesShow runs each lesson's fixture and checks
+// every fact its steps state against the recorded cycle the step is about:
+// the pod, the outcome, which plugin rejected which node (and why), the
+// nodes that passed Filter, the plugins PreFilter skipped, by how much a
+// node lost, what preemption nominated and evicted, the fast path. Each
+// name a fact holds must appear in the step's words, so the words cannot
+// say what the facts do not.
+func TestLessonsStateWhatTheirCyclesShow(t *testing.T) {
+	names := fixtures.LessonNames()
+	if len(names) < 3 {
+		t.Fatalf("want the lessons under fixtures/lessons, got %v", names)
+	}
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			l, err := fixtures.ReadLesson(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, err := fixtures.Read(l.Fixture)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fx, err := fixture.Load(l.Fixture, data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, cycles, _ := runEngine(t, fx, false)
+			for i, s := range l.Steps {
+				idx := slices.IndexFunc(cycles, func(c *recorder.Cycle) bool { return c.Seq == s.Cycle })
+				if idx < 0 {
+					t.Errorf("step %d: no cycle %d in the run", i+1, s.Cycle)
+					continue
+				}
+				for _, problem := range checkFacts(cycles[idx], s.Facts) {
+					t.Errorf("step %d (cycle %d): %s", i+1, s.Cycle, problem)
+				}
+				words := s.Say + " " + s.Ask + " " + s.Answer
+				for _, n := range factNames(s.Facts) {
+					if !strings.Contains(words, n) {
+						t.Errorf("step %d: its facts name %q, its words do not", i+1, n)
+					}
+				}
+			}
+		})
+	}
+}
+
+// checkFacts lists what in f the cycle c does not show.
+func checkFacts(c *recorder.Cycle, f fixtures.Facts) []string {
+	var out []string
+	bad := func(format string, a ...any) { out = append(out, fmt.Sprintf(format, a...)) }
+	if c.Pod.Key() != f.Pod {
+		bad("schedules %s, not %s", c.Pod.Key(), f.Pod)
+	}
+	if f.Result != "" && c.Outcome.Result != f.Result {
+		bad("ended %s, not %s", c.Outcome.Result, f.Result)
+	}
+	if f.Node != "" && c.Outcome.Node != f.Node {
+		bad("bound to %q, not %s", c.Outcome.Node, f.Node)
+	}
+	if len(f.Rejected) > 0 || len(f.Feasible) > 0 || len(f.Skipped) > 0 {
+		if c.Filter == nil {
+			bad("ran no Filter")
+			return out
+		}
+	}
+	for node, plugin := range f.Rejected {
+		found := false
+		for _, r := range c.Filter.Rejected {
+			if c.NodeName(r.Node) != node {
+				continue
+			}
+			found = true
+			if r.Plugin < 0 || r.Plugin >= len(c.Filter.Plugins) || c.Filter.Plugins[r.Plugin] != plugin {
+				bad("%s was rejected by another plugin than %s", node, plugin)
+			}
+			if f.Reason != "" && !strings.Contains(strings.Join(r.Reasons, "; "), f.Reason) {
+				bad("%s's rejection (%v) does not say %q", node, r.Reasons, f.Reason)
+			}
+		}
+		if !found {
+			bad("%s was not rejected", node)
+		}
+	}
+	if len(f.Feasible) > 0 {
+		var got []string
+		for _, n := range c.Filter.Feasible {
+			got = append(got, c.NodeName(n))
+		}
+		slices.Sort(got)
+		want := slices.Sorted(slices.Values(f.Feasible))
+		if !slices.Equal(got, want) {
+			bad("feasible %v, not %v", got, want)
+		}
+	}
+	for _, p := range f.Skipped {
+		if !slices.Contains(c.Filter.Skipped, p) {
+			bad("PreFilter did not skip %s (skipped %v)", p, c.Filter.Skipped)
+		}
+	}
+	if len(f.LostBy) > 0 {
+		s := c.Score
+		if s == nil || c.Selection == nil {
+			bad("was not scored")
+			return out
+		}
+		total := map[string]int64{}
+		for i, n := range s.Nodes {
+			total[c.NodeName(n)] = s.Totals[i]
+		}
+		for node, by := range f.LostBy {
+			if got := total[c.Selection.Node] - total[node]; got != by {
+				bad("%s lost by %d, not %d", node, got, by)
+			}
+		}
+	}
+	if f.Nominated != "" || len(f.Victims) > 0 {
+		p := c.PostFilter
+		if p == nil {
+			bad("ran no PostFilter")
+			return out
+		}
+		if p.NominatedNode != f.Nominated {
+			bad("nominated %q, not %s", p.NominatedNode, f.Nominated)
+		}
+		var victims []string
+		for _, cand := range p.Candidates {
+			if cand.Node == p.NominatedNode {
+				for _, v := range cand.Victims {
+					victims = append(victims, v.Key())
+				}
+			}
+		}
+		if !slices.Equal(victims, f.Victims) {
+			bad("victims %v, not %v", victims, f.Victims)
+		}
+	}
+	if f.FastPath && c.FastPath == nil {
+		bad("took no fast path")
+	}
+	return out
+}
+
+// factNames are the names a step's facts hold.
+func factNames(f fixtures.Facts) []string {
+	out := []string{f.Node, f.Nominated, f.Reason} // the pod names the cycle
+	for n, p := range f.Rejected {
+		out = append(out, n, p)
+	}
+	out = append(out, f.Feasible...)
+	out = append(out, f.Skipped...)
+	out = append(out, f.Victims...)
+	for n := range f.LostBy {
+		out = append(out, n)
+	}
+	return slices.DeleteFunc(out, func(s string) bool { return s == "" })
+}

@@ -1,0 +1,167 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/schedscope/schedscope/tui/layout"
+	"github.com/schedscope/schedscope/tui/pages/cyclepage"
+)
+
+// A Lesson is a guided walk through the session's cycles (kubectl
+// schedscope learn): its steps show in a panel over the bottom of the
+// body. A step says where to look; once the learner is there it says what
+// is there and asks a question answered by looking (a reveals the
+// answer). Reaching the next step's cycle and phase moves on to it; > and
+// < move by hand.
+type Lesson struct {
+	Title, Intro string
+	Steps        []LessonStep
+}
+
+// LessonStep is one step: where (cycle Seq on phase Phase) and what.
+type LessonStep struct {
+	Cycle            int
+	Phase            cyclepage.Phase
+	Say, Ask, Answer string
+}
+
+// lessonKeys are the lesson panel's keys.
+type lessonKeys struct{ Next, Prev, Answer key.Binding }
+
+var lessonKeyMap = lessonKeys{
+	Next:   key.NewBinding(key.WithKeys(">"), key.WithHelp(">", "next step")),
+	Prev:   key.NewBinding(key.WithKeys("<"), key.WithHelp("<", "previous step")),
+	Answer: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "answer")),
+}
+
+// lessonState is where the learner is in the lesson: step -1 is the intro.
+type lessonState struct {
+	l        *Lesson
+	step     int
+	answered bool
+	// seen is where the learner was when the lesson last looked: it
+	// follows a move, never undoes > or <.
+	seen struct {
+		seq int
+		p   cyclepage.Phase
+		ok  bool
+	}
+}
+
+// lessonKey handles the lesson's keys; ok false leaves msg to the session.
+func (m *Model) lessonKey(msg tea.KeyPressMsg) bool {
+	s := m.lesson
+	if s == nil {
+		return false
+	}
+	switch {
+	case key.Matches(msg, lessonKeyMap.Next):
+		if s.step < len(s.l.Steps)-1 {
+			s.step, s.answered = s.step+1, false
+		} else {
+			m.say("that was the last step of %q; :fixtures lists more to explore", s.l.Title)
+		}
+	case key.Matches(msg, lessonKeyMap.Prev):
+		if s.step > -1 {
+			s.step, s.answered = s.step-1, false
+		}
+	case key.Matches(msg, lessonKeyMap.Answer):
+		if s.step >= 0 && s.l.Steps[s.step].Answer != "" {
+			s.answered = true
+		} else {
+			return false
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// where is the cycle and phase on screen, ok false outside a cycle.
+func (m *Model) where() (seq int, p cyclepage.Phase, ok bool) {
+	if m.focus != focusCycle || m.top() != nil {
+		return 0, 0, false
+	}
+	i := m.view.Index()
+	if i < 0 || i >= len(m.list.Entries()) {
+		return 0, 0, false
+	}
+	return m.list.Entry(i).Seq, m.view.Phase(), true
+}
+
+// followLesson shows the step whose cycle and phase the learner has
+// reached: the current one if it is there, else the next step, else an
+// earlier one (the learner went back). A later step is not skipped to: the
+// lesson goes in order.
+func (m *Model) followLesson() {
+	s := m.lesson
+	if s == nil {
+		return
+	}
+	seq, p, ok := m.where()
+	if seen := s.seen; seen.seq == seq && seen.p == p && seen.ok == ok {
+		return // the learner has not moved
+	}
+	s.seen.seq, s.seen.p, s.seen.ok = seq, p, ok
+	if !ok {
+		return
+	}
+	at := func(k int) bool { return k >= 0 && s.l.Steps[k].Cycle == seq && s.l.Steps[k].Phase == p }
+	if at(s.step) {
+		return
+	}
+	if s.step+1 < len(s.l.Steps) && at(s.step+1) {
+		s.step, s.answered = s.step+1, false
+		return
+	}
+	for k := s.step - 1; k >= 0; k-- {
+		if at(k) {
+			s.step, s.answered = k, false
+			return
+		}
+	}
+}
+
+// lessonOverlay draws the lesson's panel over the last lines of body.
+func (m *Model) lessonOverlay(body []string) []string {
+	s, w := m.lesson, m.w
+	rule := m.st.Border.Render(strings.Repeat("─", w))
+	title := fmt.Sprintf("lesson: %s", s.l.Title)
+	var lines []string
+	keys := "> next step · < back · ? help"
+	if s.step < 0 {
+		title += " · introduction"
+		lines = layout.Wrap("  "+s.l.Intro, w, "  ")
+		keys = "> starts the lesson"
+	} else {
+		st := s.l.Steps[s.step]
+		title += fmt.Sprintf(" · step %d of %d", s.step+1, len(s.l.Steps))
+		seq, p, ok := m.where()
+		if !ok || seq != st.Cycle || p != st.Phase {
+			lines = append(lines, layout.Fit(fmt.Sprintf("  → open cycle %d on %s (:cycle %d, then ←/→ or :phase %s)",
+				st.Cycle, st.Phase, st.Cycle, strings.ToLower(st.Phase.Short())), w))
+		}
+		lines = append(lines, layout.Wrap("  "+st.Say, w, "  ")...)
+		if st.Ask != "" {
+			if s.answered {
+				lines = append(lines, layout.Wrap("  ? "+st.Ask+" — "+st.Answer, w, "    ")...)
+			} else {
+				lines = append(lines, layout.Wrap("  ? "+st.Ask, w, "    ")...)
+				keys = "a shows the answer · " + keys
+			}
+		}
+	}
+	panel := []string{rule, m.st.Title.Render(layout.Fit(title, w))}
+	for _, l := range lines {
+		panel = append(panel, layout.Fit(l, w))
+	}
+	panel = append(panel, m.st.Dim.Render(layout.Fit("  "+keys, w)))
+	if most := len(body) / 2; len(panel) > most {
+		panel = append(panel[:most-1], panel[len(panel)-1])
+	}
+	return append(body[:len(body)-len(panel)], panel...)
+}

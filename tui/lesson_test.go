@@ -1,0 +1,57 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/schedscope/schedscope/tui/pages/cyclepage"
+)
+
+// TestLessonPanel: a lesson opens on its introduction; > starts it; the
+// panel says where to go until the learner is there; a shows the answer;
+// reaching the next step's cycle and phase moves on to it, and going back
+// to an earlier step's shows that one again.
+func TestLessonPanel(t *testing.T) {
+	rec := loadRecording(t, "preemption")
+	l := &Lesson{Title: "Preemption", Intro: "When no node fits a pod, PostFilter runs.", Steps: []LessonStep{
+		{Cycle: 1, Phase: cyclepage.Filter, Say: "Both nodes are full.", Ask: "Could any node take it?", Answer: "No."},
+		{Cycle: 1, Phase: cyclepage.PostFilter, Say: "DefaultPreemption nominates node-1."},
+	}}
+	m := New(Options{Source: "fixture preemption", Lesson: l})
+	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	evs := []Event{{Header: &rec.Header}}
+	for _, c := range rec.Cycles {
+		evs = append(evs, Event{Cycle: c})
+	}
+	m = send(m, eventsMsg{events: evs})
+	if s := screen(m); !strings.Contains(s, "lesson: Preemption · introduction") || !strings.Contains(s, "When no node fits a pod") {
+		t.Fatalf("no introduction:\n%s", s)
+	}
+	m = keys(m, ">")
+	if s := screen(m); !strings.Contains(s, "step 1 of 2") || !strings.Contains(s, "→ open cycle 1 on Filter") || strings.Contains(s, "No.") {
+		t.Fatalf("step 1 does not say where to go:\n%s", s)
+	}
+	m = keys(m, ":", "text:cycle 1", "enter", ":", "text:phase filter", "enter")
+	golden(t, "lesson-80x24", screen(m))
+	if s := screen(m); strings.Contains(s, "→ open cycle") || !strings.Contains(s, "Could any node take it?") {
+		t.Errorf("at cycle 1's Filter the panel still says where to go:\n%s", s)
+	}
+	m = keys(m, "a")
+	if s := screen(m); !strings.Contains(s, "Could any node take it? — No.") {
+		t.Errorf("a did not show the answer:\n%s", s)
+	}
+	m = keys(m, "l")
+	if m.view.Phase() != cyclepage.PostFilter || !strings.Contains(screen(m), "step 2 of 2") {
+		t.Errorf("reaching PostFilter did not move on to step 2:\n%s", screen(m))
+	}
+	m = keys(m, "h")
+	if !strings.Contains(screen(m), "step 1 of 2") {
+		t.Errorf("going back to Filter did not show step 1 again:\n%s", screen(m))
+	}
+	m = keys(m, ">", ">")
+	if !strings.Contains(m.message.Text, "the last step") {
+		t.Errorf("> past the last step: %q", m.message.Text)
+	}
+}
