@@ -151,6 +151,18 @@ func checkFacts(c *recorder.Cycle, f fixtures.Facts) []string {
 	if f.FastPath && c.FastPath == nil {
 		bad("took no fast path")
 	}
+	if len(f.Ties) > 0 {
+		var got []string
+		if c.Selection != nil {
+			for _, i := range c.Selection.Top {
+				got = append(got, c.NodeName(i))
+			}
+		}
+		slices.Sort(got)
+		if want := slices.Sorted(slices.Values(f.Ties)); !slices.Equal(got, want) {
+			bad("tied %v, not %v", got, want)
+		}
+	}
 	return out
 }
 
@@ -163,6 +175,7 @@ func factNames(f fixtures.Facts) []string {
 	out = append(out, f.Feasible...)
 	out = append(out, f.Skipped...)
 	out = append(out, f.Victims...)
+	out = append(out, f.Ties...)
 	for n := range f.LostBy {
 		out = append(out, n)
 	}
