@@ -15,7 +15,7 @@ func (m *Model) firstRunLines() [][2]string {
 	return [][2]string{
 		{"n", " goes to the next pod that did not fit; enter opens it: each phase says why"},
 		{"←/→", " step through a cycle's phases, PreFilter to Bind; e explains the one shown"},
-		{":fixtures", " lists fixtures that each teach one thing; ? lists every key"},
+		{"kubectl schedscope learn", " lists guided lessons; ? lists every key"},
 	}
 }
 
