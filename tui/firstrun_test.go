@@ -25,13 +25,7 @@ func runAll(cmd tea.Cmd) {
 func TestFirstRunHint(t *testing.T) {
 	rec := loadRecording(t, "unschedulable")
 	start := func(seen func()) Model {
-		m := New(Options{Source: "replay test.rec", FirstRun: seen})
-		m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
-		evs := []Event{{Header: &rec.Header}}
-		for _, c := range rec.Cycles {
-			evs = append(evs, Event{Cycle: c})
-		}
-		return send(m, eventsMsg{events: evs})
+		return newSessionWith(rec, Options{Source: "replay test.rec", FirstRun: seen}, 80, 24)
 	}
 	calls := 0
 	m := start(func() { calls++ })

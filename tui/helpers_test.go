@@ -36,7 +36,12 @@ func loadRecording(t testing.TB, name string) *recorder.Recording {
 // header and cycles, as a replay would deliver them.
 func newSession(t testing.TB, rec *recorder.Recording, ctl Controller, w, h int) Model {
 	t.Helper()
-	m := New(Options{Source: "replay test.rec", Control: ctl})
+	return newSessionWith(rec, Options{Source: "replay test.rec", Control: ctl}, w, h)
+}
+
+// newSessionWith is newSession with the session's options.
+func newSessionWith(rec *recorder.Recording, opts Options, w, h int) Model {
+	m := New(opts)
 	m = send(m, tea.WindowSizeMsg{Width: w, Height: h})
 	evs := []Event{{Header: &rec.Header}}
 	for _, c := range rec.Cycles {

@@ -4,8 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/schedscope/schedscope/tui/pages/cyclepage"
 )
 
@@ -19,13 +17,7 @@ func TestLessonPanel(t *testing.T) {
 		{Cycle: 1, Phase: cyclepage.Filter, Say: "Both nodes are full.", Ask: "Could any node take it?", Answer: "No."},
 		{Cycle: 1, Phase: cyclepage.PostFilter, Say: "DefaultPreemption nominates node-1."},
 	}}
-	m := New(Options{Source: "fixture preemption", Lesson: l})
-	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
-	evs := []Event{{Header: &rec.Header}}
-	for _, c := range rec.Cycles {
-		evs = append(evs, Event{Cycle: c})
-	}
-	m = send(m, eventsMsg{events: evs})
+	m := newSessionWith(rec, Options{Source: "fixture preemption", Lesson: l}, 80, 24)
 	if s := screen(m); !strings.Contains(s, "lesson: Preemption · introduction") || !strings.Contains(s, "When no node fits a pod") {
 		t.Fatalf("no introduction:\n%s", s)
 	}

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/schedscope/schedscope/recorder"
 )
 
@@ -44,13 +42,7 @@ func TestMarks(t *testing.T) {
 		{Seq: c1.Seq, Pod: c1.Pod.Key(), Note: "the first one"},
 		{Seq: c2.Seq, Pod: "default/someone-else", Note: "stale"},
 	}}
-	m := New(Options{Source: "replay test.rec", Marks: store})
-	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
-	evs := []Event{{Header: &rec.Header}}
-	for _, c := range rec.Cycles {
-		evs = append(evs, Event{Cycle: c})
-	}
-	m = send(m, eventsMsg{events: evs})
+	m := newSessionWith(rec, Options{Source: "replay test.rec", Marks: store}, 80, 24)
 	if s := screen(m); !strings.Contains(s, "default/web ★ the first") || strings.Contains(s, "stale") {
 		t.Errorf("the marks read are not shown as read:\n%s", s)
 	}
@@ -101,19 +93,14 @@ func TestExportKey(t *testing.T) {
 	rec := loadRecording(t, "default")
 	var got []int
 	fail := false
-	m := New(Options{Source: "replay test.rec", Export: func(h recorder.Header, c *recorder.Cycle) (string, error) {
+	export := func(h recorder.Header, c *recorder.Cycle) (string, error) {
 		if fail {
 			return "", errors.New("read-only directory")
 		}
 		got = append(got, c.Seq)
 		return "x.md and x.html", nil
-	}})
-	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
-	evs := []Event{{Header: &rec.Header}}
-	for _, c := range rec.Cycles {
-		evs = append(evs, Event{Cycle: c})
 	}
-	m = send(m, eventsMsg{events: evs})
+	m := newSessionWith(rec, Options{Source: "replay test.rec", Export: export}, 80, 24)
 	m, cmd := sendCmd(m, press("X"))
 	if cmd == nil {
 		t.Fatal("X started nothing")

@@ -29,7 +29,8 @@
 // loading, --arrival); cycles_output.go picks and prints cycles for -o
 // (yaml_output.go: -o yaml in the JSON's key order; markdown.go: -o
 // markdown, tables to paste; html.go: -o html, one standalone page with the
-// filter matrix and score bars; export_cycle.go: the TUI's X writes a cycle
+// filter matrix and score bars; cycle_tables.go: the tables both draw, as
+// data; export_cycle.go: the TUI's X writes a cycle
 // as both); text.go words a cycle
 // for text output.
 package commands

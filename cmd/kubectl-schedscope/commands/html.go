@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"html"
 	"io"
-	"sort"
 	"strings"
 
 	"github.com/schedscope/schedscope/recorder"
@@ -110,52 +109,30 @@ func (h *htmlWriter) filter(c *recorder.Cycle) {
 		h.printf("<th title=\"%s\">%s</th>", esc(p), esc(narrate.Abbrev(p)))
 	}
 	h.printf("<th>result</th></tr>\n")
-	skipped := map[string]bool{}
-	for _, p := range f.Skipped {
-		skipped[p] = true
-	}
-	row := func(node string, rejectedAt int, result string) {
-		h.printf("<tr><td class=\"node\">%s</td>", esc(node))
-		for i, p := range f.Plugins {
-			switch {
-			case skipped[p]:
-				h.printf("<td class=\"skip\" title=\"skipped\">↷</td>")
-			case rejectedAt < 0 || i < rejectedAt:
+	rows, more := filterMatrix(c)
+	for _, r := range rows {
+		h.printf("<tr><td class=\"node\">%s</td>", esc(r.node))
+		for i, k := range r.cells {
+			switch k {
+			case cellPassed:
 				h.printf("<td class=\"pass\" title=\"passed\">✓</td>")
-			case i == rejectedAt:
-				h.printf("<td class=\"reject\" title=\"rejected by %s\">✗</td>", esc(p))
+			case cellRejected:
+				h.printf("<td class=\"reject\" title=\"rejected by %s\">✗</td>", esc(f.Plugins[i]))
+			case cellSkipped:
+				h.printf("<td class=\"skip\" title=\"skipped\">↷</td>")
 			default:
 				h.printf("<td class=\"notrun\" title=\"not run\">·</td>")
 			}
 		}
-		h.printf("<td class=\"why\">%s</td></tr>\n", esc(result))
-	}
-	rows := 0
-	for _, n := range f.Feasible {
-		if rows++; rows <= maxMarkdownRows {
-			row(c.NodeName(n), -1, "passed")
-		}
-	}
-	for _, r := range f.Rejected {
-		if rows++; rows > maxMarkdownRows {
-			continue
-		}
-		why := "(no plugin)"
-		if r.Plugin >= 0 && r.Plugin < len(f.Plugins) {
-			why = f.Plugins[r.Plugin]
-		}
-		if len(r.Reasons) > 0 {
-			why += ": " + strings.Join(r.Reasons, "; ")
-		}
-		row(c.NodeName(r.Node), r.Plugin, why)
+		h.printf("<td class=\"why\">%s</td></tr>\n", esc(r.result))
 	}
 	h.printf("</table>\n")
-	if rows > maxMarkdownRows {
-		h.printf("<p class=\"dim\">… and %d more node(s).</p>\n", rows-maxMarkdownRows)
+	if more > 0 {
+		h.printf("<p class=\"dim\">… and %d more node(s).</p>\n", more)
 	}
 	var legend []string
-	for _, p := range f.Plugins {
-		legend = append(legend, esc(narrate.Abbrev(p))+" "+esc(p))
+	for _, l := range pluginLegend(f) {
+		legend = append(legend, esc(l))
 	}
 	h.printf("<p class=\"dim\">✓ passed · ✗ rejected by this plugin · ↷ skipped (PreFilter said Skip) · · not run<br>%s</p>\n", strings.Join(legend, " · "))
 }
@@ -168,23 +145,20 @@ func (h *htmlWriter) postFilter(c *recorder.Cycle) {
 		return
 	}
 	h.printf("<h3>PostFilter (preemption)</h3>\n<ul>\n")
-	for _, s := range p.Plugins {
-		why := narrate.PostFilterStatus(s)
-		if why != "" {
-			why = ": " + why
+	for _, l := range preemptionLines(p) {
+		if l.status != "" {
+			h.printf("<li>%s</li>\n", esc(l.status))
+			continue
 		}
-		h.printf("<li>%s %s%s</li>\n", esc(s.Plugin), esc(s.Code), esc(why))
-	}
-	for _, cand := range p.Candidates {
 		var victims []string
-		for _, v := range cand.Victims {
+		for _, v := range l.victims {
 			victims = append(victims, fmt.Sprintf("<code>%s</code> (priority %d)", esc(v.Key()), v.Priority))
 		}
 		nominated := ""
-		if cand.Node == p.NominatedNode {
+		if l.nominated {
 			nominated = " — <b>nominated</b>"
 		}
-		h.printf("<li>candidate <code>%s</code>: evict %s%s</li>\n", esc(cand.Node), strings.Join(victims, ", "), nominated)
+		h.printf("<li>candidate <code>%s</code>: evict %s%s</li>\n", esc(l.node), strings.Join(victims, ", "), nominated)
 	}
 	h.printf("</ul>\n")
 }
@@ -206,17 +180,13 @@ func (h *htmlWriter) score(c *recorder.Cycle) {
 		h.printf("<span><i style=\"background:%s\"></i>%s ×%d</span>", pluginColours[i%len(pluginColours)], esc(p.Name), p.Weight)
 	}
 	h.printf("</p>\n<div class=\"bars\">\n")
-	order := make([]int, len(s.Nodes))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool { return s.Totals[order[a]] > s.Totals[order[b]] })
+	order := scoreOrder(s)
 	chosen := ""
 	if c.Selection != nil {
 		chosen = c.Selection.Node
 	}
 	for k, i := range order {
-		if k == maxMarkdownRows {
+		if k == maxTableRows {
 			break
 		}
 		name := c.NodeName(s.Nodes[i])
@@ -235,7 +205,7 @@ func (h *htmlWriter) score(c *recorder.Cycle) {
 		h.printf("</div><span>%d</span>\n", s.Totals[i])
 	}
 	h.printf("</div>\n")
-	if len(order) > maxMarkdownRows {
-		h.printf("<p class=\"dim\">… and %d more node(s).</p>\n", len(order)-maxMarkdownRows)
+	if len(order) > maxTableRows {
+		h.printf("<p class=\"dim\">… and %d more node(s).</p>\n", len(order)-maxTableRows)
 	}
 }

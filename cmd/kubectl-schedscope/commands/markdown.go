@@ -3,7 +3,6 @@ package commands
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 	"time"
 
@@ -44,9 +43,6 @@ func cell(s string) string {
 	s = strings.ReplaceAll(s, "|", `\|`)
 	return strings.ReplaceAll(s, "`", "'")
 }
-
-// maxMarkdownRows bounds the nodes a table lists; the rest are counted.
-const maxMarkdownRows = 50
 
 func (m *markdownWriter) header(h recorder.Header, source string) {
 	m.printf("# Scheduling cycles of %s\n\n", cell(source))
@@ -117,10 +113,6 @@ func (m *markdownWriter) filter(c *recorder.Cycle) {
 		return
 	}
 	m.printf("\n### Filter\n\n%d of %d node(s) evaluated; %d feasible.\n\n", f.Evaluated, c.NumNodes(), len(f.Feasible))
-	skipped := map[string]bool{}
-	for _, p := range f.Skipped {
-		skipped[p] = true
-	}
 	m.printf("| node |")
 	for _, p := range f.Plugins {
 		m.printf(" %s |", narrate.Abbrev(p))
@@ -130,54 +122,22 @@ func (m *markdownWriter) filter(c *recorder.Cycle) {
 		m.printf(":-:|")
 	}
 	m.printf("---|\n")
-	row := func(node string, rejectedAt int, result string) {
-		m.printf("| %s |", cell(node))
-		for i, p := range f.Plugins {
-			switch {
-			case skipped[p]:
-				m.printf(" ↷ |")
-			case rejectedAt < 0 || i < rejectedAt:
-				m.printf(" ✓ |")
-			case i == rejectedAt:
-				m.printf(" **✗** |")
-			default:
-				m.printf(" · |")
-			}
+	rows, more := filterMatrix(c)
+	for _, r := range rows {
+		m.printf("| %s |", cell(r.node))
+		for _, k := range r.cells {
+			m.printf(" %s |", [...]string{cellPassed: "✓", cellRejected: "**✗**", cellSkipped: "↷", cellNotRun: "·"}[k])
 		}
-		m.printf(" %s |\n", cell(result))
+		m.printf(" %s |\n", cell(r.result))
 	}
-	rows := 0
-	for _, n := range f.Feasible {
-		if rows++; rows <= maxMarkdownRows {
-			row(c.NodeName(n), -1, "passed")
-		}
-	}
-	for _, r := range f.Rejected {
-		if rows++; rows > maxMarkdownRows {
-			continue
-		}
-		plugin := "(no plugin)"
-		if r.Plugin >= 0 && r.Plugin < len(f.Plugins) {
-			plugin = f.Plugins[r.Plugin]
-		}
-		why := plugin
-		if len(r.Reasons) > 0 {
-			why += ": " + strings.Join(r.Reasons, "; ")
-		}
-		row(c.NodeName(r.Node), r.Plugin, why)
-	}
-	if rows > maxMarkdownRows {
-		m.printf("\n… and %d more node(s).\n", rows-maxMarkdownRows)
+	if more > 0 {
+		m.printf("\n… and %d more node(s).\n", more)
 	}
 	m.printf("\n✓ passed · **✗** rejected by this plugin · ↷ skipped (PreFilter said Skip) · · not run\n")
 	if len(f.Discarded) > 0 {
 		m.printf("\n%s.\n", narrate.NodesNotKept(len(f.Discarded)))
 	}
-	var legend []string
-	for _, p := range f.Plugins {
-		legend = append(legend, narrate.Abbrev(p)+" "+p)
-	}
-	m.printf("\n%s\n", strings.Join(legend, " · "))
+	m.printf("\n%s\n", strings.Join(pluginLegend(f), " · "))
 }
 
 // postFilter writes what preemption tried: each plugin's status, the
@@ -188,23 +148,20 @@ func (m *markdownWriter) postFilter(c *recorder.Cycle) {
 		return
 	}
 	m.printf("\n### PostFilter (preemption)\n\n")
-	for _, s := range p.Plugins {
-		why := narrate.PostFilterStatus(s)
-		if why != "" {
-			why = ": " + why
+	for _, l := range preemptionLines(p) {
+		if l.status != "" {
+			m.printf("- %s\n", cell(l.status))
+			continue
 		}
-		m.printf("- %s %s%s\n", cell(s.Plugin), cell(s.Code), cell(why))
-	}
-	for _, cand := range p.Candidates {
 		var victims []string
-		for _, v := range cand.Victims {
+		for _, v := range l.victims {
 			victims = append(victims, fmt.Sprintf("`%s` (priority %d)", cell(v.Key()), v.Priority))
 		}
 		nominated := ""
-		if cand.Node == p.NominatedNode {
+		if l.nominated {
 			nominated = " — **nominated**"
 		}
-		m.printf("- candidate `%s`: evict %s%s\n", cell(cand.Node), strings.Join(victims, ", "), nominated)
+		m.printf("- candidate `%s`: evict %s%s\n", cell(l.node), strings.Join(victims, ", "), nominated)
 	}
 }
 
@@ -224,18 +181,14 @@ func (m *markdownWriter) score(c *recorder.Cycle) {
 		m.printf("--:|")
 	}
 	m.printf("--:|\n")
-	order := make([]int, len(s.Nodes))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool { return s.Totals[order[a]] > s.Totals[order[b]] })
+	order := scoreOrder(s)
 	chosen := ""
 	if c.Selection != nil {
 		chosen = c.Selection.Node
 	}
 	for k, i := range order {
-		if k == maxMarkdownRows {
-			m.printf("\n… and %d more node(s).\n", len(order)-maxMarkdownRows)
+		if k == maxTableRows {
+			m.printf("\n… and %d more node(s).\n", len(order)-maxTableRows)
 			break
 		}
 		name := cell(c.NodeName(s.Nodes[i]))
