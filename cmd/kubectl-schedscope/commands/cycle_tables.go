@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -85,27 +86,29 @@ func pluginLegend(f *recorder.FilterPhase) []string {
 	return out
 }
 
-// A preemptionLine is one line of what preemption tried: a plugin's status,
-// or a candidate node with its victims.
-type preemptionLine struct {
-	status    string // "DefaultPreemption Success: …", or "" for a candidate
-	node      string
-	victims   []recorder.PodRef
-	nominated bool
-}
-
-// preemptionLines are what PostFilter tried, statuses first.
-func preemptionLines(p *recorder.PostFilterPhase) []preemptionLine {
-	var out []preemptionLine
+// preemptionText words what PostFilter tried, a line each: each plugin's
+// status, then each candidate node with its victims, the nominated one
+// marked. A writer's markup is in text (escapes recorded words), code (a
+// name) and strong.
+func preemptionText(p *recorder.PostFilterPhase, text, code, strong func(string) string) []string {
+	var out []string
 	for _, s := range p.Plugins {
 		why := narrate.PostFilterStatus(s)
 		if why != "" {
 			why = ": " + why
 		}
-		out = append(out, preemptionLine{status: s.Plugin + " " + s.Code + why})
+		out = append(out, text(s.Plugin+" "+s.Code+why))
 	}
 	for _, cand := range p.Candidates {
-		out = append(out, preemptionLine{node: cand.Node, victims: cand.Victims, nominated: cand.Node == p.NominatedNode})
+		var victims []string
+		for _, v := range cand.Victims {
+			victims = append(victims, fmt.Sprintf("%s (priority %d)", code(v.Key()), v.Priority))
+		}
+		line := "candidate " + code(cand.Node) + ": evict " + strings.Join(victims, ", ")
+		if cand.Node == p.NominatedNode {
+			line += " — " + strong("nominated")
+		}
+		out = append(out, line)
 	}
 	return out
 }

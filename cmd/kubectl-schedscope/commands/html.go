@@ -145,20 +145,10 @@ func (h *htmlWriter) postFilter(c *recorder.Cycle) {
 		return
 	}
 	h.printf("<h3>PostFilter (preemption)</h3>\n<ul>\n")
-	for _, l := range preemptionLines(p) {
-		if l.status != "" {
-			h.printf("<li>%s</li>\n", esc(l.status))
-			continue
-		}
-		var victims []string
-		for _, v := range l.victims {
-			victims = append(victims, fmt.Sprintf("<code>%s</code> (priority %d)", esc(v.Key()), v.Priority))
-		}
-		nominated := ""
-		if l.nominated {
-			nominated = " — <b>nominated</b>"
-		}
-		h.printf("<li>candidate <code>%s</code>: evict %s%s</li>\n", esc(l.node), strings.Join(victims, ", "), nominated)
+	code := func(s string) string { return "<code>" + esc(s) + "</code>" }
+	strong := func(s string) string { return "<b>" + s + "</b>" }
+	for _, l := range preemptionText(p, esc, code, strong) {
+		h.printf("<li>%s</li>\n", l)
 	}
 	h.printf("</ul>\n")
 }

@@ -148,20 +148,10 @@ func (m *markdownWriter) postFilter(c *recorder.Cycle) {
 		return
 	}
 	m.printf("\n### PostFilter (preemption)\n\n")
-	for _, l := range preemptionLines(p) {
-		if l.status != "" {
-			m.printf("- %s\n", cell(l.status))
-			continue
-		}
-		var victims []string
-		for _, v := range l.victims {
-			victims = append(victims, fmt.Sprintf("`%s` (priority %d)", cell(v.Key()), v.Priority))
-		}
-		nominated := ""
-		if l.nominated {
-			nominated = " — **nominated**"
-		}
-		m.printf("- candidate `%s`: evict %s%s\n", cell(l.node), strings.Join(victims, ", "), nominated)
+	code := func(s string) string { return "`" + cell(s) + "`" }
+	strong := func(s string) string { return "**" + s + "**" }
+	for _, l := range preemptionText(p, cell, code, strong) {
+		m.printf("- %s\n", l)
 	}
 }
 
