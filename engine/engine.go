@@ -239,8 +239,12 @@ func build(ctx context.Context, fx *fixture.Fixture, opts Options) (*Engine, err
 		switch {
 		case opts.forked:
 			which = controllers.Volumes | controllers.Kubelet
-		case !owned:
-			which &^= controllers.GarbageCollector // nothing for it to collect
+		case !owned || !deletes(fx):
+			// Nothing for it to collect: only a timeline's deletion leaves
+			// dependents without their owner (a controller deletes pods,
+			// or a ReplicaSet already scaled to none). Running it anyway
+			// costs a workload's scale-up its graph of every pod.
+			which &^= controllers.GarbageCollector
 		}
 		if e.ctrls, err = controllers.New(controllerContext(ctx), controllers.Deps{Client: e.client,
 			Informers: countingFactory{informerFactory, e.events}, Changed: e.changes.kick, Run: which, Outside: outside}); err != nil {

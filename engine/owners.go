@@ -89,3 +89,13 @@ func ownersOutside(fx *fixture.Fixture) (map[string]types.UID, bool) {
 	}
 	return outside, owned
 }
+
+// deletes reports whether fx's timeline deletes an object.
+func deletes(fx *fixture.Fixture) bool {
+	for _, s := range fx.Steps {
+		if s.Op == fixture.StepDelete {
+			return true
+		}
+	}
+	return false
+}
