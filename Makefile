@@ -56,7 +56,7 @@ bench:
 	  $(GO) test -run '^$$' -bench 'Replay1GB' -benchtime 3x -timeout 30m ./recorder && \
 	  $(GO) test -run '^$$' -bench 'ReplayBinary' -benchtime 1x -timeout 30m ./cmd/kubectl-schedscope && \
 	  $(GO) test -run '^$$' -bench . -timeout 20m ./tui && \
-	  $(GO) test -run '^$$' -bench 'VersusKubeScheduler' -benchtime 1x -timeout 30m ./engine/e2e 2>/dev/null | grep -v '^ '; } | tee .bench/raw.txt
+	  $(GO) test -run '^$$' -bench 'VersusKubeScheduler' -benchtime 1x -timeout 40m ./engine/e2e 2>/dev/null | grep -v '^ '; } | tee .bench/raw.txt
 	@awk -v machine="$$(nproc) cores, $$(awk '/MemTotal/ {printf "%.0f GiB", $$2/1048576}' /proc/meminfo), $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')" \
 	  -v when="$$(date -u +%Y-%m-%d)" -v goversion="$$($(GO) env GOVERSION)" -v load="$$(cut -d' ' -f1-3 /proc/loadavg)" \
 	  -f .bench/table.awk .bench/raw.txt > .bench/results.md

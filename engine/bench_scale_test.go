@@ -12,55 +12,8 @@ import (
 	"time"
 
 	"github.com/schedscope/schedscope/engine/fixture"
+	"github.com/schedscope/schedscope/engine/internal/scale"
 )
-
-// snapshotCluster writes a fixture shaped like a snapshot of a large
-// cluster: nodes over three zones, bound pods spread over them in 50
-// namespaces and 200 apps, and pending pods, the last of which asks for
-// more cpu than any node has (suggest's question).
-func snapshotCluster(nodes, bound, pending int) []byte {
-	var b bytes.Buffer
-	for i := range nodes {
-		fmt.Fprintf(&b, `apiVersion: v1
-kind: Node
-metadata:
-  name: node-%05d
-  labels: {kubernetes.io/hostname: node-%05d, topology.kubernetes.io/zone: zone-%d}
-status:
-  allocatable: {cpu: "16", memory: 64Gi, pods: "110"}
-  capacity: {cpu: "16", memory: 64Gi, pods: "110"}
----
-`, i, i, i%3)
-	}
-	for i := 0; i < 50; i++ {
-		fmt.Fprintf(&b, "apiVersion: v1\nkind: Namespace\nmetadata: {name: ns-%d}\n---\n", i)
-	}
-	for i := range bound {
-		fmt.Fprintf(&b, `apiVersion: v1
-kind: Pod
-metadata: {name: app-%06d, namespace: ns-%d, labels: {app: app-%d}}
-spec:
-  nodeName: node-%05d
-  containers: [{name: c, image: nginx, resources: {requests: {cpu: 100m, memory: 128Mi}}}]
-status: {phase: Running}
----
-`, i, i%50, i%200, i%nodes)
-	}
-	for i := range pending {
-		cpu := "500m"
-		if i == pending-1 {
-			cpu = "17"
-		}
-		fmt.Fprintf(&b, `apiVersion: v1
-kind: Pod
-metadata: {name: pending-%d, namespace: default, labels: {app: pending}}
-spec:
-  containers: [{name: c, image: nginx, resources: {requests: {cpu: %q, memory: 256Mi}}}]
----
-`, i, cpu)
-	}
-	return b.Bytes()
-}
 
 // BenchmarkSnapshotScale answers questions about a snapshot of a large
 // cluster — 5 000 nodes, 40 000 bound pods, 20 pending — as users ask
@@ -75,7 +28,7 @@ func BenchmarkSnapshotScale(b *testing.B) {
 	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/kubectl-schedscope").CombinedOutput(); err != nil {
 		b.Fatalf("go build: %v\n%s", err, out)
 	}
-	data := snapshotCluster(nodes, bound, pending)
+	data := scale.Snapshot(nodes, bound, pending)
 	path := filepath.Join(dir, "snapshot.yaml")
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		b.Fatal(err)

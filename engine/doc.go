@@ -49,11 +49,13 @@
 //     check). snapshot.go and snapshot_scrub.go write a cluster as a fixture,
 //     keeping only what the scheduler reads.
 //   - What-if. fork.go captures the state a cycle saw and re-runs it;
-//     fork_runner.go re-runs many changes of one pod on one scheduler;
+//     fork_runner.go re-runs many changes of one pod, and of nodes it can
+//     write and write back, on one scheduler;
 //     whatif_change.go applies the changes a user can make (recorder.Change,
 //     plain data: flags, keys and suggest make them); suggest.go: the search
 //     for the smallest change that places a pod; capacity.go: whole runs
 //     with a workload scaled (capacity, whatif --scale).
 //
-// Package engine/extendertest runs a real HTTP scheduler extender for tests.
+// Package engine/extendertest runs a real HTTP scheduler extender for tests;
+// engine/internal/scale writes the large snapshot the benchmarks share.
 package engine

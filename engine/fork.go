@@ -378,26 +378,18 @@ func (f *Fork) Sampled() bool {
 	return c != nil && c.NodesToFind > 0 && c.NodesToFind < c.NumNodes()
 }
 
-// clone copies the fork deeply enough for With to change it.
+// clone copies the fork for With to change it. The objects are shared, not
+// copied: a change never edits a fork's object in place but puts a new one
+// in its slot (patchNode, editNode, removeNode's nominated pods), so only
+// the slices and the pod are copied. At cluster scale a deep copy was most
+// of a change: 40 000 placed pods for a new weight.
 func (f *Fork) clone() *Fork {
 	g := *f
 	g.Pod = f.Pod.DeepCopy()
-	g.Nodes = make([]*v1.Node, len(f.Nodes))
-	for i, n := range f.Nodes {
-		g.Nodes[i] = n.DeepCopy()
-	}
-	g.Placed = make([]*v1.Pod, len(f.Placed))
-	for i, p := range f.Placed {
-		g.Placed[i] = p.DeepCopy()
-	}
-	g.Nominated = make([]*v1.Pod, len(f.Nominated))
-	for i, p := range f.Nominated {
-		g.Nominated[i] = p.DeepCopy()
-	}
-	g.Others = make([]runtime.Object, len(f.Others))
-	for i, o := range f.Others {
-		g.Others[i] = o.DeepCopyObject()
-	}
+	g.Nodes = slices.Clone(f.Nodes)
+	g.Placed = slices.Clone(f.Placed)
+	g.Nominated = slices.Clone(f.Nominated)
+	g.Others = slices.Clone(f.Others)
 	g.Config = f.Config.DeepCopy()
 	g.Changes = slices.Clone(f.Changes)
 	g.cluster = nil // a change may make it another

@@ -3,14 +3,17 @@ package engine
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"slices"
 	"sync"
 	"sync/atomic"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	clienttesting "k8s.io/client-go/testing"
+	"k8s.io/component-helpers/node/topology"
 
 	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder"
@@ -24,10 +27,23 @@ import (
 // the runner deletes the one it ran and waits until the scheduler has
 // settled, which leaves the scheduler as a new one over the same cluster
 // would be (the test TestRunnerMatchesFreshRuns compares the two on every
-// embedded fixture). A run that wrote anything but its own pod (a
-// preemption's evictions, a provisioned volume) changed the cluster, and
-// the next pod gets a new scheduler. Any other fork runs on its own, as
-// Fork.Run does.
+// embedded fixture).
+//
+// A fork whose changes edited nodes in place (PatchNode, EditNode, in the
+// same zone) or added nodes after the others (CopyNode, AddNode) runs there
+// too: the runner writes those nodes through the in-memory API server as
+// a cluster's nodes change, runs the pod, and writes them back (the edited
+// ones as they were, the added ones deleted), each time waiting until the
+// scheduler has settled. The node tree keeps its order through both: an
+// edit in one zone leaves a node where it was, and an added node is taken
+// only when its name puts it after the others of its zone (where a new
+// scheduler, listing nodes by name, puts it too, and where the running one
+// appends it); it is taken out again after the run.
+//
+// A run that wrote anything but its own pod (a preemption's evictions, a
+// provisioned volume) changed the cluster, and the next pod gets a new
+// scheduler. Any other fork (a removed node, an evicted pod, another
+// configuration) runs on its own, as Fork.Run does.
 type Runner struct {
 	base *Fork
 	cur  *forkScheduler
@@ -40,9 +56,11 @@ func (f *Fork) NewRunner() *Runner {
 	return &Runner{base: f}
 }
 
-// Run runs g, on the shared scheduler when g holds the runner's cluster.
+// Run runs g, on the shared scheduler when g holds the runner's cluster or
+// one that differs from it by nodes the runner can write and write back.
 func (r *Runner) Run(ctx context.Context, g *Fork) (*RunResult, error) {
-	if g.cluster != r.base.cluster {
+	d, ok := r.delta(g)
+	if !ok {
 		return g.Run(ctx)
 	}
 	if r.cur != nil && r.cur.dirty.Load() {
@@ -56,13 +74,80 @@ func (r *Runner) Run(ctx context.Context, g *Fork) (*RunResult, error) {
 		}
 		r.cur = s
 	}
-	res, err := r.cur.run(ctx, g, true)
+	res, err := r.cur.runChanged(ctx, g, d)
 	if err != nil {
 		// What the failed run left is unknown: start anew next time.
 		r.cur.close()
 		r.cur = nil
 	}
 	return res, err
+}
+
+// nodeDelta is how a fork's nodes differ from the runner's cluster: nodes
+// edited in place (base and changed, in order) and nodes added after the
+// others.
+type nodeDelta struct {
+	was, now []*v1.Node
+	added    []*v1.Node
+}
+
+// delta reports how g's cluster differs from the runner's, and whether
+// the runner can make that difference through the API server and undo it:
+// the same placed and nominated pods, other objects and configuration (the
+// very objects: With shares what it did not change), and nodes that are
+// the runner's own, edited without moving zone, then perhaps added ones.
+func (r *Runner) delta(g *Fork) (nodeDelta, bool) {
+	b := r.base
+	var d nodeDelta
+	if g.cluster != nil && g.cluster == b.cluster {
+		return d, true
+	}
+	same := func(x, y []*v1.Pod) bool {
+		return len(x) == len(y) && slices.EqualFunc(x, y, func(p, q *v1.Pod) bool { return p == q })
+	}
+	if g.Profile != b.Profile || g.SearchStart != b.SearchStart || !same(g.Placed, b.Placed) || !same(g.Nominated, b.Nominated) ||
+		len(g.Others) != len(b.Others) || len(g.Nodes) < len(b.Nodes) || !reflect.DeepEqual(g.Config, b.Config) {
+		return d, false
+	}
+	for i, o := range g.Others {
+		if o != b.Others[i] {
+			return d, false
+		}
+	}
+	for i, n := range b.Nodes {
+		m := g.Nodes[i]
+		if m == n {
+			continue
+		}
+		if m.Name != n.Name || topology.GetZoneKey(m) != topology.GetZoneKey(n) || !equality.Semantic.DeepEqual(m.Status.Images, n.Status.Images) {
+			return d, false
+		}
+		d.was, d.now = append(d.was, n), append(d.now, m)
+	}
+	// An added node must take the place in the node tree that a new
+	// scheduler, listing nodes by name, gives it: after every node of its
+	// zone, and, in a zone of its own, after every node. It must list no
+	// images, nor may an edit change a node's: the cache counts the nodes
+	// holding an image into a node's snapshot only when that node changes,
+	// so a node added and taken away again leaves others counting it.
+	last, lastIn := "", map[string]string{}
+	for _, n := range b.Nodes {
+		z := topology.GetZoneKey(n)
+		last, lastIn[z] = max(last, n.Name), max(lastIn[z], n.Name)
+	}
+	for _, a := range g.Nodes[len(b.Nodes):] {
+		z := topology.GetZoneKey(a)
+		l, ok := lastIn[z]
+		if !ok {
+			l = last
+		}
+		if a.Name <= l || len(a.Status.Images) > 0 {
+			return d, false
+		}
+		last, lastIn[z] = max(last, a.Name), a.Name
+		d.added = append(d.added, a)
+	}
+	return d, true
 }
 
 // Close stops the runner's scheduler.
@@ -87,6 +172,9 @@ type forkScheduler struct {
 	// cluster another than the fork's.
 	running *v1.Pod
 	dirty   atomic.Bool
+	// changing is set while the runner writes a fork's nodes and writes
+	// them back: those writes are its own, not the run's.
+	changing bool
 }
 
 // newForkScheduler builds and starts a scheduler over f's cluster, with
@@ -168,12 +256,86 @@ func (s *forkScheduler) watchWrites(action clienttesting.Action) (bool, runtime.
 		name = a.GetName()
 	}
 	s.mu.Lock()
-	p := s.running
+	p, changing := s.running, s.changing
 	s.mu.Unlock()
+	if changing {
+		return false, nil, nil
+	}
 	if p == nil || resource != "pods" || action.GetNamespace() != p.Namespace || name != p.Name {
 		s.dirty.Store(true)
 	}
 	return false, nil, nil
+}
+
+// runChanged writes d's nodes, runs g's pod as run does with again, and
+// writes the nodes back, leaving the cluster the runner's again. A run
+// that wrote anything but its pod leaves the scheduler dirty, and its
+// nodes are not written back: the scheduler is not used again.
+func (s *forkScheduler) runChanged(ctx context.Context, g *Fork, d nodeDelta) (*RunResult, error) {
+	if len(d.now)+len(d.added) == 0 {
+		return s.run(ctx, g, true)
+	}
+	nodes := s.e.client.CoreV1().Nodes()
+	if err := s.writeNodes(ctx, func() error {
+		for _, n := range d.now {
+			if _, err := nodes.Update(ctx, unversioned(n), metav1.UpdateOptions{}); err != nil {
+				return err
+			}
+		}
+		for _, n := range d.added {
+			if _, err := nodes.Create(ctx, unversioned(n), metav1.CreateOptions{}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		return nil, fmt.Errorf("writing the fork's nodes: %w", err)
+	}
+	res, err := s.run(ctx, g, true)
+	if err != nil || s.dirty.Load() {
+		return res, err
+	}
+	if err := s.writeNodes(ctx, func() error {
+		for _, n := range d.was {
+			if _, err := nodes.Update(ctx, unversioned(n), metav1.UpdateOptions{}); err != nil {
+				return err
+			}
+		}
+		zero := int64(0)
+		for _, n := range d.added {
+			if err := nodes.Delete(ctx, n.Name, metav1.DeleteOptions{GracePeriodSeconds: &zero}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		return nil, fmt.Errorf("writing the nodes back: %w", err)
+	}
+	return res, nil
+}
+
+// writeNodes makes the runner's own writes and waits until the scheduler
+// has settled on them.
+func (s *forkScheduler) writeNodes(ctx context.Context, write func() error) error {
+	s.mu.Lock()
+	s.changing = true
+	s.mu.Unlock()
+	err := write()
+	s.mu.Lock()
+	s.changing = false
+	s.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	return s.e.waitSettled(ctx)
+}
+
+// unversioned is a copy of n to write whatever version is stored (forks
+// share their objects: the write's new version goes on the copy).
+func unversioned(n *v1.Node) *v1.Node {
+	c := n.DeepCopy()
+	c.ResourceVersion = ""
+	return c
 }
 
 // run schedules g's pod and, with again, then deletes it and waits until
@@ -189,8 +351,8 @@ func (s *forkScheduler) run(ctx context.Context, g *Fork, again bool) (*RunResul
 	e.trace.mu.Lock()
 	e.trace.seq = 0
 	e.trace.mu.Unlock()
-	if n := len(s.f.Nodes); n > 0 {
-		*e.nextStart = s.f.SearchStart % n
+	if n := len(g.Nodes); n > 0 {
+		*e.nextStart = g.SearchStart % n
 	}
 	e.opts.Diagnostic = g.Diagnostic
 	s.mu.Lock()

@@ -29,9 +29,11 @@ import (
 // kube-scheduler, for configuration) would check it, and fails with one
 // line naming what is wrong.
 func (f *Fork) With(changes ...recorder.Change) (*Fork, error) {
-	g := f.clone()
+	var g *Fork
 	if recorder.PodOnly(changes) {
 		g = f.withPod()
+	} else {
+		g = f.clone()
 	}
 	for _, c := range changes {
 		if err := g.apply(c); err != nil {
@@ -271,9 +273,12 @@ func (f *Fork) removeNode(name string) error {
 	}
 	f.Nodes = slices.Delete(f.Nodes, i, i+1)
 	f.Placed = slices.DeleteFunc(f.Placed, func(p *v1.Pod) bool { return p.Spec.NodeName == name })
-	for _, p := range f.Nominated {
+	for i, p := range f.Nominated {
 		if p.Status.NominatedNodeName == name {
-			p.Status.NominatedNodeName = ""
+			// Forks share their objects: the nomination is dropped on a copy.
+			q := p.DeepCopy()
+			q.Status.NominatedNodeName = ""
+			f.Nominated[i] = q
 		}
 	}
 	if f.Pod.Status.NominatedNodeName == name {

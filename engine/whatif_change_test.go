@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -26,6 +27,9 @@ func TestChangesMoveThePod(t *testing.T) {
 	if f.Recorded.Outcome.Result != recorder.ResultUnschedulable {
 		t.Fatalf("the recorded cycle is %s, want Unschedulable", f.Recorded.Outcome.Result)
 	}
+	// Forks share their objects (clone copies slices, not objects): no
+	// change may edit one in place.
+	before := forkObjectsJSON(t, f)
 	tests := []struct {
 		name     string
 		changes  []recorder.Change
@@ -76,6 +80,19 @@ func TestChangesMoveThePod(t *testing.T) {
 	if len(f.Nodes) != 4 || f.Nodes[0].Spec.Unschedulable != true || len(f.Changes) != 0 {
 		t.Errorf("With changed the fork it was called on")
 	}
+	if after := forkObjectsJSON(t, f); after != before {
+		t.Errorf("a change edited an object of the fork it was made on:\nbefore %s\nafter  %s", before, after)
+	}
+}
+
+// forkObjectsJSON is every object of f's cluster, as JSON.
+func forkObjectsJSON(t *testing.T, f *Fork) string {
+	t.Helper()
+	b, err := json.Marshal([]any{f.Pod, f.Nodes, f.Placed, f.Nominated, f.Others})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // Bad changes fail with one line that names what is wrong.

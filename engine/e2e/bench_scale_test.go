@@ -1,0 +1,181 @@
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/klog/v2"
+
+	"github.com/schedscope/schedscope/engine/fixture"
+	"github.com/schedscope/schedscope/engine/internal/scale"
+)
+
+// BenchmarkSnapshotVersusKubeScheduler puts the cluster BenchmarkSnapshotScale
+// asks about (5 000 nodes, 40 000 bound pods, 20 pending: scale.Snapshot) on
+// the e2e control plane and times, from process start, two programs that
+// start against it:
+//
+//   - schedscope's binary, `live -A --no-tui`: until it prints its first
+//     cycle, a prediction for one of the pending pods (ready to predict);
+//   - the real kube-scheduler (in this process, beside the API server, as
+//     the e2e tests run it): until the API server reports its first binding
+//     of a pending pod (start, caches synced, one cycle, the binding).
+//
+// live runs first, while no scheduler has bound the pending pods. Both
+// share the machine with the API server and etcd, which serve their lists.
+func BenchmarkSnapshotVersusKubeScheduler(b *testing.B) {
+	klog.SetOutput(discardWriter{})
+	klog.LogToStderr(false)
+	const nodes, bound, pending = 5000, 40000, 20
+	objs, err := fixture.DecodeManifest("snapshot", scale.Snapshot(nodes, bound, pending))
+	if err != nil {
+		b.Fatal(err)
+	}
+	bin := filepath.Join(b.TempDir(), "kubectl-schedscope")
+	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/kubectl-schedscope").CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	var liveReady, firstBinding, load float64
+	for i := 0; i < b.N; i++ {
+		s := &scope{TB: b}
+		ctx, cancel := context.WithCancel(context.Background())
+		cp := startControlPlane(s)
+		start := time.Now()
+		createInParallel(s, ctx, cp, objs)
+		load += time.Since(start).Seconds()
+		liveReady += timeLiveReady(s, ctx, bin, cp.kubeconfig(s, "admin", cp.admin))
+		firstBinding += timeFirstBinding(s, ctx, cp)
+		cancel()
+		s.close()
+	}
+	n := float64(b.N)
+	b.ReportMetric(liveReady/n, "live-ready-s")
+	b.ReportMetric(firstBinding/n, "kube-scheduler-first-binding-s")
+	b.ReportMetric(load/n, "api-server-create-s")
+	b.ReportMetric(0, "ns/op")
+}
+
+// createInParallel creates objs on the control plane, namespaces first,
+// then nodes, then pods, eight at a time.
+func createInParallel(b testing.TB, ctx context.Context, cp *controlPlane, objs []runtime.Object) {
+	b.Helper()
+	var namespaces, nodes, pods []runtime.Object
+	for _, o := range objs {
+		switch o.(type) {
+		case *v1.Namespace:
+			namespaces = append(namespaces, o)
+		case *v1.Node:
+			nodes = append(nodes, o)
+		case *v1.Pod:
+			pods = append(pods, o)
+		default:
+			b.Fatalf("the snapshot holds a %T", o)
+		}
+	}
+	for _, group := range [][]runtime.Object{namespaces, nodes, pods} {
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		errs := make(chan error, 8)
+		for range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					i := int(next.Add(1) - 1)
+					if i >= len(group) {
+						return
+					}
+					var err error
+					switch o := group[i].(type) {
+					case *v1.Namespace:
+						_, err = cp.client.CoreV1().Namespaces().Create(ctx, o, metav1.CreateOptions{})
+					case *v1.Node:
+						_, err = cp.client.CoreV1().Nodes().Create(ctx, o, metav1.CreateOptions{})
+					case *v1.Pod:
+						if o.Namespace == "" {
+							o.Namespace = "default"
+						}
+						_, err = cp.client.CoreV1().Pods(o.Namespace).Create(ctx, o, metav1.CreateOptions{})
+					}
+					if err != nil {
+						errs <- err
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		if err := <-errs; err != nil {
+			b.Fatalf("creating the snapshot: %v", err)
+		}
+	}
+}
+
+// timeLiveReady starts `live -A --no-tui` and returns the seconds from its
+// start to its first cycle line.
+func timeLiveReady(b testing.TB, ctx context.Context, bin, kubeconfig string) float64 {
+	b.Helper()
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "live", "-A", "--no-tui", "--kubeconfig", kubeconfig)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer func() {
+		cancel()
+		_ = cmd.Wait()
+	}()
+	lines := bufio.NewScanner(out)
+	for lines.Scan() {
+		if strings.HasPrefix(lines.Text(), "cycle ") {
+			return time.Since(start).Seconds()
+		}
+	}
+	b.Fatalf("live printed no cycle within 5 minutes\n%s", stderr.String())
+	return 0
+}
+
+// timeFirstBinding starts kube-scheduler and returns the seconds from its
+// start to the first pod the API server reports bound.
+func timeFirstBinding(b testing.TB, ctx context.Context, cp *controlPlane) float64 {
+	b.Helper()
+	w, err := cp.client.CoreV1().Pods("default").Watch(ctx, metav1.ListOptions{LabelSelector: "app=pending"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer w.Stop()
+	start := time.Now()
+	cp.startScheduler(b, ctx)
+	timeout := time.After(5 * time.Minute)
+	for {
+		select {
+		case ev, ok := <-w.ResultChan():
+			if !ok {
+				b.Fatal("the pod watch ended")
+			}
+			if p, ok := ev.Object.(*v1.Pod); ok && p.Spec.NodeName != "" {
+				return time.Since(start).Seconds()
+			}
+		case <-timeout:
+			b.Fatal("kube-scheduler bound no pod in 5 minutes")
+		}
+	}
+}
