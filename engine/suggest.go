@@ -12,10 +12,14 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	resourcehelper "k8s.io/component-helpers/resource"
 	corev1helpers "k8s.io/component-helpers/scheduling/corev1"
 	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
 	"k8s.io/klog/v2"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/feature"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/noderesources"
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
@@ -308,6 +312,9 @@ func (f *Fork) candidates(c *recorder.Cycle, failing map[string][]recorder.Rejec
 	// same allocatable, taints and labels but its hostname): one is tried.
 	copied := map[string]bool{}
 	addCopy := func(n *v1.Node) {
+		if !fitsEmpty(f.Pod, n) {
+			return
+		}
 		if k := nodeShape(n); !copied[k] {
 			copied[k] = true
 			add(recorder.CopyNode{From: n.Name, Node: n.Name + "-copy"}, fmt.Sprintf("add one more node like %s (as %s-copy), empty", n.Name, n.Name), 3)
@@ -398,6 +405,20 @@ func (f *Fork) candidates(c *recorder.Cycle, failing map[string][]recorder.Rejec
 		return cmp.Compare(a.order, b.order)
 	})
 	return out
+}
+
+// fitsEmpty reports whether pod's requests fit an empty node like n, by
+// the NodeResourcesFit filter's own arithmetic (noderesources.Fits). An
+// empty copy of a node the pod is too big for cannot place it: suggest
+// does not spend a re-run (at cluster scale, a new scheduler) on it.
+func fitsEmpty(pod *v1.Pod, n *v1.Node) bool {
+	ni := framework.NewNodeInfo()
+	ni.SetNode(n)
+	fts := feature.NewSchedulerFeaturesFromGates(utilfeature.DefaultFeatureGate)
+	return len(noderesources.Fits(pod, ni, nil, noderesources.ResourceRequestsOptions{
+		EnablePodLevelResources:   fts.EnablePodLevelResources,
+		EnableDRAExtendedResource: fts.EnableDRAExtendedResource,
+	})) == 0
 }
 
 // alikeNodes finds the node a lowered request was drawn from in its text.

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -169,5 +170,31 @@ func TestSuggestionsAreConfirmedOnEveryFixture(t *testing.T) {
 	}
 	if found < 2 {
 		t.Errorf("found %d unschedulable pods across the fixtures; default.yaml and unschedulable.yaml hold one each", found)
+	}
+}
+
+// One more empty node like a node the pod is rejected by is a candidate
+// only when the pod fits such a node empty: too-small (1 cpu, 2Gi) cannot
+// hold the stuck pod (2 cpu, 4Gi) even with nothing on it.
+func TestCopiesOnlyOfNodesThePodFitsEmpty(t *testing.T) {
+	f := forkStuck(t)
+	copies := func(g *Fork) []string {
+		var from []string
+		for _, c := range g.candidates(f.Recorded, diagnosis(f.Recorded), "") {
+			if cp, ok := c.change.(recorder.CopyNode); ok {
+				from = append(from, cp.From)
+			}
+		}
+		return from
+	}
+	if got := copies(f); slices.Contains(got, "too-small") {
+		t.Errorf("copies drawn: %v; an empty too-small cannot hold the pod", got)
+	}
+	g, err := f.With(recorder.PatchNode{Node: "too-small", Patch: `{"status":{"allocatable":{"cpu":"3","memory":"8Gi"}}}`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := copies(g); !slices.Contains(got, "too-small") {
+		t.Errorf("copies drawn once too-small has 3 cpu and 8Gi: %v; want one of too-small", got)
 	}
 }
