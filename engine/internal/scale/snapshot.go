@@ -55,4 +55,3 @@ spec:
 	}
 	return b.Bytes()
 }
-
