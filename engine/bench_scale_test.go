@@ -21,8 +21,9 @@ import (
 // It reports each command's wall time from process start to exit and the
 // peak RSS of explain, cold (no admitted-fixture cache: every command
 // loads the snapshot) and cached (after a first question wrote the cache
-// entry; that first question is reported too), and, in this process, how
-// many fixture objects the loader decodes and admits per second.
+// entry; that first question is reported too); sim's first frame and first
+// cycle on screen, in tmux; and, in this process, how many fixture objects
+// the loader decodes and admits per second.
 func BenchmarkSnapshotScale(b *testing.B) {
 	const nodes, bound, pending = 5000, 40000, 20
 	dir := b.TempDir()
@@ -73,6 +74,9 @@ func BenchmarkSnapshotScale(b *testing.B) {
 			}
 			m[mode.name+"suggest-s"] += wall
 		}
+		first, cycle := simFrames(b, bin, path, cold)
+		m["sim-first-frame-s"] += first
+		m["sim-first-cycle-s"] += cycle
 		start := time.Now()
 		fx, err := fixture.Load(path, data)
 		if err != nil {
@@ -81,7 +85,9 @@ func BenchmarkSnapshotScale(b *testing.B) {
 		m["objects/s"] += float64(len(fx.Objects)+len(fx.Pending)) / time.Since(start).Seconds()
 	}
 	for unit, v := range m {
-		b.ReportMetric(v/float64(b.N), unit)
+		if v > 0 { // sim's frames are not measured without tmux
+			b.ReportMetric(v/float64(b.N), unit)
+		}
 	}
 	b.ReportMetric(float64(len(data))/float64(nodes+bound+pending+50), "fixture-B/object")
 	b.ReportMetric(0, "ns/op")
@@ -109,4 +115,52 @@ func timed(b *testing.B, bin string, env []string, in []byte, args ...string) (f
 		rss = kb / 1024
 	}
 	return wall, rss, stdout.String()
+}
+
+// simFrames starts `sim -f path` in a tmux pane of 200×50 and returns the
+// seconds from its start to its first frame (the debugger saying it is
+// loading the fixture) and to the first cycle on screen; 0, 0 without tmux.
+func simFrames(b *testing.B, bin, path string, env []string) (first, cycle float64) {
+	b.Helper()
+	tmux, err := exec.LookPath("tmux")
+	if err != nil {
+		return 0, 0
+	}
+	dir := b.TempDir()
+	// The first-run hint is not what this measures.
+	if err := os.MkdirAll(filepath.Join(dir, "schedscope"), 0o700); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "schedscope", "first-run-seen"), nil, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	sock := filepath.Join(dir, "tmux.sock")
+	start := time.Now()
+	// A new tmux server, and the pane, take this command's environment.
+	cmd := exec.Command(tmux, "-S", sock, "new-session", "-d", "-s", "sim", "-x", "200", "-y", "50", bin+" sim -f "+path+"; sleep 600")
+	cmd.Env = append(env, "XDG_CONFIG_HOME="+dir, "TERM=xterm-256color")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("tmux: %v\n%s", err, out)
+	}
+	defer exec.Command(tmux, "-S", sock, "kill-server").Run()
+	deadline := time.Now().Add(2 * time.Minute)
+	for time.Now().Before(deadline) {
+		out, err := exec.Command(tmux, "-S", sock, "capture-pane", "-p", "-t", "sim").Output()
+		if err != nil {
+			b.Fatalf("tmux capture-pane: %v", err)
+		}
+		screen := string(out)
+		if first == 0 && strings.Contains(screen, "loading the fixture") {
+			first = time.Since(start).Seconds()
+		}
+		if strings.Contains(screen, "default/pending-0") {
+			if first == 0 {
+				first = time.Since(start).Seconds()
+			}
+			return first, time.Since(start).Seconds()
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	b.Fatal("sim showed no cycle within 2 minutes")
+	return 0, 0
 }

@@ -83,6 +83,14 @@ func (r *Runner) Run(ctx context.Context, g *Fork) (*RunResult, error) {
 	return res, err
 }
 
+// Takes reports whether Run runs g on the runner's shared scheduler;
+// otherwise g gets a scheduler of its own, which a caller may build while
+// the runner runs something else (Fork.Run).
+func (r *Runner) Takes(g *Fork) bool {
+	_, ok := r.delta(g)
+	return ok
+}
+
 // nodeDelta is how a fork's nodes differ from the runner's cluster: nodes
 // edited in place (base and changed, in order) and nodes added after the
 // others.

@@ -177,7 +177,9 @@ func (s *store) put(gvr schema.GroupVersionResource, obj runtime.Object, ns stri
 	if err != nil {
 		return err
 	}
-	if m.GetNamespace() == "" {
+	// Only written when it changes: forks' stores adopt the very same
+	// objects, and may do so at once.
+	if m.GetNamespace() == "" && ns != "" {
 		m.SetNamespace(ns)
 	}
 	if m.GetNamespace() != ns {

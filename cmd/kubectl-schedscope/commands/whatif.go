@@ -435,9 +435,25 @@ func (o *WhatIfOptions) Run(ctx context.Context) error {
 	before := f.Recorded
 	doc := whatIfDocument{Pod: f.Pod.Namespace + "/" + f.Pod.Name, Changes: changeDocs(changes), Sampled: f.Sampled()}
 	// A change to the pod alone re-runs on the scheduler the sampled
-	// baseline ran on: it is built once.
+	// baseline ran on: it is built once. Any other change gets a scheduler
+	// of its own, built while the baseline runs: building one over a large
+	// cluster is mostly one core's work.
 	runner := f.NewRunner()
 	defer runner.Close()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type run struct {
+		res *engine.RunResult
+		err error
+	}
+	var own chan run
+	if f.Sampled() && !runner.Takes(changed) {
+		own = make(chan run, 1)
+		go func() {
+			res, err := changed.Run(ctx)
+			own <- run{res, err}
+		}()
+	}
 	if f.Sampled() {
 		base, err := runner.Run(ctx, f)
 		if err != nil {
@@ -446,7 +462,13 @@ func (o *WhatIfOptions) Run(ctx context.Context) error {
 		doc.RecordedSampleDiffers = recorder.DiffCycles(f.Recorded, base.Cycle).Sampling != nil
 		before = base.Cycle
 	}
-	after, err := runner.Run(ctx, changed)
+	var after *engine.RunResult
+	if own != nil {
+		r := <-own
+		after, err = r.res, r.err
+	} else {
+		after, err = runner.Run(ctx, changed)
+	}
 	if err != nil {
 		return err
 	}

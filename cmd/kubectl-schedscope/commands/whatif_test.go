@@ -288,3 +288,18 @@ func TestDiffPairsReplicasByOutcome(t *testing.T) {
 		t.Errorf("%d pairs changed, want the one replica that moved", changed)
 	}
 }
+
+// On a sampled cycle, a change the baseline's scheduler cannot take (a
+// weight) runs on its own scheduler while the baseline re-runs; both sides
+// are told, from re-runs.
+func TestWhatIfSampledConfigChange(t *testing.T) {
+	out, errOut, code := run(t, "whatif", "-f", "large-cluster.yaml", "--pod", "job-03", "--set-weight", "NodeResourcesFit=5")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"sampled search", "before: bound to worker-", "after:  bound to worker-", "set the Score weight of NodeResourcesFit to 5"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+}
