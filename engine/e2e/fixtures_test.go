@@ -13,6 +13,7 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -106,7 +107,11 @@ func applyObjects(t testing.TB, ctx context.Context, cp *controlPlane, objs []ru
 		if gvks[0].Kind == "Namespace" && slices.Contains([]string{"default", "kube-system", "kube-public"}, un.GetName()) {
 			continue
 		}
-		created, err := ri.Create(ctx, un, metav1.CreateOptions{})
+		var created *unstructured.Unstructured
+		err = admitted(ctx, func() (err error) {
+			created, err = ri.Create(ctx, un, metav1.CreateOptions{})
+			return err
+		})
 		if err != nil {
 			t.Fatalf("creating %s %s: %v", gvks[0].Kind, un.GetName(), err)
 		}
@@ -120,6 +125,27 @@ func applyObjects(t testing.TB, ctx context.Context, cp *controlPlane, objs []ru
 	return pending
 }
 
+// admitted runs create until the API server admits it. The admission plugins
+// that look objects up (Priority finds a pod's PriorityClass, RuntimeClass its
+// class) read them from informers, which lag the create that put the object
+// there by a few milliseconds: a pod created right after its PriorityClass can
+// be refused as "no PriorityClass with name … was found". Such a refusal is
+// retried for up to ten seconds; any other error returns at once.
+func admitted(ctx context.Context, create func() error) error {
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		err := create()
+		if err == nil || !apierrors.IsForbidden(err) || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
 // scheduleOneByOne creates each pending pod after the previous one settled
 // with the real scheduler, and returns each pod's outcome. Victims of
 // preemption are deleted at once, as a kubelet would finish them.
@@ -130,7 +156,10 @@ func scheduleOneByOne(t *testing.T, ctx context.Context, cp *controlPlane, pendi
 	for _, p := range pending {
 		before = append(before, podPlacements(t, ctx, cp))
 		p = p.DeepCopy()
-		if _, err := cp.client.CoreV1().Pods(p.Namespace).Create(ctx, p, metav1.CreateOptions{}); err != nil {
+		if err := admitted(ctx, func() error {
+			_, err := cp.client.CoreV1().Pods(p.Namespace).Create(ctx, p, metav1.CreateOptions{})
+			return err
+		}); err != nil {
 			t.Fatalf("creating pod %s/%s: %v", p.Namespace, p.Name, err)
 		}
 		key := p.Namespace + "/" + p.Name

@@ -126,7 +126,10 @@ func TestSnapshotReplaysOffline(t *testing.T) {
 		pod := makePod(p.spec)
 		pod.Spec.PriorityClassName = p.class
 		pod.Spec.Containers[0].Env = []v1.EnvVar{{Name: "TOKEN", Value: secretValue}}
-		if _, err := cp.client.CoreV1().Pods("default").Create(ctx, pod, metav1.CreateOptions{}); err != nil {
+		if err := admitted(ctx, func() error {
+			_, err := cp.client.CoreV1().Pods("default").Create(ctx, pod, metav1.CreateOptions{})
+			return err
+		}); err != nil {
 			t.Fatal(err)
 		}
 	}

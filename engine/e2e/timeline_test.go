@@ -152,7 +152,10 @@ func (r *resources) apply(t *testing.T, ctx context.Context, o runtime.Object) s
 			t.Fatalf("deleting %s %s: %v", u.GetKind(), key, err)
 		}
 	case isPod:
-		if _, err := ri.Create(ctx, u, metav1.CreateOptions{}); err != nil {
+		if err := admitted(ctx, func() error {
+			_, err := ri.Create(ctx, u, metav1.CreateOptions{})
+			return err
+		}); err != nil {
 			t.Fatalf("creating pod %s: %v", key, err)
 		}
 	case err == nil:
@@ -163,7 +166,11 @@ func (r *resources) apply(t *testing.T, ctx context.Context, o runtime.Object) s
 		}
 		setStatus(t, ctx, ri, updated, u, statesStatus(o))
 	case apierrors.IsNotFound(err):
-		created, err := ri.Create(ctx, u, metav1.CreateOptions{})
+		var created *unstructured.Unstructured
+		err := admitted(ctx, func() (err error) {
+			created, err = ri.Create(ctx, u, metav1.CreateOptions{})
+			return err
+		})
 		if err != nil {
 			t.Fatalf("creating %s %s: %v", u.GetKind(), key, err)
 		}
