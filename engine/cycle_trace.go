@@ -381,7 +381,7 @@ func (c *cycleTrace) addPreScore(ps recorder.PluginStatus) {
 func (c *cycleTrace) timePhase(name string, start time.Time) {
 	d := time.Since(start)
 	c.mu.Lock()
-	c.c.Timings = append(c.c.Timings, recorder.PhaseTiming{Phase: name, Duration: d})
+	c.c.Timings = append(c.c.Timings, recorder.PhaseTiming{Phase: name, Duration: d, At: start.Sub(c.started)})
 	c.mu.Unlock()
 }
 

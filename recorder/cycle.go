@@ -312,6 +312,29 @@ type Outcome struct {
 type PhaseTiming struct {
 	Phase    string        `json:"phase"`
 	Duration time.Duration `json:"ns"`
+	// At is when the phase began, from the start of the cycle (Cycle.Start).
+	// Recordings made before it was recorded have none: their phases are
+	// taken to follow each other without gaps (see PhaseStarts).
+	At time.Duration `json:"at,omitempty"`
+}
+
+// PhaseStarts returns when each of the cycle's timed phases began, from
+// the start of the cycle, aligned with Timings: the recorded At, or, in a
+// recording made before phases' starts were recorded, the end of the phase
+// before (the first phase begins with the cycle).
+func (c *Cycle) PhaseStarts() []time.Duration {
+	out := make([]time.Duration, len(c.Timings))
+	recorded := slices.ContainsFunc(c.Timings, func(t PhaseTiming) bool { return t.At != 0 })
+	var next time.Duration
+	for i, t := range c.Timings {
+		if recorded {
+			out[i] = t.At
+		} else {
+			out[i] = next
+			next += t.Duration
+		}
+	}
+	return out
 }
 
 // Cycle is one scheduling attempt of one pod, from the scheduling queue to the

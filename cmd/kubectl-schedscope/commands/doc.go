@@ -32,5 +32,7 @@
 // filter matrix and score bars; cycle_tables.go: the tables both draw, as
 // data; export_cycle.go: the TUI's X writes a cycle
 // as both); text.go words a cycle
-// for text output.
+// for text output. otlp.go is the --otlp-endpoint of sim, record and live:
+// a source that also sends each cycle as an OpenTelemetry trace
+// (recorder/export/otel); export.go sends a recording's cycles the same way.
 package commands

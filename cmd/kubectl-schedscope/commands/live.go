@@ -32,6 +32,7 @@ type LiveOptions struct {
 	NoTUI         bool
 	Output        string
 	CallExtenders bool
+	otlp          otlpOptions
 	streams       genericiooptions.IOStreams
 
 	// mode is what --diagnostic says.
@@ -55,6 +56,7 @@ func NewCmdLive(streams genericiooptions.IOStreams) *cobra.Command {
 	cmd.Flags().Int64Var(&o.MaxSize, "max-size", 256<<20, "with --record: start a new file when it reaches this many bytes (0: never)")
 	cmd.Flags().IntVar(&o.Keep, "keep", 4, "with --record: how many full files to keep as FILE.1 … FILE.N")
 	cmd.Flags().BoolVar(&o.CallExtenders, "call-extenders", false, "send pending pods (and, unless nodeCacheCapable, their candidate nodes) to the filter and prioritize verbs of the extenders in --config; their bind and preempt verbs are never called")
+	o.otlp.addFlags(cmd.Flags())
 	cmd.Flags().BoolVar(&o.NoTUI, "no-tui", false, "print one line per cycle and observed binding instead of opening the debugger")
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "text", "with --no-tui: text or json (one JSON object per line: a header line, then cycles, observed bindings and problems, in the export format of explain -o json)")
 	return cmd
@@ -74,6 +76,9 @@ func (o *LiveOptions) Validate() error {
 	}
 	if o.Keep < 0 {
 		return errorf("--keep must not be negative")
+	}
+	if err := o.otlp.validate(); err != nil {
+		return err
 	}
 	if !o.NoTUI && (!isTerminal(o.streams.In) || !isTerminal(o.streams.Out)) {
 		return errorf("the debugger needs a terminal; without one, run: kubectl schedscope live --no-tui [-o text|json]")
@@ -133,6 +138,11 @@ func (o *LiveOptions) Run(ctx context.Context, reader *cluster.Reader) error {
 		defer rec.close(o.streams.ErrOut)
 		src = rec
 	}
+	src, finish, err := o.otlp.tee(ctx, src, o.streams.ErrOut)
+	if err != nil {
+		return err
+	}
+	defer finish()
 	name := "cluster " + reader.Context
 	if ns != "" {
 		name += " · namespace " + ns

@@ -25,6 +25,7 @@ type RecordOptions struct {
 	// Leftover is what to do with the partial recordings an earlier run to
 	// the same output left when it was killed: keep or remove.
 	Leftover string
+	otlp     otlpOptions
 }
 
 // What --leftover does with an earlier run's partial recording.
@@ -51,6 +52,7 @@ func NewCmdRecord(streams genericiooptions.IOStreams) *cobra.Command {
 	}
 	o.addFlags(cmd.Flags())
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "recording file to write, or - for standard output")
+	o.otlp.addFlags(cmd.Flags())
 	cmd.Flags().StringVar(&o.Leftover, "leftover", leftoverKeep, "what to do with a partial recording of FILE that an earlier, killed run left: keep (and name it) or remove")
 	return cmd
 }
@@ -62,6 +64,9 @@ func (o *RecordOptions) Validate() error {
 	}
 	if o.Leftover != leftoverKeep && o.Leftover != leftoverRemove {
 		return errorf("--leftover must be keep or remove, not %q", input.Quote(o.Leftover))
+	}
+	if err := o.otlp.validate(); err != nil {
+		return err
 	}
 	if o.Output == "-" {
 		if isTerminal(o.streams.Out) {
@@ -96,6 +101,11 @@ func (o *RecordOptions) Run(ctx context.Context) error {
 		out, where = f, o.Output
 	}
 	rec := &sessionRecorder{out: out}
+	src, finish, err := o.otlp.tee(ctx, o.source, o.streams.ErrOut)
+	if err != nil {
+		return err
+	}
+	defer finish()
 	var start time.Time
 	n := 0
 	// pods holds every pod with a cycle (the fixture's and those its
@@ -106,7 +116,7 @@ func (o *RecordOptions) Run(ctx context.Context) error {
 		bound bool
 	}
 	pods := map[string]last{}
-	err := consume(ctx, o.source, func(ev tui.Event) error {
+	err = consume(ctx, src, func(ev tui.Event) error {
 		err := rec.write(ev)
 		switch {
 		case ev.Header != nil:

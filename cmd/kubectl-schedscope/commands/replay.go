@@ -189,15 +189,11 @@ func (o *ReplayOptions) readHeader(in io.Reader, stop context.CancelFunc) (*reco
 // print one at a time. Problems go to standard error (and into the JSON
 // document); they do not fail the command: verify does that.
 func (o *ReplayOptions) print(ctx context.Context) error {
-	f, err := os.Open(o.File)
+	f, rd, err := openReader(o.File)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	rd, err := recorder.NewReader(f)
-	if err != nil {
-		return fmt.Errorf("%s: %w", o.File, err)
-	}
 	files, err := openReplayFiles(o.File)
 	if err != nil {
 		return err

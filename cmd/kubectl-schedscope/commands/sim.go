@@ -21,6 +21,7 @@ type SimOptions struct {
 	ctl *liveControl
 	// lesson, when set, is shown beside the run (learn).
 	lesson *tui.Lesson
+	otlp   otlpOptions
 }
 
 // NewCmdSim opens the debugger while the engine schedules a fixture.
@@ -36,6 +37,7 @@ func NewCmdSim(streams genericiooptions.IOStreams) *cobra.Command {
 	}
 	o.addFlags(cmd.Flags())
 	cmd.Flags().StringVar(&o.Record, "record", "", "also write the session to this recording file")
+	o.otlp.addFlags(cmd.Flags())
 	return cmd
 }
 
@@ -51,6 +53,9 @@ func (o *SimOptions) Complete(*cobra.Command, []string) error {
 // fixture that takes longer than fixtureLoadWait to load (a snapshot of a
 // large cluster) goes on loading under the debugger.
 func (o *SimOptions) Validate() error {
+	if err := o.otlp.validate(); err != nil {
+		return err
+	}
 	if err := o.checkInputsWithin(fixtureLoadWait); err != nil {
 		return err
 	}
@@ -84,7 +89,12 @@ func (o *SimOptions) Run(ctx context.Context) error {
 		out = f
 		src = &recordingTee{src: src, rec: &sessionRecorder{out: f}, path: o.Record}
 	}
-	err := tui.Run(ctx, src, tui.Options{Source: "fixture " + o.fixtureName(), Control: o.ctl, Fixtures: embeddedFixtures(), FirstRun: firstRunHint(o.streams.Out),
+	src, finish, err := o.otlp.tee(ctx, src, o.streams.ErrOut)
+	if err != nil {
+		return err
+	}
+	defer finish()
+	err = tui.Run(ctx, src, tui.Options{Source: "fixture " + o.fixtureName(), Control: o.ctl, Fixtures: embeddedFixtures(), FirstRun: firstRunHint(o.streams.Out),
 		Export: cycleFiles(".", "fixture "+o.fixtureName(), nil), Lesson: o.lesson,
 		WhatIf: newWhatIfSource(ctx, &o.simOptions)})
 	if err != nil {

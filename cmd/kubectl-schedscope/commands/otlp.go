@@ -1,0 +1,123 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/schedscope/schedscope/recorder/export/otel"
+	"github.com/schedscope/schedscope/tui"
+)
+
+// otlpOptions are the trace export flags of sim, record and live.
+type otlpOptions struct {
+	Endpoint string
+	Protocol string
+	// flag names the endpoint's flag, for messages (--otlp-endpoint when empty).
+	flag string
+}
+
+func (o *otlpOptions) addFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&o.Endpoint, "otlp-endpoint", "", "also send every cycle as an OpenTelemetry trace to this OTLP endpoint (http://HOST:4318 or, for gRPC, http://HOST:4317); the standard OTEL_EXPORTER_OTLP_* variables are read too")
+	fs.StringVar(&o.Protocol, "otlp-protocol", "", "OTLP protocol: grpc or http/protobuf (default: OTEL_EXPORTER_OTLP_PROTOCOL, else grpc for port 4317 and http/protobuf otherwise)")
+}
+
+// target says where traces go, and whether they go anywhere.
+func (o *otlpOptions) target() (otel.Target, bool, error) {
+	flag := o.flag
+	if flag == "" {
+		flag = "--otlp-endpoint"
+	}
+	t, ok, err := otel.Resolve(flag, o.Endpoint, o.Protocol, os.Getenv)
+	if err != nil {
+		return t, false, errorf("%v", err)
+	}
+	if !ok && o.Protocol != "" {
+		return t, false, errorf("--otlp-protocol needs %s (or OTEL_EXPORTER_OTLP_ENDPOINT)", flag)
+	}
+	return t, ok, nil
+}
+
+// validate checks the flags before anything runs.
+func (o *otlpOptions) validate() error {
+	_, _, err := o.target()
+	return err
+}
+
+// closeWait is how long a command waits at its end for the traces still
+// queued to reach the backend.
+const closeWait = 10 * time.Second
+
+// tee wraps src so that what it sends is also exported; with no endpoint
+// it returns src and a no-op finish. finish sends what is left and prints
+// the export's summary on w.
+func (o *otlpOptions) tee(ctx context.Context, src tui.Source, w io.Writer) (tui.Source, func(), error) {
+	t, ok, err := o.target()
+	if err != nil || !ok {
+		return src, func() {}, err
+	}
+	exp, err := otel.New(ctx, otel.Options{Target: t})
+	if err != nil {
+		return nil, nil, err
+	}
+	finish := func() {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), closeWait)
+		defer cancel()
+		fmt.Fprintln(w, exp.Close(ctx))
+	}
+	return &otlpTee{src: src, exp: exp}, finish, nil
+}
+
+// otlpTee is a source whose events are also exported as traces. Export
+// never holds the source up: a full queue drops, and the drops and the
+// backend's errors are sent as problems, again every dropReportEvery
+// while they go on.
+type otlpTee struct {
+	src tui.Source
+	exp *otel.Exporter
+
+	mu        sync.Mutex
+	toldDrops int64
+	toldAt    time.Time
+	toldErr   string
+}
+
+var _ tui.Source = (*otlpTee)(nil)
+
+func (t *otlpTee) Run(ctx context.Context, send func(tui.Event) bool) error {
+	return t.src.Run(ctx, func(ev tui.Event) bool {
+		switch {
+		case ev.Header != nil:
+			t.exp.Begin(*ev.Header)
+		case ev.Cycle != nil:
+			t.exp.Cycle(ev.Cycle)
+		case ev.Queue != nil:
+			t.exp.Queue(ev.Queue)
+		}
+		if p := t.problem(); p != nil && !send(tui.Event{Problem: p}) {
+			return false
+		}
+		return send(ev)
+	})
+}
+
+// problem is what the export has to say now, if anything.
+func (t *otlpTee) problem() error {
+	s := t.exp.Status()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if s.Err != nil && s.Err.Error() != t.toldErr {
+		t.toldErr = s.Err.Error()
+		return fmt.Errorf("otlp %s: %v", s.Target.URL, s.Err)
+	}
+	if s.Dropped > t.toldDrops && time.Since(t.toldAt) >= dropReportEvery {
+		t.toldDrops, t.toldAt = s.Dropped, time.Now()
+		return fmt.Errorf("otlp %s: %d records dropped so far: the export is slower than the scheduler", s.Target.URL, s.Dropped)
+	}
+	return nil
+}

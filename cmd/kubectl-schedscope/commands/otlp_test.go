@@ -1,0 +1,381 @@
+package commands
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/schedscope/schedscope/recorder"
+)
+
+// receiverBinary builds recorder/export/otel/testreceiver, the
+// OpenTelemetry Collector's OTLP receiver with an in-memory consumer, once
+// per test run, into receiverDir (TestMain removes it).
+var receiverBinary = sync.OnceValues(func() (string, error) {
+	src, err := filepath.Abs("../../../recorder/export/otel/testreceiver")
+	if err != nil {
+		return "", err
+	}
+	if receiverDir, err = os.MkdirTemp("", "schedscope-testreceiver-"); err != nil {
+		return "", err
+	}
+	bin := filepath.Join(receiverDir, "testreceiver")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Dir = src
+	if out, err := build.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build %s: %v: %s", src, err, out)
+	}
+	return bin, nil
+})
+
+var receiverDir string
+
+// A receiver is a running testreceiver.
+type receiver struct {
+	GRPC  string `json:"grpc"`
+	HTTP  string `json:"http"`
+	Spans string `json:"spans"`
+}
+
+// receivedSpan is a span as testreceiver's GET spans lists it.
+type receivedSpan struct {
+	Trace    string            `json:"trace"`
+	ID       string            `json:"id"`
+	Parent   string            `json:"parent"`
+	Name     string            `json:"name"`
+	Start    time.Time         `json:"start"`
+	End      time.Time         `json:"end"`
+	Attrs    map[string]string `json:"attrs"`
+	Resource map[string]string `json:"resource"`
+	Events   []struct {
+		Name  string            `json:"name"`
+		Time  time.Time         `json:"time"`
+		Attrs map[string]string `json:"attrs"`
+	} `json:"events"`
+}
+
+func startReceiver(t *testing.T) receiver {
+	t.Helper()
+	bin, err := receiverBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		stdin.Close() // it stops when its standard input closes
+		cmd.Wait()
+	})
+	line, err := bufio.NewReader(stdout).ReadBytes('\n')
+	if err != nil {
+		t.Fatalf("testreceiver printed no endpoints: %v", err)
+	}
+	var r receiver
+	if err := json.Unmarshal(line, &r); err != nil {
+		t.Fatalf("testreceiver's first line %q: %v", line, err)
+	}
+	return r
+}
+
+// spans returns what the receiver holds, once want root spans arrived.
+func (r receiver) spans(t *testing.T, want int) []receivedSpan {
+	t.Helper()
+	var got []receivedSpan
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		resp, err := http.Get(r.Spans)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = nil
+		err = json.NewDecoder(resp.Body).Decode(&got)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(roots(got)) >= want {
+			return got
+		}
+	}
+	t.Fatalf("the receiver holds %d traces, want %d", len(roots(got)), want)
+	return nil
+}
+
+func roots(spans []receivedSpan) []receivedSpan {
+	var out []receivedSpan
+	for _, s := range spans {
+		if s.Parent == "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// bySeq maps each cycle's number to its SchedulePod span.
+func bySeq(t *testing.T, spans []receivedSpan) map[int]receivedSpan {
+	t.Helper()
+	out := map[int]receivedSpan{}
+	for _, r := range roots(spans) {
+		if r.Name != "SchedulePod" {
+			t.Errorf("a trace's root is %q, want SchedulePod", r.Name)
+		}
+		seq, err := strconv.Atoi(r.Attrs["schedscope.cycle.seq"])
+		if err != nil {
+			t.Fatalf("root without a cycle number: %v", r.Attrs)
+		}
+		out[seq] = r
+	}
+	return out
+}
+
+// checkTree checks every span's place: the KEP's names under the parents
+// they belong under.
+func checkTree(t *testing.T, spans []receivedSpan) {
+	t.Helper()
+	byID := map[string]receivedSpan{}
+	for _, s := range spans {
+		byID[s.Trace+"/"+s.ID] = s
+	}
+	phases := []string{"preFilter", "batchHint", "filter", "postFilter", "preScore", "score", "reserve", "permit", "waitOnPermit", "preBind", "bind", "postBind"}
+	for _, s := range spans {
+		if s.Resource["service.name"] != "schedscope" {
+			t.Errorf("%s: resource %v", s.Name, s.Resource)
+		}
+		if s.Parent == "" {
+			continue
+		}
+		p, ok := byID[s.Trace+"/"+s.Parent]
+		if !ok {
+			t.Errorf("%s: parent %s is not in its trace", s.Name, s.Parent)
+			continue
+		}
+		var want []string
+		switch {
+		case s.Name == "schedulingCycle" || s.Name == "bindingCycle":
+			want = []string{"SchedulePod"}
+		case slices.Contains(phases, s.Name):
+			want = []string{"schedulingCycle", "bindingCycle"}
+			if s.Attrs["scheduler.phase"] == "" {
+				t.Errorf("%s has no scheduler.phase", s.Name)
+			}
+		case strings.HasPrefix(s.Name, "plugin: "):
+			want = phases
+			if s.Attrs["scheduler.plugin.name"] != strings.TrimPrefix(s.Name, "plugin: ") || s.Attrs["scheduler.plugin.extension_point"] != p.Attrs["scheduler.phase"] {
+				t.Errorf("%s under %s: attributes %v", s.Name, p.Name, s.Attrs)
+			}
+		default:
+			t.Errorf("unexpected span %q", s.Name)
+			continue
+		}
+		if !slices.Contains(want, p.Name) {
+			t.Errorf("%s is under %s, want one of %v", s.Name, p.Name, want)
+		}
+	}
+}
+
+// record runs record with args and loads what it wrote.
+func recordWith(t *testing.T, args ...string) *recorder.Recording {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "run.ssr")
+	_, errOut, code := run(t, append([]string{"record", "-o", path}, args...)...)
+	if code != 0 {
+		t.Fatalf("record %v: exit %d: %s", args, code, errOut)
+	}
+	if !strings.Contains(errOut, "otlp: sent ") {
+		t.Errorf("record did not say what it sent: %s", errOut)
+	}
+	rec, err := recorder.LoadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Header.Source.Name = path // kept for export below
+	return rec
+}
+
+// The default fixture's cycles, sent over HTTP while recording: a trace per
+// cycle, at the cycle's own times, shaped as KEP-5927 names it.
+func TestRecordSendsATracePerCycle(t *testing.T) {
+	rcv := startReceiver(t)
+	rec := recordWith(t, "--otlp-endpoint", rcv.HTTP)
+	spans := rcv.spans(t, len(rec.Cycles))
+	seqs := bySeq(t, spans)
+	if len(seqs) != len(rec.Cycles) || len(roots(spans)) != len(rec.Cycles) {
+		t.Fatalf("%d traces (%d cycle numbers) for %d cycles", len(roots(spans)), len(seqs), len(rec.Cycles))
+	}
+	checkTree(t, spans)
+	for _, c := range rec.Cycles {
+		r := seqs[c.Seq]
+		if !r.Start.Equal(c.Start) {
+			t.Errorf("cycle %d: SchedulePod starts %v, the cycle %v", c.Seq, r.Start, c.Start)
+		}
+		if r.Attrs["k8s.pod.name"] != c.Pod.Name || r.Attrs["k8s.pod.namespace"] != c.Pod.Namespace || r.Attrs["k8s.pod.uid"] != c.Pod.UID {
+			t.Errorf("cycle %d of %s: pod attributes %v", c.Seq, c.Pod.Key(), r.Attrs)
+		}
+		if c.Outcome.Result == recorder.ResultBound && r.Attrs["scheduler.selected_node"] != c.Outcome.Node {
+			t.Errorf("cycle %d bound to %s: selected_node %q", c.Seq, c.Outcome.Node, r.Attrs["scheduler.selected_node"])
+		}
+	}
+}
+
+// The preemption fixture, sent over gRPC, then its recording exported again
+// over HTTP to another receiver: the preempting cycle's attributes, the
+// pod's queue story, and the same traces at the same times both ways.
+func TestPreemptionTraceAndExportedRecording(t *testing.T) {
+	live := startReceiver(t)
+	rec := recordWith(t, "-f", "preemption", "--otlp-endpoint", "http://"+live.GRPC, "--otlp-protocol", "grpc")
+	spans := live.spans(t, 2)
+	checkTree(t, spans)
+	seqs := bySeq(t, spans)
+	first, second := seqs[1], seqs[2]
+	for k, want := range map[string]string{"scheduler.result": "unschedulable", "schedscope.nominated_node": "node-1",
+		"schedscope.victims": `["default/filler-1"]`, "scheduler.profile": "default-scheduler"} {
+		if first.Attrs[k] != want {
+			t.Errorf("preempting cycle: %s = %q, want %q", k, first.Attrs[k], want)
+		}
+	}
+	if !strings.HasPrefix(first.Attrs["schedscope.message"], "0/2 nodes are available: 2 Insufficient cpu.") {
+		t.Errorf("message %q", first.Attrs["schedscope.message"])
+	}
+	var rejections int
+	var story []string
+	for _, s := range spans {
+		if s.Trace == first.Trace && s.Attrs["scheduler.plugin.name"] == "NodeResourcesFit" && s.Attrs["scheduler.plugin.extension_point"] == "Filter" {
+			rejections = len(s.Events)
+		}
+	}
+	if rejections != 2 {
+		t.Errorf("NodeResourcesFit's Filter span has %d rejection events, want one per node (2)", rejections)
+	}
+	for _, e := range second.Events {
+		story = append(story, e.Name+" "+e.Attrs["schedscope.queue.event"]+" "+e.Attrs["schedscope.queue.hints"])
+	}
+	if !slices.Contains(story, `queue: Move AssignedPodDelete ["NodeResourcesFit: Queue"]`) {
+		t.Errorf("the second attempt's queue story %q does not tell that the victim's deletion requeued the pod", story)
+	}
+	if second.Attrs["scheduler.result"] != "scheduled" || second.Attrs["scheduler.selected_node"] != "node-1" {
+		t.Errorf("second cycle %v", second.Attrs)
+	}
+	var binders int
+	for _, s := range spans {
+		if s.Trace == second.Trace && s.Name == "plugin: DefaultBinder" {
+			binders++
+		}
+	}
+	if binders != 1 {
+		t.Errorf("%d DefaultBinder spans in the binding cycle, want 1", binders)
+	}
+
+	// The recording, exported later, gives the same traces at the same times.
+	later := startReceiver(t)
+	out, errOut, code := run(t, "export", "--otlp", later.HTTP, rec.Header.Source.Name)
+	if code != 0 {
+		t.Fatalf("export: exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "otlp: sent 2 cycles as traces") {
+		t.Errorf("export said %q", out)
+	}
+	again := later.spans(t, 2)
+	key := func(s receivedSpan) string {
+		return s.Trace + "/" + s.ID + " " + s.Name + " " + s.Start.Format(time.RFC3339Nano) + " " + s.End.Format(time.RFC3339Nano)
+	}
+	var a, b []string
+	for _, s := range spans {
+		a = append(a, key(s))
+	}
+	for _, s := range again {
+		b = append(b, key(s))
+	}
+	slices.Sort(a)
+	slices.Sort(b)
+	if !slices.Equal(a, b) {
+		t.Errorf("the exported recording's %d spans differ from the %d sent while recording", len(b), len(a))
+	}
+}
+
+// An endpoint that refuses: the recording is still written, and the
+// command says what did not reach it.
+func TestUnreachableEndpointIsSaidNotFatal(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.ssr")
+	_, errOut, code := run(t, "record", "-f", "preemption", "-o", path, "--otlp-endpoint", "http://127.0.0.1:1")
+	if code != 0 {
+		t.Fatalf("record failed with the endpoint down: %s", errOut)
+	}
+	if !strings.Contains(errOut, "0 reached http://127.0.0.1:1/v1/traces") || !strings.Contains(errOut, "connection refused") {
+		t.Errorf("stderr %q does not say the traces did not arrive and why", errOut)
+	}
+	if _, err := recorder.LoadFile(path); err != nil {
+		t.Errorf("the recording: %v", err)
+	}
+	_, errOut, code = run(t, "export", "--otlp", "http://127.0.0.1:1", path)
+	if code == 0 || !strings.Contains(errOut, "not every trace reached the backend") {
+		t.Errorf("export to a closed port: exit %d, %q", code, errOut)
+	}
+}
+
+// Endpoint flags and variables as the OpenTelemetry SDKs read them.
+func TestOTLPFlagsAndVariables(t *testing.T) {
+	tests := []struct {
+		name    string
+		env     map[string]string
+		args    []string
+		wantErr string
+	}{
+		{name: "not a URL", args: []string{"--otlp-endpoint", "localhost:4317"}, wantErr: `--otlp-endpoint: "localhost:4317" is not an OTLP endpoint URL`},
+		{name: "unknown protocol", args: []string{"--otlp-endpoint", "http://x:4318", "--otlp-protocol", "thrift"}, wantErr: "--otlp-protocol must be grpc or http/protobuf"},
+		{name: "http/json", env: map[string]string{"OTEL_EXPORTER_OTLP_PROTOCOL": "http/json"}, args: []string{"--otlp-endpoint", "http://x:4318"}, wantErr: "OTEL_EXPORTER_OTLP_PROTOCOL: http/json is not spoken"},
+		{name: "protocol alone", args: []string{"--otlp-protocol", "grpc"}, wantErr: "--otlp-protocol needs --otlp-endpoint"},
+		{name: "bad variable", env: map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "::"}, wantErr: "OTEL_EXPORTER_OTLP_ENDPOINT"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for k, v := range tt.env {
+				t.Setenv(k, v)
+			}
+			_, errOut, code := run(t, append([]string{"record", "-f", "preemption", "-o", filepath.Join(t.TempDir(), "r.ssr")}, tt.args...)...)
+			if code == 0 || !strings.Contains(errOut, tt.wantErr) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+				t.Errorf("exit %d, stderr %q; want one line with %q", code, errOut, tt.wantErr)
+			}
+		})
+	}
+
+	// The standard variable alone turns the export on, with /v1/traces
+	// added to its base URL; OTEL_SDK_DISABLED turns it off.
+	rcv := startReceiver(t)
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", rcv.HTTP)
+	path := filepath.Join(t.TempDir(), "r.ssr")
+	if _, errOut, code := run(t, "record", "-f", "preemption", "-o", path); code != 0 || !strings.Contains(errOut, "otlp: sent 2 cycles as traces") || !strings.Contains(errOut, rcv.HTTP+"/v1/traces") {
+		t.Errorf("with OTEL_EXPORTER_OTLP_ENDPOINT: exit %d, %q", code, errOut)
+	}
+	rcv.spans(t, 2)
+	t.Setenv("OTEL_SDK_DISABLED", "true")
+	if _, errOut, code := run(t, "record", "-f", "preemption", "-o", path); code != 0 || strings.Contains(errOut, "otlp") {
+		t.Errorf("with OTEL_SDK_DISABLED=true: exit %d, %q", code, errOut)
+	}
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if receiverDir != "" {
+		os.RemoveAll(receiverDir)
+	}
+	os.Exit(code)
+}

@@ -1,0 +1,60 @@
+// Package otel sends recorded scheduling cycles to a tracing backend
+// (Jaeger, Tempo, any OTLP endpoint) as OpenTelemetry traces, through the
+// OpenTelemetry Go SDK and its OTLP exporters (gRPC or HTTP/protobuf).
+//
+// A cycle is a trace, named as KEP-5927 ("Distributed tracing in
+// kube-scheduler", proposed) names its spans, so that schedscope's traces
+// read the same as kube-scheduler's will once upstream has them:
+//
+//	SchedulePod                        the cycle, from its start to its outcome
+//	├─ schedulingCycle
+//	│  ├─ preFilter                    a phase: scheduler.phase=PreFilter
+//	│  │  └─ plugin: NodeResourcesFit  where a phase runs once per plugin
+//	│  ├─ filter
+//	│  │  └─ plugin: TaintToleration   Filter and Score: one span per plugin,
+//	│  ├─ postFilter                   summarising its calls on every node
+//	│  ├─ preScore, score, reserve, permit
+//	└─ bindingCycle
+//	   └─ waitOnPermit, preBind, bind, postBind
+//
+// Phases the engine times beyond the KEP's (waitOnPermit, batchHint) are
+// named the same way. A Filter or Score plugin span starts with its phase
+// and lasts as long as the plugin's calls added up (never longer than the
+// phase: calls on different nodes run in parallel); a per-plugin phase's
+// plugin spans follow one another in the order the plugins ran. Each
+// rejection is a span event "rejection" on the plugin that made it (on
+// Filter, one per rejected node up to MaxRejectionEvents, the rest
+// counted). Spans take the cycle's own times, so a recording exported
+// later shows its incident when it happened.
+//
+// Attributes are the KEP's where it names them: k8s.pod.name,
+// k8s.pod.namespace, k8s.pod.uid, scheduler.profile, scheduler.phase,
+// scheduler.plugin.name, scheduler.plugin.extension_point, scheduler.result
+// (scheduled, unschedulable or error, as kube-scheduler's
+// schedule_attempts_total spells them) and scheduler.selected_node. What
+// the KEP does not name carries the schedscope. prefix:
+//
+//	schedscope.cycle.seq, schedscope.cycle.attempt    the cycle's number and the pod's attempt
+//	schedscope.pod.priority, schedscope.pod.owner
+//	schedscope.nodes.total, .evaluated, .feasible, .rejected
+//	schedscope.selection.rule, schedscope.tie_set     how the host was chosen; the nodes that tied
+//	schedscope.message, schedscope.reason             the PodScheduled condition's
+//	schedscope.nominated_node, schedscope.victims     preemption
+//	schedscope.queue.wait                             from the pod's last move into activeQ to the cycle (ns)
+//	schedscope.source, schedscope.whatif              what ran the cycle; the what-if that changed it
+//	schedscope.plugin.code, .reasons                  a per-plugin phase's status
+//	schedscope.plugin.calls, .time, .weight           Filter and Score summaries (time in ns, summed)
+//	schedscope.plugin.rejections, .rejections_by_reason
+//
+// The pod's queue story since its previous cycle (added, moved by a cluster
+// event with each plugin's queueing hint, backed off, gated) is a span event
+// "queue: <operation>" on SchedulePod at the time it happened.
+//
+// Trace and span IDs are derived from the recording (its creation time and
+// source) and the cycle's number, so exporting one recording twice, or a
+// recording a live export already sent, gives the same traces.
+//
+// Export never waits on the backend: cycles go through a bounded queue to
+// the SDK's batch span processor, and what does not fit is dropped and
+// counted (Summary).
+package otel

@@ -1,0 +1,296 @@
+package otel
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	otelapi "go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
+	"go.opentelemetry.io/otel/sdk/resource"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/schedscope/schedscope/recorder"
+)
+
+// DefaultQueue is how many cycles and queue events wait for the exporter
+// before more are dropped: a few seconds of a busy cluster.
+const DefaultQueue = 4096
+
+// Options configure an Exporter.
+type Options struct {
+	Target Target
+	// Queue is how many cycles and queue events may wait to be turned into
+	// spans; beyond it they are dropped and counted. 0 means DefaultQueue.
+	Queue int
+	// Wait makes Begin, Cycle and Queue wait for room in the queue instead
+	// of dropping: for exporting a recording, where nothing runs faster
+	// than the backend takes it.
+	Wait bool
+	// WhatIf, if set, describes the what-if whose cycles these are
+	// (schedscope.whatif).
+	WhatIf string
+	// spans replaces the OTLP exporter, and batch the batch processor's
+	// queue and batch size (tests).
+	spans sdktrace.SpanExporter
+	batch int
+}
+
+// An Exporter turns cycles into traces and sends them. Begin, Cycle and
+// Queue never wait: they hand their record to one goroutine through a
+// bounded queue (unless Options.Wait). The cycles handed over must not
+// change afterwards.
+type Exporter struct {
+	opts  Options
+	out   *countingExporter
+	items chan item
+	done  chan struct{}
+
+	dropped atomic.Int64
+	cycles  atomic.Int64
+	spans   atomic.Int64
+
+	// Owned by the goroutine that runs.
+	tp      *sdktrace.TracerProvider
+	tracer  trace.Tracer
+	header  recorder.Header
+	stories map[string][]recorder.QueueEvent
+
+	closeOnce sync.Once
+	summary   Summary
+}
+
+type item struct {
+	header *recorder.Header
+	cycle  *recorder.Cycle
+	queue  *recorder.QueueEvent
+}
+
+// New starts an exporter to o.Target. Nothing is sent until Begin.
+func New(ctx context.Context, o Options) (*Exporter, error) {
+	if o.Queue <= 0 {
+		o.Queue = DefaultQueue
+	}
+	spans := o.spans
+	if spans == nil {
+		var err error
+		if spans, err = otlpExporter(ctx, o.Target); err != nil {
+			return nil, fmt.Errorf("%s: %w", o.Target.From, err)
+		}
+	}
+	// The SDK reports a failed export to the global error handler, which
+	// prints to standard error, over the TUI; the exporter below keeps
+	// the error for the summary instead.
+	otelapi.SetErrorHandler(otelapi.ErrorHandlerFunc(func(error) {}))
+	e := &Exporter{
+		opts:    o,
+		out:     &countingExporter{SpanExporter: spans},
+		items:   make(chan item, o.Queue),
+		done:    make(chan struct{}),
+		stories: map[string][]recorder.QueueEvent{},
+	}
+	go e.run()
+	return e, nil
+}
+
+// exportTimeout bounds one request to the backend; a failed request is
+// retried with backoff for up to retryFor.
+const (
+	exportTimeout = 10 * time.Second
+	retryFor      = 30 * time.Second
+)
+
+func otlpExporter(ctx context.Context, t Target) (*otlptrace.Exporter, error) {
+	switch t.Protocol {
+	case ProtocolGRPC:
+		return otlptracegrpc.New(ctx, otlptracegrpc.WithEndpointURL(t.URL), otlptracegrpc.WithTimeout(exportTimeout),
+			otlptracegrpc.WithRetry(otlptracegrpc.RetryConfig{Enabled: true, InitialInterval: 500 * time.Millisecond, MaxInterval: 5 * time.Second, MaxElapsedTime: retryFor}))
+	case ProtocolHTTP:
+		return otlptracehttp.New(ctx, otlptracehttp.WithEndpointURL(t.URL), otlptracehttp.WithTimeout(exportTimeout),
+			otlptracehttp.WithRetry(otlptracehttp.RetryConfig{Enabled: true, InitialInterval: 500 * time.Millisecond, MaxInterval: 5 * time.Second, MaxElapsedTime: retryFor}))
+	}
+	return nil, fmt.Errorf("unknown OTLP protocol %q", t.Protocol)
+}
+
+// Begin starts the recording or session whose cycles follow: its header
+// names the service and seeds the trace IDs. Cycles before it are dropped.
+func (e *Exporter) Begin(h recorder.Header) { e.put(item{header: &h}) }
+
+// Cycle exports c as a trace. It reports false when the queue was full and
+// c was dropped.
+func (e *Exporter) Cycle(c *recorder.Cycle) bool { return e.put(item{cycle: c}) }
+
+// Queue keeps q for the pod's next cycle, whose trace tells the pod's queue
+// story. It reports false when q was dropped.
+func (e *Exporter) Queue(q *recorder.QueueEvent) bool { return e.put(item{queue: q}) }
+
+func (e *Exporter) put(it item) bool {
+	if e.opts.Wait {
+		e.items <- it
+		return true
+	}
+	select {
+	case e.items <- it:
+		return true
+	default:
+		e.dropped.Add(1)
+		return false
+	}
+}
+
+// Summary is what an exporter did.
+type Summary struct {
+	Target Target
+	// Cycles is how many cycles became traces, Spans how many spans they
+	// made, Sent how many of those the backend accepted.
+	Cycles, Spans, Sent int64
+	// Dropped counts the cycles and queue events that found the queue full.
+	Dropped int64
+	// Err is the last error the backend returned, if any.
+	Err error
+}
+
+// Lost is how many spans made were not accepted.
+func (s Summary) Lost() int64 { return s.Spans - s.Sent }
+
+// String says it in one line.
+func (s Summary) String() string {
+	msg := fmt.Sprintf("otlp: sent %d cycles as traces (%d spans) to %s", s.Cycles, s.Sent, s.Target.URL)
+	if s.Lost() > 0 {
+		msg = fmt.Sprintf("otlp: %d cycles made %d spans; %d reached %s", s.Cycles, s.Spans, s.Sent, s.Target.URL)
+	}
+	if s.Dropped > 0 {
+		msg += fmt.Sprintf("; %d records dropped, the export being slower than the scheduler", s.Dropped)
+	}
+	if s.Err != nil {
+		msg += ": " + s.Err.Error()
+	}
+	return msg
+}
+
+// Status is the summary so far, while the exporter runs; spans still in
+// the batch processor count as not yet sent.
+func (e *Exporter) Status() Summary {
+	return Summary{Target: e.opts.Target, Cycles: e.cycles.Load(), Spans: e.spans.Load(), Sent: e.out.sent.Load(), Dropped: e.dropped.Load(), Err: e.out.error()}
+}
+
+// Close sends what is queued, waiting until ctx ends at most, and says what
+// was sent. Begin, Cycle and Queue must not be called after it.
+func (e *Exporter) Close(ctx context.Context) Summary {
+	e.closeOnce.Do(func() {
+		close(e.items)
+		<-e.done
+		var err error
+		if e.tp != nil {
+			err = e.tp.Shutdown(ctx)
+		} else {
+			err = e.out.Shutdown(ctx)
+		}
+		e.summary = e.Status()
+		if e.summary.Err == nil && err != nil && e.summary.Lost() > 0 {
+			e.summary.Err = err
+		}
+	})
+	return e.summary
+}
+
+func (e *Exporter) run() {
+	defer close(e.done)
+	for it := range e.items {
+		switch {
+		case it.header != nil:
+			e.begin(*it.header)
+		case e.tp == nil:
+			e.dropped.Add(1) // before the header: nothing to say whose it is
+		case it.cycle != nil:
+			e.export(it.cycle)
+		case it.queue != nil:
+			e.keepStory(it.queue)
+		}
+	}
+}
+
+// batchQueue is the SDK batch processor's span queue; the processor is set
+// to wait rather than drop, so that every drop happens (and is counted) at
+// the exporter's own queue.
+const batchQueue = 8192
+
+func (e *Exporter) begin(h recorder.Header) {
+	if e.tp != nil {
+		return // one session a exporter: a rotated recording's header repeats it
+	}
+	e.header = h
+	batching := []sdktrace.BatchSpanProcessorOption{sdktrace.WithBlocking(), sdktrace.WithMaxQueueSize(batchQueue)}
+	if e.opts.batch > 0 {
+		batching = append(batching, sdktrace.WithMaxQueueSize(e.opts.batch), sdktrace.WithMaxExportBatchSize(e.opts.batch))
+	}
+	res := resource.NewSchemaless(
+		attribute.String("service.name", "schedscope"),
+		attribute.String("service.version", h.SchedscopeVersion),
+		attribute.String("schedscope.kubernetes_version", h.KubernetesVersion),
+		attribute.String("schedscope.source", h.Source.Kind+" "+h.Source.Name),
+	)
+	e.tp = sdktrace.NewTracerProvider(
+		sdktrace.WithResource(res),
+		sdktrace.WithSampler(sdktrace.AlwaysSample()),
+		sdktrace.WithIDGenerator(idGenerator{}),
+		sdktrace.WithSpanProcessor(sdktrace.NewBatchSpanProcessor(e.out, batching...)),
+	)
+	e.tracer = e.tp.Tracer("github.com/schedscope/schedscope/recorder/export/otel")
+}
+
+// maxStory is how many queue events of one pod wait for its next cycle, and
+// maxStoryPods how many pods' stories are kept; beyond them the oldest
+// events, and new pods' stories, are dropped.
+const (
+	maxStory     = 64
+	maxStoryPods = 100_000
+)
+
+func (e *Exporter) keepStory(q *recorder.QueueEvent) {
+	k := q.Pod.Key()
+	if q.Op == recorder.QueueDelete {
+		delete(e.stories, k)
+		return
+	}
+	s, ok := e.stories[k]
+	if !ok && len(e.stories) >= maxStoryPods {
+		return
+	}
+	if len(s) == maxStory {
+		s = append(s[:0], s[1:]...)
+	}
+	e.stories[k] = append(s, *q)
+}
+
+// countingExporter counts what the backend accepted and keeps its last error.
+type countingExporter struct {
+	sdktrace.SpanExporter
+	sent atomic.Int64
+	mu   sync.Mutex
+	err  error
+}
+
+func (c *countingExporter) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnlySpan) error {
+	err := c.SpanExporter.ExportSpans(ctx, spans)
+	if err != nil {
+		c.mu.Lock()
+		c.err = err
+		c.mu.Unlock()
+		return err
+	}
+	c.sent.Add(int64(len(spans)))
+	return nil
+}
+
+func (c *countingExporter) error() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
