@@ -35,4 +35,6 @@
 // for text output. otlp.go is the --otlp-endpoint of sim, record and live:
 // a source that also sends each cycle as an OpenTelemetry trace
 // (recorder/export/otel); export.go sends a recording's cycles the same way.
+// deploy.go prints the in-cluster flight recorder's manifests, whose probes
+// health.go serves (live --health-addr).
 package commands

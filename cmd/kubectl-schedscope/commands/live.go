@@ -32,6 +32,7 @@ type LiveOptions struct {
 	NoTUI         bool
 	Output        string
 	CallExtenders bool
+	HealthAddr    string
 	otlp          otlpOptions
 	streams       genericiooptions.IOStreams
 
@@ -57,6 +58,7 @@ func NewCmdLive(streams genericiooptions.IOStreams) *cobra.Command {
 	cmd.Flags().IntVar(&o.Keep, "keep", 4, "with --record: how many full files to keep as FILE.1 … FILE.N")
 	cmd.Flags().BoolVar(&o.CallExtenders, "call-extenders", false, "send pending pods (and, unless nodeCacheCapable, their candidate nodes) to the filter and prioritize verbs of the extenders in --config; their bind and preempt verbs are never called")
 	o.otlp.addFlags(cmd.Flags())
+	cmd.Flags().StringVar(&o.HealthAddr, "health-addr", "", "serve /livez and /readyz on this address (e.g. :8080) for a kubelet's probes: ready once the cluster is mirrored, and while the API server answers")
 	cmd.Flags().BoolVar(&o.NoTUI, "no-tui", false, "print one line per cycle and observed binding instead of opening the debugger")
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "text", "with --no-tui: text or json (one JSON object per line: a header line, then cycles, observed bindings and problems, in the export format of explain -o json)")
 	return cmd
@@ -110,13 +112,24 @@ func (o *LiveOptions) Run(ctx context.Context, reader *cluster.Reader) error {
 	}
 	session := &liveSource{ctl: ctl}
 	eopts.Diagnostic, eopts.OnCycle, eopts.OnQueue = o.mode, session.cycle, session.queue
+	onConnection := session.connection
+	var health *healthServer
+	if o.HealthAddr != "" {
+		if health, err = serveHealth(ctx, o.HealthAddr); err != nil {
+			return err
+		}
+		onConnection = func(err error) {
+			health.connection(err)
+			session.connection(err)
+		}
+	}
 	opts := livemode.Options{
 		Options:       eopts,
 		Cluster:       reader,
 		Namespace:     ns,
 		CallExtenders: o.CallExtenders,
 		OnObserved:    session.observed,
-		OnConnection:  session.connection,
+		OnConnection:  onConnection,
 	}
 	if ctl != nil {
 		opts.Gate = ctl.Gate
@@ -127,6 +140,9 @@ func (o *LiveOptions) Run(ctx context.Context, reader *cluster.Reader) error {
 	}
 	if ctl != nil {
 		ctl.setCounts(live.QueueCounts)
+	}
+	if health != nil {
+		health.setReady()
 	}
 	session.live = live
 	var src tui.Source = session

@@ -44,11 +44,17 @@
 //	schedscope.source, schedscope.whatif              what ran the cycle; the what-if that changed it
 //	schedscope.plugin.code, .reasons                  a per-plugin phase's status
 //	schedscope.plugin.calls, .time, .weight           Filter and Score summaries (time in ns, summed)
-//	schedscope.plugin.rejections, .rejections_by_reason
+//	schedscope.plugin.rejections                      rejections by the plugin (any phase), so that one query finds them
+//	schedscope.plugin.rejections_by_reason            Filter: "reason ×n", most first
 //
 // The pod's queue story since its previous cycle (added, moved by a cluster
 // event with each plugin's queueing hint, backed off, gated) is a span event
 // "queue: <operation>" on SchedulePod at the time it happened.
+//
+// The resource is service.name=schedscope, its version, the source
+// (schedscope.source: "fixture NAME" or "cluster CONTEXT") and, for a
+// cluster, k8s.cluster.name (the kubeconfig context); the standard
+// OTEL_RESOURCE_ATTRIBUTES and OTEL_SERVICE_NAME add to it and win.
 //
 // Trace and span IDs are derived from the recording (its creation time and
 // source) and the cycle's number, so exporting one recording twice, or a

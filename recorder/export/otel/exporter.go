@@ -230,12 +230,24 @@ func (e *Exporter) begin(h recorder.Header) {
 	if e.opts.batch > 0 {
 		batching = append(batching, sdktrace.WithMaxQueueSize(e.opts.batch), sdktrace.WithMaxExportBatchSize(e.opts.batch))
 	}
-	res := resource.NewSchemaless(
+	attrs := []attribute.KeyValue{
 		attribute.String("service.name", "schedscope"),
 		attribute.String("service.version", h.SchedscopeVersion),
 		attribute.String("schedscope.kubernetes_version", h.KubernetesVersion),
 		attribute.String("schedscope.source", h.Source.Kind+" "+h.Source.Name),
-	)
+	}
+	if h.Source.Kind == "cluster" && h.Source.Name != "" {
+		attrs = append(attrs, attribute.String("k8s.cluster.name", h.Source.Name))
+	}
+	// OTEL_RESOURCE_ATTRIBUTES and OTEL_SERVICE_NAME, as every SDK reads
+	// them, say more (k8s.cluster.name=prod-eu in a cluster, where there
+	// is no kubeconfig context to name it) and win.
+	res := resource.NewSchemaless(attrs...)
+	if env, err := resource.New(context.Background(), resource.WithFromEnv()); err == nil {
+		if merged, err := resource.Merge(res, env); err == nil {
+			res = merged
+		}
+	}
 	e.tp = sdktrace.NewTracerProvider(
 		sdktrace.WithResource(res),
 		sdktrace.WithSampler(sdktrace.AlwaysSample()),

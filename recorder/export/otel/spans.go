@@ -184,6 +184,7 @@ func (b *cycleSpans) plugins(ctx context.Context, p timedPhase, statuses []recor
 			s.SetStatus(codes.Error, strings.Join(reasons, "; "))
 			fallthrough
 		case recorder.CodeUnschedulable, recorder.CodeUnschedulableAndUnresolvable:
+			s.SetAttributes(attribute.Int("schedscope.plugin.rejections", 1))
 			s.AddEvent("rejection", trace.WithTimestamp(at.Add(ps.Duration)), trace.WithAttributes(
 				attribute.String("schedscope.plugin.code", ps.Code), attribute.StringSlice("schedscope.plugin.reasons", reasons)))
 		}

@@ -363,3 +363,25 @@ func (b blockingExporter) ExportSpans(ctx context.Context, spans []sdktrace.Read
 	<-b.block
 	return b.InMemoryExporter.ExportSpans(ctx, spans)
 }
+
+// The resource names the cluster: the kubeconfig context, unless
+// OTEL_RESOURCE_ATTRIBUTES says otherwise.
+func TestResourceNamesTheCluster(t *testing.T) {
+	live := header
+	live.Source = recorder.Source{Kind: "cluster", Name: "kind-dev"}
+	clusterOf := func() string {
+		spans, _ := exportAll(t, func(e *Exporter) {
+			e.Begin(live)
+			e.Cycle(bound())
+		})
+		v, _ := one(t, spans, "SchedulePod").Resource.Set().Value("k8s.cluster.name")
+		return v.Emit()
+	}
+	if got := clusterOf(); got != "kind-dev" {
+		t.Errorf("k8s.cluster.name %q, want the context kind-dev", got)
+	}
+	t.Setenv("OTEL_RESOURCE_ATTRIBUTES", "k8s.cluster.name=prod-eu")
+	if got := clusterOf(); got != "prod-eu" {
+		t.Errorf("k8s.cluster.name %q, want OTEL_RESOURCE_ATTRIBUTES's prod-eu", got)
+	}
+}

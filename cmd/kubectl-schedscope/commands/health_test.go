@@ -1,0 +1,71 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// The probes live --health-addr serves: live at once, ready once the
+// mirror is, not ready while the API server is lost.
+func TestHealthProbes(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	h, err := serveHealth(ctx, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := func(path string) (int, string) {
+		t.Helper()
+		resp, err := http.Get("http://" + h.addr + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, strings.TrimSpace(string(b))
+	}
+	if code, _ := get("/livez"); code != http.StatusOK {
+		t.Errorf("livez %d while starting", code)
+	}
+	if code, body := get("/readyz"); code != http.StatusServiceUnavailable || body != "mirroring the cluster" {
+		t.Errorf("readyz while mirroring: %d %q", code, body)
+	}
+	h.setReady()
+	if code, _ := get("/readyz"); code != http.StatusOK {
+		t.Errorf("readyz once ready: %d", code)
+	}
+	h.connection(errors.New("connection refused"))
+	if code, body := get("/readyz"); code != http.StatusServiceUnavailable || body != "connection refused" {
+		t.Errorf("readyz with the API server lost: %d %q", code, body)
+	}
+	h.connection(nil)
+	if code, _ := get("/readyz"); code != http.StatusOK {
+		t.Errorf("readyz once the API server is back: %d", code)
+	}
+	if _, err := serveHealth(ctx, h.addr); err == nil || !strings.Contains(err.Error(), "--health-addr") {
+		t.Errorf("a second server on the same address: %v", err)
+	}
+}
+
+// deploy's bad flags are one-line errors naming the flag.
+func TestDeployBadFlags(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--namespace", "Not_A_Name"}, "--namespace"},
+		{[]string{"--storage", "lots"}, "--storage"},
+		{[]string{"--otlp-endpoint", "collector:4317"}, "--otlp-endpoint"},
+		{[]string{"--config", "/does/not/exist.yaml"}, "/does/not/exist.yaml"},
+		{[]string{"--max-size", "0"}, "--max-size"},
+	} {
+		out, errOut, code := run(t, append([]string{"deploy"}, tt.args...)...)
+		if code == 0 || out != "" || !strings.Contains(errOut, tt.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("deploy %v: exit %d, stdout %d bytes, stderr %q; want one line naming %s", tt.args, code, len(out), errOut, tt.want)
+		}
+	}
+}
