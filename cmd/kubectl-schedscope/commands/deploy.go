@@ -79,12 +79,12 @@ func NewCmdDeploy(streams genericiooptions.IOStreams) *cobra.Command {
 
 // The names deploy gives what it prints.
 const (
-	deployName     = "schedscope"
-	configKey      = "config.yaml"
-	configDir      = "/etc/schedscope"
-	recordingsDir  = "/var/lib/schedscope"
-	healthPort     = 8080
-	deployUID      = 65532 // distroless's nonroot
+	deployName             = "schedscope"
+	configKey              = "config.yaml"
+	configDir              = "/etc/schedscope"
+	recordingsDir          = "/var/lib/schedscope"
+	healthPort             = 8080
+	deployUID              = 65532 // distroless's nonroot
 	defaultSchedulerConfig = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n# kube-scheduler's default profile; replace with the cluster's own configuration.\n"
 )
 
