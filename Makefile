@@ -51,6 +51,7 @@ bench:
 	  $(GO) test -run '^$$' -bench 'RecordingOverhead' -benchtime 3x -timeout 60m ./engine && \
 	  $(GO) test -run '^$$' -bench 'RecordCommand' -benchtime 3x -timeout 60m ./engine && \
 	  $(GO) test -run '^$$' -bench 'DeploymentVersusBarePods' -benchtime 3x -timeout 30m ./engine && \
+	  $(GO) test -run '^$$' -bench 'RecordOTLP' -benchtime 3x -timeout 30m ./cmd/kubectl-schedscope/commands && \
 	  $(GO) test -run '^$$' -bench 'SnapshotScale' -benchtime 1x -timeout 30m ./engine && \
 	  $(GO) test -run '^$$' -bench 'WriteCycle|LargestCluster' -timeout 30m ./engine && \
 	  $(GO) test -run '^$$' -bench 'Replay1GB' -benchtime 3x -timeout 30m ./recorder && \

@@ -40,6 +40,10 @@ END {
 		v = metric(l, "peak-RSS-MB"); row("record binary: peak RSS", "1 000 nodes × 2 000 pods, " a, v, "%.0f MB", "—", 1)
 		v = metric(l, "wall-s"); row("record binary: process start to exit", "1 000 nodes × 2 000 pods, " a, v, "%.1f s", "—", 1)
 	}
+	l = line["BenchmarkRecordOTLP"]
+	w = sprintf("1 000 nodes × 2 000 pods, sequential, to the Collector's OTLP receiver on this machine at nice 19 (record %.0f, with --otlp-endpoint %.0f pods/s, %.0f records dropped)", metric(l, "bare-pods/s"), metric(l, "otlp-pods/s"), metric(l, "dropped"))
+	v = metric(l, "ratio"); row("record --otlp-endpoint ÷ record pods/s (trace export overhead)", w, v, "%.3f", "≥ 0.95", v >= 0.95)
+	v = metric(l, "spans/s"); row("export --otlp: spans per second sustained to the local receiver", "the same 2 000 cycles (37 spans each)", v, "%.0f", "—", 1)
 	l = line["BenchmarkDeploymentVersusBarePods"]
 	v = metric(l, "deployment/bare")
 	row("a Deployment of 2 000 replicas ÷ 2 000 bare pods, time to settled (controllers, kubelet and all)", sprintf("1 000 nodes, burst (bare %.2f s, Deployment %.2f s)", metric(l, "bare-s"), metric(l, "deployment-s")), v, "%.2f", "≤ 1.2", v <= 1.2)

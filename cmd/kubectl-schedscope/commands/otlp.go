@@ -90,7 +90,32 @@ type otlpTee struct {
 var _ tui.Source = (*otlpTee)(nil)
 
 func (t *otlpTee) Run(ctx context.Context, send func(tui.Event) bool) error {
-	return t.src.Run(ctx, func(ev tui.Event) bool {
+	var mu sync.Mutex // one send at a time: the source's and the watch's
+	locked := func(ev tui.Event) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return send(ev)
+	}
+	// The backend answers in the background: its errors and the drops are
+	// told as they come, not only with the source's next event.
+	watch, stop := context.WithCancel(ctx)
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-watch.Done():
+				return
+			case <-tick.C:
+				if p := t.problem(); p != nil {
+					locked(tui.Event{Problem: p})
+				}
+			}
+		}
+	}()
+	err := t.src.Run(ctx, func(ev tui.Event) bool {
 		switch {
 		case ev.Header != nil:
 			t.exp.Begin(*ev.Header)
@@ -99,11 +124,19 @@ func (t *otlpTee) Run(ctx context.Context, send func(tui.Event) bool) error {
 		case ev.Queue != nil:
 			t.exp.Queue(ev.Queue)
 		}
-		if p := t.problem(); p != nil && !send(tui.Event{Problem: p}) {
-			return false
-		}
-		return send(ev)
+		return locked(ev)
 	})
+	// Whatever the source sent is sent on before the session ends, so
+	// that an endpoint that refused it is said on screen.
+	flush, cancel := context.WithTimeout(ctx, closeWait)
+	t.exp.Flush(flush)
+	cancel()
+	stop()
+	<-watched
+	if p := t.problem(); p != nil {
+		locked(tui.Event{Problem: p})
+	}
+	return err
 }
 
 // problem is what the export has to say now, if anything.

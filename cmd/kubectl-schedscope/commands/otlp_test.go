@@ -64,13 +64,17 @@ type receivedSpan struct {
 	} `json:"events"`
 }
 
-func startReceiver(t *testing.T) receiver {
+func startReceiver(t testing.TB) receiver { return startReceiverUnder(t) }
+
+// startReceiverUnder starts testreceiver under a command (nice -n 19).
+func startReceiverUnder(t testing.TB, under ...string) receiver {
 	t.Helper()
 	bin, err := receiverBinary()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin)
+	argv := append(under, bin)
+	cmd := exec.Command(argv[0], argv[1:]...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

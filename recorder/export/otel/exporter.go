@@ -67,7 +67,9 @@ type Exporter struct {
 }
 
 type item struct {
-	header *recorder.Header
+	// flushed, if set, is closed when the goroutine reaches it.
+	flushed chan struct{}
+	header  *recorder.Header
 	cycle  *recorder.Cycle
 	queue  *recorder.QueueEvent
 }
@@ -180,6 +182,26 @@ func (e *Exporter) Status() Summary {
 	return Summary{Target: e.opts.Target, Cycles: e.cycles.Load(), Spans: e.spans.Load(), Sent: e.out.sent.Load(), Dropped: e.dropped.Load(), Err: e.out.error()}
 }
 
+// Flush sends what was handed over so far, waiting until ctx ends at most.
+// The exporter goes on.
+func (e *Exporter) Flush(ctx context.Context) error {
+	done := make(chan struct{})
+	select {
+	case e.items <- item{flushed: done}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case <-done:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	if e.tp == nil {
+		return nil
+	}
+	return e.tp.ForceFlush(ctx)
+}
+
 // Close sends what is queued, waiting until ctx ends at most, and says what
 // was sent. Begin, Cycle and Queue must not be called after it.
 func (e *Exporter) Close(ctx context.Context) Summary {
@@ -204,6 +226,8 @@ func (e *Exporter) run() {
 	defer close(e.done)
 	for it := range e.items {
 		switch {
+		case it.flushed != nil:
+			close(it.flushed)
 		case it.header != nil:
 			e.begin(*it.header)
 		case e.tp == nil:

@@ -137,7 +137,7 @@ func (b *cycleSpans) phase(ctx context.Context, p timedPhase) {
 	switch p.name {
 	case recorder.PhasePreFilter:
 		if c.PreFilter != nil {
-			b.plugins(ctx, p, c.PreFilter.Plugins)
+			b.plugins(ctx, s, p, c.PreFilter.Plugins)
 			if c.PreFilter.Code != "" && c.PreFilter.Code != recorder.CodeSuccess {
 				s.SetAttributes(attribute.String("schedscope.plugin.code", c.PreFilter.Code))
 			}
@@ -148,29 +148,37 @@ func (b *cycleSpans) phase(ctx context.Context, p timedPhase) {
 		b.postFilter(ctx, s, p)
 	case recorder.PhasePreScore:
 		if c.Score != nil {
-			b.plugins(ctx, p, c.Score.PreScore)
+			b.plugins(ctx, s, p, c.Score.PreScore)
 		}
 	case recorder.PhaseScore:
 		b.score(ctx, s, p)
 	case recorder.PhaseReserve:
-		b.plugins(ctx, p, c.Reserve)
+		b.plugins(ctx, s, p, c.Reserve)
 	case recorder.PhasePermit:
-		b.plugins(ctx, p, c.Permit)
+		b.plugins(ctx, s, p, c.Permit)
 	case recorder.PhasePreBind:
-		b.plugins(ctx, p, c.PreBind)
+		b.plugins(ctx, s, p, c.PreBind)
 	case recorder.PhaseBind:
-		b.plugins(ctx, p, c.Bind)
+		b.plugins(ctx, s, p, c.Bind)
 	case recorder.PhasePostBind:
-		b.plugins(ctx, p, c.PostBind)
+		b.plugins(ctx, s, p, c.PostBind)
 	}
 	s.End(trace.WithTimestamp(p.end))
 }
 
 // plugins writes a per-plugin phase's plugins one after the other, each as
-// long as it took.
-func (b *cycleSpans) plugins(ctx context.Context, p timedPhase, statuses []recorder.PluginStatus) {
+// long as it took. A plugin that returned Skip (nothing to do for this pod)
+// is named in the phase's schedscope.skipped_plugins instead: at PreFilter
+// most do, and a span each would be most of the trace.
+func (b *cycleSpans) plugins(ctx context.Context, phase trace.Span, p timedPhase, statuses []recorder.PluginStatus) {
 	at := p.start
+	var skipped []string
 	for _, ps := range statuses {
+		if ps.Code == recorder.CodeSkip {
+			skipped = append(skipped, ps.Plugin)
+			at = at.Add(ps.Duration)
+			continue
+		}
 		_, s := b.start(ctx, "plugin: "+ps.Plugin, at, b.pluginAttributes(ps.Plugin, p.name)...)
 		if ps.Code != "" {
 			s.SetAttributes(attribute.String("schedscope.plugin.code", ps.Code))
@@ -190,6 +198,9 @@ func (b *cycleSpans) plugins(ctx context.Context, p timedPhase, statuses []recor
 		}
 		at = at.Add(ps.Duration)
 		s.End(trace.WithTimestamp(at))
+	}
+	if len(skipped) > 0 {
+		phase.SetAttributes(attribute.StringSlice("schedscope.skipped_plugins", skipped))
 	}
 }
 
@@ -288,7 +299,7 @@ func (b *cycleSpans) postFilter(ctx context.Context, s trace.Span, p timedPhase)
 	if pf == nil {
 		return
 	}
-	b.plugins(ctx, p, pf.Plugins)
+	b.plugins(ctx, s, p, pf.Plugins)
 	s.SetAttributes(attribute.Int("schedscope.preemption.candidates", len(pf.Candidates)))
 	if pf.NominatedNode != "" {
 		s.SetAttributes(attribute.String("schedscope.nominated_node", pf.NominatedNode))

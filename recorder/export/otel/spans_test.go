@@ -28,7 +28,8 @@ func unschedulable() *recorder.Cycle {
 		Start: t0, Duration: 9 * time.Millisecond, Nodes: nodes,
 		PreFilter: &recorder.PreFilterPhase{Code: recorder.CodeSuccess, Plugins: []recorder.PluginStatus{
 			{Plugin: "NodeResourcesFit", Code: recorder.CodeSuccess, Duration: 100 * time.Microsecond},
-			{Plugin: "NodeAffinity", Code: recorder.CodeSkip, Duration: 50 * time.Microsecond}}},
+			{Plugin: "NodeAffinity", Code: recorder.CodeSkip, Duration: 50 * time.Microsecond},
+			{Plugin: "PodTopologySpread", Code: recorder.CodeSuccess, Duration: 70 * time.Microsecond}}},
 		Filter: &recorder.FilterPhase{Plugins: []string{"NodeResourcesFit", "TaintToleration"}, Evaluated: 3,
 			Rejected: []recorder.NodeStatus{
 				{Node: 0, Plugin: 0, Code: recorder.CodeUnschedulable, Reasons: []string{"Insufficient cpu"}},
@@ -200,8 +201,11 @@ func TestUnschedulableCycleTree(t *testing.T) {
 			pre = append(pre, s)
 		}
 	}
-	if len(pre) != 2 || !pre[1].StartTime.Equal(pre[0].EndTime) || !pre[0].StartTime.Equal(t0.Add(10*time.Microsecond)) {
-		t.Errorf("PreFilter plugins %v, want two, back to back from the phase's start", pre)
+	if len(pre) != 2 || !pre[1].StartTime.Equal(pre[0].EndTime.Add(50*time.Microsecond)) || !pre[0].StartTime.Equal(t0.Add(10*time.Microsecond)) {
+		t.Errorf("PreFilter plugins %v, want the two that did not skip, in order from the phase's start, the skipping one's time between them", pre)
+	}
+	if got := attr(one(t, spans, "preFilter"), "schedscope.skipped_plugins").AsStringSlice(); !slices.Equal(got, []string{"NodeAffinity"}) {
+		t.Errorf("preFilter's skipped plugins %q, want NodeAffinity", got)
 	}
 	post := one(t, spans, "postFilter")
 	if len(post.Events) != 1 || post.Events[0].Name != "victim" {
