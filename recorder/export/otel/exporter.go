@@ -70,8 +70,8 @@ type item struct {
 	// flushed, if set, is closed when the goroutine reaches it.
 	flushed chan struct{}
 	header  *recorder.Header
-	cycle  *recorder.Cycle
-	queue  *recorder.QueueEvent
+	cycle   *recorder.Cycle
+	queue   *recorder.QueueEvent
 }
 
 // New starts an exporter to o.Target. Nothing is sent until Begin.
