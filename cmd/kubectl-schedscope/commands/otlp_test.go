@@ -383,3 +383,24 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(code)
 }
+
+// A what-if's cycle, traced, says which change made it.
+func TestWhatIfTraceNamesTheChange(t *testing.T) {
+	rcv := startReceiver(t)
+	out, errOut, code := run(t, "whatif", "-f", "unschedulable", "--pod", "stuck", "--patch-node", `cordoned={"spec":{"unschedulable":false}}`,
+		"-o", "json", "--otlp-endpoint", rcv.HTTP)
+	if code != 0 || !strings.Contains(errOut, "otlp: sent 1 cycle as traces") {
+		t.Fatalf("whatif: exit %d: %s", code, errOut)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Errorf("whatif -o json with --otlp-endpoint printed more than the document: %v", err)
+	}
+	root := roots(rcv.spans(t, 1))[0]
+	if got := root.Attrs["schedscope.whatif"]; got != `patch node cordoned with {"spec":{"unschedulable":false}}` {
+		t.Errorf("schedscope.whatif = %q", got)
+	}
+	if root.Attrs["scheduler.selected_node"] != "cordoned" {
+		t.Errorf("the what-if's cycle %v", root.Attrs)
+	}
+}

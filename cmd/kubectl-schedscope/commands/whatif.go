@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -17,6 +18,7 @@ import (
 	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/export"
+	"github.com/schedscope/schedscope/recorder/export/otel"
 	"github.com/schedscope/schedscope/recorder/input"
 	"github.com/schedscope/schedscope/recorder/narrate"
 )
@@ -302,6 +304,7 @@ type WhatIfOptions struct {
 	// Scale is KIND/NAME=N: run the whole fixture with the workload asking
 	// for N pods instead of re-running one cycle.
 	Scale string
+	otlp  otlpOptions
 
 	flags   *pflag.FlagSet
 	streams genericiooptions.IOStreams
@@ -337,11 +340,15 @@ func NewCmdWhatIf(streams genericiooptions.IOStreams) *cobra.Command {
 	cmd.Flags().IntVar(&o.Cycle, "cycle", 0, "the cycle (its number, as explain prints it) to re-run; default the pod's first")
 	cmd.Flags().StringVar(&o.Scale, "scale", "", "KIND/NAME=N: run the whole fixture again with the workload (deploy, rs, sts, rc, job) asking for N pods, its controller making them, and show where they go")
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "text", "output format: text, json or yaml")
+	o.otlp.addFlags(cmd.Flags())
 	return cmd
 }
 
 // Validate checks flag values.
 func (o *WhatIfOptions) Validate() error {
+	if err := o.otlp.validate(); err != nil {
+		return err
+	}
 	if o.Scale != "" {
 		if _, _, _, _, err := parseScale(o.Scale); err != nil {
 			return err
@@ -479,6 +486,9 @@ func (o *WhatIfOptions) Run(ctx context.Context) error {
 	}
 	doc.Diff = recorder.DiffCycles(before, after.Cycle)
 	doc.Landing, _ = after.Landing()
+	if err := o.sendTraces(ctx, f.Header, changed.Changes, append([]*recorder.Cycle{after.Cycle}, after.Later...)); err != nil {
+		return err
+	}
 	switch o.Output {
 	case "json", "yaml":
 		return writeDocument(o.streams.Out, o.Output, doc)
@@ -501,4 +511,26 @@ func writeDocument(w interface{ Write([]byte) (int, error) }, format string, v a
 	}
 	_, err = w.Write(append(data, '\n'))
 	return err
+}
+
+// sendTraces sends the what-if's cycles as traces, with --otlp-endpoint,
+// each marked with the changes that made it (schedscope.whatif).
+func (o *WhatIfOptions) sendTraces(ctx context.Context, h recorder.Header, changes []string, cycles []*recorder.Cycle) error {
+	t, ok, err := o.otlp.target()
+	if err != nil || !ok {
+		return err
+	}
+	exp, err := otel.New(ctx, otel.Options{Target: t, Wait: true, WhatIf: strings.Join(changes, "; ")})
+	if err != nil {
+		return err
+	}
+	h.Created = time.Now() // a what-if is traced anew each time it runs
+	exp.Begin(h)
+	for _, c := range cycles {
+		exp.Cycle(c)
+	}
+	wait, cancel := context.WithTimeout(context.WithoutCancel(ctx), closeWait)
+	defer cancel()
+	fmt.Fprintln(o.streams.ErrOut, exp.Close(wait))
+	return nil
 }

@@ -163,9 +163,13 @@ func (s Summary) Lost() int64 { return s.Spans - s.Sent }
 
 // String says it in one line.
 func (s Summary) String() string {
-	msg := fmt.Sprintf("otlp: sent %d cycles as traces (%d spans) to %s", s.Cycles, s.Sent, s.Target.URL)
+	cycles := fmt.Sprintf("%d cycles", s.Cycles)
+	if s.Cycles == 1 {
+		cycles = "1 cycle"
+	}
+	msg := fmt.Sprintf("otlp: sent %s as traces (%d spans) to %s", cycles, s.Sent, s.Target.URL)
 	if s.Lost() > 0 {
-		msg = fmt.Sprintf("otlp: %d cycles made %d spans; %d reached %s", s.Cycles, s.Spans, s.Sent, s.Target.URL)
+		msg = fmt.Sprintf("otlp: %s made %d spans; %d reached %s", cycles, s.Spans, s.Sent, s.Target.URL)
 	}
 	if s.Dropped > 0 {
 		msg += fmt.Sprintf("; %d records dropped, the export being slower than the scheduler", s.Dropped)
