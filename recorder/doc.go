@@ -44,8 +44,8 @@
 // abbreviations, diffs, queue events and a pod's story, where a pod stands
 // and what would help it, what a what-if changed), export is the JSON of explain/replay/live -o json
 // (its schema is in schema/; export/otel sends cycles to a tracing backend as
-// OpenTelemetry traces, and export/otel/testreceiver, a module of its own,
-// is the OTLP receiver its tests send to), and visible is how the text output and the TUI
+// OpenTelemetry traces; export/otel/testreceiver, a module of its own, is
+// the OTLP receiver its tests send to, which export/otel/otlptest starts), and visible is how the text output and the TUI
 // show a recorded string on a terminal (control characters and bidirectional
 // overrides, isolates and marks escaped). Package input reads what a user
 // hands schedscope, with bounds.

@@ -5,7 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
+	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -23,6 +26,7 @@ import (
 
 	"github.com/schedscope/schedscope/cmd/kubectl-schedscope/commands"
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/export/otel/otlptest"
 )
 
 const secretValue = "s3cr3t-value-never-exported"
@@ -184,7 +188,8 @@ func TestSnapshotReplaysOffline(t *testing.T) {
 
 // TestLiveCommandHeadless runs `kubectl schedscope live --no-tui -o json`
 // against the control plane with the documented read-only access, and reads
-// its cycles and observations back.
+// its cycles and observations back, its traces from an OTLP receiver, and
+// its readiness from --health-addr.
 func TestLiveCommandHeadless(t *testing.T) {
 	klog.SetOutput(discardWriter{})
 	klog.LogToStderr(false)
@@ -203,9 +208,11 @@ func TestLiveCommandHeadless(t *testing.T) {
 	var errOut bytes.Buffer
 	done := make(chan int, 1)
 	rec := t.TempDir() + "/live.rec"
+	rcv := otlptest.Start(t)
+	health := freeAddr(t)
 	go func() {
 		done <- commands.ExecuteContext(ctx, genericiooptions.IOStreams{Out: out, ErrOut: &errOut},
-			[]string{"live", "--kubeconfig", kc, "--no-tui", "-o", "json", "--record", rec})
+			[]string{"live", "--kubeconfig", kc, "--no-tui", "-o", "json", "--record", rec, "--otlp-endpoint", rcv.HTTP, "--health-addr", health})
 	}()
 	// Wait until live mode is up: its first heartbeat or list shows in the audit log.
 	if err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 30*time.Second, true, func(context.Context) (bool, error) {
@@ -219,6 +226,9 @@ func TestLiveCommandHeadless(t *testing.T) {
 		return strings.Contains(out.String(), `"format":"schedscope-export"`), nil
 	}); err != nil {
 		t.Fatalf("live mode printed no header: %s", errOut.String())
+	}
+	if code := probe(t, "http://"+health+"/readyz"); code != http.StatusOK {
+		t.Errorf("/readyz answered %d once live mode was scheduling", code)
 	}
 	if _, err := cp.client.CoreV1().Pods("default").Create(ctx, makePod(podSpec{name: "app", cpu: "1", mem: "1Gi"}), metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
@@ -265,6 +275,23 @@ func TestLiveCommandHeadless(t *testing.T) {
 	if err != nil || len(rr.Problems) > 0 {
 		t.Fatalf("the flight recording does not load: %v %v", err, rr.Problems)
 	}
+	// Every cycle went to the receiver as a trace, at the recording's times,
+	// naming the cluster by its kubeconfig context.
+	spans := rcv.Spans(t, len(rr.Cycles))
+	for _, c := range rr.Cycles {
+		found := false
+		for _, r := range otlptest.Roots(spans) {
+			if r.Attrs["schedscope.cycle.seq"] == strconv.Itoa(c.Seq) {
+				found = r.Start.Equal(c.Start) && r.Attrs["k8s.pod.name"] == c.Pod.Name && r.Resource["k8s.cluster.name"] == "schedscope"
+			}
+		}
+		if !found {
+			t.Errorf("cycle %d of %s: no trace at its time naming its pod and the cluster", c.Seq, c.Pod.Key())
+		}
+	}
+	if !strings.Contains(errOut.String(), "otlp: sent ") {
+		t.Errorf("live did not say on exit what it sent: %s", errOut.String())
+	}
 	// The pod's state changes, headless: queued, then bound.
 	if len(states) < 2 || states[0] != recorder.PodActive || states[len(states)-1] != recorder.PodBound {
 		t.Errorf("app's states on stdout %v, want Active … Bound", states)
@@ -275,6 +302,28 @@ func TestLiveCommandHeadless(t *testing.T) {
 	if len(rr.Cycles) == 0 || len(rr.Observed) == 0 || rr.Header.Source.Kind != "cluster" {
 		t.Errorf("flight recording holds %d cycles and %d observations from %+v, want at least one of each from a cluster", len(rr.Cycles), len(rr.Observed), rr.Header.Source)
 	}
+}
+
+// freeAddr is a 127.0.0.1 address nothing listens on now.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// probe returns the status of a GET of url, as a kubelet's probe sees it.
+func probe(t *testing.T, url string) int {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatalf("probe %s: %v", url, err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
 }
 
 type lockedBuffer struct {

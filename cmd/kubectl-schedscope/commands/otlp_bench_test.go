@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/schedscope/schedscope/recorder/export/otel/otlptest"
 )
 
 // otlpBenchFixture is 1 000 nodes and 2 000 pending pods (the replicas
@@ -71,7 +73,7 @@ func BenchmarkRecordOTLP(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		// The receiver stands in for a backend on another machine: niced,
 		// it takes the cores only when the scheduler leaves them idle.
-		rcv := startReceiverUnder(b, "nice", "-n", "19")
+		rcv := otlptest.Start(b, "nice", "-n", "19")
 		bare += rate(run("record", "-f", fixture, "-o", rec))
 		out := run("record", "-f", fixture, "-o", rec, "--otlp-endpoint", rcv.HTTP)
 		with += rate(out)

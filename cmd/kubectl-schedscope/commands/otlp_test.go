@@ -1,144 +1,23 @@
 package commands
 
 import (
-	"bufio"
 	"encoding/json"
-	"fmt"
-	"net/http"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/export/otel/otlptest"
 )
 
-// receiverBinary builds recorder/export/otel/testreceiver, the
-// OpenTelemetry Collector's OTLP receiver with an in-memory consumer, once
-// per test run, into receiverDir (TestMain removes it).
-var receiverBinary = sync.OnceValues(func() (string, error) {
-	src, err := filepath.Abs("../../../recorder/export/otel/testreceiver")
-	if err != nil {
-		return "", err
-	}
-	if receiverDir, err = os.MkdirTemp("", "schedscope-testreceiver-"); err != nil {
-		return "", err
-	}
-	bin := filepath.Join(receiverDir, "testreceiver")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Dir = src
-	if out, err := build.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build %s: %v: %s", src, err, out)
-	}
-	return bin, nil
-})
-
-var receiverDir string
-
-// A receiver is a running testreceiver.
-type receiver struct {
-	GRPC  string `json:"grpc"`
-	HTTP  string `json:"http"`
-	Spans string `json:"spans"`
-}
-
-// receivedSpan is a span as testreceiver's GET spans lists it.
-type receivedSpan struct {
-	Trace    string            `json:"trace"`
-	ID       string            `json:"id"`
-	Parent   string            `json:"parent"`
-	Name     string            `json:"name"`
-	Start    time.Time         `json:"start"`
-	End      time.Time         `json:"end"`
-	Attrs    map[string]string `json:"attrs"`
-	Resource map[string]string `json:"resource"`
-	Events   []struct {
-		Name  string            `json:"name"`
-		Time  time.Time         `json:"time"`
-		Attrs map[string]string `json:"attrs"`
-	} `json:"events"`
-}
-
-func startReceiver(t testing.TB) receiver { return startReceiverUnder(t) }
-
-// startReceiverUnder starts testreceiver under a command (nice -n 19).
-func startReceiverUnder(t testing.TB, under ...string) receiver {
-	t.Helper()
-	bin, err := receiverBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	argv := append(under, bin)
-	cmd := exec.Command(argv[0], argv[1:]...)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		stdin.Close() // it stops when its standard input closes
-		cmd.Wait()
-	})
-	line, err := bufio.NewReader(stdout).ReadBytes('\n')
-	if err != nil {
-		t.Fatalf("testreceiver printed no endpoints: %v", err)
-	}
-	var r receiver
-	if err := json.Unmarshal(line, &r); err != nil {
-		t.Fatalf("testreceiver's first line %q: %v", line, err)
-	}
-	return r
-}
-
-// spans returns what the receiver holds, once want root spans arrived.
-func (r receiver) spans(t *testing.T, want int) []receivedSpan {
-	t.Helper()
-	var got []receivedSpan
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		resp, err := http.Get(r.Spans)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = nil
-		err = json.NewDecoder(resp.Body).Decode(&got)
-		resp.Body.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(roots(got)) >= want {
-			return got
-		}
-	}
-	t.Fatalf("the receiver holds %d traces, want %d", len(roots(got)), want)
-	return nil
-}
-
-func roots(spans []receivedSpan) []receivedSpan {
-	var out []receivedSpan
-	for _, s := range spans {
-		if s.Parent == "" {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
 // bySeq maps each cycle's number to its SchedulePod span.
-func bySeq(t *testing.T, spans []receivedSpan) map[int]receivedSpan {
+func bySeq(t *testing.T, spans []otlptest.Span) map[int]otlptest.Span {
 	t.Helper()
-	out := map[int]receivedSpan{}
-	for _, r := range roots(spans) {
+	out := map[int]otlptest.Span{}
+	for _, r := range otlptest.Roots(spans) {
 		if r.Name != "SchedulePod" {
 			t.Errorf("a trace's root is %q, want SchedulePod", r.Name)
 		}
@@ -153,9 +32,9 @@ func bySeq(t *testing.T, spans []receivedSpan) map[int]receivedSpan {
 
 // checkTree checks every span's place: the KEP's names under the parents
 // they belong under.
-func checkTree(t *testing.T, spans []receivedSpan) {
+func checkTree(t *testing.T, spans []otlptest.Span) {
 	t.Helper()
-	byID := map[string]receivedSpan{}
+	byID := map[string]otlptest.Span{}
 	for _, s := range spans {
 		byID[s.Trace+"/"+s.ID] = s
 	}
@@ -218,12 +97,12 @@ func recordWith(t *testing.T, args ...string) *recorder.Recording {
 // The default fixture's cycles, sent over HTTP while recording: a trace per
 // cycle, at the cycle's own times, shaped as KEP-5927 names it.
 func TestRecordSendsATracePerCycle(t *testing.T) {
-	rcv := startReceiver(t)
+	rcv := otlptest.Start(t)
 	rec := recordWith(t, "--otlp-endpoint", rcv.HTTP)
-	spans := rcv.spans(t, len(rec.Cycles))
+	spans := rcv.Spans(t, len(rec.Cycles))
 	seqs := bySeq(t, spans)
-	if len(seqs) != len(rec.Cycles) || len(roots(spans)) != len(rec.Cycles) {
-		t.Fatalf("%d traces (%d cycle numbers) for %d cycles", len(roots(spans)), len(seqs), len(rec.Cycles))
+	if len(seqs) != len(rec.Cycles) || len(otlptest.Roots(spans)) != len(rec.Cycles) {
+		t.Fatalf("%d traces (%d cycle numbers) for %d cycles", len(otlptest.Roots(spans)), len(seqs), len(rec.Cycles))
 	}
 	checkTree(t, spans)
 	for _, c := range rec.Cycles {
@@ -244,9 +123,9 @@ func TestRecordSendsATracePerCycle(t *testing.T) {
 // over HTTP to another receiver: the preempting cycle's attributes, the
 // pod's queue story, and the same traces at the same times both ways.
 func TestPreemptionTraceAndExportedRecording(t *testing.T) {
-	live := startReceiver(t)
+	live := otlptest.Start(t)
 	rec := recordWith(t, "-f", "preemption", "--otlp-endpoint", "http://"+live.GRPC, "--otlp-protocol", "grpc")
-	spans := live.spans(t, 2)
+	spans := live.Spans(t, 2)
 	checkTree(t, spans)
 	seqs := bySeq(t, spans)
 	first, second := seqs[1], seqs[2]
@@ -289,7 +168,7 @@ func TestPreemptionTraceAndExportedRecording(t *testing.T) {
 	}
 
 	// The recording, exported later, gives the same traces at the same times.
-	later := startReceiver(t)
+	later := otlptest.Start(t)
 	out, errOut, code := run(t, "export", "--otlp", later.HTTP, rec.Header.Source.Name)
 	if code != 0 {
 		t.Fatalf("export: exit %d: %s", code, errOut)
@@ -297,8 +176,8 @@ func TestPreemptionTraceAndExportedRecording(t *testing.T) {
 	if !strings.Contains(out, "otlp: sent 2 cycles as traces") {
 		t.Errorf("export said %q", out)
 	}
-	again := later.spans(t, 2)
-	key := func(s receivedSpan) string {
+	again := later.Spans(t, 2)
+	key := func(s otlptest.Span) string {
 		return s.Trace + "/" + s.ID + " " + s.Name + " " + s.Start.Format(time.RFC3339Nano) + " " + s.End.Format(time.RFC3339Nano)
 	}
 	var a, b []string
@@ -363,30 +242,22 @@ func TestOTLPFlagsAndVariables(t *testing.T) {
 
 	// The standard variable alone turns the export on, with /v1/traces
 	// added to its base URL; OTEL_SDK_DISABLED turns it off.
-	rcv := startReceiver(t)
+	rcv := otlptest.Start(t)
 	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", rcv.HTTP)
 	path := filepath.Join(t.TempDir(), "r.ssr")
 	if _, errOut, code := run(t, "record", "-f", "preemption", "-o", path); code != 0 || !strings.Contains(errOut, "otlp: sent 2 cycles as traces") || !strings.Contains(errOut, rcv.HTTP+"/v1/traces") {
 		t.Errorf("with OTEL_EXPORTER_OTLP_ENDPOINT: exit %d, %q", code, errOut)
 	}
-	rcv.spans(t, 2)
+	rcv.Spans(t, 2)
 	t.Setenv("OTEL_SDK_DISABLED", "true")
 	if _, errOut, code := run(t, "record", "-f", "preemption", "-o", path); code != 0 || strings.Contains(errOut, "otlp") {
 		t.Errorf("with OTEL_SDK_DISABLED=true: exit %d, %q", code, errOut)
 	}
 }
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if receiverDir != "" {
-		os.RemoveAll(receiverDir)
-	}
-	os.Exit(code)
-}
-
 // A what-if's cycle, traced, says which change made it.
 func TestWhatIfTraceNamesTheChange(t *testing.T) {
-	rcv := startReceiver(t)
+	rcv := otlptest.Start(t)
 	out, errOut, code := run(t, "whatif", "-f", "unschedulable", "--pod", "stuck", "--patch-node", `cordoned={"spec":{"unschedulable":false}}`,
 		"-o", "json", "--otlp-endpoint", rcv.HTTP)
 	if code != 0 || !strings.Contains(errOut, "otlp: sent 1 cycle as traces") {
@@ -396,7 +267,7 @@ func TestWhatIfTraceNamesTheChange(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Errorf("whatif -o json with --otlp-endpoint printed more than the document: %v", err)
 	}
-	root := roots(rcv.spans(t, 1))[0]
+	root := otlptest.Roots(rcv.Spans(t, 1))[0]
 	if got := root.Attrs["schedscope.whatif"]; got != `patch node cordoned with {"spec":{"unschedulable":false}}` {
 		t.Errorf("schedscope.whatif = %q", got)
 	}
