@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -15,8 +16,9 @@ import (
 // every fact its steps state against the recorded cycle the step is about:
 // the pod, the outcome, which plugin rejected which node (and why), the
 // nodes that passed Filter, the plugins PreFilter skipped, by how much a
-// node lost, what preemption nominated and evicted, the fast path. Each
-// name a fact holds must appear in the step's words, so the words cannot
+// node lost, what preemption nominated and evicted, the fast path, the
+// ties, and a sampled search's size and where it began. Each name (and
+// number) a fact holds must appear in the step's words, so the words cannot
 // say what the facts do not.
 func TestLessonsStateWhatTheirCyclesShow(t *testing.T) {
 	names := fixtures.LessonNames()
@@ -163,6 +165,22 @@ func checkFacts(c *recorder.Cycle, f fixtures.Facts) []string {
 			bad("tied %v, not %v", got, want)
 		}
 	}
+	if f.TieCount > 0 && (c.Selection == nil || len(c.Selection.Top) != f.TieCount) {
+		got := 0
+		if c.Selection != nil {
+			got = len(c.Selection.Top)
+		}
+		bad("%d nodes tied, not %d", got, f.TieCount)
+	}
+	if f.Nodes > 0 && c.NumNodes() != f.Nodes {
+		bad("the snapshot held %d nodes, not %d", c.NumNodes(), f.Nodes)
+	}
+	if f.NodesToFind > 0 && c.NodesToFind != f.NodesToFind {
+		bad("the search stops after %d feasible nodes, not %d", c.NodesToFind, f.NodesToFind)
+	}
+	if f.SearchStart != nil && c.SearchStart != *f.SearchStart {
+		bad("the search began at index %d, not %d", c.SearchStart, *f.SearchStart)
+	}
 	return out
 }
 
@@ -178,6 +196,15 @@ func factNames(f fixtures.Facts) []string {
 	out = append(out, f.Ties...)
 	for n := range f.LostBy {
 		out = append(out, n)
+	}
+	// Numbers are named too: the words must say them.
+	for _, n := range []int{f.TieCount, f.Nodes, f.NodesToFind} {
+		if n > 0 {
+			out = append(out, strconv.Itoa(n))
+		}
+	}
+	if f.SearchStart != nil {
+		out = append(out, strconv.Itoa(*f.SearchStart))
 	}
 	return slices.DeleteFunc(out, func(s string) bool { return s == "" })
 }

@@ -12,8 +12,7 @@ import (
 )
 
 // A Lesson is a guided walk through the session's cycles (kubectl
-// schedscope learn): its steps show in a panel over the bottom of the
-// body. A step says where to look; once the learner is there it says what
+// schedscope learn): its steps show in a panel under the cycles. A step says where to look; once the learner is there it says what
 // is there and asks a question answered by looking (a reveals the
 // answer). Reaching the next step's cycle and phase moves on to it; > and
 // < move by hand.
@@ -126,8 +125,22 @@ func (m *Model) followLesson() {
 	}
 }
 
-// lessonOverlay draws the lesson's panel over the last lines of body.
-func (m *Model) lessonOverlay(body []string) []string {
+// lessonRowsNow is how many lines of the body the lesson's panel takes: the
+// cycle list and the cycle view are laid out above it, so that a phase's
+// own last lines (its summary, its legend) stay in sight. None while the
+// first-run hint shows.
+func (m *Model) lessonRowsNow() int {
+	if m.lesson == nil || m.firstRun {
+		return 0
+	}
+	return len(m.lessonPanel())
+}
+
+// lessonPanel is the lesson's panel: a rule, the title, where to go (or
+// that the learner is there: the line is always there, so that the panel
+// keeps its height while the learner moves), what the step says and asks,
+// and its keys; at most half the body.
+func (m *Model) lessonPanel() []string {
 	s, w := m.lesson, m.w
 	rule := m.st.Border.Render(strings.Repeat("─", w))
 	title := fmt.Sprintf("lesson: %s", s.l.Title)
@@ -140,8 +153,9 @@ func (m *Model) lessonOverlay(body []string) []string {
 	} else {
 		st := s.l.Steps[s.step]
 		title += fmt.Sprintf(" · step %d of %d", s.step+1, len(s.l.Steps))
-		seq, p, ok := m.where()
-		if !ok || seq != st.Cycle || p != st.Phase {
+		if seq, p, ok := m.where(); ok && seq == st.Cycle && p == st.Phase {
+			lines = append(lines, m.st.Dim.Render(layout.Fit(fmt.Sprintf("  ✓ here: cycle %d, %s", st.Cycle, st.Phase.Short()), w)))
+		} else {
 			lines = append(lines, layout.Fit(fmt.Sprintf("  → open cycle %d on %s (:cycle %d, then ←/→ or :phase %s)",
 				st.Cycle, st.Phase, st.Cycle, strings.ToLower(st.Phase.Short())), w))
 		}
@@ -160,8 +174,8 @@ func (m *Model) lessonOverlay(body []string) []string {
 		panel = append(panel, layout.Fit(l, w))
 	}
 	panel = append(panel, m.st.Dim.Render(layout.Fit("  "+keys, w)))
-	if most := len(body) / 2; len(panel) > most {
-		panel = append(panel[:most-1], panel[len(panel)-1])
+	if most := m.bodyHeight() / 2; len(panel) > most {
+		panel = append(panel[:max(most-1, 1)], panel[len(panel)-1])
 	}
-	return append(body[:len(body)-len(panel)], panel...)
+	return panel
 }

@@ -106,8 +106,11 @@ type Model struct {
 	firstRun bool
 	// marking is the cycle the note prompt is open for (marks.go).
 	marking recorder.CycleEntry
-	// lesson is where the learner is in Options.Lesson, nil without one.
-	lesson *lessonState
+	// lesson is where the learner is in Options.Lesson, nil without one;
+	// lessonRows how many lines its panel took when the panes were last
+	// laid out.
+	lesson     *lessonState
+	lessonRows int
 	nodes  nodes.Model
 	// fixtures pages the list :fixtures shows.
 	fixtures pager.Model
@@ -289,13 +292,15 @@ const rootChrome = 3
 
 func (m *Model) layout() {
 	bh := max(m.h-rootChrome, 1)
+	m.lessonRows = m.lessonRowsNow()
+	ph := max(bh-m.lessonRows, 1) // the panes, above the lesson's panel
 	if m.wide() {
 		lw := m.listWidth()
-		m.list.SetSize(lw, bh)
-		m.view.SetSize(m.w-lw-1, bh)
+		m.list.SetSize(lw, ph)
+		m.view.SetSize(m.w-lw-1, ph)
 	} else {
-		m.list.SetSize(m.w, bh)
-		m.view.SetSize(m.w, bh)
+		m.list.SetSize(m.w, ph)
+		m.view.SetSize(m.w, ph)
 	}
 	m.help.SetWidth(m.w)
 	m.prompt.SetWidth(m.w)
@@ -311,6 +316,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	next, cmd := m.update(msg)
 	nm := next.(Model)
 	nm.followLesson()
+	if nm.lessonRowsNow() != nm.lessonRows {
+		nm.layout()
+	}
 	if read := nm.reads(); read != nil {
 		cmd = tea.Batch(cmd, read)
 	}
@@ -844,6 +852,7 @@ func (m Model) bodyHeight() int { return max(m.h-rootChrome, 1) }
 // Render returns the screen's text, exactly the window's size.
 func (m Model) Render() string {
 	bh := m.bodyHeight()
+	ph := max(bh-m.lessonRows, 1) // the panes, above the lesson's panel
 	lines := []string{m.titleLine()}
 	var body []string
 	switch {
@@ -851,21 +860,26 @@ func (m Model) Render() string {
 		body = layout.Box(layout.SplitLines(m.top().view(&m)), m.w, bh)
 	case m.wi.FullScreen():
 		body = layout.Box(layout.SplitLines(m.wi.View()), m.w, bh)
-	case m.wide():
-		left := layout.SplitLines(m.list.View())
-		right := layout.SplitLines(m.view.View())
-		sep := m.st.Border.Render("│")
-		body = layout.SideBySide(layout.Box(left, m.listWidth(), bh), layout.Box(right, m.w-m.listWidth()-1, bh), sep)
-	case m.focus == focusCycle:
-		body = layout.Box(layout.SplitLines(m.view.View()), m.w, bh)
 	default:
-		body = layout.Box(layout.SplitLines(m.list.View()), m.w, bh)
+		switch {
+		case m.wide():
+			left := layout.SplitLines(m.list.View())
+			right := layout.SplitLines(m.view.View())
+			sep := m.st.Border.Render("│")
+			body = layout.SideBySide(layout.Box(left, m.listWidth(), ph), layout.Box(right, m.w-m.listWidth()-1, ph), sep)
+		case m.focus == focusCycle:
+			body = layout.Box(layout.SplitLines(m.view.View()), m.w, ph)
+		default:
+			body = layout.Box(layout.SplitLines(m.list.View()), m.w, ph)
+		}
+		if m.lessonRows > 0 && !m.wi.Active() {
+			body = append(body, m.lessonPanel()...)
+		}
+		body = layout.Box(body, m.w, bh)
 	}
 	body = m.wi.Overlay(body)
 	if m.firstRun {
 		body = m.firstRunOverlay(body)
-	} else if m.lesson != nil && m.top() == nil && !m.wi.FullScreen() && !m.wi.Active() {
-		body = m.lessonOverlay(body)
 	}
 	bottom := []string{m.help.View(m.helpKeys())}
 	if m.prompt.Active() {
