@@ -111,7 +111,7 @@ type Model struct {
 	// laid out.
 	lesson     *lessonState
 	lessonRows int
-	nodes  nodes.Model
+	nodes      nodes.Model
 	// fixtures pages the list :fixtures shows.
 	fixtures pager.Model
 	// nodesOf is the index of the cycle the nodes view shows.
