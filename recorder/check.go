@@ -28,9 +28,12 @@ func newIndexCheck(ns *NodeSet) indexCheck {
 	return indexCheck{nodes: len(ns.Names), set: fmt.Sprintf("node set %d", ns.ID)}
 }
 
+// has says whether i is a node index of the set.
+func (k indexCheck) has(i int) bool { return i >= 0 && i < k.nodes }
+
 // node checks a node index.
 func (k indexCheck) node(field string, i int) error {
-	if i >= 0 && i < k.nodes {
+	if k.has(i) {
 		return nil
 	}
 	if k.set == "" {
@@ -42,8 +45,8 @@ func (k indexCheck) node(field string, i int) error {
 // nodes checks a list of node indices.
 func (k indexCheck) nodeList(field string, idx []int) error {
 	for j, i := range idx {
-		if err := k.node(fmt.Sprintf("%s[%d]", field, j), i); err != nil {
-			return err
+		if !k.has(i) { // the field is named only for the error: a cycle holds thousands
+			return k.node(fmt.Sprintf("%s[%d]", field, j), i)
 		}
 	}
 	return nil
@@ -63,10 +66,15 @@ func (k indexCheck) count(field string, n int) error {
 // plugin checks a plugin index into list, named listName; -1 ("no plugin")
 // is allowed when none is set.
 func plugin(field string, p int, list []string, listName string, none bool) error {
-	if p >= 0 && p < len(list) || none && p == -1 {
+	if isPlugin(p, list, none) {
 		return nil
 	}
 	return fmt.Errorf("%s is %d, not a plugin of %s, which lists %d", field, p, listName, len(list))
+}
+
+// isPlugin says whether p indexes list, or is -1 when none is set.
+func isPlugin(p int, list []string, none bool) bool {
+	return p >= 0 && p < len(list) || none && p == -1
 }
 
 // aligned checks that a list aligned with another has its length.
@@ -109,6 +117,9 @@ func checkCycle(c *Cycle) error {
 	}
 	if d := c.Diagnostic; d != nil {
 		for i, cell := range d.Cells {
+			if k.has(cell.Node) && isPlugin(cell.Plugin, d.Plugins, false) {
+				continue
+			}
 			field := fmt.Sprintf("diagnostic.cells[%d]", i)
 			if err := k.node(field+".n", cell.Node); err != nil {
 				return err
@@ -139,6 +150,9 @@ func checkFilter(k indexCheck, f *FilterPhase) error {
 		return err
 	}
 	for i, r := range f.Rejected {
+		if k.has(r.Node) && isPlugin(r.Plugin, f.Plugins, true) {
+			continue // named only for an error, as nodeList does
+		}
 		field := fmt.Sprintf("filter.rejected[%d]", i)
 		if err := k.node(field+".n", r.Node); err != nil {
 			return err
