@@ -39,7 +39,13 @@ func TestLessonsStateWhatTheirCyclesShow(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, cycles, _ := runEngine(t, fx, false)
+			var opts Options
+			if l.Config != "" {
+				if opts.Config, err = LoadConfig(l.Name+": config", []byte(l.Config)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_, cycles, _ := runEngineWith(t, fx, opts, false)
 			for i, s := range l.Steps {
 				idx := slices.IndexFunc(cycles, func(c *recorder.Cycle) bool { return c.Seq == s.Cycle })
 				if idx < 0 {
@@ -181,6 +187,19 @@ func checkFacts(c *recorder.Cycle, f fixtures.Facts) []string {
 	if f.SearchStart != nil && c.SearchStart != *f.SearchStart {
 		bad("the search began at index %d, not %d", c.SearchStart, *f.SearchStart)
 	}
+	for plugin, w := range f.Weights {
+		got := int64(0)
+		if c.Score != nil {
+			for _, p := range c.Score.Plugins {
+				if p.Name == plugin {
+					got = p.Weight
+				}
+			}
+		}
+		if got != w {
+			bad("%s scored with weight %d, not %d", plugin, got, w)
+		}
+	}
 	return out
 }
 
@@ -196,6 +215,9 @@ func factNames(f fixtures.Facts) []string {
 	out = append(out, f.Ties...)
 	for n := range f.LostBy {
 		out = append(out, n)
+	}
+	for p := range f.Weights {
+		out = append(out, p)
 	}
 	// Numbers are named too: the words must say them.
 	for _, n := range []int{f.TieCount, f.Nodes, f.NodesToFind} {

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -52,6 +53,16 @@ func NewCmdLearn(streams genericiooptions.IOStreams) *cobra.Command {
 				return err
 			}
 			o.Fixture = l.Fixture
+			if l.Config != "" {
+				// The lesson's profile, where the run reads a configuration:
+				// a file, removed when the lesson closes.
+				path, err := writeLessonConfig(l)
+				if err != nil {
+					return err
+				}
+				defer os.Remove(path)
+				o.Config = path
+			}
 			return runE(&o.SimOptions)(cmd, nil)
 		},
 	}
@@ -74,7 +85,11 @@ func (o *LearnOptions) list() error {
 		if err != nil {
 			return err
 		}
-		t.printf("%-*s  %s (fixture %s, %d steps)\n", width, n, l.Title, l.Fixture, len(l.Steps))
+		profile := ""
+		if l.Config != "" {
+			profile = ", its own profile"
+		}
+		t.printf("%-*s  %s (fixture %s%s, %d steps)\n", width, n, l.Title, l.Fixture, profile, len(l.Steps))
 	}
 	if !o.List {
 		t.printf("\nopen one with: kubectl schedscope learn %s\n", names[0])
@@ -109,4 +124,19 @@ func phaseNamed(name string) (cyclepage.Phase, bool) {
 			"weighted": cyclepage.Weighted, "select": cyclepage.Select, "normalize": cyclepage.Normalize}[strings.ToLower(name)], true
 	}
 	return 0, false
+}
+
+// writeLessonConfig writes the lesson's KubeSchedulerConfiguration to a
+// file of its own (mode 0600) and returns its path.
+func writeLessonConfig(l *fixtures.Lesson) (string, error) {
+	f, err := os.CreateTemp("", "schedscope-lesson-"+l.Name+"-*.yaml")
+	if err != nil {
+		return "", err
+	}
+	if _, err := f.WriteString(l.Config); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), f.Close()
 }
