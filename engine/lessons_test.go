@@ -98,6 +98,9 @@ func checkFacts(c *recorder.Cycle, f fixtures.Facts) []string {
 			if f.Reason != "" && !strings.Contains(strings.Join(r.Reasons, "; "), f.Reason) {
 				bad("%s's rejection (%v) does not say %q", node, r.Reasons, f.Reason)
 			}
+			if f.Code != "" && r.Code != f.Code {
+				bad("%s was rejected %s, not %s", node, r.Code, f.Code)
+			}
 		}
 		if !found {
 			bad("%s was not rejected", node)
@@ -117,6 +120,14 @@ func checkFacts(c *recorder.Cycle, f fixtures.Facts) []string {
 	for _, p := range f.Skipped {
 		if !slices.Contains(c.Filter.Skipped, p) {
 			bad("PreFilter did not skip %s (skipped %v)", p, c.Filter.Skipped)
+		}
+	}
+	for _, p := range f.ScoreSkipped {
+		skipped := c.Score != nil && slices.ContainsFunc(c.Score.PreScore, func(s recorder.PluginStatus) bool {
+			return s.Plugin == p && s.Code == recorder.CodeSkip
+		})
+		if !skipped {
+			bad("PreScore did not skip %s", p)
 		}
 	}
 	if len(f.LostBy) > 0 {
@@ -205,12 +216,13 @@ func checkFacts(c *recorder.Cycle, f fixtures.Facts) []string {
 
 // factNames are the names a step's facts hold.
 func factNames(f fixtures.Facts) []string {
-	out := []string{f.Node, f.Nominated, f.Reason} // the pod names the cycle
+	out := []string{f.Node, f.Nominated, f.Reason, f.Code} // the pod names the cycle
 	for n, p := range f.Rejected {
 		out = append(out, n, p)
 	}
 	out = append(out, f.Feasible...)
 	out = append(out, f.Skipped...)
+	out = append(out, f.ScoreSkipped...)
 	out = append(out, f.Victims...)
 	out = append(out, f.Ties...)
 	for n := range f.LostBy {
