@@ -102,8 +102,12 @@ func (b *cycleSpans) trace() {
 	if c.Outcome.Result == recorder.ResultError {
 		root.SetStatus(codes.Error, c.Outcome.Message)
 	}
-	b.cycle(ctx, "schedulingCycle", sched, b.t0, b.t0.Add(c.Duration))
-	if len(bind) > 0 {
+	if len(bind) == 0 {
+		b.cycle(ctx, "schedulingCycle", sched, b.t0, b.t0.Add(c.Duration))
+	} else {
+		// The cycle's duration runs to its outcome, after binding: the
+		// scheduling cycle ends with its last phase, where binding begins.
+		b.cycle(ctx, "schedulingCycle", sched, b.t0, b.t0)
 		b.cycle(ctx, "bindingCycle", bind, bind[0].start, bind[len(bind)-1].end)
 	}
 	root.End(trace.WithTimestamp(end))

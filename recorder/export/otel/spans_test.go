@@ -241,6 +241,9 @@ func TestBoundCycleTree(t *testing.T) {
 	if !bind.StartTime.Equal(c.Start.Add(2*time.Millisecond)) || !bind.EndTime.Equal(c.Start.Add(4*time.Millisecond)) {
 		t.Errorf("bindingCycle runs %v – %v after the start, want 2ms – 4ms", bind.StartTime.Sub(c.Start), bind.EndTime.Sub(c.Start))
 	}
+	if sched := one(t, spans, "schedulingCycle"); !sched.EndTime.Equal(c.Start.Add(2 * time.Millisecond)) {
+		t.Errorf("schedulingCycle ends %v after the start, want 2ms, where its last phase ends and binding begins", sched.EndTime.Sub(c.Start))
+	}
 	one(t, spans, "plugin: DefaultBinder")
 	for _, s := range spans {
 		if attr(s, "scheduler.plugin.name").AsString() == "ImageLocality" {
