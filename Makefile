@@ -12,9 +12,12 @@ build:
 run: build
 	./$(BIN) explain
 
+# test: the end-to-end packages start real control planes, and the trace tests
+# build the OTLP receiver's module on first use (minutes on a cold cache),
+# so a package gets 30 minutes rather than go test's default 10.
 test:
 	$(GO) vet ./...
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -timeout 30m ./...
 
 # goldens re-records tui/testdata/*.rec from the current engine and refreshes
 # the TUI's golden screens; review the diff. (make test checks the recordings
