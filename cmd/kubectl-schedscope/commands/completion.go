@@ -10,6 +10,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/schedscope/schedscope/engine/fixture"
+	"github.com/schedscope/schedscope/recorder/export/otel"
 )
 
 // completeFlagValues registers, on every command of the tree that has the
@@ -35,6 +36,8 @@ func completeFlagValues(root *cobra.Command) {
 			"copy-node":   completeObjects(nodeNames),
 			"patch-node":  completeObjects(func(fx *fixture.Fixture) []string { return suffixed(nodeNames(fx), "=") }),
 			"evict":       completeObjects(placedPods),
+			// Trace export (sim, record, live, whatif, export, deploy).
+			"otlp-protocol": fixed(otel.ProtocolGRPC, otel.ProtocolHTTP),
 		}
 		switch c.Name() {
 		case "explain", "replay":

@@ -29,6 +29,8 @@ func TestFlagValuesComplete(t *testing.T) {
 		{[]string{"whatif", "-f", "preemption", "--evict", ""}, []string{"default/filler-1", "default/filler-2"}},
 		{[]string{"whatif", "-f", "unschedulable", "--patch-node", "co"}, []string{"cordoned="}},
 		{[]string{"suggest", "-f", "unschedulable", "--node", "t"}, []string{"tainted", "too-small"}},
+		{[]string{"record", "--otlp-protocol", ""}, []string{"grpc", "http/protobuf"}},
+		{[]string{"export", "--otlp-protocol", "g"}, []string{"grpc"}},
 	} {
 		out, _, code := run(t, append([]string{"__complete"}, tt.args...)...)
 		if code != 0 {
