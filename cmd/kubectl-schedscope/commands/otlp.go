@@ -14,7 +14,8 @@ import (
 	"github.com/schedscope/schedscope/tui"
 )
 
-// otlpOptions are the trace export flags of sim, record and live.
+// otlpOptions are the trace export flags of sim, record, live and whatif
+// (export names its endpoint flag --otlp).
 type otlpOptions struct {
 	Endpoint string
 	Protocol string
