@@ -20,6 +20,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/recorder/export/otel"
 	"github.com/schedscope/schedscope/recorder/input"
 )
 
@@ -98,9 +99,15 @@ func (o *DeployOptions) manifests(cmd *cobra.Command) ([]byte, error) {
 	if o.MaxSize <= 0 || o.Keep < 0 {
 		return nil, errorf("--max-size must be positive and --keep not negative")
 	}
-	otlp := otlpOptions{Endpoint: o.OTLPEndpoint, Protocol: o.OTLPProtocol}
-	if _, _, err := otlp.target(); o.OTLPEndpoint != "" && err != nil {
-		return nil, err
+	// The endpoint is the cluster's, checked without this shell's
+	// OTEL_* variables, which the Deployment does not see.
+	if o.OTLPProtocol != "" && o.OTLPEndpoint == "" {
+		return nil, errorf("--otlp-protocol needs --otlp-endpoint")
+	}
+	if o.OTLPEndpoint != "" {
+		if _, _, err := otel.Resolve("--otlp-endpoint", o.OTLPEndpoint, o.OTLPProtocol, func(string) string { return "" }); err != nil {
+			return nil, errorf("%v", err)
+		}
 	}
 	storage := resource.NewQuantity((o.MaxSize*int64(o.Keep+1))*5/4, resource.BinarySI)
 	if o.Storage != "" {

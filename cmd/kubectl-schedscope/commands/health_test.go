@@ -62,6 +62,8 @@ func TestDeployBadFlags(t *testing.T) {
 		{[]string{"--otlp-endpoint", "collector:4317"}, "--otlp-endpoint"},
 		{[]string{"--config", "/does/not/exist.yaml"}, "/does/not/exist.yaml"},
 		{[]string{"--max-size", "0"}, "--max-size"},
+		{[]string{"--otlp-protocol", "grpc"}, "--otlp-protocol needs --otlp-endpoint"},
+		{[]string{"--otlp-endpoint", "http://c:4317", "--otlp-protocol", "thrift"}, "--otlp-protocol must be grpc or http/protobuf"},
 	} {
 		out, errOut, code := run(t, append([]string{"deploy"}, tt.args...)...)
 		if code == 0 || out != "" || !strings.Contains(errOut, tt.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {

@@ -75,10 +75,10 @@ func checkTree(t *testing.T, spans []otlptest.Span) {
 	}
 }
 
-// record runs record with args and loads what it wrote.
-func recordWith(t *testing.T, args ...string) *recorder.Recording {
+// recordWith runs record with args and loads what it wrote, from path.
+func recordWith(t *testing.T, args ...string) (rec *recorder.Recording, path string) {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "run.ssr")
+	path = filepath.Join(t.TempDir(), "run.ssr")
 	_, errOut, code := run(t, append([]string{"record", "-o", path}, args...)...)
 	if code != 0 {
 		t.Fatalf("record %v: exit %d: %s", args, code, errOut)
@@ -90,15 +90,14 @@ func recordWith(t *testing.T, args ...string) *recorder.Recording {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec.Header.Source.Name = path // kept for export below
-	return rec
+	return rec, path
 }
 
 // The default fixture's cycles, sent over HTTP while recording: a trace per
 // cycle, at the cycle's own times, shaped as KEP-5927 names it.
 func TestRecordSendsATracePerCycle(t *testing.T) {
 	rcv := otlptest.Start(t)
-	rec := recordWith(t, "--otlp-endpoint", rcv.HTTP)
+	rec, _ := recordWith(t, "--otlp-endpoint", rcv.HTTP)
 	spans := rcv.Spans(t, len(rec.Cycles))
 	seqs := bySeq(t, spans)
 	if len(seqs) != len(rec.Cycles) || len(otlptest.Roots(spans)) != len(rec.Cycles) {
@@ -124,7 +123,7 @@ func TestRecordSendsATracePerCycle(t *testing.T) {
 // pod's queue story, and the same traces at the same times both ways.
 func TestPreemptionTraceAndExportedRecording(t *testing.T) {
 	live := otlptest.Start(t)
-	rec := recordWith(t, "-f", "preemption", "--otlp-endpoint", "http://"+live.GRPC, "--otlp-protocol", "grpc")
+	_, path := recordWith(t, "-f", "preemption", "--otlp-endpoint", "http://"+live.GRPC, "--otlp-protocol", "grpc")
 	spans := live.Spans(t, 2)
 	checkTree(t, spans)
 	seqs := bySeq(t, spans)
@@ -169,7 +168,7 @@ func TestPreemptionTraceAndExportedRecording(t *testing.T) {
 
 	// The recording, exported later, gives the same traces at the same times.
 	later := otlptest.Start(t)
-	out, errOut, code := run(t, "export", "--otlp", later.HTTP, rec.Header.Source.Name)
+	out, errOut, code := run(t, "export", "--otlp", later.HTTP, path)
 	if code != 0 {
 		t.Fatalf("export: exit %d: %s", code, errOut)
 	}
