@@ -234,7 +234,7 @@ func build(ctx context.Context, fx *fixture.Fixture, opts Options) (*Engine, err
 	}
 	e.executors = e.preemptionExecutors()
 	if opts.simulated {
-		which := controllers.All
+		which := controllers.All&^controllers.Workloads | controllers.WorkloadsFor(fixtureKinds(fx))
 		outside, owned := ownersOutside(fx)
 		switch {
 		case opts.forked:

@@ -91,6 +91,22 @@ func ownersOutside(fx *fixture.Fixture) (map[string]types.UID, bool) {
 }
 
 // deletes reports whether fx's timeline deletes an object.
+// fixtureKinds lists the kinds of the fixture's objects, at the start and in
+// its timeline.
+func fixtureKinds(fx *fixture.Fixture) map[string]bool {
+	kinds := map[string]bool{}
+	for _, o := range fx.Objects {
+		kinds[fixture.KindName(o)] = true
+	}
+	for _, s := range fx.Steps {
+		kinds[fixture.KindName(s.Object)] = true
+	}
+	if len(fx.Pending) > 0 {
+		kinds["Pod"] = true
+	}
+	return kinds
+}
+
 func deletes(fx *fixture.Fixture) bool {
 	for _, s := range fx.Steps {
 		if s.Op == fixture.StepDelete {

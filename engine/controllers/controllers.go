@@ -32,10 +32,22 @@ import (
 type Which int
 
 const (
-	// Workloads are the controllers that make pods and keep their
-	// budgets: Deployment, ReplicaSet, ReplicationController, StatefulSet,
-	// Job, DaemonSet, disruption, and pod garbage collection.
-	Workloads Which = 1 << iota
+	// DeploymentController is the Deployment controller.
+	DeploymentController Which = 1 << iota
+	// ReplicaSetController is the ReplicaSet controller.
+	ReplicaSetController
+	// ReplicationManager is the ReplicationController manager.
+	ReplicationManager
+	// StatefulSetController is the StatefulSet controller.
+	StatefulSetController
+	// JobController is the Job controller.
+	JobController
+	// DaemonSetController is the DaemonSet controller.
+	DaemonSetController
+	// DisruptionController is the disruption controller.
+	DisruptionController
+	// PodGC is pod garbage collection.
+	PodGC
 	// VolumeBinder is the persistent-volume binder.
 	VolumeBinder
 	// Provisioner is the simulated provisioner.
@@ -45,11 +57,47 @@ const (
 	// GarbageCollector is the garbage collector.
 	GarbageCollector
 
+	// Workloads are the controllers that make pods and keep their
+	// budgets: Deployment, ReplicaSet, ReplicationController, StatefulSet,
+	// Job, DaemonSet, disruption, and pod garbage collection.
+	Workloads = DeploymentController | ReplicaSetController | ReplicationManager | StatefulSetController |
+		JobController | DaemonSetController | DisruptionController | PodGC
 	// Volumes are the binder and the provisioner.
 	Volumes = VolumeBinder | Provisioner
 	// All is a fixture run's cluster.
 	All = Workloads | GarbageCollector | Volumes | Kubelet
 )
+
+// syncs names the kinds whose objects each workload controller syncs;
+// a controller without one of them in a run has nothing to do there. A
+// Deployment's ReplicaSets need the ReplicaSet controller.
+var syncs = map[Which][]string{
+	DeploymentController:  {"Deployment"},
+	ReplicaSetController:  {"ReplicaSet", "Deployment"},
+	ReplicationManager:    {"ReplicationController"},
+	StatefulSetController: {"StatefulSet"},
+	JobController:         {"Job"},
+	DaemonSetController:   {"DaemonSet"},
+	DisruptionController:  {"PodDisruptionBudget"},
+}
+
+// WorkloadsFor returns the workload controllers a run whose objects (at
+// the start and in its timeline) are of the kinds has work for: each
+// controller that syncs one of them, and pod garbage collection always.
+// The others would only look up, for each of a snapshot's pods, an owner
+// or a budget that cannot exist: at 40 000 pods that was a second of a
+// question's CPU, and it changes nothing the scheduler is given.
+func WorkloadsFor(kinds map[string]bool) Which {
+	w := PodGC
+	for c, ks := range syncs {
+		for _, k := range ks {
+			if kinds[k] {
+				w |= c
+			}
+		}
+	}
+	return w
+}
 
 // Deps is what the controllers run on: the in-memory API server's client,
 // the run's informer factory (whose handlers the run counts), and the
@@ -77,14 +125,14 @@ type Part struct {
 // Parts lists what a fixture run has beside the scheduler, in the order
 // the README lists them.
 var Parts = []Part{
-	{Name: "Deployment controller", Upstream: "k8s.io/kubernetes/pkg/controller/deployment", Which: Workloads},
-	{Name: "ReplicaSet controller", Upstream: "k8s.io/kubernetes/pkg/controller/replicaset", Which: Workloads},
-	{Name: "ReplicationController manager", Upstream: "k8s.io/kubernetes/pkg/controller/replication", Which: Workloads},
-	{Name: "StatefulSet controller", Upstream: "k8s.io/kubernetes/pkg/controller/statefulset", Which: Workloads},
-	{Name: "Job controller", Upstream: "k8s.io/kubernetes/pkg/controller/job", Which: Workloads},
-	{Name: "DaemonSet controller", Upstream: "k8s.io/kubernetes/pkg/controller/daemon", Which: Workloads},
-	{Name: "disruption controller", Upstream: "k8s.io/kubernetes/pkg/controller/disruption", Which: Workloads},
-	{Name: "pod garbage collector", Upstream: "k8s.io/kubernetes/pkg/controller/podgc", Which: Workloads},
+	{Name: "Deployment controller", Upstream: "k8s.io/kubernetes/pkg/controller/deployment", Which: DeploymentController},
+	{Name: "ReplicaSet controller", Upstream: "k8s.io/kubernetes/pkg/controller/replicaset", Which: ReplicaSetController},
+	{Name: "ReplicationController manager", Upstream: "k8s.io/kubernetes/pkg/controller/replication", Which: ReplicationManager},
+	{Name: "StatefulSet controller", Upstream: "k8s.io/kubernetes/pkg/controller/statefulset", Which: StatefulSetController},
+	{Name: "Job controller", Upstream: "k8s.io/kubernetes/pkg/controller/job", Which: JobController},
+	{Name: "DaemonSet controller", Upstream: "k8s.io/kubernetes/pkg/controller/daemon", Which: DaemonSetController},
+	{Name: "disruption controller", Upstream: "k8s.io/kubernetes/pkg/controller/disruption", Which: DisruptionController},
+	{Name: "pod garbage collector", Upstream: "k8s.io/kubernetes/pkg/controller/podgc", Which: PodGC},
 	{Name: "garbage collector", Upstream: "k8s.io/kubernetes/pkg/controller/garbagecollector", Which: GarbageCollector},
 	{Name: "persistent-volume binder", Upstream: "k8s.io/kubernetes/pkg/controller/volume/persistentvolume", Which: VolumeBinder},
 	{Name: "simulated provisioner", Which: Provisioner},
@@ -138,7 +186,7 @@ func New(ctx context.Context, deps Deps) (*Set, error) {
 		s.queues = append(s.queues, qs...)
 		return err
 	}
-	if deps.Run&Workloads != 0 {
+	if deps.Run&DeploymentController != 0 {
 		dc, err := deployment.NewDeploymentController(ctx, f.Apps().V1().Deployments(), f.Apps().V1().ReplicaSets(), f.Core().V1().Pods(), c)
 		if err != nil {
 			return nil, fmt.Errorf("deployment controller: %w", err)
@@ -147,26 +195,30 @@ func New(ctx context.Context, deps Deps) (*Set, error) {
 			return nil, err
 		}
 		s.runs = append(s.runs, func(ctx context.Context) { dc.Run(ctx, deploymentWorkers) })
-
+	}
+	if deps.Run&ReplicaSetController != 0 {
 		rsc := replicaset.NewReplicaSetController(ctx, f.Apps().V1().ReplicaSets(), f.Core().V1().Pods(), c, replicaset.BurstReplicas)
 		if err := count("replicaset", rsc); err != nil {
 			return nil, err
 		}
 		s.runs = append(s.runs, func(ctx context.Context) { rsc.Run(ctx, replicaSetWorkers) })
-
+	}
+	if deps.Run&ReplicationManager != 0 {
 		rm := replication.NewReplicationManager(ctx, f.Core().V1().Pods(), f.Core().V1().ReplicationControllers(), c, replication.BurstReplicas)
 		if err := count("replicationcontroller", rm); err != nil {
 			return nil, err
 		}
 		s.runs = append(s.runs, func(ctx context.Context) { rm.Run(ctx, rcWorkers) })
-
+	}
+	if deps.Run&StatefulSetController != 0 {
 		ssc := statefulset.NewStatefulSetController(ctx, f.Core().V1().Pods(), f.Apps().V1().StatefulSets(),
 			f.Core().V1().PersistentVolumeClaims(), f.Apps().V1().ControllerRevisions(), c)
 		if err := count("statefulset", ssc); err != nil {
 			return nil, err
 		}
 		s.runs = append(s.runs, func(ctx context.Context) { ssc.Run(ctx, statefulSetWorkers) })
-
+	}
+	if deps.Run&JobController != 0 {
 		jc, err := job.NewController(ctx, c, f.Core().V1().Pods(), f.Batch().V1().Jobs(), nil, nil)
 		if err != nil {
 			return nil, fmt.Errorf("job controller: %w", err)
@@ -175,7 +227,8 @@ func New(ctx context.Context, deps Deps) (*Set, error) {
 			return nil, err
 		}
 		s.runs = append(s.runs, func(ctx context.Context) { jc.Run(ctx, jobWorkers) })
-
+	}
+	if deps.Run&DaemonSetController != 0 {
 		dsc, err := daemon.NewDaemonSetsController(ctx, f.Apps().V1().DaemonSets(), f.Apps().V1().ControllerRevisions(),
 			f.Core().V1().Pods(), f.Core().V1().Nodes(), c, flowcontrol.NewBackOff(1*time.Second, 15*time.Minute))
 		if err != nil {
@@ -185,7 +238,8 @@ func New(ctx context.Context, deps Deps) (*Set, error) {
 			return nil, err
 		}
 		s.runs = append(s.runs, func(ctx context.Context) { dsc.Run(ctx, daemonSetWorkers) })
-
+	}
+	if deps.Run&DisruptionController != 0 {
 		dis := disruption.NewDisruptionController(ctx, f.Core().V1().Pods(), f.Policy().V1().PodDisruptionBudgets(),
 			f.Core().V1().ReplicationControllers(), f.Apps().V1().ReplicaSets(), f.Apps().V1().Deployments(),
 			f.Apps().V1().StatefulSets(), c, testrestmapper.TestOnlyStaticRESTMapper(legacyscheme.Scheme),
@@ -194,7 +248,8 @@ func New(ctx context.Context, deps Deps) (*Set, error) {
 			return nil, err
 		}
 		s.runs = append(s.runs, func(ctx context.Context) { dis.Run(ctx, disruptionWorkers) })
-
+	}
+	if deps.Run&PodGC != 0 {
 		gc := podgc.NewPodGCInternal(ctx, c, f.Core().V1().Pods(), f.Core().V1().Nodes(), terminatedPodGC, podGCPeriod, podGCQuarantine)
 		s.runs = append(s.runs, gc.Run)
 		s.pods, s.nodes = f.Core().V1().Pods().Informer(), f.Core().V1().Nodes().Informer()

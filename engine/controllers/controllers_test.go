@@ -100,3 +100,36 @@ func TestREADMEListsEveryPart(t *testing.T) {
 		}
 	}
 }
+
+// A run starts the workload controllers that have objects to sync, and pod
+// garbage collection always; a Deployment brings the ReplicaSet controller.
+func TestWorkloadsForKinds(t *testing.T) {
+	for _, c := range []struct {
+		kinds []string
+		want  Which
+	}{
+		{[]string{"Node", "Pod", "Namespace"}, PodGC},
+		{[]string{"Node", "Deployment"}, PodGC | DeploymentController | ReplicaSetController},
+		{[]string{"ReplicaSet"}, PodGC | ReplicaSetController},
+		{[]string{"StatefulSet", "PodDisruptionBudget"}, PodGC | StatefulSetController | DisruptionController},
+		{[]string{"Job", "DaemonSet", "ReplicationController"}, PodGC | JobController | DaemonSetController | ReplicationManager},
+	} {
+		kinds := map[string]bool{}
+		for _, k := range c.kinds {
+			kinds[k] = true
+		}
+		if got := WorkloadsFor(kinds); got != c.want {
+			t.Errorf("WorkloadsFor(%v) = %b, want %b", c.kinds, got, c.want)
+		}
+	}
+	// Every workload controller is named by some kind.
+	all := map[string]bool{}
+	for _, ks := range syncs {
+		for _, k := range ks {
+			all[k] = true
+		}
+	}
+	if got := WorkloadsFor(all); got != Workloads {
+		t.Errorf("every kind starts %b, want every workload controller %b", got, Workloads)
+	}
+}
