@@ -34,6 +34,10 @@ func (e *Engine) installHooks() error {
 			e.mu.Unlock()
 			e.changes.kick()
 			if e.opts.Gate != nil {
+				// The pod's next cycle is about to start: a cycle of it held
+				// for its preemption's victims (finish) is complete, and is
+				// shown now rather than after a pause the user may hold.
+				e.flushPending(pi.Pod.UID)
 				e.gated.Store(true)
 				gerr := e.opts.Gate(context.Background(), podRef(pi.Pod))
 				e.gated.Store(false)

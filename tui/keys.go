@@ -15,6 +15,7 @@ type KeyMap struct {
 	Problems    key.Binding
 	Pause       key.Binding
 	Step        key.Binding
+	StepPhase   key.Binding
 	Breakpoints key.Binding
 	Mark        key.Binding
 	Export      key.Binding
@@ -31,6 +32,7 @@ func DefaultKeyMap() KeyMap {
 		Problems:    key.NewBinding(key.WithKeys("!"), key.WithHelp("!", "problems")),
 		Pause:       key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "pause/resume")),
 		Step:        key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "step one cycle")),
+		StepPhase:   key.NewBinding(key.WithKeys("."), key.WithHelp(".", "step one phase")),
 		Breakpoints: key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "breakpoints")),
 		Mark:        key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "mark cycle with a note")),
 		Export:      key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "write cycle as Markdown and HTML")),
@@ -45,7 +47,7 @@ func (k KeyMap) ShortHelp() []key.Binding {
 
 // FullHelp implements help.KeyMap.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Help, k.Command, k.Filter, k.Problems, k.Back, k.Quit}, {k.Pause, k.Step, k.Breakpoints, k.Mark, k.Export}}
+	return [][]key.Binding{{k.Help, k.Command, k.Filter, k.Problems, k.Back, k.Quit}, {k.Pause, k.Step, k.StepPhase, k.Breakpoints, k.Mark, k.Export}}
 }
 
 // setLive enables the engine controls only when there is an engine to control:
@@ -53,6 +55,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 func (k *KeyMap) setLive(live bool) {
 	k.Pause.SetEnabled(live)
 	k.Step.SetEnabled(live)
+	k.StepPhase.SetEnabled(live)
 	k.Breakpoints.SetEnabled(live)
 }
 
@@ -62,7 +65,7 @@ func (k KeyMap) engineKey(msg tea.KeyPressMsg) string {
 	for _, b := range []struct {
 		binding key.Binding
 		what    string
-	}{{k.Pause, "nothing to pause"}, {k.Step, "nothing to step"}, {k.Breakpoints, "nothing to break on"}} {
+	}{{k.Pause, "nothing to pause"}, {k.Step, "nothing to step"}, {k.StepPhase, "nothing to step"}, {k.Breakpoints, "nothing to break on"}} {
 		b.binding.SetEnabled(true)
 		if key.Matches(msg, b.binding) {
 			return b.what

@@ -144,6 +144,8 @@ type Model struct {
 	state       *EngineState
 	done        bool
 	breakpoints Breakpoints
+	// phaseStep says . let one cycle run: it opens at its first phase.
+	phaseStep bool
 	// notes logs every problem the source reported and every message given to
 	// the user, for the problems view; nProblems counts the problems.
 	notes     []problems.Note
@@ -252,6 +254,8 @@ func (m *Model) say(format string, a ...any) {
 func (m *Model) finish() {
 	m.done = true
 	m.Keys.setLive(false)
+	// . still walks the phases of the last cycle it let run.
+	m.Keys.StepPhase.SetEnabled(m.opts.Control != nil)
 }
 
 // Init starts reading the event stream.
@@ -490,6 +494,12 @@ func (m *Model) apply(ev Event) {
 	case ev.Cycle != nil:
 		m.cycles = append(m.cycles, ev.Cycle)
 		m.addEntry(recorder.EntryOf(ev.Cycle))
+		if m.phaseStep {
+			// The cycle . let run: shown from its first phase.
+			m.phaseStep = false
+			m.open(len(m.cycles) - 1)
+			m.view.SetPhase(cyclepage.Queue)
+		}
 	case ev.Entries != nil:
 		for _, e := range m.printable.entries(ev.Entries) {
 			m.cycles = append(m.cycles, nil)
@@ -523,6 +533,35 @@ func (m *Model) apply(ev Event) {
 			m.list.SetWaiting("no cycle: nothing was scheduled")
 		}
 	}
+}
+
+// stepPhase is the . key: on the newest cycle, the next phase it ran;
+// past its last one (or from anywhere else), one more cycle is let run,
+// then shown from its first phase. The engine runs a cycle whole (a
+// scheduling cycle held half-way would hold the cluster's other work); the
+// recording has every phase, so the view steps through them afterwards.
+func (m *Model) stepPhase() tea.Cmd {
+	newest := len(m.cycles) - 1
+	if m.focus == focusCycle && newest >= 0 && m.view.Index() == newest && m.view.Cycle() != nil {
+		if m.view.NextRanPhase() {
+			m.say(". steps on")
+			return nil
+		}
+	}
+	if m.done {
+		m.phaseStep = false
+		m.say("the run has finished; nothing to step")
+		return nil
+	}
+	if m.phaseStep {
+		m.say("waiting for the cycle . let run")
+		return nil
+	}
+	m.phaseStep = true
+	if m.state == nil || m.state.State != StatePaused {
+		m.say("pausing after one cycle · . steps its phases")
+	}
+	return control(m.opts.Control.Step)
 }
 
 // addEntry lists a cycle and counts its outcome.
@@ -682,6 +721,8 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, control(ctl.Pause)
 	case key.Matches(msg, k.Step):
 		return m, control(m.opts.Control.Step)
+	case key.Matches(msg, k.StepPhase):
+		return m, m.stepPhase()
 	case key.Matches(msg, k.Breakpoints):
 		f := breakpoints.New(m.st, breakpoints.Values(m.breakpoints))
 		m.bp = &f

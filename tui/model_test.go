@@ -456,3 +456,59 @@ func TestEmptyListSaysWhatItWaitsFor(t *testing.T) {
 	want(m, "waiting for scheduling cycles…")
 	want(send(m, eventsMsg{events: []Event{{Header: &rec.Header}, {Done: true}}, closed: true}), "no cycle: nothing was scheduled")
 }
+
+// While paused, . lets one cycle run and opens it at its first phase; each
+// further . shows the next phase that cycle ran, and past its last one it
+// lets the next cycle run.
+func TestStepPhaseWalksTheNextCycle(t *testing.T) {
+	rec := loadRecording(t, "default")
+	ctl := &fakeController{}
+	m := New(Options{Source: "live", Control: ctl})
+	m = send(m, tea.WindowSizeMsg{Width: 100, Height: 30})
+	m = send(m, eventsMsg{events: []Event{{Header: &rec.Header}, {Cycle: rec.Cycles[0]}, {State: &EngineState{State: StatePaused, Why: "user"}}}})
+	m, cmd := sendCmd(m, press("."))
+	run(cmd)
+	if diff := cmp.Diff([]string{"Step"}, ctl.calls); diff != "" {
+		t.Fatalf("calls (-want +got):\n%s", diff)
+	}
+	next := rec.Cycles[1]
+	m = send(m, eventsMsg{events: []Event{{Cycle: next}}})
+	if m.focus != focusCycle || m.view.Index() != 1 || m.view.Phase() != cyclepage.Queue {
+		t.Fatalf("the stepped cycle should open at Queue: focus %v, cycle %d, phase %v", m.focus, m.view.Index(), m.view.Phase())
+	}
+	var ran []cyclepage.Phase
+	for p := cyclepage.PreFilter; p < cyclepage.NumPhases; p++ {
+		if ok, _ := cyclepage.Ran(next, p); ok {
+			ran = append(ran, p)
+		}
+	}
+	if len(ran) < 4 {
+		t.Fatalf("cycle %d ran only %v", next.Seq, ran)
+	}
+	for _, want := range ran {
+		m, cmd = sendCmd(m, press("."))
+		if cmd != nil {
+			t.Fatalf("at %v: . asked the engine for a cycle", want)
+		}
+		if m.view.Phase() != want {
+			t.Fatalf(". showed %v, want %v", m.view.Phase(), want)
+		}
+		if s := screen(m); !strings.Contains(s, fmt.Sprintf("cycle %d › %s", next.Seq, want)) {
+			t.Errorf("the title does not say where . is (%v):\n%s", want, s)
+		}
+	}
+	m, cmd = sendCmd(m, press("."))
+	run(cmd)
+	if diff := cmp.Diff([]string{"Step", "Step"}, ctl.calls); diff != "" {
+		t.Errorf("past the last phase . should let the next cycle run (-want +got):\n%s", diff)
+	}
+	// The run ended before that cycle came: . says so and asks nothing.
+	m = send(m, eventsMsg{events: []Event{{Done: true}}})
+	m, cmd = sendCmd(m, press("."))
+	if cmd != nil || len(ctl.calls) != 2 {
+		t.Errorf("after the run ended . asked the engine again: %v", ctl.calls)
+	}
+	if !strings.Contains(screen(m), "the run has finished") {
+		t.Errorf("after the run ended . should say so:\n%s", screen(m))
+	}
+}

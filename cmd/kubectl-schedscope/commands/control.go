@@ -67,6 +67,14 @@ func (l *liveControl) Pause() {
 	l.changed()
 }
 
+// startPaused pauses before the first cycle, saying why; the state is
+// reported once the session's source sets where to.
+func (l *liveControl) startPaused(why string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.paused, l.steps, l.why = true, 0, why
+}
+
 // Resume lets cycles start again.
 func (l *liveControl) Resume() {
 	l.mu.Lock()

@@ -205,3 +205,22 @@ func TestPauseBeforeHeaderIsNotOverwritten(t *testing.T) {
 		t.Errorf("last state = %+v, want paused by you", *last)
 	}
 }
+
+// sim --paused: the first cycle waits, and one step lets exactly one cycle
+// through. (TestSimShowsAPauseMadeBeforeTheHeader: a pause made before the
+// session listens is shown after the header.)
+func TestControlStartsPaused(t *testing.T) {
+	l := newLiveControl(nil)
+	l.startPaused("started with --paused")
+	var log stateLog
+	l.setReport(log.add)
+	done := gateAsync(l, web)
+	if passed(done) {
+		t.Fatal("the first cycle started while paused")
+	}
+	l.Step()
+	mustPass(t, done, "after a step")
+	if passed(gateAsync(l, web)) {
+		t.Error("a second cycle started after one step")
+	}
+}

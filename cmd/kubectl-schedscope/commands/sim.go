@@ -17,6 +17,8 @@ type SimOptions struct {
 	simOptions
 	// Record, if set, also writes the session to this recording file.
 	Record string
+	// Paused holds the first cycle until space, s or . lets it start.
+	Paused bool
 	// ctl is the debugger's pause, step and breakpoints.
 	ctl *liveControl
 	// lesson, when set, is shown beside the run (learn).
@@ -37,6 +39,7 @@ func NewCmdSim(streams genericiooptions.IOStreams) *cobra.Command {
 	}
 	o.addFlags(cmd.Flags())
 	cmd.Flags().StringVar(&o.Record, "record", "", "also write the session to this recording file")
+	cmd.Flags().BoolVar(&o.Paused, "paused", false, "start paused: the first cycle waits for space (run), s (one cycle) or . (one phase at a time)")
 	o.otlp.addFlags(cmd.Flags())
 	return cmd
 }
@@ -44,6 +47,9 @@ func NewCmdSim(streams genericiooptions.IOStreams) *cobra.Command {
 // Complete sets up the fixture's run under the debugger's controls.
 func (o *SimOptions) Complete(*cobra.Command, []string) error {
 	o.ctl = newLiveControl(nil)
+	if o.Paused {
+		o.ctl.startPaused("started with --paused: space runs, s steps a cycle, . a phase")
+	}
 	o.source = &fixtureSource{o: &o.simOptions, ctl: o.ctl}
 	return nil
 }

@@ -68,52 +68,60 @@ func TestSimSendsNeverAttemptedPods(t *testing.T) {
 }
 
 // TestSimShowsAPauseMadeBeforeTheHeader is space pressed before the first
-// frame: sim's source says, right after the header, that the engine is
-// paused, and no cycle starts until the user resumes.
+// frame, or sim --paused: sim's source says, right after the header, that
+// the engine is paused, and no cycle starts until the user resumes.
 func TestSimShowsAPauseMadeBeforeTheHeader(t *testing.T) {
-	o := &SimOptions{simOptions: newSimOptions(genericiooptions.IOStreams{})}
-	fs := pflag.NewFlagSet("sim", pflag.ContinueOnError)
-	o.addFlags(fs)
-	if err := fs.Parse([]string{"-f", writeTemp(t, "story.yaml", storyFixture)}); err != nil {
-		t.Fatal(err)
-	}
-	if err := o.Complete(nil, nil); err != nil {
-		t.Fatal(err)
-	}
-	o.ctl.Pause()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	stream := tui.NewStream(ctx, 16)
-	go func() {
-		defer stream.Close()
-		o.source.Run(ctx, stream.Send)
-	}()
-	var names []string
-	for len(names) < 2 {
-		var ev tui.Event
-		select {
-		case ev = <-stream.Events():
-		case <-time.After(10 * time.Second):
-			t.Fatalf("no paused state after the header (got %q)", names)
+	for _, c := range []struct {
+		flag bool
+		why  string
+	}{{false, "paused by you"}, {true, "started with --paused: space runs, s steps a cycle, . a phase"}} {
+		o := &SimOptions{simOptions: newSimOptions(genericiooptions.IOStreams{}), Paused: c.flag}
+		fs := pflag.NewFlagSet("sim", pflag.ContinueOnError)
+		o.addFlags(fs)
+		if err := fs.Parse([]string{"-f", writeTemp(t, "story.yaml", storyFixture)}); err != nil {
+			t.Fatal(err)
 		}
-		if ev.Queue != nil {
-			continue
+		if err := o.Complete(nil, nil); err != nil {
+			t.Fatal(err)
 		}
-		names = append(names, eventNames([]tui.Event{ev})[0])
-		if ev.State != nil {
-			names[len(names)-1] += " (" + ev.State.Why + ")"
+		if !c.flag {
+			o.ctl.Pause()
 		}
-	}
-	if diff := cmp.Diff([]string{"header", "state paused (paused by you)"}, names); diff != "" {
-		t.Errorf("first events (-want +got):\n%s", diff)
-	}
-	o.ctl.Resume()
-	for _, name := range eventNames(drain(t, stream)) {
-		if name == "done" {
-			return
+		ctx, cancel := context.WithCancel(context.Background())
+		stream := tui.NewStream(ctx, 16)
+		go func() {
+			defer stream.Close()
+			o.source.Run(ctx, stream.Send)
+		}()
+		var names []string
+		for len(names) < 2 {
+			var ev tui.Event
+			select {
+			case ev = <-stream.Events():
+			case <-time.After(10 * time.Second):
+				t.Fatalf("no paused state after the header (got %q)", names)
+			}
+			if ev.Queue != nil {
+				continue
+			}
+			names = append(names, eventNames([]tui.Event{ev})[0])
+			if ev.State != nil {
+				names[len(names)-1] += " (" + ev.State.Why + ")"
+			}
 		}
+		if diff := cmp.Diff([]string{"header", "state paused (" + c.why + ")"}, names); diff != "" {
+			t.Errorf("first events (-want +got):\n%s", diff)
+		}
+		o.ctl.Resume()
+		ended := false
+		for _, name := range eventNames(drain(t, stream)) {
+			ended = ended || name == "done"
+		}
+		if !ended {
+			t.Error("the run did not end after resuming")
+		}
+		cancel()
 	}
-	t.Error("the run did not end after resuming")
 }
 
 // sim waits a moment for its fixture, then opens the debugger while the

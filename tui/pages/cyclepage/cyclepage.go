@@ -254,6 +254,23 @@ func (v *Model) SetPhase(p Phase) {
 	v.enterPhase()
 }
 
+// NextRanPhase shows the next phase the cycle ran, and says false (showing
+// the same) when it ran none after the one shown.
+func (v *Model) NextRanPhase() bool {
+	if v.c == nil {
+		return false
+	}
+	for p := v.phase + 1; p < NumPhases; p++ {
+		if ran, _ := Ran(v.c, p); ran {
+			v.detail = nil
+			v.SetPhase(p)
+			v.focusRejection()
+			return true
+		}
+	}
+	return false
+}
+
 // Cycle returns the cycle shown, or nil.
 func (v Model) Cycle() *recorder.Cycle { return v.c }
 
