@@ -13,10 +13,9 @@ import (
 // NodeResourcesBalancedAllocation's raw scores out of what every embedded
 // fixture's cycles record (the node's allocatable, what was placed on it,
 // the pod's requests), as the node detail does, and compares them with the
-// scores the scheduler gave, on every scored node. (The embedded fixtures'
-// pods all request cpu and memory: BalancedAllocation counts a pod without
-// requests as 100m and 200Mi, which a recording does not hold, and the node
-// detail says so when its sum differs.)
+// scores the scheduler gave, on every scored node. resources-fit's
+// besteffort pod requests nothing: NodeResourcesFit counts it at the
+// scheduler's defaults (Cycle.NonZeroRequests), and that is checked too.
 func TestScoreArithmeticMatchesTheScheduler(t *testing.T) {
 	checked := map[string]int{}
 	for _, name := range fixtures.Names() {
@@ -35,7 +34,8 @@ func TestScoreArithmeticMatchesTheScheduler(t *testing.T) {
 			for _, pl := range c.Score.Plugins {
 				for k, node := range c.Score.Nodes {
 					use, _ := usage.Node(c.NodeName(node))
-					a, ok := narrate.ScoreArithmetic(pl.Name, c.Nodes.Info[node].Allocatable, use.Requested, c.Requests, pl.Raw[k])
+					a, ok := narrate.ScoreArithmetic(pl.Name, narrate.ScoreInputs{Allocatable: c.Nodes.Info[node].Allocatable,
+						Requested: use.Requested, NonZeroRequested: use.NonZero, Pod: c.Requests, NonZeroPod: c.NonZeroRequests}, pl.Raw[k])
 					if !ok {
 						continue
 					}

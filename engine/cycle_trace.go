@@ -8,10 +8,12 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/types"
 	resourcehelper "k8s.io/component-helpers/resource"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
+	schedutil "k8s.io/kubernetes/pkg/scheduler/util"
 
 	"github.com/schedscope/schedscope/recorder"
 )
@@ -191,6 +193,9 @@ func (r *traceState) nodeUseFor(nodes []fwk.NodeInfo) []recorder.NodeUse {
 			continue
 		}
 		nu := recorder.NodeUse{Node: i, Generation: g, Requested: resourceMap(n.GetRequested(), len(pods))}
+		if nz := n.GetNonZeroRequested(); nz.GetMilliCPU() != nu.Requested[string(v1.ResourceCPU)] || nz.GetMemory() != nu.Requested[string(v1.ResourceMemory)] {
+			nu.NonZero = map[string]int64{string(v1.ResourceCPU): nz.GetMilliCPU(), string(v1.ResourceMemory): nz.GetMemory()}
+		}
 		for _, p := range pods {
 			pod := p.GetPod()
 			nu.Pods = append(nu.Pods, podPlaced(pod))
@@ -427,6 +432,35 @@ func podRequests(p *v1.Pod) map[string]int64 {
 		}
 	}
 	return out
+}
+
+// nonZeroRequests returns the pod's cpu and memory as NodeResourcesFit's
+// score counts them, each container without a request at the scheduler's
+// defaults (noderesources' calculatePodResourceRequest), or nil when no
+// container lacks one.
+func nonZeroRequests(p *v1.Pod) map[string]int64 {
+	lacks := func(cs []v1.Container) bool {
+		return slices.ContainsFunc(cs, func(c v1.Container) bool {
+			_, cpu := c.Resources.Requests[v1.ResourceCPU]
+			_, mem := c.Resources.Requests[v1.ResourceMemory]
+			return !cpu || !mem
+		})
+	}
+	if !lacks(p.Spec.Containers) && !lacks(p.Spec.InitContainers) {
+		return nil
+	}
+	defaults := v1.ResourceList{
+		v1.ResourceCPU:    *resource.NewMilliQuantity(schedutil.DefaultMilliCPURequest, resource.DecimalSI),
+		v1.ResourceMemory: *resource.NewQuantity(schedutil.DefaultMemoryRequest, resource.DecimalSI),
+	}
+	all := resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{NonMissingContainerRequests: defaults})
+	plain := resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{})
+	cpu, mem := all[v1.ResourceCPU], all[v1.ResourceMemory]
+	pcpu, pmem := plain[v1.ResourceCPU], plain[v1.ResourceMemory]
+	if cpu.Cmp(pcpu) == 0 && mem.Cmp(pmem) == 0 {
+		return nil
+	}
+	return map[string]int64{string(v1.ResourceCPU): cpu.MilliValue(), string(v1.ResourceMemory): mem.Value()}
 }
 
 func podRef(p *v1.Pod) recorder.PodRef {

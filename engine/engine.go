@@ -267,6 +267,9 @@ func (e *Engine) start(ctx context.Context) error {
 	if err := e.sched.WaitForHandlersSync(ctx); err != nil {
 		return fmt.Errorf("waiting for scheduler event handlers: %w", err)
 	}
+	if err := e.events.waitSynced(ctx); err != nil {
+		return fmt.Errorf("waiting for the controllers' event handlers: %w", err)
+	}
 	return nil
 }
 

@@ -62,11 +62,15 @@ func TestFixtureOutcomes(t *testing.T) {
 			bindings: map[string]string{"default/web": "node-a", "default/api": "node-d", "default/trainer": "node-c", "default/huge": ""},
 			messages: map[string]string{"default/huge": "0/4 nodes are available: 1 node(s) had untolerated taint(s), 3 Insufficient cpu, 3 Insufficient memory. preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling."},
 		},
-		{fixture: "resources-fit.yaml", bindings: map[string]string{"default/small": "node-medium", "default/wide": "node-big"}},
+		{fixture: "resources-fit.yaml", bindings: map[string]string{"default/small": "node-medium", "default/wide": "node-big", "default/besteffort": "node-small"}},
 		{fixture: "taints-tolerations.yaml", bindings: map[string]string{"default/plain": "node-clean", "default/cordoned-ok": "node-gpu"}},
 		{fixture: "node-affinity.yaml", bindings: map[string]string{"default/ssd-required": "node-ssd-2", "default/zone-prefer": "node-ssd-2"}},
 		{fixture: "pod-affinity.yaml", bindings: map[string]string{"default/web-2": "node-2", "default/sidecar": "node-3"}},
-		{fixture: "topology-spread.yaml", bindings: map[string]string{"default/spread-3": "b-1"}},
+		{
+			fixture:  "topology-spread.yaml",
+			bindings: map[string]string{"default/spread-3": "b-1", "default/quorum-1": "a-1", "default/quorum-2": "b-1", "default/quorum-3": ""},
+			messages: map[string]string{"default/quorum-3": "0/3 nodes are available: 3 node(s) didn't match pod topology spread constraints. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod."},
+		},
 		{fixture: "image-locality.yaml", bindings: map[string]string{"default/inference": "node-warm"}},
 		{
 			fixture:  "unschedulable.yaml",

@@ -5,7 +5,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/fixtures"
@@ -39,7 +41,13 @@ func TestLessonsStateWhatTheirCyclesShow(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var opts Options
+			var mu sync.Mutex
+			var queue []*recorder.QueueEvent
+			opts := Options{OnQueue: func(ev *recorder.QueueEvent) {
+				mu.Lock()
+				queue = append(queue, ev)
+				mu.Unlock()
+			}}
 			if l.Config != "" {
 				if opts.Config, err = LoadConfig(l.Name+": config", []byte(l.Config)); err != nil {
 					t.Fatal(err)
@@ -52,7 +60,10 @@ func TestLessonsStateWhatTheirCyclesShow(t *testing.T) {
 					t.Errorf("step %d: no cycle %d in the run", i+1, s.Cycle)
 					continue
 				}
-				for _, problem := range checkFacts(cycles[idx], s.Facts) {
+				mu.Lock()
+				moves := queueSince(cycles, idx, queue)
+				mu.Unlock()
+				for _, problem := range checkFacts(cycles[idx], moves, s.Facts) {
 					t.Errorf("step %d (cycle %d): %s", i+1, s.Cycle, problem)
 				}
 				words := s.Say + " " + s.Ask + " " + s.Answer
@@ -66,12 +77,79 @@ func TestLessonsStateWhatTheirCyclesShow(t *testing.T) {
 	}
 }
 
-// checkFacts lists what in f the cycle c does not show.
-func checkFacts(c *recorder.Cycle, f fixtures.Facts) []string {
+// queueSince returns the queue events of cycles[i]'s pod after its cycle
+// before (or from the start) until cycles[i] began.
+func queueSince(cycles []*recorder.Cycle, i int, queue []*recorder.QueueEvent) []*recorder.QueueEvent {
+	c := cycles[i]
+	var from time.Time
+	for j := i - 1; j >= 0; j-- {
+		if cycles[j].Pod.Key() == c.Pod.Key() {
+			from = cycles[j].Start
+			break
+		}
+	}
+	var out []*recorder.QueueEvent
+	for _, ev := range queue {
+		if ev.Pod.Key() == c.Pod.Key() && ev.Time.After(from) && !ev.Time.After(c.Start) {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+// checkFacts lists what in f the cycle c, and the pod's queue moves
+// before it, do not show.
+func checkFacts(c *recorder.Cycle, moves []*recorder.QueueEvent, f fixtures.Facts) []string {
 	var out []string
 	bad := func(format string, a ...any) { out = append(out, fmt.Sprintf(format, a...)) }
-	if c.Pod.Key() != f.Pod {
+	if (f.Pod != "" || f.Owner == "") && c.Pod.Key() != f.Pod {
 		bad("schedules %s, not %s", c.Pod.Key(), f.Pod)
+	}
+	if f.Owner != "" && c.Pod.Owner.String() != f.Owner {
+		bad("schedules a pod of %q, not of %s", c.Pod.Owner.String(), f.Owner)
+	}
+	if f.Attempt > 0 && c.Attempt != f.Attempt {
+		bad("is attempt %d, not %d", c.Attempt, f.Attempt)
+	}
+	next := 0
+	for _, ev := range moves {
+		if next == len(f.Queue) {
+			break
+		}
+		q := f.Queue[next]
+		hinted := q.Hint == "" || slices.ContainsFunc(ev.Hints, func(h recorder.QueueHint) bool {
+			return h.Plugin == q.Hint && h.Hint == recorder.HintQueue
+		})
+		if ev.Event == q.Event && ev.To == q.To && hinted {
+			next++
+		}
+	}
+	if next < len(f.Queue) {
+		var seen []string
+		for _, ev := range moves {
+			seen = append(seen, ev.Event+" → "+ev.To)
+		}
+		bad("the queue moves before it (%s) do not include, in order, %+v", strings.Join(seen, ", "), f.Queue[next])
+	}
+	for node, plugins := range f.Raw {
+		for plugin, want := range plugins {
+			got, found := int64(0), false
+			if c.Score != nil {
+				for i, n := range c.Score.Nodes {
+					for _, p := range c.Score.Plugins {
+						if c.NodeName(n) == node && p.Name == plugin {
+							got, found = p.Raw[i], true
+						}
+					}
+				}
+			}
+			switch {
+			case !found:
+				bad("%s did not score %s", plugin, node)
+			case got != want:
+				bad("%s scored %s %d, not %d", plugin, node, got, want)
+			}
+		}
 	}
 	if f.Result != "" && c.Outcome.Result != f.Result {
 		bad("ended %s, not %s", c.Outcome.Result, f.Result)
@@ -230,6 +308,19 @@ func factNames(f fixtures.Facts) []string {
 	}
 	for p := range f.Weights {
 		out = append(out, p)
+	}
+	for n, plugins := range f.Raw {
+		out = append(out, n)
+		for p, score := range plugins {
+			out = append(out, p, strconv.FormatInt(score, 10))
+		}
+	}
+	for _, q := range f.Queue {
+		out = append(out, q.Event, q.To, q.Hint)
+	}
+	out = append(out, f.Owner)
+	if f.Attempt > 0 {
+		out = append(out, strconv.Itoa(f.Attempt))
 	}
 	// Numbers are named too: the words must say them.
 	for _, n := range []int{f.TieCount, f.Nodes, f.NodesToFind} {

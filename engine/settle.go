@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -73,6 +74,8 @@ type objectEvents struct {
 	written  map[string]*atomic.Int64 // by group/resource
 	handlers []countedResource
 	changes  *changes
+	// regs are the counted handlers' registrations (registered).
+	regs []cache.ResourceEventHandlerRegistration
 }
 
 type countedResource struct {
@@ -293,15 +296,48 @@ type countingInformer struct {
 }
 
 func (i countingInformer) AddEventHandler(h cache.ResourceEventHandler) (cache.ResourceEventHandlerRegistration, error) {
-	return i.SharedIndexInformer.AddEventHandler(i.p.handler(i.resource, h))
+	return i.p.registered(i.SharedIndexInformer.AddEventHandler(i.p.handler(i.resource, h)))
 }
 
 func (i countingInformer) AddEventHandlerWithResyncPeriod(h cache.ResourceEventHandler, resync time.Duration) (cache.ResourceEventHandlerRegistration, error) {
-	return i.SharedIndexInformer.AddEventHandlerWithResyncPeriod(i.p.handler(i.resource, h), resync)
+	return i.p.registered(i.SharedIndexInformer.AddEventHandlerWithResyncPeriod(i.p.handler(i.resource, h), resync))
 }
 
 func (i countingInformer) AddEventHandlerWithOptions(h cache.ResourceEventHandler, opts cache.HandlerOptions) (cache.ResourceEventHandlerRegistration, error) {
-	return i.SharedIndexInformer.AddEventHandlerWithOptions(i.p.handler(i.resource, h), opts)
+	return i.p.registered(i.SharedIndexInformer.AddEventHandlerWithOptions(i.p.handler(i.resource, h), opts))
+}
+
+// registered keeps a counted handler's registration, so that a run can wait
+// until every handler (the controllers' too) has had its initial list: the
+// initial list is not counted as writes are, and a controller that has not
+// yet queued a workload it lists looks idle.
+func (p *objectEvents) registered(r cache.ResourceEventHandlerRegistration, err error) (cache.ResourceEventHandlerRegistration, error) {
+	if err == nil {
+		p.mu.Lock()
+		p.regs = append(p.regs, r)
+		p.mu.Unlock()
+	}
+	return r, err
+}
+
+// waitSynced waits until every registration so far has handled its
+// initial list. (cache.WaitForCacheSync polls every 100 ms, which every
+// run, fork and test would wait once; the handlers take a millisecond or
+// two.)
+func (p *objectEvents) waitSynced(ctx context.Context) error {
+	p.mu.Lock()
+	regs := slices.Clone(p.regs)
+	p.mu.Unlock()
+	for _, r := range regs {
+		for !r.HasSynced() {
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}
+	return nil
 }
 
 // preemptionExecutors returns the executors of the DefaultPreemption plugins

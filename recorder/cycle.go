@@ -82,7 +82,12 @@ type NodeUse struct {
 	// the highest it has seen for each node.
 	Generation int64            `json:"g"`
 	Requested  map[string]int64 `json:"req,omitempty"`
-	Pods       []PodRef         `json:"pods,omitempty"`
+	// NonZero is cpu and memory as NodeResourcesFit's score counts what is
+	// placed (NonZeroRequested: a container without a request at the
+	// scheduler's defaults, 100m and 200Mi), when that differs from
+	// Requested.
+	NonZero map[string]int64 `json:"nz,omitempty"`
+	Pods    []PodRef         `json:"pods,omitempty"`
 }
 
 // PodRef identifies a pod.
@@ -361,6 +366,10 @@ type Cycle struct {
 	// up (the units of NodeInfo.Allocatable), so that a reader can work a
 	// resource plugin's score out; recordings made before have none.
 	Requests map[string]int64 `json:"requests,omitempty"`
+	// NonZeroRequests are the pod's cpu and memory as NodeResourcesFit's
+	// score counts them (a container without a request at the scheduler's
+	// defaults, 100m and 200Mi), when that differs from Requests.
+	NonZeroRequests map[string]int64 `json:"nonZeroRequests,omitempty"`
 
 	FastPath   *FastPath         `json:"fastPath,omitempty"`
 	BatchHint  string            `json:"batchHint,omitempty"`

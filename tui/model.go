@@ -20,6 +20,7 @@ import (
 	"github.com/schedscope/schedscope/tui/components/pods"
 	"github.com/schedscope/schedscope/tui/components/problems"
 	"github.com/schedscope/schedscope/tui/components/prompt"
+	"github.com/schedscope/schedscope/tui/components/queuephase"
 	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/pages/cyclepage"
 	"github.com/schedscope/schedscope/tui/pages/whatif"
@@ -623,6 +624,7 @@ func (m *Model) present(i int, decisive bool) {
 		m.view.SetCycle(m.cycles, i)
 	}
 	m.view.SetObserved(m.observed.of(c.Seq))
+	m.view.SetQueueMoves(queuephase.Moves(m.queue, c))
 }
 
 // open focuses the cycle view on cycle index i, on the phase that decided its

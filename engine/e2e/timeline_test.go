@@ -335,5 +335,20 @@ func simulateTimeline(t *testing.T, name string, data []byte) (first, last map[s
 		}
 		last[key] = o
 	}
+	// A pod that got no cycle (held by a scheduling gate) is compared by
+	// the PodScheduled condition it was admitted with, as the real API
+	// server wrote it.
+	for _, p := range fx.Pending {
+		key := p.Namespace + "/" + p.Name
+		if _, ok := first[key]; ok {
+			continue
+		}
+		for _, c := range p.Status.Conditions {
+			if c.Type == v1.PodScheduled && c.Status == v1.ConditionFalse {
+				first[key] = outcome{message: c.Reason + ": " + c.Message}
+				last[key] = first[key]
+			}
+		}
+	}
 	return first, last
 }

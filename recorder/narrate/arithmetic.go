@@ -16,24 +16,43 @@ var scoredResources = []string{"cpu", "memory"}
 // Arithmetic is how a plugin's raw score on a node comes from what the
 // cycle recorded: Lines word the computation; Matches says it gives the
 // recorded raw score. When it does not, the profile scores otherwise (a
-// strategy, resources or weights of its own, or pods without requests,
-// which BalancedAllocation counts as 100m cpu and 200Mi memory): Lines
-// then give the inputs only.
+// strategy, resources or weights of its own): Lines then give the inputs
+// only.
 type Arithmetic struct {
 	Lines   []string
 	Matches bool
 }
 
-// ScoreArithmetic works out plugin's raw score on a node of allocatable
-// resources, with requested already placed on it (NodeUse.Requested) and
-// pod's requests (Cycle.Requests), by the default scoring of
-// NodeResourcesFit (LeastAllocated) and NodeResourcesBalancedAllocation
-// over cpu and memory (BalancedAllocation as kube-scheduler 1.37 scores
-// it: how the pod changes the node's balance between the two). ok is false
-// for another plugin, or when an input is missing.
-func ScoreArithmetic(plugin string, allocatable, requested, pod map[string]int64, raw int64) (Arithmetic, bool) {
+// ScoreInputs are what a cycle recorded of a node and its pod that a
+// resource plugin scores: the node's allocatable, what is placed on it
+// (NodeUse.Requested, and NodeUse.NonZero when it differs) and the pod's
+// requests (Cycle.Requests, and Cycle.NonZeroRequests when they differ).
+type ScoreInputs struct {
+	Allocatable, Requested, NonZeroRequested map[string]int64
+	Pod, NonZeroPod                          map[string]int64
+}
+
+// ScoreArithmetic works out plugin's raw score on a node, by the default
+// scoring of NodeResourcesFit (LeastAllocated) and
+// NodeResourcesBalancedAllocation over cpu and memory (BalancedAllocation
+// as kube-scheduler 1.37 scores it: how the pod changes the node's balance
+// between the two). NodeResourcesFit counts a container without a cpu or
+// memory request at the scheduler's defaults, 100m and 200Mi, on the node
+// and in the pod; BalancedAllocation counts requests as they are. ok is
+// false for another plugin, or when an input is missing.
+func ScoreArithmetic(plugin string, in ScoreInputs, raw int64) (Arithmetic, bool) {
+	allocatable, requested, pod := in.Allocatable, in.Requested, in.Pod
 	if allocatable == nil || pod == nil {
 		return Arithmetic{}, false
+	}
+	defaulted := false
+	if plugin == "NodeResourcesFit" {
+		if in.NonZeroRequested != nil {
+			requested, defaulted = in.NonZeroRequested, true
+		}
+		if in.NonZeroPod != nil {
+			pod, defaulted = in.NonZeroPod, true
+		}
 	}
 	type res struct {
 		name              string
@@ -62,6 +81,9 @@ func ScoreArithmetic(plugin string, allocatable, requested, pod map[string]int64
 		a.Matches = got == raw
 		a.Lines = []string{"LeastAllocated, free share after this pod: " + strings.Join(parts, ", "),
 			fmt.Sprintf("mean of %d = %d", len(rs), got)}
+		if defaulted {
+			a.Lines = append(a.Lines, "a container without a cpu or memory request is counted at the scheduler's defaults, 100m and 200Mi")
+		}
 	case "NodeResourcesBalancedAllocation":
 		// kube-scheduler 1.37 scores how the pod changes the node's
 		// balance: the balance after it against the balance before.
@@ -98,7 +120,7 @@ func ScoreArithmetic(plugin string, allocatable, requested, pod map[string]int64
 		return Arithmetic{}, false
 	}
 	if !a.Matches {
-		a.Lines = append(a.Lines, fmt.Sprintf("not the recorded %d: the profile scores otherwise (its own strategy, resources or weights, or pods without requests)", raw))
+		a.Lines = append(a.Lines, fmt.Sprintf("not the recorded %d: the profile scores otherwise (its own strategy, resources or weights)", raw))
 	}
 	return a, true
 }

@@ -271,7 +271,8 @@ func (d Model) arithmetic(plugin string, raw int64) []string {
 	if ns == nil || d.node >= len(ns.Info) || d.usage == nil { // the node's use is still being read
 		return nil
 	}
-	a, ok := narrate.ScoreArithmetic(plugin, ns.Info[d.node].Allocatable, d.use.Requested, d.c.Requests, raw)
+	a, ok := narrate.ScoreArithmetic(plugin, narrate.ScoreInputs{Allocatable: ns.Info[d.node].Allocatable,
+		Requested: d.use.Requested, NonZeroRequested: d.use.NonZero, Pod: d.c.Requests, NonZeroPod: d.c.NonZeroRequests}, raw)
 	if !ok {
 		return nil
 	}

@@ -1,5 +1,6 @@
 // Package queuephase is the view of the Queue phase: the pod leaving the scheduling queue, the attempt,
-// the profile, the node snapshot, the outcome and the time each phase took.
+// the profile, the node snapshot, the outcome, how the queue moved the pod
+// since its attempt before, and the time each phase took.
 package queuephase
 
 import (
@@ -25,10 +26,29 @@ func DefaultKeyMap() KeyMap { return textphase.DefaultKeyMap() }
 type Model = textphase.Model
 
 // New returns a view with no cycle.
-func New(st *theme.Styles) Model { return textphase.New(st, lines) }
+func New(st *theme.Styles) Model { return textphase.New(st, With(nil)) }
 
-// lines renders the pod, the attempt and the cycle's timings.
-func lines(st *theme.Styles, c *recorder.Cycle, w int) []string {
+// With words a cycle with moves, the queue's events of its pod since its
+// attempt before (Moves), under the outcome.
+func With(moves []*recorder.QueueEvent) textphase.Render {
+	return func(st *theme.Styles, c *recorder.Cycle, w int) []string { return lines(st, c, moves, w) }
+}
+
+// Moves picks, from a run's queue events in order, those of c's pod that
+// led to c: made after its attempt before (the events say how many
+// attempts the pod had had) and not after c began.
+func Moves(queue []*recorder.QueueEvent, c *recorder.Cycle) []*recorder.QueueEvent {
+	var out []*recorder.QueueEvent
+	for _, ev := range queue {
+		if ev.Pod.Key() == c.Pod.Key() && ev.Attempts == c.Attempt-1 && !ev.Time.After(c.Start) {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+// lines renders the pod, the attempt, its queue moves and the cycle's timings.
+func lines(st *theme.Styles, c *recorder.Cycle, moves []*recorder.QueueEvent, w int) []string {
 	if c == nil {
 		return nil
 	}
@@ -58,6 +78,17 @@ func lines(st *theme.Styles, c *recorder.Cycle, w int) []string {
 		lines = append(lines, pluginstatus.Field(st, "batch hint", c.BatchHint))
 	}
 	lines = append(lines, pluginstatus.Field(st, "outcome", pluginstatus.Outcome(st, c.Outcome)))
+	if len(moves) > 0 {
+		head := "how the queue moved it since its attempt before"
+		if c.Attempt <= 1 {
+			head = "how it came to the queue"
+		}
+		lines = append(lines, "", "  "+st.Header.Render(head))
+		for _, ev := range moves {
+			text := "  " + ev.Time.UTC().Format("15:04:05.000") + "  " + narrate.QueueEvent(ev)
+			lines = append(lines, layout.Wrap(text, max(w-2, 20), "                ")...)
+		}
+	}
 	if len(c.Timings) > 0 {
 		lines = append(lines, "", "  "+st.Header.Render("time per phase"))
 		var longest int64

@@ -271,6 +271,12 @@ func (v *Model) NextRanPhase() bool {
 	return false
 }
 
+// SetQueueMoves gives the Queue phase the queue's events of the shown
+// cycle's pod that led to it (queuephase.Moves).
+func (v *Model) SetQueueMoves(moves []*recorder.QueueEvent) {
+	v.queue.SetRender(queuephase.With(moves))
+}
+
 // Cycle returns the cycle shown, or nil.
 func (v Model) Cycle() *recorder.Cycle { return v.c }
 
