@@ -365,9 +365,24 @@ func (f *Fork) candidates(c *recorder.Cycle, failing map[string][]recorder.Rejec
 					if tsc.WhenUnsatisfiable != v1.DoNotSchedule {
 						continue
 					}
+					if tsc.MinDomains != nil {
+						// Fewer domains than minDomains count the smallest
+						// as 0: without it, the smallest is what is there.
+						text := fmt.Sprintf("drop minDomains %d from the spread constraint on %s", *tsc.MinDomains, tsc.TopologyKey)
+						if ch, err := podEdit(pod, text, func(p *v1.Pod) {
+							p.Spec.TopologySpreadConstraints[i].MinDomains = nil
+						}); err == nil {
+							add(ch, text, 1)
+						}
+					}
+					// minDomains is valid with DoNotSchedule only, so it goes too.
 					text := fmt.Sprintf("make the spread constraint on %s (maxSkew %d) ScheduleAnyway", tsc.TopologyKey, tsc.MaxSkew)
+					if tsc.MinDomains != nil {
+						text += " without its minDomains"
+					}
 					if ch, err := podEdit(pod, text, func(p *v1.Pod) {
 						p.Spec.TopologySpreadConstraints[i].WhenUnsatisfiable = v1.ScheduleAnyway
+						p.Spec.TopologySpreadConstraints[i].MinDomains = nil
 					}); err == nil {
 						add(ch, text, 1)
 					}

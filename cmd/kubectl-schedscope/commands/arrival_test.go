@@ -24,7 +24,7 @@ func TestArrival(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "x.rec")
-			_, errOut, code := run(t, append([]string{"record", "-f", "topology-spread", "-o", path}, tc.arrival...)...)
+			_, errOut, code := run(t, append([]string{"record", "-f", "resources-fit", "-o", path}, tc.arrival...)...)
 			if code != 0 {
 				t.Fatalf("record: exit %d: %s", code, errOut)
 			}
@@ -41,7 +41,7 @@ func TestArrival(t *testing.T) {
 					t.Errorf("cycle %d of %s: %s, want bound", c.Seq, c.Pod.Name, c.Outcome.Result)
 				}
 			}
-			out, errOut, code := run(t, append([]string{"explain", "-f", "topology-spread", "-o", "json"}, tc.arrival...)...)
+			out, errOut, code := run(t, append([]string{"explain", "-f", "resources-fit", "-o", "json"}, tc.arrival...)...)
 			if code != 0 || !strings.Contains(out, `"clock": "simulated"`) && !strings.Contains(out, `"clock":"simulated"`) {
 				t.Errorf("explain: exit %d, stderr %q; output names no simulated clock", code, errOut)
 			}
