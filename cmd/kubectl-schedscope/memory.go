@@ -7,31 +7,23 @@ import (
 	"time"
 )
 
-// The process's memory policy. Go collects when the heap has grown to
-// twice what the last collection left live (GOGC=100). Loading a large
-// snapshot makes garbage several times the size of what it keeps: at
-// twice the live heap a 40 000-pod snapshot peaked at 850 MB of memory for
-// 300 MB live. Instead the heap may grow to four times the live heap
-// (GOGC=300: fewer collections while little is live) but not past a soft
-// limit of softMemoryLimit. On that snapshot this kept the peak near
-// 640 MB at about the same time as before (make bench,
-// BenchmarkSnapshotScale; the limit alone, at GOGC=100, made loading a
-// second slower).
+// The process's memory policy. Go collects when the heap has grown past
+// what the last collection left live by GOGC percent (100 by default; a
+// command that runs a fixture sets 300, commands/simulate.go). Loading a
+// large snapshot makes garbage several times the size of what it keeps:
+// a 40 000-pod snapshot peaked at 850 MB of memory for 300 MB live. A soft
+// limit of softMemoryLimit makes the collector work harder as the heap
+// nears it; on that snapshot the peak came down to about 640 MB, at about
+// the same time as before (make bench, BenchmarkSnapshotScale).
 //
 // The limit then follows the live heap, staying at 1.5 times it once that
 // is larger: a run that keeps more than the limit live (a larger cluster,
-// a long live session) is collected as GOGC=50 would, rather than
-// collected without end at the limit. GOGC or GOMEMLIMIT set by the user
-// win.
-const (
-	softMemoryLimit = 512 << 20
-	gcPercent       = 300
-)
+// the three schedulers of a what-if, a long live session) is collected as
+// GOGC=50 would, rather than collected without end at the limit.
+// GOMEMLIMIT set by the user wins.
+const softMemoryLimit = 512 << 20
 
 func limitMemory() {
-	if _, set := os.LookupEnv("GOGC"); !set {
-		debug.SetGCPercent(gcPercent)
-	}
 	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
 		return
 	}
