@@ -25,6 +25,7 @@ func (e *Engine) startCycle(fw framework.Framework, state fwk.CycleState, podInf
 	index := r.nodeIndex
 	use := r.nodeUseFor(nodes)
 	r.mu.Unlock()
+	requests := podRequests(podInfo.Pod)
 	c := &cycleTrace{
 		c: &recorder.Cycle{
 			Seq:             seq,
@@ -37,8 +38,8 @@ func (e *Engine) startCycle(fw framework.Framework, state fwk.CycleState, podInf
 			NodeUse:         use,
 			SearchStart:     *e.nextStart,
 			NodesToFind:     e.nodesToFind(fw, len(nodes)),
-			Requests:        podRequests(podInfo.Pod),
-			NonZeroRequests: nonZeroRequests(podInfo.Pod),
+			Requests:        requests,
+			NonZeroRequests: nonZeroRequests(podInfo.Pod, requests),
 		},
 		uid:        podInfo.Pod.UID,
 		started:    time.Now(),

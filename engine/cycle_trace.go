@@ -436,9 +436,9 @@ func podRequests(p *v1.Pod) map[string]int64 {
 
 // nonZeroRequests returns the pod's cpu and memory as NodeResourcesFit's
 // score counts them, each container without a request at the scheduler's
-// defaults (noderesources' calculatePodResourceRequest), or nil when no
-// container lacks one.
-func nonZeroRequests(p *v1.Pod) map[string]int64 {
+// defaults (noderesources' calculatePodResourceRequest), or nil when that
+// is plain, the pod's requests as podRequests adds them up.
+func nonZeroRequests(p *v1.Pod, plain map[string]int64) map[string]int64 {
 	lacks := func(cs []v1.Container) bool {
 		return slices.ContainsFunc(cs, func(c v1.Container) bool {
 			_, cpu := c.Resources.Requests[v1.ResourceCPU]
@@ -454,13 +454,12 @@ func nonZeroRequests(p *v1.Pod) map[string]int64 {
 		v1.ResourceMemory: *resource.NewQuantity(schedutil.DefaultMemoryRequest, resource.DecimalSI),
 	}
 	all := resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{NonMissingContainerRequests: defaults})
-	plain := resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{})
 	cpu, mem := all[v1.ResourceCPU], all[v1.ResourceMemory]
-	pcpu, pmem := plain[v1.ResourceCPU], plain[v1.ResourceMemory]
-	if cpu.Cmp(pcpu) == 0 && mem.Cmp(pmem) == 0 {
+	nz := map[string]int64{string(v1.ResourceCPU): cpu.MilliValue(), string(v1.ResourceMemory): mem.Value()}
+	if nz[string(v1.ResourceCPU)] == plain[string(v1.ResourceCPU)] && nz[string(v1.ResourceMemory)] == plain[string(v1.ResourceMemory)] {
 		return nil
 	}
-	return map[string]int64{string(v1.ResourceCPU): cpu.MilliValue(), string(v1.ResourceMemory): mem.Value()}
+	return nz
 }
 
 func podRef(p *v1.Pod) recorder.PodRef {

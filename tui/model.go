@@ -140,8 +140,10 @@ type Model struct {
 	neverKnown bool
 	// cluster is what a fixture run's controllers left, once it ended.
 	cluster *recorder.ClusterState
-	// queue holds the scheduling queue's events, in order.
+	// queue holds the scheduling queue's events, in order; queueOf the
+	// same by pod (namespace/name), for the Queue phase of each cycle shown.
 	queue       []*recorder.QueueEvent
+	queueOf     map[string][]*recorder.QueueEvent
 	state       *EngineState
 	done        bool
 	breakpoints Breakpoints
@@ -201,6 +203,7 @@ func New(opts Options) Model {
 
 		want: -1, reading: -1, usageFor: -1,
 		unreadable: map[int]string{},
+		queueOf:    map[string][]*recorder.QueueEvent{},
 	}
 	if opts.Recording != nil {
 		// A replay shows its first cycle at once and stays there while the
@@ -511,6 +514,8 @@ func (m *Model) apply(ev Event) {
 		m.progress = &p
 	case ev.Queue != nil:
 		m.queue = append(m.queue, ev.Queue)
+		k := ev.Queue.Pod.Key()
+		m.queueOf[k] = append(m.queueOf[k], ev.Queue)
 	case ev.Observed != nil:
 		m.observed.add(ev.Observed)
 		if ev.Observed.Seq != 0 {
@@ -624,7 +629,7 @@ func (m *Model) present(i int, decisive bool) {
 		m.view.SetCycle(m.cycles, i)
 	}
 	m.view.SetObserved(m.observed.of(c.Seq))
-	m.view.SetQueueMoves(queuephase.Moves(m.queue, c))
+	m.view.SetQueueMoves(queuephase.Moves(m.queueOf[c.Pod.Key()], c))
 }
 
 // open focuses the cycle view on cycle index i, on the phase that decided its

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -510,5 +511,26 @@ func TestStepPhaseWalksTheNextCycle(t *testing.T) {
 	}
 	if !strings.Contains(screen(m), "the run has finished") {
 		t.Errorf("after the run ended . should say so:\n%s", screen(m))
+	}
+}
+
+// The Queue phase of a cycle shows its pod's queue events that led to it,
+// and not another pod's.
+func TestQueuePhaseShowsThePodsMoves(t *testing.T) {
+	rec := loadRecording(t, "default")
+	c := rec.Cycles[0]
+	mine := &recorder.QueueEvent{Pod: c.Pod, Time: c.Start.Add(-time.Millisecond), Op: recorder.QueueAdd, To: recorder.QueueActive, Event: "PodAdd"}
+	other := &recorder.QueueEvent{Pod: recorder.PodRef{Namespace: "default", Name: "someone-else"}, Time: c.Start.Add(-time.Millisecond), Op: recorder.QueueMove, To: recorder.QueueBackoff, Event: "NodeTaintChange"}
+	m := New(Options{Source: "live"})
+	m = send(m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	m = send(m, eventsMsg{events: []Event{{Header: &rec.Header}, {Queue: mine}, {Queue: other}, {Cycle: c}}})
+	m.open(0)
+	m.view.SetPhase(cyclepage.Queue)
+	s := screen(m)
+	if !strings.Contains(s, "how it came to the queue") || !strings.Contains(s, "→ Active") {
+		t.Errorf("the Queue phase does not show the pod's move:\n%s", s)
+	}
+	if strings.Contains(s, "NodeTaintChange") {
+		t.Errorf("the Queue phase shows another pod's move:\n%s", s)
 	}
 }

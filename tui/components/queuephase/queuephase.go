@@ -34,9 +34,9 @@ func With(moves []*recorder.QueueEvent) textphase.Render {
 	return func(st *theme.Styles, c *recorder.Cycle, w int) []string { return lines(st, c, moves, w) }
 }
 
-// Moves picks, from a run's queue events in order, those of c's pod that
-// led to c: made after its attempt before (the events say how many
-// attempts the pod had had) and not after c began.
+// Moves picks, from queue events in order (a run's, or its pod's), those of
+// c's pod that led to c: made after its attempt before (the events say how
+// many attempts the pod had had) and not after c began.
 func Moves(queue []*recorder.QueueEvent, c *recorder.Cycle) []*recorder.QueueEvent {
 	var out []*recorder.QueueEvent
 	for _, ev := range queue {

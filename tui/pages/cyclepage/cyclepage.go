@@ -262,13 +262,19 @@ func (v *Model) NextRanPhase() bool {
 	}
 	for p := v.phase + 1; p < NumPhases; p++ {
 		if ran, _ := Ran(v.c, p); ran {
-			v.detail = nil
-			v.SetPhase(p)
-			v.focusRejection()
+			v.goTo(p)
 			return true
 		}
 	}
 	return false
+}
+
+// goTo shows phase p as the phase keys do: node detail closed, the
+// rejecting plugin in focus.
+func (v *Model) goTo(p Phase) {
+	v.detail = nil
+	v.SetPhase(p)
+	v.focusRejection()
 }
 
 // SetQueueMoves gives the Queue phase the queue's events of the shown

@@ -110,17 +110,11 @@ func (v *Model) handleKey(msg tea.KeyPressMsg) {
 	switch {
 	case key.Matches(msg, k.PrevPhase):
 		if v.phase > 0 {
-			v.phase--
-			v.detail = nil
-			v.enterPhase()
-			v.focusRejection()
+			v.goTo(v.phase - 1)
 		}
 	case key.Matches(msg, k.NextPhase):
 		if v.phase < NumPhases-1 {
-			v.phase++
-			v.detail = nil
-			v.enterPhase()
-			v.focusRejection()
+			v.goTo(v.phase + 1)
 		}
 	case key.Matches(msg, k.Detail):
 		if node, ok := v.nodes.Selected(); ok {
