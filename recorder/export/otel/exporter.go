@@ -61,6 +61,9 @@ type Exporter struct {
 	tracer  trace.Tracer
 	header  recorder.Header
 	stories map[string][]recorder.QueueEvent
+	// ended holds, by pod key, the UID of a pod whose Delete came before
+	// the cycle it was in: its story waits for that cycle, then goes.
+	ended map[string]string
 
 	closeOnce sync.Once
 	summary   Summary
@@ -96,6 +99,7 @@ func New(ctx context.Context, o Options) (*Exporter, error) {
 		items:   make(chan item, o.Queue),
 		done:    make(chan struct{}),
 		stories: map[string][]recorder.QueueEvent{},
+		ended:   map[string]string{},
 	}
 	go e.run()
 	return e, nil
@@ -296,8 +300,20 @@ const (
 func (e *Exporter) keepStory(q *recorder.QueueEvent) {
 	k := q.Pod.Key()
 	if q.Op == recorder.QueueDelete {
+		if _, waiting := e.stories[k]; waiting && q.From == "" {
+			// The pod left the queue while in a cycle whose story was not
+			// told yet: the informer can tell a binding before the binding
+			// cycle ends.
+			e.ended[k] = q.Pod.UID
+			return
+		}
 		delete(e.stories, k)
 		return
+	}
+	if uid, ok := e.ended[k]; ok && uid != q.Pod.UID {
+		// A new pod of the same name: the old one's cycle never came.
+		delete(e.ended, k)
+		delete(e.stories, k)
 	}
 	s, ok := e.stories[k]
 	if !ok && len(e.stories) >= maxStoryPods {

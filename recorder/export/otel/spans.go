@@ -56,6 +56,11 @@ func (e *Exporter) export(c *recorder.Cycle) {
 	e.spans.Add(b.n)
 	// What happened after the cycle began is the next cycle's story.
 	k := c.Pod.Key()
+	if uid, ok := e.ended[k]; ok && uid == c.Pod.UID {
+		delete(e.ended, k)
+		delete(e.stories, k)
+		return
+	}
 	rest := e.stories[k][:0]
 	for _, q := range e.stories[k] {
 		if q.Time.After(c.Start) {

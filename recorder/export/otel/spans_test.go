@@ -287,6 +287,8 @@ func TestQueueStory(t *testing.T) {
 	c := unschedulable()
 	next := unschedulable()
 	next.Seq, next.Start = 9, t0.Add(time.Second)
+	again := unschedulable()
+	again.Seq, again.Start, again.Pod.UID = 10, t0.Add(3*time.Second), "uid-big-2"
 	spans, _ := exportAll(t, func(e *Exporter) {
 		e.Begin(header)
 		e.Queue(&recorder.QueueEvent{Seq: 1, Time: t0.Add(-time.Second), Pod: c.Pod, Op: recorder.QueueAdd, To: recorder.QueueActive})
@@ -294,16 +296,22 @@ func TestQueueStory(t *testing.T) {
 		e.Cycle(c)
 		e.Queue(&recorder.QueueEvent{Seq: 3, Time: t0.Add(500 * time.Millisecond), Pod: c.Pod, Op: recorder.QueueMove, From: recorder.QueueUnschedulable, To: recorder.QueueActive,
 			Event: "AssignedPodDelete", Hints: []recorder.QueueHint{{Plugin: "NodeResourcesFit", Hint: "Queue"}}})
+		// The informer tells the binding before the binding cycle ends.
+		e.Queue(&recorder.QueueEvent{Seq: 4, Time: next.Start.Add(time.Millisecond), Pod: c.Pod, Op: recorder.QueueDelete, Event: "AssignedPodAdd"})
 		e.Cycle(next)
+		// A new pod of the same name: its story is its own.
+		e.Queue(&recorder.QueueEvent{Seq: 5, Time: next.Start.Add(time.Second), Pod: again.Pod, Op: recorder.QueueAdd, To: recorder.QueueActive})
+		e.Cycle(again)
 	})
 	roots := named(spans, "SchedulePod")
-	if len(roots) != 2 {
+	if len(roots) != 3 {
 		t.Fatalf("%d traces", len(roots))
 	}
-	first, second := roots[0], roots[1]
-	if attr(first, "schedscope.cycle.seq").AsInt64() != 7 {
-		first, second = second, first
+	bySeq := map[int64]tracetest.SpanStub{}
+	for _, r := range roots {
+		bySeq[attr(r, "schedscope.cycle.seq").AsInt64()] = r
 	}
+	first, second, third := bySeq[7], bySeq[9], bySeq[10]
 	var names []string
 	for _, ev := range first.Events {
 		names = append(names, ev.Name)
@@ -322,6 +330,13 @@ func TestQueueStory(t *testing.T) {
 	}
 	if !slices.Equal(names, []string{"queue: Move", "queue: Move"}) {
 		t.Errorf("second cycle's story %q, want the two moves since the first began", names)
+	}
+	names = nil
+	for _, ev := range third.Events {
+		names = append(names, ev.Name)
+	}
+	if !slices.Equal(names, []string{"queue: Add"}) {
+		t.Errorf("the new pod's story %q, want its own Add only", names)
 	}
 }
 
