@@ -378,6 +378,14 @@ func (f *Fork) Sampled() bool {
 	return c != nil && c.NodesToFind > 0 && c.NodesToFind < c.NumNodes()
 }
 
+// Reproducible reports whether a re-run of the unchanged fork gives the
+// recorded cycle: its search visited every node, or the run it came from
+// filtered with one goroutine, as a fork's re-run does, so that a sample
+// did not depend on timing.
+func (f *Fork) Reproducible() bool {
+	return !f.Sampled() || (f.Config != nil && f.Config.Parallelism == 1)
+}
+
 // clone copies the fork for With to change it. The objects are shared, not
 // copied: a change never edits a fork's object in place but puts a new one
 // in its slot (patchNode, editNode, removeNode's nominated pods), so only

@@ -74,7 +74,7 @@ func TestUnchangedForkReproducesEveryCycle(t *testing.T) {
 					t.Fatalf("cycle %d (%s): %v", f.Recorded.Seq, f.Recorded.Pod.Key(), err)
 				}
 				want := f.Recorded
-				if f.Sampled() {
+				if !f.Reproducible() {
 					again, err := f.Run(ctx)
 					if err != nil {
 						t.Fatal(err)
@@ -103,5 +103,42 @@ func TestBurstForkReproducesItsCycle(t *testing.T) {
 	}
 	if d := recorder.DiffCycles(f.Recorded, got.Cycle); !d.Same {
 		t.Errorf("the unchanged re-run of a burst run's cycle differs: %s", describeDiff(d))
+	}
+}
+
+// A run that filters with one goroutine records a sampled search that a
+// fork's re-run reproduces: whatif compares with the recorded cycle then,
+// without re-running it.
+func TestSerialForkReproducesItsSampledCycle(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cfg, err := LoadConfigFile("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Parallelism = 1
+	forks, err := ForkEvery(ctx, loadEmbedded(t, "large-cluster.yaml"), Options{Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sampled := 0
+	for _, f := range forks {
+		if !f.Sampled() {
+			continue
+		}
+		sampled++
+		if !f.Reproducible() {
+			t.Fatalf("cycle %d: a serial run's sampled cycle is not taken as reproducible", f.Recorded.Seq)
+		}
+		got, err := f.Run(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := recorder.DiffCycles(f.Recorded, got.Cycle); !d.Same {
+			t.Errorf("cycle %d (%s): the re-run differs from the serial run's record: %s", f.Recorded.Seq, f.Recorded.Pod.Key(), describeDiff(d))
+		}
+	}
+	if sampled == 0 {
+		t.Fatal("large-cluster recorded no sampled cycle")
 	}
 }

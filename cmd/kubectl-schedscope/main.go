@@ -13,7 +13,7 @@ import (
 )
 
 func main() {
-	limitMemory()
+	commands.LimitMemory()
 	// A large fixture is kept admitted under the user's cache directory, so
 	// that the next question about the same snapshot does not load it again
 	// (engine/fixture/cache.go). SCHEDSCOPE_NO_CACHE=1 turns that off.

@@ -78,6 +78,7 @@ func (o *SuggestOptions) Run(ctx context.Context) error {
 	if err := o.checkInputs(); err != nil {
 		return err
 	}
+	forkingMemory()
 	// Without --cycle, the pod's last cycle is where it stands now: one
 	// run of the fixture finds it and forks there.
 	f, err := o.forkAt(ctx, engine.ForkTarget{Pod: o.Pod, Seq: o.Cycle, Last: o.Cycle == 0})

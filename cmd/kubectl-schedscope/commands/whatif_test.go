@@ -289,17 +289,34 @@ func TestDiffPairsReplicasByOutcome(t *testing.T) {
 	}
 }
 
-// On a sampled cycle, a change the baseline's scheduler cannot take (a
-// weight) runs on its own scheduler while the baseline re-runs; both sides
-// are told, from re-runs.
+// On a sampled cycle, the run and the change's re-run both filter in one
+// goroutine: the recorded cycle is the baseline, not re-run, and a what-if
+// that changes nothing finds nothing changed.
 func TestWhatIfSampledConfigChange(t *testing.T) {
 	out, errOut, code := run(t, "whatif", "-f", "large-cluster.yaml", "--pod", "job-03", "--set-weight", "NodeResourcesFit=5")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"sampled search", "before: bound to worker-", "after:  bound to worker-", "set the Score weight of NodeResourcesFit to 5"} {
+	for _, want := range []string{"sampled search", "before and after both filter in one goroutine", "before: bound to worker-", "after:  bound to worker-", "set the Score weight of NodeResourcesFit to 5"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in:\n%s", want, out)
 		}
+	}
+	out, errOut, code = run(t, "whatif", "-f", "large-cluster.yaml", "--pod", "job-03", "--set-weight", "NodeResourcesFit=1", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Sampled, BeforeRerun bool
+		Diff                 recorder.CycleDiff
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if !doc.Sampled || doc.BeforeRerun {
+		t.Errorf("sampled %v, before re-run %v: want the recorded sampled cycle as the baseline", doc.Sampled, doc.BeforeRerun)
+	}
+	if !doc.Diff.Same {
+		t.Errorf("the weight it already has changed the cycle: %+v", doc.Diff)
 	}
 }

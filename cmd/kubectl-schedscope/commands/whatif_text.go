@@ -20,13 +20,17 @@ func (t *textWriter) whatIf(f *engine.Fork, changes []recorder.Change, before *r
 			t.printf("  - %s\n", narrate.Change(c))
 		}
 	}
-	if doc.Sampled {
+	switch {
+	case doc.Sampled && doc.BeforeRerun:
 		note := "the re-run visited the same nodes as the recorded cycle"
 		if doc.RecordedSampleDiffers {
 			note = "the recorded cycle's parallel search visited other nodes than this re-run; both sides below come from re-runs, so the diff is the change's alone"
 		}
 		t.printf("sampled search (%d of %d nodes): before and after are re-runs that filter in one goroutine from node %d; %s\n",
 			f.Recorded.NodesToFind, f.Recorded.NumNodes(), f.SearchStart, note)
+	case doc.Sampled:
+		t.printf("sampled search (%d of %d nodes): before and after both filter in one goroutine from node %d, so they visit nodes in the same order and the diff is the change's alone\n",
+			f.Recorded.NodesToFind, f.Recorded.NumNodes(), f.SearchStart)
 	}
 	t.printf("before: %s\n", summarizeLine(before))
 	t.printf("after:  %s\n", summarizeLine(after.Cycle))
