@@ -65,3 +65,29 @@ func TestReaderSendsOnlyReads(t *testing.T) {
 		t.Errorf("the server received %q, want %q", got, want)
 	}
 }
+
+// The reader asks for built-in kinds as protobuf, as kube-scheduler does,
+// and takes JSON from a server that answers with it.
+func TestReaderAsksForProtobuf(t *testing.T) {
+	var accept string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		accept = r.Header.Get("Accept")
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"kind":"PodList","apiVersion":"v1","metadata":{},"items":[{"metadata":{"name":"p","namespace":"default"}}]}`))
+	}))
+	defer srv.Close()
+	r, err := New(&rest.Config{Host: srv.URL}, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pods, err := r.Client().CoreV1().Pods("").List(context.Background(), metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pods.Items) != 1 || pods.Items[0].Name != "p" {
+		t.Errorf("listed %v from a JSON answer", pods.Items)
+	}
+	if !strings.HasPrefix(accept, "application/vnd.kubernetes.protobuf") || !strings.Contains(accept, "application/json") {
+		t.Errorf("Accept: %q, want protobuf first and JSON after it", accept)
+	}
+}
