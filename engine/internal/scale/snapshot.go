@@ -10,7 +10,8 @@ import (
 
 // Snapshot writes a fixture shaped like a snapshot of a large
 // cluster: nodes over three zones, bound pods spread over them in 50
-// namespaces and 200 apps, and pending pods, the last of which asks for
+// namespaces and 200 apps (one line of JSON each, as the snapshot command
+// writes running pods), and pending pods, the last of which asks for
 // more cpu than any node has (suggest's question).
 func Snapshot(nodes, bound, pending int) []byte {
 	var b bytes.Buffer
@@ -29,14 +30,11 @@ status:
 	for i := 0; i < 50; i++ {
 		fmt.Fprintf(&b, "apiVersion: v1\nkind: Namespace\nmetadata: {name: ns-%d}\n---\n", i)
 	}
+	// Bound pods one per line as JSON, as the snapshot command writes them.
 	for i := range bound {
-		fmt.Fprintf(&b, `apiVersion: v1
-kind: Pod
-metadata: {name: app-%06d, namespace: ns-%d, labels: {app: app-%d}}
-spec:
-  nodeName: node-%05d
-  containers: [{name: c, image: nginx, resources: {requests: {cpu: 100m, memory: 128Mi}}}]
-status: {phase: Running}
+		fmt.Fprintf(&b, `{"kind":"Pod","apiVersion":"v1","metadata":{"name":"app-%06d","namespace":"ns-%d","labels":{"app":"app-%d"}},`+
+			`"spec":{"nodeName":"node-%05d","containers":[{"name":"c","image":"nginx","resources":{"requests":{"cpu":"100m","memory":"128Mi"}}}]},`+
+			`"status":{"phase":"Running"}}
 ---
 `, i, i%50, i%200, i%nodes)
 	}
