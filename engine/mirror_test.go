@@ -57,6 +57,10 @@ func TestMirroredPreemptionLeavesMirroredPods(t *testing.T) {
 	if err := tr.Create(pods, victim, victim.Namespace); err != nil {
 		t.Fatal(err)
 	}
+	// The mirror's objects are stored as given, never copied.
+	if got, err := tr.Get(pods, victim.Namespace, victim.Name); err != nil || got != victim {
+		t.Fatalf("the tracker holds %p (%v), not the pod written, %p", got, err, victim)
+	}
 	if err := e.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
