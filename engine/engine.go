@@ -206,7 +206,7 @@ func build(ctx context.Context, fx *fixture.Fixture, opts Options) (*Engine, err
 		}
 	}
 
-	informerFactory := scheduler.NewInformerFactory(e.client, 0, nil)
+	informerFactory := scheduler.NewInformerFactory(listingClient{e.client, e.store}, 0, nil)
 	recorderFactory := func(string) events.EventRecorderLogger { return &eventRecorder{e: e} }
 	var clk clock.WithTicker = clock.RealClock{}
 	if e.clock != nil {

@@ -295,3 +295,48 @@ func bumpVersion(m *metav1.ObjectMeta) {
 	n, _ := strconv.Atoi(m.ResourceVersion)
 	m.ResourceVersion = strconv.Itoa(n + 1)
 }
+
+// listingClient is the client the informers are given: the in-memory API
+// server, with a list of pods that hands over the list the store makes.
+// The fake clientset copies every item of it once more to filter by labels,
+// even with no selector: at 40 000 pods that copy was a quarter of the time
+// before the scheduler's cache began to fill, paid again by every fork.
+// A list with a label selector takes the fake's own path.
+type listingClient struct {
+	*fake.Clientset
+	s *store
+}
+
+func (c listingClient) CoreV1() corev1client.CoreV1Interface {
+	return listingCoreV1{c.Clientset.CoreV1(), c.s}
+}
+
+type listingCoreV1 struct {
+	corev1client.CoreV1Interface
+	s *store
+}
+
+func (c listingCoreV1) Pods(namespace string) corev1client.PodInterface {
+	return listingPods{c.CoreV1Interface.Pods(namespace), namespace, c.s}
+}
+
+type listingPods struct {
+	corev1client.PodInterface
+	namespace string
+	s         *store
+}
+
+func (p listingPods) List(ctx context.Context, opts metav1.ListOptions) (*v1.PodList, error) {
+	if opts.LabelSelector != "" {
+		return p.PodInterface.List(ctx, opts)
+	}
+	obj, err := p.s.List(v1.SchemeGroupVersion.WithResource("pods"), v1.SchemeGroupVersion.WithKind("Pod"), p.namespace, opts)
+	if err != nil {
+		return nil, err
+	}
+	list, ok := obj.(*v1.PodList)
+	if !ok {
+		return nil, fmt.Errorf("listing pods: the store made a %T", obj)
+	}
+	return list, nil
+}
