@@ -103,9 +103,10 @@ func (s *whatIfSource) Run(c *recorder.Cycle, changes []recorder.Change) (*whati
 		return nil, err
 	}
 	res := &whatif.Result{Seq: c.Seq, Before: f.Recorded, Note: f.Note}
-	if f.Sampled() || f.Note != "" {
-		// The baseline is an unchanged re-run: the sample of a sampled
-		// search varies run to run, and a live fork's cluster has moved on.
+	if !f.Reproducible() || f.Note != "" {
+		// The baseline is an unchanged re-run: the sample of a search
+		// sampled by a parallel filter varies run to run, and a live
+		// fork's cluster has moved on.
 		base, err := f.Run(s.ctx)
 		if err != nil {
 			return nil, err
