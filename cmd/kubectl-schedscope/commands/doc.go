@@ -26,7 +26,8 @@
 // live_source.go, a live cluster. session_recorder.go (sim --record) and
 // flight_recorder.go (live --record) are sources that also record what they
 // pass on. simulate.go holds what the fixture commands share (flags,
-// loading, --arrival); cycles_output.go picks and prints cycles for -o
+// loading, --arrival); memory.go is the process's memory policy (the soft
+// limit main sets, looser in whatif and suggest); cycles_output.go picks and prints cycles for -o
 // (yaml_output.go: -o yaml in the JSON's key order; markdown.go: -o
 // markdown, tables to paste; html.go: -o html, one standalone page with the
 // filter matrix and score bars; cycle_tables.go: the tables both draw, as

@@ -126,7 +126,7 @@ func (o *simOptions) loadFixture() (*fixture.Fixture, error) {
 // a run allocates a cycle's records as fast as the scheduler goes: at 300
 // the record binary kept 0.88 of the bare scheduler's pods/s (make bench;
 // 0.80 in the run before, at 100), and the explain of a 40 000-pod
-// snapshot was no slower. The soft memory limit the binary sets (main's memory.go) bounds
+// snapshot was no slower. The soft memory limit the binary sets (memory.go) bounds
 // the peak. Other commands keep Go's 100: replay's peak RSS went from 229
 // to 310 MB at 300, and live, which lists a cluster as a load does, was
 // ready no sooner (10.2 s at 300, 10.8 s at 100, beside kube-scheduler's
