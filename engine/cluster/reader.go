@@ -104,8 +104,8 @@ func (t ReadOnlyTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 
 // readOnlyConfig copies cfg with a transport that only lets reads through.
 // Built-in kinds are read as protobuf, as kube-scheduler reads them (JSON
-// for the others): listing 40 000 pods as JSON was most of the time live
-// mode took to be ready on a cluster of that size.
+// for the others): on the benchmark's 40 000-pod cluster, live mode was
+// ready in 10.5 s against 12.0 s with JSON (one run each).
 func readOnlyConfig(cfg *rest.Config) *rest.Config {
 	c := rest.CopyConfig(cfg)
 	c.Wrap(func(rt http.RoundTripper) http.RoundTripper { return ReadOnlyTransport{Next: rt} })
