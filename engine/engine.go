@@ -206,13 +206,13 @@ func build(ctx context.Context, fx *fixture.Fixture, opts Options) (*Engine, err
 		}
 	}
 
-	informerFactory := scheduler.NewInformerFactory(listingClient{e.client, e.store}, 0, nil)
+	informerFactory := scheduler.NewInformerFactory(schedulerClient{e.client, e}, 0, nil)
 	recorderFactory := func(string) events.EventRecorderLogger { return &eventRecorder{e: e} }
 	var clk clock.WithTicker = clock.RealClock{}
 	if e.clock != nil {
 		clk = e.clock
 	}
-	sched, err := scheduler.New(ctx, victimClient{e.client, e}, countingFactory{informerFactory, e.events}, nil, recorderFactory,
+	sched, err := scheduler.New(ctx, schedulerClient{e.client, e}, countingFactory{informerFactory, e.events}, nil, recorderFactory,
 		scheduler.WithClock(clk),
 		scheduler.WithComponentConfigVersion(cfg.TypeMeta.APIVersion),
 		scheduler.WithProfiles(cfg.Profiles...),

@@ -205,41 +205,48 @@ func (n *nominations) waitFor(node string, d time.Duration) {
 	}
 }
 
-// victimClient is the client the scheduler is given: the in-memory API
-// server's, except that deleting a preemption victim first waits until the
-// preemptor's nomination to the victim's node is written, and in a fixture
-// run starts the victim's graceful termination (see terminate). In a cluster a
-// victim leaves only after its graceful termination, long after the
-// preemptor's status patch; the in-memory API server deletes at once, and
-// the preemptor could be retried before its queued copy carried the
-// nomination, missing the nominated-node fast path. Preemption deletes on
-// its own goroutine, so the wait holds no scheduling cycle; it is bounded in
-// case no nomination comes.
-type victimClient struct {
+// schedulerClient is the client the scheduler and its informers are given:
+// the in-memory API server's, except for two calls on pods.
+//
+// Deleting a preemption victim first waits until the preemptor's nomination
+// to the victim's node is written, and in a fixture run starts the victim's
+// graceful termination (see terminate). In a cluster a victim leaves only
+// after its graceful termination, long after the preemptor's status patch;
+// the in-memory API server deletes at once, and the preemptor could be
+// retried before its queued copy carried the nomination, missing the
+// nominated-node fast path. Preemption deletes on its own goroutine, so the
+// wait holds no scheduling cycle; it is bounded in case no nomination comes.
+//
+// A list of pods hands over the list the store makes. The fake clientset
+// copies every item of it once more to filter by labels, even with no
+// selector: at 40 000 pods that copy was a quarter of the time before the
+// scheduler's cache began to fill, paid again by every fork. A list with a
+// label selector takes the fake's own path.
+type schedulerClient struct {
 	*fake.Clientset
 	e *Engine
 }
 
-func (c victimClient) CoreV1() corev1client.CoreV1Interface {
-	return victimCoreV1{c.Clientset.CoreV1(), c.e}
+func (c schedulerClient) CoreV1() corev1client.CoreV1Interface {
+	return schedulerCoreV1{c.Clientset.CoreV1(), c.e}
 }
 
-type victimCoreV1 struct {
+type schedulerCoreV1 struct {
 	corev1client.CoreV1Interface
 	e *Engine
 }
 
-func (c victimCoreV1) Pods(namespace string) corev1client.PodInterface {
-	return victimPods{c.CoreV1Interface.Pods(namespace), namespace, c.e}
+func (c schedulerCoreV1) Pods(namespace string) corev1client.PodInterface {
+	return schedulerPods{c.CoreV1Interface.Pods(namespace), namespace, c.e}
 }
 
-type victimPods struct {
+type schedulerPods struct {
 	corev1client.PodInterface
 	namespace string
 	e         *Engine
 }
 
-func (p victimPods) Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error {
+func (p schedulerPods) Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error {
 	obj, err := p.e.store.Get(v1.SchemeGroupVersion.WithResource("pods"), p.namespace, name)
 	if pod, ok := obj.(*v1.Pod); err == nil && ok && pod.Spec.NodeName != "" && preempted(pod) {
 		p.e.nominations.waitFor(pod.Spec.NodeName, 5*time.Second)
@@ -256,6 +263,21 @@ func (p victimPods) Delete(ctx context.Context, name string, opts metav1.DeleteO
 		}
 	}
 	return p.PodInterface.Delete(ctx, name, opts)
+}
+
+func (p schedulerPods) List(ctx context.Context, opts metav1.ListOptions) (*v1.PodList, error) {
+	if opts.LabelSelector != "" {
+		return p.PodInterface.List(ctx, opts)
+	}
+	obj, err := p.e.store.List(v1.SchemeGroupVersion.WithResource("pods"), v1.SchemeGroupVersion.WithKind("Pod"), p.namespace, opts)
+	if err != nil {
+		return nil, err
+	}
+	list, ok := obj.(*v1.PodList)
+	if !ok {
+		return nil, fmt.Errorf("listing pods: the store made a %T", obj)
+	}
+	return list, nil
 }
 
 // preemptorOn returns the latest cycle, held or still running, whose
@@ -294,49 +316,4 @@ func preempted(p *v1.Pod) bool {
 func bumpVersion(m *metav1.ObjectMeta) {
 	n, _ := strconv.Atoi(m.ResourceVersion)
 	m.ResourceVersion = strconv.Itoa(n + 1)
-}
-
-// listingClient is the client the informers are given: the in-memory API
-// server, with a list of pods that hands over the list the store makes.
-// The fake clientset copies every item of it once more to filter by labels,
-// even with no selector: at 40 000 pods that copy was a quarter of the time
-// before the scheduler's cache began to fill, paid again by every fork.
-// A list with a label selector takes the fake's own path.
-type listingClient struct {
-	*fake.Clientset
-	s *store
-}
-
-func (c listingClient) CoreV1() corev1client.CoreV1Interface {
-	return listingCoreV1{c.Clientset.CoreV1(), c.s}
-}
-
-type listingCoreV1 struct {
-	corev1client.CoreV1Interface
-	s *store
-}
-
-func (c listingCoreV1) Pods(namespace string) corev1client.PodInterface {
-	return listingPods{c.CoreV1Interface.Pods(namespace), namespace, c.s}
-}
-
-type listingPods struct {
-	corev1client.PodInterface
-	namespace string
-	s         *store
-}
-
-func (p listingPods) List(ctx context.Context, opts metav1.ListOptions) (*v1.PodList, error) {
-	if opts.LabelSelector != "" {
-		return p.PodInterface.List(ctx, opts)
-	}
-	obj, err := p.s.List(v1.SchemeGroupVersion.WithResource("pods"), v1.SchemeGroupVersion.WithKind("Pod"), p.namespace, opts)
-	if err != nil {
-		return nil, err
-	}
-	list, ok := obj.(*v1.PodList)
-	if !ok {
-		return nil, fmt.Errorf("listing pods: the store made a %T", obj)
-	}
-	return list, nil
 }
