@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -117,13 +116,7 @@ func (t mirrorTracker) Update(gvr schema.GroupVersionResource, obj runtime.Objec
 // Get returns the stored object itself, which the caller must not write:
 // the mirror reads a pod's node, UID and version from it on every event.
 func (t mirrorTracker) Get(gvr schema.GroupVersionResource, ns, name string, _ ...metav1.GetOptions) (runtime.Object, error) {
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	o, ok := t.objects[gvr][types.NamespacedName{Namespace: ns, Name: name}]
-	if !ok {
-		return nil, apierrors.NewNotFound(gvr.GroupResource(), name)
-	}
-	return o.obj, nil
+	return t.stored(gvr, ns, name)
 }
 
 // LockPods orders a read-modify-write of pods in Tracker with the engine's

@@ -135,8 +135,8 @@ func Snapshot(ctx context.Context, r *cluster.Reader, opts *Options, timeout tim
 
 // marshalSnapshot writes one object of a snapshot: as YAML, or, asJSON, as
 // one line of JSON. A snapshot of a large cluster is nearly all running
-// pods, and converting YAML to JSON was the larger part of loading one (a
-// 40 000-pod snapshot: 3.4 of 16 s of CPU).
+// pods, and converting YAML to JSON was the largest single cost of loading
+// one (a 40 000-pod snapshot: 3.4 of 16 s of CPU).
 func marshalSnapshot(obj runtime.Object, asJSON bool) ([]byte, error) {
 	if !asJSON {
 		return yaml.Marshal(obj)

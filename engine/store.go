@@ -114,13 +114,22 @@ func (s *store) Add(obj runtime.Object) error {
 }
 
 func (s *store) Get(gvr schema.GroupVersionResource, ns, name string, _ ...metav1.GetOptions) (runtime.Object, error) {
+	o, err := s.stored(gvr, ns, name)
+	if err != nil {
+		return nil, err
+	}
+	return o.DeepCopyObject(), nil
+}
+
+// stored returns the stored object itself, which the caller must not write.
+func (s *store) stored(gvr schema.GroupVersionResource, ns, name string) (runtime.Object, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	o, ok := s.objects[gvr][types.NamespacedName{Namespace: ns, Name: name}]
 	if !ok {
 		return nil, apierrors.NewNotFound(gvr.GroupResource(), name)
 	}
-	return o.obj.DeepCopyObject(), nil
+	return o.obj, nil
 }
 
 func (s *store) Create(gvr schema.GroupVersionResource, obj runtime.Object, ns string, _ ...metav1.CreateOptions) error {
