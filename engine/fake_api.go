@@ -31,7 +31,7 @@ func (e *Engine) bindReactor(action clienttesting.Action) (bool, runtime.Object,
 	}
 	e.trackerMu.Lock()
 	defer e.trackerMu.Unlock()
-	obj, err := e.store.Get(v1.SchemeGroupVersion.WithResource("pods"), b.Namespace, b.Name)
+	obj, err := e.store.stored(v1.SchemeGroupVersion.WithResource("pods"), b.Namespace, b.Name)
 	if err != nil {
 		return true, nil, err
 	}
@@ -247,7 +247,7 @@ type schedulerPods struct {
 }
 
 func (p schedulerPods) Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error {
-	obj, err := p.e.store.Get(v1.SchemeGroupVersion.WithResource("pods"), p.namespace, name)
+	obj, err := p.e.store.stored(v1.SchemeGroupVersion.WithResource("pods"), p.namespace, name)
 	if pod, ok := obj.(*v1.Pod); err == nil && ok && pod.Spec.NodeName != "" && preempted(pod) {
 		p.e.nominations.waitFor(pod.Spec.NodeName, 5*time.Second)
 		// The "Preempted" event that names the preemptor comes after the

@@ -437,7 +437,7 @@ func (e *Engine) assigned(pod *v1.Pod) bool {
 	if pod.Spec.NodeName != "" {
 		return true
 	}
-	obj, err := e.store.Get(v1.SchemeGroupVersion.WithResource("pods"), pod.Namespace, pod.Name)
+	obj, err := e.store.stored(v1.SchemeGroupVersion.WithResource("pods"), pod.Namespace, pod.Name)
 	if err != nil {
 		return false
 	}
