@@ -243,6 +243,19 @@ func (m *Model) problem(text string) {
 	m.notes = append(m.notes, problems.Note{Kind: problems.Problem, Text: text})
 	m.nProblems++
 	m.message = problems.Note{Kind: problems.Problem, Text: text}
+	m.refreshProblems()
+}
+
+// refreshProblems shows the notes so far in the problems view, if it is
+// open: a problem that arrives while it is open is listed at once (the
+// status bar counted it while the view still said nothing went wrong).
+func (m *Model) refreshProblems() {
+	for _, l := range m.layers {
+		if _, ok := l.(problemsLayer); ok {
+			m.problems.SetNotes(m.notes)
+			return
+		}
+	}
 }
 
 // say answers the user in the status bar, and logs the answer for the
@@ -251,6 +264,7 @@ func (m *Model) say(format string, a ...any) {
 	text := fmt.Sprintf(format, a...)
 	m.notes = append(m.notes, problems.Note{Kind: problems.Message, Text: text})
 	m.message = problems.Note{Kind: problems.Message, Text: text}
+	m.refreshProblems()
 }
 
 // finish marks the source as ended: the engine controls have nothing left to

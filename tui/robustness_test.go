@@ -161,11 +161,17 @@ func TestProblemsView(t *testing.T) {
 	if got := len(strings.Split(screen(m), "\n")); got != 24 {
 		t.Errorf("problems view is %d lines", got)
 	}
+	// A problem that arrives while the view is open is listed at once.
+	late := "the last 1924 bytes are a record that has not ended for 2s"
+	m = send(m, eventsMsg{events: []Event{{Problem: errors.New(late)}}})
+	if flat := strings.Join(strings.Fields(screen(m)), " "); !strings.Contains(flat, late) || !strings.Contains(flat, "Problems (4)") {
+		t.Errorf("the open view does not list the problem that came after it opened:\n%s", screen(m))
+	}
 	m = keys(m, "esc")
 	if m.showing(problemsLayer{}) {
 		t.Error("esc did not close the problems view")
 	}
-	if got := statusLine(t, m); !strings.Contains(got, "3 problems") {
+	if got := statusLine(t, m); !strings.Contains(got, "4 problems") {
 		t.Errorf("the count should stay after the list was read: %q", got)
 	}
 }
