@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -32,8 +33,11 @@ func outline(rec *recorder.Recording) []string {
 	}
 	out := []string{fmt.Sprintf("kube-scheduler %s, profiles %v", rec.Header.KubernetesVersion, profiles)}
 	for _, c := range rec.Cycles {
+		// Which node of a tie is picked is random, in the scheduler as
+		// here: a tie is outlined by its nodes, in name order.
+		tie := c.Selection != nil && c.Selection.Rule == recorder.RuleTie
 		line := fmt.Sprintf("cycle %d %s attempt %d profile %s nodes %v: %s", c.Seq, c.Pod.Key(), c.Attempt, c.Profile, nodeNames(c), c.Outcome.Result)
-		if c.Outcome.Node != "" {
+		if c.Outcome.Node != "" && !tie {
 			line += " on " + c.Outcome.Node
 		}
 		if c.Outcome.NominatedNode != "" {
@@ -43,6 +47,9 @@ func outline(rec *recorder.Recording) []string {
 			var top []string
 			for _, n := range c.Selection.Top {
 				top = append(top, c.NodeName(n))
+			}
+			if tie {
+				slices.Sort(top)
 			}
 			line += fmt.Sprintf(" by %s among %v", c.Selection.Rule, top)
 		}
