@@ -8,7 +8,6 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -37,32 +36,32 @@ func (e *Engine) ClusterState() *recorder.ClusterState {
 		}
 		return *r
 	}
-	for _, o := range list(appsv1.SchemeGroupVersion.WithResource("deployments"), "Deployment") {
+	for _, o := range list(appsv1.SchemeGroupVersion.WithResource("deployments")) {
 		d := o.(*appsv1.Deployment)
 		add("Deployment", d.ObjectMeta, replicas(d.Spec.Replicas))
 	}
-	for _, o := range list(appsv1.SchemeGroupVersion.WithResource("replicasets"), "ReplicaSet") {
+	for _, o := range list(appsv1.SchemeGroupVersion.WithResource("replicasets")) {
 		if rs := o.(*appsv1.ReplicaSet); metav1.GetControllerOf(rs) == nil {
 			add("ReplicaSet", rs.ObjectMeta, replicas(rs.Spec.Replicas))
 		}
 	}
-	for _, o := range list(appsv1.SchemeGroupVersion.WithResource("statefulsets"), "StatefulSet") {
+	for _, o := range list(appsv1.SchemeGroupVersion.WithResource("statefulsets")) {
 		s := o.(*appsv1.StatefulSet)
 		add("StatefulSet", s.ObjectMeta, replicas(s.Spec.Replicas))
 	}
-	for _, o := range list(appsv1.SchemeGroupVersion.WithResource("daemonsets"), "DaemonSet") {
+	for _, o := range list(appsv1.SchemeGroupVersion.WithResource("daemonsets")) {
 		d := o.(*appsv1.DaemonSet)
 		add("DaemonSet", d.ObjectMeta, d.Status.DesiredNumberScheduled)
 	}
-	for _, o := range list(batchv1.SchemeGroupVersion.WithResource("jobs"), "Job") {
+	for _, o := range list(batchv1.SchemeGroupVersion.WithResource("jobs")) {
 		j := o.(*batchv1.Job)
 		add("Job", j.ObjectMeta, replicas(j.Spec.Parallelism))
 	}
-	for _, o := range list(v1.SchemeGroupVersion.WithResource("replicationcontrollers"), "ReplicationController") {
+	for _, o := range list(v1.SchemeGroupVersion.WithResource("replicationcontrollers")) {
 		rc := o.(*v1.ReplicationController)
 		add("ReplicationController", rc.ObjectMeta, replicas(rc.Spec.Replicas))
 	}
-	for _, o := range list(v1.SchemeGroupVersion.WithResource("pods"), "Pod") {
+	for _, o := range list(v1.SchemeGroupVersion.WithResource("pods")) {
 		p := o.(*v1.Pod)
 		ref := e.withOwner(recorder.PodRef{}, p)
 		if ref.Owner == nil {
@@ -75,13 +74,13 @@ func (e *Engine) ClusterState() *recorder.ClusterState {
 	for i := range st.Workloads {
 		slices.SortFunc(st.Workloads[i].Pods, func(a, b recorder.WorkloadPod) int { return cmp.Compare(a.Name, b.Name) })
 	}
-	for _, o := range list(policyv1.SchemeGroupVersion.WithResource("poddisruptionbudgets"), "PodDisruptionBudget") {
+	for _, o := range list(policyv1.SchemeGroupVersion.WithResource("poddisruptionbudgets")) {
 		b := o.(*policyv1.PodDisruptionBudget)
 		st.Budgets = append(st.Budgets, recorder.BudgetState{Namespace: b.Namespace, Name: b.Name,
 			DisruptionsAllowed: b.Status.DisruptionsAllowed, CurrentHealthy: b.Status.CurrentHealthy,
 			DesiredHealthy: b.Status.DesiredHealthy, ExpectedPods: b.Status.ExpectedPods})
 	}
-	for _, o := range list(v1.SchemeGroupVersion.WithResource("persistentvolumeclaims"), "PersistentVolumeClaim") {
+	for _, o := range list(v1.SchemeGroupVersion.WithResource("persistentvolumeclaims")) {
 		c := o.(*v1.PersistentVolumeClaim)
 		st.Claims = append(st.Claims, recorder.ClaimState{Namespace: c.Namespace, Name: c.Name, Phase: string(c.Status.Phase),
 			Volume: c.Spec.VolumeName, StorageClass: storagehelpers.GetPersistentVolumeClaimClass(c),
@@ -93,14 +92,7 @@ func (e *Engine) ClusterState() *recorder.ClusterState {
 // listSorted reads one kind from the in-memory API server, ordered by
 // namespace and name. The objects are the stored ones: read them, copy
 // one before changing it.
-func (e *Engine) listSorted(gvr schema.GroupVersionResource, kind string) []runtime.Object {
-	obj, err := e.store.List(gvr, gvr.GroupVersion().WithKind(kind), "", metav1.ListOptions{ResourceVersion: "0"})
-	if err != nil {
-		return nil
-	}
-	items, err := meta.ExtractList(obj)
-	if err != nil {
-		return nil
-	}
+func (e *Engine) listSorted(gvr schema.GroupVersionResource) []runtime.Object {
+	items, _ := e.store.sorted(gvr, "")
 	return items
 }

@@ -321,9 +321,9 @@ func (e *Engine) capture(fw framework.Framework, pod *v1.Pod) *Fork {
 	}
 	// What the controllers made that the scheduler reads: the claims a
 	// StatefulSet made, the volumes provisioned for claims.
-	for _, kr := range [][2]string{{"PersistentVolumeClaim", "persistentvolumeclaims"}, {"PersistentVolume", "persistentvolumes"}} {
-		kind, gvr := kr[0], v1.SchemeGroupVersion.WithResource(kr[1])
-		for _, o := range e.listSorted(gvr, kind) {
+	for _, resource := range []string{"persistentvolumeclaims", "persistentvolumes"} {
+		gvr := v1.SchemeGroupVersion.WithResource(resource)
+		for _, o := range e.listSorted(gvr) {
 			m, err := meta.Accessor(o)
 			if err != nil {
 				continue

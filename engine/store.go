@@ -257,37 +257,46 @@ func (s *store) List(gvr schema.GroupVersionResource, gvk schema.GroupVersionKin
 		return nil, fmt.Errorf("%q is not a list type", listGVK.Kind)
 	}
 	shared := len(opts) > 0 && opts[0].ResourceVersion == "0"
-	s.mu.RLock()
-	version := max(s.versions[gvr], 1)
-	type keyed struct {
-		key types.NamespacedName
-		obj runtime.Object
-	}
-	var found []keyed
-	for k, o := range s.objects[gvr] {
-		if ns == "" || k.Namespace == ns {
-			found = append(found, keyed{k, o.obj})
-		}
-	}
-	s.mu.RUnlock()
+	items, version := s.sorted(gvr, ns)
 	if lm, err := meta.ListAccessor(list); err == nil {
 		lm.SetResourceVersion(strconv.FormatInt(version, 10))
 	}
-	slices.SortFunc(found, func(a, b keyed) int {
-		return cmp.Or(cmp.Compare(a.key.Namespace, b.key.Namespace), cmp.Compare(a.key.Name, b.key.Name))
-	})
-	items := make([]runtime.Object, len(found))
-	for i, o := range found {
-		if shared {
-			items[i] = o.obj
-		} else {
-			items[i] = o.obj.DeepCopyObject()
+	if !shared {
+		for i, o := range items {
+			items[i] = o.DeepCopyObject()
 		}
 	}
 	if err := meta.SetList(list, items); err != nil {
 		return nil, err
 	}
 	return list, nil
+}
+
+// sorted returns gvr's stored objects in ns ("" for all), themselves (the
+// caller must not write them), ordered by namespace and name, and the
+// resource's version.
+func (s *store) sorted(gvr schema.GroupVersionResource, ns string) ([]runtime.Object, int64) {
+	type keyed struct {
+		key types.NamespacedName
+		obj runtime.Object
+	}
+	s.mu.RLock()
+	version := max(s.versions[gvr], 1)
+	found := make([]keyed, 0, len(s.objects[gvr]))
+	for k, o := range s.objects[gvr] {
+		if ns == "" || k.Namespace == ns {
+			found = append(found, keyed{k, o.obj})
+		}
+	}
+	s.mu.RUnlock()
+	slices.SortFunc(found, func(a, b keyed) int {
+		return cmp.Or(cmp.Compare(a.key.Namespace, b.key.Namespace), cmp.Compare(a.key.Name, b.key.Name))
+	})
+	items := make([]runtime.Object, len(found))
+	for i, o := range found {
+		items[i] = o.obj
+	}
+	return items, version
 }
 
 // Watch watches gvr in ns ("" for all). With a resourceVersion, what was

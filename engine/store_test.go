@@ -97,6 +97,12 @@ func TestStoreSharesOnlyWithReaders(t *testing.T) {
 	if !same(items[0].Labels, a.Labels) {
 		t.Error("an informer's list holds a copy of the stored object")
 	}
+	// The engine's own reads (the cluster's state at the end, a fork's
+	// claims) take the stored objects themselves, in name order, with no
+	// typed list: a PodList holds its pods by value, a copy of each.
+	if got, _ := s.sorted(pods, ""); len(got) != 2 || got[0] != a || got[1] != b {
+		t.Errorf("sorted %v, want the stored pods a and b themselves, in that order", got)
+	}
 	copied, _ := s.List(pods, kind, "")
 	if same(copied.(*v1.PodList).Items[0].Labels, a.Labels) {
 		t.Error("a list without resourceVersion 0 holds the stored object, not a copy")

@@ -14,8 +14,10 @@ import (
 // snapshot makes garbage several times the size of what it keeps: a
 // 40 000-pod snapshot peaked at 850 MB of memory for 300 MB live. A soft
 // limit of softMemoryLimit makes the collector work harder as the heap
-// nears it; on that snapshot the peak came down to about 640 MB, at about
-// the same time as before (make bench, BenchmarkSnapshotScale).
+// nears it; on that snapshot the peak came down to about 570 MB (about
+// 640 MB at a limit of 512 MiB, 600 MB at 470 MiB, 520 MB at 400 MiB, where
+// the collector began to cost whole seconds; measured by hand, explain cold
+// and cached, two runs each).
 //
 // The limit then follows the live heap, staying at a multiple of it once
 // that is larger: a run that keeps more than the limit live (a larger
@@ -25,7 +27,7 @@ import (
 // schedulers' caches live at once; at 1.5 times the collector took a third
 // of its CPU, and it follows at 3 times instead (forkingMemory).
 // GOMEMLIMIT set by the user wins.
-const softMemoryLimit = 512 << 20
+const softMemoryLimit = 448 << 20
 
 // Multiples of the live heap the limit follows, in tenths.
 const (
