@@ -31,7 +31,9 @@
 //     the scheduler's events; queue_events.go records the scheduling queue's
 //     events; header.go describes the scheduler for a recording; version.go:
 //     schedscope's and the pinned kube-scheduler's versions.
-//   - Running a fixture. sim.go: Run (sequential arrival) and RunBurst;
+//   - Running a fixture. sim.go: Run (sequential arrival; with
+//     Options.Story it stops once the rest cannot change the story of the
+//     pods asked for) and RunBurst;
 //     steps.go writes a timeline's step; settle.go: when the scheduler and
 //     the controllers beside it have nothing left to do (counted informer
 //     events, no pod in flight, no controller work); queue_counts.go.

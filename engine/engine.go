@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
@@ -57,6 +58,10 @@ type Options struct {
 	// decision on a pod the cluster has bound. It is called from scheduler
 	// goroutines and must not block for long nor call the engine.
 	OnDecided func(*recorder.Cycle)
+	// Story, if set, names the pending pods whose story alone is asked for
+	// (explain --pod): Run stops once nothing left to happen could change
+	// it (see storyTold).
+	Story func(*v1.Pod) bool
 
 	// simulated gives the scheduling queue a simClock (fixture runs), and
 	// keeps what a run needs to know when the scheduler has settled. A

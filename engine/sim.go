@@ -3,11 +3,13 @@ package engine
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/utils/ptr"
 )
 
 // Result is the state of the cluster after a run.
@@ -66,6 +68,14 @@ func (e *Engine) run(ctx context.Context, burst bool) (*Result, error) {
 		}
 		return nil
 	}
+	last := -1 // the last pending pod whose story is asked for
+	if e.opts.Story != nil && !burst {
+		for i, p := range e.fixture.Pending {
+			if e.opts.Story(p) {
+				last = i
+			}
+		}
+	}
 	for i, p := range e.fixture.Pending {
 		if err := applySteps(i); err != nil {
 			return nil, err
@@ -77,6 +87,9 @@ func (e *Engine) run(ctx context.Context, burst bool) (*Result, error) {
 		}
 		if err := e.arrive(ctx, p, !burst); err != nil {
 			return nil, err
+		}
+		if last >= 0 && i >= last && len(steps) == 0 && e.storyTold(e.fixture.Pending[i+1:]) {
+			break
 		}
 	}
 	if burst {
@@ -101,6 +114,45 @@ func (e *Engine) run(ctx context.Context, burst bool) (*Result, error) {
 	res.Cycles = e.emitted
 	e.mu.Unlock()
 	return res, nil
+}
+
+// storyTold reports whether the pods whose story is asked for (Options.Story),
+// all of which have arrived, have come to a state that what is left of the
+// run cannot change: with no timeline step left, each of them is bound,
+// and neither a pod still to arrive (later) nor one not yet bound has a
+// priority above the lowest of theirs. Only a pod of higher priority can
+// preempt a bound pod; the rest of the run could still bind, evict or
+// retry others, but not touch these. A pod not yet bound could be
+// requeued by any later event, so a story that has one is not told.
+func (e *Engine) storyTold(later []*v1.Pod) bool {
+	pods := v1.SchemeGroupVersion.WithResource("pods")
+	stored, _ := e.store.sorted(pods, "")
+	lowest, asked := int32(math.MaxInt32), 0
+	for _, o := range stored {
+		p := o.(*v1.Pod)
+		if !e.opts.Story(p) {
+			continue
+		}
+		if p.Spec.NodeName == "" || p.DeletionTimestamp != nil {
+			return false
+		}
+		asked++
+		lowest = min(lowest, ptr.Deref(p.Spec.Priority, 0))
+	}
+	if asked == 0 {
+		return false
+	}
+	for _, o := range stored {
+		if p := o.(*v1.Pod); p.Spec.NodeName == "" && ptr.Deref(p.Spec.Priority, 0) > lowest {
+			return false
+		}
+	}
+	for _, p := range later {
+		if ptr.Deref(p.Spec.Priority, 0) > lowest {
+			return false
+		}
+	}
+	return true
 }
 
 // begin starts the scheduler, and the controllers beside it, and waits

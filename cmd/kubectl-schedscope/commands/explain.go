@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/spf13/cobra"
+	v1 "k8s.io/api/core/v1"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedscope/schedscope/engine"
@@ -61,6 +62,11 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 	var warnings []string
 	var unused *unusedProblem
 	var cluster *recorder.ClusterState
+	if _, _, _, workload := engine.ParseWorkload(o.Pod); o.Pod != "" && !workload {
+		// One pod's story: the run stops once the rest of it cannot
+		// change that story (engine.Options.Story).
+		o.story = func(p *v1.Pod) bool { return p.Name == o.Pod || p.Namespace+"/"+p.Name == o.Pod }
+	}
 	err := consume(ctx, o.source, func(ev tui.Event) error {
 		switch {
 		case ev.Header != nil:

@@ -75,7 +75,8 @@ func (s *fixtureSource) Run(ctx context.Context, send func(tui.Event) bool) erro
 	}
 	if err == nil {
 		// Every cycle has been sent (the run returned): had is complete.
-		never := s.fx.NeverAttempted(header, func(k string) bool { return had[k] })
+		// Asked for one story (explain --pod), only its pods are told.
+		never := s.fx.NeverAttempted(header, func(k string) bool { return had[k] }, s.o.story)
 		if never == nil {
 			never = []recorder.PodState{}
 		}
@@ -140,7 +141,7 @@ func (s *fixtureSource) run(ctx context.Context, h fixtureHooks) (recorder.Heade
 		f()
 	}
 	opts := engine.Options{
-		Config: cfg, ConfigPath: o.Config, Diagnostic: mode, ArrivalInterval: o.ArrivalInterval,
+		Config: cfg, ConfigPath: o.Config, Diagnostic: mode, ArrivalInterval: o.ArrivalInterval, Story: o.story,
 		OnQueue: func(ev *recorder.QueueEvent) { serial(func() { h.onQueue(ev) }) },
 		OnCycle: func(c *recorder.Cycle) { serial(func() { h.onCycle(c) }) },
 	}

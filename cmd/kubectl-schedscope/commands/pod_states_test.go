@@ -69,6 +69,17 @@ func TestExplainAccountsForEveryPod(t *testing.T) {
 		t.Errorf("big: %+v", b)
 	}
 
+	// Asking about the first pod stops the run once it is bound (the pods
+	// after it cannot preempt it): its story is the whole run's.
+	out, errOut, code = run(t, "explain", "-f", path, "--pod", "web", "-o", "json")
+	if code != 0 {
+		t.Fatalf("--pod web: exit %d: %s", code, errOut)
+	}
+	web := checkExport(t, out, -1)
+	if len(web.Pods) != 1 || web.Pods[0].Pod.Name != "web" || web.Pods[0].State != recorder.PodBound ||
+		!cmp.Equal(web.Pods[0].Seqs, got["web"].Seqs) || web.Pods[0].Node != got["web"].Node {
+		t.Errorf("--pod web: pods %+v, want web as the whole run left it: %+v", web.Pods, got["web"])
+	}
 	// Asking about a pod that never got a cycle explains it.
 	out, errOut, code = run(t, "explain", "-f", path, "--pod", "gated")
 	if code != 0 {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	v1 "k8s.io/api/core/v1"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedscope/schedscope/engine"
@@ -45,6 +46,10 @@ type simOptions struct {
 	// every run: kube-scheduler's parallel filter stops at the first
 	// feasible nodes its goroutines happen to find.
 	serialFilter bool
+	// story, if set, names the pods whose story alone the command tells:
+	// the run may stop once nothing left could change it
+	// (engine.Options.Story).
+	story func(*v1.Pod) bool
 	// source is the fixture's run the command reads; Complete sets it.
 	source fixtureRun
 }
