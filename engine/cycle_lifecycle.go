@@ -142,11 +142,13 @@ func (e *Engine) endAlgorithm(c *cycleTrace, fw framework.Framework, res schedul
 	case err == nil && res.SuggestedHost != "" && (cy.FastPath == nil || !cy.FastPath.Feasible):
 		fp.Feasible = []int{c.nodeIndex[res.SuggestedHost]}
 	}
-	inFeasible := map[int]bool{}
-	for _, i := range fp.Feasible {
-		inFeasible[i] = true
-	}
 	n := len(c.results)
+	inFeasible := make([]bool, n)
+	for _, i := range fp.Feasible {
+		if i >= 0 && i < n {
+			inFeasible[i] = true
+		}
+	}
 	// The filter pass is over: no wrapper writes results any more.
 	putResults(c.results)
 	c.results = nil
