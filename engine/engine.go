@@ -217,7 +217,10 @@ func build(ctx context.Context, fx *fixture.Fixture, opts Options) (*Engine, err
 	if e.clock != nil {
 		clk = e.clock
 	}
-	sched, err := scheduler.New(ctx, schedulerClient{e.client, e}, countingFactory{informerFactory, e.events}, nil, recorderFactory,
+	// The scheduler sees the pods as kube-scheduler's informer lists and
+	// watches them, without finished ones; the controllers see them all
+	// (phaseView).
+	sched, err := scheduler.New(ctx, schedulerClient{e.client, e}, countingFactory{informerFactory, e.events, true}, nil, recorderFactory,
 		scheduler.WithClock(clk),
 		scheduler.WithComponentConfigVersion(cfg.TypeMeta.APIVersion),
 		scheduler.WithProfiles(cfg.Profiles...),
@@ -252,7 +255,7 @@ func build(ctx context.Context, fx *fixture.Fixture, opts Options) (*Engine, err
 			which &^= controllers.GarbageCollector
 		}
 		if e.ctrls, err = controllers.New(controllerContext(ctx), controllers.Deps{Client: e.client,
-			Informers: countingFactory{informerFactory, e.events}, Changed: e.changes.kick, Run: which, Outside: outside}); err != nil {
+			Informers: countingFactory{informerFactory, e.events, false}, Changed: e.changes.kick, Run: which, Outside: outside}); err != nil {
 			return nil, err
 		}
 	}

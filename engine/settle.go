@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -234,6 +235,9 @@ func (c *countedHandler) done() {
 type countingFactory struct {
 	informers.SharedInformerFactory
 	p *objectEvents
+	// scheduler: the scheduler's own, whose pod handlers see the pods
+	// through phaseView.
+	scheduler bool
 }
 
 func (f countingFactory) InformerFor(obj runtime.Object, newFunc internalinterfaces.NewInformerFunc) cache.SharedIndexInformer {
@@ -243,7 +247,8 @@ func (f countingFactory) InformerFor(obj runtime.Object, newFunc internalinterfa
 		return inf
 	}
 	gvr, _ := meta.UnsafeGuessKindToResource(gvks[0])
-	return countingInformer{inf, f.p, gvr.GroupResource().String()}
+	resource := gvr.GroupResource().String()
+	return countingInformer{inf, f.p, resource, f.scheduler && resource == "pods"}
 }
 
 func (f countingFactory) Core() coreinformers.Interface {
@@ -279,7 +284,8 @@ func (f countingFactory) ForResource(gvr schema.GroupVersionResource) (informers
 	if err != nil {
 		return nil, err
 	}
-	return countingGeneric{g, countingInformer{g.Informer(), f.p, gvr.GroupResource().String()}}, nil
+	resource := gvr.GroupResource().String()
+	return countingGeneric{g, countingInformer{g.Informer(), f.p, resource, f.scheduler && resource == "pods"}}, nil
 }
 
 type countingGeneric struct {
@@ -293,18 +299,75 @@ type countingInformer struct {
 	cache.SharedIndexInformer
 	p        *objectEvents
 	resource string
+	// unfinished gives each handler the pods through phaseView.
+	unfinished bool
 }
 
 func (i countingInformer) AddEventHandler(h cache.ResourceEventHandler) (cache.ResourceEventHandlerRegistration, error) {
-	return i.p.registered(i.SharedIndexInformer.AddEventHandler(i.p.handler(i.resource, h)))
+	return i.p.registered(i.SharedIndexInformer.AddEventHandler(i.p.handler(i.resource, i.view(h))))
 }
 
 func (i countingInformer) AddEventHandlerWithResyncPeriod(h cache.ResourceEventHandler, resync time.Duration) (cache.ResourceEventHandlerRegistration, error) {
-	return i.p.registered(i.SharedIndexInformer.AddEventHandlerWithResyncPeriod(i.p.handler(i.resource, h), resync))
+	return i.p.registered(i.SharedIndexInformer.AddEventHandlerWithResyncPeriod(i.p.handler(i.resource, i.view(h)), resync))
 }
 
 func (i countingInformer) AddEventHandlerWithOptions(h cache.ResourceEventHandler, opts cache.HandlerOptions) (cache.ResourceEventHandlerRegistration, error) {
-	return i.p.registered(i.SharedIndexInformer.AddEventHandlerWithOptions(i.p.handler(i.resource, h), opts))
+	return i.p.registered(i.SharedIndexInformer.AddEventHandlerWithOptions(i.p.handler(i.resource, i.view(h)), opts))
+}
+
+func (i countingInformer) view(h cache.ResourceEventHandler) cache.ResourceEventHandler {
+	if i.unfinished {
+		return phaseView{h}
+	}
+	return h
+}
+
+// phaseView gives a handler of the scheduler the pods as kube-scheduler's
+// pod informer has them. That informer lists and watches pods with the
+// field selector status.phase!=Succeeded,status.phase!=Failed
+// (scheduler.NewInformerFactory), so a finished pod never reaches it, and
+// one that finishes is deleted, as the API server's watch cache tells a
+// watch whose selector an object leaves: deleted as it was, at the
+// version of the write. The in-memory API server serves every informer
+// from one store and applies no field selector; the controllers beside the
+// scheduler, as kube-controller-manager's, see every pod (a Job counts its
+// finished ones).
+type phaseView struct{ h cache.ResourceEventHandler }
+
+func unfinished(obj interface{}) bool {
+	p, ok := obj.(*v1.Pod)
+	return !ok || p.Status.Phase != v1.PodSucceeded && p.Status.Phase != v1.PodFailed
+}
+
+func (v phaseView) OnAdd(obj interface{}, isInInitialList bool) {
+	if unfinished(obj) {
+		v.h.OnAdd(obj, isInInitialList)
+	}
+}
+
+func (v phaseView) OnUpdate(oldObj, newObj interface{}) {
+	was, now := unfinished(oldObj), unfinished(newObj)
+	switch {
+	case was && now:
+		v.h.OnUpdate(oldObj, newObj)
+	case now:
+		v.h.OnAdd(newObj, false)
+	case was:
+		p, ok := oldObj.(*v1.Pod)
+		if !ok {
+			v.h.OnDelete(oldObj)
+			return
+		}
+		old := *p
+		old.ResourceVersion = newObj.(*v1.Pod).ResourceVersion
+		v.h.OnDelete(&old)
+	}
+}
+
+func (v phaseView) OnDelete(obj interface{}) {
+	if unfinished(obj) {
+		v.h.OnDelete(obj)
+	}
 }
 
 // registered keeps a counted handler's registration, so that a run can wait
