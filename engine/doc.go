@@ -36,7 +36,7 @@
 //     pods asked for) and RunBurst;
 //     steps.go writes a timeline's step; settle.go: when the scheduler and
 //     the controllers beside it have nothing left to do (counted informer
-//     events, no pod in flight, no controller work), and phaseView, the
+//     events, no pod in flight, no controller work), and unfinished, the
 //     pods as kube-scheduler's field-selected informer has them;
 //     queue_counts.go.
 //     Package engine/controllers runs the controllers, the simulated

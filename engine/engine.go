@@ -219,7 +219,7 @@ func build(ctx context.Context, fx *fixture.Fixture, opts Options) (*Engine, err
 	}
 	// The scheduler sees the pods as kube-scheduler's informer lists and
 	// watches them, without finished ones; the controllers see them all
-	// (phaseView).
+	// (unfinished, settle.go).
 	sched, err := scheduler.New(ctx, schedulerClient{e.client, e}, countingFactory{informerFactory, e.events, true}, nil, recorderFactory,
 		scheduler.WithClock(clk),
 		scheduler.WithComponentConfigVersion(cfg.TypeMeta.APIVersion),

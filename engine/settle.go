@@ -236,7 +236,7 @@ type countingFactory struct {
 	informers.SharedInformerFactory
 	p *objectEvents
 	// scheduler: the scheduler's own, whose pod handlers see the pods
-	// through phaseView.
+	// that are not finished (see unfinished).
 	scheduler bool
 }
 
@@ -299,7 +299,8 @@ type countingInformer struct {
 	cache.SharedIndexInformer
 	p        *objectEvents
 	resource string
-	// unfinished gives each handler the pods through phaseView.
+	// unfinished gives each handler the pods that are neither Succeeded
+	// nor Failed (see unfinished).
 	unfinished bool
 }
 
@@ -317,57 +318,26 @@ func (i countingInformer) AddEventHandlerWithOptions(h cache.ResourceEventHandle
 
 func (i countingInformer) view(h cache.ResourceEventHandler) cache.ResourceEventHandler {
 	if i.unfinished {
-		return phaseView{h}
+		return cache.FilteringResourceEventHandler{FilterFunc: unfinished, Handler: h}
 	}
 	return h
 }
 
-// phaseView gives a handler of the scheduler the pods as kube-scheduler's
-// pod informer has them. That informer lists and watches pods with the
-// field selector status.phase!=Succeeded,status.phase!=Failed
+// unfinished is kube-scheduler's view of the pods: its pod informer lists
+// and watches them with the field selector
+// status.phase!=Succeeded,status.phase!=Failed
 // (scheduler.NewInformerFactory), so a finished pod never reaches it, and
-// one that finishes is deleted, as the API server's watch cache tells a
-// watch whose selector an object leaves: deleted as it was, at the
-// version of the write. The in-memory API server serves every informer
-// from one store and applies no field selector; the controllers beside the
-// scheduler, as kube-controller-manager's, see every pod (a Job counts its
-// finished ones).
-type phaseView struct{ h cache.ResourceEventHandler }
-
+// one that finishes is deleted from it, as the API server's watch cache
+// tells a watch whose selector an object leaves. The in-memory API server
+// serves every informer from one store and applies no field selector: the
+// scheduler's pod handlers are given the shared informer's events through
+// a filter with this test (client-go's FilteringResourceEventHandler, which
+// turns an update that leaves it into a delete, as the watch cache does),
+// while the controllers beside the scheduler see every pod, as
+// kube-controller-manager's do (a Job counts its finished ones).
 func unfinished(obj interface{}) bool {
 	p, ok := obj.(*v1.Pod)
 	return !ok || p.Status.Phase != v1.PodSucceeded && p.Status.Phase != v1.PodFailed
-}
-
-func (v phaseView) OnAdd(obj interface{}, isInInitialList bool) {
-	if unfinished(obj) {
-		v.h.OnAdd(obj, isInInitialList)
-	}
-}
-
-func (v phaseView) OnUpdate(oldObj, newObj interface{}) {
-	was, now := unfinished(oldObj), unfinished(newObj)
-	switch {
-	case was && now:
-		v.h.OnUpdate(oldObj, newObj)
-	case now:
-		v.h.OnAdd(newObj, false)
-	case was:
-		p, ok := oldObj.(*v1.Pod)
-		if !ok {
-			v.h.OnDelete(oldObj)
-			return
-		}
-		old := *p
-		old.ResourceVersion = newObj.(*v1.Pod).ResourceVersion
-		v.h.OnDelete(&old)
-	}
-}
-
-func (v phaseView) OnDelete(obj interface{}) {
-	if unfinished(obj) {
-		v.h.OnDelete(obj)
-	}
 }
 
 // registered keeps a counted handler's registration, so that a run can wait
