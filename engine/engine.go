@@ -60,7 +60,7 @@ type Options struct {
 	OnDecided func(*recorder.Cycle)
 	// Story, if set, names the pending pods whose story alone is asked for
 	// (explain --pod): Run stops once nothing left to happen could change
-	// it (see storyTold).
+	// it (see storyCheck).
 	Story func(*v1.Pod) bool
 
 	// simulated gives the scheduling queue a simClock (fixture runs), and

@@ -7,7 +7,11 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/utils/ptr"
 )
@@ -18,6 +22,9 @@ type Result struct {
 	Bindings map[string]string
 	// Cycles counts recorded cycles.
 	Cycles int
+	// Stopped counts the pending pods that never arrived: the run stopped
+	// once the story asked for was told (Options.Story).
+	Stopped int
 }
 
 // Run starts the scheduler and feeds it the fixture's pending pods one at a time,
@@ -25,7 +32,8 @@ type Result struct {
 // Options.ArrivalInterval has passed), so cycles follow the fixture's order.
 // The fixture's steps (objects created, replaced or deleted) come between the
 // pods in document order, each once the scheduler has settled on what came
-// before. It returns once the last pod or step has settled.
+// before. It returns once the last pod or step has settled, or, with
+// Options.Story, once nothing left could change that story.
 func (e *Engine) Run(ctx context.Context) (*Result, error) {
 	return e.run(ctx, false)
 }
@@ -68,14 +76,11 @@ func (e *Engine) run(ctx context.Context, burst bool) (*Result, error) {
 		}
 		return nil
 	}
-	last := -1 // the last pending pod whose story is asked for
+	var story *storyCheck
 	if e.opts.Story != nil && !burst {
-		for i, p := range e.fixture.Pending {
-			if e.opts.Story(p) {
-				last = i
-			}
-		}
+		story = e.newStoryCheck()
 	}
+	stopped := 0
 	for i, p := range e.fixture.Pending {
 		if err := applySteps(i); err != nil {
 			return nil, err
@@ -88,7 +93,8 @@ func (e *Engine) run(ctx context.Context, burst bool) (*Result, error) {
 		if err := e.arrive(ctx, p, !burst); err != nil {
 			return nil, err
 		}
-		if last >= 0 && i >= last && len(steps) == 0 && e.storyTold(e.fixture.Pending[i+1:]) {
+		if story != nil && len(steps) == 0 && story.told(i) {
+			stopped = len(e.fixture.Pending) - i - 1
 			break
 		}
 	}
@@ -101,7 +107,7 @@ func (e *Engine) run(ctx context.Context, burst bool) (*Result, error) {
 	if err := applySteps(len(e.fixture.Pending)); err != nil {
 		return nil, err
 	}
-	res := &Result{Bindings: map[string]string{}}
+	res := &Result{Bindings: map[string]string{}, Stopped: stopped}
 	for _, p := range e.fixture.Pending {
 		got, err := e.client.CoreV1().Pods(p.Namespace).Get(ctx, p.Name, metav1.GetOptions{})
 		if err != nil {
@@ -116,43 +122,125 @@ func (e *Engine) run(ctx context.Context, burst bool) (*Result, error) {
 	return res, nil
 }
 
-// storyTold reports whether the pods whose story is asked for (Options.Story),
-// all of which have arrived, have come to a state that what is left of the
-// run cannot change: with no timeline step left, each of them is bound,
-// and neither a pod still to arrive (later) nor one not yet bound has a
-// priority above the lowest of theirs. Only a pod of higher priority can
-// preempt a bound pod; the rest of the run could still bind, evict or
-// retry others, but not touch these. A pod not yet bound could be
-// requeued by any later event, so a story that has one is not told.
-func (e *Engine) storyTold(later []*v1.Pod) bool {
-	pods := v1.SchemeGroupVersion.WithResource("pods")
-	stored, _ := e.store.sorted(pods, "")
-	lowest, asked := int32(math.MaxInt32), 0
-	for _, o := range stored {
-		p := o.(*v1.Pod)
-		if !e.opts.Story(p) {
-			continue
+// storyCheck tells when the pods whose story is asked for (Options.Story)
+// have come to a state that what is left of the run cannot change. With no
+// timeline step left (the caller's part), that is once all of them have
+// arrived and each is bound, and
+//   - no pod still to arrive, nor one not yet bound, has a priority above
+//     the lowest of theirs: only a pod of higher priority can preempt a
+//     bound pod;
+//   - no pod still to arrive has a controller at the top of its owners in
+//     common with one of them: a controller given one pod more may delete
+//     one of its others.
+//
+// The rest of the run could still bind, evict or retry other pods, but not
+// touch these. A pod not yet bound could be requeued by any later event, so
+// a story that has one is not told.
+type storyCheck struct {
+	e *Engine
+	// asked are the pending pods asked for; last is the index of the last.
+	asked []*v1.Pod
+	last  int
+	// laterMax[i] is the highest priority among the pending pods after i.
+	laterMax []int32
+	// blocker is the unbound pod of higher priority found last: it is
+	// looked at first next time, before every pod is.
+	blocker types.NamespacedName
+}
+
+func (e *Engine) newStoryCheck() *storyCheck {
+	pending := e.fixture.Pending
+	c := &storyCheck{e: e, last: -1, laterMax: make([]int32, len(pending))}
+	for i, p := range pending {
+		if e.opts.Story(p) {
+			c.asked = append(c.asked, p)
+			c.last = i
 		}
+	}
+	top := int32(math.MinInt32)
+	for i := len(pending) - 1; i >= 0; i-- {
+		c.laterMax[i] = top
+		top = max(top, ptr.Deref(pending[i].Spec.Priority, 0))
+	}
+	return c
+}
+
+// told reports whether the story is told once the i-th pending pod has
+// arrived and settled.
+func (c *storyCheck) told(i int) bool {
+	if c.last < 0 || i < c.last {
+		return false
+	}
+	st := c.e.store
+	pods := v1.SchemeGroupVersion.WithResource("pods")
+	lowest := int32(math.MaxInt32)
+	roots := map[types.UID]bool{}
+	for _, a := range c.asked {
+		o, err := st.stored(pods, a.Namespace, a.Name)
+		if err != nil {
+			return false // deleted: its story may go on elsewhere
+		}
+		p := o.(*v1.Pod)
 		if p.Spec.NodeName == "" || p.DeletionTimestamp != nil {
 			return false
 		}
-		asked++
 		lowest = min(lowest, ptr.Deref(p.Spec.Priority, 0))
+		if r := c.e.rootOwner(p); r != "" {
+			roots[r] = true
+		}
 	}
-	if asked == 0 {
+	if c.laterMax[i] > lowest {
 		return false
 	}
-	for _, o := range stored {
-		if p := o.(*v1.Pod); p.Spec.NodeName == "" && ptr.Deref(p.Spec.Priority, 0) > lowest {
+	for _, p := range c.e.fixture.Pending[i+1:] {
+		if r := c.e.rootOwner(p); r != "" && roots[r] {
 			return false
 		}
 	}
-	for _, p := range later {
-		if ptr.Deref(p.Spec.Priority, 0) > lowest {
-			return false
+	unboundAbove := func(o runtime.Object) bool {
+		p, ok := o.(*v1.Pod)
+		return ok && p.Spec.NodeName == "" && ptr.Deref(p.Spec.Priority, 0) > lowest
+	}
+	if o, err := st.stored(pods, c.blocker.Namespace, c.blocker.Name); err == nil && unboundAbove(o) {
+		return false
+	}
+	found := false
+	st.each(pods, func(o runtime.Object) bool {
+		if unboundAbove(o) {
+			p := o.(*v1.Pod)
+			c.blocker, found = types.NamespacedName{Namespace: p.Namespace, Name: p.Name}, true
+		}
+		return !found
+	})
+	return !found
+}
+
+// rootOwner is the UID of the controller at the top of p's owners, as far
+// as the cluster holds them (a ReplicaSet's Deployment); "" for a pod no
+// controller owns.
+func (e *Engine) rootOwner(p *v1.Pod) types.UID {
+	var m metav1.Object = p
+	root := types.UID("")
+	for range 8 {
+		ref := metav1.GetControllerOfNoCopy(m)
+		if ref == nil {
+			break
+		}
+		root = ref.UID
+		gv, err := schema.ParseGroupVersion(ref.APIVersion)
+		if err != nil {
+			break
+		}
+		gvr, _ := meta.UnsafeGuessKindToResource(gv.WithKind(ref.Kind))
+		o, err := e.store.stored(gvr, p.Namespace, ref.Name)
+		if err != nil {
+			break
+		}
+		if m, err = meta.Accessor(o); err != nil {
+			break
 		}
 	}
-	return true
+	return root
 }
 
 // begin starts the scheduler, and the controllers beside it, and waits

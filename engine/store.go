@@ -272,6 +272,18 @@ func (s *store) List(gvr schema.GroupVersionResource, gvk schema.GroupVersionKin
 	return list, nil
 }
 
+// each calls f with gvr's stored objects, in no order, until f returns
+// false; f must not write the store.
+func (s *store) each(gvr schema.GroupVersionResource, f func(runtime.Object) bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, o := range s.objects[gvr] {
+		if !f(o.obj) {
+			return
+		}
+	}
+}
+
 // sorted returns gvr's stored objects in ns ("" for all), themselves (the
 // caller must not write them), ordered by namespace and name, and the
 // resource's version.

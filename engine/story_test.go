@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -33,6 +34,10 @@ func TestStoryStopsWhenNothingLeftCanChangeIt(t *testing.T) {
 			"a", []string{"a", "b"}},
 		{"it is not bound", high + sizedNode("n1", "4", "") + cpuPod("a", "5", "") + cpuPod("b", "1", ""),
 			"a", []string{"a", "b"}},
+		{"a later pod has its controller", high + sizedNode("n1", "4", "") + ownedPod("a") + cpuPod("b", "1", "") + ownedPod("c"),
+			"a", []string{"a", "b", "c"}},
+		{"a later pod has another controller", high + sizedNode("n1", "4", "") + ownedPod("a") + cpuPod("b", "1", ""),
+			"a", []string{"a"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			load := func() *fixture.Fixture {
@@ -43,7 +48,10 @@ func TestStoryStopsWhenNothingLeftCanChangeIt(t *testing.T) {
 				return fx
 			}
 			story := func(p *v1.Pod) bool { return p.Name == c.story || p.Namespace+"/"+p.Name == c.story }
-			_, asked, _ := runEngineWith(t, load(), Options{Story: story}, false)
+			res, asked, _ := runEngineWith(t, load(), Options{Story: story}, false)
+			if n := len(load().Pending) - len(c.want); res.Stopped != n {
+				t.Errorf("the run says %d pods did not arrive, want %d", res.Stopped, n)
+			}
 			var got []string
 			for _, cy := range asked {
 				if !slices.Contains(got, cy.Pod.Name) {
@@ -69,4 +77,9 @@ func TestStoryStopsWhenNothingLeftCanChangeIt(t *testing.T) {
 			}
 		})
 	}
+}
+
+// ownedPod is a pending pod of a ReplicaSet the fixture does not hold.
+func ownedPod(name string) string {
+	return fmt.Sprintf("---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: %s\n  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: web-7d9, uid: 0b5a3c1e-0000-4000-8000-000000000001, controller: true}]\nspec:\n  containers: [{name: c, image: i, resources: {requests: {cpu: \"1\"}}}]\n", name)
 }

@@ -30,6 +30,9 @@ type cyclesOutput struct {
 	story bool
 	// cluster is what a fixture run's controllers left (explain).
 	cluster *recorder.ClusterState
+	// stopped, if set, says the run stopped before the fixture's end
+	// (explain --pod), in place of the cluster it would have left.
+	stopped string
 	// suggest, if set, is the command that searches what would let a pod
 	// be scheduled (explain); text names it under each such pod.
 	suggest func(pod string) string
@@ -109,6 +112,9 @@ func (o *cyclesOutput) print(w io.Writer, format string) error {
 	}
 	t.podStates(o.pods, o.suggest)
 	t.cluster(o.cluster)
+	if o.stopped != "" {
+		t.printf("%s\n", o.stopped)
+	}
 	return t.err
 }
 

@@ -111,6 +111,9 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 		cycles, _ = podCycles(cycles, o.Pod, fx.Name)
 	}
 	out := cyclesOutput{header: header, source: "fixture " + fx.Name, warnings: append(slices.Clone(fx.Warnings), warnings...), problems: problems, cycles: cycles, pods: pods, story: o.Pod != "", cluster: cluster, suggest: o.suggestCommand}
+	if n := o.source.stoppedEarly(); n > 0 {
+		out.stopped = fmt.Sprintf("the run stopped once nothing left could change %s's story: the %d pending pod(s) after it did not arrive", visible.String(o.Pod), n)
+	}
 	return o.finish(out, problems, pods)
 }
 

@@ -23,6 +23,9 @@ type fixtureSource struct {
 
 	// fx is the fixture run, once Run has loaded it.
 	fx *fixture.Fixture
+	// stopped counts the pending pods that never arrived, once Run has
+	// returned: the story asked for (simOptions.story) was told.
+	stopped int
 }
 
 // fixtureRun is a fixture's run as a source; once it has run, fixture
@@ -30,11 +33,16 @@ type fixtureSource struct {
 type fixtureRun interface {
 	tui.Source
 	fixture() *fixture.Fixture
+	// stoppedEarly counts the pending pods the run did not get to, once
+	// it has run (see engine.Result.Stopped).
+	stoppedEarly() int
 }
 
 var _ fixtureRun = (*fixtureSource)(nil)
 
 func (s *fixtureSource) fixture() *fixture.Fixture { return s.fx }
+
+func (s *fixtureSource) stoppedEarly() int { return s.stopped }
 
 // Run schedules the fixture and sends the session.
 func (s *fixtureSource) Run(ctx context.Context, send func(tui.Event) bool) error {
@@ -191,7 +199,13 @@ func (s *fixtureSource) run(ctx context.Context, h fixtureHooks) (recorder.Heade
 	if o.Arrival == arrivalBurst {
 		run = e.RunBurst
 	}
-	_, err = run(ctx)
+	res, err := run(ctx)
+	if err == nil && res.Stopped > 0 {
+		// The run stopped once the story asked for was told: what the
+		// controllers left then is not the end of the fixture.
+		s.stopped = res.Stopped
+		return hdr, nil
+	}
 	if err == nil && h.onEnd != nil {
 		h.onEnd(e.ClusterState())
 	}

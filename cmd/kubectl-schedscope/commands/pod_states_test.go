@@ -80,6 +80,13 @@ func TestExplainAccountsForEveryPod(t *testing.T) {
 		!cmp.Equal(web.Pods[0].Seqs, got["web"].Seqs) || web.Pods[0].Node != got["web"].Node {
 		t.Errorf("--pod web: pods %+v, want web as the whole run left it: %+v", web.Pods, got["web"])
 	}
+	if web.Cluster != nil {
+		t.Errorf("--pod web: the cluster as the run stopped is given as its end: %+v", web.Cluster)
+	}
+	out, _, _ = run(t, "explain", "-f", path, "--pod", "web")
+	if !strings.Contains(out, "the run stopped once nothing left could change web's story: the 3 pending pod(s) after it did not arrive") {
+		t.Errorf("--pod web does not say the run stopped early:\n%s", out[max(0, len(out)-400):])
+	}
 	// Asking about a pod that never got a cycle explains it.
 	out, errOut, code = run(t, "explain", "-f", path, "--pod", "gated")
 	if code != 0 {

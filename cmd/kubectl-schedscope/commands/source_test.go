@@ -54,6 +54,8 @@ func (f *fakeRun) Run(ctx context.Context, send func(tui.Event) bool) (err error
 
 func (f *fakeRun) fixture() *fixture.Fixture { return f.fx }
 
+func (f *fakeRun) stoppedEarly() int { return 0 }
+
 // errStopped is what a fake returns when a send failed.
 var errStopped = errors.New("a send failed")
 
