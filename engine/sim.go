@@ -143,6 +143,9 @@ type storyCheck struct {
 	last  int
 	// laterMax[i] is the highest priority among the pending pods after i.
 	laterMax []int32
+	// lastOwned is, for the controller at the top of pending pods' owners,
+	// the index of the last pending pod it owns.
+	lastOwned map[types.UID]int
 	// blocker is the unbound pod of higher priority found last: it is
 	// looked at first next time, before every pod is.
 	blocker types.NamespacedName
@@ -150,11 +153,14 @@ type storyCheck struct {
 
 func (e *Engine) newStoryCheck() *storyCheck {
 	pending := e.fixture.Pending
-	c := &storyCheck{e: e, last: -1, laterMax: make([]int32, len(pending))}
+	c := &storyCheck{e: e, last: -1, laterMax: make([]int32, len(pending)), lastOwned: map[types.UID]int{}}
 	for i, p := range pending {
 		if e.opts.Story(p) {
 			c.asked = append(c.asked, p)
 			c.last = i
+		}
+		if r := e.rootOwner(p); r != "" {
+			c.lastOwned[r] = i
 		}
 	}
 	top := int32(math.MinInt32)
@@ -192,8 +198,8 @@ func (c *storyCheck) told(i int) bool {
 	if c.laterMax[i] > lowest {
 		return false
 	}
-	for _, p := range c.e.fixture.Pending[i+1:] {
-		if r := c.e.rootOwner(p); r != "" && roots[r] {
+	for r := range roots {
+		if c.lastOwned[r] > i {
 			return false
 		}
 	}
