@@ -280,8 +280,17 @@ func (e *Engine) capture(fw framework.Framework, pod *v1.Pod) *Fork {
 		ni := inSnapshot[name]
 		f.Nodes = append(f.Nodes, ni.Node().DeepCopy())
 		for _, pi := range ni.GetPods() {
-			p := pi.GetPod().DeepCopy()
-			p.Spec.NodeName = name
+			// The pods are shared, not copied: no one writes an object
+			// the scheduler's cache holds (a bound pod is the informer's
+			// object, an assumed one the scheduler's own copy, replaced
+			// when its binding arrives), and no fork writes its objects.
+			// At cluster scale copies of the placed pods were most of
+			// a what-if's memory.
+			p := pi.GetPod()
+			if p.Spec.NodeName != name {
+				p = p.DeepCopy()
+				p.Spec.NodeName = name
+			}
 			f.Placed = append(f.Placed, p)
 		}
 		for _, pi := range fw.NominatedPodsForNode(name) {
@@ -337,8 +346,23 @@ func (e *Engine) capture(fw framework.Framework, pod *v1.Pod) *Fork {
 	return f
 }
 
+// compareKeys orders pods by their keys, namespace/name, as strings (the
+// order of etcd's keys), without building the keys: a sort of 40 000 placed
+// pods built two strings per comparison.
 func compareKeys(a, b *v1.Pod) int {
-	return cmp.Compare(a.Namespace+"/"+a.Name, b.Namespace+"/"+b.Name)
+	if a.Namespace == b.Namespace {
+		return strings.Compare(a.Name, b.Name)
+	}
+	// The keys first differ inside the shorter namespace, or where it
+	// ends: there the shorter key has its "/".
+	n := min(len(a.Namespace), len(b.Namespace))
+	if c := strings.Compare(a.Namespace[:n], b.Namespace[:n]); c != 0 {
+		return c
+	}
+	if len(a.Namespace) == n {
+		return cmp.Compare('/', rune(b.Namespace[n]))
+	}
+	return cmp.Compare(rune(a.Namespace[n]), '/')
 }
 
 // heldGate keeps a nominated pod out of the fork's scheduling: the scheduler

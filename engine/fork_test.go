@@ -1,10 +1,14 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"strings"
 	"testing"
 	"time"
+
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/fixtures"
@@ -140,5 +144,27 @@ func TestSerialForkReproducesItsSampledCycle(t *testing.T) {
 	}
 	if sampled == 0 {
 		t.Fatal("large-cluster recorded no sampled cycle")
+	}
+}
+
+// compareKeys orders pods as their keys, namespace/name, compare as
+// strings, including namespaces one of which begins the other.
+func TestCompareKeysIsTheKeysOrder(t *testing.T) {
+	namespaces := []string{"a", "a-b", "a0", "ab", "default", "default-x", "default1", "kube-system", "b"}
+	names := []string{"a", "web-0", "web-1", "z"}
+	var pods []*v1.Pod
+	for _, ns := range namespaces {
+		for _, n := range names {
+			pods = append(pods, &v1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: n}})
+		}
+	}
+	sign := func(c int) int { return cmp.Compare(c, 0) }
+	for _, a := range pods {
+		for _, b := range pods {
+			want := strings.Compare(a.Namespace+"/"+a.Name, b.Namespace+"/"+b.Name)
+			if got := compareKeys(a, b); sign(got) != want {
+				t.Errorf("compareKeys(%s/%s, %s/%s) = %d, want the sign %d", a.Namespace, a.Name, b.Namespace, b.Name, got, want)
+			}
+		}
 	}
 }
