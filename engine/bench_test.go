@@ -23,6 +23,7 @@ import (
 )
 
 // benchCluster writes a fixture of nodes spread over three zones in two sizes,
+// each labelled with its hostname as a kubelet labels its node,
 // and pending pods of three kinds: plain requests, a spread deployment and pods
 // that prefer a zone, so filters and scores differ between nodes.
 func benchCluster(nodes, pods int) []byte {
@@ -39,12 +40,12 @@ func benchCluster(nodes, pods int) []byte {
 kind: Node
 metadata:
   name: z%d-s%d
-  labels: {topology.kubernetes.io/zone: zone-%d, size: s%d}
+  labels: {kubernetes.io/hostname: z%d-s%d, topology.kubernetes.io/zone: zone-%d, size: s%d}
   annotations: {schedscope.io/replicas: "%d"}
 status:
   allocatable: {cpu: "%s", memory: %s, pods: "110"}
 ---
-`, z, s, z, s, n, size.cpu, size.mem)
+`, z, s, z, s, z, s, n, size.cpu, size.mem)
 		}
 	}
 	third := pods / 3
@@ -356,7 +357,11 @@ const benchTemplate = `    spec:
 // iteration, the same pods on the same 1 000 nodes two ways: 2 000 bare pods
 // created at once (RunBurst, recorded), with the topology spread
 // kube-scheduler gives a ReplicaSet's pods by default stated (so the
-// scheduler does the same work for both), and a Deployment of 2 000 replicas
+// scheduler does the same work for both: the stated constraints select by
+// the ReplicaSet's selector, app and pod-template-hash, as the default ones
+// do, and the nodes carry their hostname label; without it the stated
+// hostname constraint made PodTopologySpread skip every node, which the
+// default constraints do not), and a Deployment of 2 000 replicas
 // whose pods the Deployment and ReplicaSet controllers make, in the
 // ReplicaSet controller's batches, and the simulated kubelet starts. It
 // reports the time of each, until every pod is bound and the run settled,
@@ -366,11 +371,11 @@ func BenchmarkDeploymentVersusBarePods(b *testing.B) {
 	QuietUpstreamLogs() // the controllers' retried syncs would break the benchmark's line
 	bare := benchNodes(nodes) + fmt.Sprintf(`apiVersion: v1
 kind: Pod
-metadata: {name: plain, namespace: default, labels: {app: plain}, annotations: {schedscope.io/replicas: "%d"}}
+metadata: {name: plain, namespace: default, labels: {app: plain, pod-template-hash: 6b9c5d7f48}, annotations: {schedscope.io/replicas: "%d"}}
 spec:
   topologySpreadConstraints:
-  - {maxSkew: 3, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: ScheduleAnyway, labelSelector: {matchLabels: {app: plain}}}
-  - {maxSkew: 5, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: ScheduleAnyway, labelSelector: {matchLabels: {app: plain}}}
+  - {maxSkew: 3, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: ScheduleAnyway, labelSelector: {matchLabels: {app: plain, pod-template-hash: 6b9c5d7f48}}}
+  - {maxSkew: 5, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: ScheduleAnyway, labelSelector: {matchLabels: {app: plain, pod-template-hash: 6b9c5d7f48}}}
   containers: [{name: c, image: busybox, resources: {requests: {cpu: 100m, memory: 128Mi}}}]
 `, pods)
 	deploy := benchNodes(nodes) + fmt.Sprintf(`apiVersion: apps/v1
