@@ -55,7 +55,7 @@ bench:
 	  $(GO) test -run '^$$' -bench 'RecordCommand' -benchtime 3x -timeout 60m ./engine && \
 	  $(GO) test -run '^$$' -bench 'DeploymentVersusBarePods' -benchtime 3x -timeout 30m ./engine && \
 	  $(GO) test -run '^$$' -bench 'RecordOTLP' -benchtime 3x -timeout 30m ./cmd/kubectl-schedscope/commands && \
-	  $(GO) test -run '^$$' -bench 'SnapshotScale' -benchtime 1x -timeout 30m ./engine && \
+	  $(GO) test -run '^$$' -bench 'SnapshotScale' -benchtime 3x -timeout 30m ./engine && \
 	  $(GO) test -run '^$$' -bench 'WriteCycle|LargestCluster' -timeout 30m ./engine && \
 	  $(GO) test -run '^$$' -bench 'Replay1GB' -benchtime 3x -timeout 30m ./recorder && \
 	  $(GO) test -run '^$$' -bench 'ReplayBinary' -benchtime 1x -timeout 30m ./cmd/kubectl-schedscope && \

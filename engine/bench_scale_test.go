@@ -23,7 +23,9 @@ import (
 // loads the snapshot) and cached (after a first question wrote the cache
 // entry; that first question is reported too); sim's first frame and first
 // cycle on screen, in tmux; and, in this process, how many fixture objects
-// the loader decodes and admits per second.
+// the loader decodes and admits per second. Each figure is the mean over
+// b.N iterations (make bench asks for three: on a shared 2-core machine
+// one run of a command moved by 10-30% from the next).
 func BenchmarkSnapshotScale(b *testing.B) {
 	const nodes, bound, pending = 5000, 40000, 20
 	dir := b.TempDir()
