@@ -147,7 +147,7 @@ func TestSerialForkReproducesItsSampledCycle(t *testing.T) {
 	}
 }
 
-// compareKeys orders pods as their keys, namespace/name, compare as
+// compareKeys (keyOrder) orders pods as their keys, namespace/name, compare as
 // strings, including namespaces one of which begins the other.
 func TestCompareKeysIsTheKeysOrder(t *testing.T) {
 	namespaces := []string{"a", "a-b", "a0", "ab", "default", "default-x", "default1", "kube-system", "b"}

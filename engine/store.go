@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -238,8 +239,8 @@ func (s *store) Delete(gvr schema.GroupVersionResource, ns, name string, _ ...me
 	return nil
 }
 
-// List lists gvr's objects in ns ("" for all), ordered by namespace and
-// name as etcd returns them: the order nodes enter the scheduler's cache
+// List lists gvr's objects in ns ("" for all), ordered by key, namespace/name,
+// as etcd returns them (keyOrder): the order nodes enter the scheduler's cache
 // decides which nodes a partial search (percentageOfNodesToScore) visits
 // first. A list at resourceVersion "0" holds the stored objects; any other
 // holds copies.
@@ -285,7 +286,7 @@ func (s *store) each(gvr schema.GroupVersionResource, f func(runtime.Object) boo
 }
 
 // sorted returns gvr's stored objects in ns ("" for all), themselves (the
-// caller must not write them), ordered by namespace and name, and the
+// caller must not write them), ordered by key (keyOrder), and the
 // resource's version.
 func (s *store) sorted(gvr schema.GroupVersionResource, ns string) ([]runtime.Object, int64) {
 	type keyed struct {
@@ -302,7 +303,7 @@ func (s *store) sorted(gvr schema.GroupVersionResource, ns string) ([]runtime.Ob
 	}
 	s.mu.RUnlock()
 	slices.SortFunc(found, func(a, b keyed) int {
-		return cmp.Or(cmp.Compare(a.key.Namespace, b.key.Namespace), cmp.Compare(a.key.Name, b.key.Name))
+		return keyOrder(a.key.Namespace, a.key.Name, b.key.Namespace, b.key.Name)
 	})
 	items := make([]runtime.Object, len(found))
 	for i, o := range found {
@@ -363,4 +364,24 @@ func (s *store) watchReaction(action clienttesting.Action) (bool, watch.Interfac
 		return false, nil, err
 	}
 	return true, w, nil
+}
+
+// keyOrder orders objects by their keys, namespace/name, as strings: the
+// order etcd keeps them in and a list returns them in (a namespace that
+// begins another may sort after it: "team-a/x" < "team/x"). It builds no
+// key: sorting 40 000 pods built two strings per comparison.
+func keyOrder(ans, aname, bns, bname string) int {
+	if ans == bns {
+		return strings.Compare(aname, bname)
+	}
+	// The keys first differ inside the shorter namespace, or where it
+	// ends: there the shorter key has its "/".
+	n := min(len(ans), len(bns))
+	if c := strings.Compare(ans[:n], bns[:n]); c != 0 {
+		return c
+	}
+	if len(ans) == n {
+		return cmp.Compare('/', rune(bns[n]))
+	}
+	return cmp.Compare(rune(ans[n]), '/')
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -175,5 +176,30 @@ func TestStoreWatchAfterAnEmptyList(t *testing.T) {
 		}
 	default:
 		t.Errorf("the claim written between the empty list (version %s) and the watch was not delivered", rv)
+	}
+}
+
+// A list gives objects in their keys' order, as etcd does: a namespace that
+// begins another comes after it when the other goes on with a character
+// before "/".
+func TestStoreListsInKeyOrder(t *testing.T) {
+	s := newStore()
+	pods := v1.SchemeGroupVersion.WithResource("pods")
+	for _, k := range [][2]string{{"team", "web"}, {"team-a", "web"}, {"team0", "api"}, {"team", "api"}} {
+		if err := s.Create(pods, &v1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: k[0], Name: k[1]}}, k[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l, err := s.List(pods, v1.SchemeGroupVersion.WithKind("Pod"), "", metav1.ListOptions{ResourceVersion: "0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range l.(*v1.PodList).Items {
+		got = append(got, p.Namespace+"/"+p.Name)
+	}
+	want := []string{"team-a/web", "team/api", "team/web", "team0/api"}
+	if !slices.Equal(got, want) {
+		t.Errorf("listed %v, want %v", got, want)
 	}
 }
