@@ -48,6 +48,9 @@ type traceState struct {
 	nodeObjs []*v1.Node
 	// nodeGens holds each node's cache generation as last recorded.
 	nodeGens []int64
+	// changed are the indices of the nodes whose generation nodeSetFor
+	// found differing from nodeGens, for nodeUseFor.
+	changed  []int
 	profiles map[string]*profilePlugins
 	// nodeIndex maps node names to their index in the current set; it is
 	// replaced, never modified, so cycles may keep reading an old one.
@@ -126,10 +129,20 @@ func (r *traceState) addPluginStatus(pod *v1.Pod, p phase, ps recorder.PluginSta
 
 // nodeSetFor returns the recorded node set for the snapshot's node list, reusing
 // the previous set when neither the list nor any Node object changed.
+//
+// It also notes in r.changed the nodes whose generation differs from the one
+// recorded (all of them in a new set), for nodeUseFor: one pass over the
+// nodes reads both, as each node's info is a separate object in memory, and
+// on a large cluster reading a thousand of them twice per cycle showed in
+// the scheduling goroutine's profile.
 func (r *traceState) nodeSetFor(nodes []fwk.NodeInfo) *recorder.NodeSet {
 	if s := r.nodeSet; s != nil && len(r.nodeObjs) == len(nodes) {
 		same := true
+		r.changed = r.changed[:0]
 		for i, n := range nodes {
+			if n.GetGeneration() != r.nodeGens[i] {
+				r.changed = append(r.changed, i)
+			}
 			node := n.Node()
 			if node == r.nodeObjs[i] {
 				continue
@@ -163,8 +176,10 @@ func (r *traceState) nodeSetFor(nodes []fwk.NodeInfo) *recorder.NodeSet {
 	r.nodeObjs = objs
 	r.nodeGens = make([]int64, len(nodes))
 	r.nodeIndex = make(map[string]int, len(names))
+	r.changed = r.changed[:0]
 	for i, n := range names {
 		r.nodeIndex[n] = i
+		r.changed = append(r.changed, i)
 	}
 	return r.nodeSet
 }
@@ -176,10 +191,12 @@ func sameNodeInfo(a, b recorder.NodeInfo) bool {
 }
 
 // nodeUseFor lists the nodes of the current set whose pods changed since the
-// previous cycle; after a new node set, every node that holds pods.
+// previous cycle; after a new node set, every node that holds pods. It
+// looks at the nodes nodeSetFor, called first, noted as changed.
 func (r *traceState) nodeUseFor(nodes []fwk.NodeInfo) []recorder.NodeUse {
 	var out []recorder.NodeUse
-	for i, n := range nodes {
+	for _, i := range r.changed {
+		n := nodes[i]
 		g := n.GetGeneration()
 		if i >= len(r.nodeGens) || r.nodeGens[i] == g {
 			continue

@@ -160,7 +160,8 @@ func (f *recordingFramework) RunScorePlugins(ctx context.Context, state fwk.Cycl
 	if c == nil {
 		return f.Framework.RunScorePlugins(ctx, state, pod, nodes)
 	}
-	if len(f.r.scoreOrder) > 0 {
+	reordered := len(f.r.scoreOrder) > 0
+	if reordered {
 		nodes = inScoreOrder(nodes, f.r.scoreOrder)
 	}
 	start := time.Now()
@@ -168,7 +169,7 @@ func (f *recordingFramework) RunScorePlugins(ctx context.Context, state fwk.Cycl
 	c.setPhase(phaseIdle)
 	c.timePhase(recorder.PhaseScore, start)
 	if st.IsSuccess() {
-		c.recordScores(nodes, scores)
+		c.recordScores(nodes, scores, !reordered)
 	}
 	return scores, st
 }
@@ -197,8 +198,10 @@ func inScoreOrder(nodes []fwk.NodeInfo, rank map[string]int) []fwk.NodeInfo {
 }
 
 // recordScores stores raw scores and totals as the framework computed them, and
-// the normalized scores the NormalizeScore wrappers saw.
-func (c *cycleTrace) recordScores(nodes []fwk.NodeInfo, scores []fwk.NodePluginScores) {
+// the normalized scores the NormalizeScore wrappers saw. asPreScored says
+// nodes are those PreScore had, in its order (its indices are copied, not
+// looked up again).
+func (c *cycleTrace) recordScores(nodes []fwk.NodeInfo, scores []fwk.NodePluginScores, asPreScored bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	sp := c.c.Score
@@ -206,9 +209,13 @@ func (c *cycleTrace) recordScores(nodes []fwk.NodeInfo, scores []fwk.NodePluginS
 		sp = &recorder.ScorePhase{}
 		c.c.Score = sp
 	}
-	sp.Nodes = make([]int, len(nodes))
-	for i, n := range nodes {
-		sp.Nodes[i] = c.nodeIndex[n.Node().Name]
+	if asPreScored && len(c.scoreNodes) == len(nodes) {
+		sp.Nodes = slices.Clone(c.scoreNodes)
+	} else {
+		sp.Nodes = make([]int, len(nodes))
+		for i, n := range nodes {
+			sp.Nodes[i] = c.nodeIndex[n.Node().Name]
+		}
 	}
 	sp.Totals = make([]int64, len(scores))
 	for i, s := range scores {

@@ -78,6 +78,7 @@ type Writer struct {
 	off     int64         // bytes written so far
 	n       int64         // records written after the header
 	buf     bytes.Buffer
+	cycles  *cycleEncoder // made at the first cycle
 	err     error
 }
 
@@ -117,13 +118,28 @@ func (w *Writer) write(e *envelope) error {
 	if e.Kind != KindHeader {
 		e.N = w.n + 1
 	}
-	w.buf.Reset()
-	enc := json.NewEncoder(&w.buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(e); err != nil {
-		return fmt.Errorf("encoding %s record: %w", e.Kind, err)
+	var body []byte
+	if e.Kind == KindCycle {
+		// The hot record, written by hand (encode_cycle.go).
+		if w.cycles == nil {
+			w.cycles = newCycleEncoder()
+		}
+		ce := w.cycles
+		ce.b, ce.err = ce.b[:0], nil
+		ce.appendRecord(e.Cycle, e.NodeSetAt, e.N)
+		if ce.err != nil {
+			return fmt.Errorf("encoding %s record: %w", e.Kind, ce.err)
+		}
+		body = ce.b
+	} else {
+		w.buf.Reset()
+		enc := json.NewEncoder(&w.buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(e); err != nil {
+			return fmt.Errorf("encoding %s record: %w", e.Kind, err)
+		}
+		body = bytes.TrimSuffix(w.buf.Bytes(), []byte("\n"))
 	}
-	body := bytes.TrimSuffix(w.buf.Bytes(), []byte("\n"))
 	sum := frameHead(body)
 	if _, err := w.w.Write(sum[:]); err != nil {
 		w.err = err

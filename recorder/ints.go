@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -23,60 +24,75 @@ type intsRuns struct {
 	Runs [][3]int64 `json:"runs"`
 }
 
-// runs splits v into arithmetic progressions, greedily. A progression of two
-// is written as a single value, so the second can start a longer run. It gives
-// up, returning nil, once there would be more than limit runs.
-func runs[T ~int | ~int64](v []T, limit int) [][3]int64 {
-	var out [][3]int64
-	for i := 0; i < len(v); {
-		if len(out) == limit {
-			return nil
+// nextRun is the arithmetic progression of v starting at i, taken
+// greedily: its first value, step and length. A progression of two is
+// taken as a single value, so that the second can start a longer run.
+func nextRun[T ~int | ~int64](v []T, i int) (first, step int64, n int) {
+	j := i + 1
+	if j < len(v) {
+		step = int64(v[j]) - int64(v[i])
+		for j < len(v) && int64(v[j])-int64(v[j-1]) == step {
+			j++
 		}
-		j := i + 1
-		var step int64
-		if j < len(v) {
-			step = int64(v[j]) - int64(v[i])
-			for j < len(v) && int64(v[j])-int64(v[j-1]) == step {
-				j++
-			}
+	}
+	n = j - i
+	if n <= 2 {
+		n, step = 1, 0
+	}
+	return int64(v[i]), step, n
+}
+
+// countRuns counts the runs nextRun splits v into, giving up (-1) once
+// there would be more than limit.
+func countRuns[T ~int | ~int64](v []T, limit int) int {
+	count := 0
+	for i := 0; i < len(v); count++ {
+		if count == limit {
+			return -1
 		}
-		n := j - i
-		if n <= 2 {
-			n, step = 1, 0
-		}
-		out = append(out, [3]int64{int64(v[i]), step, int64(n)})
+		_, _, n := nextRun(v, i)
 		i += n
 	}
-	return out
+	return count
 }
 
 // MarshalJSON writes the runs form when it has less than a third as many
 // numbers as the plain one, else the plain form.
 func (s Ints[T]) MarshalJSON() ([]byte, error) {
+	return s.appendJSON(nil), nil
+}
+
+// appendJSON appends what MarshalJSON returns. The runs are counted first
+// and then written: nothing is built on the way (a recording writes several
+// of these per cycle, and lists that do not compress are the common case
+// for scores).
+func (s Ints[T]) appendJSON(out []byte) []byte {
 	if s == nil {
-		return []byte("null"), nil
+		return append(out, "null"...)
 	}
 	if len(s) >= 8 {
 		// Lists that do not compress (scores, mostly) are given up on early.
-		if r := runs(s, (len(s)-1)/3); r != nil {
-			out := make([]byte, 0, 16+12*len(r))
+		if count := countRuns(s, (len(s)-1)/3); count >= 0 {
+			out = slices.Grow(out, 16+12*count)
 			out = append(out, `{"runs":[`...)
-			for i, run := range r {
+			for i := 0; i < len(s); {
+				first, step, n := nextRun(s, i)
 				if i > 0 {
 					out = append(out, ',')
 				}
 				out = append(out, '[')
-				out = strconv.AppendInt(out, run[0], 10)
+				out = strconv.AppendInt(out, first, 10)
 				out = append(out, ',')
-				out = strconv.AppendInt(out, run[1], 10)
+				out = strconv.AppendInt(out, step, 10)
 				out = append(out, ',')
-				out = strconv.AppendInt(out, run[2], 10)
+				out = strconv.AppendInt(out, int64(n), 10)
 				out = append(out, ']')
+				i += n
 			}
-			return append(out, "]}"...), nil
+			return append(out, "]}"...)
 		}
 	}
-	out := make([]byte, 0, 2+4*len(s))
+	out = slices.Grow(out, 2+4*len(s))
 	out = append(out, '[')
 	for i, x := range s {
 		if i > 0 {
@@ -84,7 +100,7 @@ func (s Ints[T]) MarshalJSON() ([]byte, error) {
 		}
 		out = strconv.AppendInt(out, int64(x), 10)
 	}
-	return append(out, ']'), nil
+	return append(out, ']')
 }
 
 // UnmarshalJSON reads either form.
