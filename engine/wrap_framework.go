@@ -86,7 +86,10 @@ func (f *recordingFramework) RunFilterPluginsWithNominatedPods(ctx context.Conte
 	if c == nil || c.uid != pod.UID || !c.inFilter() {
 		return st
 	}
-	if c.fastPathPending.CompareAndSwap(true, false) {
+	// Load first: a compare-and-swap takes the cache line for writing even
+	// when it fails, and every filter worker, on every core, reads the
+	// cycle's state beside this flag on every node.
+	if c.fastPathPending.Load() && c.fastPathPending.CompareAndSwap(true, false) {
 		fp := c.c.FastPath
 		fp.Feasible = st.IsSuccess()
 		if !fp.Feasible {
