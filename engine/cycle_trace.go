@@ -39,7 +39,14 @@ const (
 // cycle in progress and of those whose binding may still run. ("Trace", not
 // "record": the recorder package is what a finished cycle becomes.)
 type traceState struct {
-	current atomic.Pointer[cycleTrace] // the scheduling cycle in progress
+	// current is the scheduling cycle in progress. Every plugin call of
+	// every filter and score worker reads it, so it has a cache line of its
+	// own: beside mu, which the binding cycles of earlier pods lock while
+	// the next pod is filtered, each of their writes sent it from core to
+	// core.
+	_       [64]byte
+	current atomic.Pointer[cycleTrace]
+	_       [56]byte
 	mu      sync.Mutex
 	byUID   map[types.UID]*cycleTrace // cycles whose binding cycle may still run
 	seq     int
