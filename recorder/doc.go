@@ -18,7 +18,8 @@
 //     spells them.
 //   - Writing. file.go: the record kinds, the checksummed line format and
 //     Writer; frame.go: a record's frame (checksum, body), made by the
-//     writer and opened by every reader. async_writer.go: writing off the scheduler's goroutines, waiting
+//     writer and opened by every reader. encode_cycle.go: a cycle record
+//     encoded by hand, into the bytes encoding/json writes. async_writer.go: writing off the scheduler's goroutines, waiting
 //     for the disk (record) or dropping and noting drops (live). rotate.go: the
 //     live flight recorder's size-bounded files. atomic_file.go: an output
 //     renamed into place when whole; leftover.go: the partial outputs of
