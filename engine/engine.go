@@ -211,7 +211,7 @@ func build(ctx context.Context, fx *fixture.Fixture, opts Options) (*Engine, err
 		}
 	}
 
-	informerFactory := scheduler.NewInformerFactory(schedulerClient{e.client, e}, 0, nil)
+	informerFactory := newInformerFactory(schedulerClient{e.client, e}, e.store.podList)
 	recorderFactory := func(string) events.EventRecorderLogger { return &eventRecorder{e: e} }
 	var clk clock.WithTicker = clock.RealClock{}
 	if e.clock != nil {

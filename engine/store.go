@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	v1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -35,8 +36,11 @@ import (
 //     version the cache holds", served from the watch cache in a cluster)
 //     and every watch event hand out the stored objects themselves, as a
 //     watch cache does; informers, and the scheduler and controllers over
-//     them, only read what they are given. Get and any other list return
-//     copies, which the caller may change.
+//     them, only read what they are given. A typed list holds them by
+//     value, and a reflector copies each item into an object of its own;
+//     the pod informer's initial list (podList, newInformerFactory) holds
+//     the stored pods themselves, which it keeps. Get and any other list
+//     return copies, which the caller may change.
 //
 // client-go's tracker copied each object on Add, on every list and once
 // per watcher per event: three copies of every pod before the scheduler's
@@ -384,4 +388,18 @@ func keyOrder(ans, aname, bns, bname string) int {
 		return cmp.Compare('/', rune(bns[n]))
 	}
 	return cmp.Compare(rune(ans[n]), '/')
+}
+
+// podList is the list at resourceVersion "0" of the pods in every namespace
+// that the scheduler's pod informer is given (newInformerFactory): the
+// stored pods themselves, in key order, as RawExtensions, which a reflector
+// takes as they are (a PodList holds copies, and the reflector copies each
+// of those again).
+func (s *store) podList() runtime.Object {
+	items, version := s.sorted(v1.SchemeGroupVersion.WithResource("pods"), metav1.NamespaceAll)
+	list := &metav1.List{ListMeta: metav1.ListMeta{ResourceVersion: strconv.FormatInt(version, 10)}, Items: make([]runtime.RawExtension, len(items))}
+	for i, o := range items {
+		list.Items[i].Object = o
+	}
+	return list
 }

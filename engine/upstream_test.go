@@ -12,11 +12,16 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/kubernetes/fake"
+	clienttesting "k8s.io/client-go/testing"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler"
 	internalqueue "k8s.io/kubernetes/pkg/scheduler/backend/queue"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/metrics"
@@ -292,5 +297,80 @@ func TestQueueLogLinesSeam(t *testing.T) {
 	want = []string{"a Backoff→Active BackoffComplete flushBackoffQCompleted", "b Backoff→Active BackoffComplete flushBackoffQCompleted"}
 	if diff := cmp.Diff(want, flushed); diff != "" {
 		t.Errorf("flush (-want +got):\n%s", diff)
+	}
+}
+
+// The scheduler's pod informer (newInformerFactory) holds what upstream's
+// (scheduler.NewInformerFactory) holds, over the same in-memory API server:
+// the same pods, managedFields dropped. Its initial list hands the stored
+// pods themselves to the informer, and drops managedFields without
+// touching the stored pod; a write reaches both informers alike.
+func TestPodInformerIsTheSchedulers(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s := newStore()
+	pods := v1.SchemeGroupVersion.WithResource("pods")
+	plain := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "a", Namespace: "ns", ResourceVersion: "1"}, Spec: v1.PodSpec{NodeName: "n1"}}
+	managed := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "b", Namespace: "ns", ResourceVersion: "1",
+		ManagedFields: []metav1.ManagedFieldsEntry{{Manager: "kubectl", Operation: metav1.ManagedFieldsOperationApply}}}}
+	done := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "c", Namespace: "other", ResourceVersion: "1"}, Status: v1.PodStatus{Phase: v1.PodSucceeded}}
+	if err := s.adopt([]runtime.Object{plain, managed, done}); err != nil {
+		t.Fatal(err)
+	}
+	client := fake.NewSimpleClientset()
+	client.PrependReactor("*", "*", clienttesting.ObjectReaction(s))
+	client.PrependWatchReactor("*", s.watchReaction)
+
+	ours := newInformerFactory(client, s.podList)
+	upstream := scheduler.NewInformerFactory(client, 0, nil)
+	oursInf, upInf := ours.Core().V1().Pods().Informer(), upstream.Core().V1().Pods().Informer()
+	ours.Start(ctx.Done())
+	upstream.Start(ctx.Done())
+	ours.WaitForCacheSync(ctx.Done())
+	upstream.WaitForCacheSync(ctx.Done())
+
+	byKey := func(inf cache.SharedIndexInformer) map[string]*v1.Pod {
+		out := map[string]*v1.Pod{}
+		for _, o := range inf.GetStore().List() {
+			p := o.(*v1.Pod)
+			out[p.Namespace+"/"+p.Name] = p
+		}
+		return out
+	}
+	got, want := byKey(oursInf), byKey(upInf)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("the engine's pod informer holds other pods than kube-scheduler's (-upstream +engine):\n%s", diff)
+	}
+	if len(got) != 3 {
+		t.Errorf("informer holds %d pods, want all 3 (the in-memory API server applies no field selector; settle.go's unfinished does)", len(got))
+	}
+	if got["ns/a"] != plain {
+		t.Error("the initial list handed the informer a copy of the stored pod, not the pod itself")
+	}
+	if got["ns/b"] == nil || got["ns/b"].ManagedFields != nil {
+		t.Error("a pod with managedFields kept them in the informer")
+	}
+	if managed.ManagedFields == nil {
+		t.Error("dropping managedFields changed the stored pod")
+	}
+	// The watch after the list is upstream's own path.
+	upd := plain.DeepCopy()
+	upd.Labels = map[string]string{"app": "web"}
+	if err := s.Update(pods, upd, "ns"); err != nil {
+		t.Fatal(err)
+	}
+	err := wait.PollUntilContextTimeout(ctx, 10*time.Millisecond, 10*time.Second, true, func(context.Context) (bool, error) {
+		o, _, _ := oursInf.GetStore().GetByKey("ns/a")
+		u, _, _ := upInf.GetStore().GetByKey("ns/a")
+		return o != nil && u != nil && o.(*v1.Pod).Labels["app"] == "web" && u.(*v1.Pod).Labels["app"] == "web", nil
+	})
+	if err != nil {
+		t.Errorf("an update did not reach both informers: %v", err)
+	}
+	// A list other than the informer's first goes through the client, as
+	// upstream's does, and holds copies.
+	l, err := client.CoreV1().Pods("").List(ctx, metav1.ListOptions{})
+	if err != nil || len(l.Items) != 3 {
+		t.Fatalf("a client list gave %v, %v", l, err)
 	}
 }
