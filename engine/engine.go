@@ -271,12 +271,16 @@ func build(ctx context.Context, fx *fixture.Fixture, opts Options) (*Engine, err
 // scheduler's event handlers have caught up with the objects present.
 func (e *Engine) start(ctx context.Context) error {
 	e.informers.Start(ctx.Done())
+	// The counted handlers (the scheduler's and the controllers') are
+	// waited for first, each checked every millisecond: the upstream waits
+	// below check every 100 ms, and, asked once these have caught up, find
+	// what they wait for done on their first look.
+	if err := e.events.waitSynced(ctx); err != nil {
+		return fmt.Errorf("waiting for the controllers' event handlers: %w", err)
+	}
 	e.informers.WaitForCacheSync(ctx.Done())
 	if err := e.sched.WaitForHandlersSync(ctx); err != nil {
 		return fmt.Errorf("waiting for scheduler event handlers: %w", err)
-	}
-	if err := e.events.waitSynced(ctx); err != nil {
-		return fmt.Errorf("waiting for the controllers' event handlers: %w", err)
 	}
 	return nil
 }
