@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder/visible"
 )
 
@@ -66,6 +67,8 @@ func Execute(streams genericiooptions.IOStreams, args []string) int {
 
 // ExecuteContext is Execute with a context that stops long-running commands.
 func ExecuteContext(ctx context.Context, streams genericiooptions.IOStreams, args []string) int {
+	// A fixture kept in the cache is written while the command runs.
+	defer fixture.WaitCacheWrites()
 	cmd := NewCmdRoot(streams)
 	cmd.SetArgs(args)
 	if err := cmd.ExecuteContext(ctx); err != nil {
