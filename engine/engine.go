@@ -276,7 +276,7 @@ func (e *Engine) start(ctx context.Context) error {
 	// below check every 100 ms, and, asked once these have caught up, find
 	// what they wait for done on their first look.
 	if err := e.events.waitSynced(ctx); err != nil {
-		return fmt.Errorf("waiting for the controllers' event handlers: %w", err)
+		return fmt.Errorf("waiting for the scheduler's and the controllers' event handlers: %w", err)
 	}
 	e.informers.WaitForCacheSync(ctx.Done())
 	if err := e.sched.WaitForHandlersSync(ctx); err != nil {

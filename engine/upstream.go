@@ -267,7 +267,7 @@ func parseQueueLog(msg string, kv []any) (l queueLog, ok bool) {
 // status.phase!=Succeeded,status.phase!=Failed, managedFields dropped by a
 // transform), except for where its initial list comes from. A list at
 // resourceVersion "0" with no label selector is list() (the in-memory API
-// server's stored objects themselves, store.sharedList); any other goes
+// server's stored objects themselves, store.podList); any other goes
 // through client, as upstream's does.
 //
 // Why: the typed client returns a PodList, which holds its pods by value.
