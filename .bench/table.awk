@@ -63,10 +63,19 @@ END {
 	v = metric(l, "objects/s"); row("fixture objects decoded and admitted per second", sprintf("the same snapshot, %.0f bytes per object", metric(l, "fixture-B/object")), v, "%.0f", "≥ 20 000", v >= 20000)
 	v = metric(l, "sim-first-frame-s"); row("`sim` first frame (process start to the debugger on screen, in tmux; no cache)", w, v, "%.2f s", "≤ 2 s", v <= 2)
 	v = metric(l, "sim-first-cycle-s"); row("`sim`: process start to the first cycle on screen (no cache)", w, v, "%.1f s", "—", 1)
+	capMB = 600 * 100000 / 45070
+	w = "5 000 nodes, 94 930 bound pods, 20 pending, 50 namespaces: 100 000 objects, the cap (binary, no cache)"
+	v = metric(l, "cap-explain-s"); row("`explain --pod` of a fixture at the object cap", w, v, "%.1f s", "—", 1)
+	v = metric(l, "cap-explain-peak-RSS-MB"); row("peak RSS of that explain", w, v, "%.0f MB", sprintf("≤ %.0f MB (600 MB × 100 000 ÷ 45 070 objects)", capMB), v <= capMB)
+	w = "the same with one bound pod more: 100 001 objects (binary)"
+	v = metric(l, "over-cap-refused-s"); row("a fixture over the cap refused, with a one-line error naming its line", w, v, "%.2f s", "≤ 1 s (at once)", v <= 1)
+	v = metric(l, "over-cap-peak-RSS-MB"); row("peak RSS of that refusal", w, v, "%.0f MB", "—", 1)
 	explain = metric(l, "explain-s")
 	l = line["BenchmarkSnapshotVersusKubeScheduler"]
 	ks = metric(l, "kube-scheduler-first-binding-s")
 	v = metric(l, "live-ready-s"); row("`live` ready to predict (process start to its first cycle)", "e2e API server, 5 000 nodes, 40 000 bound pods, 20 pending", v, "%.1f s", "≤ 10 s", v <= 10)
+	v = metric(l, "live-RSS-MB"); row("`live`: resident memory when ready to predict", sprintf("the same (%.0f MB with the nodes and pending pods alone; peak %.0f MB)", metric(l, "live-no-bound-RSS-MB"), metric(l, "live-peak-RSS-MB")), v, "%.0f MB", "—", 1)
+	v = metric(l, "live-KB/bound-pod"); row("`live`: the mirror's memory per bound pod (resident, with 40 000 against none)", "the same", v, "%.1f KB", "—", 1)
 	row("kube-scheduler: start to first binding", "the same cluster on the e2e API server (in its process)", ks, "%.1f s", "—", 1)
 	v = (ks > 0 && explain != "") ? explain / ks : ""
 	row("`explain` ÷ kube-scheduler start to first binding", sprintf("explain %.1f s, kube-scheduler %.1f s", explain, ks), v, "%.2f", "≤ 1.5", v <= 1.5)

@@ -22,8 +22,11 @@ import (
 // peak RSS of explain, cold (no admitted-fixture cache: every command
 // loads the snapshot) and cached (after a first question wrote the cache
 // entry; that first question is reported too); sim's first frame and first
-// cycle on screen, in tmux; and, in this process, how many fixture objects
-// the loader decodes and admits per second. Each figure is the mean over
+// cycle on screen, in tmux; in this process, how many fixture objects the
+// loader decodes and admits per second; and at the cap on a fixture's
+// objects (fixture.MaxObjects: the same cluster with more bound pods),
+// explain's time and peak RSS, and the time and peak RSS of refusing a
+// fixture one object over it. Each figure is the mean over
 // b.N iterations (make bench asks for three: on a shared 2-core machine
 // one run of a command moved by 10-30% from the next).
 func BenchmarkSnapshotScale(b *testing.B) {
@@ -36,6 +39,15 @@ func BenchmarkSnapshotScale(b *testing.B) {
 	data := scale.Snapshot(nodes, bound, pending)
 	path := filepath.Join(dir, "snapshot.yaml")
 	if err := os.WriteFile(path, data, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	// At the cap, and one object over it (50 namespaces).
+	atCap := filepath.Join(dir, "cap.yaml")
+	if err := os.WriteFile(atCap, scale.Snapshot(nodes, fixture.MaxObjects-nodes-pending-50, pending), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	overCap := filepath.Join(dir, "over.yaml")
+	if err := os.WriteFile(overCap, scale.Snapshot(nodes, fixture.MaxObjects-nodes-pending-50+1, pending), 0o600); err != nil {
 		b.Fatal(err)
 	}
 	stuck := fmt.Sprintf("pending-%d", pending-1)
@@ -80,6 +92,18 @@ func BenchmarkSnapshotScale(b *testing.B) {
 			}
 			m[mode.name+"suggest-s"] += wall
 		}
+		wall, rss, out := timed(b, bin, cold, nil, "explain", "-f", atCap, "--pod", "pending-7")
+		if !strings.Contains(out, "Bound on node-") {
+			b.Fatalf("explain at the cap did not bind pending-7:\n%s", out)
+		}
+		m["cap-explain-s"] += wall
+		m["cap-explain-peak-RSS-MB"] += rss
+		wall, rss, msg := refused(b, bin, cold, "explain", "-f", overCap, "--pod", "pending-7")
+		if want := fmt.Sprintf("error: %s:", overCap); !strings.HasPrefix(msg, want) || !strings.HasSuffix(msg, fmt.Sprintf("the fixture holds more than %d objects", fixture.MaxObjects)) {
+			b.Fatalf("over the cap, explain said %q", msg)
+		}
+		m["over-cap-refused-s"] += wall
+		m["over-cap-peak-RSS-MB"] += rss
 		first, cycle := simFrames(b, bin, path, cold)
 		m["sim-first-frame-s"] += first
 		m["sim-first-cycle-s"] += cycle
@@ -121,6 +145,39 @@ func timed(b *testing.B, bin string, env []string, in []byte, args ...string) (f
 		rss = kb / 1024
 	}
 	return wall, rss, stdout.String()
+}
+
+// refused runs bin with args as timed does, expecting it to fail, and
+// returns its wall time in seconds, its peak RSS in MB and what it wrote
+// to stderr: one line, or the benchmark fails.
+func refused(b *testing.B, bin string, env []string, args ...string) (float64, float64, string) {
+	b.Helper()
+	var stderr bytes.Buffer
+	cmd := exec.Command("/usr/bin/time", append([]string{"-v", bin}, args...)...)
+	cmd.Stderr, cmd.Env = &stderr, env
+	start := time.Now()
+	if err := cmd.Run(); err == nil {
+		b.Fatalf("%s: succeeded", strings.Join(args, " "))
+	}
+	wall := time.Since(start).Seconds()
+	// /usr/bin/time writes its report after the command's own output.
+	out, report, _ := strings.Cut(stderr.String(), "\tCommand being timed")
+	var rss float64
+	if m := maxRSS.FindStringSubmatch(report); m != nil {
+		kb, _ := strconv.ParseFloat(m[1], 64)
+		rss = kb / 1024
+	}
+	var said []string
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		if !strings.HasPrefix(l, "Command exited with non-zero status") {
+			said = append(said, l)
+		}
+	}
+	out = strings.Join(said, "\n")
+	if strings.Contains(out, "\n") {
+		b.Fatalf("%s: more than one line:\n%s", strings.Join(args, " "), out)
+	}
+	return wall, rss, out
 }
 
 // simFrames starts `sim -f path` in a tmux pane of 200×50 and returns the

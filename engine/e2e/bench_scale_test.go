@@ -3,8 +3,11 @@ package e2e
 import (
 	"bufio"
 	"context"
+	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -33,6 +36,10 @@ import (
 //
 // live runs first, while no scheduler has bound the pending pods. Both
 // share the machine with the API server and etcd, which serve their lists.
+//
+// live also runs once before the bound pods are created (the nodes and the
+// pending pods only): the difference of its resident memory when ready,
+// with and without the 40 000 bound pods, is what the mirror costs per pod.
 func BenchmarkSnapshotVersusKubeScheduler(b *testing.B) {
 	klog.SetOutput(discardWriter{})
 	klog.LogToStderr(false)
@@ -45,21 +52,43 @@ func BenchmarkSnapshotVersusKubeScheduler(b *testing.B) {
 	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/kubectl-schedscope").CombinedOutput(); err != nil {
 		b.Fatalf("go build: %v\n%s", err, out)
 	}
-	var liveReady, firstBinding, load float64
+	// The cluster without its bound pods, then the bound pods.
+	var unbound, boundPods []runtime.Object
+	for _, o := range objs {
+		if p, ok := o.(*v1.Pod); ok && p.Spec.NodeName != "" {
+			boundPods = append(boundPods, o)
+		} else {
+			unbound = append(unbound, o)
+		}
+	}
+	if len(boundPods) != bound {
+		b.Fatalf("the snapshot holds %d bound pods, want %d", len(boundPods), bound)
+	}
+	var firstBinding, load float64
+	var none, full liveFigures
 	for i := 0; i < b.N; i++ {
 		s := &scope{TB: b}
 		ctx, cancel := context.WithCancel(context.Background())
 		cp := startControlPlane(s)
+		kubeconfig := cp.kubeconfig(s, "admin", cp.admin)
 		start := time.Now()
-		createInParallel(s, ctx, cp, objs)
+		createInParallel(s, ctx, cp, unbound)
 		load += time.Since(start).Seconds()
-		liveReady += timeLiveReady(s, ctx, bin, cp.kubeconfig(s, "admin", cp.admin))
+		none.add(timeLiveReady(s, ctx, bin, kubeconfig))
+		start = time.Now()
+		createInParallel(s, ctx, cp, boundPods)
+		load += time.Since(start).Seconds()
+		full.add(timeLiveReady(s, ctx, bin, kubeconfig))
 		firstBinding += timeFirstBinding(s, ctx, cp)
 		cancel()
 		s.close()
 	}
 	n := float64(b.N)
-	b.ReportMetric(liveReady/n, "live-ready-s")
+	b.ReportMetric(full.ready/n, "live-ready-s")
+	b.ReportMetric(full.rssMB/n, "live-RSS-MB")
+	b.ReportMetric(full.peakMB/n, "live-peak-RSS-MB")
+	b.ReportMetric(none.rssMB/n, "live-no-bound-RSS-MB")
+	b.ReportMetric((full.rssMB-none.rssMB)/n*1024/bound, "live-KB/bound-pod")
 	b.ReportMetric(firstBinding/n, "kube-scheduler-first-binding-s")
 	b.ReportMetric(load/n, "api-server-create-s")
 	b.ReportMetric(0, "ns/op")
@@ -122,9 +151,23 @@ func createInParallel(b testing.TB, ctx context.Context, cp *controlPlane, objs 
 	}
 }
 
+// liveFigures are what timeLiveReady measures of one live process, or the
+// sum over several.
+type liveFigures struct {
+	ready  float64 // seconds from process start to the first cycle line
+	rssMB  float64 // resident memory then
+	peakMB float64 // the most resident memory until then
+}
+
+func (f *liveFigures) add(g liveFigures) {
+	f.ready += g.ready
+	f.rssMB += g.rssMB
+	f.peakMB += g.peakMB
+}
+
 // timeLiveReady starts `live -A --no-tui` and returns the seconds from its
-// start to its first cycle line.
-func timeLiveReady(b testing.TB, ctx context.Context, bin, kubeconfig string) float64 {
+// start to its first cycle line, and its resident memory at that moment.
+func timeLiveReady(b testing.TB, ctx context.Context, bin, kubeconfig string) liveFigures {
 	b.Helper()
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
@@ -146,11 +189,42 @@ func timeLiveReady(b testing.TB, ctx context.Context, bin, kubeconfig string) fl
 	lines := bufio.NewScanner(out)
 	for lines.Scan() {
 		if strings.HasPrefix(lines.Text(), "cycle ") {
-			return time.Since(start).Seconds()
+			f := liveFigures{ready: time.Since(start).Seconds()}
+			f.rssMB, f.peakMB = residentMB(b, cmd.Process.Pid)
+			return f
 		}
 	}
 	b.Fatalf("live printed no cycle within 5 minutes\n%s", stderr.String())
-	return 0
+	return liveFigures{}
+}
+
+// residentMB reads a process's resident memory and its peak so far, in MB,
+// from /proc/PID/status (VmRSS, VmHWM).
+func residentMB(b testing.TB, pid int) (rss, peak float64) {
+	b.Helper()
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, l := range strings.Split(string(status), "\n") {
+		field, value, ok := strings.Cut(l, ":")
+		if !ok || (field != "VmRSS" && field != "VmHWM") {
+			continue
+		}
+		kb, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(value), " kB"), 64)
+		if err != nil {
+			b.Fatalf("/proc/%d/status: %s: %v", pid, l, err)
+		}
+		if field == "VmRSS" {
+			rss = kb / 1024
+		} else {
+			peak = kb / 1024
+		}
+	}
+	if rss == 0 || peak == 0 {
+		b.Fatalf("/proc/%d/status holds no VmRSS or VmHWM", pid)
+	}
+	return rss, peak
 }
 
 // timeFirstBinding starts kube-scheduler and returns the seconds from its

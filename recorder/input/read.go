@@ -1,6 +1,7 @@
 package input
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -27,6 +28,20 @@ func ReadFile(path string, limit int64, what string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	// A file is read into a buffer of its size: io.ReadAll would gather
+	// chunks and copy them into a slice of the total, twice the memory,
+	// which for a fixture near the limit is 64 MiB spent before anything
+	// is decoded.
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		if st.Size() > limit {
+			return nil, tooBig(path, limit, what)
+		}
+		buf := bytes.NewBuffer(make([]byte, 0, st.Size()+bytes.MinRead))
+		if _, err := buf.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return checkLimit(path, buf.Bytes(), limit, what)
+	}
 	return Read(path, f, limit, what)
 }
 
@@ -37,10 +52,19 @@ func Read(name string, r io.Reader, limit int64, what string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	return checkLimit(name, data, limit, what)
+}
+
+// checkLimit returns data, or an error when it is longer than limit.
+func checkLimit(name string, data []byte, limit int64, what string) ([]byte, error) {
 	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("%s: larger than %s: too big for a %s", name, size(limit), what)
+		return nil, tooBig(name, limit, what)
 	}
 	return data, nil
+}
+
+func tooBig(name string, limit int64, what string) error {
+	return fmt.Errorf("%s: larger than %s: too big for a %s", name, size(limit), what)
 }
 
 // size words a limit: "4 MiB", "512 KiB", "100 bytes".

@@ -1,8 +1,10 @@
 package input
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -39,6 +41,48 @@ func TestReadFile(t *testing.T) {
 				t.Fatalf("got %q, %v; want %q", got, err, tt.want)
 			}
 		})
+	}
+}
+
+// allocated returns the bytes f allocates.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+func TestReadFileSpendsTheFilesSize(t *testing.T) {
+	dir := t.TempDir()
+	// A file is read into one buffer of its size.
+	path := filepath.Join(dir, "fixture.yaml")
+	const n = 8 << 20
+	if err := os.WriteFile(path, bytes.Repeat([]byte("x: 1\n"), n/5), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var got []byte
+	var err error
+	if a := allocated(func() { got, err = ReadFile(path, FixtureLimit, "fixture") }); a > n+n/4 {
+		t.Errorf("reading an 8 MiB file allocated %d bytes", a)
+	}
+	if err != nil || len(got) != n/5*5 {
+		t.Fatalf("read %d bytes, %v; want %d", len(got), err, n/5*5)
+	}
+	// A file larger than the limit is refused from its size, unread:
+	// a sparse terabyte.
+	huge := filepath.Join(dir, "huge.yaml")
+	if err := os.WriteFile(huge, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(huge, 1<<40); err != nil {
+		t.Skipf("no sparse file here: %v", err)
+	}
+	if a := allocated(func() { _, err = ReadFile(huge, FixtureLimit, "fixture") }); a > 1<<20 {
+		t.Errorf("refusing a file over the limit allocated %d bytes", a)
+	}
+	if err == nil || !strings.Contains(err.Error(), "huge.yaml: larger than 64 MiB: too big for a fixture") {
+		t.Fatalf("err = %v", err)
 	}
 }
 
