@@ -138,13 +138,17 @@ func timed(b *testing.B, bin string, env []string, in []byte, args ...string) (f
 	if err := cmd.Run(); err != nil {
 		b.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, stderr.String())
 	}
-	wall := time.Since(start).Seconds()
-	var rss float64
-	if m := maxRSS.FindStringSubmatch(stderr.String()); m != nil {
-		kb, _ := strconv.ParseFloat(m[1], 64)
-		rss = kb / 1024
+	return time.Since(start).Seconds(), peakRSS(stderr.String()), stdout.String()
+}
+
+// peakRSS reads the peak RSS in MB from /usr/bin/time -v's report.
+func peakRSS(report string) float64 {
+	m := maxRSS.FindStringSubmatch(report)
+	if m == nil {
+		return 0
 	}
-	return wall, rss, stdout.String()
+	kb, _ := strconv.ParseFloat(m[1], 64)
+	return kb / 1024
 }
 
 // refused runs bin with args as timed does, expecting it to fail, and
@@ -162,11 +166,6 @@ func refused(b *testing.B, bin string, env []string, args ...string) (float64, f
 	wall := time.Since(start).Seconds()
 	// /usr/bin/time writes its report after the command's own output.
 	out, report, _ := strings.Cut(stderr.String(), "\tCommand being timed")
-	var rss float64
-	if m := maxRSS.FindStringSubmatch(report); m != nil {
-		kb, _ := strconv.ParseFloat(m[1], 64)
-		rss = kb / 1024
-	}
 	var said []string
 	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
 		if !strings.HasPrefix(l, "Command exited with non-zero status") {
@@ -177,7 +176,7 @@ func refused(b *testing.B, bin string, env []string, args ...string) (float64, f
 	if strings.Contains(out, "\n") {
 		b.Fatalf("%s: more than one line:\n%s", strings.Join(args, " "), out)
 	}
-	return wall, rss, out
+	return wall, peakRSS(report), out
 }
 
 // simFrames starts `sim -f path` in a tmux pane of 200×50 and returns the

@@ -335,10 +335,7 @@ func runRecord(b *testing.B, bin, fixture, out, arrival string) recordRun {
 		b.Fatalf("record printed no pods/s:\n%s", stderr.String())
 	}
 	r.podsPerSec, _ = strconv.ParseFloat(m[1], 64)
-	if m := maxRSS.FindStringSubmatch(stderr.String()); m != nil {
-		kb, _ := strconv.ParseFloat(m[1], 64)
-		r.rssMB = kb / 1024
-	}
+	r.rssMB = peakRSS(stderr.String())
 	return r
 }
 
