@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -439,5 +440,49 @@ spec:
 	}
 	if bound != 4 {
 		t.Errorf("want Deployment old's 4 replicas bound before it was deleted, got %d", bound)
+	}
+}
+
+// TestKubeletStartsThousandsOfBoundPods: a snapshot of a cluster whose pods
+// are bound but not started (its kubelets had not run them, as on a control
+// plane without nodes) has the simulated kubelet start them all at once:
+// thousands of status writes, each an event for every pod watch. The run
+// once died there ("channel full").
+func TestKubeletStartsThousandsOfBoundPods(t *testing.T) {
+	const bound = 3000
+	e, cycles := runCluster(t, fmt.Sprintf(`apiVersion: v1
+kind: Node
+metadata: {name: node-a, labels: {kubernetes.io/hostname: node-a}}
+status: {allocatable: {cpu: "1000", memory: 4Ti, pods: "5000"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: bound, namespace: default, annotations: {schedscope.io/replicas: "%d"}}
+spec:
+  nodeName: node-a
+  containers: [{name: c, image: nginx, resources: {requests: {cpu: 100m}}}]
+status: {phase: Pending}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: late, namespace: default}
+spec:
+  containers: [{name: c, image: nginx, resources: {requests: {cpu: 100m}}}]
+`, bound))
+	if len(cycles) != 1 || cycles[0].Outcome.Result != recorder.ResultBound {
+		t.Fatalf("want one cycle binding pod late, got %d cycles", len(cycles))
+	}
+	pods, err := e.client.CoreV1().Pods("default").List(context.Background(), metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	running := 0
+	for _, p := range pods.Items {
+		if p.Status.Phase == v1.PodRunning {
+			running++
+		}
+	}
+	if running != bound+1 {
+		t.Errorf("%d of %d pods running, want all", running, bound+1)
 	}
 }

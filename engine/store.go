@@ -54,7 +54,7 @@ type store struct {
 	// versions count each resource's writes; a list carries its count, and
 	// a watch from that count delivers only what was written after it.
 	versions map[schema.GroupVersionResource]int64
-	watchers map[schema.GroupVersionResource]map[string][]*watch.RaceFreeFakeWatcher
+	watchers map[schema.GroupVersionResource]map[string][]*storeWatcher
 }
 
 type storedObject struct {
@@ -69,7 +69,7 @@ func newStore() *store {
 		scheme:   clientgoscheme.Scheme,
 		objects:  map[schema.GroupVersionResource]map[types.NamespacedName]storedObject{},
 		versions: map[schema.GroupVersionResource]int64{},
-		watchers: map[schema.GroupVersionResource]map[string][]*watch.RaceFreeFakeWatcher{},
+		watchers: map[schema.GroupVersionResource]map[string][]*storeWatcher{},
 	}
 }
 
@@ -333,9 +333,9 @@ func (s *store) Watch(gvr schema.GroupVersionResource, ns string, opts ...metav1
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	w := watch.NewRaceFreeFake()
+	w := newStoreWatcher()
 	if s.watchers[gvr] == nil {
-		s.watchers[gvr] = map[string][]*watch.RaceFreeFakeWatcher{}
+		s.watchers[gvr] = map[string][]*storeWatcher{}
 	}
 	s.watchers[gvr][ns] = append(s.watchers[gvr][ns], w)
 	if replay {
@@ -348,7 +348,7 @@ func (s *store) Watch(gvr schema.GroupVersionResource, ns string, opts ...metav1
 	return w, nil
 }
 
-func (s *store) watchersOf(gvr schema.GroupVersionResource, ns string) []*watch.RaceFreeFakeWatcher {
+func (s *store) watchersOf(gvr schema.GroupVersionResource, ns string) []*storeWatcher {
 	ws := slices.Clone(s.watchers[gvr][ns])
 	if ns != metav1.NamespaceAll {
 		ws = append(ws, s.watchers[gvr][metav1.NamespaceAll]...)

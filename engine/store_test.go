@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"slices"
 	"testing"
@@ -176,6 +177,63 @@ func TestStoreWatchAfterAnEmptyList(t *testing.T) {
 		}
 	default:
 		t.Errorf("the claim written between the empty list (version %s) and the watch was not delivered", rv)
+	}
+}
+
+// A watch takes every event, however far its reader is behind, in order:
+// apimachinery's fake watchers held a hundred and then panicked, which the
+// simulated kubelet starting thousands of bound pods at once ran into. A
+// stopped watch closes its channel and drops what it had not delivered.
+func TestStoreWatchTakesAnyBacklog(t *testing.T) {
+	s := newStore()
+	pods := v1.SchemeGroupVersion.WithResource("pods")
+	create := func(from, to int) {
+		t.Helper()
+		for i := from; i < to; i++ {
+			if err := s.Create(pods, &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("p-%05d", i), Namespace: "default"}}, "default"); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	read := func(w watch.Interface, from, to int) {
+		t.Helper()
+		timeout := time.After(time.Minute)
+		for i := from; i < to; i++ {
+			select {
+			case ev, ok := <-w.ResultChan():
+				if !ok {
+					t.Fatalf("the watch closed before event %d", i)
+				}
+				if name := ev.Object.(*v1.Pod).Name; ev.Type != watch.Added || name != fmt.Sprintf("p-%05d", i) {
+					t.Fatalf("event %d: %s %s", i, ev.Type, name)
+				}
+			case <-timeout:
+				t.Fatalf("event %d did not come", i)
+			}
+		}
+	}
+	w, err := s.Watch(pods, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	create(0, 10000) // nobody reads yet
+	read(w, 0, 10000)
+
+	stopped, err := s.Watch(pods, "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	create(10000, 10500)
+	stopped.Stop()
+	create(10500, 10600)
+	read(w, 10000, 10600)
+	n := 0
+	for range stopped.ResultChan() { // ends when the channel closes
+		n++
+	}
+	if n > 10500-10000 {
+		t.Errorf("the stopped watch delivered %d events, more than were written before it stopped", n)
 	}
 }
 

@@ -2,11 +2,13 @@ package e2e
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,6 +20,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/klog/v2"
+	"k8s.io/utils/ptr"
 
 	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/engine/internal/scale"
@@ -36,6 +39,12 @@ import (
 //
 // live runs first, while no scheduler has bound the pending pods. Both
 // share the machine with the API server and etcd, which serve their lists.
+//
+// The control plane has no kubelets: the benchmark writes each bound pod's
+// status as its kubelet would (Running, Ready), so that the cluster is one
+// whose pods run. Between the two live runs, a user's question: `snapshot`
+// of the cluster piped into `explain -f - --pod`, with no admitted-fixture
+// cache.
 //
 // live also runs once before the bound pods are created (the nodes and the
 // pending pods only): the difference of its resident memory when ready,
@@ -66,6 +75,7 @@ func BenchmarkSnapshotVersusKubeScheduler(b *testing.B) {
 	}
 	var firstBinding, load float64
 	var none, full liveFigures
+	var piped pipeFigures
 	for i := 0; i < b.N; i++ {
 		s := &scope{TB: b}
 		ctx, cancel := context.WithCancel(context.Background())
@@ -77,8 +87,10 @@ func BenchmarkSnapshotVersusKubeScheduler(b *testing.B) {
 		none.add(timeLiveReady(s, ctx, bin, kubeconfig))
 		start = time.Now()
 		createInParallel(s, ctx, cp, boundPods)
+		startInParallel(s, ctx, cp, boundPods)
 		load += time.Since(start).Seconds()
 		full.add(timeLiveReady(s, ctx, bin, kubeconfig))
+		piped.add(snapshotExplained(s, bin, kubeconfig))
 		firstBinding += timeFirstBinding(s, ctx, cp)
 		cancel()
 		s.close()
@@ -89,6 +101,10 @@ func BenchmarkSnapshotVersusKubeScheduler(b *testing.B) {
 	b.ReportMetric(full.peakMB/n, "live-peak-RSS-MB")
 	b.ReportMetric(none.rssMB/n, "live-no-bound-RSS-MB")
 	b.ReportMetric((full.rssMB-none.rssMB)/n*1024/bound, "live-KB/bound-pod")
+	b.ReportMetric(piped.snapshot/n, "snapshot-s")
+	b.ReportMetric(piped.bytes/n, "snapshot-bytes")
+	b.ReportMetric(piped.explain/n, "snapshot-explain-s")
+	b.ReportMetric(piped.explainMB/n, "snapshot-explain-peak-RSS-MB")
 	b.ReportMetric(firstBinding/n, "kube-scheduler-first-binding-s")
 	b.ReportMetric(load/n, "api-server-create-s")
 	b.ReportMetric(0, "ns/op")
@@ -112,44 +128,139 @@ func createInParallel(b testing.TB, ctx context.Context, cp *controlPlane, objs 
 		}
 	}
 	for _, group := range [][]runtime.Object{namespaces, nodes, pods} {
-		var next atomic.Int64
-		var wg sync.WaitGroup
-		errs := make(chan error, 8)
-		for range 8 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for {
-					i := int(next.Add(1) - 1)
-					if i >= len(group) {
-						return
-					}
-					var err error
-					switch o := group[i].(type) {
-					case *v1.Namespace:
-						_, err = cp.client.CoreV1().Namespaces().Create(ctx, o, metav1.CreateOptions{})
-					case *v1.Node:
-						_, err = cp.client.CoreV1().Nodes().Create(ctx, o, metav1.CreateOptions{})
-					case *v1.Pod:
-						if o.Namespace == "" {
-							o.Namespace = "default"
-						}
-						_, err = cp.client.CoreV1().Pods(o.Namespace).Create(ctx, o, metav1.CreateOptions{})
-					}
-					if err != nil {
-						errs <- err
-						return
-					}
+		inParallel(b, group, func(o runtime.Object) error {
+			var err error
+			switch o := o.(type) {
+			case *v1.Namespace:
+				_, err = cp.client.CoreV1().Namespaces().Create(ctx, o, metav1.CreateOptions{})
+			case *v1.Node:
+				_, err = cp.client.CoreV1().Nodes().Create(ctx, o, metav1.CreateOptions{})
+			case *v1.Pod:
+				if o.Namespace == "" {
+					o.Namespace = "default"
 				}
-			}()
-		}
-		wg.Wait()
-		close(errs)
-		if err := <-errs; err != nil {
-			b.Fatalf("creating the snapshot: %v", err)
-		}
+				_, err = cp.client.CoreV1().Pods(o.Namespace).Create(ctx, o, metav1.CreateOptions{})
+			}
+			if err != nil {
+				return fmt.Errorf("creating the snapshot: %w", err)
+			}
+			return nil
+		})
 	}
 }
+
+// startInParallel does what the bound pods' kubelets would do, eight at a
+// time: each pod's status says it runs, Ready. The control plane has no
+// kubelets, and a pod is created Pending whatever status it is given; a
+// cluster's snapshot holds running pods.
+func startInParallel(b testing.TB, ctx context.Context, cp *controlPlane, pods []runtime.Object) {
+	b.Helper()
+	inParallel(b, pods, func(o runtime.Object) error {
+		p := o.(*v1.Pod)
+		pod, err := cp.client.CoreV1().Pods(p.Namespace).Get(ctx, p.Name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		now := metav1.Now()
+		pod.Status.Phase = v1.PodRunning
+		pod.Status.StartTime = &now
+		for _, t := range []v1.PodConditionType{v1.PodScheduled, v1.PodInitialized, v1.ContainersReady, v1.PodReady} {
+			pod.Status.Conditions = append(pod.Status.Conditions, v1.PodCondition{Type: t, Status: v1.ConditionTrue, LastTransitionTime: now})
+		}
+		for _, c := range pod.Spec.Containers {
+			pod.Status.ContainerStatuses = append(pod.Status.ContainerStatuses, v1.ContainerStatus{
+				Name: c.Name, Image: c.Image, Ready: true, Started: ptr.To(true),
+				State: v1.ContainerState{Running: &v1.ContainerStateRunning{StartedAt: now}},
+			})
+		}
+		if _, err := cp.client.CoreV1().Pods(p.Namespace).UpdateStatus(ctx, pod, metav1.UpdateOptions{}); err != nil {
+			return fmt.Errorf("starting pod %s/%s: %w", p.Namespace, p.Name, err)
+		}
+		return nil
+	})
+}
+
+// inParallel calls do on each of objs, eight at a time, and fails b with
+// the first error.
+func inParallel(b testing.TB, objs []runtime.Object, do func(runtime.Object) error) {
+	b.Helper()
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for range 8 {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(objs) {
+					return
+				}
+				if err := do(objs[i]); err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		b.Fatal(err)
+	}
+}
+
+// pipeFigures are what snapshotExplained measures of one snapshot piped
+// into explain, or the sum over several.
+type pipeFigures struct {
+	snapshot  float64 // seconds `snapshot` took
+	bytes     float64 // the manifest it wrote
+	explain   float64 // seconds `explain -f -` took on it, no cache
+	explainMB float64 // explain's peak RSS
+}
+
+func (f *pipeFigures) add(g pipeFigures) {
+	f.snapshot += g.snapshot
+	f.bytes += g.bytes
+	f.explain += g.explain
+	f.explainMB += g.explainMB
+}
+
+// snapshotExplained does what a user does with a cluster: `snapshot` of
+// it, piped into `explain -f - --pod pending-7` with no admitted-fixture
+// cache, each the binary from process start to exit.
+func snapshotExplained(b testing.TB, bin, kubeconfig string) pipeFigures {
+	b.Helper()
+	var manifest, stderr bytes.Buffer
+	cmd := exec.Command(bin, "snapshot", "--kubeconfig", kubeconfig)
+	cmd.Stdout, cmd.Stderr = &manifest, &stderr
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		b.Fatalf("snapshot: %v\n%s", err, stderr.String())
+	}
+	f := pipeFigures{snapshot: time.Since(start).Seconds(), bytes: float64(manifest.Len())}
+	var out bytes.Buffer
+	stderr.Reset()
+	cmd = exec.Command("/usr/bin/time", "-v", bin, "explain", "-f", "-", "--pod", "pending-7")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = &manifest, &out, &stderr
+	cmd.Env = append(os.Environ(), "SCHEDSCOPE_NO_CACHE=1")
+	start = time.Now()
+	if err := cmd.Run(); err != nil {
+		b.Fatalf("explain -f -: %v\n%s", err, stderr.String())
+	}
+	f.explain = time.Since(start).Seconds()
+	if !strings.Contains(out.String(), "Bound on node-") {
+		b.Fatalf("explain of the snapshot did not bind pending-7:\n%s", out.String())
+	}
+	m := maxRSS.FindStringSubmatch(stderr.String())
+	if m == nil {
+		b.Fatalf("/usr/bin/time reported no peak RSS:\n%s", stderr.String())
+	}
+	kb, _ := strconv.ParseFloat(m[1], 64)
+	f.explainMB = kb / 1024
+	return f
+}
+
+// maxRSS finds the peak RSS in /usr/bin/time -v's report.
+var maxRSS = regexp.MustCompile(`Maximum resident set size \(kbytes\): ([0-9]+)`)
 
 // liveFigures are what timeLiveReady measures of one live process, or the
 // sum over several.
