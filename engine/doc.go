@@ -14,7 +14,8 @@
 //   - The scheduler. engine.go: Options, Engine, New and build (scheduler.New
 //     over informers on an in-memory clientset); store.go: that clientset's
 //     object store, one copy of each object shared with the informers;
-//     fake_api.go: its reactors (binding, resource versions, nominations,
+//     store_watch.go: its watches, which queue what their reader has not
+//     taken yet; fake_api.go: its reactors (binding, resource versions, nominations,
 //     preemption victims);
 //     termination.go: a victim's graceful termination on the run's clock;
 //     hooks.go: the hooks on the scheduler's exported functions; clock.go: the
