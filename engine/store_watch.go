@@ -15,7 +15,9 @@ import (
 // starting the 40 000 bound pods of a cluster's snapshot whose kubelets had
 // not started them. kube-apiserver would close such a watch and make the
 // reflector list again; here every event reaches the reader, as the
-// engine's counted handlers expect.
+// engine's counted handlers expect. apimachinery's other watchers either
+// block the writer when full (FakeWatcher with a buffer, a Broadcaster that
+// waits), which here holds the store's lock, or drop events.
 //
 // An event goes straight into the channel when nothing is queued and the
 // channel has room; otherwise it is queued, and one goroutine, started for
