@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -141,14 +140,11 @@ func timed(b *testing.B, bin string, env []string, in []byte, args ...string) (f
 	return time.Since(start).Seconds(), peakRSS(stderr.String()), stdout.String()
 }
 
-// peakRSS reads the peak RSS in MB from /usr/bin/time -v's report.
+// peakRSS reads the peak RSS in MB from /usr/bin/time -v's report, 0 when
+// it holds none.
 func peakRSS(report string) float64 {
-	m := maxRSS.FindStringSubmatch(report)
-	if m == nil {
-		return 0
-	}
-	kb, _ := strconv.ParseFloat(m[1], 64)
-	return kb / 1024
+	mb, _ := scale.PeakRSS(report)
+	return mb
 }
 
 // refused runs bin with args as timed does, expecting it to fail, and

@@ -315,7 +315,6 @@ type recordRun struct {
 
 var (
 	recordRate = regexp.MustCompile(`\(([0-9.]+) pods/s`)
-	maxRSS     = regexp.MustCompile(`Maximum resident set size \(kbytes\): ([0-9]+)`)
 )
 
 // runRecord runs bin record under /usr/bin/time -v and reads the pods/s it

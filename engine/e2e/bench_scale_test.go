@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -250,17 +249,13 @@ func snapshotExplained(b testing.TB, bin, kubeconfig string) pipeFigures {
 	if !strings.Contains(out.String(), "Bound on node-") {
 		b.Fatalf("explain of the snapshot did not bind pending-7:\n%s", out.String())
 	}
-	m := maxRSS.FindStringSubmatch(stderr.String())
-	if m == nil {
+	mb, ok := scale.PeakRSS(stderr.String())
+	if !ok {
 		b.Fatalf("/usr/bin/time reported no peak RSS:\n%s", stderr.String())
 	}
-	kb, _ := strconv.ParseFloat(m[1], 64)
-	f.explainMB = kb / 1024
+	f.explainMB = mb
 	return f
 }
-
-// maxRSS finds the peak RSS in /usr/bin/time -v's report.
-var maxRSS = regexp.MustCompile(`Maximum resident set size \(kbytes\): ([0-9]+)`)
 
 // liveFigures are what timeLiveReady measures of one live process, or the
 // sum over several.
