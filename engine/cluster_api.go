@@ -55,7 +55,7 @@ func admitReactor(a *fixture.Admitter) clienttesting.ReactionFunc {
 		if err != nil || m.UID != "" {
 			return false, nil, nil
 		}
-		if err := a.Create(obj, time.Now()); err != nil {
+		if err := a.Create(obj, action.GetNamespace(), time.Now()); err != nil {
 			return true, nil, err
 		}
 		return false, nil, nil
