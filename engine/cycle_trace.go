@@ -55,6 +55,10 @@ type traceState struct {
 	nodeObjs []*v1.Node
 	// nodeGens holds each node's cache generation as last recorded.
 	nodeGens []int64
+	// lastUse holds each node's use as last recorded; useSeq numbers the
+	// entries recorded (recorder.NodeUse.Generation).
+	lastUse []*recorder.NodeUse
+	useSeq  int64
 	// changed are the indices of the nodes whose generation nodeSetFor
 	// found differing from nodeGens, for nodeUseFor.
 	changed  []int
@@ -182,6 +186,7 @@ func (r *traceState) nodeSetFor(nodes []fwk.NodeInfo) *recorder.NodeSet {
 	r.nodeSet = &recorder.NodeSet{ID: id, Names: names, Info: info}
 	r.nodeObjs = objs
 	r.nodeGens = make([]int64, len(nodes))
+	r.lastUse = make([]*recorder.NodeUse, len(nodes))
 	r.nodeIndex = make(map[string]int, len(names))
 	r.changed = r.changed[:0]
 	for i, n := range names {
@@ -216,17 +221,37 @@ func (r *traceState) nodeUseFor(nodes []fwk.NodeInfo) []recorder.NodeUse {
 		if first && len(pods) == 0 && r.nodeSet.ID == 1 {
 			continue
 		}
-		nu := recorder.NodeUse{Node: i, Generation: g, Requested: resourceMap(n.GetRequested(), len(pods))}
+		nu := recorder.NodeUse{Node: i, Requested: resourceMap(n.GetRequested(), len(pods))}
 		if nz := n.GetNonZeroRequested(); nz.GetMilliCPU() != nu.Requested[string(v1.ResourceCPU)] || nz.GetMemory() != nu.Requested[string(v1.ResourceMemory)] {
 			nu.NonZero = map[string]int64{string(v1.ResourceCPU): nz.GetMilliCPU(), string(v1.ResourceMemory): nz.GetMemory()}
 		}
 		for _, p := range pods {
-			pod := p.GetPod()
-			nu.Pods = append(nu.Pods, podPlaced(pod))
+			nu.Pods = append(nu.Pods, podPlaced(p.GetPod()))
 		}
+		// The cache keeps a node's pods in the order of its last writes
+		// (a pod's status update moves it last): the recording keeps them
+		// by name.
+		slices.SortFunc(nu.Pods, func(a, b recorder.PodRef) int {
+			return keyOrder(a.Namespace, a.Name, b.Namespace, b.Name)
+		})
+		// The cache's generation also moves when nothing recorded changes
+		// (a pod's status written by its kubelet), earlier or later than
+		// the next cycle as the run's goroutines go: only a change of what
+		// is recorded is an entry, numbered in the order of entries.
+		if last := r.lastUse[i]; last != nil && sameNodeUse(*last, nu) {
+			continue
+		}
+		r.useSeq++
+		nu.Generation = r.useSeq
+		r.lastUse[i] = &nu
 		out = append(out, nu)
 	}
 	return out
+}
+
+// sameNodeUse compares what two entries record of a node's use.
+func sameNodeUse(a, b recorder.NodeUse) bool {
+	return maps.Equal(a.Requested, b.Requested) && maps.Equal(a.NonZero, b.NonZero) && slices.Equal(a.Pods, b.Pods)
 }
 
 func nodeInfo(node *v1.Node, alloc fwk.Resource) recorder.NodeInfo {

@@ -34,7 +34,11 @@
 //     schedscope's and the pinned kube-scheduler's versions.
 //   - Running a fixture. sim.go: Run (sequential arrival; with
 //     Options.Story it stops once the rest cannot change the story of the
-//     pods asked for) and RunBurst;
+//     pods asked for) and RunBurst; arrivals.go: the order in which the
+//     pods the controllers make reach the scheduler (document order, then
+//     name), held until the controllers are done;
+//     pod_handle.go: handles that name a controller's pod across runs
+//     (deploy/web#3);
 //     steps.go writes a timeline's step; settle.go: when the scheduler and
 //     the controllers beside it have nothing left to do (counted informer
 //     events, no pod in flight, no controller work), and unfinished, the

@@ -110,6 +110,11 @@ type Engine struct {
 	// admitter admits what they create.
 	ctrls    *controllers.Set
 	admitter *fixture.Admitter
+	// arrivals holds the pods the controllers make until they arrive in
+	// order; workloadDocs ranks them by their workload's document
+	// (kind/namespace/name to index). Fixture runs only.
+	arrivals     *arrivals
+	workloadDocs map[string]int
 
 	mu       sync.Mutex
 	inFlight map[types.UID]bool
@@ -129,6 +134,12 @@ type Engine struct {
 	emitted     int
 	emitting    int // cycles being handed to OnCycle
 }
+
+// identitySeed draws the names and UIDs of what a run's controllers create
+// (fixture.NewAdmitter). It is the same for every run, so a generated name
+// depends on the object alone: a change elsewhere in a fixture leaves the
+// names of a workload's pods as they were.
+const identitySeed = "schedscope"
 
 // New builds the scheduler over the fixture; nothing is scheduled until Run.
 // The scheduling queue runs on a simulated clock: waits for backoff that a
@@ -199,7 +210,7 @@ func build(ctx context.Context, fx *fixture.Fixture, opts Options) (*Engine, err
 	e.client.PrependReactor("create", "pods", e.bindReactor)
 	if opts.simulated {
 		var err error
-		if e.admitter, err = fixture.NewAdmitter(fx.Objects); err != nil {
+		if e.admitter, err = fixture.NewAdmitter(fx.Objects, identitySeed); err != nil {
 			return nil, err
 		}
 		context.AfterFunc(ctx, e.admitter.Close)
@@ -212,6 +223,20 @@ func build(ctx context.Context, fx *fixture.Fixture, opts Options) (*Engine, err
 	}
 
 	informerFactory := newInformerFactory(schedulerClient{e.client, e}, e.store.podList)
+	if opts.simulated && !opts.forked {
+		e.workloadDocs = map[string]int{}
+		for i, d := range fx.Documents {
+			if kind := fixture.KindName(d.Object); fixture.IsWorkload(kind) {
+				if m, err := metaOf(d.Object); err == nil {
+					key := kind + "/" + m.Namespace + "/" + m.Name
+					if _, ok := e.workloadDocs[key]; !ok {
+						e.workloadDocs[key] = i
+					}
+				}
+			}
+		}
+		e.arrivals = newArrivals(e.arrivalRank)
+	}
 	recorderFactory := func(string) events.EventRecorderLogger { return &eventRecorder{e: e} }
 	var clk clock.WithTicker = clock.RealClock{}
 	if e.clock != nil {
@@ -220,7 +245,7 @@ func build(ctx context.Context, fx *fixture.Fixture, opts Options) (*Engine, err
 	// The scheduler sees the pods as kube-scheduler's informer lists and
 	// watches them, without finished ones; the controllers see them all
 	// (unfinished, settle.go).
-	sched, err := scheduler.New(ctx, schedulerClient{e.client, e}, countingFactory{informerFactory, e.events, true}, nil, recorderFactory,
+	sched, err := scheduler.New(ctx, schedulerClient{e.client, e}, countingFactory{SharedInformerFactory: informerFactory, p: e.events, scheduler: true, arrivals: e.arrivals}, nil, recorderFactory,
 		scheduler.WithClock(clk),
 		scheduler.WithComponentConfigVersion(cfg.TypeMeta.APIVersion),
 		scheduler.WithProfiles(cfg.Profiles...),
@@ -255,7 +280,7 @@ func build(ctx context.Context, fx *fixture.Fixture, opts Options) (*Engine, err
 			which &^= controllers.GarbageCollector
 		}
 		if e.ctrls, err = controllers.New(controllerContext(ctx), controllers.Deps{Client: e.client,
-			Informers: countingFactory{informerFactory, e.events, false}, Changed: e.changes.kick, Run: which, Outside: outside}); err != nil {
+			Informers: countingFactory{SharedInformerFactory: informerFactory, p: e.events}, Changed: e.changes.kick, Run: which, Outside: outside}); err != nil {
 			return nil, err
 		}
 	}

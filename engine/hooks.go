@@ -94,7 +94,7 @@ func (e *Engine) installHooks() error {
 		if err := e.trace.installPluginWrappers(fw); err != nil {
 			return err
 		}
-		s.Profiles[name] = &boundFramework{recordingFramework{Framework: fw, r: e.trace}, e}
+		s.Profiles[name] = &boundFramework{recordingFramework{Framework: fw, r: e.trace, inSearchOrder: len(s.Extenders) == 0}, e}
 	}
 	origSchedule := s.SchedulePod
 	s.SchedulePod = func(ctx context.Context, fw framework.Framework, state fwk.CycleState, podInfo *framework.QueuedPodInfo) (scheduler.ScheduleResult, error) {

@@ -238,6 +238,9 @@ type countingFactory struct {
 	// scheduler: the scheduler's own, whose pod handlers see the pods
 	// that are not finished (see unfinished).
 	scheduler bool
+	// arrivals, if set, holds the controllers' new pods back from the
+	// scheduler's pod handlers until they arrive in order.
+	arrivals *arrivals
 }
 
 func (f countingFactory) InformerFor(obj runtime.Object, newFunc internalinterfaces.NewInformerFunc) cache.SharedIndexInformer {
@@ -248,7 +251,18 @@ func (f countingFactory) InformerFor(obj runtime.Object, newFunc internalinterfa
 	}
 	gvr, _ := meta.UnsafeGuessKindToResource(gvks[0])
 	resource := gvr.GroupResource().String()
-	return countingInformer{inf, f.p, resource, f.scheduler && resource == "pods"}
+	return f.informer(inf, resource)
+}
+
+// informer counts the handlers of inf, an informer of resource; the
+// scheduler's pod handlers see the unfinished pods, the controllers' new
+// ones in arrival order (arrivals).
+func (f countingFactory) informer(inf cache.SharedIndexInformer, resource string) countingInformer {
+	i := countingInformer{SharedIndexInformer: inf, p: f.p, resource: resource}
+	if f.scheduler && resource == "pods" {
+		i.unfinished, i.arrivals = true, f.arrivals
+	}
+	return i
 }
 
 func (f countingFactory) Core() coreinformers.Interface {
@@ -285,7 +299,7 @@ func (f countingFactory) ForResource(gvr schema.GroupVersionResource) (informers
 		return nil, err
 	}
 	resource := gvr.GroupResource().String()
-	return countingGeneric{g, countingInformer{g.Informer(), f.p, resource, f.scheduler && resource == "pods"}}, nil
+	return countingGeneric{g, f.informer(g.Informer(), resource)}, nil
 }
 
 type countingGeneric struct {
@@ -302,6 +316,7 @@ type countingInformer struct {
 	// unfinished gives each handler the pods that are neither Succeeded
 	// nor Failed (see unfinished).
 	unfinished bool
+	arrivals   *arrivals
 }
 
 func (i countingInformer) AddEventHandler(h cache.ResourceEventHandler) (cache.ResourceEventHandlerRegistration, error) {
@@ -318,7 +333,10 @@ func (i countingInformer) AddEventHandlerWithOptions(h cache.ResourceEventHandle
 
 func (i countingInformer) view(h cache.ResourceEventHandler) cache.ResourceEventHandler {
 	if i.unfinished {
-		return cache.FilteringResourceEventHandler{FilterFunc: unfinished, Handler: h}
+		h = cache.FilteringResourceEventHandler{FilterFunc: unfinished, Handler: h}
+	}
+	if i.arrivals != nil {
+		h = i.arrivals.gate(h)
 	}
 	return h
 }
@@ -467,6 +485,10 @@ func (e *Engine) look() string {
 	}
 	if why := e.ctrls.Busy(); why != "" {
 		return why
+	}
+	if n := e.arrivals.release(); n > 0 {
+		// Once the controllers are done, what they made arrives.
+		return fmt.Sprintf("%d pod(s) made by controllers arriving", n)
 	}
 	if lag := e.events.lagging(); lag != "" {
 		return handlingEvents + " (" + lag + ")"

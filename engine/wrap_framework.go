@@ -24,6 +24,11 @@ import (
 type recordingFramework struct {
 	framework.Framework
 	r *traceState
+	// inSearchOrder hands PreScore and Score the feasible nodes in the
+	// order a sequential search from the cycle's start index finds them
+	// (searchOrder). Not with extenders: upstream adds an extender's
+	// scores by the index of its own list of nodes.
+	inSearchOrder bool
 }
 
 var _ framework.Framework = (*recordingFramework)(nil)
@@ -144,6 +149,9 @@ func (f *recordingFramework) RunPreScorePlugins(ctx context.Context, state fwk.C
 	if !c.phaseStart.IsZero() {
 		c.timePhase(recorder.PhaseFilter, c.phaseStart)
 	}
+	if f.inSearchOrder && len(f.r.scoreOrder) == 0 {
+		nodes = c.searchOrder(nodes)
+	}
 	idx := make([]int, len(nodes))
 	for i, n := range nodes {
 		idx[i] = c.nodeIndex[n.Node().Name]
@@ -164,8 +172,12 @@ func (f *recordingFramework) RunScorePlugins(ctx context.Context, state fwk.Cycl
 		return f.Framework.RunScorePlugins(ctx, state, pod, nodes)
 	}
 	reordered := len(f.r.scoreOrder) > 0
-	if reordered {
+	switch {
+	case reordered:
 		nodes = inScoreOrder(nodes, f.r.scoreOrder)
+	case f.inSearchOrder:
+		// As PreScore had them.
+		nodes = c.searchOrder(nodes)
 	}
 	start := time.Now()
 	scores, st := f.Framework.RunScorePlugins(ctx, state, pod, nodes)
@@ -175,6 +187,27 @@ func (f *recordingFramework) RunScorePlugins(ctx context.Context, state fwk.Cycl
 		c.recordScores(nodes, scores, !reordered)
 	}
 	return scores, st
+}
+
+// searchOrder returns a copy of nodes in the order a sequential search
+// from the cycle's start index visits them. The scheduler filters nodes on
+// parallel workers, which append each feasible node as it passes: the order
+// they are scored in, and with it which of several nodes of the same top
+// score the scheduler picks (the first a heap over that order pops), changes
+// from run to run. The order they would pass in one after another is one of
+// those orders, and the same every run.
+func (c *cycleTrace) searchOrder(nodes []fwk.NodeInfo) []fwk.NodeInfo {
+	n := len(c.nodeIndex)
+	at := func(ni fwk.NodeInfo) int {
+		i, ok := c.nodeIndex[ni.Node().Name]
+		if !ok {
+			return n
+		}
+		return (i - c.c.SearchStart + n) % n
+	}
+	out := slices.Clone(nodes)
+	slices.SortStableFunc(out, func(a, b fwk.NodeInfo) int { return cmp.Compare(at(a), at(b)) })
+	return out
 }
 
 // inScoreOrder returns a copy of nodes in the order rank gives (nodes it does

@@ -78,8 +78,10 @@ type Taint struct {
 // since the previous recorded cycle; Usage rebuilds the whole picture.
 type NodeUse struct {
 	Node int `json:"n"`
-	// Generation is the scheduler cache's generation of the node; a reader keeps
-	// the highest it has seen for each node.
+	// Generation orders the entries of a run: each entry has a higher one
+	// than every entry recorded before it (a cycle's entries are recorded
+	// as it starts). A reader keeps, for each node, the entry with the
+	// highest it has seen.
 	Generation int64            `json:"g"`
 	Requested  map[string]int64 `json:"req,omitempty"`
 	// NonZero is cpu and memory as NodeResourcesFit's score counts what is

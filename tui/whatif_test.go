@@ -533,3 +533,35 @@ func TestYAMLView(t *testing.T) {
 		t.Errorf("y in a replay without a source: screen %d, message %q", m.wi.Screen(), m.message.Text)
 	}
 }
+
+// TestSuggestInAnIndexedReplay presses the keys that found a crash: in a
+// replay read through its index (the cycles before the shown one are not
+// all read), n, enter and S asked every cycle before it for its node use,
+// and an unread one was nil. The node use comes from what the replay read
+// for the shown cycle, as the node detail's does.
+func TestSuggestInAnIndexedReplay(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	cycles := manyCycles(6)
+	cycles[0].NodeUse = []recorder.NodeUse{{Node: 1, Generation: 1, Pods: []recorder.PodRef{{Namespace: "default", Name: "earlier"}}}}
+	rec := &fakeRecording{cycles: map[int]*recorder.Cycle{}, broken: map[int]error{}}
+	var entries []recorder.CycleEntry
+	for _, c := range cycles {
+		rec.cycles[c.Seq] = c
+		entries = append(entries, recorder.EntryOf(c))
+	}
+	f := &fakeWhatIf{before: rec.cycles, suggest: &whatif.SuggestResult{Pod: "default/pod-3", Note: "re-ran the cycle once"}}
+	closed := make(chan Event)
+	close(closed)
+	m := New(Options{Source: "replay test.rec", Recording: rec, Events: closed, WhatIf: f})
+	t.Cleanup(func() { m.wi.Edits().Close() })
+	m = settle(m, tea.WindowSizeMsg{Width: 100, Height: 30})
+	m = settle(m, eventsMsg{events: []Event{{Header: &recorder.Header{}}, {Entries: entries}, {State: &EngineState{State: StateDone}}, {Done: true}}})
+	m = settleKeys(m, "G", "n", "enter")
+	if m.view.Cycle() == nil {
+		t.Fatalf("no cycle open after n, enter:\n%s", screen(m))
+	}
+	m = pressSettle(t, m, "S")
+	if m.wi.Screen() != whatif.ScreenSuggest {
+		t.Fatalf("S on cycle %d: screen %d, message %q; want the suggest list", m.view.Cycle().Seq, m.wi.Screen(), m.message.Text)
+	}
+}

@@ -62,12 +62,16 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 	var warnings []string
 	var unused *unusedProblem
 	var cluster *recorder.ClusterState
-	if _, _, _, workload := engine.ParseWorkload(o.Pod); o.Pod != "" && !workload {
+	handle, isHandle, err := engine.ParsePodHandle(o.Pod)
+	if err != nil {
+		return errorf("--pod %s", visible.String(err.Error()))
+	}
+	if o.Pod != "" && !isHandle {
 		// One pod's story: the run stops once the rest of it cannot
 		// change that story (engine.Options.Story).
 		o.story = func(p *v1.Pod) bool { return p.Name == o.Pod || p.Namespace+"/"+p.Name == o.Pod }
 	}
-	err := consume(ctx, o.source, func(ev tui.Event) error {
+	err = consume(ctx, o.source, func(ev tui.Event) error {
 		switch {
 		case ev.Header != nil:
 			header = *ev.Header
@@ -92,8 +96,24 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 	fx := o.source.fixture()
 	sortCycles(cycles)
 	pods := recorder.PodStates(cycles, never, queue)
-	if kind, ns, name, ok := engine.ParseWorkload(o.Pod); ok {
-		return o.printWorkload(header, fx, warnings, problems, cycles, pods, cluster, kind, ns, name)
+	// What explain prints for the user to run next names a controller's
+	// pod by its handle (deploy/web#2), which a changed fixture keeps.
+	handles := engine.PodHandles(cycles)
+	suggest := func(pod string) string {
+		if h, ok := handles[pod]; ok {
+			pod = h
+		}
+		return o.suggestCommand(pod)
+	}
+	if isHandle && handle.Replica == 0 {
+		return o.printWorkload(header, fx, warnings, problems, cycles, pods, cluster, handle, suggest)
+	}
+	if isHandle {
+		name, err := handle.Resolve(cycles)
+		if err != nil {
+			return errorf("%s: %v", fx.Name, err)
+		}
+		o.Pod = name
 	}
 	if o.Pod != "" {
 		var kept []recorder.PodState
@@ -110,7 +130,7 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 		pods = kept
 		cycles, _ = podCycles(cycles, o.Pod, fx.Name)
 	}
-	out := cyclesOutput{header: header, source: "fixture " + fx.Name, warnings: append(slices.Clone(fx.Warnings), warnings...), problems: problems, cycles: cycles, pods: pods, story: o.Pod != "", cluster: cluster, suggest: o.suggestCommand}
+	out := cyclesOutput{header: header, source: "fixture " + fx.Name, warnings: append(slices.Clone(fx.Warnings), warnings...), problems: problems, cycles: cycles, pods: pods, story: o.Pod != "", cluster: cluster, suggest: suggest}
 	if n := o.source.stoppedEarly(); n > 0 {
 		out.stopped = fmt.Sprintf("the run stopped once nothing left could change %s's story: the %d pending pod(s) after it did not arrive", visible.String(o.Pod), n)
 	}
@@ -146,7 +166,8 @@ func (o *ExplainOptions) finish(out cyclesOutput, problems []error, pods []recor
 // printWorkload explains one workload's pods: their cycles, where they
 // went, and why those left pending are.
 func (o *ExplainOptions) printWorkload(header recorder.Header, fx *fixture.Fixture, warnings []string, problems []error,
-	cycles []*recorder.Cycle, pods []recorder.PodState, cluster *recorder.ClusterState, kind, ns, name string) error {
+	cycles []*recorder.Cycle, pods []recorder.PodState, cluster *recorder.ClusterState, h engine.PodHandle, suggest func(string) string) error {
+	kind, ns, name := h.Kind, h.Namespace, h.Name
 	mine := func(p recorder.PodRef) bool {
 		return p.Owner != nil && p.Owner.Kind == kind && p.Owner.Name == name && p.Namespace == ns
 	}
@@ -181,6 +202,6 @@ func (o *ExplainOptions) printWorkload(header recorder.Header, fx *fixture.Fixtu
 		return errorf("no %s %s/%s in %s; its workloads are %s", kind, ns, name, fx.Name, listSome(others, 20))
 	}
 	out := cyclesOutput{header: header, source: "fixture " + fx.Name, warnings: append(slices.Clone(fx.Warnings), warnings...),
-		problems: problems, cycles: keptCycles, pods: keptPods, cluster: st, suggest: o.suggestCommand}
+		problems: problems, cycles: keptCycles, pods: keptPods, cluster: st, suggest: suggest}
 	return o.finish(out, problems, keptPods)
 }

@@ -142,7 +142,13 @@ func onNode(n string) string {
 // whatIfCommand is the command line that shows a suggestion as a what-if.
 func (o *SuggestOptions) whatIfCommand(f *engine.Fork, c recorder.Change) string {
 	args := o.commandArgs("whatif")
-	args = append(args, "--pod", shellQuote(f.Pod.Namespace+"/"+f.Pod.Name))
+	pod := f.Pod.Namespace + "/" + f.Pod.Name
+	if _, handle, _ := engine.ParsePodHandle(o.Pod); handle {
+		// The handle asked with names the same pod on the next run, even
+		// of a changed fixture.
+		pod = o.Pod
+	}
+	args = append(args, "--pod", shellQuote(pod))
 	if o.Cycle != 0 || f.Recorded.Attempt > 1 {
 		args = append(args, "--cycle", strconv.Itoa(f.Recorded.Seq))
 	}

@@ -419,7 +419,15 @@ func (o *simOptions) forkAt(ctx context.Context, target engine.ForkTarget) (*eng
 		cfg.Parallelism = 1
 	}
 	target.Burst = o.Arrival == arrivalBurst
-	return engine.ForkAt(ctx, fx, engine.Options{Config: cfg, ConfigPath: o.Config, Diagnostic: mode, ArrivalInterval: o.ArrivalInterval}, target)
+	opts := engine.Options{Config: cfg, ConfigPath: o.Config, Diagnostic: mode, ArrivalInterval: o.ArrivalInterval}
+	if target.Pod != "" {
+		// A handle (deploy/web#2) is resolved on a run of its own: a run is
+		// a function of its inputs, so the fork's run is the same.
+		if target.Pod, err = engine.ResolvePodHandle(ctx, fx, opts, target.Pod); err != nil {
+			return nil, err
+		}
+	}
+	return engine.ForkAt(ctx, fx, opts, target)
 }
 
 // Run forks, changes, re-runs and prints.

@@ -42,7 +42,9 @@ var _ whatif.Source = (*whatIfSource)(nil)
 // configuration of o; ctx ends the runs it starts.
 func newWhatIfSource(ctx context.Context, o *simOptions) *whatIfSource {
 	s := &whatIfSource{ctx: ctx, cache: true, forks: map[int]*forkEntry{}}
-	s.fork = func(ctx context.Context, c *recorder.Cycle) (*engine.Fork, error) { return o.forkCycle(ctx, "", c.Seq) }
+	s.fork = func(ctx context.Context, c *recorder.Cycle) (*engine.Fork, error) {
+		return o.forkCycle(ctx, c.Pod.Key(), c.Seq)
+	}
 	return s
 }
 

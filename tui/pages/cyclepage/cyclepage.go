@@ -118,6 +118,10 @@ func (v *Model) SetUsage(i int, u *recorder.Usage) {
 	}
 }
 
+// NodeUsage is the node use as of the shown cycle, or nil while a replay
+// has not read it yet (a replay's cycles before it may not be read).
+func (v *Model) NodeUsage() *recorder.Usage { return v.nodeUsage() }
+
 // nodeUsage is the node use as of the shown cycle, or nil while a replay
 // has not read it yet.
 func (v *Model) nodeUsage() *recorder.Usage {

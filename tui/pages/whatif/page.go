@@ -181,8 +181,12 @@ func (p Model) targetAt(h Here) (target, bool) {
 	}
 	if node, ok := v.Selected(); ok {
 		t.node = c.NodeName(node)
-		if u, ok := recorder.UsageAt(v.UsageCycles()).Node(t.node); ok {
-			t.pods = u.Pods
+		// As the node detail has it: a replay reads the node use for the
+		// shown cycle, not every cycle before it (some may be unread).
+		if usage := v.NodeUsage(); usage != nil {
+			if u, ok := usage.Node(t.node); ok {
+				t.pods = u.Pods
+			}
 		}
 	}
 	switch v.Phase() {
