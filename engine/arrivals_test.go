@@ -38,7 +38,9 @@ func (r *recordingHandler) OnAdd(obj interface{}, _ bool) {
 func (r *recordingHandler) OnUpdate(_, obj interface{}) {
 	r.got = append(r.got, "update "+obj.(*v1.Pod).Name)
 }
-func (r *recordingHandler) OnDelete(obj interface{}) { r.got = append(r.got, "delete "+obj.(*v1.Pod).Name) }
+func (r *recordingHandler) OnDelete(obj interface{}) {
+	r.got = append(r.got, "delete "+obj.(*v1.Pod).Name)
+}
 
 var _ cache.ResourceEventHandler = (*recordingHandler)(nil)
 
