@@ -9,7 +9,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	clienttesting "k8s.io/client-go/testing"
 
 	"github.com/schedscope/schedscope/engine/cluster"
@@ -82,8 +81,11 @@ func ReadResources(ctx context.Context, cfg *Options) ([]schema.GroupVersionReso
 	return e.ReadResources()
 }
 
+// gvrOf is obj's resource, for any kind a fixture may hold (fixture.Scheme:
+// a CustomResourceDefinition's too; a custom resource's from its apiVersion
+// and kind).
 func gvrOf(obj runtime.Object) (schema.GroupVersionResource, error) {
-	gvks, _, err := clientgoscheme.Scheme.ObjectKinds(obj)
+	gvks, _, err := fixture.Scheme.ObjectKinds(obj)
 	if err != nil || len(gvks) == 0 {
 		return schema.GroupVersionResource{}, fmt.Errorf("unknown type %T", obj)
 	}

@@ -5,6 +5,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/schedscope/schedscope/engine/fixture"
@@ -43,12 +44,13 @@ func (e *Engine) Unread(fx *fixture.Fixture) ([]*recorder.Unused, error) {
 	at := map[string]*recorder.Unused{}
 	for _, d := range fx.Documents {
 		kind := fixture.KindName(d.Object)
-		m, err := fixture.ObjectMeta(d.Object)
+		m, err := meta.Accessor(d.Object) // a custom resource's too
 		if err != nil {
 			return nil, err
 		}
+		ns, name := m.GetNamespace(), m.GetName()
 		if u, ok := at[kind]; ok {
-			if u != nil && !(fixture.IsWorkload(kind) && owners[kind+"/"+m.Namespace+"/"+m.Name]) {
+			if u != nil && !(fixture.IsWorkload(kind) && owners[kind+"/"+ns+"/"+name]) {
 				u.Count++
 			}
 			continue
@@ -60,7 +62,7 @@ func (e *Engine) Unread(fx *fixture.Fixture) ([]*recorder.Unused, error) {
 		var why recorder.UnusedReason
 		switch {
 		case isRead[gvr] || admissionKinds[kind]:
-		case fixture.IsWorkload(kind) && owners[kind+"/"+m.Namespace+"/"+m.Name]:
+		case fixture.IsWorkload(kind) && owners[kind+"/"+ns+"/"+name]:
 			continue // its pods are in the fixture; a later one may not be
 		case fixture.IsWorkload(kind):
 			why = recorder.UnusedNoController
@@ -71,7 +73,7 @@ func (e *Engine) Unread(fx *fixture.Fixture) ([]*recorder.Unused, error) {
 			at[kind] = nil
 			continue
 		}
-		u := &recorder.Unused{Kind: kind, Name: strings.TrimPrefix(m.Namespace+"/"+m.Name, "/"), Source: d.Source, Count: 1, Reason: why}
+		u := &recorder.Unused{Kind: kind, Name: strings.TrimPrefix(ns+"/"+name, "/"), Source: d.Source, Count: 1, Reason: why}
 		at[kind] = u
 		out = append(out, u)
 	}

@@ -26,6 +26,129 @@ spec:
   containers: [{name: c, image: nginx}]
 `
 
+// chartKinds are objects of the kinds a Helm chart or a kubectl get dump
+// holds beside its workloads: RBAC, webhooks, policies, a definition and
+// its custom resource, a StatefulSet with its headless Service, and a
+// kind nothing defines.
+const chartKinds = `---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: reader}
+rules: [{apiGroups: [""], resources: [pods], verbs: [get]}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: reader}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: reader}
+subjects: [{kind: ServiceAccount, name: web, namespace: default}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: r, namespace: default}
+rules: [{apiGroups: [""], resources: [configmaps], verbs: [get]}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: r, namespace: default}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: r}
+subjects: [{kind: ServiceAccount, name: web}]
+---
+apiVersion: v1
+kind: ServiceAccount
+metadata: {name: web, namespace: default}
+---
+apiVersion: v1
+kind: Secret
+metadata: {name: s, namespace: default}
+stringData: {a: b}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingWebhookConfiguration
+metadata: {name: m}
+webhooks:
+- name: m.example.com
+  clientConfig: {service: {name: hook, namespace: default}}
+  admissionReviewVersions: [v1]
+  sideEffects: None
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: v}
+webhooks:
+- name: v.example.com
+  clientConfig: {service: {name: hook, namespace: default}}
+  admissionReviewVersions: [v1]
+  sideEffects: None
+---
+apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata: {name: np, namespace: default}
+spec: {podSelector: {}}
+---
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {name: web, namespace: default}
+spec:
+  rules:
+  - http:
+      paths:
+      - {path: /, pathType: Prefix, backend: {service: {name: web, port: {number: 80}}}}
+---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: web, namespace: default}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: StatefulSet, name: web}
+  maxReplicas: 3
+---
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: servicemonitors.monitoring.coreos.com}
+spec:
+  group: monitoring.coreos.com
+  names: {kind: ServiceMonitor, plural: servicemonitors}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+---
+apiVersion: monitoring.coreos.com/v1
+kind: ServiceMonitor
+metadata: {name: web, namespace: default}
+spec: {endpoints: [{port: http}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: default}
+spec:
+  clusterIP: None
+  selector: {app: web}
+  ports: [{name: http, port: 80}]
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: web, namespace: default}
+spec:
+  serviceName: web
+  replicas: 1
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: c, image: nginx}]
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: cfg, namespace: default}
+data: {a: b}
+---
+apiVersion: example.com/v1
+kind: Widget
+metadata: {name: w, namespace: default}
+`
+
 func workload(kind, apiVersion, name string) string {
 	spec := `  replicas: 2
   selector: {matchLabels: {app: ` + name + `}}
@@ -48,7 +171,9 @@ func workload(kind, apiVersion, name string) string {
 // the run does not act on: each kind is named once, with the file:line of
 // its first object, in the text output and the JSON export's warnings; the
 // workloads and budgets the run's controllers act on are not, nor a
-// workload whose pods the fixture holds (as a snapshot's).
+// workload whose pods the fixture holds (as a snapshot's). Every kind a
+// chart holds loads; a kind nothing defines is named as skipped; the
+// pending pods are scheduled all the same.
 func TestExplainNamesWhatNothingReads(t *testing.T) {
 	dir := t.TempDir()
 	tests := []struct {
@@ -72,6 +197,27 @@ func TestExplainNamesWhatNothingReads(t *testing.T) {
 			want: []string{
 				"F:26: Secret default/s1 and 1 more: not read by the scheduler, admission or any controller a run has; ignored",
 				"F:41: CronJob default/nightly: none of its pods is scheduled: schedscope runs no CronJob controller to make them; list its pods as Pods, or snapshot a cluster that runs it",
+			},
+		},
+		{
+			name: "the kinds of a chart",
+			docs: unreadNode + chartKinds + unreadPod,
+			want: []string{
+				"F:119: unknown kind example.com/v1 Widget: neither built in nor defined by a CustomResourceDefinition in the fixture; skipped",
+				"F:6: ClusterRole reader: not read by the scheduler, admission or any controller a run has; ignored",
+				"F:11: ClusterRoleBinding reader: not read by the scheduler, admission or any controller a run has; ignored",
+				"F:17: Role default/r: not read by the scheduler, admission or any controller a run has; ignored",
+				"F:22: RoleBinding default/r: not read by the scheduler, admission or any controller a run has; ignored",
+				"F:28: ServiceAccount default/web: not read by the scheduler, admission or any controller a run has; ignored",
+				"F:32: Secret default/s: not read by the scheduler, admission or any controller a run has; ignored",
+				"F:37: MutatingWebhookConfiguration m: not read by the scheduler, admission or any controller a run has; ignored",
+				"F:46: ValidatingWebhookConfiguration v: not read by the scheduler, admission or any controller a run has; ignored",
+				"F:55: NetworkPolicy default/np: not read by the scheduler, admission or any controller a run has; ignored",
+				"F:60: Ingress default/web: not read by the scheduler, admission or any controller a run has; ignored",
+				"F:69: HorizontalPodAutoscaler default/web: not read by the scheduler, admission or any controller a run has; ignored",
+				"F:76: CustomResourceDefinition servicemonitors.monitoring.coreos.com: not read by the scheduler, admission or any controller a run has; ignored",
+				"F:89: ServiceMonitor default/web: not read by the scheduler, admission or any controller a run has; ignored",
+				"F:114: ConfigMap default/cfg: not read by the scheduler, admission or any controller a run has; ignored",
 			},
 		},
 		{
@@ -105,10 +251,20 @@ spec:
 				t.Fatalf("explain: exit %d: %s", code, errOut)
 			}
 			var got []string
+			results := 0
 			for _, l := range strings.Split(out, "\n") {
 				if w, ok := strings.CutPrefix(l, "warning: "); ok {
 					got = append(got, w)
 				}
+				if r, ok := strings.CutPrefix(l, "result: "); ok {
+					results++
+					if !strings.HasPrefix(r, "bound to") {
+						t.Errorf("a pod was not scheduled: %s", l)
+					}
+				}
+			}
+			if results == 0 {
+				t.Errorf("no pod was scheduled:\n%s", out)
 			}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("text warnings (-want +got):\n%s", diff)
