@@ -29,9 +29,11 @@ import (
 //  1. the document order of the workload it belongs to (a ReplicaSet's pod
 //     by its Deployment), as kubectl apply -f creates documents one after
 //     another;
-//  2. then its namespace and name, digits compared as numbers (web-2 before
-//     web-10; a StatefulSet's ordinals in order; a generated name is drawn
-//     from the run's seed, fixture.identities).
+//  2. then its namespace, the node it is made for (a DaemonSet's pod, by
+//     its node affinity: in node order) and its name, digits compared as
+//     numbers (web-2 before web-10; a StatefulSet's ordinals and an indexed
+//     Job's indexes in order; a generated name is drawn from the object,
+//     fixture.identities, so replicas alike come in an order of their own).
 //
 // The controllers see every pod at once, as kube-controller-manager's
 // informers do; only the scheduler's handlers wait. A pod held here has been
@@ -177,6 +179,7 @@ func (g *gatedHandler) OnDelete(obj interface{}) {
 type arrivalRank struct {
 	document  int // of its workload in the fixture; past the last when none
 	namespace string
+	node      string // the one node its affinity allows, if one
 	name      string
 }
 
@@ -187,12 +190,33 @@ func (r arrivalRank) compare(o arrivalRank) int {
 	if c := strings.Compare(r.namespace, o.namespace); c != 0 {
 		return c
 	}
+	if c := naturalCompare(r.node, o.node); c != 0 {
+		return c
+	}
 	return naturalCompare(r.name, o.name)
+}
+
+// madeFor is the one node p's required node affinity allows by name, as
+// the DaemonSet controller writes it (a matchFields term on metadata.name),
+// or "".
+func madeFor(p *v1.Pod) string {
+	a := p.Spec.Affinity
+	if a == nil || a.NodeAffinity == nil || a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution == nil {
+		return ""
+	}
+	for _, term := range a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms {
+		for _, f := range term.MatchFields {
+			if f.Key == metav1.ObjectNameField && f.Operator == v1.NodeSelectorOpIn && len(f.Values) == 1 {
+				return f.Values[0]
+			}
+		}
+	}
+	return ""
 }
 
 // arrivalRank ranks p by its workload's document.
 func (e *Engine) arrivalRank(p *v1.Pod) arrivalRank {
-	r := arrivalRank{document: len(e.workloadDocs), namespace: p.Namespace, name: p.Name}
+	r := arrivalRank{document: len(e.workloadDocs), namespace: p.Namespace, node: madeFor(p), name: p.Name}
 	if o := e.withOwner(recorder.PodRef{}, p).Owner; o != nil {
 		if i, ok := e.workloadDocs[o.Kind+"/"+p.Namespace+"/"+o.Name]; ok {
 			r.document = i

@@ -8,6 +8,7 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -76,9 +77,13 @@ func (e *Engine) ClusterState() *recorder.ClusterState {
 	}
 	for _, o := range list(policyv1.SchemeGroupVersion.WithResource("poddisruptionbudgets")) {
 		b := o.(*policyv1.PodDisruptionBudget)
-		st.Budgets = append(st.Budgets, recorder.BudgetState{Namespace: b.Namespace, Name: b.Name,
+		bs := recorder.BudgetState{Namespace: b.Namespace, Name: b.Name,
 			DisruptionsAllowed: b.Status.DisruptionsAllowed, CurrentHealthy: b.Status.CurrentHealthy,
-			DesiredHealthy: b.Status.DesiredHealthy, ExpectedPods: b.Status.ExpectedPods})
+			DesiredHealthy: b.Status.DesiredHealthy, ExpectedPods: b.Status.ExpectedPods}
+		if c := meta.FindStatusCondition(b.Status.Conditions, policyv1.DisruptionAllowedCondition); c != nil && c.Reason == policyv1.SyncFailedReason {
+			bs.Error = c.Message
+		}
+		st.Budgets = append(st.Budgets, bs)
 	}
 	for _, o := range list(v1.SchemeGroupVersion.WithResource("persistentvolumeclaims")) {
 		c := o.(*v1.PersistentVolumeClaim)

@@ -47,6 +47,9 @@ type BudgetState struct {
 	CurrentHealthy     int32  `json:"currentHealthy"`
 	DesiredHealthy     int32  `json:"desiredHealthy"`
 	ExpectedPods       int32  `json:"expectedPods"`
+	// Error is why the disruption controller could not compute the
+	// budget (its DisruptionAllowed condition's SyncFailed message).
+	Error string `json:"error,omitempty"`
 }
 
 // ClaimState is a PersistentVolumeClaim at the end of a run.

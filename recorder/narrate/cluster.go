@@ -81,3 +81,15 @@ func Claim(c recorder.ClaimState) string {
 	}
 	return s
 }
+
+// Lost words what a run lost, as one warning line: "Deployment shop/web: 2
+// of 5 pod(s) not made: <the controller's error>".
+func Lost(l recorder.Lost) string {
+	s := fmt.Sprintf("%s %s/%s: %s", l.Kind, l.Namespace, l.Name, l.What)
+	if l.Cause != "" {
+		s += ": " + l.Cause
+	} else {
+		s += " (no controller said why)"
+	}
+	return s
+}

@@ -2,11 +2,14 @@ package commands
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/schedscope/schedscope/fixtures"
@@ -69,22 +72,19 @@ func TestExplainIsAFunctionOfItsInputs(t *testing.T) {
 	runs := runsEach(t, 20)
 	for _, path := range controllerFixtures(t, t.TempDir()) {
 		t.Run(strings.TrimSuffix(filepath.Base(path), ".yaml"), func(t *testing.T) {
-			var first string
-			for i := range runs {
+			outs := inParallel(t, runs, func(i int) (string, error) {
 				out, errOut, code := run(t, "explain", "-f", path, "-o", "json")
 				if code != 0 {
-					t.Fatalf("run %d: exit %d: %s", i+1, code, errOut)
+					return "", fmt.Errorf("run %d: exit %d: %s", i+1, code, errOut)
 				}
-				got := maskTimes(t, out)
-				if i == 0 {
-					first = got
-					if !strings.Contains(got, `"cycles":[{`) {
-						t.Fatalf("no cycle in the first run: %.300s", got)
-					}
-					continue
-				}
-				if got != first {
-					t.Fatalf("run %d differs from run 1 at: %s", i+1, firstDifference(first, got))
+				return maskTimes(out)
+			})
+			if !strings.Contains(outs[0], `"cycles":[{`) {
+				t.Fatalf("no cycle in the first run: %.300s", outs[0])
+			}
+			for i, got := range outs[1:] {
+				if got != outs[0] {
+					t.Fatalf("run %d differs from run 1 at: %s", i+2, firstDifference(outs[0], got))
 				}
 			}
 		})
@@ -98,16 +98,38 @@ func TestDiffOfAConfigurationAgainstItself(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	runs := runsEach(t, 100)
-	for i := range runs {
+	inParallel(t, runsEach(t, 100), func(i int) (string, error) {
 		out, errOut, code := run(t, "diff", "-f", everyWorkload, "--config", cfg, "--with-config", cfg)
-		if code != 0 {
-			t.Fatalf("run %d: exit %d\n%s%s", i+1, code, out, errOut)
+		if code != 0 || !strings.Contains(out, "0 of 20 pod(s) changed") {
+			return "", fmt.Errorf("run %d: exit %d, want 0 with all 20 pods compared and none changed:\n%s%s", i+1, code, out, errOut)
 		}
-		if !strings.Contains(out, "0 of 20 pod(s) changed") {
-			t.Fatalf("run %d: want all 20 pods compared and none changed, got:\n%s", i+1, out)
+		return out, nil
+	})
+}
+
+// inParallel calls f(0) … f(n-1), several at once (a run mostly waits
+// for its controllers; runs side by side also vary its timing the more),
+// and returns their results in order; the first error fails the test.
+func inParallel(t *testing.T, n int, f func(i int) (string, error)) []string {
+	t.Helper()
+	out := make([]string, n)
+	errs := make([]error, n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(n, 6) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				out[i], errs[i] = f(i)
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
 		}
 	}
+	return out
 }
 
 // timeLike matches a value that states a time or a duration.
@@ -115,11 +137,10 @@ var timeLike = regexp.MustCompile(`^(\d{4}-\d\d-\d\dT.*|[0-9.]+(ns|µs|ms|s|m|h)
 
 // maskTimes rewrites an explain -o json with every time, duration and
 // queue-event sequence number replaced by null, keys sorted.
-func maskTimes(t *testing.T, out string) string {
-	t.Helper()
+func maskTimes(out string) (string, error) {
 	var v any
 	if err := json.Unmarshal([]byte(out), &v); err != nil {
-		t.Fatalf("explain -o json: %v", err)
+		return "", fmt.Errorf("explain -o json: %v", err)
 	}
 	var mask func(v any, inQueue bool) any
 	mask = func(v any, inQueue bool) any {
@@ -147,10 +168,7 @@ func maskTimes(t *testing.T, out string) string {
 		return v
 	}
 	b, err := json.Marshal(mask(v, false))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
+	return string(b), err
 }
 
 // firstDifference shows where a and b first differ.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 
 	"github.com/spf13/cobra"
@@ -13,6 +14,7 @@ import (
 	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/recorder/visible"
 	"github.com/schedscope/schedscope/tui"
 )
@@ -22,8 +24,10 @@ type ExplainOptions struct {
 	simOptions
 	Pod    string
 	Output string
-	// ExitCode makes the command fail when a pod ends without a node.
+	// ExitCode makes the command fail when a pod ends without a node or
+	// the run lost an object (recorder.Lost).
 	ExitCode bool
+	lost     []recorder.Lost
 }
 
 // NewCmdExplain prints every scheduling cycle of a fixture, headlessly.
@@ -94,6 +98,20 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 		return err
 	}
 	fx := o.source.fixture()
+	// One line for each error upstream code logged, however often, and
+	// one warning for each object the run lost, with its cause.
+	problems = onceEach(problems)
+	texts := make([]string, len(problems))
+	for i, p := range problems {
+		texts[i] = p.Error()
+		if ue := (*engine.UpstreamLogError)(nil); errors.As(p, &ue) && ue.Err != nil {
+			texts[i] = ue.Err.Error() // the controller's own words
+		}
+	}
+	o.lost = cluster.Lost(texts)
+	for _, l := range o.lost {
+		warnings = append(warnings, narrate.Lost(l))
+	}
 	sortCycles(cycles)
 	pods := recorder.PodStates(cycles, never, queue)
 	// What explain prints for the user to run next names a controller's
@@ -148,6 +166,9 @@ func (o *ExplainOptions) finish(out cyclesOutput, problems []error, pods []recor
 		for _, p := range problems {
 			fmt.Fprintf(o.streams.ErrOut, "problem: %s\n", visible.String(p.Error()))
 		}
+	}
+	if o.ExitCode && len(o.lost) > 0 {
+		return errorf("the run lost %d object(s): %s", len(o.lost), visible.String(narrate.Lost(o.lost[0])))
 	}
 	if o.ExitCode {
 		var stuck []string
@@ -205,3 +226,40 @@ func (o *ExplainOptions) printWorkload(header recorder.Header, fx *fixture.Fixtu
 		problems: problems, cycles: keptCycles, pods: keptPods, cluster: st, suggest: suggest}
 	return o.finish(out, problems, keptPods)
 }
+
+// onceEach keeps the first of each problem, those alike but for a
+// generated name (a pod's, as a controller retrying a sync that cannot
+// succeed makes one per try) counted in it.
+func onceEach(problems []error) []error {
+	count := map[string]int{}
+	var out []error
+	for _, p := range problems {
+		key := generatedName.ReplaceAllString(p.Error(), "-")
+		if count[key] == 0 {
+			out = append(out, p)
+		}
+		count[key]++
+	}
+	for i, p := range out {
+		if n := count[generatedName.ReplaceAllString(p.Error(), "-")]; n > 1 {
+			out[i] = repeatedProblem{p, n - 1}
+		}
+	}
+	return out
+}
+
+// generatedName matches the suffix kube-apiserver's name generator adds
+// (five characters of its alphabet) at the end of a name.
+var generatedName = regexp.MustCompile(`-[` + generatedSuffix + `]{5}\b`)
+
+// repeatedProblem is a problem reported n more times, alike.
+type repeatedProblem struct {
+	error
+	n int
+}
+
+func (r repeatedProblem) Error() string {
+	return fmt.Sprintf("%s (and %d more like it)", r.error.Error(), r.n)
+}
+
+func (r repeatedProblem) Unwrap() error { return r.error }
