@@ -61,4 +61,3 @@ func (s *ClusterState) Lost(problems []string) []Lost {
 	}
 	return out
 }
-
