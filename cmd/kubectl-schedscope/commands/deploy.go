@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	appsv1 "k8s.io/api/apps/v1"
@@ -191,6 +192,11 @@ func dropEmpty(b []byte) []byte {
 	return bytes.Join(kept, nil)
 }
 
+// deployGracePeriod is the pod's terminationGracePeriodSeconds: on SIGTERM
+// live closes its recording and sends its last traces, which --otlp-timeout
+// (5 s by default) bounds; the rest is room for a slow volume.
+const deployGracePeriod = 30 * time.Second
+
 func (o *DeployOptions) deployment(meta metav1.ObjectMeta) *appsv1.Deployment {
 	args := []string{"live", "--no-tui", "-A", "--config", configDir + "/" + configKey,
 		"--record", recordingsDir + "/flight.ssr", "--max-size", strconv.FormatInt(o.MaxSize, 10), "--keep", strconv.Itoa(o.Keep),
@@ -206,7 +212,7 @@ func (o *DeployOptions) deployment(meta metav1.ObjectMeta) *appsv1.Deployment {
 		env = append(env, v1.EnvVar{Name: "OTEL_RESOURCE_ATTRIBUTES", Value: "k8s.cluster.name=" + o.ClusterName})
 	}
 	yes, no := true, false
-	uid := int64(deployUID)
+	uid, grace := int64(deployUID), int64(deployGracePeriod/time.Second)
 	one := int32(1)
 	probe := func(path string, period int32) *v1.Probe {
 		return &v1.Probe{ProbeHandler: v1.ProbeHandler{HTTPGet: &v1.HTTPGetAction{Path: path, Port: intstr.FromString("health")}}, PeriodSeconds: period}
@@ -223,7 +229,8 @@ func (o *DeployOptions) deployment(meta metav1.ObjectMeta) *appsv1.Deployment {
 			Template: v1.PodTemplateSpec{
 				ObjectMeta: metav1.ObjectMeta{Labels: labels},
 				Spec: v1.PodSpec{
-					ServiceAccountName: deployName,
+					ServiceAccountName:            deployName,
+					TerminationGracePeriodSeconds: &grace,
 					SecurityContext: &v1.PodSecurityContext{RunAsNonRoot: &yes, RunAsUser: &uid, RunAsGroup: &uid, FSGroup: &uid,
 						SeccompProfile: &v1.SeccompProfile{Type: v1.SeccompProfileTypeRuntimeDefault}},
 					Containers: []v1.Container{{

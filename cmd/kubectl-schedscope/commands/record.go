@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -84,7 +82,7 @@ func (o *RecordOptions) Validate() error {
 // to a temporary file renamed over the output when the fixture has settled.
 // A signal that can be caught stops the run and keeps that file.
 func (o *RecordOptions) Run(ctx context.Context) error {
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	ctx, stop := interruptible(ctx)
 	defer stop()
 	var out io.Writer = o.streams.Out
 	where := "standard output"
