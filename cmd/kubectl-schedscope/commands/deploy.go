@@ -129,6 +129,9 @@ func (o *DeployOptions) manifests(cmd *cobra.Command) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
+		if b, err = withoutExtenderTLS(b); err != nil {
+			return nil, fmt.Errorf("%s: %w", o.Config, err)
+		}
 		config, opts.Config = b, cfg
 	}
 	role, err := clusterRole(cmd.Context(), opts)
@@ -190,6 +193,31 @@ func dropEmpty(b []byte) []byte {
 		}
 	}
 	return bytes.Join(kept, nil)
+}
+
+// withoutExtenderTLS returns a KubeSchedulerConfiguration without its
+// extenders' tlsConfig (private key, certificate, CA): the deployed live
+// never calls an extender, and a ConfigMap is no place for a key. A
+// configuration without one is returned as it was, comments and all.
+func withoutExtenderTLS(config []byte) ([]byte, error) {
+	var doc map[string]any
+	if err := yaml.Unmarshal(config, &doc); err != nil {
+		return nil, err
+	}
+	extenders, _ := doc["extenders"].([]any)
+	stripped := false
+	for _, e := range extenders {
+		if ext, ok := e.(map[string]any); ok {
+			if _, ok := ext["tlsConfig"]; ok {
+				delete(ext, "tlsConfig")
+				stripped = true
+			}
+		}
+	}
+	if !stripped {
+		return config, nil
+	}
+	return yaml.Marshal(doc)
 }
 
 // deployGracePeriod is the pod's terminationGracePeriodSeconds: on SIGTERM
