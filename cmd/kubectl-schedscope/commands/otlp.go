@@ -33,12 +33,21 @@ func (o *otlpOptions) addFlags(fs *pflag.FlagSet) {
 }
 
 func (o *otlpOptions) addTimeoutFlag(fs *pflag.FlagSet) {
-	fs.DurationVar(&o.Timeout, "otlp-timeout", otel.DefaultTimeout, "how long the OTLP endpoint may take nothing (a request, or the last traces at the end) before the export gives up on it and counts what it dropped")
+	fs.DurationVar(&o.Timeout, "otlp-timeout", otel.DefaultTimeout, "how long the OTLP endpoint may take nothing (a request, or the last traces at the end) before the export gives up on it and counts what it dropped; 0 means the default")
 }
 
 // options are the exporter's options for target t.
 func (o *otlpOptions) options(t otel.Target) otel.Options {
-	return otel.Options{Target: t, Timeout: o.Timeout}
+	return otel.Options{Target: t, Timeout: o.timeout()}
+}
+
+// timeout is --otlp-timeout, or its default where it is 0 (a command that
+// does not take the flag).
+func (o *otlpOptions) timeout() time.Duration {
+	if o.Timeout <= 0 {
+		return otel.DefaultTimeout
+	}
+	return o.Timeout
 }
 
 // target says where traces go, and whether they go anywhere.
@@ -59,8 +68,8 @@ func (o *otlpOptions) target() (otel.Target, bool, error) {
 
 // validate checks the flags before anything runs.
 func (o *otlpOptions) validate() error {
-	if o.Timeout <= 0 {
-		return errorf("--otlp-timeout must be more than 0, not %s", o.Timeout)
+	if o.Timeout < 0 {
+		return errorf("--otlp-timeout must not be negative, not %s", o.Timeout)
 	}
 	_, _, err := o.target()
 	return err
@@ -79,7 +88,7 @@ func (o *otlpOptions) tee(ctx context.Context, src tui.Source, w io.Writer) (tui
 	if err != nil {
 		return nil, nil, err
 	}
-	tee := &otlpTee{src: src, exp: exp, timeout: o.Timeout}
+	tee := &otlpTee{src: src, exp: exp, timeout: o.timeout()}
 	finish := func() {
 		ctx, cancel := context.WithDeadline(context.WithoutCancel(ctx), tee.deadline())
 		defer cancel()
