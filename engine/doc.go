@@ -55,8 +55,8 @@
 //     FlushHeld, with Options.OnDecided); the session itself is package
 //     engine/live, and engine/cluster is the read-only connection it shares
 //     with snapshot (kubeconfig loading, the read-only transport, the access
-//     check). snapshot.go and snapshot_scrub.go write a cluster as a fixture,
-//     keeping only what the scheduler reads.
+//     check). snapshot.go writes a cluster as a fixture, keeping only what
+//     the scheduler reads (package engine/scrub, the one allow-list of it).
 //   - What-if. fork.go captures the state a cycle saw and re-runs it;
 //     fork_runner.go re-runs many changes of one pod, and of nodes it can
 //     write and write back, on one scheduler;

@@ -19,13 +19,14 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/schedscope/schedscope/engine/cluster"
+	"github.com/schedscope/schedscope/engine/scrub"
 )
 
 // Snapshot reads, through r, everything a scheduler with opts reads from the
 // cluster and returns it as a fixture manifest that sim and explain accept:
 // running pods before pending ones, pending pods in the order the scheduling
 // queue takes them (priority, then age). Each object keeps only the fields
-// the scheduler reads, from an allow-list per kind (scrub). Secrets and
+// the scheduler reads, from an allow-list per kind (engine/scrub). Secrets and
 // ConfigMaps are never read.
 func Snapshot(ctx context.Context, r *cluster.Reader, opts *Options, timeout time.Duration) ([]byte, error) {
 	gvrs, err := SnapshotResources(ctx, opts)
@@ -98,7 +99,7 @@ func Snapshot(ctx context.Context, r *cluster.Reader, opts *Options, timeout tim
 	unknown := map[string]bool{}
 	for i, group := range [][]runtime.Object{rest, running, pending} {
 		for _, obj := range group {
-			obj, known := scrub(obj)
+			obj, known := scrub.Object(obj)
 			if obj == nil {
 				continue
 			}

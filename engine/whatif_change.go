@@ -19,6 +19,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/schedscope/schedscope/engine/fixture"
+	"github.com/schedscope/schedscope/engine/scrub"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/input"
 	"github.com/schedscope/schedscope/recorder/narrate"
@@ -674,7 +675,7 @@ func applyEdit(full, view, edited, out runtime.Object) error {
 
 // PodYAML is the pod as the scheduler saw it at the fork, as a manifest to
 // edit and give back as a recorder.EditPod. It holds what the scheduler reads, by the
-// allow-list a snapshot keeps (scrubPod): environment, commands, probes,
+// allow-list a snapshot keeps (scrub.Pod): environment, commands, probes,
 // annotations and secret names are not in it, so they never reach an
 // editor's file.
 func (f *Fork) PodYAML() ([]byte, error) {
@@ -682,7 +683,7 @@ func (f *Fork) PodYAML() ([]byte, error) {
 }
 
 // NodeYAML is a node as the scheduler saw it at the fork, to edit and give
-// back as a recorder.EditNode; like PodYAML, what the scheduler reads only (scrubNode).
+// back as a recorder.EditNode; like PodYAML, what the scheduler reads only (scrub.Node).
 func (f *Fork) NodeYAML(name string) ([]byte, error) {
 	i, err := f.nodeIndex(name)
 	if err != nil {
@@ -693,14 +694,14 @@ func (f *Fork) NodeYAML(name string) ([]byte, error) {
 
 // podView is the part of p that PodYAML shows.
 func podView(p *v1.Pod) *v1.Pod {
-	v := scrubPod(p)
+	v := scrub.Pod(p)
 	v.APIVersion, v.Kind = "v1", "Pod"
 	return v
 }
 
 // nodeView is the part of n that NodeYAML shows.
 func nodeView(n *v1.Node) *v1.Node {
-	v := scrubNode(n)
+	v := scrub.Node(n)
 	v.APIVersion, v.Kind = "v1", "Node"
 	return v
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	appsv1 "k8s.io/api/apps/v1"
@@ -128,6 +129,9 @@ func (o *DeployOptions) manifests(cmd *cobra.Command) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
+		if b, err = withoutExtenderTLS(b); err != nil {
+			return nil, fmt.Errorf("%s: %w", o.Config, err)
+		}
 		config, opts.Config = b, cfg
 	}
 	role, err := clusterRole(cmd.Context(), opts)
@@ -191,6 +195,36 @@ func dropEmpty(b []byte) []byte {
 	return bytes.Join(kept, nil)
 }
 
+// withoutExtenderTLS returns a KubeSchedulerConfiguration without its
+// extenders' tlsConfig (private key, certificate, CA): the deployed live
+// never calls an extender, and a ConfigMap is no place for a key. A
+// configuration without one is returned as it was, comments and all.
+func withoutExtenderTLS(config []byte) ([]byte, error) {
+	var doc map[string]any
+	if err := yaml.Unmarshal(config, &doc); err != nil {
+		return nil, err
+	}
+	extenders, _ := doc["extenders"].([]any)
+	stripped := false
+	for _, e := range extenders {
+		if ext, ok := e.(map[string]any); ok {
+			if _, ok := ext["tlsConfig"]; ok {
+				delete(ext, "tlsConfig")
+				stripped = true
+			}
+		}
+	}
+	if !stripped {
+		return config, nil
+	}
+	return yaml.Marshal(doc)
+}
+
+// deployGracePeriod is the pod's terminationGracePeriodSeconds: on SIGTERM
+// live closes its recording and sends its last traces, which --otlp-timeout
+// (5 s by default) bounds; the rest is room for a slow volume.
+const deployGracePeriod = 30 * time.Second
+
 func (o *DeployOptions) deployment(meta metav1.ObjectMeta) *appsv1.Deployment {
 	args := []string{"live", "--no-tui", "-A", "--config", configDir + "/" + configKey,
 		"--record", recordingsDir + "/flight.ssr", "--max-size", strconv.FormatInt(o.MaxSize, 10), "--keep", strconv.Itoa(o.Keep),
@@ -206,7 +240,7 @@ func (o *DeployOptions) deployment(meta metav1.ObjectMeta) *appsv1.Deployment {
 		env = append(env, v1.EnvVar{Name: "OTEL_RESOURCE_ATTRIBUTES", Value: "k8s.cluster.name=" + o.ClusterName})
 	}
 	yes, no := true, false
-	uid := int64(deployUID)
+	uid, grace := int64(deployUID), int64(deployGracePeriod/time.Second)
 	one := int32(1)
 	probe := func(path string, period int32) *v1.Probe {
 		return &v1.Probe{ProbeHandler: v1.ProbeHandler{HTTPGet: &v1.HTTPGetAction{Path: path, Port: intstr.FromString("health")}}, PeriodSeconds: period}
@@ -223,7 +257,8 @@ func (o *DeployOptions) deployment(meta metav1.ObjectMeta) *appsv1.Deployment {
 			Template: v1.PodTemplateSpec{
 				ObjectMeta: metav1.ObjectMeta{Labels: labels},
 				Spec: v1.PodSpec{
-					ServiceAccountName: deployName,
+					ServiceAccountName:            deployName,
+					TerminationGracePeriodSeconds: &grace,
 					SecurityContext: &v1.PodSecurityContext{RunAsNonRoot: &yes, RunAsUser: &uid, RunAsGroup: &uid, FSGroup: &uid,
 						SeccompProfile: &v1.SeccompProfile{Type: v1.SeccompProfileTypeRuntimeDefault}},
 					Containers: []v1.Container{{

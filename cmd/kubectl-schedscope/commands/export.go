@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"time"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -40,15 +39,16 @@ func NewCmdExport(streams genericiooptions.IOStreams) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&o.otlp.Endpoint, "otlp", "", "the OTLP endpoint to send to (http://HOST:4318, or http://HOST:4317 for gRPC; default: OTEL_EXPORTER_OTLP_ENDPOINT)")
 	cmd.Flags().StringVar(&o.otlp.Protocol, "otlp-protocol", "", "grpc or http/protobuf (default: OTEL_EXPORTER_OTLP_PROTOCOL, else grpc for port 4317 and http/protobuf otherwise)")
+	o.otlp.addTimeoutFlag(cmd.Flags())
 	return cmd
 }
 
-// exportWait is how long export waits for the backend to take the last
-// traces.
-const exportWait = time.Minute
-
-// Run reads the recording and sends it.
+// Run reads the recording and sends it, as fast as the backend takes it;
+// when the backend takes nothing for --otlp-timeout, the rest is dropped.
 func (o *ExportOptions) Run(ctx context.Context) error {
+	if err := o.otlp.validate(); err != nil {
+		return err
+	}
 	t, ok, err := o.otlp.target()
 	if err != nil {
 		return err
@@ -61,7 +61,9 @@ func (o *ExportOptions) Run(ctx context.Context) error {
 		return err
 	}
 	defer f.Close()
-	exp, err := otel.New(ctx, otel.Options{Target: t, Wait: true})
+	opts := o.otlp.options(t)
+	opts.Wait = true
+	exp, err := otel.New(ctx, opts)
 	if err != nil {
 		return err
 	}
@@ -85,9 +87,7 @@ func (o *ExportOptions) Run(ctx context.Context) error {
 			break
 		}
 	}
-	wait, cancel := context.WithTimeout(context.WithoutCancel(ctx), exportWait)
-	defer cancel()
-	sum := exp.Close(wait)
+	sum := exp.Close(ctx)
 	newTextWriter(o.streams.Out).printf("%s\n", sum)
 	switch {
 	case sum.Err != nil || sum.Lost() > 0:

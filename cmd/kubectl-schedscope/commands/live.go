@@ -89,8 +89,11 @@ func (o *LiveOptions) Validate() error {
 }
 
 // Run mirrors what the cluster reader reads and schedules until interrupted
-// (or the TUI quits).
+// (or the TUI quits). SIGINT, SIGTERM or SIGHUP ends it as quitting does:
+// the recording is closed and the summary printed.
 func (o *LiveOptions) Run(ctx context.Context, reader *cluster.Reader) error {
+	ctx, stop := interruptible(ctx)
+	defer stop()
 	ns := ""
 	if !o.AllNamespaces {
 		var err error
@@ -111,6 +114,9 @@ func (o *LiveOptions) Run(ctx context.Context, reader *cluster.Reader) error {
 		defer ctl.Close()
 	}
 	session := &liveSource{ctl: ctl}
+	// Deferred first, so printed last: after the recording and the export
+	// have said how they ended.
+	defer o.summarize(ctx, session)
 	eopts.Diagnostic, eopts.OnCycle, eopts.OnQueue = o.mode, session.cycle, session.queue
 	onConnection := session.connection
 	var health *healthServer
@@ -164,13 +170,34 @@ func (o *LiveOptions) Run(ctx context.Context, reader *cluster.Reader) error {
 		name += " · namespace " + ns
 	}
 	// What-if forks the mirror in memory: nothing is sent to the cluster.
-	if err := o.show(ctx, src, name, ctl, newLiveWhatIfSource(ctx, live)); err != nil {
+	err = o.show(ctx, src, name, ctl, newLiveWhatIfSource(ctx, live))
+	if ctx.Err() != nil {
+		// Ended by a signal, which the debugger may also report as its
+		// own interruption: the summary says which.
+		stop() // a second signal ends the process at once
+		err = nil
+	}
+	if err != nil {
 		return err
 	}
 	if rec != nil {
 		return rec.err()
 	}
 	return nil
+}
+
+// summarize says, in one line on standard error, how the session ended and
+// what it saw.
+func (o *LiveOptions) summarize(ctx context.Context, s *liveSource) {
+	why := "ended"
+	if ctx.Err() != nil {
+		why = "stopped: " + context.Cause(ctx).Error()
+	}
+	line := fmt.Sprintf("live: %s after %s and %s", why, plural(int(s.cycles.Load()), "cycle"), plural(int(s.bindings.Load()), "observed binding"))
+	if o.Record != "" {
+		line += "; flight recording closed: " + o.Record
+	}
+	fmt.Fprintln(o.streams.ErrOut, line)
 }
 
 // show reads the session until ctx ends: printed with --no-tui, else in the

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	livemode "github.com/schedscope/schedscope/engine/live"
@@ -25,6 +26,9 @@ type liveSource struct {
 	// step and breakpoints) and reports its state as the source's.
 	ctl *liveControl
 	out relay
+	// cycles and bindings count the cycles run and the bindings observed,
+	// for the summary.
+	cycles, bindings atomic.Int64
 
 	mu     sync.Mutex
 	lostAt time.Time
@@ -66,14 +70,19 @@ func (s *liveSource) Run(ctx context.Context, send func(tui.Event) bool) error {
 		send(tui.Event{Problem: fmt.Errorf("the cluster does not serve %s; the scheduler sees none", k)})
 	}
 	s.out.start(send)
+	defer s.out.stop()
 	return s.live.Run(ctx)
 }
 
 func (s *liveSource) queue(ev *recorder.QueueEvent) { s.out.send(tui.Event{Queue: ev}) }
 
-func (s *liveSource) observed(ob *recorder.Observed) { s.out.send(tui.Event{Observed: ob}) }
+func (s *liveSource) observed(ob *recorder.Observed) {
+	s.bindings.Add(1)
+	s.out.send(tui.Event{Observed: ob})
+}
 
 func (s *liveSource) cycle(c *recorder.Cycle) {
+	s.cycles.Add(1)
 	s.out.send(tui.Event{Cycle: c})
 	if s.ctl != nil {
 		s.ctl.Observe(c)
@@ -113,23 +122,32 @@ func (s *liveSource) connection(err error) {
 
 // relay passes what the engine reports on to the send that Run was given;
 // what it reports before (the mirror filling the queue) is held and passed
-// on first.
+// on first. Once stopped it passes nothing on: the engine's last cycles,
+// finishing after the session ended, find the recording closed.
 type relay struct {
-	mu   sync.Mutex
-	to   func(tui.Event) bool
-	held []tui.Event
+	// mu is held for reading while an event is passed on, so that stop
+	// waits for those in flight.
+	mu      sync.RWMutex
+	to      func(tui.Event) bool
+	stopped bool
+
+	heldMu sync.Mutex
+	held   []tui.Event
 }
 
 func (r *relay) send(ev tui.Event) bool {
-	r.mu.Lock()
-	to := r.to
-	if to == nil {
-		r.held = append(r.held, ev)
-		r.mu.Unlock()
-		return true
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	switch {
+	case r.to != nil:
+		return r.to(ev)
+	case r.stopped:
+		return false
 	}
-	r.mu.Unlock()
-	return to(ev)
+	r.heldMu.Lock()
+	defer r.heldMu.Unlock()
+	r.held = append(r.held, ev)
+	return true
 }
 
 // start passes on what was held, then everything as it comes, to send.
@@ -140,4 +158,11 @@ func (r *relay) start(send func(tui.Event) bool) {
 		send(ev)
 	}
 	r.held, r.to = nil, send
+}
+
+// stop passes nothing on from now, once the events in flight are.
+func (r *relay) stop() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.held, r.to, r.stopped = nil, nil, true
 }

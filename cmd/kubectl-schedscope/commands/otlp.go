@@ -19,6 +19,9 @@ import (
 type otlpOptions struct {
 	Endpoint string
 	Protocol string
+	// Timeout is how long the backend may take nothing before the export
+	// gives up on it; at a command's end, the most it waits for the backend.
+	Timeout time.Duration
 	// flag names the endpoint's flag, for messages (--otlp-endpoint when empty).
 	flag string
 }
@@ -26,6 +29,25 @@ type otlpOptions struct {
 func (o *otlpOptions) addFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Endpoint, "otlp-endpoint", "", "also send every cycle as an OpenTelemetry trace to this OTLP endpoint (http://HOST:4318 or, for gRPC, http://HOST:4317); the standard OTEL_EXPORTER_OTLP_* variables are read too")
 	fs.StringVar(&o.Protocol, "otlp-protocol", "", "OTLP protocol: grpc or http/protobuf (default: OTEL_EXPORTER_OTLP_PROTOCOL, else grpc for port 4317 and http/protobuf otherwise)")
+	o.addTimeoutFlag(fs)
+}
+
+func (o *otlpOptions) addTimeoutFlag(fs *pflag.FlagSet) {
+	fs.DurationVar(&o.Timeout, "otlp-timeout", otel.DefaultTimeout, "how long the OTLP endpoint may take nothing (a request, or the last traces at the end) before the export gives up on it and counts what it dropped; 0 means the default")
+}
+
+// options are the exporter's options for target t.
+func (o *otlpOptions) options(t otel.Target) otel.Options {
+	return otel.Options{Target: t, Timeout: o.timeout()}
+}
+
+// timeout is --otlp-timeout, or its default where it is 0 (a command that
+// does not take the flag).
+func (o *otlpOptions) timeout() time.Duration {
+	if o.Timeout <= 0 {
+		return otel.DefaultTimeout
+	}
+	return o.Timeout
 }
 
 // target says where traces go, and whether they go anywhere.
@@ -46,32 +68,33 @@ func (o *otlpOptions) target() (otel.Target, bool, error) {
 
 // validate checks the flags before anything runs.
 func (o *otlpOptions) validate() error {
+	if o.Timeout < 0 {
+		return errorf("--otlp-timeout must not be negative, not %s", o.Timeout)
+	}
 	_, _, err := o.target()
 	return err
 }
 
-// closeWait is how long a command waits at its end for the traces still
-// queued to reach the backend.
-const closeWait = 10 * time.Second
-
 // tee wraps src so that what it sends is also exported; with no endpoint
 // it returns src and a no-op finish. finish sends what is left and prints
-// the export's summary on w.
+// the export's summary on w. From the source's end to finish's return,
+// the backend is waited for --otlp-timeout at most.
 func (o *otlpOptions) tee(ctx context.Context, src tui.Source, w io.Writer) (tui.Source, func(), error) {
 	t, ok, err := o.target()
 	if err != nil || !ok {
 		return src, func() {}, err
 	}
-	exp, err := otel.New(ctx, otel.Options{Target: t})
+	exp, err := otel.New(ctx, o.options(t))
 	if err != nil {
 		return nil, nil, err
 	}
+	tee := &otlpTee{src: src, exp: exp, timeout: o.timeout()}
 	finish := func() {
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), closeWait)
+		ctx, cancel := context.WithDeadline(context.WithoutCancel(ctx), tee.deadline())
 		defer cancel()
 		fmt.Fprintln(w, exp.Close(ctx))
 	}
-	return &otlpTee{src: src, exp: exp}, finish, nil
+	return tee, finish, nil
 }
 
 // otlpTee is a source whose events are also exported as traces. Export
@@ -79,10 +102,12 @@ func (o *otlpOptions) tee(ctx context.Context, src tui.Source, w io.Writer) (tui
 // backend's errors are sent as problems, again every dropReportEvery
 // while they go on.
 type otlpTee struct {
-	src tui.Source
-	exp *otel.Exporter
+	src     tui.Source
+	exp     *otel.Exporter
+	timeout time.Duration
 
 	mu        sync.Mutex
+	ended     time.Time // when the source ended, if it has
 	toldDrops int64
 	toldAt    time.Time
 	toldErr   string
@@ -129,7 +154,7 @@ func (t *otlpTee) Run(ctx context.Context, send func(tui.Event) bool) error {
 	})
 	// Whatever the source sent is sent on before the session ends, so
 	// that an endpoint that refused it is said on screen.
-	flush, cancel := context.WithTimeout(ctx, closeWait)
+	flush, cancel := context.WithDeadline(ctx, t.deadline())
 	t.exp.Flush(flush)
 	cancel()
 	stop()
@@ -138,6 +163,17 @@ func (t *otlpTee) Run(ctx context.Context, send func(tui.Event) bool) error {
 		locked(tui.Event{Problem: p})
 	}
 	return err
+}
+
+// deadline is when the export must be done: timeout after the source
+// ended (or after now, if it has not).
+func (t *otlpTee) deadline() time.Time {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.ended.IsZero() {
+		t.ended = time.Now()
+	}
+	return t.ended.Add(t.timeout)
 }
 
 // problem is what the export has to say now, if anything.

@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -84,7 +82,7 @@ func (o *RecordOptions) Validate() error {
 // to a temporary file renamed over the output when the fixture has settled.
 // A signal that can be caught stops the run and keeps that file.
 func (o *RecordOptions) Run(ctx context.Context) error {
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	ctx, stop := interruptible(ctx)
 	defer stop()
 	var out io.Writer = o.streams.Out
 	where := "standard output"
@@ -106,7 +104,9 @@ func (o *RecordOptions) Run(ctx context.Context) error {
 		return err
 	}
 	defer finish()
-	var start time.Time
+	// start and end bound the scheduling: what the export does after
+	// the last cycle is not its time.
+	var start, end time.Time
 	n := 0
 	// pods holds every pod with a cycle (the fixture's and those its
 	// controllers made), and how its last cycle ended; not the cycle,
@@ -124,6 +124,7 @@ func (o *RecordOptions) Run(ctx context.Context) error {
 			return err // nothing is recorded without it
 		case ev.Cycle != nil:
 			n++
+			end = time.Now()
 			if l, ok := pods[ev.Cycle.Pod.Key()]; !ok || ev.Cycle.Seq > l.seq {
 				pods[ev.Cycle.Pod.Key()] = last{ev.Cycle.Seq, ev.Cycle.Outcome.Result == recorder.ResultBound}
 			}
@@ -131,7 +132,10 @@ func (o *RecordOptions) Run(ctx context.Context) error {
 		return nil // rec.err keeps the first error
 	})
 	rec.close()
-	took := time.Since(start)
+	if end.IsZero() {
+		end = time.Now()
+	}
+	took := end.Sub(start)
 	if err != nil && ctx.Err() != nil {
 		stop() // a second signal ends the process at once
 		return o.interrupted(f, n, rec.err)

@@ -543,7 +543,9 @@ func (o *WhatIfOptions) sendTraces(ctx context.Context, h recorder.Header, chang
 	if err != nil || !ok {
 		return err
 	}
-	exp, err := otel.New(ctx, otel.Options{Target: t, Wait: true, WhatIf: strings.Join(changes, "; ")})
+	opts := o.otlp.options(t)
+	opts.Wait, opts.WhatIf = true, strings.Join(changes, "; ")
+	exp, err := otel.New(ctx, opts)
 	if err != nil {
 		return err
 	}
@@ -552,8 +554,6 @@ func (o *WhatIfOptions) sendTraces(ctx context.Context, h recorder.Header, chang
 	for _, c := range cycles {
 		exp.Cycle(c)
 	}
-	wait, cancel := context.WithTimeout(context.WithoutCancel(ctx), closeWait)
-	defer cancel()
-	fmt.Fprintln(o.streams.ErrOut, exp.Close(wait))
+	fmt.Fprintln(o.streams.ErrOut, exp.Close(ctx))
 	return nil
 }

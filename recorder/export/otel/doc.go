@@ -62,5 +62,8 @@
 //
 // Export never waits on the backend: cycles go through a bounded queue to
 // the SDK's batch span processor, and what does not fit is dropped and
-// counted (Summary).
+// counted (Summary). Nor does closing, for long: Options.Timeout (default
+// DefaultTimeout) bounds how long the backend may take nothing, after
+// which the exporter gives up on it, cancels its requests and counts what
+// it dropped (exporter.go).
 package otel

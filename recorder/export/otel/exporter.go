@@ -23,6 +23,10 @@ import (
 // before more are dropped: a few seconds of a busy cluster.
 const DefaultQueue = 4096
 
+// DefaultTimeout is how long the backend may take nothing before the
+// exporter gives up on it (Options.Timeout).
+const DefaultTimeout = 5 * time.Second
+
 // Options configure an Exporter.
 type Options struct {
 	Target Target
@@ -33,6 +37,11 @@ type Options struct {
 	// of dropping: for exporting a recording, where nothing runs faster
 	// than the backend takes it.
 	Wait bool
+	// Timeout bounds how long the backend may take nothing: one request,
+	// a Wait for room, or Close. When it passes, the exporter gives up:
+	// requests in flight are cancelled and what is left is dropped and
+	// counted. 0 means DefaultTimeout.
+	Timeout time.Duration
 	// WhatIf, if set, describes the what-if whose cycles these are
 	// (schedscope.whatif).
 	WhatIf string
@@ -51,6 +60,10 @@ type Exporter struct {
 	out   *countingExporter
 	items chan item
 	done  chan struct{}
+	// gone ends when the exporter gives up on the backend; giveUp ends it
+	// with the reason.
+	gone   context.Context
+	giveUp context.CancelCauseFunc
 
 	dropped atomic.Int64
 	cycles  atomic.Int64
@@ -82,10 +95,13 @@ func New(ctx context.Context, o Options) (*Exporter, error) {
 	if o.Queue <= 0 {
 		o.Queue = DefaultQueue
 	}
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
 	spans := o.spans
 	if spans == nil {
 		var err error
-		if spans, err = otlpExporter(ctx, o.Target); err != nil {
+		if spans, err = otlpExporter(ctx, o.Target, o.Timeout); err != nil {
 			return nil, fmt.Errorf("%s: %w", o.Target.From, err)
 		}
 	}
@@ -93,11 +109,14 @@ func New(ctx context.Context, o Options) (*Exporter, error) {
 	// prints to standard error, over the TUI; the exporter below keeps
 	// the error for the summary instead.
 	otelapi.SetErrorHandler(otelapi.ErrorHandlerFunc(func(error) {}))
+	gone, giveUp := context.WithCancelCause(context.Background())
 	e := &Exporter{
 		opts:    o,
-		out:     &countingExporter{SpanExporter: spans},
+		out:     &countingExporter{SpanExporter: spans, gone: gone},
 		items:   make(chan item, o.Queue),
 		done:    make(chan struct{}),
+		gone:    gone,
+		giveUp:  giveUp,
 		stories: map[string][]recorder.QueueEvent{},
 		ended:   map[string]string{},
 	}
@@ -105,21 +124,16 @@ func New(ctx context.Context, o Options) (*Exporter, error) {
 	return e, nil
 }
 
-// exportTimeout bounds one request to the backend; a failed request is
-// retried with backoff for up to retryFor.
-const (
-	exportTimeout = 10 * time.Second
-	retryFor      = 30 * time.Second
-)
-
-func otlpExporter(ctx context.Context, t Target) (*otlptrace.Exporter, error) {
+// otlpExporter sends to t; one request may take up to timeout, and a
+// failed one is retried with backoff for as long again.
+func otlpExporter(ctx context.Context, t Target, timeout time.Duration) (*otlptrace.Exporter, error) {
 	switch t.Protocol {
 	case ProtocolGRPC:
-		return otlptracegrpc.New(ctx, otlptracegrpc.WithEndpointURL(t.URL), otlptracegrpc.WithTimeout(exportTimeout),
-			otlptracegrpc.WithRetry(otlptracegrpc.RetryConfig{Enabled: true, InitialInterval: 500 * time.Millisecond, MaxInterval: 5 * time.Second, MaxElapsedTime: retryFor}))
+		return otlptracegrpc.New(ctx, otlptracegrpc.WithEndpointURL(t.URL), otlptracegrpc.WithTimeout(timeout),
+			otlptracegrpc.WithRetry(otlptracegrpc.RetryConfig{Enabled: true, InitialInterval: 500 * time.Millisecond, MaxInterval: 5 * time.Second, MaxElapsedTime: timeout}))
 	case ProtocolHTTP:
-		return otlptracehttp.New(ctx, otlptracehttp.WithEndpointURL(t.URL), otlptracehttp.WithTimeout(exportTimeout),
-			otlptracehttp.WithRetry(otlptracehttp.RetryConfig{Enabled: true, InitialInterval: 500 * time.Millisecond, MaxInterval: 5 * time.Second, MaxElapsedTime: retryFor}))
+		return otlptracehttp.New(ctx, otlptracehttp.WithEndpointURL(t.URL), otlptracehttp.WithTimeout(timeout),
+			otlptracehttp.WithRetry(otlptracehttp.RetryConfig{Enabled: true, InitialInterval: 500 * time.Millisecond, MaxInterval: 5 * time.Second, MaxElapsedTime: timeout}))
 	}
 	return nil, fmt.Errorf("unknown OTLP protocol %q", t.Protocol)
 }
@@ -137,17 +151,51 @@ func (e *Exporter) Cycle(c *recorder.Cycle) bool { return e.put(item{cycle: c}) 
 func (e *Exporter) Queue(q *recorder.QueueEvent) bool { return e.put(item{queue: q}) }
 
 func (e *Exporter) put(it item) bool {
-	if e.opts.Wait {
-		e.items <- it
-		return true
+	if e.gone.Err() == nil {
+		select {
+		case e.items <- it:
+			return true
+		default:
+		}
+		if e.opts.Wait && e.waitFor(it) {
+			return true
+		}
 	}
-	select {
-	case e.items <- it:
-		return true
-	default:
-		e.dropped.Add(1)
+	e.dropped.Add(1)
+	return false
+}
+
+// waitFor waits for room for it, and gives up on the backend when it has
+// taken nothing for Options.Timeout.
+func (e *Exporter) waitFor(it item) bool {
+	tick := time.NewTicker(e.checkEvery())
+	defer tick.Stop()
+	for {
+		select {
+		case e.items <- it:
+			return true
+		case <-e.gone.Done():
+			return false
+		case now := <-tick.C:
+			if e.stalled(now) {
+				return false
+			}
+		}
+	}
+}
+
+// checkEvery is how often a wait asks whether the backend stalled.
+func (e *Exporter) checkEvery() time.Duration { return max(e.opts.Timeout/10, time.Millisecond) }
+
+// stalled reports whether the backend has taken nothing for
+// Options.Timeout while asked to, and if so gives up on it.
+func (e *Exporter) stalled(now time.Time) bool {
+	since := e.out.unanswered.Load()
+	if since == 0 || now.Sub(time.Unix(0, since)) < e.opts.Timeout {
 		return false
 	}
+	e.giveUp(fmt.Errorf("the backend took nothing for %s", e.opts.Timeout))
+	return true
 }
 
 // Summary is what an exporter did.
@@ -156,8 +204,12 @@ type Summary struct {
 	// Cycles is how many cycles became traces, Spans how many spans they
 	// made, Sent how many of those the backend accepted.
 	Cycles, Spans, Sent int64
-	// Dropped counts the cycles and queue events that found the queue full.
+	// Dropped counts the cycles and queue events that found the queue full
+	// or were left when the exporter gave up.
 	Dropped int64
+	// GaveUp, if set, says why the exporter stopped waiting for the
+	// backend (Options.Timeout, or Close's context ending).
+	GaveUp error
 	// Err is the last error the backend returned, if any.
 	Err error
 }
@@ -175,7 +227,10 @@ func (s Summary) String() string {
 	if s.Lost() > 0 {
 		msg = fmt.Sprintf("otlp: %s made %d spans; %d reached %s", cycles, s.Spans, s.Sent, s.Target.URL)
 	}
-	if s.Dropped > 0 {
+	switch {
+	case s.GaveUp != nil:
+		msg += fmt.Sprintf("; gave up (%v): dropped %d spans and %d records not yet made into spans", s.GaveUp, s.Lost(), s.Dropped)
+	case s.Dropped > 0:
 		msg += fmt.Sprintf("; %d records dropped, the export being slower than the scheduler", s.Dropped)
 	}
 	if s.Err != nil {
@@ -187,7 +242,11 @@ func (s Summary) String() string {
 // Status is the summary so far, while the exporter runs; spans still in
 // the batch processor count as not yet sent.
 func (e *Exporter) Status() Summary {
-	return Summary{Target: e.opts.Target, Cycles: e.cycles.Load(), Spans: e.spans.Load(), Sent: e.out.sent.Load(), Dropped: e.dropped.Load(), Err: e.out.error()}
+	s := Summary{Target: e.opts.Target, Cycles: e.cycles.Load(), Spans: e.spans.Load(), Sent: e.out.sent.Load(), Dropped: e.dropped.Load(), Err: e.out.error()}
+	if e.gone.Err() != nil {
+		s.GaveUp = context.Cause(e.gone)
+	}
+	return s
 }
 
 // Flush sends what was handed over so far, waiting until ctx ends at most.
@@ -210,24 +269,58 @@ func (e *Exporter) Flush(ctx context.Context) error {
 	return e.tp.ForceFlush(ctx)
 }
 
-// Close sends what is queued, waiting until ctx ends at most, and says what
-// was sent. Begin, Cycle and Queue must not be called after it.
+// Close sends what is queued and says what was sent. It gives up on the
+// backend when ctx ends or the backend has taken nothing for
+// Options.Timeout: requests in flight are cancelled, what is left is
+// dropped and counted, and Close returns at once. Begin, Cycle and Queue
+// must not be called after it.
 func (e *Exporter) Close(ctx context.Context) Summary {
 	e.closeOnce.Do(func() {
 		close(e.items)
+		closed := make(chan struct{})
+		watched := make(chan struct{})
+		go func() {
+			defer close(watched)
+			e.watch(ctx, closed)
+		}()
 		<-e.done
+		// Shut down within e.gone: once given up, nothing is waited for.
 		var err error
 		if e.tp != nil {
-			err = e.tp.Shutdown(ctx)
+			err = e.tp.Shutdown(e.gone)
 		} else {
-			err = e.out.Shutdown(ctx)
+			err = e.out.Shutdown(e.gone)
 		}
+		close(closed)
+		<-watched
 		e.summary = e.Status()
-		if e.summary.Err == nil && err != nil && e.summary.Lost() > 0 {
+		if e.summary.Err == nil && err != nil && e.summary.Lost() > 0 && e.summary.GaveUp == nil {
 			e.summary.Err = err
 		}
 	})
 	return e.summary
+}
+
+// watch gives up on the backend when ctx ends or the backend has taken
+// nothing for Options.Timeout, until closed is.
+func (e *Exporter) watch(ctx context.Context, closed <-chan struct{}) {
+	tick := time.NewTicker(e.checkEvery())
+	defer tick.Stop()
+	for {
+		select {
+		case <-closed:
+			return
+		case <-e.gone.Done():
+			return
+		case <-ctx.Done():
+			e.giveUp(fmt.Errorf("no time left to send: %w", context.Cause(ctx)))
+			return
+		case now := <-tick.C:
+			if e.stalled(now) {
+				return
+			}
+		}
+	}
 }
 
 func (e *Exporter) run() {
@@ -236,6 +329,8 @@ func (e *Exporter) run() {
 		switch {
 		case it.flushed != nil:
 			close(it.flushed)
+		case e.gone.Err() != nil:
+			e.dropped.Add(1) // given up on: nothing more is made to be sent
 		case it.header != nil:
 			e.begin(*it.header)
 		case e.tp == nil:
@@ -325,16 +420,33 @@ func (e *Exporter) keepStory(q *recorder.QueueEvent) {
 	e.stories[k] = append(s, *q)
 }
 
-// countingExporter counts what the backend accepted and keeps its last error.
+// countingExporter counts what the backend accepted and keeps its last
+// error. Once gone ends, its requests are cancelled and new ones fail at
+// once, so that nothing waits on a backend given up on.
 type countingExporter struct {
 	sdktrace.SpanExporter
+	gone context.Context
 	sent atomic.Int64
-	mu   sync.Mutex
-	err  error
+	// unanswered is when (Unix ns) the requests since the backend last
+	// accepted spans began; 0 when it accepted the last.
+	unanswered atomic.Int64
+	mu         sync.Mutex
+	err        error
 }
 
 func (c *countingExporter) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnlySpan) error {
+	if c.gone.Err() != nil {
+		return context.Cause(c.gone)
+	}
+	c.unanswered.CompareAndSwap(0, time.Now().UnixNano())
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stop := context.AfterFunc(c.gone, func() { cancel(context.Cause(c.gone)) })
+	defer stop()
 	err := c.SpanExporter.ExportSpans(ctx, spans)
+	if err != nil && c.gone.Err() != nil {
+		return err // the cancellation, not the backend's answer
+	}
 	if err != nil {
 		c.mu.Lock()
 		c.err = err
@@ -342,6 +454,7 @@ func (c *countingExporter) ExportSpans(ctx context.Context, spans []sdktrace.Rea
 		return err
 	}
 	c.sent.Add(int64(len(spans)))
+	c.unanswered.Store(0)
 	return nil
 }
 

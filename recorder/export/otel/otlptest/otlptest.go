@@ -1,7 +1,8 @@
 // Package otlptest starts the OTLP receiver of schedscope's trace tests
 // (../testreceiver: the OpenTelemetry Collector's own otlpreceiver with an
 // in-memory consumer, a module of its own) and reads back what it received.
-// It is for tests, as net/http/httptest is.
+// Silent (silent.go) is the other end: a backend that accepts and never
+// answers. It is for tests, as net/http/httptest is.
 package otlptest
 
 import (

@@ -1,7 +1,6 @@
-package engine
+package scrub
 
 import (
-	"context"
 	"reflect"
 	"strings"
 	"testing"
@@ -10,15 +9,10 @@ import (
 	v1 "k8s.io/api/core/v1"
 	resourcev1 "k8s.io/api/resource/v1"
 	storagev1 "k8s.io/api/storage/v1"
-	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/yaml"
-
-	"github.com/schedscope/schedscope/engine/cluster"
 )
 
 // secretive returns objects with a secret-like value, marked SECRET, in every
@@ -95,9 +89,9 @@ func TestScrubKeepsNoSecret(t *testing.T) {
 		if !strings.Contains(string(before), "SECRET") {
 			t.Fatalf("%T holds no secret to begin with; the check would prove nothing", obj)
 		}
-		out, known := scrub(obj)
+		out, known := Object(obj)
 		if !known {
-			t.Errorf("scrub does not know %T", obj)
+			t.Errorf("Object does not know %T", obj)
 		}
 		data, err := yaml.Marshal(out)
 		if err != nil {
@@ -115,7 +109,7 @@ func TestScrubKeepsNoSecret(t *testing.T) {
 		"image: registry.example/web:1", "cpu: 250m", "hostPort: 8080", "key: dedicated", "claimName: data",
 		"driver: csi.example.com", "volumeHandle: vol-1", "volume.kubernetes.io/selected-node: node-a",
 		"pv.kubernetes.io/bound-by-controller: \"yes\"", "iqn: iqn.2001-04.com.example:t", "image: img",
-		"provisioner: csi.example.com", "deviceClassName: gpu.example.com", "app: web", "zone: a", "path: " + redactedHostPath,
+		"provisioner: csi.example.com", "deviceClassName: gpu.example.com", "app: web", "zone: a", "path: " + RedactedHostPath,
 	} {
 		if !strings.Contains(all.String(), want) {
 			t.Errorf("the scrubbed objects lost %q", want)
@@ -123,39 +117,24 @@ func TestScrubKeepsNoSecret(t *testing.T) {
 	}
 }
 
-// TestScrubKnowsEveryKindSnapshotReads fails when the pinned scheduler reads a
-// kind scrub has no allow-list for (a new Kubernetes minor, a feature gate).
-func TestScrubKnowsEveryKindSnapshotReads(t *testing.T) {
-	gvrs, err := SnapshotResources(context.Background(), &Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(gvrs) < 10 {
-		t.Fatalf("snapshot reads only %v; the check would prove little", gvrs)
-	}
-	for _, gvr := range gvrs {
-		obj := mustNew(gvr)
-		if obj == nil {
-			t.Errorf("no Go type for %s", cluster.ResourceName(gvr))
-			continue
+// What Object keeps, written and read back as a snapshot is, is Clean; what
+// it drops is not.
+func TestCleanIsWhatObjectKeeps(t *testing.T) {
+	for _, obj := range secretive() {
+		if Clean(obj) {
+			t.Errorf("%T with secret-like values is clean", obj)
 		}
-		if _, known := scrub(obj); !known {
-			t.Errorf("scrub has no allow-list for %T (%s)", obj, cluster.ResourceName(gvr))
+		out, _ := Object(obj)
+		data, err := yaml.Marshal(out)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-}
-
-// mustNew returns an empty object of the type served at gvr, or nil.
-func mustNew(gvr schema.GroupVersionResource) runtime.Object {
-	for k, t := range clientgoscheme.Scheme.AllKnownTypes() {
-		if k.Group != gvr.Group || k.Version != gvr.Version {
-			continue
+		back := reflect.New(reflect.TypeOf(out).Elem()).Interface().(runtime.Object)
+		if err := yaml.UnmarshalStrict(data, back); err != nil {
+			t.Fatal(err)
 		}
-		if r, _ := meta.UnsafeGuessKindToResource(k); r == gvr {
-			if obj, ok := reflect.New(t).Interface().(runtime.Object); ok {
-				return obj
-			}
+		if !Clean(back) {
+			t.Errorf("%T as a snapshot writes it is not clean:\n%s", obj, data)
 		}
 	}
-	return nil
 }

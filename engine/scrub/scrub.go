@@ -1,4 +1,13 @@
-package engine
+// Package scrub keeps, of a Kubernetes object, only what the scheduler reads
+// (and what the object needs to be valid): each kind is rebuilt field by
+// field from an allow-list, so a field added to a kind later, or one nobody
+// thought of (a CSI volume's attributes, a flexVolume's options, a gitRepo
+// URL with credentials in it, a template's environment), is left behind by
+// default. It is the one allow-list of what schedscope writes outside a
+// run: a snapshot of a cluster (engine/snapshot.go), the manifest a what-if
+// edit shows, and whether a loaded fixture may be cached on disk
+// (engine/fixture/cache.go, which uses Clean).
+package scrub
 
 import (
 	"reflect"
@@ -10,20 +19,26 @@ import (
 	resourcev1 "k8s.io/api/resource/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	storagev1 "k8s.io/api/storage/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 )
 
-// A snapshot keeps only what the scheduler reads (and what a fixture needs to
-// be a valid object): each kind is rebuilt field by field from an allow-list,
-// so a field added to a kind later, or one nobody thought of (a CSI volume's
-// attributes, a flexVolume's options, a gitRepo URL with credentials in it, a
-// template's environment), never leaves the cluster by default.
+// Clean reports whether obj holds nothing the allow-list drops: its kind
+// is known and Object keeps all of it (its kind's name aside).
+func Clean(obj runtime.Object) bool {
+	out, known := Object(obj)
+	if !known || out == nil {
+		return false
+	}
+	out.GetObjectKind().SetGroupVersionKind(obj.GetObjectKind().GroupVersionKind())
+	return equality.Semantic.DeepEqual(out, obj)
+}
 
-// snapshotAnnotations are the annotations the scheduler reads: the volume
+// keptAnnotations are the annotations the scheduler reads: the volume
 // binder's (a PVC's selected node and provisioner, a PV's binding state).
-var snapshotAnnotations = map[string]bool{
+var keptAnnotations = map[string]bool{
 	"volume.kubernetes.io/selected-node":            true,
 	"volume.kubernetes.io/storage-provisioner":      true,
 	"volume.beta.kubernetes.io/storage-provisioner": true,
@@ -32,18 +47,19 @@ var snapshotAnnotations = map[string]bool{
 	"pv.kubernetes.io/provisioned-by":               true,
 }
 
-// redactedHostPath stands in for a persistent volume source the scheduler does
+// RedactedHostPath stands in for a persistent volume source the scheduler does
 // not read (NFS, CephFS, flexVolume, …): a PV needs one to be valid.
-const redactedHostPath = "/schedscope-snapshot/redacted"
+const RedactedHostPath = "/schedscope-snapshot/redacted"
 
-// scrub returns the part of obj a snapshot keeps, and whether its kind is
-// known. An unknown kind keeps its name, namespace and labels only.
-func scrub(obj runtime.Object) (runtime.Object, bool) {
+// Object returns the part of obj the allow-list keeps, and whether its kind
+// is known. An unknown kind keeps its name, namespace and labels only. The
+// result shares what it keeps with obj, and names no kind (TypeMeta).
+func Object(obj runtime.Object) (runtime.Object, bool) {
 	switch o := obj.(type) {
 	case *v1.Pod:
-		return scrubPod(o), true
+		return Pod(o), true
 	case *v1.Node:
-		return scrubNode(o), true
+		return Node(o), true
 	case *v1.Namespace:
 		return &v1.Namespace{ObjectMeta: scrubMeta(o.ObjectMeta)}, true
 	case *v1.PersistentVolume:
@@ -134,7 +150,7 @@ func scrub(obj runtime.Object) (runtime.Object, bool) {
 func scrubMeta(m metav1.ObjectMeta) metav1.ObjectMeta {
 	out := metav1.ObjectMeta{Name: m.Name, Namespace: m.Namespace, Labels: m.Labels, DeletionTimestamp: m.DeletionTimestamp}
 	for k, v := range m.Annotations {
-		if snapshotAnnotations[k] {
+		if keptAnnotations[k] {
 			if out.Annotations == nil {
 				out.Annotations = map[string]string{}
 			}
@@ -159,7 +175,8 @@ func metaOnly(obj runtime.Object) runtime.Object {
 	return out
 }
 
-func scrubPod(in *v1.Pod) *v1.Pod {
+// Pod is the part of a pod the scheduler reads.
+func Pod(in *v1.Pod) *v1.Pod {
 	s := &in.Spec
 	out := &v1.Pod{ObjectMeta: scrubMeta(in.ObjectMeta), Spec: v1.PodSpec{
 		NodeName: s.NodeName, NodeSelector: s.NodeSelector, Affinity: s.Affinity, Tolerations: s.Tolerations,
@@ -281,7 +298,7 @@ func scrubPVSpec(s v1.PersistentVolumeSpec) v1.PersistentVolumeSpec {
 	case src.HostPath != nil:
 		out.HostPath = &v1.HostPathVolumeSource{Path: src.HostPath.Path, Type: src.HostPath.Type}
 	default:
-		out.HostPath = &v1.HostPathVolumeSource{Path: redactedHostPath}
+		out.HostPath = &v1.HostPathVolumeSource{Path: RedactedHostPath}
 	}
 	return out
 }
@@ -306,9 +323,9 @@ func scrubClaimSpec(s resourcev1.ResourceClaimSpec) resourcev1.ResourceClaimSpec
 	return out
 }
 
-// scrubNode keeps a node's labels, taints and schedulability, and of its
+// Node keeps a node's labels, taints and schedulability, and of its
 // status what the scheduler reads: capacity, allocatable, images and features.
-func scrubNode(in *v1.Node) *v1.Node {
+func Node(in *v1.Node) *v1.Node {
 	out := &v1.Node{ObjectMeta: scrubMeta(in.ObjectMeta)}
 	out.Spec.Unschedulable, out.Spec.Taints = in.Spec.Unschedulable, in.Spec.Taints
 	out.Status = v1.NodeStatus{Capacity: in.Status.Capacity, Allocatable: in.Status.Allocatable, Images: in.Status.Images,
