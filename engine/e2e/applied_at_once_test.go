@@ -10,8 +10,10 @@ import (
 	"testing"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
 	v1 "k8s.io/api/core/v1"
 	storagev1 "k8s.io/api/storage/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/klog/v2"
 
@@ -135,6 +137,7 @@ func appliedAtOnce(t *testing.T, objs []runtime.Object) clusterOutcome {
 	}
 	cp.startScheduler(t, ctx)
 	cp.startControllerManager(t, ctx)
+	controllersReady(t, ctx, cp)
 	for _, o := range workloads {
 		if pending := applyObjects(t, ctx, cp, []runtime.Object{o}); len(pending) > 0 {
 			t.Fatalf("%s: a bare pending pod; this test applies workloads", pending[0].Name)
@@ -142,4 +145,31 @@ func appliedAtOnce(t *testing.T, objs []runtime.Object) clusterOutcome {
 		time.Sleep(applySpacing)
 	}
 	return waitClusterSettled(t, ctx, cp)
+}
+
+// controllersReady waits until kube-controller-manager's Deployment and
+// ReplicaSet controllers act on what is created: a file applied to a
+// running cluster meets controllers that have long synced, not ones still
+// listing. A Deployment of no replicas in kube-system is created, and its
+// ReplicaSet's status observed.
+func controllersReady(t *testing.T, ctx context.Context, cp *controlPlane) {
+	t.Helper()
+	zero := int32(0)
+	labels := map[string]string{"app": "warm-up"}
+	d := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "warm-up", Namespace: "kube-system"},
+		Spec: appsv1.DeploymentSpec{Replicas: &zero, Selector: &metav1.LabelSelector{MatchLabels: labels},
+			Template: v1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels},
+				Spec: v1.PodSpec{Containers: []v1.Container{{Name: "c", Image: "pause"}}}}}}
+	if _, err := cp.client.AppsV1().Deployments("kube-system").Create(ctx, d, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(time.Minute)
+	for time.Now().Before(deadline) {
+		rss, err := cp.client.AppsV1().ReplicaSets("kube-system").List(ctx, metav1.ListOptions{LabelSelector: "app=warm-up"})
+		if err == nil && len(rss.Items) == 1 && rss.Items[0].Status.ObservedGeneration > 0 {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("kube-controller-manager's Deployment and ReplicaSet controllers did not act on a Deployment within a minute")
 }

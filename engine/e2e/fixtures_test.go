@@ -121,7 +121,7 @@ func applyObjects(t testing.TB, ctx context.Context, cp *controlPlane, objs []ru
 		if p, ok := obj.(*v1.Pod); ok {
 			finished = p.Status.Phase == v1.PodSucceeded || p.Status.Phase == v1.PodFailed
 		}
-		if status, ok := u["status"]; ok && (gvks[0].Kind != "Pod" || finished) {
+		if status, ok := u["status"].(map[string]any); ok && len(status) > 0 && (gvks[0].Kind != "Pod" || finished) {
 			created.Object["status"] = status
 			if _, err := ri.UpdateStatus(ctx, created, metav1.UpdateOptions{}); err != nil {
 				t.Fatalf("setting the status of %s %s: %v", gvks[0].Kind, un.GetName(), err)

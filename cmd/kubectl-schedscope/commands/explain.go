@@ -47,7 +47,7 @@ func NewCmdExplain(streams genericiooptions.IOStreams) *cobra.Command {
 		RunE: runE(o),
 	}
 	o.addFlags(cmd.Flags())
-	cmd.Flags().StringVar(&o.Pod, "pod", "", "only show cycles of this pod (name or namespace/name)")
+	cmd.Flags().StringVar(&o.Pod, "pod", "", "only show cycles of this pod (name, namespace/name, or a controller's pod by handle: deploy/web is its first replica left pending, deploy/web#3 its third; a bare workload handle explains all its replicas)")
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "text", "output format: text, json, yaml or markdown (tables to paste into an incident document or an issue)")
 	cmd.Flags().BoolVar(&o.ExitCode, "exit-code", false, "exit 1 when a pod (of --pod, if given) ends without a node")
 	return cmd

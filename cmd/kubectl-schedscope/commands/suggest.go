@@ -43,7 +43,7 @@ func NewCmdSuggest(streams genericiooptions.IOStreams) *cobra.Command {
 		RunE: runE(o),
 	}
 	o.addFlags(cmd.Flags())
-	cmd.Flags().StringVar(&o.Pod, "pod", "", "the pod (name or namespace/name)")
+	cmd.Flags().StringVar(&o.Pod, "pod", "", "the pod (name, namespace/name, or a handle: deploy/web for its first replica left pending, deploy/web#3 for its third)")
 	cmd.Flags().IntVar(&o.Cycle, "cycle", 0, "the cycle to start from; default the pod's last")
 	cmd.Flags().StringVar(&o.Node, "node", "", "ask why the pod did not go to this node: only changes that put it there count")
 	cmd.Flags().IntVar(&o.Budget, "budget", engine.DefaultSuggestBudget, "how many re-runs the search may make")

@@ -336,7 +336,7 @@ func NewCmdWhatIf(streams genericiooptions.IOStreams) *cobra.Command {
 	}
 	o.simOptions.addFlags(cmd.Flags())
 	o.changeFlags.addFlags(cmd.Flags())
-	cmd.Flags().StringVar(&o.Pod, "pod", "", "the pod (name or namespace/name) whose cycle to re-run")
+	cmd.Flags().StringVar(&o.Pod, "pod", "", "the pod whose cycle to re-run (name, namespace/name, or a handle: deploy/web, deploy/web#3)")
 	cmd.Flags().IntVar(&o.Cycle, "cycle", 0, "the cycle (its number, as explain prints it) to re-run; default the pod's first")
 	cmd.Flags().StringVar(&o.Scale, "scale", "", "KIND/NAME=N: run the whole fixture again with the workload (deploy, rs, sts, rc, job) asking for N pods, its controller making them, and show where they go")
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "text", "output format: text, json or yaml")
