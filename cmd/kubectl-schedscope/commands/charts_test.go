@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -17,21 +19,25 @@ import (
 )
 
 // TestExplainLoadsPublicCharts renders public Helm charts (pinned modules,
-// see fixtures/charts) into their own namespaces and gives each, with the
+// see fixtures/charts; prometheus with the charts it depends on) into
+// their own namespaces and gives each, with the
 // small cluster they are installed into, to explain --exit-code: every
-// document loads, every workload places all its pods, each claim is
-// bound, and each kind nothing in a run reads is named once.
+// document loads (a List's items included), every workload places all its
+// pods, the budget allows what it should, each claim is bound, and each
+// kind nothing in a run reads is named once.
 func TestExplainLoadsPublicCharts(t *testing.T) {
 	tests := []struct {
 		release charts.Release
 		// workloads are kind/namespace/name: pods desired.
 		workloads map[string]int32
+		budgets   map[string]int32 // namespace/name: disruptions allowed
 		claims    map[string]string
 		unread    []string
 	}{
 		{
 			release:   charts.KubeStateMetrics(),
 			workloads: map[string]int32{"Deployment/monitoring/kube-state-metrics": 2},
+			budgets:   map[string]int32{"monitoring/kube-state-metrics": 1},
 			unread:    []string{"ServiceAccount", "ClusterRole", "ClusterRoleBinding"},
 		},
 		{
@@ -54,9 +60,18 @@ func TestExplainLoadsPublicCharts(t *testing.T) {
 			unread: []string{"ServiceAccount", "CustomResourceDefinition", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding",
 				"MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"},
 		},
+		{
+			release: charts.Prometheus(),
+			workloads: map[string]int32{
+				"Deployment/prometheus/prometheus-server": 1, "StatefulSet/prometheus/prometheus-alertmanager": 1,
+				"Deployment/prometheus/prometheus-kube-state-metrics": 1, "DaemonSet/prometheus/prometheus-prometheus-node-exporter": 2,
+				"Deployment/prometheus/prometheus-prometheus-pushgateway": 1,
+			},
+			claims: map[string]string{"prometheus/prometheus-server": "Bound", "prometheus/storage-prometheus-alertmanager-0": "Bound"},
+			unread: []string{"ServiceAccount", "ConfigMap", "ClusterRole", "ClusterRoleBinding"},
+		},
 	}
 	dir := t.TempDir()
-	kindLine := regexp.MustCompile(`(?m)^kind: `)
 	notRead := regexp.MustCompile(`^:\d+: (\w+) .*: not read by the scheduler, admission or any controller a run has; ignored$`)
 	for _, tt := range tests {
 		t.Run(tt.release.Name, func(t *testing.T) {
@@ -72,8 +87,27 @@ func TestExplainLoadsPublicCharts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if docs := len(kindLine.FindAllIndex(data, -1)); len(fx.Documents) != docs {
-				t.Errorf("%d of the %d documents loaded", len(fx.Documents), docs)
+			// Each rendered document (from a "---" line to the next)
+			// that has a kind is a document of the fixture, or its items are.
+			lines := strings.Split(string(data), "\n")
+			var starts []int // the line after each "---", from 1
+			for i, l := range lines {
+				if l == "---" {
+					starts = append(starts, i+2)
+				}
+			}
+			starts = append(starts, len(lines)+1)
+			for k := 0; k+1 < len(starts); k++ {
+				from, to := starts[k], starts[k+1]
+				if !slices.ContainsFunc(lines[from-1:to-1], func(l string) bool { return strings.HasPrefix(l, "kind: ") }) {
+					continue
+				}
+				if !slices.ContainsFunc(fx.Documents, func(d fixture.Document) bool {
+					n, _ := strconv.Atoi(strings.TrimPrefix(d.Source, path+":"))
+					return n >= from && n < to
+				}) {
+					t.Errorf("the document at line %d is not in the fixture", from)
+				}
 			}
 			out, errOut, code := run(t, "explain", "-f", path, "-o", "json", "--exit-code")
 			if code != 0 {
@@ -110,6 +144,13 @@ func TestExplainLoadsPublicCharts(t *testing.T) {
 			}
 			if diff := cmp.Diff(tt.workloads, workloads); diff != "" {
 				t.Errorf("workloads (-want +got):\n%s", diff)
+			}
+			budgets := map[string]int32{}
+			for _, b := range doc.Cluster.Budgets {
+				budgets[b.Namespace+"/"+b.Name] = b.DisruptionsAllowed
+			}
+			if diff := cmp.Diff(tt.budgets, budgets, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("budgets (-want +got):\n%s", diff)
 			}
 			claims := map[string]string{}
 			for _, c := range doc.Cluster.Claims {
