@@ -13,14 +13,16 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/dynamic"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/restmapper"
 	"k8s.io/klog/v2"
 
@@ -48,23 +50,20 @@ func (o outcome) String() string {
 	return "unschedulable: " + o.message
 }
 
-// applyObjects creates objects as a client would: namespaces and other
-// non-pod objects first (with their status, which a create ignores), then
-// running pods.
+// applyObjects creates objects as a client would: namespaces and
+// CustomResourceDefinitions first, then other non-pod objects (with their
+// status, which a create ignores; a custom resource once its definition is
+// served), then running pods.
 func applyObjects(t testing.TB, ctx context.Context, cp *controlPlane, objs []runtime.Object) (pending []*v1.Pod) {
 	t.Helper()
 	dyn, err := dynamic.NewForConfig(cp.admin)
 	if err != nil {
 		t.Fatal(err)
 	}
-	groups, err := restmapper.GetAPIGroupResources(cp.client.Discovery())
-	if err != nil {
-		t.Fatal(err)
-	}
-	mapper := restmapper.NewDiscoveryRESTMapper(groups)
+	mapper := restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(cp.client.Discovery()))
 	rank := func(o runtime.Object) int {
 		switch p := o.(type) {
-		case *v1.Namespace:
+		case *v1.Namespace, *apiextensionsv1.CustomResourceDefinition:
 			return 0
 		case *v1.Pod:
 			if p.Spec.NodeName == "" {
@@ -83,11 +82,11 @@ func applyObjects(t testing.TB, ctx context.Context, cp *controlPlane, objs []ru
 			pending = append(pending, p)
 			continue
 		}
-		gvks, _, err := clientgoscheme.Scheme.ObjectKinds(obj)
+		gvks, _, err := fixture.Scheme.ObjectKinds(obj)
 		if err != nil {
 			t.Fatal(err)
 		}
-		mapping, err := mapper.RESTMapping(gvks[0].GroupKind(), gvks[0].Version)
+		mapping, err := served(ctx, mapper, gvks[0])
 		if err != nil {
 			t.Fatalf("%T: %v", obj, err)
 		}
@@ -116,12 +115,13 @@ func applyObjects(t testing.TB, ctx context.Context, cp *controlPlane, objs []ru
 			t.Fatalf("creating %s %s: %v", gvks[0].Kind, un.GetName(), err)
 		}
 		// A pod's status is its kubelet's, and no kubelet runs here; a
-		// pod that ran to the end is stated as its kubelet left it.
+		// pod that ran to the end is stated as its kubelet left it. A
+		// CustomResourceDefinition's is the API server's own.
 		finished := false
 		if p, ok := obj.(*v1.Pod); ok {
 			finished = p.Status.Phase == v1.PodSucceeded || p.Status.Phase == v1.PodFailed
 		}
-		if status, ok := u["status"].(map[string]any); ok && len(status) > 0 && (gvks[0].Kind != "Pod" || finished) {
+		if status, ok := u["status"].(map[string]any); ok && len(status) > 0 && gvks[0].Kind != "CustomResourceDefinition" && (gvks[0].Kind != "Pod" || finished) {
 			created.Object["status"] = status
 			if _, err := ri.UpdateStatus(ctx, created, metav1.UpdateOptions{}); err != nil {
 				t.Fatalf("setting the status of %s %s: %v", gvks[0].Kind, un.GetName(), err)
@@ -129,6 +129,24 @@ func applyObjects(t testing.TB, ctx context.Context, cp *controlPlane, objs []ru
 		}
 	}
 	return pending
+}
+
+// served maps a kind to its resource, waiting up to ten seconds for the
+// kind of a CustomResourceDefinition just created to be served.
+func served(ctx context.Context, mapper *restmapper.DeferredDiscoveryRESTMapper, gvk schema.GroupVersionKind) (*meta.RESTMapping, error) {
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		mapping, err := mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+		if err == nil || !meta.IsNoMatchError(err) || time.Now().After(deadline) {
+			return mapping, err
+		}
+		mapper.Reset()
+		select {
+		case <-ctx.Done():
+			return nil, err
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }
 
 // admitted runs create until the API server admits it. The admission plugins

@@ -264,38 +264,47 @@ func TestWorkloadsMatchRealCluster(t *testing.T) {
 		t.Fatalf("want the embedded workload fixtures and the scenarios under testdata/workloads, got %d", len(scenarios))
 	}
 	for _, sc := range scenarios {
-		path, data := sc.name, sc.data
-		t.Run(strings.TrimSuffix(filepath.Base(path), ".yaml"), func(t *testing.T) {
-			fx, err := fixture.Load(path, data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			objs, err := fixture.DecodeManifest(path, data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			cp := startControlPlane(t)
-			// The objects first, with the status they state: a controller
-			// would write its own between a create and a status update.
-			pending := applyObjects(t, ctx, cp, objs)
-			cp.startScheduler(t, ctx)
-			cp.startControllerManager(t, ctx)
-			real := waitClusterSettled(t, ctx, cp)
-			for _, p := range pending {
-				if _, err := cp.client.CoreV1().Pods(p.Namespace).Create(ctx, p.DeepCopy(), metav1.CreateOptions{}); err != nil {
-					t.Fatalf("creating pod %s/%s: %v", p.Namespace, p.Name, err)
-				}
-				real = waitClusterSettled(t, ctx, cp)
-			}
-			ours := engineOutcome(t, fx)
-			if !reflect.DeepEqual(real, ours) {
-				t.Errorf("outcomes differ\n  kube-scheduler + kube-controller-manager: %s\n  schedscope:                               %s", describe(real), describe(ours))
-			}
-			t.Logf("%s", describe(ours))
+		t.Run(strings.TrimSuffix(filepath.Base(sc.name), ".yaml"), func(t *testing.T) {
+			playWorkloads(t, sc.name, sc.data)
 		})
 	}
+}
+
+// playWorkloads applies a manifest to a real API server, starts
+// kube-scheduler and kube-controller-manager, creates its pending pods one
+// by one once the cluster has settled, and checks schedscope's run of the
+// same manifest ends the same; it returns that outcome.
+func playWorkloads(t *testing.T, path string, data []byte) clusterOutcome {
+	t.Helper()
+	fx, err := fixture.Load(path, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs, err := fixture.DecodeManifest(path, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cp := startControlPlane(t)
+	// The objects first, with the status they state: a controller
+	// would write its own between a create and a status update.
+	pending := applyObjects(t, ctx, cp, objs)
+	cp.startScheduler(t, ctx)
+	cp.startControllerManager(t, ctx)
+	real := waitClusterSettled(t, ctx, cp)
+	for _, p := range pending {
+		if _, err := cp.client.CoreV1().Pods(p.Namespace).Create(ctx, p.DeepCopy(), metav1.CreateOptions{}); err != nil {
+			t.Fatalf("creating pod %s/%s: %v", p.Namespace, p.Name, err)
+		}
+		real = waitClusterSettled(t, ctx, cp)
+	}
+	ours := engineOutcome(t, fx)
+	if !reflect.DeepEqual(real, ours) {
+		t.Errorf("outcomes differ\n  kube-scheduler + kube-controller-manager: %s\n  schedscope:                               %s", describe(real), describe(ours))
+	}
+	t.Logf("%s", describe(ours))
+	return ours
 }
 
 // TestWorkloadTimelinesMatchRealCluster plays each timeline of workloads
