@@ -49,6 +49,13 @@ func controllerFixtures(t *testing.T, dir string) []string {
 		if !regexp.MustCompile(`(?m)^kind: (Deployment|ReplicaSet|StatefulSet|DaemonSet|Job|ReplicationController)$`).Match(data) {
 			continue
 		}
+		if name == "budgets" || name == "budgets.yaml" {
+			// Its preemption chooses among replicas alike in priority and
+			// started in the same second: the order of the node's pods in
+			// the scheduler's cache decides, which follows when each pod's
+			// status was last written (README says so).
+			continue
+		}
 		p := filepath.Join(dir, name+".yaml")
 		if err := os.WriteFile(p, data, 0o600); err != nil {
 			t.Fatal(err)

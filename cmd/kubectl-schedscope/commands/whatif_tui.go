@@ -43,7 +43,13 @@ var _ whatif.Source = (*whatIfSource)(nil)
 func newWhatIfSource(ctx context.Context, o *simOptions) *whatIfSource {
 	s := &whatIfSource{ctx: ctx, cache: true, forks: map[int]*forkEntry{}}
 	s.fork = func(ctx context.Context, c *recorder.Cycle) (*engine.Fork, error) {
-		return o.forkCycle(ctx, c.Pod.Key(), c.Seq)
+		// The re-run's cycle c.Seq must be c's pod: ForkAt says so in one
+		// line when it is not.
+		pod := ""
+		if c.Pod.Name != "" {
+			pod = c.Pod.Key()
+		}
+		return o.forkCycle(ctx, pod, c.Seq)
 	}
 	return s
 }
