@@ -43,7 +43,8 @@ type Options struct {
 	// counted. 0 means DefaultTimeout.
 	Timeout time.Duration
 	// WhatIf, if set, describes the what-if whose cycles these are
-	// (schedscope.whatif).
+	// (schedscope.whatif), by the fields it touches, never by the values
+	// a user wrote (narrate.ChangeFields).
 	WhatIf string
 	// spans replaces the OTLP exporter, and batch the batch processor's
 	// queue and batch size (tests).
