@@ -224,9 +224,9 @@ func (s Summary) String() string {
 	if s.Cycles == 1 {
 		cycles = "1 cycle"
 	}
-	msg := fmt.Sprintf("otlp: sent %s as traces (%d spans) to %s", cycles, s.Sent, s.Target.URL)
+	msg := fmt.Sprintf("otlp: sent %s as traces (%d spans) to %s", cycles, s.Sent, s.Target.Shown())
 	if s.Lost() > 0 {
-		msg = fmt.Sprintf("otlp: %s made %d spans; %d reached %s", cycles, s.Spans, s.Sent, s.Target.URL)
+		msg = fmt.Sprintf("otlp: %s made %d spans; %d reached %s", cycles, s.Spans, s.Sent, s.Target.Shown())
 	}
 	switch {
 	case s.GaveUp != nil:
