@@ -42,7 +42,9 @@
 //     steps.go writes a timeline's step; settle.go: when the scheduler and
 //     the controllers beside it have nothing left to do (counted informer
 //     events, no pod in flight, no controller work), and unfinished, the
-//     pods as kube-scheduler's field-selected informer has them;
+//     pods as kube-scheduler's field-selected informer has them; stall.go
+//     judges a wait by the run's progress (a settle goes on while objects
+//     are written and cycles finish);
 //     queue_counts.go.
 //     Package engine/controllers runs the controllers, the simulated
 //     kubelet and provisioner; cluster_api.go is what the in-memory API

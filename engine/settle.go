@@ -109,6 +109,17 @@ func (p *objectEvents) writing(resource string) (undo func()) {
 	return func() { n.Add(-1) }
 }
 
+// total is how many writes have been made, of every resource.
+func (p *objectEvents) total() int64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var n int64
+	for _, w := range p.written {
+		n += w.Load()
+	}
+	return n
+}
+
 // behind reports whether some handler has not yet handled every event written.
 func (p *objectEvents) behind() bool { return p.behindBy(0) }
 
@@ -520,9 +531,12 @@ func (e *Engine) inCycles() string {
 const preemptPoll = time.Millisecond
 
 // waitSettled waits until the scheduler has settled (see busy), woken by each
-// change of its state. Time paused at the gate does not count toward the
-// settle timeout.
+// change of its state. It waits as long as the run makes progress (a stall
+// of SettleTimeout): a run of many pods takes what it takes; one that makes
+// nothing for SettleTimeout ends, saying what is stuck. Time paused at the
+// gate does not count.
 func (e *Engine) waitSettled(ctx context.Context) error {
+	st := newStall(e.progress, e.opts.SettleTimeout, time.Now())
 	timeout := time.NewTimer(e.opts.SettleTimeout)
 	defer timeout.Stop()
 	lastChange := time.Now()
@@ -562,11 +576,15 @@ func (e *Engine) waitSettled(ctx context.Context) error {
 			lastChange = time.Now()
 		case <-poll:
 		case <-timeout.C:
+			now := time.Now()
 			if e.gated.Load() {
-				timeout.Reset(e.opts.SettleTimeout)
+				st.restart(now)
+			}
+			if !st.stalled(now) {
+				timeout.Reset(st.left(now))
 				continue
 			}
-			return fmt.Errorf("scheduler did not settle within %v (%s)", e.opts.SettleTimeout, why)
+			return stuck(e.opts.SettleTimeout, why)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"slices"
+	"syscall"
 	"time"
 )
 
@@ -62,11 +63,13 @@ func RecordingIdentity(path string) (string, error) {
 
 // ReadMarks reads the marks of the recording at path whose identity is id:
 // none when there is no sidecar; an error naming the sidecar when it is
-// not one, or belongs to another recording.
+// not one (not a regular file, not marks), or belongs to another recording.
 func ReadMarks(path, id string) (*Marks, error) {
 	side := MarksPath(path)
 	m := &Marks{Format: MarksFormat, Recording: id}
-	f, err := os.Open(side)
+	// Opened without blocking, so that a named pipe in the sidecar's place
+	// is refused instead of waited on for ever.
+	f, err := os.OpenFile(side, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return m, nil
 	}
@@ -74,6 +77,9 @@ func ReadMarks(path, id string) (*Marks, error) {
 		return nil, err
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file: not a sidecar of marks", side)
+	}
 	data, err := io.ReadAll(io.LimitReader(f, maxMarksFile+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", side, err)

@@ -50,11 +50,15 @@ var plainKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
 // removed at its position.
 func FieldChanges(before, after any) []string {
 	var out []string
-	fieldChanges(nil, before, after, &out)
+	fieldChanges(nil, before, after, func(path []any, words string) {
+		out = append(out, FieldPath(path)+": "+words)
+	})
 	return out
 }
 
-func fieldChanges(path []any, before, after any, out *[]string) {
+// fieldChanges calls change with the path and the words of each field that
+// differs between before and after.
+func fieldChanges(path []any, before, after any, change func(path []any, words string)) {
 	at := func(p any) []any { return append(slices.Clip(path), p) }
 	switch b := before.(type) {
 	case map[string]any:
@@ -69,11 +73,11 @@ func fieldChanges(path []any, before, after any, out *[]string) {
 			av, inA := a[k]
 			switch {
 			case !inA:
-				*out = append(*out, FieldPath(at(k))+": − "+Value(bv))
+				change(at(k), "− "+Value(bv))
 			case !inB:
-				*out = append(*out, FieldPath(at(k))+": + "+Value(av))
+				change(at(k), "+ "+Value(av))
 			default:
-				fieldChanges(at(k), bv, av, out)
+				fieldChanges(at(k), bv, av, change)
 			}
 		}
 		return
@@ -84,24 +88,24 @@ func fieldChanges(path []any, before, after any, out *[]string) {
 		}
 		if len(a) == len(b) {
 			for i := range b {
-				fieldChanges(at(i), b[i], a[i], out)
+				fieldChanges(at(i), b[i], a[i], change)
 			}
 			return
 		}
 		for i, v := range b {
 			if !containsValue(a, v) {
-				*out = append(*out, FieldPath(at(i))+": − "+Value(v))
+				change(at(i), "− "+Value(v))
 			}
 		}
 		for i, v := range a {
 			if !containsValue(b, v) {
-				*out = append(*out, FieldPath(at(i))+": + "+Value(v))
+				change(at(i), "+ "+Value(v))
 			}
 		}
 		return
 	}
 	if bv, av := Value(before), Value(after); bv != av {
-		*out = append(*out, FieldPath(path)+": "+bv+" → "+av)
+		change(path, bv+" → "+av)
 	}
 }
 

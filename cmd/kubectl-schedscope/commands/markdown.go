@@ -15,9 +15,9 @@ import (
 // incident document or an issue: per cycle, the outcome and message, the
 // filter matrix (nodes × plugins, the rejecting one marked), the score
 // table (weighted per plugin, totals), why the winner won and, for one
-// pod, its queue story. Tables are GitHub-flavoured Markdown; what a
-// recording holds goes into cells escaped (visible.String, pipes and
-// backticks), so a pod named with a pipe cannot break the table.
+// pod, its queue story. Tables are GitHub-flavoured Markdown; whatever a
+// recording holds (names, messages, notes, file names) goes in through
+// cell, so that it reads as text and forms no markup.
 type markdownWriter struct {
 	w   io.Writer
 	err error
@@ -33,16 +33,21 @@ func (m *markdownWriter) printf(format string, a ...any) {
 	}
 }
 
-// cell makes a recorded string safe inside a table cell or a code span:
-// what a terminal would not show is escaped as the text output escapes it
-// (a newline reads \n), and a backslash, a pipe and a backtick cannot end
-// the cell or the span.
+// cell is the one way a recorded string enters the Markdown, as the HTML
+// export's esc is the one way into a page: what a terminal would not show
+// is escaped as the text output escapes it (a newline reads \n); <, > and
+// & are HTML entities, so raw HTML renders as text; and the characters of
+// Markdown's inline syntax (links and images, emphasis, code spans, table
+// pipes, headings) are backslash-escaped, so that no link, image or
+// element forms from a recording, and a backtick cannot end a code span.
 func cell(s string) string {
-	s = visible.String(s)
-	s = strings.ReplaceAll(s, `\`, `\\`)
-	s = strings.ReplaceAll(s, "|", `\|`)
-	return strings.ReplaceAll(s, "`", "'")
+	return markdownEscaper.Replace(visible.String(s))
 }
+
+var markdownEscaper = strings.NewReplacer(
+	`\`, `\\`, "&", "&amp;", "<", "&lt;", ">", "&gt;", "`", "'",
+	"|", `\|`, "[", `\[`, "]", `\]`, "(", `\(`, ")", `\)`, "!", `\!`,
+	"*", `\*`, "_", `\_`, "#", `\#`, "~", `\~`)
 
 func (m *markdownWriter) header(h recorder.Header, source string) {
 	m.printf("# Scheduling cycles of %s\n\n", cell(source))
@@ -115,7 +120,7 @@ func (m *markdownWriter) filter(c *recorder.Cycle) {
 	m.printf("\n### Filter\n\n%d of %d node(s) evaluated; %d feasible.\n\n", f.Evaluated, c.NumNodes(), len(f.Feasible))
 	m.printf("| node |")
 	for _, p := range f.Plugins {
-		m.printf(" %s |", narrate.Abbrev(p))
+		m.printf(" %s |", cell(narrate.Abbrev(p)))
 	}
 	m.printf(" result |\n|---|")
 	for range f.Plugins {
@@ -137,7 +142,11 @@ func (m *markdownWriter) filter(c *recorder.Cycle) {
 	if len(f.Discarded) > 0 {
 		m.printf("\n%s.\n", narrate.NodesNotKept(len(f.Discarded)))
 	}
-	m.printf("\n%s\n", strings.Join(pluginLegend(f), " · "))
+	legend := pluginLegend(f)
+	for i := range legend {
+		legend[i] = cell(legend[i])
+	}
+	m.printf("\n%s\n", strings.Join(legend, " · "))
 }
 
 // postFilter writes what preemption tried: each plugin's status, the
@@ -164,7 +173,7 @@ func (m *markdownWriter) score(c *recorder.Cycle) {
 	}
 	m.printf("\n### Score\n\nweighted scores (normalized score × weight), highest total first\n\n| node |")
 	for _, p := range s.Plugins {
-		m.printf(" %s ×%d |", narrate.Abbrev(p.Name), p.Weight)
+		m.printf(" %s ×%d |", cell(narrate.Abbrev(p.Name)), p.Weight)
 	}
 	m.printf(" total |\n|---|")
 	for range s.Plugins {

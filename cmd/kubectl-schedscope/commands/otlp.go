@@ -183,11 +183,11 @@ func (t *otlpTee) problem() error {
 	defer t.mu.Unlock()
 	if s.Err != nil && s.Err.Error() != t.toldErr {
 		t.toldErr = s.Err.Error()
-		return fmt.Errorf("otlp %s: %v", s.Target.URL, s.Err)
+		return fmt.Errorf("otlp %s: %v", s.Target.Shown(), s.Err)
 	}
 	if s.Dropped > t.toldDrops && time.Since(t.toldAt) >= dropReportEvery {
 		t.toldDrops, t.toldAt = s.Dropped, time.Now()
-		return fmt.Errorf("otlp %s: %d records dropped so far: the export is slower than the scheduler", s.Target.URL, s.Dropped)
+		return fmt.Errorf("otlp %s: %d records dropped so far: the export is slower than the scheduler", s.Target.Shown(), s.Dropped)
 	}
 	return nil
 }

@@ -267,10 +267,36 @@ func TestWhatIfTraceNamesTheChange(t *testing.T) {
 		t.Errorf("whatif -o json with --otlp-endpoint printed more than the document: %v", err)
 	}
 	root := otlptest.Roots(rcv.Spans(t, 1))[0]
-	if got := root.Attrs["schedscope.whatif"]; got != `patch node cordoned with {"spec":{"unschedulable":false}}` {
+	if got := root.Attrs["schedscope.whatif"]; got != "patch node cordoned at spec.unschedulable" {
 		t.Errorf("schedscope.whatif = %q", got)
 	}
 	if root.Attrs["scheduler.selected_node"] != "cordoned" {
 		t.Errorf("the what-if's cycle %v", root.Attrs)
+	}
+}
+
+// What a user writes in a what-if (a patch's values, a label's key) is not
+// sent: the trace names the fields the changes touch.
+func TestWhatIfTraceSendsNoValue(t *testing.T) {
+	const secret, key = "SENTINEL-s3cr3t", "SENTINEL-KEY"
+	rcv := otlptest.Start(t)
+	_, errOut, code := run(t, "whatif", "-f", "unschedulable", "--pod", "stuck", "-o", "json", "--otlp-endpoint", rcv.HTTP,
+		"--patch-pod", `{"spec":{"nodeSelector":null,"containers":[{"name":"c","env":[{"name":"DB_PASSWORD","value":"`+secret+`"}]}]}}`,
+		"--patch-node", `too-small={"metadata":{"labels":{"`+key+`":"`+secret+`"}}}`)
+	if code != 0 {
+		t.Fatalf("whatif: exit %d: %s", code, errOut)
+	}
+	spans := rcv.Spans(t, 1)
+	for _, s := range spans {
+		data, _ := json.Marshal(s)
+		for _, v := range []string{secret, key, "DB_PASSWORD"} {
+			if strings.Contains(string(data), v) {
+				t.Errorf("span %s carries %q: %s", s.Name, v, data)
+			}
+		}
+	}
+	want := "patch node too-small at metadata.labels; patch the pod at spec.containers[0].env, spec.containers[0].name, spec.nodeSelector"
+	if got := otlptest.Roots(spans)[0].Attrs["schedscope.whatif"]; got != want {
+		t.Errorf("schedscope.whatif = %q, want %q", got, want)
 	}
 }

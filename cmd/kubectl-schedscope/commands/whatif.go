@@ -509,7 +509,7 @@ func (o *WhatIfOptions) Run(ctx context.Context) error {
 	}
 	doc.Diff = recorder.DiffCycles(before, after.Cycle)
 	doc.Landing, _ = after.Landing()
-	if err := o.sendTraces(ctx, f.Header, changed.Changes, append([]*recorder.Cycle{after.Cycle}, after.Later...)); err != nil {
+	if err := o.sendTraces(ctx, f.Header, changes, append([]*recorder.Cycle{after.Cycle}, after.Later...)); err != nil {
 		return err
 	}
 	switch o.Output {
@@ -537,14 +537,19 @@ func writeDocument(w interface{ Write([]byte) (int, error) }, format string, v a
 }
 
 // sendTraces sends the what-if's cycles as traces, with --otlp-endpoint,
-// each marked with the changes that made it (schedscope.whatif).
-func (o *WhatIfOptions) sendTraces(ctx context.Context, h recorder.Header, changes []string, cycles []*recorder.Cycle) error {
+// each marked with the changes that made it (schedscope.whatif), worded by
+// the fields they touch: what a user wrote does not leave the machine.
+func (o *WhatIfOptions) sendTraces(ctx context.Context, h recorder.Header, changes []recorder.Change, cycles []*recorder.Cycle) error {
 	t, ok, err := o.otlp.target()
 	if err != nil || !ok {
 		return err
 	}
 	opts := o.otlp.options(t)
-	opts.Wait, opts.WhatIf = true, strings.Join(changes, "; ")
+	words := make([]string, len(changes))
+	for i, c := range changes {
+		words[i] = narrate.ChangeFields(c)
+	}
+	opts.Wait, opts.WhatIf = true, strings.Join(words, "; ")
 	exp, err := otel.New(ctx, opts)
 	if err != nil {
 		return err

@@ -61,7 +61,7 @@ func Resolve(flag, endpoint, protocol string, getenv func(string) string) (t Tar
 	}
 	u, err := url.Parse(t.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return Target{}, false, fmt.Errorf("%s: %q is not an OTLP endpoint URL: want http://HOST:PORT or https://HOST:PORT", t.From, t.URL)
+		return Target{}, false, fmt.Errorf("%s: %q is not an OTLP endpoint URL: want http://HOST:PORT or https://HOST:PORT", t.From, redacted(t.URL))
 	}
 	t.Protocol, err = resolveProtocol(protocol, u, getenv)
 	if err != nil {
@@ -72,6 +72,39 @@ func Resolve(flag, endpoint, protocol string, getenv func(string) string) (t Tar
 		t.URL = u.String()
 	}
 	return t, true, nil
+}
+
+// Shown is the target's URL as messages show it: its user information
+// (a user name and password, a token) redacted.
+func (t Target) Shown() string { return redacted(t.URL) }
+
+// redacted is raw with the user information of the URL it is replaced by
+// xxxxx, whether or not the rest of it parses.
+func redacted(raw string) string {
+	if u, err := url.Parse(raw); err == nil {
+		if u.User != nil {
+			u.User = url.User("xxxxx")
+		}
+		return u.String()
+	}
+	rest := raw
+	scheme, after, ok := strings.Cut(raw, "://")
+	if ok {
+		rest = after
+	}
+	host, path, _ := strings.Cut(rest, "/")
+	at := strings.LastIndex(host, "@")
+	if at < 0 {
+		return raw
+	}
+	out := "xxxxx" + host[at:]
+	if ok {
+		out = scheme + "://" + out
+	}
+	if len(host) < len(rest) {
+		out += "/" + path
+	}
+	return out
 }
 
 func resolveProtocol(flag string, u *url.URL, getenv func(string) string) (string, error) {

@@ -43,7 +43,8 @@ type Options struct {
 	// counted. 0 means DefaultTimeout.
 	Timeout time.Duration
 	// WhatIf, if set, describes the what-if whose cycles these are
-	// (schedscope.whatif).
+	// (schedscope.whatif), by the fields it touches, never by the values
+	// a user wrote (narrate.ChangeFields).
 	WhatIf string
 	// spans replaces the OTLP exporter, and batch the batch processor's
 	// queue and batch size (tests).
@@ -223,9 +224,9 @@ func (s Summary) String() string {
 	if s.Cycles == 1 {
 		cycles = "1 cycle"
 	}
-	msg := fmt.Sprintf("otlp: sent %s as traces (%d spans) to %s", cycles, s.Sent, s.Target.URL)
+	msg := fmt.Sprintf("otlp: sent %s as traces (%d spans) to %s", cycles, s.Sent, s.Target.Shown())
 	if s.Lost() > 0 {
-		msg = fmt.Sprintf("otlp: %s made %d spans; %d reached %s", cycles, s.Spans, s.Sent, s.Target.URL)
+		msg = fmt.Sprintf("otlp: %s made %d spans; %d reached %s", cycles, s.Spans, s.Sent, s.Target.Shown())
 	}
 	switch {
 	case s.GaveUp != nil:
