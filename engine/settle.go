@@ -497,12 +497,14 @@ func (e *Engine) look() string {
 	if why := e.ctrls.Busy(); why != "" {
 		return why
 	}
-	if n := e.arrivals.release(); n > 0 {
-		// Once the controllers are done, what they made arrives.
-		return fmt.Sprintf("%d pod(s) made by controllers arriving", n)
-	}
 	if lag := e.events.lagging(); lag != "" {
 		return handlingEvents + " (" + lag + ")"
+	}
+	if n := e.arrivals.release(); n > 0 {
+		// Once the controllers are done, and have seen every pod made
+		// (a controller with more pods than it wants deletes one), what
+		// they made arrives.
+		return fmt.Sprintf("%d pod(s) made by controllers arriving", n)
 	}
 	if backoff > 0 {
 		return fmt.Sprintf("%d pod(s) in backoffQ to retry", backoff)
