@@ -297,6 +297,24 @@ func hasEscape(b []byte) bool {
 	return false
 }
 
+// frameNumber finds a record's number in its file (envelope.N), 0 when it
+// has none, in a frame's body. It is the writer's last member; end is where
+// the members before it end.
+func frameNumber(body []byte) (n int64, end int) {
+	end = len(body) - 1
+	if body[end] == '}' {
+		// Only the tail may hold it: an unnumbered line is not scanned whole.
+		from := max(0, len(body)-32)
+		if i := bytes.LastIndex(body[from:], []byte(`,"n":`)); i >= 0 {
+			i += from
+			if v, err := strconv.ParseInt(string(body[i+len(`,"n":`):end]), 10, 64); err == nil && v > 0 {
+				n, end = v, i
+			}
+		}
+	}
+	return n, end
+}
+
 // skimmed is a record line as an index reads it: its kind and raw members.
 type skimmed struct {
 	kind                    string
@@ -316,20 +334,7 @@ func skimLine(line []byte) (*skimmed, string) {
 	if fault != frameOK {
 		return nil, fault.String()
 	}
-	// The record's number is the writer's last member; end is where the
-	// members before it end.
-	var n int64
-	end := len(body) - 1
-	if body[end] == '}' {
-		// Only the tail may hold it: an unnumbered line is not scanned whole.
-		from := max(0, len(body)-32)
-		if i := bytes.LastIndex(body[from:], []byte(`,"n":`)); i >= 0 {
-			i += from
-			if v, err := strconv.ParseInt(string(body[i+len(`,"n":`):end]), 10, 64); err == nil && v > 0 {
-				n, end = v, i
-			}
-		}
-	}
+	n, end := frameNumber(body)
 	// A cycle as the writer lays it out is not walked here: its members
 	// are, by skimCycle.
 	const cyclePrefix = `{"kind":"cycle","cycle":{`
@@ -409,7 +414,8 @@ func newIndexReader(r io.Reader, lim limits) (*Reader, error) {
 }
 
 // skim reads one record line in index mode. ok is false for a record to
-// read past silently (of an unknown kind).
+// read past silently (of an unknown kind, or a header, held until the
+// record after it settles what it is).
 func (r *Reader) skim(b []byte, off int64, line int) (rec Record, err error, ok bool) {
 	corrupt := func(reason string) (Record, error, bool) {
 		r.corruptAt[off] = reason
@@ -433,8 +439,8 @@ func (r *Reader) skim(b []byte, off int64, line int) (rec Record, err error, ok 
 		if s.header != nil && json.Unmarshal(s.header, &h) != nil {
 			h = nil
 		}
-		r.rotate(off, h)
-		return Record{Kind: KindHeader, Offset: off}, nil, true
+		r.hold(off, line, h)
+		return Record{}, nil, false
 	case KindNodeSet:
 		if s.nodeSet == nil {
 			return corrupt("nodeSet record without body")

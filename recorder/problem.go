@@ -91,23 +91,31 @@ func (e *ErrDuplicate) Error() string {
 	return fmt.Sprintf("%s %d appears again at byte %d (first at byte %d)", numbered(e.Kind), e.ID, e.Offset, e.First)
 }
 
-// ErrOutOfOrder reports a queue event whose sequence number is lower than
-// that of the event before it: events are numbered as they happen and
-// written in that order, so the record was moved or copied. It is skipped.
+// ErrOutOfOrder reports a record whose number in its file, or a queue event
+// whose sequence number, is lower than that of the record before it:
+// records are numbered as they are written, so the record was moved or
+// copied. A copy is skipped; a record moved is kept (Kept).
 type ErrOutOfOrder struct {
 	// Offset is the byte offset of the record.
 	Offset int64
-	// Kind is KindQueue.
+	// Kind is KindQueue, or "record" for a record's number in its file.
 	Kind string
 	Seq  int
 	// After is the sequence number of the record before it, at byte AfterAt.
 	After   int
 	AfterAt int64
+	// Kept says the record was read all the same: its number was not read
+	// before, so it is no copy.
+	Kept bool
 }
 
 func (e *ErrOutOfOrder) Error() string {
 	what := numbered(e.Kind)
-	return fmt.Sprintf("%s %d at byte %d is out of order: it comes after %s %d (at byte %d)", what, e.Seq, e.Offset, what, e.After, e.AfterAt)
+	s := fmt.Sprintf("%s %d at byte %d is out of order: it comes after %s %d (at byte %d)", what, e.Seq, e.Offset, what, e.After, e.AfterAt)
+	if e.Kept {
+		s += "; it was moved, not copied, and is kept"
+	}
+	return s
 }
 
 // numbered names the records of a kind that carry a number.

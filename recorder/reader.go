@@ -7,6 +7,7 @@ import (
 	"io"
 	"iter"
 	"maps"
+	"slices"
 )
 
 // Record is one record read from a recording.
@@ -44,6 +45,13 @@ type Reader struct {
 	pending []error
 	// unknown counts the records of kinds this build does not know.
 	unknown map[string]int
+	// held is a header read in the middle of the file, until the record
+	// after it tells whether it starts a flight recorder's next file or was
+	// copied there; again is a line read to settle it, to be read next.
+	held      *heldHeader
+	again     []byte
+	againOff  int64
+	againLine int
 	// first is a record read while looking for the header.
 	first     *wireEnvelope
 	firstOff  int64
@@ -162,8 +170,15 @@ func (r *Reader) Next() (Record, error) {
 		e, off, line := r.first, r.firstOff, r.firstLine
 		r.first = nil
 		if e == nil {
-			b, o, err := r.lr.next(r.lim.record, true)
-			off, line = o, r.lr.line
+			b, o, err := r.again, r.againOff, error(nil)
+			line = r.againLine
+			if b != nil {
+				r.again = nil
+			} else {
+				b, o, err = r.lr.next(r.lim.record, true)
+				line = r.lr.line
+			}
+			off = o
 			if err != nil {
 				var torn *ErrTorn
 				var corrupt *ErrCorrupt
@@ -172,8 +187,18 @@ func (r *Reader) Next() (Record, error) {
 					r.corruptAt[off] = corrupt.Reason
 				case errors.As(err, &torn) || errors.Is(err, io.EOF):
 					r.done = true
+					if r.held != nil { // nothing after it tells: a next file just started
+						h := r.held
+						r.held = nil
+						r.rotate(h.off, h.header)
+					}
 				}
 				return Record{Offset: off}, err
+			}
+			if r.held != nil {
+				if rec, err, ok := r.settle(b, off, line); ok {
+					return rec, err
+				}
 			}
 			if r.index {
 				rec, err, ok := r.skim(b, off, line)
@@ -189,12 +214,7 @@ func (r *Reader) Next() (Record, error) {
 			}
 		}
 		if e.Kind == KindHeader {
-			// A flight recorder's next file, followed across rotation: its
-			// node sets start anew, and its offsets count from here.
-			r.rotate(off, e.Header)
-			if r.index {
-				return Record{Kind: KindHeader, Offset: off}, nil
-			}
+			r.hold(off, line, e.Header)
 			continue
 		}
 		rec, err := decodeRecord(e, off, line, r.lim, r.lookup)
@@ -212,14 +232,60 @@ func (r *Reader) Next() (Record, error) {
 			r.unknown[e.Kind]++ // a kind from a newer writer
 			continue
 		}
-		if p := r.admit(rec); p != nil {
-			return Record{Offset: off}, p // what else is wrong with it does not matter
+		if skip := r.admit(rec); skip != nil {
+			return Record{Offset: off}, skip // what else is wrong with it does not matter
 		}
 		if err != nil {
 			r.pending = append(r.pending, err)
 		}
 		return rec, nil
 	}
+}
+
+// heldHeader is a header read in the middle of a file (its body nil when
+// unreadable), at byte off of line line.
+type heldHeader struct {
+	off    int64
+	line   int
+	header *Header
+}
+
+// hold keeps a header read in the middle of a file until the record after
+// it is read (settle).
+func (r *Reader) hold(off int64, line int, h *Header) {
+	if r.held != nil { // a header after a header: the first started a file with no records
+		r.rotate(r.held.off, r.held.header)
+	}
+	r.held = &heldHeader{off: off, line: line, header: h}
+}
+
+// settle decides, from the record line b read after a held header, what the
+// header is: the start of a flight recorder's next file, followed across
+// rotation (whose node sets start anew, and whose offsets count from its
+// header), when b is numbered 1 or lower than the records before; or, when
+// b goes on from them, a header copied into the middle of the file, a
+// problem the records around it are read past. A line whose checksum does
+// not hold settles nothing. ok says to return rec and err, b being read
+// next; otherwise b is read now.
+func (r *Reader) settle(b []byte, off int64, line int) (rec Record, err error, ok bool) {
+	body, fault := openFrame(b)
+	if fault != frameOK {
+		return Record{}, nil, false
+	}
+	n, _ := frameNumber(body)
+	h := r.held
+	r.held = nil
+	if r.seq.continues(n) {
+		r.again, r.againOff, r.againLine = slices.Clone(b), off, line
+		return Record{Offset: h.off}, &ErrCorrupt{Offset: h.off, Line: h.line, Reason: fmt.Sprintf(
+			"a header in the middle of the recording, followed by record %d, which goes on from record %d before it: the header was copied there, it does not start a next file", n, r.seq.n)}, true
+	}
+	r.rotate(h.off, h.header)
+	if r.index {
+		r.again, r.againOff, r.againLine = slices.Clone(b), off, line
+		return Record{Kind: KindHeader, Offset: h.off}, nil, true
+	}
+	return Record{}, nil, false
 }
 
 // rotate starts a followed recording's next file, whose header h (nil when
@@ -230,13 +296,34 @@ func (r *Reader) rotate(off int64, h *Header) {
 	r.segment++
 }
 
-// admit checks the number of a record read, returning the problem that
-// skips it, and keeps a node set it admits for the cycles that refer to it.
-func (r *Reader) admit(rec Record) error {
-	if err := r.admitKind(rec); err != nil {
-		return err
+// admit checks the numbers of a record read, returning the problem that
+// skips it (a copy), and keeps a node set it admits for the cycles that
+// refer to it. A record moved but not copied is kept: its problem is
+// returned after it.
+func (r *Reader) admit(rec Record) (skip error) {
+	kindErr := r.admitKind(rec)
+	var dup *ErrDuplicate
+	if errors.As(kindErr, &dup) {
+		return kindErr
 	}
-	return r.seq.record(rec.n, rec.Offset)
+	problem, copied := r.seq.record(rec.n, rec.Offset)
+	var order *ErrOutOfOrder
+	switch {
+	case copied && kindErr != nil:
+		return kindErr
+	case copied:
+		return problem
+	case errors.As(kindErr, &order) && rec.n == 0:
+		return kindErr // unnumbered: moved or copied, it cannot tell
+	case order != nil: // a queue event moved: its own number says more
+		order.Kept = true
+		r.seq.moveQueue(order.Seq, order.Offset)
+		problem = order
+	}
+	if problem != nil {
+		r.pending = append(r.pending, problem)
+	}
+	return nil
 }
 
 // admitKind checks the number of a record of a numbered kind.

@@ -3,6 +3,7 @@ package recorder
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"regexp"
 	"slices"
@@ -97,10 +98,11 @@ func writtenInOrder(t *testing.T, created time.Time, names []string) map[string]
 // input's fourth line.
 var offsetRef = regexp.MustCompile(`@(\d+)`)
 
-// TestRecordsOutOfPlace: a record whose number repeats, or a queue event
-// whose number goes back, is reported with its offset and skipped by both
-// readers, which read on; cycles out of sequence order, gaps and a flight
-// recorder's next file are not problems.
+// TestRecordsOutOfPlace: a record whose number repeats (a copy) is reported
+// with its offset and skipped by both readers, which read on; a record
+// whose number goes back without repeating (moved) is reported and kept;
+// cycles out of sequence order, gaps and a flight recorder's next file are
+// not problems.
 func TestRecordsOutOfPlace(t *testing.T) {
 	created := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	run := sequencedLines(t, created)
@@ -136,10 +138,10 @@ func TestRecordsOutOfPlace(t *testing.T) {
 		{
 			name:  "two cycle lines swapped",
 			lines: []string{"header", "q1", "q2", "set1", "c2", "q3", "c1", "q4"},
-			want:  kept{1, []int{2}, []int{1, 2, 4}},
+			want:  kept{1, []int{2, 1}, []int{1, 2, 3, 4}},
 			wantProblems: []string{
-				"record 5 at byte @5 is out of order: it comes after record 6 (at byte @4)",
-				"record 4 at byte @6 is out of order: it comes after record 6 (at byte @4)",
+				"record 5 at byte @5 is out of order: it comes after record 6 (at byte @4); it was moved, not copied, and is kept",
+				"record 4 at byte @6 is out of order: it comes after record 5 (at byte @5); it was moved, not copied, and is kept",
 			},
 		},
 		{
@@ -166,14 +168,14 @@ func TestRecordsOutOfPlace(t *testing.T) {
 		{
 			name:         "swapped queue lines",
 			lines:        []string{"header", "q2", "q1", "set1", "c1", "q3", "c2", "q4"},
-			want:         kept{1, []int{1, 2}, []int{2, 3, 4}},
-			wantProblems: []string{"queue event 1 at byte @2 is out of order: it comes after queue event 2 (at byte @1)"},
+			want:         kept{1, []int{1, 2}, []int{2, 1, 3, 4}},
+			wantProblems: []string{"queue event 1 at byte @2 is out of order: it comes after queue event 2 (at byte @1); it was moved, not copied, and is kept"},
 		},
 		{
 			name:         "a queue line moved down past others",
 			lines:        []string{"header", "q1", "set1", "c1", "q3", "q2", "c2", "q4"},
-			want:         kept{1, []int{1, 2}, []int{1, 3, 4}},
-			wantProblems: []string{"queue event 2 at byte @5 is out of order: it comes after queue event 3 (at byte @4)"},
+			want:         kept{1, []int{1, 2}, []int{1, 3, 2, 4}},
+			wantProblems: []string{"queue event 2 at byte @5 is out of order: it comes after queue event 3 (at byte @4); it was moved, not copied, and is kept"},
 		},
 		{
 			name:         "a duplicated queue record",
@@ -287,6 +289,89 @@ func TestOutOfPlaceProblems(t *testing.T) {
 			wrapped := errors.Join(errors.New("x.rec"), tt.err)
 			if !IsProblem(wrapped) || problemOffset(wrapped) != 90 {
 				t.Errorf("IsProblem %v, offset %d; want a problem at byte 90", IsProblem(wrapped), problemOffset(wrapped))
+			}
+		})
+	}
+}
+
+// TestLinesOutOfPlaceKeepEveryCycle: in a recording of 50 cycles, two cycle
+// lines swapped, near or far apart, or the header copied into the middle,
+// lose no cycle in either reader; each is reported, the header by its byte
+// and line.
+func TestLinesOutOfPlaceKeepEveryCycle(t *testing.T) {
+	nodes := &NodeSet{ID: 1, Names: []string{"a", "b"}}
+	var cycles []*Cycle
+	for seq := 1; seq <= 50; seq++ {
+		cycles = append(cycles, testCycle(seq, nodes))
+	}
+	lines := bytes.SplitAfter(writeRecording(t, cycles...), []byte("\n"))
+	lines = lines[:len(lines)-1] // after the last newline
+	// lines: the header, node set 1, cycles 1 to 50 (cycle s on line s+1);
+	// the record on line i is numbered i.
+	swap := func(i, j int) [][]byte {
+		out := slices.Clone(lines)
+		out[i], out[j] = out[j], out[i]
+		return out
+	}
+	offsetOf := func(in [][]byte, i int) int {
+		return len(bytes.Join(in[:i], nil))
+	}
+	headerCopied := slices.Insert(slices.Clone(lines), 27, lines[0])
+	tests := []struct {
+		name  string
+		lines [][]byte
+		want  []string
+	}{
+		{"two neighbouring cycle lines swapped", swap(12, 13), []string{
+			fmt.Sprintf("record 12 at byte %d is out of order: it comes after record 13 (at byte %d); it was moved, not copied, and is kept", offsetOf(swap(12, 13), 13), offsetOf(swap(12, 13), 12)),
+		}},
+		{"two cycle lines far apart swapped", swap(10, 40), []string{
+			fmt.Sprintf("record 11 at byte %d is out of order: it comes after record 40 (at byte %d); it was moved, not copied, and is kept", offsetOf(swap(10, 40), 11), offsetOf(swap(10, 40), 10)),
+			fmt.Sprintf("record 10 at byte %d is out of order: it comes after record 39 (at byte %d); it was moved, not copied, and is kept", offsetOf(swap(10, 40), 40), offsetOf(swap(10, 40), 39)),
+		}},
+		{"the header copied into the middle", headerCopied, []string{
+			fmt.Sprintf("corrupt record at byte %d (line 28): a header in the middle of the recording, followed by record 27, which goes on from record 26 before it: the header was copied there, it does not start a next file", offsetOf(headerCopied, 27)),
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := bytes.Join(tt.lines, nil)
+			for _, reader := range []struct {
+				name string
+				open func(io.Reader) (*Reader, error)
+			}{{"Reader", NewReader}, {"index reader", NewIndexReader}} {
+				rd, err := reader.open(bytes.NewReader(in))
+				if err != nil {
+					t.Fatal(err)
+				}
+				var seqs, problems []string
+				for rec, err := range rd.All() {
+					switch {
+					case err != nil:
+						if !IsProblem(err) {
+							t.Fatalf("%s: %v", reader.name, err)
+						}
+						checkProblem(t, err, int64(len(in)))
+						problems = append(problems, err.Error())
+					case rec.Kind == KindHeader:
+						t.Errorf("%s: a header at byte %d read as a flight recorder's next file", reader.name, rec.Offset)
+					case rec.Cycle != nil:
+						seqs = append(seqs, strconv.Itoa(rec.Cycle.Seq))
+					case rec.Entry != nil:
+						seqs = append(seqs, strconv.Itoa(rec.Entry.Seq))
+					}
+				}
+				slices.SortFunc(seqs, func(a, b string) int { x, _ := strconv.Atoi(a); y, _ := strconv.Atoi(b); return x - y })
+				var want []string
+				for seq := 1; seq <= 50; seq++ {
+					want = append(want, strconv.Itoa(seq))
+				}
+				if diff := cmp.Diff(want, seqs); diff != "" {
+					t.Errorf("%s: cycles read (-want +got):\n%s", reader.name, diff)
+				}
+				if diff := cmp.Diff(tt.want, problems); diff != "" {
+					t.Errorf("%s: problems (-want +got):\n%s", reader.name, diff)
+				}
 			}
 		})
 	}

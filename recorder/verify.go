@@ -72,7 +72,9 @@ func Verify(r io.Reader) (*Summary, error) {
 					s.OutOfPlace++
 				}
 			case errors.As(err, &order):
-				s.Records++
+				if !order.Kept { // a record kept is counted as it is read
+					s.Records++
+				}
 				if order.Kind == KindQueue {
 					s.OutOfOrderQueue++
 				} else {

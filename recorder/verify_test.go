@@ -19,7 +19,7 @@ func TestVerify(t *testing.T) {
 	// cycle 2 again, its node set again, and a record of a kind from a newer writer.
 	repeated := string(clean) + string(lines[3]) + string(lines[1]) + checksumLine([]byte(`{"kind":"bogus","bogus":{}}`))
 
-	// queue events 1, 3, 2 (out of order), 4 and 4 again.
+	// queue events 1, 3, 2 (moved), 4 and 4 again.
 	q := sequencedLines(t, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	var queued []byte
 	var at []int
@@ -52,13 +52,13 @@ func TestVerify(t *testing.T) {
 			fmt.Sprintf("cycle 2 appears again at byte %d (first at byte %d)", len(clean), len(lines[0])+len(lines[1])+len(lines[2])),
 			fmt.Sprintf("node set 1 appears again at byte %d (first at byte %d)", len(clean)+len(lines[3]), len(lines[0])),
 		}},
-		{"queue events out of order and repeated", queued, counts{Records: 6, Queue: 3, DuplicateQueue: 1, OutOfOrderQueue: 1, Unknown: map[string]int{}}, []string{
-			fmt.Sprintf("queue event 2 at byte %d is out of order: it comes after queue event 3 (at byte %d)", at[3], at[2]),
+		{"queue events out of order and repeated", queued, counts{Records: 6, Queue: 4, DuplicateQueue: 1, OutOfOrderQueue: 1, Unknown: map[string]int{}}, []string{
+			fmt.Sprintf("queue event 2 at byte %d is out of order: it comes after queue event 3 (at byte %d); it was moved, not copied, and is kept", at[3], at[2]),
 			fmt.Sprintf("queue event 4 appears again at byte %d (first at byte %d)", at[5], at[4]),
 		}},
-		{"two cycle lines swapped", swapped, counts{Records: 8, NodeSets: 1, Cycles: 1, Queue: 3, OutOfPlace: 2, Unknown: map[string]int{}}, []string{
-			fmt.Sprintf("record 5 at byte %d is out of order: it comes after record 6 (at byte %d)", swappedAt[5], swappedAt[4]),
-			fmt.Sprintf("record 4 at byte %d is out of order: it comes after record 6 (at byte %d)", swappedAt[6], swappedAt[4]),
+		{"two cycle lines swapped", swapped, counts{Records: 8, NodeSets: 1, Cycles: 2, Queue: 4, OutOfPlace: 2, Unknown: map[string]int{}}, []string{
+			fmt.Sprintf("record 5 at byte %d is out of order: it comes after record 6 (at byte %d); it was moved, not copied, and is kept", swappedAt[5], swappedAt[4]),
+			fmt.Sprintf("record 4 at byte %d is out of order: it comes after record 5 (at byte %d); it was moved, not copied, and is kept", swappedAt[6], swappedAt[5]),
 		}},
 		{"damaged cycle and torn tail", damaged[:len(damaged)-10], counts{Records: 3, NodeSets: 1, Cycles: 1, Unknown: map[string]int{}}, []string{
 			fmt.Sprintf("corrupt record at byte %d (line 3): checksum mismatch", len(lines[0])+len(lines[1])),

@@ -19,16 +19,32 @@ type healthServer struct {
 	srv   *http.Server
 	// addr is where it listens.
 	addr string
+	// idle is how long a kept-alive connection may wait for its next
+	// request before it is closed: probes come every few seconds, each
+	// often on a new connection, and idle ones must not pile up.
+	idle time.Duration
 }
+
+// healthIdle is how long the health server keeps an idle connection.
+const healthIdle = 5 * time.Second
 
 // serveHealth listens on addr (an error at once if it cannot) and serves
 // until ctx ends.
 func serveHealth(ctx context.Context, addr string) (*healthServer, error) {
+	h := &healthServer{idle: healthIdle}
+	if err := h.listen(ctx, addr); err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// listen listens on addr and serves until ctx ends.
+func (h *healthServer) listen(ctx context.Context, addr string) error {
 	l, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, errorf("--health-addr: %v", err)
+		return errorf("--health-addr: %v", err)
 	}
-	h := &healthServer{addr: l.Addr().String()}
+	h.addr = l.Addr().String()
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /livez", func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte("ok\n")) })
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
@@ -38,13 +54,13 @@ func serveHealth(ctx context.Context, addr string) (*healthServer, error) {
 		}
 		w.Write([]byte("ok\n"))
 	})
-	h.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	h.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, IdleTimeout: h.idle}
 	go h.srv.Serve(l)
 	go func() {
 		<-ctx.Done()
 		h.srv.Close()
 	}()
-	return h, nil
+	return nil
 }
 
 func (h *healthServer) notReady() error {

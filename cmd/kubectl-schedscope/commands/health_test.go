@@ -1,12 +1,15 @@
 package commands
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The probes live --health-addr serves: live at once, ready once the
@@ -48,6 +51,43 @@ func TestHealthProbes(t *testing.T) {
 	}
 	if _, err := serveHealth(ctx, h.addr); err == nil || !strings.Contains(err.Error(), "--health-addr") {
 		t.Errorf("a second server on the same address: %v", err)
+	}
+}
+
+// A kept-alive connection that sends no further request is closed after
+// the idle time, so that probes' idle connections do not pile up.
+func TestHealthClosesIdleConnections(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	h := &healthServer{idle: 100 * time.Millisecond}
+	if err := h.listen(ctx, "127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := net.Dial("tcp", h.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := io.WriteString(conn, "GET /livez HTTP/1.1\r\nHost: probe\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReader(conn)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.Close {
+		t.Fatalf("livez: %d, close %v; want 200 on a kept-alive connection", resp.StatusCode, resp.Close)
+	}
+	start := time.Now()
+	conn.SetReadDeadline(start.Add(5 * time.Second))
+	if n, err := br.Read(make([]byte, 1)); !errors.Is(err, io.EOF) {
+		t.Fatalf("reading the idle connection: %d bytes, %v; want it closed by the server (io.EOF)", n, err)
+	}
+	if waited := time.Since(start); waited > 3*time.Second {
+		t.Errorf("idle connection closed after %v, want about 100ms", waited)
 	}
 }
 

@@ -3,13 +3,17 @@ package commands
 import (
 	"fmt"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedscope/schedscope/fixtures"
+	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/tui"
 	"github.com/schedscope/schedscope/tui/pages/cyclepage"
 )
@@ -55,7 +59,9 @@ func NewCmdLearn(streams genericiooptions.IOStreams) *cobra.Command {
 			o.Fixture = l.Fixture
 			if l.Config != "" {
 				// The lesson's profile, where the run reads a configuration:
-				// a file, removed when the lesson closes.
+				// a file, removed when the lesson closes (or, after a kill,
+				// by the next lesson opened).
+				removeStaleLessonConfigs(os.TempDir(), time.Now())
 				path, err := writeLessonConfig(l)
 				if err != nil {
 					return err
@@ -126,10 +132,19 @@ func phaseNamed(name string) (cyclepage.Phase, bool) {
 	return 0, false
 }
 
+// A lesson's configuration file is named schedscope-lesson-pidPID-NAME-*.yaml:
+// the process that wrote it says whether it is still in use.
+const (
+	lessonConfigPrefix = "schedscope-lesson-pid"
+	// lessonConfigStale is how old a file left by a process that is gone
+	// must be to be removed: a PID is soon reused.
+	lessonConfigStale = 5 * time.Minute
+)
+
 // writeLessonConfig writes the lesson's KubeSchedulerConfiguration to a
 // file of its own (mode 0600) and returns its path.
 func writeLessonConfig(l *fixtures.Lesson) (string, error) {
-	f, err := os.CreateTemp("", "schedscope-lesson-"+l.Name+"-*.yaml")
+	f, err := os.CreateTemp("", fmt.Sprintf("%s%d-%s-*.yaml", lessonConfigPrefix, os.Getpid(), l.Name))
 	if err != nil {
 		return "", err
 	}
@@ -139,4 +154,29 @@ func writeLessonConfig(l *fixtures.Lesson) (string, error) {
 		return "", err
 	}
 	return f.Name(), f.Close()
+}
+
+// removeStaleLessonConfigs removes from dir the lesson configurations that
+// a learn killed before closing its lesson left: those whose process is
+// gone, written more than lessonConfigStale before now. It is best effort:
+// what it cannot read or remove stays.
+func removeStaleLessonConfigs(dir string, now time.Time) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), lessonConfigPrefix)
+		if !ok || !e.Type().IsRegular() || !strings.HasSuffix(rest, ".yaml") {
+			continue
+		}
+		p, _, _ := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(p)
+		if err != nil || !recorder.ProcessGone(pid) {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && now.Sub(fi.ModTime()) > lessonConfigStale {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
 }

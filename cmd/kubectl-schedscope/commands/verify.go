@@ -91,7 +91,7 @@ func plural(n int, thing string) string {
 }
 
 // withSkipped counts distinct things and, when there are any, the repeats
-// and the records out of order that were skipped.
+// skipped and the records out of order (skipped when copied, kept when moved).
 func withSkipped(n int, thing string, dups, outOfOrder int) string {
 	var skipped []string
 	if dups > 0 {
