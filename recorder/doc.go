@@ -12,7 +12,8 @@
 //     unused.go: the kinds of a fixture's objects a run leaves unused.
 //     usage.go: what was placed on each node, rebuilt from cycles' NodeUse.
 //     queue_event.go: the scheduling queue's events. cluster_state.go: what
-//     a fixture run's controllers left. change.go: a what-if's changes, one
+//     a fixture run's controllers left; lost.go: what a run lost (a
+//     workload not made, a claim not provisioned). change.go: a what-if's changes, one
 //     type a kind, as plain data. ints.go: the run-length lists node
 //     indices and scores are written as; duration.go: durations as Go
 //     spells them.
