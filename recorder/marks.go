@@ -142,3 +142,29 @@ func (m *Marks) Save(path string) error {
 	}
 	return out.Commit()
 }
+
+// A StrayMark is a mark that names no cycle of its recording as it is: its
+// cycle is not there, or schedules another pod (Pod, "" when there is no
+// such cycle). It is reported, never shown.
+type StrayMark struct {
+	Mark
+	Pod string
+}
+
+// Applicable keeps the marks whose cycle is among entries and schedules the
+// pod the mark names; the others are returned as strays.
+func Applicable(marks []Mark, entries []CycleEntry) (kept []Mark, strays []StrayMark) {
+	pods := make(map[int]string, len(entries))
+	for _, e := range entries {
+		pods[e.Seq] = e.Pod.Key()
+	}
+	for _, k := range marks {
+		pod, ok := pods[k.Seq]
+		if ok && pod == k.Pod {
+			kept = append(kept, k)
+			continue
+		}
+		strays = append(strays, StrayMark{Mark: k, Pod: pod})
+	}
+	return kept, strays
+}

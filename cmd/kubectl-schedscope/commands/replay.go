@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/recorder/visible"
 	"github.com/schedscope/schedscope/tui"
 )
@@ -242,6 +244,7 @@ func (o *ReplayOptions) print(ctx context.Context) error {
 		}
 	}
 	places = kept
+	everyCycle := slices.Clone(places) // before --pod keeps one pod's
 	// A recording holds the pods that had a cycle or a queue event; pods
 	// that arrived bound or that no profile serves are not in it.
 	pods := states.States(nil, queue)
@@ -301,7 +304,13 @@ func (o *ReplayOptions) print(ctx context.Context) error {
 		if err := ms.Err(); err != nil {
 			fmt.Fprintf(o.streams.ErrOut, "warning: %s\n", visible.String(err.Error()))
 		}
-		marks = ms.Marks()
+		// A mark whose cycle is not there, or schedules another pod, is
+		// said, not shown (as the debugger does).
+		var strays []recorder.StrayMark
+		marks, strays = recorder.Applicable(ms.Marks(), everyCycle)
+		for _, s := range strays {
+			fmt.Fprintf(o.streams.ErrOut, "warning: %s: %s\n", visible.String(recorder.MarksPath(o.File)), visible.String(narrate.StrayMark(s)))
+		}
 	}
 	if err := printCycles(o.streams.Out, o.Output, header, source, problems, len(places), cycles, observed, pods, marks); err != nil {
 		return err

@@ -3,6 +3,7 @@ package commands
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -65,5 +66,47 @@ func TestReplayMarksInMarkdown(t *testing.T) {
 	}
 	if after, _ := os.ReadFile(recorder.MarksPath(other)); string(after) != string(data) {
 		t.Error("the other recording's sidecar changed")
+	}
+}
+
+// TestReplayStrayMarksAreSaid: a mark that names another pod than its
+// cycle's, or a cycle the recording does not have (−5), is a warning in
+// Markdown and HTML, as the debugger says it, and is listed nowhere; the
+// mark that fits is kept.
+func TestReplayStrayMarksAreSaid(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.rec")
+	if _, errOut, code := run(t, "record", "-f", "preemption", "-o", path); code != 0 {
+		t.Fatalf("record: exit %d: %s", code, errOut)
+	}
+	rec, err := recorder.LoadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := rec.Cycles[0]
+	store := openMarks(path)
+	for _, m := range []struct {
+		seq       int
+		pod, note string
+	}{{c.Seq, c.Pod.Key(), "fits"}, {c.Seq + 1, "default/not-its-pod", "elsewhere"}, {-5, c.Pod.Key(), "nowhere"}} {
+		if _, err := store.Set(m.seq, m.pod, m.note); err != nil {
+			t.Fatalf("Set(%d): %v", m.seq, err)
+		}
+	}
+	for _, format := range []string{"markdown", "html"} {
+		out, errOut, code := run(t, "replay", path, "--no-tui", "-o", format)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", format, code, errOut)
+		}
+		for _, want := range []string{
+			"the mark of cycle " + strconv.Itoa(c.Seq+1) + " names pod default/not-its-pod, but the cycle schedules ",
+			"the mark of cycle -5 (pod " + c.Pod.Key() + ") names no cycle of the recording: not shown",
+		} {
+			if !strings.Contains(errOut, "warning: "+path+".marks: "+want) {
+				t.Errorf("%s: stderr lacks %q:\n%s", format, want, errOut)
+			}
+		}
+		if !strings.Contains(out, "fits") || strings.Contains(out, "elsewhere") || strings.Contains(out, "nowhere") {
+			t.Errorf("%s: want only the mark that fits in the export", format)
+		}
 	}
 }
