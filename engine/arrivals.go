@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unicode"
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -43,36 +42,25 @@ import (
 // arrivals holds the controllers' new pods back from the scheduler's pod
 // event handlers until release.
 type arrivals struct {
-	mu   sync.Mutex
-	held map[*gatedHandler]map[types.UID]*v1.Pod
+	mu sync.Mutex
+	// handlers are the gated handlers, in the order they were registered:
+	// the order the informer gives each event to them.
+	handlers []*gatedHandler
 	// rank orders the pods released together (arrivalRank).
 	rank func(*v1.Pod) arrivalRank
 }
 
 func newArrivals(rank func(*v1.Pod) arrivalRank) *arrivals {
-	return &arrivals{held: map[*gatedHandler]map[types.UID]*v1.Pod{}, rank: rank}
+	return &arrivals{rank: rank}
 }
 
 // gate wraps one of the scheduler's pod event handlers.
 func (a *arrivals) gate(h cache.ResourceEventHandler) cache.ResourceEventHandler {
+	g := &gatedHandler{a: a, h: h, held: map[types.UID]*v1.Pod{}}
 	a.mu.Lock()
-	g := &gatedHandler{a: a, h: h, seq: len(a.held)}
-	a.held[g] = map[types.UID]*v1.Pod{}
+	a.handlers = append(a.handlers, g)
 	a.mu.Unlock()
 	return g
-}
-
-// count is how many pods are held.
-func (a *arrivals) count() int {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	uids := map[types.UID]bool{}
-	for _, pods := range a.held {
-		for uid := range pods {
-			uids[uid] = true
-		}
-	}
-	return len(uids)
 }
 
 // release hands every held pod to the handlers that hold it, in arrival
@@ -84,8 +72,8 @@ func (a *arrivals) release() int {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	latest := map[types.UID]*v1.Pod{}
-	for _, pods := range a.held {
-		for uid, p := range pods {
+	for _, g := range a.handlers {
+		for uid, p := range g.held {
 			latest[uid] = p
 		}
 	}
@@ -101,17 +89,10 @@ func (a *arrivals) release() int {
 		order = append(order, ranked{uid, a.rank(p)})
 	}
 	slices.SortFunc(order, func(x, y ranked) int { return x.rank.compare(y.rank) })
-	// Handlers in the order they were registered, as the informer
-	// delivers an event to each in turn.
-	handlers := make([]*gatedHandler, 0, len(a.held))
-	for g := range a.held {
-		handlers = append(handlers, g)
-	}
-	slices.SortFunc(handlers, func(x, y *gatedHandler) int { return cmp.Compare(x.seq, y.seq) })
 	for _, r := range order {
-		for _, g := range handlers {
-			if p, ok := a.held[g][r.uid]; ok {
-				delete(a.held[g], r.uid)
+		for _, g := range a.handlers {
+			if p, ok := g.held[r.uid]; ok {
+				delete(g.held, r.uid)
 				g.h.OnAdd(p, false)
 			}
 		}
@@ -121,9 +102,10 @@ func (a *arrivals) release() int {
 
 // gatedHandler is one of the scheduler's pod event handlers behind arrivals.
 type gatedHandler struct {
-	a   *arrivals
-	h   cache.ResourceEventHandler
-	seq int
+	a *arrivals
+	h cache.ResourceEventHandler
+	// held are the pods it holds, as they last stood (under a.mu).
+	held map[types.UID]*v1.Pod
 }
 
 // holds says whether p is a pod to hold: not yet bound, and made by a
@@ -136,7 +118,7 @@ func (g *gatedHandler) OnAdd(obj interface{}, isInInitialList bool) {
 	g.a.mu.Lock()
 	defer g.a.mu.Unlock()
 	if p, ok := obj.(*v1.Pod); ok && !isInInitialList && holds(p) {
-		g.a.held[g][p.UID] = p
+		g.held[p.UID] = p
 		return
 	}
 	g.h.OnAdd(obj, isInInitialList)
@@ -146,9 +128,9 @@ func (g *gatedHandler) OnUpdate(oldObj, newObj interface{}) {
 	g.a.mu.Lock()
 	defer g.a.mu.Unlock()
 	if p, ok := newObj.(*v1.Pod); ok {
-		if _, held := g.a.held[g][p.UID]; held {
+		if _, held := g.held[p.UID]; held {
 			// Still held: it arrives as it stands when released.
-			g.a.held[g][p.UID] = p
+			g.held[p.UID] = p
 			return
 		}
 	}
@@ -167,9 +149,9 @@ func (g *gatedHandler) OnDelete(obj interface{}) {
 			uid = p.UID
 		}
 	}
-	if _, held := g.a.held[g][uid]; held && uid != "" {
+	if _, held := g.held[uid]; held && uid != "" {
 		// Gone before the scheduler saw it.
-		delete(g.a.held[g], uid)
+		delete(g.held, uid)
 		return
 	}
 	g.h.OnDelete(obj)
@@ -255,7 +237,7 @@ func naturalCompare(a, b string) int {
 // leadingDigits is the run of ASCII digits s begins with.
 func leadingDigits(s string) string {
 	i := 0
-	for i < len(s) && s[i] < unicode.MaxASCII && unicode.IsDigit(rune(s[i])) {
+	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
 		i++
 	}
 	return s[:i]
