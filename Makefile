@@ -34,7 +34,7 @@ goldens:
 # otherwise takes up to 60 s per input of the fixture loader.
 FUZZTIME ?= 60s
 FUZZMINTIME ?= 200x
-FUZZ_TARGETS := ./cmd/kubectl-schedscope/commands:FuzzChangeFlags ./engine/fixture:FuzzLoadFixture ./engine:FuzzLoadConfig ./recorder:FuzzReader ./recorder:FuzzFile ./recorder:FuzzInts ./recorder:FuzzIndex ./recorder/export:FuzzExport
+FUZZ_TARGETS := ./cmd/kubectl-schedscope/commands:FuzzChangeFlags ./engine/fixture:FuzzLoadFixture ./engine/fixture:FuzzBlockYAML ./engine:FuzzLoadConfig ./recorder:FuzzReader ./recorder:FuzzFile ./recorder:FuzzInts ./recorder:FuzzIndex ./recorder/export:FuzzExport
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	  pkg=$${t%%:*}; name=$${t##*:}; \

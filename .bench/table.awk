@@ -51,6 +51,8 @@ END {
 	w = "5 000 nodes, 40 000 bound pods, 20 pending (binary, process start to exit)"
 	v = metric(l, "explain-s"); row("`explain --pod` of a snapshot, first question (no cache)", w, v, "%.1f s", "≤ 3 s", v <= 3)
 	v = metric(l, "explain-stdin-s"); row("`explain -f - --pod`, the snapshot piped in (no cache)", w, v, "%.1f s", "≤ 3 s", v <= 3)
+	v = metric(l, "yaml/json-explain"); row("`explain --pod` of the snapshot as YAML ÷ as JSON (kubectl get -o yaml's form; no cache)", sprintf("%s (YAML %.1f s, JSON %.1f s)", w, metric(l, "yaml-explain-s"), metric(l, "explain-s")), v, "%.2f", "≤ 1.3", v <= 1.3)
+	v = metric(l, "list/json-explain"); row("`explain --pod` of the snapshot as one `kind: List` in YAML ÷ as JSON (kubectl get nodes,pods -A -o yaml; no cache)", sprintf("%s (List %.1f s)", w, metric(l, "list-explain-s")), v, "%.2f", "—", 1)
 	v = metric(l, "explain-peak-RSS-MB"); row("peak RSS of that explain (no cache)", w, v, "%.0f MB", "≤ 600 MB", v <= 600)
 	v = metric(l, "whatif-s"); row("`whatif --set-weight` (one change; no cache)", w, v, "%.1f s", "≤ 3.5 s", v <= 3.5)
 	v = metric(l, "suggest-s"); row("`suggest` (default budget) for a pod that fits nowhere (no cache)", w, v, "%.1f s", "≤ 6 s", v <= 6)

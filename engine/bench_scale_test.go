@@ -40,6 +40,20 @@ func BenchmarkSnapshotScale(b *testing.B) {
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		b.Fatal(err)
 	}
+	// The same snapshot as YAML, each document as kubectl get -o yaml
+	// writes one, and as one List, as kubectl get nodes,pods -A -o yaml
+	// writes a cluster.
+	asYAML, asList := filepath.Join(dir, "snapshot-as.yaml"), filepath.Join(dir, "list.yaml")
+	docs, list, err := scale.AsYAML(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(asYAML, docs, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(asList, list, 0o600); err != nil {
+		b.Fatal(err)
+	}
 	// At the cap, and one object over it (50 namespaces).
 	atCap := filepath.Join(dir, "cap.yaml")
 	if err := os.WriteFile(atCap, scale.Snapshot(nodes, fixture.MaxObjects-nodes-pending-50, pending), 0o600); err != nil {
@@ -75,6 +89,15 @@ func BenchmarkSnapshotScale(b *testing.B) {
 			}
 			m[mode.name+"explain-s"] += wall
 			m[mode.name+"explain-peak-RSS-MB"] += rss
+			if mode.name == "" {
+				for _, f := range []struct{ path, name string }{{asYAML, "yaml"}, {asList, "list"}} {
+					wall, _, out := timed(b, bin, mode.env, nil, "explain", "-f", f.path, "--pod", "pending-7")
+					if !strings.Contains(out, "Bound on node-") {
+						b.Fatalf("explain of the snapshot as %s did not bind pending-7:\n%s", f.name, out)
+					}
+					m[f.name+"-explain-s"] += wall
+				}
+			}
 			wall, _, out = timed(b, bin, mode.env, data, "explain", "-f", "-", "--pod", "pending-7")
 			if !strings.Contains(out, "Bound on node-") {
 				b.Fatalf("explain -f - did not bind pending-7:\n%s", out)
@@ -113,6 +136,8 @@ func BenchmarkSnapshotScale(b *testing.B) {
 		}
 		m["objects/s"] += float64(len(fx.Objects)+len(fx.Pending)) / time.Since(start).Seconds()
 	}
+	m["yaml/json-explain"] = m["yaml-explain-s"] / m["explain-s"] * float64(b.N)
+	m["list/json-explain"] = m["list-explain-s"] / m["explain-s"] * float64(b.N)
 	for unit, v := range m {
 		if v > 0 { // sim's frames are not measured without tmux
 			b.ReportMetric(v/float64(b.N), unit)

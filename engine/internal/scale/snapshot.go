@@ -6,6 +6,8 @@ package scale
 import (
 	"bytes"
 	"fmt"
+
+	"sigs.k8s.io/yaml"
 )
 
 // Snapshot writes a fixture shaped like a snapshot of a large
@@ -52,4 +54,30 @@ spec:
 `, i, cpu)
 	}
 	return b.Bytes()
+}
+
+// AsYAML writes a snapshot's documents as kubectl get -o yaml writes
+// objects: each document on its own, and all of them as the items of one
+// List.
+func AsYAML(snapshot []byte) (docs, list []byte, err error) {
+	var d bytes.Buffer
+	var items []any
+	for _, doc := range bytes.Split(snapshot, []byte("\n---\n")) {
+		if len(bytes.TrimSpace(doc)) == 0 {
+			continue
+		}
+		var v any
+		if err := yaml.Unmarshal(doc, &v); err != nil {
+			return nil, nil, err
+		}
+		y, err := yaml.Marshal(v)
+		if err != nil {
+			return nil, nil, err
+		}
+		d.Write(y)
+		d.WriteString("---\n")
+		items = append(items, v)
+	}
+	list, err = yaml.Marshal(map[string]any{"apiVersion": "v1", "kind": "List", "items": items, "metadata": map[string]any{"resourceVersion": ""}})
+	return d.Bytes(), list, err
 }
