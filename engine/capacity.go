@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sync"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -295,30 +294,4 @@ func setScale(o runtime.Object, n int) error {
 		return err
 	}
 	return nil
-}
-
-// WorkloadKinds are the names a command takes for a workload's kind, as
-// kubectl spells them (deploy/web, sts/db, ...).
-var WorkloadKinds = map[string]string{
-	"deploy": "Deployment", "deployment": "Deployment", "deployments": "Deployment",
-	"rs": "ReplicaSet", "replicaset": "ReplicaSet", "replicasets": "ReplicaSet",
-	"sts": "StatefulSet", "statefulset": "StatefulSet", "statefulsets": "StatefulSet",
-	"ds": "DaemonSet", "daemonset": "DaemonSet", "daemonsets": "DaemonSet",
-	"job": "Job", "jobs": "Job",
-	"rc": "ReplicationController", "replicationcontroller": "ReplicationController", "replicationcontrollers": "ReplicationController",
-}
-
-// ParseWorkload reads KIND/NAME or KIND/NAMESPACE/NAME naming a workload
-// (namespace default).
-func ParseWorkload(s string) (kind, namespace, name string, ok bool) {
-	parts := strings.Split(s, "/")
-	if len(parts) < 2 || len(parts) > 3 {
-		return "", "", "", false
-	}
-	kind, ok = WorkloadKinds[strings.ToLower(parts[0])]
-	namespace, name = "default", parts[len(parts)-1]
-	if len(parts) == 3 {
-		namespace = parts[1]
-	}
-	return kind, namespace, name, ok && name != "" && namespace != ""
 }

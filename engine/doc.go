@@ -37,8 +37,8 @@
 //     pods asked for) and RunBurst; arrivals.go: the order in which the
 //     pods the controllers make reach the scheduler (document order, then
 //     name), held until the controllers are done;
-//     pod_handle.go: handles that name a controller's pod across runs
-//     (deploy/web#3);
+//     pod_handle.go: which pod a handle (deploy/web#3, recorder's) stands
+//     for, found by a run;
 //     steps.go writes a timeline's step; settle.go: when the scheduler and
 //     the controllers beside it have nothing left to do (counted informer
 //     events, no pod in flight, no controller work), and unfinished, the

@@ -5,139 +5,17 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder"
 )
 
-// A pod a controller makes has a generated name, which a change to the
-// fixture may change (fixture.identities). A handle names it by its workload
-// instead, in every command that takes a pod:
-//
-//	deploy/web          the workload's first replica left without a node
-//	                    (its first replica when every one was placed)
-//	deploy/web#3        its third replica, in the order the replicas first
-//	                    reached the scheduler
-//	deploy/shop/web#3   the same, in namespace shop
-//
-// The kinds are WorkloadKinds'. A pod's own name (name or namespace/name)
-// is taken as it is.
-
-// PodHandle is a workload handle read by ParsePodHandle.
-type PodHandle struct {
-	Kind, Namespace, Name string
-	// Replica is the replica asked for, from 1; 0 for the first left
-	// without a node.
-	Replica int
-}
-
-// String writes h back as a user types it.
-func (h PodHandle) String() string {
-	short := h.Kind
-	for k, kind := range WorkloadKinds {
-		if kind == h.Kind && (short == h.Kind || len(k) < len(short)) {
-			short = k
-		}
-	}
-	s := short + "/"
-	if h.Namespace != "default" {
-		s += h.Namespace + "/"
-	}
-	s += h.Name
-	if h.Replica > 0 {
-		s += "#" + strconv.Itoa(h.Replica)
-	}
-	return s
-}
-
-// ParsePodHandle reads KIND/[NAMESPACE/]NAME[#N]; ok is false for anything
-// else (a pod's own name), and err says what is wrong with a handle that
-// names no replica (#0, #x).
-func ParsePodHandle(s string) (h PodHandle, ok bool, err error) {
-	workload, replica, hasReplica := strings.Cut(s, "#")
-	kind, ns, name, ok := ParseWorkload(workload)
-	if !ok {
-		return PodHandle{}, false, nil
-	}
-	h = PodHandle{Kind: kind, Namespace: ns, Name: name}
-	if hasReplica {
-		n, err := strconv.Atoi(replica)
-		if err != nil || n < 1 {
-			return PodHandle{}, true, fmt.Errorf("%q: want a replica number from 1 after #, as in %s#2", s, workload)
-		}
-		h.Replica = n
-	}
-	return h, true, nil
-}
-
-// replicas lists the pods of h's workload in the order they first had a
-// cycle, and whether each one's last cycle placed it.
-func (h PodHandle) replicas(cycles []*recorder.Cycle) (pods []recorder.PodRef, placed map[string]bool) {
-	placed = map[string]bool{}
-	for _, c := range cycles {
-		o := c.Pod.Owner
-		if o == nil || o.Kind != h.Kind || o.Name != h.Name || c.Pod.Namespace != h.Namespace {
-			continue
-		}
-		key := c.Pod.Key()
-		if _, seen := placed[key]; !seen {
-			pods = append(pods, c.Pod)
-		}
-		placed[key] = c.Outcome.Result == recorder.ResultBound
-	}
-	return pods, placed
-}
-
-// Resolve names the pod h stands for among a run's cycles (in the order
-// they ran), as namespace/name.
-func (h PodHandle) Resolve(cycles []*recorder.Cycle) (string, error) {
-	pods, placed := h.replicas(cycles)
-	switch {
-	case len(pods) == 0:
-		return "", fmt.Errorf("%s: no pod of %s %s/%s had a scheduling cycle", h, h.Kind, h.Namespace, h.Name)
-	case h.Replica > len(pods):
-		return "", fmt.Errorf("%s: %s %s/%s has %d replica(s) that had a cycle", h, h.Kind, h.Namespace, h.Name, len(pods))
-	case h.Replica > 0:
-		return pods[h.Replica-1].Key(), nil
-	}
-	for _, p := range pods {
-		if !placed[p.Key()] {
-			return p.Key(), nil
-		}
-	}
-	return pods[0].Key(), nil
-}
-
-// PodHandles gives each pod of a controller that had a cycle its handle
-// (deploy/web#3), by namespace/name: what a command printed for the user
-// to run next names, so that it still works once the fixture changes.
-func PodHandles(cycles []*recorder.Cycle) map[string]string {
-	out := map[string]string{}
-	count := map[string]int{}
-	for _, c := range cycles {
-		o := c.Pod.Owner
-		key := c.Pod.Key()
-		if o == nil || out[key] != "" {
-			continue
-		}
-		if _, ok := WorkloadKinds[strings.ToLower(o.Kind)]; !ok {
-			continue
-		}
-		w := o.Kind + "/" + c.Pod.Namespace + "/" + o.Name
-		count[w]++
-		out[key] = PodHandle{Kind: o.Kind, Namespace: c.Pod.Namespace, Name: o.Name, Replica: count[w]}.String()
-	}
-	return out
-}
-
 // ResolvePodHandle runs fx as Run does and names the pod a handle stands
 // for (namespace/name); a pod's own name is returned as it is, without a
 // run.
 func ResolvePodHandle(ctx context.Context, fx *fixture.Fixture, opts Options, handle string) (string, error) {
-	h, ok, err := ParsePodHandle(handle)
+	h, ok, err := recorder.ParsePodHandle(handle)
 	if err != nil || !ok {
 		return handle, err
 	}

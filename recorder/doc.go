@@ -13,7 +13,9 @@
 //     usage.go: what was placed on each node, rebuilt from cycles' NodeUse.
 //     queue_event.go: the scheduling queue's events. cluster_state.go: what
 //     a fixture run's controllers left; lost.go: what a run lost (a
-//     workload not made, a claim not provisioned). change.go: a what-if's changes, one
+//     workload not made, a claim not provisioned). pod_handle.go: handles
+//     that name a controller's pod across runs (deploy/web#3) and the
+//     workload kinds commands take. change.go: a what-if's changes, one
 //     type a kind, as plain data. ints.go: the run-length lists node
 //     indices and scores are written as; duration.go: durations as Go
 //     spells them.

@@ -2,11 +2,13 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/tui/components/nodetable"
 	"github.com/schedscope/schedscope/tui/components/prompt"
 	"github.com/schedscope/schedscope/tui/pages/cyclepage"
@@ -56,7 +58,7 @@ func placeholders(mode promptMode, complete string) []string {
 	switch mode {
 	case promptCommand:
 		return []string{
-			"cycle N · phase NAME · filter TEXT · sort name|status|score|snapshot · problems · help · q (" + complete + " completes)",
+			"cycle N|POD · phase NAME · filter TEXT · sort name|status|score|snapshot · problems · help · q (" + complete + " completes)",
 			"cycle N · phase NAME · filter TEXT · sort KEY · help · q (" + complete + " completes)",
 			"cycle N · phase P · filter T · sort K · help · q · " + complete + " completes",
 		}
@@ -88,7 +90,13 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 	case "cycle", "c":
 		seq, err := strconv.Atoi(arg)
 		if err != nil {
-			m.say(":cycle wants a number, got %q", arg)
+			i, problem := m.lastCycleOf(arg)
+			if problem != "" {
+				m.say("%s", problem)
+				return m, nil
+			}
+			m.opts.Trace.seek(m.list.Entry(i).Seq)
+			m.open(i)
 			return m, nil
 		}
 		if i, ok := m.list.IndexOf(seq); ok {
@@ -161,6 +169,45 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 		m.say("no command %q; :help lists them", fields[0])
 	}
 	return m, nil
+}
+
+// lastCycleOf finds the last cycle (not a what-if's re-run) of the pod
+// arg names: namespace/name, a name, or a workload's handle (deploy/web,
+// deploy/shop/web#2) as every command takes one; problem says why there
+// is none.
+func (m Model) lastCycleOf(arg string) (i int, problem string) {
+	if arg == "" {
+		return 0, ":cycle wants a number or a pod (deploy/web#2, shop/web-…)"
+	}
+	tags, entries := m.list.Tags(), m.list.Entries()
+	var order []int // the recorded cycles' indices, in the order they ran
+	for k := range entries {
+		if _, rerun := tags[k]; !rerun {
+			order = append(order, k)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return entries[a].Seq - entries[b].Seq })
+	key := arg
+	h, isHandle, err := recorder.ParsePodHandle(arg)
+	switch {
+	case err != nil:
+		return 0, err.Error()
+	case isHandle:
+		recorded := make([]recorder.CycleEntry, len(order))
+		for k, i := range order {
+			recorded[k] = entries[i]
+		}
+		if key, err = h.ResolveEntries(recorded); err != nil {
+			return 0, err.Error()
+		}
+	}
+	for k := len(order) - 1; k >= 0; k-- {
+		p := entries[order[k]].Pod
+		if p.Key() == key || (!strings.Contains(key, "/") && p.Name == key) {
+			return order[k], ""
+		}
+	}
+	return 0, fmt.Sprintf("no cycle of pod %q", arg)
 }
 
 // pick finds what arg names among options, each known by one or more names:

@@ -1025,6 +1025,7 @@ func (m Model) helpSections() []helpscreen.Section {
 		helpscreen.Section{Title: "Everywhere", Keys: []key.Binding{g.Help, g.Command, g.Filter, g.Problems, g.Back, g.Quit}},
 		helpscreen.Section{Title: "Commands (after :)", Commands: [][2]string{
 			{":cycle N", "open cycle N"},
+			{":cycle POD", "open a pod's last cycle (shop/web-…, deploy/web#2)"},
 			{":phase NAME", "go to a phase (sel = select)"},
 			{":filter TEXT", "filter (key: " + g.Filter.Help().Key + ")"},
 			{":sort KEY", "name status score snapshot"},

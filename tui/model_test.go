@@ -534,3 +534,43 @@ func TestQueuePhaseShowsThePodsMoves(t *testing.T) {
 		t.Errorf("the Queue phase shows another pod's move:\n%s", s)
 	}
 }
+
+// TestCycleOfAPod: ":cycle" takes a pod as every command does — its
+// namespace/name, its name, or its workload's handle — and opens the
+// pod's last cycle; a handle counts replicas in the order they first had
+// a cycle, as explain's; a what-if's re-runs are not the pod's cycles.
+func TestCycleOfAPod(t *testing.T) {
+	web := &recorder.Owner{Kind: "Deployment", Name: "web"}
+	var cycles []*recorder.Cycle
+	for i, pod := range []string{"web-5d8f-aaaaa", "web-5d8f-bbbbb", "solo", "web-5d8f-aaaaa"} {
+		c := makeCycle(i+1, pod).nodes("a", "b").obj()
+		if pod != "solo" {
+			c.Pod.Owner = web
+		}
+		cycles = append(cycles, c)
+	}
+	cycles[0].Outcome = recorder.Outcome{Result: recorder.ResultUnschedulable, Message: "0/2 nodes are available"}
+	m := newSession(t, &recorder.Recording{Cycles: cycles}, nil, 100, 30)
+	for _, tt := range []struct {
+		arg  string
+		want int
+	}{
+		{"deploy/web#1", 4}, {"deploy/web#2", 2}, {"deploy/web", 4}, {"default/solo", 3}, {"solo", 3}, {"web-5d8f-bbbbb", 2},
+	} {
+		m = keys(m, "esc", ":", "text:cycle "+tt.arg, "enter")
+		if m.focus != focusCycle || m.view.Cycle().Seq != tt.want {
+			t.Errorf(":cycle %s opened cycle %d (focus %v), want %d", tt.arg, m.view.Cycle().Seq, m.focus, tt.want)
+		}
+	}
+	for _, tt := range []struct{ arg, says string }{
+		{"deploy/web#3", "has 2 replica(s) that had a cycle"},
+		{"sts/db", "no pod of StatefulSet default/db had a scheduling cycle"},
+		{"nosuch", `no cycle of pod "nosuch"`},
+		{"deploy/web#0", "want a replica number from 1"},
+	} {
+		m = keys(m, "esc", ":", "text:cycle "+tt.arg, "enter")
+		if !strings.Contains(m.message.Text, tt.says) {
+			t.Errorf(":cycle %s says %q, want %q", tt.arg, m.message.Text, tt.says)
+		}
+	}
+}

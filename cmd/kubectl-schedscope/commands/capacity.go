@@ -9,6 +9,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/visible"
 )
 
@@ -59,7 +60,7 @@ func NewCmdCapacity(streams genericiooptions.IOStreams) *cobra.Command {
 
 // Validate checks flag values.
 func (o *CapacityOptions) Validate() error {
-	if _, _, _, ok := engine.ParseWorkload(o.Workload); !ok {
+	if _, _, _, ok := recorder.ParseWorkload(o.Workload); !ok {
 		return errorf("want the workload as KIND/NAME or KIND/NAMESPACE/NAME (deploy/web, sts/prod/db), not %q", visible.String(o.Workload))
 	}
 	if o.Suggest && o.Budget < 2 {
@@ -74,7 +75,7 @@ func (o *CapacityOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	kind, ns, name, _ := engine.ParseWorkload(o.Workload)
+	kind, ns, name, _ := recorder.ParseWorkload(o.Workload)
 	res, err := engine.Capacity(ctx, fx, opts, kind, ns, name)
 	if err != nil {
 		return err

@@ -66,7 +66,7 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 	var warnings []string
 	var unused *unusedProblem
 	var cluster *recorder.ClusterState
-	handle, isHandle, err := engine.ParsePodHandle(o.Pod)
+	handle, isHandle, err := recorder.ParsePodHandle(o.Pod)
 	if err != nil {
 		return errorf("--pod %s", visible.String(err.Error()))
 	}
@@ -116,7 +116,7 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 	pods := recorder.PodStates(cycles, never, queue)
 	// What explain prints for the user to run next names a controller's
 	// pod by its handle (deploy/web#2), which a changed fixture keeps.
-	handles := engine.PodHandles(cycles)
+	handles := recorder.PodHandles(cycles)
 	suggest := func(pod string) string {
 		if h, ok := handles[pod]; ok {
 			pod = h
@@ -187,7 +187,7 @@ func (o *ExplainOptions) finish(out cyclesOutput, problems []error, pods []recor
 // printWorkload explains one workload's pods: their cycles, where they
 // went, and why those left pending are.
 func (o *ExplainOptions) printWorkload(header recorder.Header, fx *fixture.Fixture, warnings []string, problems []error,
-	cycles []*recorder.Cycle, pods []recorder.PodState, cluster *recorder.ClusterState, h engine.PodHandle, suggest func(string) string) error {
+	cycles []*recorder.Cycle, pods []recorder.PodState, cluster *recorder.ClusterState, h recorder.PodHandle, suggest func(string) string) error {
 	kind, ns, name := h.Kind, h.Namespace, h.Name
 	mine := func(p recorder.PodRef) bool {
 		return p.Owner != nil && p.Owner.Kind == kind && p.Owner.Name == name && p.Namespace == ns

@@ -143,7 +143,7 @@ func onNode(n string) string {
 func (o *SuggestOptions) whatIfCommand(f *engine.Fork, c recorder.Change) string {
 	args := o.commandArgs("whatif")
 	pod := f.Pod.Namespace + "/" + f.Pod.Name
-	if _, handle, _ := engine.ParsePodHandle(o.Pod); handle {
+	if _, handle, _ := recorder.ParsePodHandle(o.Pod); handle {
 		// The handle asked with names the same pod on the next run, even
 		// of a changed fixture.
 		pod = o.Pod

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/input"
 	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/recorder/visible"
@@ -19,7 +20,7 @@ const maxScale = 100000
 // parseScale reads --scale KIND/NAME=N.
 func parseScale(s string) (kind, namespace, name string, n int, err error) {
 	ref, count, ok := strings.Cut(s, "=")
-	kind, namespace, name, okRef := engine.ParseWorkload(ref)
+	kind, namespace, name, okRef := recorder.ParseWorkload(ref)
 	n, nerr := strconv.Atoi(count)
 	if !ok || !okRef || nerr != nil || n < 0 || n > maxScale {
 		return "", "", "", 0, errorf("--scale %q: want KIND/NAME=N with N from 0 to %d, e.g. deploy/web=12", input.Quote(s), maxScale)

@@ -1,11 +1,9 @@
-package engine
+package recorder
 
 import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/schedscope/schedscope/recorder"
 )
 
 func TestParsePodHandle(t *testing.T) {
@@ -44,18 +42,18 @@ func TestParsePodHandle(t *testing.T) {
 // cycle; the bare handle is the first replica left without a node; the
 // handle each pod is given resolves to it.
 func TestPodHandlesResolve(t *testing.T) {
-	web := &recorder.Owner{Kind: "Deployment", Name: "web"}
-	cycle := func(seq int, pod string, bound bool) *recorder.Cycle {
-		c := &recorder.Cycle{Seq: seq, Pod: recorder.PodRef{Namespace: "shop", Name: pod, Owner: web}}
-		c.Outcome.Result = recorder.ResultUnschedulable
+	web := &Owner{Kind: "Deployment", Name: "web"}
+	cycle := func(seq int, pod string, bound bool) *Cycle {
+		c := &Cycle{Seq: seq, Pod: PodRef{Namespace: "shop", Name: pod, Owner: web}}
+		c.Outcome.Result = ResultUnschedulable
 		if bound {
-			c.Outcome.Result = recorder.ResultBound
+			c.Outcome.Result = ResultBound
 		}
 		return c
 	}
-	cycles := []*recorder.Cycle{
+	cycles := []*Cycle{
 		cycle(1, "web-x-zzzzz", true), cycle(2, "web-x-bbbbb", false), cycle(3, "web-x-ccccc", false),
-		{Seq: 4, Pod: recorder.PodRef{Namespace: "shop", Name: "bare"}}, cycle(5, "web-x-bbbbb", true),
+		{Seq: 4, Pod: PodRef{Namespace: "shop", Name: "bare"}}, cycle(5, "web-x-bbbbb", true),
 	}
 	tests := []struct{ handle, want string }{
 		{"deploy/shop/web", "shop/web-x-ccccc"},
