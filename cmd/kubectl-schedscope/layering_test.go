@@ -1,0 +1,134 @@
+package main
+
+import (
+	"fmt"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/schedscope/schedscope"
+
+// The layering of the repository, as README's "How the code is laid out"
+// states it: data flows one way, engine → recorder → tui, and cmd wires
+// them; only engine imports Kubernetes' own tree.
+//
+// knownExceptions are edges the rules forbid that main still has, each to
+// go with the issue named; the test fails when one disappears, so that the
+// list shrinks with the code.
+var knownExceptions = map[string]string{
+	module + "/tui/pages/whatif -> " + module + "/tui/pages/cyclepage": "issue 40: pages share components, not each other",
+}
+
+// layeringProblems checks a package graph (each package with the
+// packages it imports directly, deps with every package it depends on)
+// against the rules and returns one line per broken rule.
+func layeringProblems(imports, deps map[string][]string) []string {
+	var out []string
+	in := func(pkg, dir string) bool {
+		return pkg == module+"/"+dir || strings.HasPrefix(pkg, module+"/"+dir+"/")
+	}
+	for pkg, ds := range deps {
+		for _, d := range ds {
+			switch {
+			case (in(pkg, "recorder") || in(pkg, "tui")) && (strings.HasPrefix(d, "k8s.io/") || strings.HasPrefix(d, "sigs.k8s.io/")):
+				out = append(out, fmt.Sprintf("%s depends on %s: recorder and tui import nothing of Kubernetes", pkg, d))
+			case in(pkg, "recorder") && (in(d, "engine") || in(d, "tui") || in(d, "cmd")):
+				out = append(out, fmt.Sprintf("%s depends on %s: recorder is the data model, below engine, tui and cmd", pkg, d))
+			case in(pkg, "tui") && (in(d, "engine") || in(d, "cmd")):
+				out = append(out, fmt.Sprintf("%s depends on %s: tui reads recordings, never the engine or the commands", pkg, d))
+			case in(pkg, "engine") && (in(d, "tui") || in(d, "cmd")):
+				out = append(out, fmt.Sprintf("%s depends on %s: the engine knows nothing of who shows it", pkg, d))
+			}
+		}
+	}
+	for pkg, is := range imports {
+		for _, d := range is {
+			edge := pkg + " -> " + d
+			if _, known := knownExceptions[edge]; known {
+				continue
+			}
+			switch {
+			case !in(pkg, "engine") && strings.HasPrefix(d, "k8s.io/kubernetes/"):
+				out = append(out, fmt.Sprintf("%s imports %s: only engine imports k8s.io/kubernetes", pkg, d))
+			case in(pkg, "tui/pages") && in(d, "tui/pages") && pkg != d:
+				out = append(out, fmt.Sprintf("%s imports %s: a page never imports another page", pkg, d))
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// goList reads the module's package graph: each package's direct
+// imports and its dependencies, tests' imports included.
+func goList(t *testing.T) (imports, deps map[string][]string) {
+	t.Helper()
+	imports, deps = map[string][]string{}, map[string][]string{}
+	cmd := exec.Command("go", "list", "-test", "-f", "{{.ImportPath}}\t{{join .Imports \" \"}}\t{{join .Deps \" \"}}", module+"/...")
+	cmd.Dir = "../.."
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) != 3 {
+			t.Fatalf("go list wrote %q", line)
+		}
+		pkg := f[0]
+		if i := strings.Index(pkg, " ["); i >= 0 {
+			pkg = pkg[:i] // a package as compiled for its tests
+		}
+		// engine/e2e holds end-to-end tests only: they drive the whole
+		// product, commands included.
+		if strings.HasSuffix(pkg, ".test") || pkg == module+"/engine/e2e" {
+			continue
+		}
+		imports[pkg] = append(imports[pkg], strings.Fields(f[1])...)
+		deps[pkg] = append(deps[pkg], strings.Fields(f[2])...)
+	}
+	return imports, deps
+}
+
+// TestLayering: the repository's packages keep the layering, and the
+// check finds a forbidden import planted in the graph it reads.
+func TestLayering(t *testing.T) {
+	imports, deps := goList(t)
+	if len(imports) < 20 {
+		t.Fatalf("go list found %d packages", len(imports))
+	}
+	if problems := layeringProblems(imports, deps); len(problems) > 0 {
+		t.Errorf("the layering is broken:\n%s", strings.Join(problems, "\n"))
+	}
+	for edge, why := range knownExceptions {
+		from, to, _ := strings.Cut(edge, " -> ")
+		if !slices.Contains(imports[from], to) {
+			t.Errorf("%s is gone (%s): remove it from knownExceptions", edge, why)
+		}
+	}
+	planted := []struct{ from, to, says string }{
+		{module + "/recorder", "k8s.io/api/core/v1", "recorder and tui import nothing of Kubernetes"},
+		{module + "/tui/components/nodes", module + "/engine", "tui reads recordings"},
+		{module + "/engine/live", module + "/tui", "the engine knows nothing of who shows it"},
+		{module + "/recorder/narrate", module + "/cmd/kubectl-schedscope/commands", "recorder is the data model"},
+		{module + "/cmd/kubectl-schedscope/commands", "k8s.io/kubernetes/pkg/scheduler", "only engine imports k8s.io/kubernetes"},
+		{module + "/tui/pages/cyclepage", module + "/tui/pages/whatif", "a page never imports another page"},
+	}
+	for _, p := range planted {
+		im, de := map[string][]string{}, map[string][]string{}
+		for k, v := range imports {
+			im[k] = slices.Clone(v)
+		}
+		for k, v := range deps {
+			de[k] = slices.Clone(v)
+		}
+		im[p.from] = append(im[p.from], p.to)
+		de[p.from] = append(de[p.from], p.to)
+		problems := layeringProblems(im, de)
+		if len(problems) == 0 || !strings.Contains(strings.Join(problems, "\n"), p.says) {
+			t.Errorf("%s importing %s: the check said %q, want a line saying %q", p.from, p.to, problems, p.says)
+		}
+	}
+}
