@@ -395,6 +395,15 @@ func (f *Fork) Reproducible() bool {
 	return !f.Sampled() || (f.Config != nil && f.Config.Parallelism == 1)
 }
 
+// BaselineIsRerun reports whether a what-if on f compares with an
+// unchanged re-run of the fork rather than with the recorded cycle: when a
+// re-run may not give the recorded cycle (Reproducible), or the fork is
+// not the state the cycle saw (Note: a live session's cluster has moved
+// on). The CLI and the debugger both ask this.
+func (f *Fork) BaselineIsRerun() bool {
+	return !f.Reproducible() || f.Note != ""
+}
+
 // clone copies the fork for With to change it. The objects are shared, not
 // copied: a change never edits a fork's object in place but puts a new one
 // in its slot (patchNode, editNode, removeNode's nominated pods), so only

@@ -168,3 +168,32 @@ func TestCompareKeysIsTheKeysOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestBaselineIsRerun: a what-if compares with the recorded cycle only
+// when a re-run gives it back and the fork is the state the cycle saw.
+func TestBaselineIsRerun(t *testing.T) {
+	full := &recorder.Cycle{NodesToFind: 3, Nodes: &recorder.NodeSet{Names: []string{"a", "b", "c"}}}
+	sampled := &recorder.Cycle{NodesToFind: 2, Nodes: &recorder.NodeSet{Names: []string{"a", "b", "c"}}}
+	if sampled.NumNodes() != 3 {
+		t.Fatalf("the sampled cycle lists %d nodes", sampled.NumNodes())
+	}
+	serial, err := LoadConfigFile("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	serial.Parallelism = 1
+	for _, tt := range []struct {
+		name string
+		f    Fork
+		want bool
+	}{
+		{"every node searched", Fork{Recorded: full}, false},
+		{"a sample by parallel filters", Fork{Recorded: sampled}, true},
+		{"a sample by one filter goroutine", Fork{Recorded: sampled, Config: serial}, false},
+		{"a live fork", Fork{Recorded: full, Note: "forked from the cluster as mirrored now"}, true},
+	} {
+		if got := tt.f.BaselineIsRerun(); got != tt.want {
+			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -475,7 +475,7 @@ func (o *WhatIfOptions) Run(ctx context.Context) error {
 		err error
 	}
 	var own chan run
-	rerun := !f.Reproducible()
+	rerun := f.BaselineIsRerun()
 	if rerun && !runner.Takes(changed) {
 		own = make(chan run, 1)
 		go func() {

@@ -111,7 +111,7 @@ func (s *whatIfSource) Run(c *recorder.Cycle, changes []recorder.Change) (*whati
 		return nil, err
 	}
 	res := &whatif.Result{Seq: c.Seq, Before: f.Recorded, Note: f.Note}
-	if !f.Reproducible() || f.Note != "" {
+	if f.BaselineIsRerun() {
 		// The baseline is an unchanged re-run: the sample of a search
 		// sampled by a parallel filter varies run to run, and a live
 		// fork's cluster has moved on.
