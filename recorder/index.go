@@ -624,8 +624,9 @@ func nodeUseOf(line []byte) (raw []byte, id int, at int64, err error) {
 	}
 	cycle, ok := bytes.CutPrefix(body, []byte(`{"kind":"cycle","cycle":`))
 	if ok {
-		if i := bytes.LastIndex(body, []byte(`,"nodeSetAt":`)); i >= 0 {
-			at, _ = strconv.ParseInt(string(bytes.TrimSuffix(body[i+len(`,"nodeSetAt":`):], []byte("}"))), 10, 64)
+		_, end := frameNumber(body) // nodeSetAt is the member before the record's number
+		if i := bytes.LastIndex(body[:end], []byte(`,"nodeSetAt":`)); i >= 0 {
+			at, _ = strconv.ParseInt(string(body[i+len(`,"nodeSetAt":`):end]), 10, 64)
 		}
 	} else {
 		s, _ := skimLine(line)

@@ -2,6 +2,7 @@ package recorder
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -52,6 +53,11 @@ type Reader struct {
 	again     []byte
 	againOff  int64
 	againLine int
+	// lastHeader is the line of the header read last, at byte
+	// lastHeaderAt, while no other line has been read after it: a header
+	// line equal to it is a copy.
+	lastHeader   []byte
+	lastHeaderAt int64
 	// first is a record read while looking for the header.
 	first     *wireEnvelope
 	firstOff  int64
@@ -125,6 +131,9 @@ func newReader(r io.Reader, lim limits) (*Reader, error) {
 		rd.header = *e.Header
 	}
 	rd.seq = newSequence(rd.header)
+	if isHeaderLine(line) {
+		rd.lastHeader, rd.lastHeaderAt = slices.Clone(line), off
+	}
 	return rd, nil
 }
 
@@ -177,6 +186,11 @@ func (r *Reader) Next() (Record, error) {
 			} else {
 				b, o, err = r.lr.next(r.lim.record, true)
 				line = r.lr.line
+				if err == nil {
+					if err := r.repeatedHeader(b, o, line); err != nil {
+						return Record{Offset: o}, err
+					}
+				}
 			}
 			off = o
 			if err != nil {
@@ -242,6 +256,32 @@ func (r *Reader) Next() (Record, error) {
 	}
 }
 
+// repeatedHeader notes the line b read at byte off, line line, and
+// returns the problem that skips it when it repeats the header line read
+// just before it: a copy, since the writer writes a record after every
+// header before it rotates (RotatingWriter), so no file of a followed
+// recording is a header alone. Another recording's header (created at
+// another time) differs.
+func (r *Reader) repeatedHeader(b []byte, off int64, line int) error {
+	prev, at := r.lastHeader, r.lastHeaderAt
+	r.lastHeader = nil
+	if prev != nil && bytes.Equal(b, prev) {
+		r.lastHeader = prev // a third copy repeats it too
+		return &ErrCorrupt{Offset: off, Line: line, Reason: fmt.Sprintf(
+			"the header at byte %d again, right after it: a copy (a flight recorder's next file has a record after its header)", at)}
+	}
+	if isHeaderLine(b) {
+		r.lastHeader, r.lastHeaderAt = slices.Clone(b), off
+	}
+	return nil
+}
+
+// isHeaderLine reports whether line is a header record's, as the writer
+// frames it.
+func isHeaderLine(line []byte) bool {
+	return framed(line) && bytes.HasPrefix(line[9:], []byte(`{"kind":"header"`))
+}
+
 // heldHeader is a header read in the middle of a file (its body nil when
 // unreadable), at byte off of line line.
 type heldHeader struct {
@@ -253,7 +293,7 @@ type heldHeader struct {
 // hold keeps a header read in the middle of a file until the record after
 // it is read (settle).
 func (r *Reader) hold(off int64, line int, h *Header) {
-	if r.held != nil { // a header after a header: the first started a file with no records
+	if r.held != nil { // another recording's header after a header (a copy is skipped, repeatedHeader): the first started a file with no records
 		r.rotate(r.held.off, r.held.header)
 	}
 	r.held = &heldHeader{off: off, line: line, header: h}

@@ -221,7 +221,9 @@ func (rf *File) build(e *wireEnvelope, off int64) (*Cycle, error) {
 
 // nodeSet reads a cycle's node set once: from the offset its record names,
 // or, in recordings written before records named it, by scanning from the
-// start for the set's ID.
+// start for the set's ID. A set not at that offset was moved by bytes added
+// or lost before it (a line inserted, cut short or lost, each reported where
+// it is): it is found by its ID too, as Reader finds it.
 func (rf *File) nodeSet(id int, at int64) (*NodeSet, string) {
 	if at == 0 {
 		return rf.nodeSetByID(id)
@@ -229,6 +231,17 @@ func (rf *File) nodeSet(id int, at int64) (*NodeSet, string) {
 	if ns, ok := rf.nodeSets[at]; ok {
 		return ns, ""
 	}
+	ns, reason := rf.nodeSetAt(id, at)
+	if ns == nil && reason != "" {
+		if moved, _ := rf.nodeSetByID(id); moved != nil {
+			return moved, ""
+		}
+	}
+	return ns, reason
+}
+
+// nodeSetAt reads node set id from the record at byte at.
+func (rf *File) nodeSetAt(id int, at int64) (*NodeSet, string) {
 	if at < rf.dataAt || at >= rf.size {
 		return nil, fmt.Sprintf("its offset %d is outside the file", at)
 	}
@@ -249,27 +262,38 @@ func (rf *File) nodeSet(id int, at int64) (*NodeSet, string) {
 	return ne.NodeSet, ""
 }
 
+// nodeSetByID finds node set id by reading the file's lines in order, from
+// where the last search stopped, decoding only node sets' lines. A torn last
+// line is read again by the next search, once its writer has finished it.
 func (rf *File) nodeSetByID(id int) (*NodeSet, string) {
 	if ns, ok := rf.setsByID[id]; ok {
 		return ns, ""
 	}
-	for off := rf.scannedFor; off < rf.size; {
-		e, next, err := rf.recordAt(off)
-		if next <= off {
-			break
-		}
-		rf.scannedFor = next
-		if err == nil && e.Kind == KindNodeSet && e.NodeSet != nil && checkNodeSet(e.NodeSet) == nil {
-			if _, ok := rf.setsByID[e.NodeSet.ID]; !ok {
-				rf.setsByID[e.NodeSet.ID] = e.NodeSet
-			}
-			if e.NodeSet.ID == id {
-				return e.NodeSet, ""
-			}
-		}
-		off = next
+	if rf.scannedFor >= rf.size {
+		return nil, ""
 	}
-	return nil, ""
+	lr := lineReader{r: bufio.NewReaderSize(io.NewSectionReader(rf.f, rf.scannedFor, rf.size-rf.scannedFor), 256<<10), offset: rf.scannedFor}
+	for {
+		line, _, err := lr.next(rf.lim.record, true)
+		var corrupt *ErrCorrupt
+		if err != nil && !errors.As(err, &corrupt) {
+			return nil, "" // the end, or a torn line
+		}
+		rf.scannedFor = lr.offset
+		if err != nil || !bytes.Contains(line, []byte(`"kind":"nodeSet"`)) {
+			continue
+		}
+		e, _ := decodeLine(line)
+		if e == nil || e.Kind != KindNodeSet || e.NodeSet == nil || checkNodeSet(e.NodeSet) != nil {
+			continue
+		}
+		if _, ok := rf.setsByID[e.NodeSet.ID]; !ok {
+			rf.setsByID[e.NodeSet.ID] = e.NodeSet
+		}
+		if e.NodeSet.ID == id {
+			return e.NodeSet, ""
+		}
+	}
 }
 
 // CycleAt returns the cycle whose record starts at byte off, as an index

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -257,4 +258,86 @@ func FuzzFile(f *testing.F) {
 			check(fmt.Sprintf("Seek(%d)", s), c, err)
 		}
 	})
+}
+
+// TestOpenedCyclesKeepTheirNodesWhenBytesMoved: a line added, cut short or
+// lost before the node set moves it from the offset the cycles' records
+// name (nodeSetAt). Each damage is reported where it is, and the cycles the
+// debugger opens (File.CycleAt, File.ApplyUsage) still have their node
+// names, as the sequential Reader gives them; a node set damaged where it
+// is is still reported per cycle.
+func TestOpenedCyclesKeepTheirNodesWhenBytesMoved(t *testing.T) {
+	nodes := &NodeSet{ID: 1, Names: []string{"a", "b"}}
+	var cycles []*Cycle
+	for seq := 1; seq <= 3; seq++ {
+		c := testCycle(seq, nodes)
+		c.NodeUse = []NodeUse{{Node: 0, Generation: int64(seq), Requested: map[string]int64{"cpu": int64(seq) * 100}}}
+		cycles = append(cycles, c)
+	}
+	lines := bytes.SplitAfter(writeRecording(t, cycles...), []byte("\n"))
+	lines = lines[:len(lines)-1]
+	with := func(i int, add ...[]byte) []byte {
+		out := slices.Clone(lines[:i])
+		out = append(out, add...)
+		return bytes.Join(append(out, lines[i:]...), nil)
+	}
+	damagedSet := slices.Clone(lines)
+	damagedSet[1] = bytes.Replace(damagedSet[1], []byte(`"a"`), []byte(`"x"`), 1)
+	tests := []struct {
+		name      string
+		data      []byte
+		wantNodes bool
+	}{
+		{"a line of garbage before the node set", with(1, []byte("hello world\n")), true},
+		{"the header written twice", with(1, lines[0]), true},
+		{"a torn line before the node set", with(1, []byte("0123abcd {\"kind\":\"qu\n")), true},
+		{"the header's first bytes lost", bytes.Join(lines, nil)[5:], true},
+		{"the node set damaged in place", bytes.Join(damagedSet, nil), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "moved.rec")
+			if err := os.WriteFile(path, tt.data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			idx, err := NewIndexReader(bytes.NewReader(tt.data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var entries []CycleEntry
+			for rec, err := range idx.All() {
+				if rec.Entry != nil && err == nil {
+					entries = append(entries, *rec.Entry)
+				}
+			}
+			if len(entries) != 3 {
+				t.Fatalf("the index holds %d cycles, want 3", len(entries))
+			}
+			rf, err := OpenFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rf.Close()
+			u := NewUsage()
+			for _, e := range entries {
+				c, err := rf.CycleAt(e.Offset)
+				if c == nil {
+					t.Fatalf("CycleAt(%d): %v", e.Offset, err)
+				}
+				if err := rf.ApplyUsage(u, e.Offset); err != nil {
+					t.Fatalf("ApplyUsage(%d): %v", e.Offset, err)
+				}
+				var missing *ErrMissingNodeSet
+				switch {
+				case tt.wantNodes && (err != nil || c.NodeName(1) != "b"):
+					t.Errorf("cycle %d: node 1 is %q (%v), want b", c.Seq, c.NodeName(1), err)
+				case !tt.wantNodes && !errors.As(err, &missing):
+					t.Errorf("cycle %d: %v, want its damaged node set reported", c.Seq, err)
+				}
+			}
+			if use, ok := u.Node("a"); tt.wantNodes && (!ok || use.Requested["cpu"] != 300) {
+				t.Errorf("usage of node a: %+v, %v; want the last cycle's 300m cpu", use, ok)
+			}
+		})
+	}
 }

@@ -166,6 +166,11 @@ func TestRecordsOutOfPlace(t *testing.T) {
 			want:  kept{2, []int{1, 1}, []int{1, 2, 1}},
 		},
 		{
+			name:  "another recording right after an empty one (its header alone)",
+			lines: []string{"header", "2:header", "2:q1", "2:set1", "2:c1"},
+			want:  kept{1, []int{1}, []int{1}},
+		},
+		{
 			name:         "swapped queue lines",
 			lines:        []string{"header", "q2", "q1", "set1", "c1", "q3", "c2", "q4"},
 			want:         kept{1, []int{1, 2}, []int{2, 1, 3, 4}},
@@ -295,9 +300,9 @@ func TestOutOfPlaceProblems(t *testing.T) {
 }
 
 // TestLinesOutOfPlaceKeepEveryCycle: in a recording of 50 cycles, two cycle
-// lines swapped, near or far apart, or the header copied into the middle,
-// lose no cycle in either reader; each is reported, the header by its byte
-// and line.
+// lines swapped, near or far apart, or the header copied into the middle
+// or repeated right after itself, lose no cycle in either reader; each is
+// reported, the header by its byte and line.
 func TestLinesOutOfPlaceKeepEveryCycle(t *testing.T) {
 	nodes := &NodeSet{ID: 1, Names: []string{"a", "b"}}
 	var cycles []*Cycle
@@ -317,6 +322,8 @@ func TestLinesOutOfPlaceKeepEveryCycle(t *testing.T) {
 		return len(bytes.Join(in[:i], nil))
 	}
 	headerCopied := slices.Insert(slices.Clone(lines), 27, lines[0])
+	headerRepeated := slices.Insert(slices.Clone(lines), 1, lines[0])
+	headerCopiedTwice := slices.Insert(slices.Clone(lines), 27, lines[0], lines[0])
 	tests := []struct {
 		name  string
 		lines [][]byte
@@ -331,6 +338,13 @@ func TestLinesOutOfPlaceKeepEveryCycle(t *testing.T) {
 		}},
 		{"the header copied into the middle", headerCopied, []string{
 			fmt.Sprintf("corrupt record at byte %d (line 28): a header in the middle of the recording, followed by record 27, which goes on from record 26 before it: the header was copied there, it does not start a next file", offsetOf(headerCopied, 27)),
+		}},
+		{"the header repeated right after it", headerRepeated, []string{
+			fmt.Sprintf("corrupt record at byte %d (line 2): the header at byte 0 again, right after it: a copy (a flight recorder's next file has a record after its header)", offsetOf(headerRepeated, 1)),
+		}},
+		{"the header copied twice into the middle", headerCopiedTwice, []string{
+			fmt.Sprintf("corrupt record at byte %d (line 29): the header at byte %d again, right after it: a copy (a flight recorder's next file has a record after its header)", offsetOf(headerCopiedTwice, 28), offsetOf(headerCopiedTwice, 27)),
+			fmt.Sprintf("corrupt record at byte %d (line 28): a header in the middle of the recording, followed by record 27, which goes on from record 26 before it: the header was copied there, it does not start a next file", offsetOf(headerCopiedTwice, 27)),
 		}},
 	}
 	for _, tt := range tests {
