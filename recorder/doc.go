@@ -52,5 +52,7 @@
 // the OTLP receiver its tests send to, which export/otel/otlptest starts), and visible is how the text output and the TUI
 // show a recorded string on a terminal (control characters and bidirectional
 // overrides, isolates and marks escaped). Package input reads what a user
-// hands schedscope, with bounds.
+// hands schedscope, with bounds. Package source is the protocol between
+// what a session comes from (a fixture's run, a recording, a live cluster)
+// and what consumes it (the debugger and the headless commands alike).
 package recorder

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/schedscope/schedscope/recorder/source"
 	"slices"
 	"testing"
 	"time"
@@ -89,7 +90,7 @@ func BenchmarkView5000Nodes(b *testing.B) {
 			b.Run(fmt.Sprintf("%s-%dx%d", ph.Short(), size[0], size[1]), func(b *testing.B) {
 				m := New(Options{Source: "bench"})
 				m = send(m, tea.WindowSizeMsg{Width: size[0], Height: size[1]})
-				m = send(m, eventsMsg{events: []Event{{Cycle: c}}})
+				m = send(m, eventsMsg{events: []source.Event{{Cycle: c}}})
 				m = toPhase(b, keys(m, "enter"), ph)
 				m = keys(m, "ctrl+d", "ctrl+d", "tab") // somewhere in the middle
 				var samples []time.Duration
@@ -114,7 +115,7 @@ func BenchmarkView5000Nodes(b *testing.B) {
 func TestBigCycleRendersVisibleRowsOnly(t *testing.T) {
 	m := New(Options{Source: "big"})
 	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
-	m = send(m, eventsMsg{events: []Event{{Cycle: bigCycle(5000)}}})
+	m = send(m, eventsMsg{events: []source.Event{{Cycle: bigCycle(5000)}}})
 	m = keys(toPhase(t, keys(m, "enter"), cyclepage.Filter), "G")
 	if lines := len(layout.SplitLines(screen(m))); lines != 24 {
 		t.Fatalf("%d lines", lines)

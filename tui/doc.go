@@ -1,8 +1,9 @@
 // Package tui is the schedscope debugger: a bubbletea program that steps through
 // recorded scheduling cycles, live from the engine or from a recording file.
 //
-// It knows only recorder types and the small interfaces in source.go, which cmd/
-// satisfies; it never imports Kubernetes.
+// It knows only recorder types and the small interfaces of recorder/source
+// (what a session comes from), which cmd/ satisfies; it never imports
+// Kubernetes.
 //
 // The screens are built from components in subpackages, each with New,
 // Update returning its own type, View, SetSize and a KeyMap that implements
@@ -16,10 +17,7 @@
 //     SIGTERM and SIGHUP do to it; model.go is the root model
 //     (routing keys and events, the layout of the screen, the sections of the
 //     "?" screen); commands.go is what the / and : prompts are open for and
-//     the : commands; source.go is what a session comes from (Source, which
-//     cmd/ implements for a fixture's run, a recording and a live cluster),
-//     what it delivers (Event) and how it is driven (Controller, Recording);
-//     stream.go is the Stream that carries a source's events to the model and
+//     the : commands; stream.go is the Stream that carries a source's events to the model and
 //     the Cmd that reads it; window.go opens cycles of an indexed replay on
 //     demand and keeps a bounded window of them.
 //   - Layers. layers.go: the screens over the panes (the "?" screen, the

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"flag"
+	"github.com/schedscope/schedscope/recorder/source"
 	"os"
 	"path/filepath"
 	"slices"
@@ -34,7 +35,7 @@ func loadRecording(t testing.TB, name string) *recorder.Recording {
 
 // newSession returns a root model sized w×h that received the recording's
 // header and cycles, as a replay would deliver them.
-func newSession(t testing.TB, rec *recorder.Recording, ctl Controller, w, h int) Model {
+func newSession(t testing.TB, rec *recorder.Recording, ctl source.Controller, w, h int) Model {
 	t.Helper()
 	return newSessionWith(rec, Options{Source: "replay test.rec", Control: ctl}, w, h)
 }
@@ -43,9 +44,9 @@ func newSession(t testing.TB, rec *recorder.Recording, ctl Controller, w, h int)
 func newSessionWith(rec *recorder.Recording, opts Options, w, h int) Model {
 	m := New(opts)
 	m = send(m, tea.WindowSizeMsg{Width: w, Height: h})
-	evs := []Event{{Header: &rec.Header}}
+	evs := []source.Event{{Header: &rec.Header}}
 	for _, c := range rec.Cycles {
-		evs = append(evs, Event{Cycle: c})
+		evs = append(evs, source.Event{Cycle: c})
 	}
 	return send(m, eventsMsg{events: evs})
 }
@@ -120,18 +121,18 @@ func golden(t *testing.T, name, got string) {
 // fakeController records the calls the TUI makes.
 type fakeController struct {
 	calls       []string
-	breakpoints []Breakpoints
+	breakpoints []source.Breakpoints
 }
 
 func (f *fakeController) Pause()  { f.calls = append(f.calls, "Pause") }
 func (f *fakeController) Resume() { f.calls = append(f.calls, "Resume") }
 func (f *fakeController) Step()   { f.calls = append(f.calls, "Step") }
-func (f *fakeController) SetBreakpoints(b Breakpoints) {
+func (f *fakeController) SetBreakpoints(b source.Breakpoints) {
 	f.calls = append(f.calls, "SetBreakpoints")
 	f.breakpoints = append(f.breakpoints, b)
 }
 
-var _ Controller = (*fakeController)(nil)
+var _ source.Controller = (*fakeController)(nil)
 
 // run executes a command returned by Update, as the program would.
 func run(cmd tea.Cmd) tea.Msg {

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/schedscope/schedscope/recorder/source"
 	"slices"
 	"strings"
 
@@ -228,7 +229,7 @@ func (formLayer) update(m *Model, msg tea.Msg) (bool, tea.Cmd) {
 	}
 	m.bp = nil
 	if applied {
-		m.breakpoints = Breakpoints(f.Values())
+		m.breakpoints = source.Breakpoints(f.Values())
 		bp, ctl := m.breakpoints, m.opts.Control
 		return true, control(func() { ctl.SetBreakpoints(bp) })
 	}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/schedscope/schedscope/recorder/source"
 	"slices"
 	"strings"
 
@@ -29,9 +30,9 @@ import (
 
 // Options configures a session.
 type Options struct {
-	Source  string       // shown in the status bar, e.g. "fixture default.yaml" or "replay run.rec (following)"
-	Events  <-chan Event // what the source sends, closed when it ends; Run sets it from its Source
-	Control Controller   // nil for replays (then pause/step/breakpoint keys are disabled)
+	Source  string              // shown in the status bar, e.g. "fixture default.yaml" or "replay run.rec (following)"
+	Events  <-chan source.Event // what the source sends, closed when it ends; Run sets it from its Source
+	Control source.Controller   // nil for replays (then pause/step/breakpoint keys are disabled)
 	// WhatIf re-runs cycles with changes; nil where the session cannot be
 	// forked (a replay): then the what-if keys say so.
 	WhatIf whatif.Source
@@ -40,7 +41,7 @@ type Options struct {
 	NoWhatIf string
 	// Recording, for a replay that sends index entries (Event.Entries)
 	// instead of cycles, reads a cycle when it is shown; only a few are kept.
-	Recording Recording
+	Recording source.Recording
 	// Trace, when set, notes when the frames a benchmark measures were drawn.
 	Trace *Trace
 	// Fixtures are the embedded fixtures, for :fixtures.
@@ -131,7 +132,7 @@ type Model struct {
 	wantOpen                bool
 	// unreadable says why cycles could not be read, by index.
 	unreadable map[int]string
-	progress   *Progress
+	progress   *source.Progress
 	counts     cycleCounts
 	observed   observations
 	// never are the pods the source said never got a cycle; neverKnown
@@ -144,9 +145,9 @@ type Model struct {
 	// same by pod (namespace/name), for the Queue phase of each cycle shown.
 	queue       []*recorder.QueueEvent
 	queueOf     map[string][]*recorder.QueueEvent
-	state       *EngineState
+	state       *source.EngineState
 	done        bool
-	breakpoints Breakpoints
+	breakpoints source.Breakpoints
 	// phaseStep says . let one cycle run: it opens at its first phase.
 	phaseStep bool
 	// notes logs every problem the source reported and every message given to
@@ -389,7 +390,7 @@ func (m *Model) opened(msg cycleOpenedMsg) {
 		return
 	}
 	// A missing node set comes with the cycle; the index reported it.
-	m.cycles[i] = m.printable.event(Event{Cycle: msg.cycle}).Cycle
+	m.cycles[i] = m.printable.event(source.Event{Cycle: msg.cycle}).Cycle
 	if evict := m.window.use(i); evict >= 0 {
 		m.cycles[evict] = nil
 	}
@@ -503,7 +504,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // apply takes one event from the source.
-func (m *Model) apply(ev Event) {
+func (m *Model) apply(ev source.Event) {
 	switch {
 	case ev.Header != nil:
 		m.header = ev.Header
@@ -578,7 +579,7 @@ func (m *Model) stepPhase() tea.Cmd {
 		return nil
 	}
 	m.phaseStep = true
-	if m.state == nil || m.state.State != StatePaused {
+	if m.state == nil || m.state.State != source.StatePaused {
 		m.say("pausing after one cycle · . steps its phases")
 	}
 	return control(m.opts.Control.Step)
@@ -736,7 +737,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, m.openPrompt(promptCycleFilter, m.list.Filter())
 	case key.Matches(msg, k.Pause):
 		ctl := m.opts.Control
-		if m.state != nil && m.state.State == StatePaused {
+		if m.state != nil && m.state.State == source.StatePaused {
 			return m, control(ctl.Resume)
 		}
 		return m, control(ctl.Pause)

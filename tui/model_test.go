@@ -3,6 +3,7 @@ package tui
 import (
 	"errors"
 	"fmt"
+	"github.com/schedscope/schedscope/recorder/source"
 	"strings"
 	"testing"
 	"time"
@@ -160,7 +161,7 @@ func TestControllerCalls(t *testing.T) {
 	var cmd tea.Cmd
 	m, cmd = sendCmd(m, press("space"))
 	run(cmd)
-	m = send(m, eventsMsg{events: []Event{{State: &EngineState{State: StatePaused, Why: "user"}}}})
+	m = send(m, eventsMsg{events: []source.Event{{State: &source.EngineState{State: source.StatePaused, Why: "user"}}}})
 	m, cmd = sendCmd(m, press("space"))
 	run(cmd)
 	m, cmd = sendCmd(m, press("s"))
@@ -179,7 +180,7 @@ func TestBreakpointsReachController(t *testing.T) {
 	m = keys(m, "b", "text:default/web-*", "tab", "space", "tab", "space", "shift+tab", "space")
 	m, cmd := sendCmd(m, press("enter"))
 	run(cmd)
-	want := []Breakpoints{{Pod: "default/web-*", Unschedulable: false, Error: true}}
+	want := []source.Breakpoints{{Pod: "default/web-*", Unschedulable: false, Error: true}}
 	if diff := cmp.Diff(want, ctl.breakpoints); diff != "" {
 		t.Errorf("breakpoints (-want +got):\n%s", diff)
 	}
@@ -207,17 +208,17 @@ func TestEventsAppendWithoutJumping(t *testing.T) {
 	rec := loadRecording(t, "default")
 	m := New(Options{Source: "live"})
 	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
-	m = send(m, eventsMsg{events: []Event{{Header: &rec.Header}, {Cycle: rec.Cycles[0]}, {Cycle: rec.Cycles[1]}}})
+	m = send(m, eventsMsg{events: []source.Event{{Header: &rec.Header}, {Cycle: rec.Cycles[0]}, {Cycle: rec.Cycles[1]}}})
 	if m.list.Selected() != 1 {
 		t.Fatalf("following the tail: selected %d, want 1", m.list.Selected())
 	}
 	m = keys(m, "k")
-	m = send(m, eventsMsg{events: []Event{{Cycle: rec.Cycles[2]}}})
+	m = send(m, eventsMsg{events: []source.Event{{Cycle: rec.Cycles[2]}}})
 	if m.list.Selected() != 0 {
 		t.Errorf("not following: selection moved to %d", m.list.Selected())
 	}
 	m = keys(m, "G")
-	m = send(m, eventsMsg{events: []Event{{Cycle: rec.Cycles[3]}, {Problem: errors.New("torn record at 1234")}}, closed: true})
+	m = send(m, eventsMsg{events: []source.Event{{Cycle: rec.Cycles[3]}, {Problem: errors.New("torn record at 1234")}}, closed: true})
 	if m.list.Selected() != 3 {
 		t.Errorf("following again: selected %d, want 3", m.list.Selected())
 	}
@@ -236,9 +237,9 @@ func TestOpenCycleDoesNotFollow(t *testing.T) {
 	rec := loadRecording(t, "default")
 	m := New(Options{Source: "live"})
 	m = send(m, tea.WindowSizeMsg{Width: 200, Height: 50})
-	m = send(m, eventsMsg{events: []Event{{Header: &rec.Header}, {Cycle: rec.Cycles[0]}}})
+	m = send(m, eventsMsg{events: []source.Event{{Header: &rec.Header}, {Cycle: rec.Cycles[0]}}})
 	m = keys(m, "enter")
-	m = send(m, eventsMsg{events: []Event{{Cycle: rec.Cycles[1]}}})
+	m = send(m, eventsMsg{events: []source.Event{{Cycle: rec.Cycles[1]}}})
 	if m.view.Cycle() != rec.Cycles[0] {
 		t.Errorf("a new cycle pulled the open cycle view away")
 	}
@@ -378,7 +379,7 @@ func TestDetailOnlyWhenThereIsANode(t *testing.T) {
 	c.Selection.Rule = recorder.RuleOnlyFeasible
 	m := New(Options{Source: "replay test.rec"})
 	m = send(m, tea.WindowSizeMsg{Width: 200, Height: 50})
-	m = send(m, eventsMsg{events: []Event{{Header: &recorder.Header{}}, {Cycle: c}}})
+	m = send(m, eventsMsg{events: []source.Event{{Header: &recorder.Header{}}, {Cycle: c}}})
 	m = keys(m, "enter")
 	tests := []struct {
 		name     string
@@ -451,11 +452,11 @@ func TestEmptyListSaysWhatItWaitsFor(t *testing.T) {
 	}
 	m := send(New(Options{Source: "fixture big.yaml"}), tea.WindowSizeMsg{Width: 80, Height: 24})
 	want(m, "starting: loading the fixture into the scheduler…")
-	want(send(m, eventsMsg{events: []Event{{Header: &rec.Header}}}), "waiting for scheduling cycles…")
-	want(send(m, eventsMsg{events: []Event{{Done: true, Err: errors.New("big.yaml:12: Pod \"p\" is invalid")}}, closed: true}), "stopped on an error (! shows it)")
+	want(send(m, eventsMsg{events: []source.Event{{Header: &rec.Header}}}), "waiting for scheduling cycles…")
+	want(send(m, eventsMsg{events: []source.Event{{Done: true, Err: errors.New("big.yaml:12: Pod \"p\" is invalid")}}, closed: true}), "stopped on an error (! shows it)")
 	m = send(New(Options{Source: "recording r.rec"}), tea.WindowSizeMsg{Width: 80, Height: 24})
 	want(m, "waiting for scheduling cycles…")
-	want(send(m, eventsMsg{events: []Event{{Header: &rec.Header}, {Done: true}}, closed: true}), "no cycle: nothing was scheduled")
+	want(send(m, eventsMsg{events: []source.Event{{Header: &rec.Header}, {Done: true}}, closed: true}), "no cycle: nothing was scheduled")
 }
 
 // While paused, . lets one cycle run and opens it at its first phase; each
@@ -466,14 +467,14 @@ func TestStepPhaseWalksTheNextCycle(t *testing.T) {
 	ctl := &fakeController{}
 	m := New(Options{Source: "live", Control: ctl})
 	m = send(m, tea.WindowSizeMsg{Width: 100, Height: 30})
-	m = send(m, eventsMsg{events: []Event{{Header: &rec.Header}, {Cycle: rec.Cycles[0]}, {State: &EngineState{State: StatePaused, Why: "user"}}}})
+	m = send(m, eventsMsg{events: []source.Event{{Header: &rec.Header}, {Cycle: rec.Cycles[0]}, {State: &source.EngineState{State: source.StatePaused, Why: "user"}}}})
 	m, cmd := sendCmd(m, press("."))
 	run(cmd)
 	if diff := cmp.Diff([]string{"Step"}, ctl.calls); diff != "" {
 		t.Fatalf("calls (-want +got):\n%s", diff)
 	}
 	next := rec.Cycles[1]
-	m = send(m, eventsMsg{events: []Event{{Cycle: next}}})
+	m = send(m, eventsMsg{events: []source.Event{{Cycle: next}}})
 	if m.focus != focusCycle || m.view.Index() != 1 || m.view.Phase() != cyclepage.Queue {
 		t.Fatalf("the stepped cycle should open at Queue: focus %v, cycle %d, phase %v", m.focus, m.view.Index(), m.view.Phase())
 	}
@@ -504,7 +505,7 @@ func TestStepPhaseWalksTheNextCycle(t *testing.T) {
 		t.Errorf("past the last phase . should let the next cycle run (-want +got):\n%s", diff)
 	}
 	// The run ended before that cycle came: . says so and asks nothing.
-	m = send(m, eventsMsg{events: []Event{{Done: true}}})
+	m = send(m, eventsMsg{events: []source.Event{{Done: true}}})
 	m, cmd = sendCmd(m, press("."))
 	if cmd != nil || len(ctl.calls) != 2 {
 		t.Errorf("after the run ended . asked the engine again: %v", ctl.calls)
@@ -523,7 +524,7 @@ func TestQueuePhaseShowsThePodsMoves(t *testing.T) {
 	other := &recorder.QueueEvent{Pod: recorder.PodRef{Namespace: "default", Name: "someone-else"}, Time: c.Start.Add(-time.Millisecond), Op: recorder.QueueMove, To: recorder.QueueBackoff, Event: "NodeTaintChange"}
 	m := New(Options{Source: "live"})
 	m = send(m, tea.WindowSizeMsg{Width: 120, Height: 40})
-	m = send(m, eventsMsg{events: []Event{{Header: &rec.Header}, {Queue: mine}, {Queue: other}, {Cycle: c}}})
+	m = send(m, eventsMsg{events: []source.Event{{Header: &rec.Header}, {Queue: mine}, {Queue: other}, {Cycle: c}}})
 	m.open(0)
 	m.view.SetPhase(cyclepage.Queue)
 	s := screen(m)

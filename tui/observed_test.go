@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/schedscope/schedscope/recorder/source"
 	"strings"
 	"testing"
 
@@ -35,25 +36,25 @@ func (b *observedBuilder) bound(node string) *observedBuilder {
 	return b
 }
 
-func (b *observedBuilder) event() Event {
+func (b *observedBuilder) event() source.Event {
 	o := b.o
-	return Event{Observed: &o}
+	return source.Event{Observed: &o}
 }
 
 // liveSession delivers the header, then the events, as a live source would.
-func liveSession(t *testing.T, w, h int, evs ...Event) Model {
+func liveSession(t *testing.T, w, h int, evs ...source.Event) Model {
 	t.Helper()
 	rec := loadRecording(t, "default")
 	m := New(Options{Source: "cluster kind-kind", Control: &fakeController{}})
 	m = send(m, tea.WindowSizeMsg{Width: w, Height: h})
-	return send(m, eventsMsg{events: append([]Event{{Header: &rec.Header}}, evs...)})
+	return send(m, eventsMsg{events: append([]source.Event{{Header: &rec.Header}}, evs...)})
 }
 
-func cycleEvents(t *testing.T) []Event {
+func cycleEvents(t *testing.T) []source.Event {
 	t.Helper()
-	var evs []Event
+	var evs []source.Event
 	for _, c := range loadRecording(t, "default").Cycles {
-		evs = append(evs, Event{Cycle: c})
+		evs = append(evs, source.Event{Cycle: c})
 	}
 	return evs
 }
@@ -73,7 +74,7 @@ func listRow(t *testing.T, m Model, seq int) string {
 func TestObserved(t *testing.T) {
 	tests := []struct {
 		name    string
-		obs     Event
+		obs     source.Event
 		seq     int
 		wantRow string // in the list's outcome column
 		wantHdr string // in the cycle view header
@@ -121,11 +122,11 @@ func TestObserved(t *testing.T) {
 			t.Run(tt.name+"/"+order, func(t *testing.T) {
 				var m Model
 				if order == "before its cycle" {
-					m = liveSession(t, 200, 50, append([]Event{tt.obs}, cycleEvents(t)...)...)
+					m = liveSession(t, 200, 50, append([]source.Event{tt.obs}, cycleEvents(t)...)...)
 				} else {
 					m = liveSession(t, 200, 50, cycleEvents(t)...)
 					m = keys(m, ":", fmt.Sprintf("text:cycle %d", tt.seq), "enter")
-					m = send(m, eventsMsg{events: []Event{tt.obs}})
+					m = send(m, eventsMsg{events: []source.Event{tt.obs}})
 				}
 				if row := listRow(t, m, tt.seq); !strings.Contains(row, tt.wantRow) {
 					t.Errorf("list row lacks %q: %q", tt.wantRow, row)
@@ -191,7 +192,7 @@ func TestObservedReplaced(t *testing.T) {
 }
 
 func TestObservedFilter(t *testing.T) {
-	obs := []Event{
+	obs := []source.Event{
 		observe(1, "web").predicted("node-a").bound("node-b").event(),
 		observe(2, "api").predicted("node-d").bound("node-d").event(),
 		observe(4, "huge").bound("node-c").event(),
@@ -236,7 +237,7 @@ func TestObservedGolden(t *testing.T) {
 		observe(2, "api").predicted("node-d").bound("node-d").event(),
 		observe(4, "huge").bound("node-c").event(),
 		observe(0, "other").bound("node-a").event(),
-		Event{State: &EngineState{State: StateIdle, Active: 0, Backoff: 1}},
+		source.Event{State: &source.EngineState{State: source.StateIdle, Active: 0, Backoff: 1}},
 	)
 	for _, size := range [][2]int{{80, 24}, {200, 50}} {
 		m := liveSession(t, size[0], size[1], evs...)

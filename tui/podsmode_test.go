@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/schedscope/schedscope/recorder/source"
 	"strings"
 	"testing"
 	"time"
@@ -64,14 +65,14 @@ func storyQueue() []*recorder.QueueEvent {
 func podsSession(w, h int) Model {
 	m := New(Options{Source: "fixture story.yaml"})
 	m = send(m, tea.WindowSizeMsg{Width: w, Height: h})
-	var evs []Event
+	var evs []source.Event
 	for _, c := range storyCycles() {
-		evs = append(evs, Event{Cycle: c})
+		evs = append(evs, source.Event{Cycle: c})
 	}
 	for _, q := range storyQueue() {
-		evs = append(evs, Event{Queue: q})
+		evs = append(evs, source.Event{Queue: q})
 	}
-	evs = append(evs, Event{NeverAttempted: storyNever()}, Event{Done: true})
+	evs = append(evs, source.Event{NeverAttempted: storyNever()}, source.Event{Done: true})
 	return send(m, eventsMsg{events: evs})
 }
 
@@ -102,9 +103,9 @@ func TestPodsStates(t *testing.T) {
 		t.Errorf("urgent after preempting: %q", got)
 	}
 	// Woken after preempting, waiting out its backoff: the queue says so.
-	var evs []Event
+	var evs []source.Event
 	for _, q := range storyQueue()[:3] {
-		evs = append(evs, Event{Queue: q})
+		evs = append(evs, source.Event{Queue: q})
 	}
 	m = keys(send(m, eventsMsg{events: evs}), "P")
 	u := m.pods.All()[2]
@@ -123,9 +124,9 @@ func podsSessionWith(t *testing.T, cycles []*recorder.Cycle) Model {
 	t.Helper()
 	m := New(Options{Source: "replay test.rec"})
 	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
-	var evs []Event
+	var evs []source.Event
 	for _, c := range cycles {
-		evs = append(evs, Event{Cycle: c})
+		evs = append(evs, source.Event{Cycle: c})
 	}
 	return send(m, eventsMsg{events: evs})
 }
@@ -275,15 +276,15 @@ func TestPodsNotWaiting(t *testing.T) {
 	cycles[2] = &first
 	m := New(Options{Source: "fixture story.yaml"})
 	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
-	var evs []Event
+	var evs []source.Event
 	for _, c := range cycles {
-		evs = append(evs, Event{Cycle: c})
+		evs = append(evs, source.Event{Cycle: c})
 	}
 	never := []recorder.PodState{
 		{Pod: recorder.PodRef{Namespace: "default", Name: "filler"}, State: recorder.PodPreBound, Node: "node-1", Seqs: []int{}, Message: "arrived bound to node-1"},
 		{Pod: recorder.PodRef{Namespace: "default", Name: "web"}, State: recorder.PodDeleted, Seqs: []int{}, Source: "story.yaml:40"},
 	}
-	m = keys(send(m, eventsMsg{events: append(evs, Event{NeverAttempted: never}, Event{Done: true})}), "P")
+	m = keys(send(m, eventsMsg{events: append(evs, source.Event{NeverAttempted: never}, source.Event{Done: true})}), "P")
 	want := []string{"web Deleted node-1 1", "big Unschedulable  1", "urgent Bound node-1 2", "filler Preempted node-1 0"}
 	if diff := cmp.Diff(want, podTable(m)); diff != "" {
 		t.Errorf("pods (-want +got):\n%s", diff)
@@ -304,7 +305,7 @@ func TestPodsArrivalOrderAndAPreBoundVictim(t *testing.T) {
 	m := New(Options{Source: "fixture graceful.yaml"})
 	m = send(m, tea.WindowSizeMsg{Width: 120, Height: 30})
 	victim := recorder.PodState{Pod: recorder.PodRef{Namespace: "default", Name: "victim"}, State: recorder.PodPreBound, Node: "node-1", Seqs: []int{}}
-	m = send(m, eventsMsg{events: []Event{{Cycle: small}, {Cycle: urgent}, {NeverAttempted: []recorder.PodState{victim}}, {Done: true}}})
+	m = send(m, eventsMsg{events: []source.Event{{Cycle: small}, {Cycle: urgent}, {NeverAttempted: []recorder.PodState{victim}}, {Done: true}}})
 	m = keys(m, "P")
 	want := []string{"urgent Nominated node-1 1", "small Unschedulable  1", "victim Preempted node-1 0"}
 	if diff := cmp.Diff(want, podTable(m)); diff != "" {

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/schedscope/schedscope/recorder/source"
 	"reflect"
 	"slices"
 	"strings"
@@ -71,7 +72,7 @@ func newSanitizer() *sanitizer {
 }
 
 // event returns ev with every string in it printable.
-func (s *sanitizer) event(ev Event) Event {
+func (s *sanitizer) event(ev source.Event) source.Event {
 	switch {
 	case ev.Header != nil:
 		ev.Header = clean(s, ev.Header)

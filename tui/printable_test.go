@@ -3,6 +3,7 @@ package tui
 import (
 	"errors"
 	"fmt"
+	"github.com/schedscope/schedscope/recorder/source"
 	"reflect"
 	"regexp"
 	"strings"
@@ -118,14 +119,14 @@ func TestSanitizerReachesEveryString(t *testing.T) {
 		c  recorder.Cycle
 		h  recorder.Header
 		o  recorder.Observed
-		es EngineState
+		es source.EngineState
 		cs recorder.ClusterState
 	)
 	for _, v := range []any{&c, &h, &o, &es, &cs} {
 		fillStrings(reflect.ValueOf(v), dirty, 0)
 	}
 	s := newSanitizer()
-	for _, ev := range []Event{{Cycle: &c}, {Header: &h}, {Observed: &o}, {State: &es}, {Cluster: &cs}} {
+	for _, ev := range []source.Event{{Cycle: &c}, {Header: &h}, {Observed: &o}, {State: &es}, {Cluster: &cs}} {
 		got := s.event(ev)
 		for _, pair := range []struct {
 			what string
@@ -145,7 +146,7 @@ func TestSanitizerReachesEveryString(t *testing.T) {
 			}
 		}
 	}
-	if c.Nodes == nil || s.event(Event{Cycle: &c}).Cycle.Nodes != s.event(Event{Cycle: &c}).Cycle.Nodes {
+	if c.Nodes == nil || s.event(source.Event{Cycle: &c}).Cycle.Nodes != s.event(source.Event{Cycle: &c}).Cycle.Nodes {
 		t.Error("a node set shared by cycles should be cleaned once and stay shared")
 	}
 }
@@ -185,7 +186,7 @@ func TestSanitizerCleansUsage(t *testing.T) {
 func TestCleanCyclesAreNotCopied(t *testing.T) {
 	s := newSanitizer()
 	for _, c := range loadRecording(t, "preemption").Cycles {
-		if got := s.event(Event{Cycle: c}).Cycle; got != c {
+		if got := s.event(source.Event{Cycle: c}).Cycle; got != c {
 			t.Errorf("cycle %d was copied though it had nothing to clean", c.Seq)
 		}
 	}
@@ -207,7 +208,7 @@ func TestControlCharactersInRecordings(t *testing.T) {
 		w, h := size[0], size[1]
 		m := New(Options{Source: "replay bad.rec"})
 		m = send(m, tea.WindowSizeMsg{Width: w, Height: h})
-		m = send(m, eventsMsg{events: []Event{{Header: &recorder.Header{}}, {Cycle: c}, {Problem: fmt.Errorf("record 2: %q\nis bad\x1b[2J", "x")}}})
+		m = send(m, eventsMsg{events: []source.Event{{Header: &recorder.Header{}}, {Cycle: c}, {Problem: fmt.Errorf("record 2: %q\nis bad\x1b[2J", "x")}}})
 		check := func(m Model, where string) {
 			t.Helper()
 			raw := m.View().Content
@@ -247,7 +248,7 @@ func TestControlCharactersInRecordings(t *testing.T) {
 
 func TestCleanCycleDiff(t *testing.T) {
 	c := makeCycle(1, "a\tb").nodes("n").score("S", 1, 1).obj()
-	got := newSanitizer().event(Event{Cycle: c}).Cycle
+	got := newSanitizer().event(source.Event{Cycle: c}).Cycle
 	want := *c
 	want.Pod.Name = "a b"
 	if diff := cmp.Diff(&want, got); diff != "" {
@@ -325,11 +326,11 @@ func TestBidiControlsInRecordings(t *testing.T) {
 		{"whole", func(w, h int) Model {
 			m := New(Options{Source: "replay bidi.rec"})
 			m = send(m, tea.WindowSizeMsg{Width: w, Height: h})
-			return send(m, eventsMsg{events: []Event{{Header: header}, {Queue: queue}, {Cycle: c}, {Problem: errors.New("record at byte 9: pod \u202ex")}}})
+			return send(m, eventsMsg{events: []source.Event{{Header: header}, {Queue: queue}, {Cycle: c}, {Problem: errors.New("record at byte 9: pod \u202ex")}}})
 		}, keys},
 		{"indexed", func(w, h int) Model {
 			m, _ := indexedSession(t, []*recorder.Cycle{c}, header, w, h)
-			return settle(m, eventsMsg{events: []Event{{Queue: queue}, {Problem: errors.New("record at byte 9: pod \u202ex")}}})
+			return settle(m, eventsMsg{events: []source.Event{{Queue: queue}, {Problem: errors.New("record at byte 9: pod \u202ex")}}})
 		}, settleKeys},
 	}
 	for _, session := range sessions {

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/schedscope/schedscope/recorder/source"
 	"strings"
 	"testing"
 
@@ -13,7 +14,7 @@ import (
 // saw it.
 func following(t *testing.T, w, h int) Model {
 	t.Helper()
-	return send(newSession(t, loadRecording(t, "default"), nil, w, h), eventsMsg{events: []Event{{State: &EngineState{State: StateFollowing}}}})
+	return send(newSession(t, loadRecording(t, "default"), nil, w, h), eventsMsg{events: []source.Event{{State: &source.EngineState{State: source.StateFollowing}}}})
 }
 
 // checkScreen fails unless every line of the screen is exactly w cells and

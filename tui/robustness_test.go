@@ -3,6 +3,7 @@ package tui
 import (
 	"errors"
 	"fmt"
+	"github.com/schedscope/schedscope/recorder/source"
 	"regexp"
 	"slices"
 	"strings"
@@ -45,10 +46,10 @@ func TestPauseBeforeFirstFrame(t *testing.T) {
 	if diff := cmp.Diff([]string{"Pause"}, ctl.calls); diff != "" {
 		t.Fatalf("calls (-want +got):\n%s", diff)
 	}
-	paused := EngineState{State: StatePaused, Why: "paused by you"}
-	m = send(m, eventsMsg{events: []Event{{State: &paused}}})
+	paused := source.EngineState{State: source.StatePaused, Why: "paused by you"}
+	m = send(m, eventsMsg{events: []source.Event{{State: &paused}}})
 	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
-	m = send(m, eventsMsg{events: []Event{{Header: &rec.Header}, {State: &paused}, {Cycle: rec.Cycles[0]}}})
+	m = send(m, eventsMsg{events: []source.Event{{Header: &rec.Header}, {State: &paused}, {Cycle: rec.Cycles[0]}}})
 	if got := statusLine(t, m); !strings.Contains(got, "⏸ paused (paused by you)") {
 		t.Errorf("status bar = %q, want the engine's paused state", got)
 	}
@@ -67,7 +68,7 @@ func TestControlsOfAFinishedRun(t *testing.T) {
 		name string
 		msg  eventsMsg
 	}{
-		{"done event", eventsMsg{events: []Event{{State: &EngineState{State: StateDone}}, {Done: true}}}},
+		{"done event", eventsMsg{events: []source.Event{{State: &source.EngineState{State: source.StateDone}}, {Done: true}}}},
 		{"channel closed", eventsMsg{closed: true}},
 	} {
 		t.Run(end.name, func(t *testing.T) {
@@ -106,7 +107,7 @@ func TestControlsOfAFinishedRun(t *testing.T) {
 
 func TestReplaySaysThereIsNothingToControl(t *testing.T) {
 	// At 80 columns, while following a file, the answer fits whole.
-	m := send(newSession(t, loadRecording(t, "default"), nil, 80, 24), eventsMsg{events: []Event{{State: &EngineState{State: StateFollowing}}}})
+	m := send(newSession(t, loadRecording(t, "default"), nil, 80, 24), eventsMsg{events: []source.Event{{State: &source.EngineState{State: source.StateFollowing}}}})
 	if got := statusLine(t, m); !strings.Contains(got, "… following") || strings.Contains(got, "queue") {
 		t.Errorf("following replay (a replay has states but no queue): status bar = %q", got)
 	}
@@ -124,7 +125,7 @@ func TestReplaySaysThereIsNothingToControl(t *testing.T) {
 			t.Errorf("%s: status bar = %q, want the following state and %q whole", k.key, got, k.says)
 		}
 	}
-	m = send(m, eventsMsg{events: []Event{{State: &EngineState{State: StateDone}}, {Done: true}}})
+	m = send(m, eventsMsg{events: []source.Event{{State: &source.EngineState{State: source.StateDone}}, {Done: true}}})
 	if help := screen(keys(m, "?")); strings.Contains(help, "pause/resume") || !strings.Contains(help, "replay: no engine") {
 		t.Errorf("full help of a replay lists the engine controls:\n%s", help)
 	}
@@ -135,9 +136,9 @@ func TestReplaySaysThereIsNothingToControl(t *testing.T) {
 func TestProblemsView(t *testing.T) {
 	long := "recording run.rec: corrupt record at byte 123456: checksum mismatch (want 0x1234abcd, got 0xdeadbeef); skipped it and went on reading"
 	problems := []string{"torn record at byte 9000 (the file ends mid-record)", long, "cycle 7 refers to node set 3, which the recording lacks"}
-	var evs []Event
+	var evs []source.Event
 	for _, p := range problems {
-		evs = append(evs, Event{Problem: errors.New(p)})
+		evs = append(evs, source.Event{Problem: errors.New(p)})
 	}
 	m := newSession(t, loadRecording(t, "default"), nil, 80, 24)
 	m = send(m, eventsMsg{events: evs})
@@ -163,7 +164,7 @@ func TestProblemsView(t *testing.T) {
 	}
 	// A problem that arrives while the view is open is listed at once.
 	late := "the last 1924 bytes are a record that has not ended for 2s"
-	m = send(m, eventsMsg{events: []Event{{Problem: errors.New(late)}}})
+	m = send(m, eventsMsg{events: []source.Event{{Problem: errors.New(late)}}})
 	if flat := strings.Join(strings.Fields(screen(m)), " "); !strings.Contains(flat, late) || !strings.Contains(flat, "Problems (4)") {
 		t.Errorf("the open view does not list the problem that came after it opened:\n%s", screen(m))
 	}
@@ -177,9 +178,9 @@ func TestProblemsView(t *testing.T) {
 }
 
 func TestProblemsViewScrolls(t *testing.T) {
-	var evs []Event
+	var evs []source.Event
 	for i := range 40 {
-		evs = append(evs, Event{Problem: fmt.Errorf("problem number %d", i+1)})
+		evs = append(evs, source.Event{Problem: fmt.Errorf("problem number %d", i+1)})
 	}
 	m := send(newSession(t, loadRecording(t, "default"), nil, 80, 24), eventsMsg{events: evs})
 	m = keys(m, "!")

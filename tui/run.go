@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"github.com/schedscope/schedscope/recorder/source"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -14,7 +15,7 @@ import (
 // when the debugger ends. It returns the debugger's error, or else src's (a
 // source stopped by the end of the session has none). opts.Events is set
 // from src.
-func Run(ctx context.Context, src Source, opts Options) error {
+func Run(ctx context.Context, src source.Source, opts Options) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s, srcDone := start(ctx, src)

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/schedscope/schedscope/recorder/source"
 	"regexp"
 	"strings"
 	"testing"
@@ -16,7 +17,7 @@ func openAlone(t *testing.T, c *recorder.Cycle, w, h int) Model {
 	t.Helper()
 	m := New(Options{Source: "replay test.rec"})
 	m = send(m, tea.WindowSizeMsg{Width: w, Height: h})
-	m = send(m, eventsMsg{events: []Event{{Header: &recorder.Header{}}, {Cycle: c}}})
+	m = send(m, eventsMsg{events: []source.Event{{Header: &recorder.Header{}}, {Cycle: c}}})
 	return keys(m, "enter")
 }
 

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/schedscope/schedscope/recorder/source"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -20,21 +21,21 @@ type cycleCounts struct{ total, bound, unschedulable, errors int }
 // cluster's bindings compared with the predictions, breakpoints, how many
 // problems there were (and list, the key that lists them), the last message
 // and the source on one line.
-func statusBar(st *theme.Styles, w int, source string, live bool, state *EngineState, progress *Progress, done bool, counts cycleCounts, obs *observations, bp Breakpoints, nProblems int, list key.Binding, msg problems.Note) string {
+func statusBar(st *theme.Styles, w int, sourceName string, live bool, state *source.EngineState, progress *source.Progress, done bool, counts cycleCounts, obs *observations, bp source.Breakpoints, nProblems int, list key.Binding, msg problems.Note) string {
 	message := msg.Text
 	var parts []string
 	s := "replay"
 	if live {
-		s = StateRunning
+		s = source.StateRunning
 	}
 	why := ""
 	if state != nil {
 		s, why = state.State, state.Why
 	}
 	if done {
-		s = StateDone
+		s = source.StateDone
 	}
-	dot := map[string]string{StateRunning: "▶", StatePaused: "⏸", StateIdle: "○", StateDone: "■", StateFollowing: "…", StateDisconnected: "↯", StateIndexing: "⟳"}[s]
+	dot := map[string]string{source.StateRunning: "▶", source.StatePaused: "⏸", source.StateIdle: "○", source.StateDone: "■", source.StateFollowing: "…", source.StateDisconnected: "↯", source.StateIndexing: "⟳"}[s]
 	if dot == "" {
 		dot = "●"
 	}
@@ -42,10 +43,10 @@ func statusBar(st *theme.Styles, w int, source string, live bool, state *EngineS
 	if why != "" {
 		stateText += " (" + why + ")"
 	}
-	if s == StateIndexing && progress != nil {
+	if s == source.StateIndexing && progress != nil {
 		stateText += " " + progressBar(progress, 10)
 	}
-	if s == StateDisconnected {
+	if s == source.StateDisconnected {
 		parts = append(parts, st.Disconnected.Render(stateText))
 	} else {
 		parts = append(parts, st.Bold.Render(stateText))
@@ -104,7 +105,7 @@ func statusBar(st *theme.Styles, w int, source string, live bool, state *EngineS
 	if message != "" {
 		parts = append(parts, st.Problem.Render(message))
 	}
-	parts = append(parts, source)
+	parts = append(parts, sourceName)
 	line := " " + strings.Join(parts, " │ ")
 	if ansi.StringWidth(line) > w {
 		copy(parts[countsAt:], short)
@@ -137,7 +138,7 @@ func statusBar(st *theme.Styles, w int, source string, live bool, state *EngineS
 
 // progressBar draws how much of a recording has been indexed in w cells,
 // then the percentage.
-func progressBar(p *Progress, w int) string {
+func progressBar(p *source.Progress, w int) string {
 	frac := 1.0
 	if p.Size > 0 {
 		frac = min(float64(p.Read)/float64(p.Size), 1)

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/schedscope/schedscope/recorder/source"
 	"strings"
 	"testing"
 
@@ -13,24 +14,24 @@ import (
 func TestStatusBarStates(t *testing.T) {
 	tests := []struct {
 		name  string
-		state *EngineState
+		state *source.EngineState
 		want  string
 	}{
-		{"running", &EngineState{State: StateRunning}, "▶ running"},
-		{"paused", &EngineState{State: StatePaused, Why: "breakpoint: pod default/web"}, "⏸ paused (breakpoint: pod default/web)"},
-		{"disconnected", &EngineState{State: StateDisconnected, Why: "since 12:03:04: dial tcp 127.0.0.1:6443: connection refused"},
+		{"running", &source.EngineState{State: source.StateRunning}, "▶ running"},
+		{"paused", &source.EngineState{State: source.StatePaused, Why: "breakpoint: pod default/web"}, "⏸ paused (breakpoint: pod default/web)"},
+		{"disconnected", &source.EngineState{State: source.StateDisconnected, Why: "since 12:03:04: dial tcp 127.0.0.1:6443: connection refused"},
 			"↯ disconnected (since 12:03:04: dial tcp 127.0.0.1:6443: connection refused)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, noColor := range []bool{false, true} {
 				st := theme.New(noColor)
-				bar := statusBar(&st, 200, "cluster kind-kind", true, tt.state, nil, false, cycleCounts{}, &observations{}, Breakpoints{}, 0, DefaultKeyMap().Problems, problems.Note{})
+				bar := statusBar(&st, 200, "cluster kind-kind", true, tt.state, nil, false, cycleCounts{}, &observations{}, source.Breakpoints{}, 0, DefaultKeyMap().Problems, problems.Note{})
 				if got := ansi.Strip(bar); !strings.Contains(got, tt.want) {
 					t.Errorf("NO_COLOR=%v: status bar %q lacks %q", noColor, got, tt.want)
 				}
 				style := st.Bold
-				if tt.state.State == StateDisconnected {
+				if tt.state.State == source.StateDisconnected {
 					style = st.Disconnected
 				}
 				if !strings.Contains(bar, style.Render(tt.want)) {
@@ -54,7 +55,7 @@ func TestDisconnectedStandsOut(t *testing.T) {
 
 func TestDisconnectedInSession(t *testing.T) {
 	m := liveSession(t, 120, 30, cycleEvents(t)...)
-	m = send(m, eventsMsg{events: []Event{{State: &EngineState{State: StateDisconnected, Why: "since 12:03:04"}}}})
+	m = send(m, eventsMsg{events: []source.Event{{State: &source.EngineState{State: source.StateDisconnected, Why: "since 12:03:04"}}}})
 	if !strings.Contains(screen(m), "↯ disconnected (since 12:03:04)") {
 		t.Errorf("status bar should show the lost connection:\n%s", screen(m))
 	}
@@ -72,8 +73,8 @@ func TestStatusBarMakesRoomForAMessage(t *testing.T) {
 		{0, []string{"■ done", "4 cycles", msg}},
 		{2, []string{"■ done", "4 cycles", "⚠ 2 problems", "the run has finished"}},
 	} {
-		bar := ansi.Strip(statusBar(&st, 80, "fixture default.yaml", true, &EngineState{State: StateIdle, Backoff: 1}, nil, true,
-			cycleCounts{total: 4, bound: 3, unschedulable: 1}, &observations{}, Breakpoints{}, tt.problems, DefaultKeyMap().Problems, problems.Note{Kind: problems.Message, Text: msg}))
+		bar := ansi.Strip(statusBar(&st, 80, "fixture default.yaml", true, &source.EngineState{State: source.StateIdle, Backoff: 1}, nil, true,
+			cycleCounts{total: 4, bound: 3, unschedulable: 1}, &observations{}, source.Breakpoints{}, tt.problems, DefaultKeyMap().Problems, problems.Note{Kind: problems.Message, Text: msg}))
 		for _, want := range tt.want {
 			if !strings.Contains(bar, want) {
 				t.Errorf("%d problems: status bar %q lacks %q", tt.problems, bar, want)
@@ -85,14 +86,14 @@ func TestStatusBarMakesRoomForAMessage(t *testing.T) {
 	}
 	// A message too long for the line says where it is whole.
 	long := "cycle 4 could not be read: " + strings.Repeat("a checksum that does not match ", 4)
-	bar := ansi.Strip(statusBar(&st, 80, "fixture default.yaml", true, &EngineState{State: StateIdle}, nil, true,
-		cycleCounts{total: 4}, &observations{}, Breakpoints{}, 1, DefaultKeyMap().Problems, problems.Note{Kind: problems.Problem, Text: long}))
+	bar := ansi.Strip(statusBar(&st, 80, "fixture default.yaml", true, &source.EngineState{State: source.StateIdle}, nil, true,
+		cycleCounts{total: 4}, &observations{}, source.Breakpoints{}, 1, DefaultKeyMap().Problems, problems.Note{Kind: problems.Problem, Text: long}))
 	if !strings.HasSuffix(bar, "… ! shows all") || ansi.StringWidth(bar) != 80 {
 		t.Errorf("a cut message: status bar %q does not end with where it is whole, or is not 80 cells", bar)
 	}
 	// Without a message the source and the queue stay.
-	bar = ansi.Strip(statusBar(&st, 80, "fixture default.yaml", true, &EngineState{State: StateIdle, Backoff: 1}, nil, true,
-		cycleCounts{total: 4, bound: 3, unschedulable: 1}, &observations{}, Breakpoints{}, 0, DefaultKeyMap().Problems, problems.Note{}))
+	bar = ansi.Strip(statusBar(&st, 80, "fixture default.yaml", true, &source.EngineState{State: source.StateIdle, Backoff: 1}, nil, true,
+		cycleCounts{total: 4, bound: 3, unschedulable: 1}, &observations{}, source.Breakpoints{}, 0, DefaultKeyMap().Problems, problems.Note{}))
 	for _, want := range []string{"queue 0 active 1 backoff", "fixture default.yaml"} {
 		if !strings.Contains(bar, want) {
 			t.Errorf("status bar %q lacks %q", bar, want)

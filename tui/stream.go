@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"github.com/schedscope/schedscope/recorder/source"
 	"sync"
 
 	tea "charm.land/bubbletea/v2"
@@ -13,7 +14,7 @@ import (
 // panicking or blocking.
 type Stream struct {
 	ctx    context.Context
-	events chan Event
+	events chan source.Event
 	ended  chan struct{} // closed by Close, before events is
 	end    sync.Once
 
@@ -24,15 +25,15 @@ type Stream struct {
 // NewStream returns a stream that holds up to buffer events its reader has
 // not taken yet; ctx is the reader's lifetime.
 func NewStream(ctx context.Context, buffer int) *Stream {
-	return &Stream{ctx: ctx, events: make(chan Event, buffer), ended: make(chan struct{})}
+	return &Stream{ctx: ctx, events: make(chan source.Event, buffer), ended: make(chan struct{})}
 }
 
 // Events is the channel the debugger reads (Options.Events); Close closes it.
-func (s *Stream) Events() <-chan Event { return s.events }
+func (s *Stream) Events() <-chan source.Event { return s.events }
 
 // Send delivers ev unless the stream has ended or ctx is done, and reports
 // whether it did. It is a Source's send.
-func (s *Stream) Send(ev Event) bool {
+func (s *Stream) Send(ev source.Event) bool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if s.closed {
@@ -65,7 +66,7 @@ const streamBuffer = 1024
 
 // start runs src in the background, sending to a new stream that is closed
 // when src returns; the channel returned gets src's error then.
-func start(ctx context.Context, src Source) (*Stream, <-chan error) {
+func start(ctx context.Context, src source.Source) (*Stream, <-chan error) {
 	s := NewStream(ctx, streamBuffer)
 	done := make(chan error, 1)
 	go func() {
@@ -78,7 +79,7 @@ func start(ctx context.Context, src Source) (*Stream, <-chan error) {
 // eventsMsg carries the events read from the source in one go; closed says the
 // channel was closed after them.
 type eventsMsg struct {
-	events []Event
+	events []source.Event
 	closed bool
 }
 
@@ -88,13 +89,13 @@ const maxBatch = 256
 
 // waitForEvents reads the next events from ch. The root model re-arms it after
 // every eventsMsg until the channel closes.
-func waitForEvents(ch <-chan Event) tea.Cmd {
+func waitForEvents(ch <-chan source.Event) tea.Cmd {
 	return func() tea.Msg {
 		ev, ok := <-ch
 		if !ok {
 			return eventsMsg{closed: true}
 		}
-		msg := eventsMsg{events: []Event{ev}}
+		msg := eventsMsg{events: []source.Event{ev}}
 		for len(msg.events) < maxBatch {
 			select {
 			case ev, ok := <-ch:

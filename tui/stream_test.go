@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"github.com/schedscope/schedscope/recorder/source"
 	"sync"
 	"testing"
 	"time"
@@ -17,16 +18,16 @@ import (
 // how many sends were delivered. With endless, it sends its last event
 // again until a send fails, as a live cluster goes on until it is stopped.
 type fakeSource struct {
-	events  []Event
+	events  []source.Event
 	err     error
 	endless bool
 
 	sent int
 }
 
-var _ Source = (*fakeSource)(nil)
+var _ source.Source = (*fakeSource)(nil)
 
-func (f *fakeSource) Run(ctx context.Context, send func(Event) bool) error {
+func (f *fakeSource) Run(ctx context.Context, send func(source.Event) bool) error {
 	for _, ev := range f.events {
 		if !send(ev) {
 			return ctx.Err()
@@ -43,7 +44,7 @@ func (f *fakeSource) Run(ctx context.Context, send func(Event) bool) error {
 }
 
 // names names events as the tests compare them.
-func names(evs []Event) []string {
+func names(evs []source.Event) []string {
 	out := make([]string, len(evs))
 	for i, ev := range evs {
 		out[i] = eventName(ev)
@@ -51,7 +52,7 @@ func names(evs []Event) []string {
 	return out
 }
 
-func eventName(ev Event) string {
+func eventName(ev source.Event) string {
 	switch {
 	case ev.Header != nil:
 		return "header"
@@ -66,9 +67,9 @@ func eventName(ev Event) string {
 }
 
 // readAll reads a stream up to its close; a stream never closed is a hang.
-func readAll(t *testing.T, ch <-chan Event) []Event {
+func readAll(t *testing.T, ch <-chan source.Event) []source.Event {
 	t.Helper()
-	var out []Event
+	var out []source.Event
 	hang := time.After(10 * time.Second)
 	for {
 		select {
@@ -107,7 +108,7 @@ func cycleOf(name string) *recorder.Cycle {
 func TestStartDeliversTheSourceInOrder(t *testing.T) {
 	failed := errors.New("the fixture failed")
 	src := &fakeSource{
-		events: []Event{{Header: &recorder.Header{}}, {Cycle: cycleOf("web")}, {State: &EngineState{State: StateDone}}, {Cycle: cycleOf("api")}, {Done: true, Err: failed}},
+		events: []source.Event{{Header: &recorder.Header{}}, {Cycle: cycleOf("web")}, {State: &source.EngineState{State: source.StateDone}}, {Cycle: cycleOf("api")}, {Done: true, Err: failed}},
 		err:    failed,
 	}
 	s, done := start(context.Background(), src)
@@ -126,11 +127,11 @@ func TestStartDeliversTheSourceInOrder(t *testing.T) {
 // it returns.
 func TestStartStopsTheSourceWhenTheReaderQuits(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	src := &fakeSource{events: []Event{{Header: &recorder.Header{}}, {Cycle: cycleOf("web")}}, endless: true}
+	src := &fakeSource{events: []source.Event{{Header: &recorder.Header{}}, {Cycle: cycleOf("web")}}, endless: true}
 	s, done := start(ctx, src)
 	first := <-s.Events()
 	if first.Header == nil {
-		t.Fatalf("first event = %v, want the header", names([]Event{first}))
+		t.Fatalf("first event = %v, want the header", names([]source.Event{first}))
 	}
 	cancel()
 	select {
@@ -142,7 +143,7 @@ func TestStartStopsTheSourceWhenTheReaderQuits(t *testing.T) {
 		t.Fatal("the source still runs after the reader quit")
 	}
 	readAll(t, s.Events()) // closed once the source returned
-	if s.Send(Event{Done: true}) {
+	if s.Send(source.Event{Done: true}) {
 		t.Error("a send after the end was delivered")
 	}
 }
@@ -157,7 +158,7 @@ func TestStreamSendAfterClose(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			delivered <- s.Send(Event{Done: true})
+			delivered <- s.Send(source.Event{Done: true})
 		}()
 	}
 	s.Close()
@@ -169,7 +170,7 @@ func TestStreamSendAfterClose(t *testing.T) {
 			t.Error("a send nobody read reported delivery")
 		}
 	}
-	if s.Send(Event{Done: true}) {
+	if s.Send(source.Event{Done: true}) {
 		t.Error("send after close reported delivery")
 	}
 	if _, ok := <-s.Events(); ok {
@@ -180,7 +181,7 @@ func TestStreamSendAfterClose(t *testing.T) {
 // TestModelReadsASource is the debugger's intake: the model reads what a
 // source sends through its stream, and the source's end ends the session.
 func TestModelReadsASource(t *testing.T) {
-	src := &fakeSource{events: []Event{{Header: &recorder.Header{}}, {Cycle: cycleOf("web")}, {Cycle: cycleOf("api")}, {Done: true}}}
+	src := &fakeSource{events: []source.Event{{Header: &recorder.Header{}}, {Cycle: cycleOf("web")}, {Cycle: cycleOf("api")}, {Done: true}}}
 	s, done := start(context.Background(), src)
 	m := New(Options{Source: "fake", Events: s.Events()})
 	for cmd := m.Init(); cmd != nil; {

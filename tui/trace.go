@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/schedscope/schedscope/recorder/source"
 	"io"
 	"sync"
 	"time"
@@ -49,7 +50,7 @@ func (t *Trace) frame(m *Model) {
 	if t.FirstCycle.IsZero() && shown {
 		t.FirstCycle = now
 	}
-	if t.Indexed.IsZero() && (m.done || m.state != nil && m.state.State == StateFollowing) {
+	if t.Indexed.IsZero() && (m.done || m.state != nil && m.state.State == source.StateFollowing) {
 		t.Indexed = now
 	}
 	if t.seekSeq != 0 && shown && c.Seq == t.seekSeq {

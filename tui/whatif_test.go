@@ -3,6 +3,7 @@ package tui
 import (
 	"errors"
 	"fmt"
+	"github.com/schedscope/schedscope/recorder/source"
 	"os"
 	"slices"
 	"strings"
@@ -80,10 +81,10 @@ func whatIfSession(t testing.TB, f *fakeWhatIf, w, h int, cycles ...*recorder.Cy
 	m := New(Options{Source: "fixture test.yaml", WhatIf: f})
 	t.Cleanup(func() { m.wi.Edits().Close() })
 	m = send(m, tea.WindowSizeMsg{Width: w, Height: h})
-	evs := []Event{{Header: &recorder.Header{KubernetesVersion: "v1.37.1"}}}
+	evs := []source.Event{{Header: &recorder.Header{KubernetesVersion: "v1.37.1"}}}
 	f.before = map[int]*recorder.Cycle{}
 	for _, c := range cycles {
-		evs = append(evs, Event{Cycle: c})
+		evs = append(evs, source.Event{Cycle: c})
 		f.before[c.Seq] = c
 	}
 	return send(m, eventsMsg{events: evs})
@@ -468,7 +469,7 @@ func TestRecordedUsageLeavesReRunsOut(t *testing.T) {
 	m = pressSettle(t, m, "enter", "w", "W", "text:P=2", "enter")
 	// A cycle recorded after the re-run was listed.
 	next := makeCycle(2, "later").nodes("cordoned", "tainted", "small").obj()
-	m = send(m, eventsMsg{events: []Event{{Cycle: next}}})
+	m = send(m, eventsMsg{events: []source.Event{{Cycle: next}}})
 	m = keys(m, "esc", "esc", "G", "enter")
 	if m.view.Cycle() != next {
 		t.Fatalf("opened %v, want cycle 2", m.view.Cycle().Pod)
@@ -489,7 +490,7 @@ func TestReRunHasNoClusterBinding(t *testing.T) {
 	before, after := stuckCycles()
 	f := &fakeWhatIf{after: func(int, []recorder.Change) (*recorder.Cycle, error) { return after, nil }}
 	m := whatIfSession(t, f, 80, 24, before)
-	m = send(m, eventsMsg{events: []Event{{Observed: &recorder.Observed{Seq: 1, Pod: before.Pod, Node: "tainted", Predicted: ""}}}})
+	m = send(m, eventsMsg{events: []source.Event{{Observed: &recorder.Observed{Seq: 1, Pod: before.Pod, Node: "tainted", Predicted: ""}}}})
 	m = pressSettle(t, m, "w", "W", "text:P=2", "enter", "enter")
 	if m.view.Cycle() != m.cycles[1] {
 		t.Fatal("the re-run is not open")
@@ -550,12 +551,12 @@ func TestSuggestInAnIndexedReplay(t *testing.T) {
 		entries = append(entries, recorder.EntryOf(c))
 	}
 	f := &fakeWhatIf{before: rec.cycles, suggest: &whatif.SuggestResult{Pod: "default/pod-3", Note: "re-ran the cycle once"}}
-	closed := make(chan Event)
+	closed := make(chan source.Event)
 	close(closed)
 	m := New(Options{Source: "replay test.rec", Recording: rec, Events: closed, WhatIf: f})
 	t.Cleanup(func() { m.wi.Edits().Close() })
 	m = settle(m, tea.WindowSizeMsg{Width: 100, Height: 30})
-	m = settle(m, eventsMsg{events: []Event{{Header: &recorder.Header{}}, {Entries: entries}, {State: &EngineState{State: StateDone}}, {Done: true}}})
+	m = settle(m, eventsMsg{events: []source.Event{{Header: &recorder.Header{}}, {Entries: entries}, {State: &source.EngineState{State: source.StateDone}}, {Done: true}}})
 	m = settleKeys(m, "G", "n", "enter")
 	if m.view.Cycle() == nil {
 		t.Fatalf("no cycle open after n, enter:\n%s", screen(m))

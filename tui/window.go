@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/schedscope/schedscope/recorder/source"
 	"slices"
 
 	tea "charm.land/bubbletea/v2"
@@ -44,7 +45,7 @@ type cycleOpenedMsg struct {
 }
 
 // openCycle reads the cycle of entry index i in a Cmd.
-func openCycle(r Recording, i int, e recorder.CycleEntry) tea.Cmd {
+func openCycle(r source.Recording, i int, e recorder.CycleEntry) tea.Cmd {
 	return func() tea.Msg {
 		c, err := r.Open(e)
 		return cycleOpenedMsg{index: i, cycle: c, err: err}
@@ -62,7 +63,7 @@ type usageReadMsg struct {
 // use is read from the recording, not from the cycles the sanitizer
 // cleaned: its names are made printable here, with a sanitizer of its own
 // (the model's is not the Cmd's to use).
-func readUsage(r Recording, entries []recorder.CycleEntry) tea.Cmd {
+func readUsage(r source.Recording, entries []recorder.CycleEntry) tea.Cmd {
 	i := len(entries) - 1
 	return func() tea.Msg {
 		u, err := r.Usage(entries)

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/schedscope/schedscope/recorder/source"
 	"strings"
 	"testing"
 
@@ -20,7 +21,7 @@ type fakeRecording struct {
 	usages int
 }
 
-var _ Recording = (*fakeRecording)(nil)
+var _ source.Recording = (*fakeRecording)(nil)
 
 func (f *fakeRecording) Open(e recorder.CycleEntry) (*recorder.Cycle, error) {
 	f.opened = append(f.opened, e.Seq)
@@ -49,11 +50,11 @@ func indexedSession(t testing.TB, cycles []*recorder.Cycle, h *recorder.Header, 
 		f.cycles[c.Seq] = c
 		entries = append(entries, recorder.EntryOf(c))
 	}
-	closed := make(chan Event)
+	closed := make(chan source.Event)
 	close(closed) // the events come below; reading more ends at once
 	m := New(Options{Source: "replay test.rec", Recording: f, Events: closed})
 	m = settle(m, tea.WindowSizeMsg{Width: w, Height: ht})
-	m = settle(m, eventsMsg{events: []Event{{Header: h}, {Entries: entries}, {State: &EngineState{State: StateDone}}, {Done: true}}})
+	m = settle(m, eventsMsg{events: []source.Event{{Header: h}, {Entries: entries}, {State: &source.EngineState{State: source.StateDone}}, {Done: true}}})
 	return m, f
 }
 

@@ -2,8 +2,12 @@ package main
 
 import (
 	"fmt"
+	"go/parser"
+	"go/token"
 	"os/exec"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -130,5 +134,58 @@ func TestLayering(t *testing.T) {
 		if len(problems) == 0 || !strings.Contains(strings.Join(problems, "\n"), p.says) {
 			t.Errorf("%s importing %s: the check said %q, want a line saying %q", p.from, p.to, problems, p.says)
 		}
+	}
+}
+
+// debuggerFiles are the files of the commands package that start the
+// debugger or serve it (whatif_tui.go re-runs its what-ifs); every other file is a headless command's or shared, and
+// imports no TUI package (the event protocol is recorder/source).
+var debuggerFiles = []string{"learn.go", "live.go", "replay.go", "replay_marks.go", "sim.go", "simulate.go", "whatif_tui.go"}
+
+// tuiImportProblems names each file of imports (file → its imports) that
+// imports a TUI package and is not one of debuggerFiles.
+func tuiImportProblems(imports map[string][]string) []string {
+	var out []string
+	for file, is := range imports {
+		for _, i := range is {
+			if (i == module+"/tui" || strings.HasPrefix(i, module+"/tui/")) && !slices.Contains(debuggerFiles, file) {
+				out = append(out, fmt.Sprintf("commands/%s imports %s: a headless command imports no TUI package", file, i))
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestHeadlessCommandsImportNoTUI: only the files that start the debugger
+// import it; the check finds a planted import.
+func TestHeadlessCommandsImportNoTUI(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("commands", "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	imports := map[string][]string{}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		ast, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, i := range ast.Imports {
+			path, _ := strconv.Unquote(i.Path.Value)
+			imports[filepath.Base(f)] = append(imports[filepath.Base(f)], path)
+		}
+	}
+	if len(imports) < 20 || !slices.Contains(imports["sim.go"], module+"/tui") {
+		t.Fatalf("read the imports of %d files; sim.go's: %v", len(imports), imports["sim.go"])
+	}
+	if problems := tuiImportProblems(imports); len(problems) > 0 {
+		t.Errorf("%s", strings.Join(problems, "\n"))
+	}
+	imports["explain.go"] = append(imports["explain.go"], module+"/tui/components/nodes")
+	if problems := tuiImportProblems(imports); len(problems) != 1 || !strings.Contains(problems[0], "commands/explain.go imports") {
+		t.Errorf("a planted import in explain.go: the check said %q", problems)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/schedscope/schedscope/recorder"
-	"github.com/schedscope/schedscope/tui"
+	"github.com/schedscope/schedscope/recorder/source"
 )
 
 // liveControl pauses, steps and breaks the engine for the TUI. The engine calls
@@ -20,16 +20,16 @@ type liveControl struct {
 	paused bool
 	steps  int // cycles allowed to start while paused
 	why    string
-	bp     tui.Breakpoints
+	bp     source.Breakpoints
 	closed bool
 	// report receives every state change; it must not block for long.
-	report func(tui.EngineState)
+	report func(source.EngineState)
 	counts func() (active, backoff int)
 }
 
-var _ tui.Controller = (*liveControl)(nil)
+var _ source.Controller = (*liveControl)(nil)
 
-func newLiveControl(report func(tui.EngineState)) *liveControl {
+func newLiveControl(report func(source.EngineState)) *liveControl {
 	return &liveControl{wake: make(chan struct{}), report: report}
 }
 
@@ -46,9 +46,9 @@ func (l *liveControl) reportLocked() {
 	if l.report == nil || l.closed {
 		return
 	}
-	st := tui.EngineState{State: tui.StateRunning}
+	st := source.EngineState{State: source.StateRunning}
 	if l.paused {
-		st.State, st.Why = tui.StatePaused, l.why
+		st.State, st.Why = source.StatePaused, l.why
 	}
 	if l.counts != nil {
 		st.Active, st.Backoff = l.counts()
@@ -98,7 +98,7 @@ func (l *liveControl) Step() {
 }
 
 // SetBreakpoints replaces the breakpoints.
-func (l *liveControl) SetBreakpoints(bp tui.Breakpoints) {
+func (l *liveControl) SetBreakpoints(bp source.Breakpoints) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed {
@@ -110,7 +110,7 @@ func (l *liveControl) SetBreakpoints(bp tui.Breakpoints) {
 
 // setReport sets where state changes are reported: the session's source
 // sets it when it starts sending.
-func (l *liveControl) setReport(report func(tui.EngineState)) {
+func (l *liveControl) setReport(report func(source.EngineState)) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.report = report

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/source"
 	"github.com/schedscope/schedscope/tui"
 )
 
@@ -40,15 +41,15 @@ func mustPass(t *testing.T, done <-chan error, what string) {
 
 type stateLog struct {
 	mu     sync.Mutex
-	states []tui.EngineState
+	states []source.EngineState
 }
 
-func (s *stateLog) add(st tui.EngineState) {
+func (s *stateLog) add(st source.EngineState) {
 	s.mu.Lock()
 	s.states = append(s.states, st)
 	s.mu.Unlock()
 }
-func (s *stateLog) last() tui.EngineState {
+func (s *stateLog) last() source.EngineState {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.states[len(s.states)-1]
@@ -61,7 +62,7 @@ func TestControlPauseResume(t *testing.T) {
 	l := newLiveControl(log.add)
 	mustPass(t, gateAsync(l, web), "running engine")
 	l.Pause()
-	if got := log.last(); got.State != tui.StatePaused {
+	if got := log.last(); got.State != source.StatePaused {
 		t.Errorf("state after Pause = %+v", got)
 	}
 	done := gateAsync(l, web)
@@ -70,7 +71,7 @@ func TestControlPauseResume(t *testing.T) {
 	}
 	l.Resume()
 	mustPass(t, done, "after Resume")
-	if got := log.last(); got.State != tui.StateRunning {
+	if got := log.last(); got.State != source.StateRunning {
 		t.Errorf("state after Resume = %+v", got)
 	}
 }
@@ -91,20 +92,20 @@ func TestControlStepLetsOneCycleThrough(t *testing.T) {
 func TestControlBreakpoints(t *testing.T) {
 	tests := []struct {
 		name  string
-		bp    tui.Breakpoints
+		bp    source.Breakpoints
 		pod   recorder.PodRef
 		cycle *recorder.Cycle // observed before the gate, if set
 		stop  bool
 		why   string
 	}{
-		{name: "pod glob on name", bp: tui.Breakpoints{Pod: "web-*"}, pod: web, stop: true, why: "breakpoint: pod default/web-1"},
-		{name: "pod glob on namespace/name", bp: tui.Breakpoints{Pod: "default/web-?"}, pod: web, stop: true, why: "breakpoint: pod default/web-1"},
-		{name: "other pod", bp: tui.Breakpoints{Pod: "api-*"}, pod: web},
-		{name: "unschedulable cycle", bp: tui.Breakpoints{Unschedulable: true}, pod: web,
+		{name: "pod glob on name", bp: source.Breakpoints{Pod: "web-*"}, pod: web, stop: true, why: "breakpoint: pod default/web-1"},
+		{name: "pod glob on namespace/name", bp: source.Breakpoints{Pod: "default/web-?"}, pod: web, stop: true, why: "breakpoint: pod default/web-1"},
+		{name: "other pod", bp: source.Breakpoints{Pod: "api-*"}, pod: web},
+		{name: "unschedulable cycle", bp: source.Breakpoints{Unschedulable: true}, pod: web,
 			cycle: &recorder.Cycle{Seq: 7, Outcome: recorder.Outcome{Result: recorder.ResultUnschedulable}}, stop: true, why: "breakpoint: cycle 7 ended Unschedulable"},
-		{name: "error cycle without error breakpoint", bp: tui.Breakpoints{Unschedulable: true}, pod: web,
+		{name: "error cycle without error breakpoint", bp: source.Breakpoints{Unschedulable: true}, pod: web,
 			cycle: &recorder.Cycle{Seq: 8, Outcome: recorder.Outcome{Result: recorder.ResultError}}},
-		{name: "error cycle", bp: tui.Breakpoints{Error: true}, pod: web,
+		{name: "error cycle", bp: source.Breakpoints{Error: true}, pod: web,
 			cycle: &recorder.Cycle{Seq: 9, Outcome: recorder.Outcome{Result: recorder.ResultError}}, stop: true, why: "breakpoint: cycle 9 ended Error"},
 	}
 	for _, tt := range tests {
@@ -122,7 +123,7 @@ func TestControlBreakpoints(t *testing.T) {
 			if !tt.stop {
 				return
 			}
-			if got := log.last(); got.State != tui.StatePaused || got.Why != tt.why {
+			if got := log.last(); got.State != source.StatePaused || got.Why != tt.why {
 				t.Errorf("state = %+v, want paused because %q", got, tt.why)
 			}
 			l.Step()
@@ -143,9 +144,9 @@ func TestControlCloseReleasesTheGate(t *testing.T) {
 }
 
 // drain returns what the stream delivered, up to its close.
-func drain(t *testing.T, s *tui.Stream) []tui.Event {
+func drain(t *testing.T, s *tui.Stream) []source.Event {
 	t.Helper()
-	var out []tui.Event
+	var out []source.Event
 	for {
 		select {
 		case ev, ok := <-s.Events():
@@ -163,7 +164,7 @@ func drain(t *testing.T, s *tui.Stream) []tui.Event {
 // settled, the stream was closed, then the user pressed space, s and b.
 func TestControlsAfterTheRunEnded(t *testing.T) {
 	stream := tui.NewStream(context.Background(), 16)
-	l := newLiveControl(func(st tui.EngineState) { stream.Send(tui.Event{State: &st}) })
+	l := newLiveControl(func(st source.EngineState) { stream.Send(source.Event{State: &st}) })
 	l.Refresh()
 	// The run ends as sim's source and tui.Run end it: the control first,
 	// then the stream.
@@ -172,12 +173,12 @@ func TestControlsAfterTheRunEnded(t *testing.T) {
 	l.Pause()
 	l.Step()
 	l.Resume()
-	l.SetBreakpoints(tui.Breakpoints{Pod: "web-*", Unschedulable: true})
+	l.SetBreakpoints(source.Breakpoints{Pod: "web-*", Unschedulable: true})
 	l.Refresh()
 	l.Observe(&recorder.Cycle{Seq: 5, Outcome: recorder.Outcome{Result: recorder.ResultUnschedulable}})
 	mustPass(t, gateAsync(l, web), "gate after the end")
 	evs := drain(t, stream)
-	if len(evs) != 1 || evs[0].State == nil || evs[0].State.State != tui.StateRunning {
+	if len(evs) != 1 || evs[0].State == nil || evs[0].State.State != source.StateRunning {
 		t.Errorf("events = %+v, want only the running state reported before the end", evs)
 	}
 }
@@ -187,12 +188,12 @@ func TestControlsAfterTheRunEnded(t *testing.T) {
 // sends with the header is the control's state, so the last word is paused.
 func TestPauseBeforeHeaderIsNotOverwritten(t *testing.T) {
 	stream := tui.NewStream(context.Background(), 16)
-	l := newLiveControl(func(st tui.EngineState) { stream.Send(tui.Event{State: &st}) })
+	l := newLiveControl(func(st source.EngineState) { stream.Send(source.Event{State: &st}) })
 	l.Pause()
-	stream.Send(tui.Event{Header: &recorder.Header{}})
+	stream.Send(source.Event{Header: &recorder.Header{}})
 	l.Refresh()
 	stream.Close()
-	var last *tui.EngineState
+	var last *source.EngineState
 	for _, ev := range drain(t, stream) {
 		if ev.State != nil {
 			last = ev.State
@@ -201,7 +202,7 @@ func TestPauseBeforeHeaderIsNotOverwritten(t *testing.T) {
 	if last == nil {
 		t.Fatal("no state reported")
 	}
-	if last.State != tui.StatePaused || last.Why != "paused by you" {
+	if last.State != source.StatePaused || last.Why != "paused by you" {
 		t.Errorf("last state = %+v, want paused by you", *last)
 	}
 }

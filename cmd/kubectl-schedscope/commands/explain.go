@@ -15,8 +15,8 @@ import (
 	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/recorder/source"
 	"github.com/schedscope/schedscope/recorder/visible"
-	"github.com/schedscope/schedscope/tui"
 )
 
 // ExplainOptions holds the flags of explain.
@@ -75,7 +75,7 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 		// change that story (engine.Options.Story).
 		o.story = func(p *v1.Pod) bool { return p.Name == o.Pod || p.Namespace+"/"+p.Name == o.Pod }
 	}
-	err = consume(ctx, o.source, func(ev tui.Event) error {
+	err = consume(ctx, o.source, func(ev source.Event) error {
 		switch {
 		case ev.Header != nil:
 			header = *ev.Header

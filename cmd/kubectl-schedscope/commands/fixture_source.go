@@ -8,7 +8,7 @@ import (
 	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
-	"github.com/schedscope/schedscope/tui"
+	"github.com/schedscope/schedscope/recorder/source"
 )
 
 // fixtureSource is a fixture's run as a tui.Source: the header, each queue
@@ -31,7 +31,7 @@ type fixtureSource struct {
 // fixtureRun is a fixture's run as a source; once it has run, fixture
 // says which fixture that was.
 type fixtureRun interface {
-	tui.Source
+	source.Source
 	fixture() *fixture.Fixture
 	// stoppedEarly counts the pending pods the run did not get to, once
 	// it has run (see engine.Result.Stopped).
@@ -45,10 +45,10 @@ func (s *fixtureSource) fixture() *fixture.Fixture { return s.fx }
 func (s *fixtureSource) stoppedEarly() int { return s.stopped }
 
 // Run schedules the fixture and sends the session.
-func (s *fixtureSource) Run(ctx context.Context, send func(tui.Event) bool) error {
+func (s *fixtureSource) Run(ctx context.Context, send func(source.Event) bool) error {
 	var counts func() (active, backoff int)
 	if s.ctl != nil {
-		s.ctl.setReport(func(st tui.EngineState) { send(tui.Event{State: &st}) })
+		s.ctl.setReport(func(st source.EngineState) { send(source.Event{State: &st}) })
 		defer s.ctl.Close() // the engine is gone: controls have nothing left to control
 	}
 	had := map[string]bool{}
@@ -61,18 +61,18 @@ func (s *fixtureSource) Run(ctx context.Context, send func(tui.Event) bool) erro
 			}
 		},
 		onHeader: func(h recorder.Header) {
-			send(tui.Event{Header: &h})
+			send(source.Event{Header: &h})
 			// The controller's own state: the user may have paused already.
 			if s.ctl != nil {
 				s.ctl.Refresh()
 			}
 		},
-		onQueue:   func(ev *recorder.QueueEvent) { send(tui.Event{Queue: ev}) },
-		onProblem: func(err error) { send(tui.Event{Problem: err}) },
+		onQueue:   func(ev *recorder.QueueEvent) { send(source.Event{Queue: ev}) },
+		onProblem: func(err error) { send(source.Event{Problem: err}) },
 		onEnd:     func(st *recorder.ClusterState) { cluster = st },
 		onCycle: func(c *recorder.Cycle) {
 			had[c.Pod.Key()] = true
-			send(tui.Event{Cycle: c})
+			send(source.Event{Cycle: c})
 			if s.ctl != nil {
 				s.ctl.Observe(c)
 			}
@@ -88,19 +88,19 @@ func (s *fixtureSource) Run(ctx context.Context, send func(tui.Event) bool) erro
 		if never == nil {
 			never = []recorder.PodState{}
 		}
-		send(tui.Event{NeverAttempted: never})
+		send(source.Event{NeverAttempted: never})
 		if cluster != nil {
-			send(tui.Event{Cluster: cluster})
+			send(source.Event{Cluster: cluster})
 		}
 	}
 	// The run ends with pods still queued (in backoff, say): the status bar
 	// counts them.
-	done := tui.EngineState{State: tui.StateDone}
+	done := source.EngineState{State: source.StateDone}
 	if counts != nil {
 		done.Active, done.Backoff = counts()
 	}
-	send(tui.Event{State: &done})
-	send(tui.Event{Done: true, Err: err})
+	send(source.Event{State: &done})
+	send(source.Event{Done: true, Err: err})
 	return err
 }
 
@@ -216,7 +216,7 @@ func (s *fixtureSource) run(ctx context.Context, h fixtureHooks) (recorder.Heade
 // order, and returns the fixture.
 func (o *simOptions) simulate(ctx context.Context, onCycle func(*recorder.Cycle)) (*fixture.Fixture, error) {
 	src := &fixtureSource{o: o}
-	err := consume(ctx, src, func(ev tui.Event) error {
+	err := consume(ctx, src, func(ev source.Event) error {
 		if ev.Cycle != nil {
 			onCycle(ev.Cycle)
 		}

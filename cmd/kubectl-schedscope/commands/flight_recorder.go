@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/schedscope/schedscope/recorder"
-	"github.com/schedscope/schedscope/tui"
+	"github.com/schedscope/schedscope/recorder/source"
 )
 
 // flightRecorder is a source that also writes what a live source sends to a
@@ -16,7 +16,7 @@ import (
 // drops records rather than stall the scheduler. A write error is sent as a
 // problem once, dropped records every dropReportEvery while they go on.
 type flightRecorder struct {
-	src  tui.Source
+	src  source.Source
 	path string
 	// rw is the file; w writes to it in the background.
 	rw *recorder.RotatingWriter
@@ -29,7 +29,7 @@ type flightRecorder struct {
 	dropsToldAt time.Time
 }
 
-var _ tui.Source = (*flightRecorder)(nil)
+var _ source.Source = (*flightRecorder)(nil)
 
 // liveRecordQueue is how many records the flight recorder holds for a slow
 // disk before it drops them: a few seconds of a busy cluster's cycles.
@@ -40,7 +40,7 @@ const liveRecordQueue = 4096
 const dropReportEvery = 10 * time.Second
 
 // newFlightRecorder creates the recording at path, starting with h.
-func newFlightRecorder(src tui.Source, path string, h recorder.Header, maxSize int64, keep int) (*flightRecorder, error) {
+func newFlightRecorder(src source.Source, path string, h recorder.Header, maxSize int64, keep int) (*flightRecorder, error) {
 	rw, err := recorder.NewRotatingWriter(path, h, maxSize, keep)
 	if err != nil {
 		return nil, err
@@ -50,8 +50,8 @@ func newFlightRecorder(src tui.Source, path string, h recorder.Header, maxSize i
 
 // Run runs src, recording its cycles, queue events and observations before
 // passing them on.
-func (f *flightRecorder) Run(ctx context.Context, send func(tui.Event) bool) error {
-	return f.src.Run(ctx, func(ev tui.Event) bool {
+func (f *flightRecorder) Run(ctx context.Context, send func(source.Event) bool) error {
+	return f.src.Run(ctx, func(ev source.Event) bool {
 		var problems []error
 		switch {
 		case ev.Cycle != nil:
@@ -62,7 +62,7 @@ func (f *flightRecorder) Run(ctx context.Context, send func(tui.Event) bool) err
 			problems = f.record(func(w *recorder.AsyncWriter) error { return w.WriteObserved(ev.Observed) })
 		}
 		for _, p := range problems {
-			send(tui.Event{Problem: p})
+			send(source.Event{Problem: p})
 		}
 		return send(ev)
 	})

@@ -4,18 +4,18 @@ import (
 	"context"
 	"sync"
 
-	"github.com/schedscope/schedscope/tui"
+	"github.com/schedscope/schedscope/recorder/source"
 )
 
 // consume runs src without the debugger, handing its events to handle one at
 // a time, in order. An error from handle stops the source and is returned;
 // otherwise consume returns the source's.
-func consume(ctx context.Context, src tui.Source, handle func(tui.Event) error) error {
+func consume(ctx context.Context, src source.Source, handle func(source.Event) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var mu sync.Mutex
 	var stopped error
-	err := src.Run(ctx, func(ev tui.Event) bool {
+	err := src.Run(ctx, func(ev source.Event) bool {
 		mu.Lock()
 		defer mu.Unlock()
 		if stopped != nil {

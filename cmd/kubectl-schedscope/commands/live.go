@@ -17,6 +17,7 @@ import (
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/export"
 	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/recorder/source"
 	"github.com/schedscope/schedscope/tui"
 	"github.com/schedscope/schedscope/tui/pages/whatif"
 )
@@ -151,7 +152,7 @@ func (o *LiveOptions) Run(ctx context.Context, reader *cluster.Reader) error {
 		health.setReady()
 	}
 	session.live = live
-	var src tui.Source = session
+	var src source.Source = session
 	var rec *flightRecorder
 	if o.Record != "" {
 		if rec, err = newFlightRecorder(session, o.Record, live.Header(), o.MaxSize, o.Keep); err != nil {
@@ -202,7 +203,7 @@ func (o *LiveOptions) summarize(ctx context.Context, s *liveSource) {
 
 // show reads the session until ctx ends: printed with --no-tui, else in the
 // debugger, under ctl.
-func (o *LiveOptions) show(ctx context.Context, src tui.Source, name string, ctl *liveControl, whatIf whatif.Source) error {
+func (o *LiveOptions) show(ctx context.Context, src source.Source, name string, ctl *liveControl, whatIf whatif.Source) error {
 	if o.NoTUI {
 		if err := consume(ctx, src, newLivePrinter(o.streams.Out, o.Output).event); !errors.Is(err, context.Canceled) {
 			return err
@@ -228,7 +229,7 @@ func newLivePrinter(out io.Writer, output string) *livePrinter {
 }
 
 // event prints what ev says.
-func (p *livePrinter) event(ev tui.Event) error {
+func (p *livePrinter) event(ev source.Event) error {
 	switch {
 	case ev.Header != nil:
 		p.header(*ev.Header)

@@ -10,7 +10,7 @@ import (
 
 	livemode "github.com/schedscope/schedscope/engine/live"
 	"github.com/schedscope/schedscope/recorder"
-	"github.com/schedscope/schedscope/tui"
+	"github.com/schedscope/schedscope/recorder/source"
 )
 
 // liveSource is a live cluster as a tui.Source: the header, what the mirror
@@ -46,44 +46,44 @@ type mirror interface {
 }
 
 var (
-	_ tui.Source = (*liveSource)(nil)
-	_ mirror     = (*livemode.Session)(nil)
+	_ source.Source = (*liveSource)(nil)
+	_ mirror        = (*livemode.Session)(nil)
 )
 
 // Run sends the session until ctx ends. The header comes first, as the
 // lines of live --no-tui -o json promise, then what the mirror reported
 // while it was built.
-func (s *liveSource) Run(ctx context.Context, send func(tui.Event) bool) error {
+func (s *liveSource) Run(ctx context.Context, send func(source.Event) bool) error {
 	h := s.live.Header()
-	send(tui.Event{Header: &h})
+	send(source.Event{Header: &h})
 	// The control reports its own state (a pause pressed early stays shown).
 	if s.ctl != nil {
-		s.ctl.setReport(func(st tui.EngineState) { send(tui.Event{State: &st}) })
+		s.ctl.setReport(func(st source.EngineState) { send(source.Event{State: &st}) })
 		s.ctl.Refresh()
 	} else {
-		send(tui.Event{State: &tui.EngineState{State: tui.StateRunning}})
+		send(source.Event{State: &source.EngineState{State: source.StateRunning}})
 	}
 	for _, n := range s.live.Notes() {
-		send(tui.Event{Problem: errors.New(n)})
+		send(source.Event{Problem: errors.New(n)})
 	}
 	for _, k := range s.live.Skipped() {
-		send(tui.Event{Problem: fmt.Errorf("the cluster does not serve %s; the scheduler sees none", k)})
+		send(source.Event{Problem: fmt.Errorf("the cluster does not serve %s; the scheduler sees none", k)})
 	}
 	s.out.start(send)
 	defer s.out.stop()
 	return s.live.Run(ctx)
 }
 
-func (s *liveSource) queue(ev *recorder.QueueEvent) { s.out.send(tui.Event{Queue: ev}) }
+func (s *liveSource) queue(ev *recorder.QueueEvent) { s.out.send(source.Event{Queue: ev}) }
 
 func (s *liveSource) observed(ob *recorder.Observed) {
 	s.bindings.Add(1)
-	s.out.send(tui.Event{Observed: ob})
+	s.out.send(source.Event{Observed: ob})
 }
 
 func (s *liveSource) cycle(c *recorder.Cycle) {
 	s.cycles.Add(1)
-	s.out.send(tui.Event{Cycle: c})
+	s.out.send(source.Event{Cycle: c})
 	if s.ctl != nil {
 		s.ctl.Observe(c)
 	}
@@ -94,18 +94,18 @@ func (s *liveSource) cycle(c *recorder.Cycle) {
 // reports its own state (running or paused) again.
 func (s *liveSource) connection(err error) {
 	s.mu.Lock()
-	var events []tui.Event
+	var events []source.Event
 	back := false
 	switch {
 	case err != nil && s.lostAt.IsZero():
 		s.lostAt = time.Now()
 		events = append(events,
-			tui.Event{Problem: fmt.Errorf("lost the API server since %s: %w", s.lostAt.Format("15:04:05"), err)},
-			tui.Event{State: &tui.EngineState{State: tui.StateDisconnected, Why: "since " + s.lostAt.Format("15:04:05")}})
+			source.Event{Problem: fmt.Errorf("lost the API server since %s: %w", s.lostAt.Format("15:04:05"), err)},
+			source.Event{State: &source.EngineState{State: source.StateDisconnected, Why: "since " + s.lostAt.Format("15:04:05")}})
 	case err == nil && !s.lostAt.IsZero():
 		gap := time.Since(s.lostAt).Round(time.Second)
 		s.lostAt = time.Time{}
-		events = append(events, tui.Event{Problem: fmt.Errorf("connection to the API server is back after %v; missed changes were relisted", gap)})
+		events = append(events, source.Event{Problem: fmt.Errorf("connection to the API server is back after %v; missed changes were relisted", gap)})
 		back = true
 	}
 	s.mu.Unlock()
@@ -116,7 +116,7 @@ func (s *liveSource) connection(err error) {
 	case back && s.ctl != nil:
 		s.ctl.Refresh()
 	case back:
-		s.out.send(tui.Event{State: &tui.EngineState{State: tui.StateRunning}})
+		s.out.send(source.Event{State: &source.EngineState{State: source.StateRunning}})
 	}
 }
 
@@ -128,14 +128,14 @@ type relay struct {
 	// mu is held for reading while an event is passed on, so that stop
 	// waits for those in flight.
 	mu      sync.RWMutex
-	to      func(tui.Event) bool
+	to      func(source.Event) bool
 	stopped bool
 
 	heldMu sync.Mutex
-	held   []tui.Event
+	held   []source.Event
 }
 
-func (r *relay) send(ev tui.Event) bool {
+func (r *relay) send(ev source.Event) bool {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	switch {
@@ -151,7 +151,7 @@ func (r *relay) send(ev tui.Event) bool {
 }
 
 // start passes on what was held, then everything as it comes, to send.
-func (r *relay) start(send func(tui.Event) bool) {
+func (r *relay) start(send func(source.Event) bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, ev := range r.held {

@@ -12,7 +12,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedscope/schedscope/recorder"
-	"github.com/schedscope/schedscope/tui"
+	"github.com/schedscope/schedscope/recorder/source"
 )
 
 // fakeCluster is a cluster's mirror whose Run plays a script on the source
@@ -36,10 +36,10 @@ func (f *fakeCluster) Run(context.Context) error {
 // eventLog collects what a source sends, from any goroutine.
 type eventLog struct {
 	mu  sync.Mutex
-	evs []tui.Event
+	evs []source.Event
 }
 
-func (l *eventLog) send(ev tui.Event) bool {
+func (l *eventLog) send(ev source.Event) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.evs = append(l.evs, ev)
@@ -91,7 +91,7 @@ func TestLiveSourceSendsTheSession(t *testing.T) {
 func TestLiveSourceUnderControl(t *testing.T) {
 	ctl := newLiveControl(nil)
 	defer ctl.Close()
-	ctl.SetBreakpoints(tui.Breakpoints{Unschedulable: true})
+	ctl.SetBreakpoints(source.Breakpoints{Unschedulable: true})
 	s := &liveSource{ctl: ctl}
 	s.live = &fakeCluster{run: func() {
 		s.cycle(&recorder.Cycle{Seq: 3, Outcome: recorder.Outcome{Result: recorder.ResultUnschedulable}})
@@ -115,9 +115,9 @@ func TestLiveSourceUnderControl(t *testing.T) {
 // session: a header line, then a line for each cycle, binding and problem.
 func TestLiveNoTUIPrintsItsSource(t *testing.T) {
 	web := recorder.PodRef{Namespace: "default", Name: "web"}
-	src := &fakeRun{events: []tui.Event{
+	src := &fakeRun{events: []source.Event{
 		{Header: &recorder.Header{KubernetesVersion: "v1.37.1"}},
-		{State: &tui.EngineState{State: tui.StateRunning}},
+		{State: &source.EngineState{State: source.StateRunning}},
 		{Problem: errors.New("no metrics")},
 		{Cycle: &recorder.Cycle{Seq: 1, Pod: web, Outcome: recorder.Outcome{Result: recorder.ResultBound, Node: "node-a"}}},
 		{Observed: &recorder.Observed{Pod: web, Node: "node-a"}},
@@ -143,12 +143,12 @@ func TestLiveNoTUIPrintsItsSource(t *testing.T) {
 // queue events and bindings are recorded, and everything goes on in order.
 func TestFlightRecorder(t *testing.T) {
 	web := recorder.PodRef{Namespace: "default", Name: "web"}
-	session := []tui.Event{
+	session := []source.Event{
 		{Header: &recorder.Header{KubernetesVersion: "v1.37.1"}},
 		{Queue: &recorder.QueueEvent{Seq: 1, Pod: web, Op: recorder.QueueAdd, Event: "UnscheduledPodAdd"}},
 		{Cycle: &recorder.Cycle{Seq: 1, Pod: web, Outcome: recorder.Outcome{Result: recorder.ResultBound, Node: "node-a"}}},
 		{Observed: &recorder.Observed{Pod: web, Node: "node-a"}},
-		{State: &tui.EngineState{State: tui.StateRunning}},
+		{State: &source.EngineState{State: source.StateRunning}},
 	}
 	path := filepath.Join(t.TempDir(), "flight.rec")
 	fr, err := newFlightRecorder(&fakeRun{events: session}, path, *session[0].Header, 0, 1)

@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/schedscope/schedscope/recorder/export/otel"
-	"github.com/schedscope/schedscope/tui"
+	"github.com/schedscope/schedscope/recorder/source"
 )
 
 // otlpOptions are the trace export flags of sim, record, live and whatif
@@ -79,7 +79,7 @@ func (o *otlpOptions) validate() error {
 // it returns src and a no-op finish. finish sends what is left and prints
 // the export's summary on w. From the source's end to finish's return,
 // the backend is waited for --otlp-timeout at most.
-func (o *otlpOptions) tee(ctx context.Context, src tui.Source, w io.Writer) (tui.Source, func(), error) {
+func (o *otlpOptions) tee(ctx context.Context, src source.Source, w io.Writer) (source.Source, func(), error) {
 	t, ok, err := o.target()
 	if err != nil || !ok {
 		return src, func() {}, err
@@ -102,7 +102,7 @@ func (o *otlpOptions) tee(ctx context.Context, src tui.Source, w io.Writer) (tui
 // backend's errors are sent as problems, again every dropReportEvery
 // while they go on.
 type otlpTee struct {
-	src     tui.Source
+	src     source.Source
 	exp     *otel.Exporter
 	timeout time.Duration
 
@@ -113,11 +113,11 @@ type otlpTee struct {
 	toldErr   string
 }
 
-var _ tui.Source = (*otlpTee)(nil)
+var _ source.Source = (*otlpTee)(nil)
 
-func (t *otlpTee) Run(ctx context.Context, send func(tui.Event) bool) error {
+func (t *otlpTee) Run(ctx context.Context, send func(source.Event) bool) error {
 	var mu sync.Mutex // one send at a time: the source's and the watch's
-	locked := func(ev tui.Event) bool {
+	locked := func(ev source.Event) bool {
 		mu.Lock()
 		defer mu.Unlock()
 		return send(ev)
@@ -136,12 +136,12 @@ func (t *otlpTee) Run(ctx context.Context, send func(tui.Event) bool) error {
 				return
 			case <-tick.C:
 				if p := t.problem(); p != nil {
-					locked(tui.Event{Problem: p})
+					locked(source.Event{Problem: p})
 				}
 			}
 		}
 	}()
-	err := t.src.Run(ctx, func(ev tui.Event) bool {
+	err := t.src.Run(ctx, func(ev source.Event) bool {
 		switch {
 		case ev.Header != nil:
 			t.exp.Begin(*ev.Header)
@@ -160,7 +160,7 @@ func (t *otlpTee) Run(ctx context.Context, send func(tui.Event) bool) error {
 	stop()
 	<-watched
 	if p := t.problem(); p != nil {
-		locked(tui.Event{Problem: p})
+		locked(source.Event{Problem: p})
 	}
 	return err
 }

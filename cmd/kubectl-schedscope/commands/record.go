@@ -13,7 +13,7 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/input"
-	"github.com/schedscope/schedscope/tui"
+	"github.com/schedscope/schedscope/recorder/source"
 )
 
 // RecordOptions holds the flags of record.
@@ -116,7 +116,7 @@ func (o *RecordOptions) Run(ctx context.Context) error {
 		bound bool
 	}
 	pods := map[string]last{}
-	err = consume(ctx, src, func(ev tui.Event) error {
+	err = consume(ctx, src, func(ev source.Event) error {
 		err := rec.write(ev)
 		switch {
 		case ev.Header != nil:

@@ -16,6 +16,7 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/recorder/source"
 	"github.com/schedscope/schedscope/recorder/visible"
 	"github.com/schedscope/schedscope/tui"
 )
@@ -212,7 +213,7 @@ func (o *ReplayOptions) print(ctx context.Context) error {
 	// A rotated stream cannot be printed from one file; LoadFile does not
 	// see one either.
 	src := &recordingSource{path: o.File, rd: rd, files: files, headless: true, onCycle: states.Add}
-	err = consume(ctx, src, func(ev tui.Event) error {
+	err = consume(ctx, src, func(ev source.Event) error {
 		var p *recordingProblem
 		switch {
 		case ev.Entries != nil:

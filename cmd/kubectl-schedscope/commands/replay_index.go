@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/schedscope/schedscope/recorder"
-	"github.com/schedscope/schedscope/tui"
+	"github.com/schedscope/schedscope/recorder/source"
 )
 
 // replayFiles opens a replay's cycles by their index entries (tui.Recording):
@@ -33,7 +33,7 @@ type replayFiles struct {
 	usageLast recorder.CycleEntry
 }
 
-var _ tui.Recording = (*replayFiles)(nil)
+var _ source.Recording = (*replayFiles)(nil)
 
 func openReplayFiles(path string) (*replayFiles, error) {
 	r := &replayFiles{path: path, opened: make(chan struct{})}
@@ -134,7 +134,7 @@ const (
 // pass on in order; off is how far the reader has read.
 type indexed struct {
 	entry *recorder.CycleEntry
-	event *tui.Event
+	event *source.Event
 	off   int64
 }
 
@@ -170,10 +170,10 @@ type recordingProblem struct {
 func (p *recordingProblem) Error() string { return p.path + ": " + p.err.Error() }
 func (p *recordingProblem) Unwrap() error { return p.err }
 
-var _ tui.Source = (*recordingSource)(nil)
+var _ source.Source = (*recordingSource)(nil)
 
 // Run indexes the recording.
-func (s *recordingSource) Run(ctx context.Context, send func(tui.Event) bool) error {
+func (s *recordingSource) Run(ctx context.Context, send func(source.Event) bool) error {
 	path, follow, rd, files := s.path, s.follow, s.rd, s.files
 	items := make(chan indexed, indexBatch)
 	go func() {
@@ -192,19 +192,19 @@ func (s *recordingSource) Run(ctx context.Context, send func(tui.Event) bool) er
 			switch {
 			case err != nil && recorder.IsProblem(err):
 				// Every problem is sent: the TUI lists them all.
-				if !put(indexed{event: &tui.Event{Problem: &recordingProblem{path, err}}}) {
+				if !put(indexed{event: &source.Event{Problem: &recordingProblem{path, err}}}) {
 					return
 				}
 			case err != nil:
-				put(indexed{event: &tui.Event{Done: true, Err: errorf("%s: %w", path, err)}})
+				put(indexed{event: &source.Event{Done: true, Err: errorf("%s: %w", path, err)}})
 				return
 			case rec.Kind == recorder.KindEnd:
 				// The writer closed the recording: there is nothing more
 				// to follow.
-				put(indexed{event: &tui.Event{Done: true}})
+				put(indexed{event: &source.Event{Done: true}})
 				return
 			case rec.Kind == recorder.KindHeader: // rotated: the entries after it are in the new file
-				if err := files.rotated(); err != nil && !put(indexed{event: &tui.Event{Problem: err}}) {
+				if err := files.rotated(); err != nil && !put(indexed{event: &source.Event{Problem: err}}) {
 					return
 				}
 			case rec.Entry != nil || rec.Cycle != nil:
@@ -232,11 +232,11 @@ func (s *recordingSource) Run(ctx context.Context, send func(tui.Event) bool) er
 					}
 				}
 			case rec.Observed != nil:
-				if !put(indexed{event: &tui.Event{Observed: rec.Observed}}) {
+				if !put(indexed{event: &source.Event{Observed: rec.Observed}}) {
 					return
 				}
 			case rec.Queue != nil:
-				if !put(indexed{event: &tui.Event{Queue: rec.Queue}}) {
+				if !put(indexed{event: &source.Event{Queue: rec.Queue}}) {
 					return
 				}
 			}
@@ -244,7 +244,7 @@ func (s *recordingSource) Run(ctx context.Context, send func(tui.Event) bool) er
 	}()
 
 	h := rd.Header()
-	if !send(tui.Event{Header: &h}) || !send(tui.Event{State: &tui.EngineState{State: tui.StateIndexing}}) {
+	if !send(source.Event{Header: &h}) || !send(source.Event{State: &source.EngineState{State: source.StateIndexing}}) {
 		return nil
 	}
 	size := func() int64 {
@@ -261,12 +261,12 @@ func (s *recordingSource) Run(ctx context.Context, send func(tui.Event) bool) er
 	flush := func() bool {
 		if len(batch) > 0 {
 			sent += len(batch)
-			if !send(tui.Event{Entries: batch}) {
+			if !send(source.Event{Entries: batch}) {
 				return false
 			}
 			batch = nil
 		}
-		return caughtUp || send(tui.Event{Progress: &tui.Progress{Read: off, Size: max(size(), off)}})
+		return caughtUp || send(source.Event{Progress: &source.Progress{Read: off, Size: max(size(), off)}})
 	}
 	tick := time.NewTicker(indexFlush)
 	defer tick.Stop()
@@ -277,8 +277,8 @@ func (s *recordingSource) Run(ctx context.Context, send func(tui.Event) bool) er
 				if !flush() || ctx.Err() != nil || ended {
 					return nil
 				}
-				send(tui.Event{State: &tui.EngineState{State: tui.StateDone}})
-				send(tui.Event{Done: true})
+				send(source.Event{State: &source.EngineState{State: source.StateDone}})
+				send(source.Event{Done: true})
 				return nil
 			}
 			off = it.off
@@ -308,7 +308,7 @@ func (s *recordingSource) Run(ctx context.Context, send func(tui.Event) bool) er
 				// waits for the rest of its line): from now on the
 				// recording is followed.
 				caughtUp = true
-				if !send(tui.Event{State: &tui.EngineState{State: tui.StateFollowing}}) {
+				if !send(source.Event{State: &source.EngineState{State: source.StateFollowing}}) {
 					return nil
 				}
 			}
@@ -316,7 +316,7 @@ func (s *recordingSource) Run(ctx context.Context, send func(tui.Event) bool) er
 			// by a writer that stopped, or is very slow: say so, once.
 			if follow && caughtUp && !toldTorn && idle >= tornTicks && size() > off {
 				toldTorn = true
-				if !send(tui.Event{Problem: &recordingProblem{path, fmt.Errorf(
+				if !send(source.Event{Problem: &recordingProblem{path, fmt.Errorf(
 					"the last %d bytes are a record that has not ended for %s: its writer stopped in the middle of it, or is still writing it (kubectl schedscope verify tells)",
 					size()-off, time.Duration(idle)*indexFlush)}}) {
 					return nil

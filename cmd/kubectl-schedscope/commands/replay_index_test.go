@@ -14,12 +14,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/source"
 	"github.com/schedscope/schedscope/tui"
 )
 
 // indexEvents indexes the recording at path as replay does and returns the
 // events sent until stop says enough (or the events end), and the files.
-func indexEvents(t *testing.T, path string, follow bool, stop func([]tui.Event) bool) ([]tui.Event, *replayFiles) {
+func indexEvents(t *testing.T, path string, follow bool, stop func([]source.Event) bool) ([]source.Event, *replayFiles) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -52,7 +53,7 @@ func indexEvents(t *testing.T, path string, follow bool, stop func([]tui.Event) 
 		(&recordingSource{path: path, follow: follow, rd: rd, files: files}).Run(ctx, stream.Send)
 	}()
 	events := stream.Events()
-	var got []tui.Event
+	var got []source.Event
 	deadline := time.After(30 * time.Second) // a hang, not a measure
 	for {
 		select {
@@ -76,7 +77,7 @@ func indexEvents(t *testing.T, path string, follow bool, stop func([]tui.Event) 
 
 // summary names the events: each entry by its pod, states, problems and the
 // end (the progress is left out).
-func summary(evs []tui.Event) []string {
+func summary(evs []source.Event) []string {
 	var out []string
 	for _, ev := range evs {
 		switch {
@@ -104,7 +105,7 @@ func TestIndexRecordingSendsEntriesProblemsAndTheEnd(t *testing.T) {
 	if err := os.WriteFile(path, torn, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	evs, files := indexEvents(t, path, false, func([]tui.Event) bool { return false })
+	evs, files := indexEvents(t, path, false, func([]source.Event) bool { return false })
 	want := []string{"header", "state indexing", "cycle web", "cycle api", "cycle trainer", "cycle huge",
 		"problem: " + path + ": recording ends with a torn record at byte " + strconv.Itoa(len(data)) + " (kept everything before it)", "state done", "end"}
 	if diff := cmp.Diff(want, summary(evs)); diff != "" {
@@ -121,12 +122,12 @@ func TestIndexRecordingSendsEntriesProblemsAndTheEnd(t *testing.T) {
 
 	// Followed, the torn line is a record still being written: the index
 	// says it follows once it waits there.
-	evs, _ = indexEvents(t, path, true, func(evs []tui.Event) bool {
+	evs, _ = indexEvents(t, path, true, func(evs []source.Event) bool {
 		last := evs[len(evs)-1]
-		return last.State != nil && last.State.State == tui.StateFollowing
+		return last.State != nil && last.State.State == source.StateFollowing
 	})
 	got := summary(evs)
-	if got[len(got)-1] != "state "+tui.StateFollowing || len(got) != 7 || strings.Contains(strings.Join(got, "\n"), "torn") {
+	if got[len(got)-1] != "state "+source.StateFollowing || len(got) != 7 || strings.Contains(strings.Join(got, "\n"), "torn") {
 		t.Errorf("followed: %q, want the cycles and then following, the last line not reported", got)
 	}
 }
@@ -136,9 +137,9 @@ func TestIndexRecordingSendsEntriesProblemsAndTheEnd(t *testing.T) {
 // record stays unended is told as a problem once it has waited a while.
 func TestFollowingStopsAtTheEnd(t *testing.T) {
 	path := record(t, "preemption")
-	evs, _ := indexEvents(t, path, true, func(evs []tui.Event) bool { return evs[len(evs)-1].Done })
+	evs, _ := indexEvents(t, path, true, func(evs []source.Event) bool { return evs[len(evs)-1].Done })
 	got := summary(evs)
-	if got[len(got)-1] != "end" || slices.Contains(got, "state "+tui.StateFollowing) {
+	if got[len(got)-1] != "end" || slices.Contains(got, "state "+source.StateFollowing) {
 		t.Errorf("followed, a recording its writer ended: %q; want it to end, never following", got)
 	}
 
@@ -147,9 +148,9 @@ func TestFollowingStopsAtTheEnd(t *testing.T) {
 	if err := os.WriteFile(torn, append(data, data[len(data)/2:len(data)/2+40]...), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	evs, _ = indexEvents(t, torn, true, func(evs []tui.Event) bool { return evs[len(evs)-1].Problem != nil })
+	evs, _ = indexEvents(t, torn, true, func(evs []source.Event) bool { return evs[len(evs)-1].Problem != nil })
 	want := "problem: " + torn + ": the last 40 bytes are a record that has not ended for 2s: its writer stopped in the middle of it, or is still writing it (kubectl schedscope verify tells)"
-	if got := summary(evs); got[len(got)-1] != want || got[len(got)-2] != "state "+tui.StateFollowing {
+	if got := summary(evs); got[len(got)-1] != want || got[len(got)-2] != "state "+source.StateFollowing {
 		t.Errorf("followed, a torn last record: %q; want following, then %q", got, want)
 	}
 }

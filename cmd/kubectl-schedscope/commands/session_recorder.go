@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/schedscope/schedscope/recorder"
-	"github.com/schedscope/schedscope/tui"
+	"github.com/schedscope/schedscope/recorder/source"
 )
 
 // sessionRecorder writes a fixture's session to a recording as its source
@@ -24,7 +24,7 @@ type sessionRecorder struct {
 
 // write records ev, and returns the error that stopped the recording, the
 // first time.
-func (r *sessionRecorder) write(ev tui.Event) error {
+func (r *sessionRecorder) write(ev source.Event) error {
 	if r.err != nil {
 		return nil
 	}
@@ -70,25 +70,25 @@ func (r *sessionRecorder) close() error {
 // A write error is sent as a problem and recording stops; the session goes
 // on. A header that cannot be written ends the session.
 type recordingTee struct {
-	src  tui.Source
+	src  source.Source
 	rec  *sessionRecorder
 	path string
 }
 
-var _ tui.Source = (*recordingTee)(nil)
+var _ source.Source = (*recordingTee)(nil)
 
 // Run runs src, recording its events before passing them on.
-func (t *recordingTee) Run(ctx context.Context, send func(tui.Event) bool) error {
+func (t *recordingTee) Run(ctx context.Context, send func(source.Event) bool) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var mu sync.Mutex
 	var failed error
 	problem := func(err error) {
 		if err != nil {
-			send(tui.Event{Problem: fmt.Errorf("%s: %w", t.path, err)})
+			send(source.Event{Problem: fmt.Errorf("%s: %w", t.path, err)})
 		}
 	}
-	err := t.src.Run(ctx, func(ev tui.Event) bool {
+	err := t.src.Run(ctx, func(ev source.Event) bool {
 		mu.Lock()
 		defer mu.Unlock()
 		switch {
@@ -113,7 +113,7 @@ func (t *recordingTee) Run(ctx context.Context, send func(tui.Event) bool) error
 	mu.Lock()
 	defer mu.Unlock()
 	if failed != nil {
-		send(tui.Event{Done: true, Err: failed})
+		send(source.Event{Done: true, Err: failed})
 		return failed
 	}
 	problem(t.rec.close())

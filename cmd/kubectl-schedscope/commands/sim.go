@@ -9,6 +9,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedscope/schedscope/fixtures"
+	"github.com/schedscope/schedscope/recorder/source"
 	"github.com/schedscope/schedscope/tui"
 )
 
@@ -84,7 +85,7 @@ const fixtureLoadWait = 500 * time.Millisecond
 // Run shows the fixture's run in the debugger, recording it with --record.
 func (o *SimOptions) Run(ctx context.Context) error {
 	defer o.ctl.Close()
-	var src tui.Source = o.source
+	var src source.Source = o.source
 	var out *os.File
 	if o.Record != "" {
 		f, err := createRecording(o.Record, o.Fixture, o.Config)

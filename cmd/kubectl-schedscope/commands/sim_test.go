@@ -12,6 +12,7 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/recorder/source"
 	"github.com/schedscope/schedscope/tui"
 )
 
@@ -27,8 +28,8 @@ func TestSimSendsNeverAttemptedPods(t *testing.T) {
 	}
 	src := &fixtureSource{o: &o.simOptions, ctl: newLiveControl(nil)}
 
-	var evs []tui.Event
-	if err := src.Run(context.Background(), func(ev tui.Event) bool { evs = append(evs, ev); return true }); err != nil {
+	var evs []source.Event
+	if err := src.Run(context.Background(), func(ev source.Event) bool { evs = append(evs, ev); return true }); err != nil {
 		t.Fatal(err)
 	}
 	var cycled []string
@@ -95,7 +96,7 @@ func TestSimShowsAPauseMadeBeforeTheHeader(t *testing.T) {
 		}()
 		var names []string
 		for len(names) < 2 {
-			var ev tui.Event
+			var ev source.Event
 			select {
 			case ev = <-stream.Events():
 			case <-time.After(10 * time.Second):
@@ -104,7 +105,7 @@ func TestSimShowsAPauseMadeBeforeTheHeader(t *testing.T) {
 			if ev.Queue != nil {
 				continue
 			}
-			names = append(names, eventNames([]tui.Event{ev})[0])
+			names = append(names, eventNames([]source.Event{ev})[0])
 			if ev.State != nil {
 				names[len(names)-1] += " (" + ev.State.Why + ")"
 			}
@@ -144,7 +145,7 @@ func TestSimOpensWhileTheFixtureLoads(t *testing.T) {
 			t.Errorf("not waiting: error %v", err)
 		}
 		src := &fixtureSource{o: &o.simOptions, ctl: newLiveControl(nil)}
-		if err := src.Run(context.Background(), func(tui.Event) bool { return true }); err == nil || !strings.Contains(err.Error(), "bad.yaml:5:") {
+		if err := src.Run(context.Background(), func(source.Event) bool { return true }); err == nil || !strings.Contains(err.Error(), "bad.yaml:5:") {
 			t.Errorf("the run's error is %v, want the fixture's line 5", err)
 		}
 	}

@@ -15,14 +15,14 @@ import (
 
 	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder"
-	"github.com/schedscope/schedscope/tui"
+	"github.com/schedscope/schedscope/recorder/source"
 )
 
 // fakeRun is a fixture's run made of events given in advance: what
 // explain, record and sim read in place of the engine. With endless it
 // sends its last event again until a send fails.
 type fakeRun struct {
-	events  []tui.Event
+	events  []source.Event
 	fx      *fixture.Fixture
 	err     error
 	endless bool
@@ -33,7 +33,7 @@ type fakeRun struct {
 
 var _ fixtureRun = (*fakeRun)(nil)
 
-func (f *fakeRun) Run(ctx context.Context, send func(tui.Event) bool) (err error) {
+func (f *fakeRun) Run(ctx context.Context, send func(source.Event) bool) (err error) {
 	defer func() {
 		f.mu.Lock()
 		f.stopped = err
@@ -76,18 +76,18 @@ func defaultRecording(t *testing.T) *recorder.Recording {
 // sessionOf is a fixture's session as its source sends it: the header, the
 // queue events, the cycles in the order given, the pods never attempted
 // and the end.
-func sessionOf(rec *recorder.Recording, cycles []*recorder.Cycle, never []recorder.PodState) []tui.Event {
-	evs := []tui.Event{{Header: &rec.Header}}
+func sessionOf(rec *recorder.Recording, cycles []*recorder.Cycle, never []recorder.PodState) []source.Event {
+	evs := []source.Event{{Header: &rec.Header}}
 	for _, q := range rec.Queue {
-		evs = append(evs, tui.Event{Queue: q})
+		evs = append(evs, source.Event{Queue: q})
 	}
 	for _, c := range cycles {
-		evs = append(evs, tui.Event{Cycle: c})
+		evs = append(evs, source.Event{Cycle: c})
 	}
-	return append(evs, tui.Event{NeverAttempted: never}, tui.Event{State: &tui.EngineState{State: tui.StateDone}}, tui.Event{Done: true})
+	return append(evs, source.Event{NeverAttempted: never}, source.Event{State: &source.EngineState{State: source.StateDone}}, source.Event{Done: true})
 }
 
-func eventNames(evs []tui.Event) []string {
+func eventNames(evs []source.Event) []string {
 	out := make([]string, len(evs))
 	for i, ev := range evs {
 		switch {
@@ -114,9 +114,9 @@ func eventNames(evs []tui.Event) []string {
 
 func TestConsumeHandsEventsInOrder(t *testing.T) {
 	web, api := &recorder.Cycle{Pod: recorder.PodRef{Name: "web"}}, &recorder.Cycle{Pod: recorder.PodRef{Name: "api"}}
-	src := &fakeRun{events: []tui.Event{{Header: &recorder.Header{}}, {Cycle: web}, {Cycle: api}, {Done: true}}}
-	var got []tui.Event
-	if err := consume(context.Background(), src, func(ev tui.Event) error { got = append(got, ev); return nil }); err != nil {
+	src := &fakeRun{events: []source.Event{{Header: &recorder.Header{}}, {Cycle: web}, {Cycle: api}, {Done: true}}}
+	var got []source.Event
+	if err := consume(context.Background(), src, func(ev source.Event) error { got = append(got, ev); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff([]string{"header", "cycle web", "cycle api", "done"}, eventNames(got)); diff != "" {
@@ -129,9 +129,9 @@ func TestConsumeHandsEventsInOrder(t *testing.T) {
 // error, not the source's, is what the command returns.
 func TestConsumeStopsTheSourceOnError(t *testing.T) {
 	full := errors.New("disk full")
-	src := &fakeRun{events: []tui.Event{{Header: &recorder.Header{}}, {Cycle: &recorder.Cycle{}}}, endless: true}
+	src := &fakeRun{events: []source.Event{{Header: &recorder.Header{}}, {Cycle: &recorder.Cycle{}}}, endless: true}
 	n := 0
-	err := consume(context.Background(), src, func(ev tui.Event) error {
+	err := consume(context.Background(), src, func(ev source.Event) error {
 		n++
 		if ev.Cycle != nil {
 			return full
@@ -244,9 +244,9 @@ func TestRecordingTee(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var got []tui.Event
+	var got []source.Event
 	tee := &recordingTee{src: &fakeRun{events: session}, rec: &sessionRecorder{out: f}, path: path}
-	if err := tee.Run(context.Background(), func(ev tui.Event) bool { got = append(got, ev); return true }); err != nil {
+	if err := tee.Run(context.Background(), func(ev source.Event) bool { got = append(got, ev); return true }); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(eventNames(session), eventNames(got)); diff != "" {
@@ -263,7 +263,7 @@ func TestRecordingTee(t *testing.T) {
 	got = nil
 	src := &fakeRun{events: session}
 	tee = &recordingTee{src: src, rec: &sessionRecorder{out: failingWriter{}}, path: "full.rec"}
-	err = tee.Run(context.Background(), func(ev tui.Event) bool { got = append(got, ev); return true })
+	err = tee.Run(context.Background(), func(ev source.Event) bool { got = append(got, ev); return true })
 	if err == nil || !strings.Contains(err.Error(), "no space left") {
 		t.Errorf("tee = %v, want the header's write error", err)
 	}

@@ -1,4 +1,9 @@
-package tui
+// Package source is the protocol between what a session comes from — a
+// fixture's run, a recording, a live cluster, each implemented in cmd/ —
+// and what consumes its events: the debugger (tui) and the headless
+// commands (explain, record, replay -o …), which import this package and
+// not the debugger's.
+package source
 
 import (
 	"context"
