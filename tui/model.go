@@ -2,7 +2,9 @@ package tui
 
 import (
 	"fmt"
+	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -968,7 +970,7 @@ func indent(lines []string, pre string) []string {
 func (m Model) titleLine() string {
 	left := m.st.Title.Render("schedscope")
 	if m.header != nil && m.header.KubernetesVersion != "" {
-		left += m.st.Dim.Render(" · kube-scheduler " + m.header.KubernetesVersion)
+		left += m.st.Dim.Render(" · kube-scheduler " + m.header.KubernetesVersion + gatesNote(m.header.FeatureGates))
 	}
 	crumb := "cycles"
 	if m.list.Filter() != "" {
@@ -1107,4 +1109,17 @@ func (m *Model) takeOut() {
 			m.wi = m.wi.Menu(m.here())
 		}
 	}
+}
+
+// gatesNote names the feature gates a run had other than their defaults,
+// as --feature-gates takes them; empty when all were default.
+func gatesNote(gates map[string]bool) string {
+	if len(gates) == 0 {
+		return ""
+	}
+	pairs := make([]string, 0, len(gates))
+	for _, k := range slices.Sorted(maps.Keys(gates)) {
+		pairs = append(pairs, k+"="+strconv.FormatBool(gates[k]))
+	}
+	return " --feature-gates=" + strings.Join(pairs, ",")
 }

@@ -77,6 +77,28 @@ func Set(m map[string]bool) error {
 	return check(utilfeature.DefaultMutableFeatureGate, m)
 }
 
+// Reset puts every gate of the process back to its default, as a process
+// that took no --feature-gates has them: a command run again in one process
+// (tests, a library) starts from the defaults.
+func Reset() error {
+	g := utilfeature.DefaultMutableFeatureGate
+	// AllAlpha and AllBeta first: the gates they set stay set until reset
+	// one by one.
+	for _, name := range []featuregate.Feature{"AllAlpha", "AllBeta"} {
+		if g.ExplicitlySet(name) {
+			if err := g.ResetFeatureValueToDefault(name); err != nil {
+				return err
+			}
+		}
+	}
+	for name := range NonDefault() {
+		if err := g.ResetFeatureValueToDefault(featuregate.Feature(name)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Enabled reports whether the process has the named gate on; an unknown
 // name is off.
 func Enabled(name string) bool {

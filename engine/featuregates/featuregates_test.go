@@ -78,3 +78,25 @@ func TestSetAndNonDefault(t *testing.T) {
 		t.Errorf("Check(defaults) in a process with gates set = %v, want one line naming them", err)
 	}
 }
+
+// TestReset: Reset leaves no gate other than its default, AllBeta's
+// included.
+func TestReset(t *testing.T) {
+	featuregatetesting.SetFeatureGatesDuringTest(t, utilfeature.DefaultFeatureGate, featuregatetesting.FeatureOverrides{
+		features.GenericWorkload: false, features.OpportunisticBatching: true, features.SchedulerAsyncAPICalls: false,
+	})
+	for _, m := range []map[string]bool{{"GenericWorkload": true, "OpportunisticBatching": false}, {"AllBeta": true}} {
+		if err := Set(m); err != nil {
+			t.Fatal(err)
+		}
+		if len(NonDefault()) == 0 {
+			t.Fatalf("Set(%v) left every gate default", m)
+		}
+		if err := Reset(); err != nil {
+			t.Fatal(err)
+		}
+		if n := NonDefault(); len(n) != 0 {
+			t.Errorf("after Set(%v) and Reset, gates %v are not default", m, n)
+		}
+	}
+}
