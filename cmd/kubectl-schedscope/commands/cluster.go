@@ -38,9 +38,6 @@ type clusterCommand interface {
 func (c *clusterOptions) command(cmd *cobra.Command, o clusterCommand, configUsage string) *cobra.Command {
 	cmd.Args = cobra.NoArgs
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		if err := applyFeatureGates(o); err != nil {
-			return err
-		}
 		if o, ok := o.(interface {
 			Complete(*cobra.Command, []string) error
 		}); ok {

@@ -18,9 +18,6 @@ type command interface {
 // runE is a cobra RunE that runs o's Complete, Validate and Run.
 func runE(o command) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, args []string) error {
-		if err := applyFeatureGates(o); err != nil {
-			return err
-		}
 		if err := o.Complete(cmd, args); err != nil {
 			return err
 		}

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/schedscope/schedscope/engine/featuregates"
@@ -43,27 +44,22 @@ func (f *featureGatesFlag) addFlag(fs *pflag.FlagSet) {
 	fs.Var(f, "feature-gates", featureGatesUsage)
 }
 
-// featureGates returns the gates the flag names.
-func (f *featureGatesFlag) featureGates() map[string]bool { return f.gates }
-
-// gated is a command's options that take --feature-gates.
-type gated interface{ featureGates() map[string]bool }
-
-// applyFeatureGates sets the process's feature gates to what o's
+// applyFeatureGates sets the process's feature gates to what cmd's
 // --feature-gates says, every other gate at its default, before the
 // command loads a fixture or builds an engine (upstream code reads the
-// process-wide gates as it is built). A command without the flag runs
-// under the defaults.
-func applyFeatureGates(o any) error {
-	var m map[string]bool
-	if g, ok := o.(gated); ok {
-		m = g.featureGates()
-	}
+// process-wide gates as it is built): the root's PersistentPreRunE, so
+// every command runs it. A command without the flag runs under the
+// defaults.
+func applyFeatureGates(cmd *cobra.Command) error {
 	if err := featuregates.Reset(); err != nil {
 		return err
 	}
-	if len(m) == 0 {
+	flag := cmd.Flags().Lookup("feature-gates")
+	if flag == nil {
 		return nil
 	}
-	return featuregates.Set(m)
+	if f, ok := flag.Value.(*featureGatesFlag); ok && len(f.gates) > 0 {
+		return featuregates.Set(f.gates)
+	}
+	return nil
 }

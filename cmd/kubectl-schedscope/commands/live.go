@@ -68,9 +68,6 @@ func NewCmdLive(streams genericiooptions.IOStreams) *cobra.Command {
 	return cmd
 }
 
-// featureGates are the gates --feature-gates names (applyFeatureGates).
-func (o *LiveOptions) featureGates() map[string]bool { return o.gates.gates }
-
 // Complete reads the diagnostic mode.
 func (o *LiveOptions) Complete(*cobra.Command, []string) error {
 	var err error

@@ -78,9 +78,6 @@ func (o *simOptions) addFlags(fs *pflag.FlagSet) {
 	fs.DurationVar(&o.ArrivalInterval, "arrival-interval", 0, "with sequential arrival, how long after the scheduler settled on a pod the next one arrives, waited on the wall clock (kube-scheduler's opportunistic batching expires a stored ranking after 500ms)")
 }
 
-// featureGates are the gates --feature-gates names (applyFeatureGates).
-func (o *simOptions) featureGates() map[string]bool { return o.gates.gates }
-
 // Arrival modes of --arrival.
 const (
 	arrivalSequential = "sequential"
