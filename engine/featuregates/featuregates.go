@@ -132,6 +132,12 @@ func Default(name string) (on, known bool) {
 	return spec.Default, ok
 }
 
+// Locked reports whether the named gate is locked to its default in this
+// build (no --feature-gates may change it).
+func Locked(name string) bool {
+	return utilfeature.DefaultMutableFeatureGate.GetAll()[featuregate.Feature(name)].LockToDefault
+}
+
 // Format writes m as --feature-gates takes it, sorted by name.
 func Format(m map[string]bool) string {
 	var b strings.Builder
