@@ -99,15 +99,6 @@ func Reset() error {
 	return nil
 }
 
-// Enabled reports whether the process has the named gate on; an unknown
-// name is off.
-func Enabled(name string) bool {
-	if _, ok := utilfeature.DefaultMutableFeatureGate.GetAll()[featuregate.Feature(name)]; !ok {
-		return false
-	}
-	return utilfeature.DefaultFeatureGate.Enabled(featuregate.Feature(name))
-}
-
 // NonDefault is every gate the process has other than its default in this
 // build of Kubernetes (AllAlpha and AllBeta as the gates they set): what a
 // run used, beside the Kubernetes version. Empty when all are default.
@@ -125,17 +116,22 @@ func NonDefault() map[string]bool {
 	return out
 }
 
-// Default reports the named gate's default in this build, and whether the
-// gate is known.
-func Default(name string) (on, known bool) {
-	spec, ok := utilfeature.DefaultMutableFeatureGate.GetAll()[featuregate.Feature(name)]
-	return spec.Default, ok
-}
-
-// Locked reports whether the named gate is locked to its default in this
-// build (no --feature-gates may change it).
-func Locked(name string) bool {
-	return utilfeature.DefaultMutableFeatureGate.GetAll()[featuregate.Feature(name)].LockToDefault
+// Differing is the gates of other (another component's, by name) that
+// this build knows and may set, and the process has otherwise: what
+// --feature-gates would take to match other.
+func Differing(other map[string]bool) map[string]bool {
+	all := utilfeature.DefaultMutableFeatureGate.GetAll()
+	out := map[string]bool{}
+	for name, on := range other {
+		spec, known := all[featuregate.Feature(name)]
+		if !known || spec.LockToDefault || name == "AllAlpha" || name == "AllBeta" {
+			continue
+		}
+		if on != utilfeature.DefaultFeatureGate.Enabled(featuregate.Feature(name)) {
+			out[name] = on
+		}
+	}
+	return out
 }
 
 // Format writes m as --feature-gates takes it, sorted by name.

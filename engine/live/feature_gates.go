@@ -3,7 +3,6 @@ package live
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/prometheus/common/expfmt"
@@ -58,31 +57,15 @@ func parseFeatureMetric(text string) (map[string]bool, error) {
 // count; a gate the API server has is not always the scheduler's, which
 // has its own --feature-gates.
 func featureGatesNote(cluster map[string]bool) string {
-	match := map[string]bool{}
-	var differ []string
-	for _, name := range slices.Sorted(func(yield func(string) bool) {
-		for k := range cluster {
-			if !yield(k) {
-				return
-			}
-		}
-	}) {
-		if _, known := featuregates.Default(name); !known || featuregates.Locked(name) {
-			continue
-		}
-		if on := cluster[name]; on != featuregates.Enabled(name) {
-			match[name] = on
-			differ = append(differ, fmt.Sprintf("%s=%t", name, on))
-		}
-	}
+	differ := featuregates.Differing(cluster)
 	if len(differ) == 0 {
 		return ""
 	}
 	want := featuregates.NonDefault()
-	for k, v := range match {
+	for k, v := range differ {
 		want[k] = v
 	}
-	return fmt.Sprintf("the API server runs with feature gates other than schedscope's: %s; to match it (kube-scheduler's own --feature-gates may differ), run with --feature-gates=%s", strings.Join(differ, ","), featuregates.Format(want))
+	return fmt.Sprintf("the API server runs with feature gates other than schedscope's: %s; to match it (kube-scheduler's own --feature-gates may differ), run with --feature-gates=%s", featuregates.Format(differ), featuregates.Format(want))
 }
 
 // clusterGatesNote is the note on the cluster's feature gates: which

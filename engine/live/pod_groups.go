@@ -6,9 +6,8 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/kubernetes/pkg/features"
-
-	"github.com/schedscope/schedscope/engine/featuregates"
 )
 
 // podGroupNote says when the cluster serves pod group resources, which it
@@ -28,7 +27,7 @@ func podGroupNote(served map[schema.GroupVersionResource]bool) string {
 		return ""
 	}
 	sort.Strings(found)
-	if featuregates.Enabled(string(features.GenericWorkload)) {
+	if utilfeature.DefaultFeatureGate.Enabled(features.GenericWorkload) {
 		return fmt.Sprintf("the cluster serves %s, so it runs with the %s feature gate, as schedscope does: a pod group's cycle is recorded as each member's cycle, not yet as the group's", strings.Join(found, ", "), features.GenericWorkload)
 	}
 	return fmt.Sprintf("the cluster serves %s, so it runs with the %s feature gate: schedscope, with it off, predicts each pod of a pod group alone, and the cluster's scheduler may place a pod group otherwise (--feature-gates=%s=true runs as it does)", strings.Join(found, ", "), features.GenericWorkload, features.GenericWorkload)
