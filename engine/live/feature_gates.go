@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
@@ -18,9 +19,16 @@ import (
 // kubernetes_feature_enabled{name="…",stage="…"} 1 or 0.
 const featureMetric = "kubernetes_feature_enabled"
 
+// metricsTimeout bounds the GET of /metrics.
+const metricsTimeout = 10 * time.Second
+
 // clusterFeatureGates reads the API server's feature gates from its
 // /metrics (a GET, read-only).
 func clusterFeatureGates(ctx context.Context, client kubernetes.Interface) (map[string]bool, error) {
+	// Once, at start: a slow /metrics (megabytes on a large control
+	// plane) must not hold the session.
+	ctx, cancel := context.WithTimeout(ctx, metricsTimeout)
+	defer cancel()
 	body, err := client.CoreV1().RESTClient().Get().AbsPath("/metrics").DoRaw(ctx)
 	if err != nil {
 		return nil, err
