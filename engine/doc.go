@@ -9,8 +9,11 @@
 //   - Loading a cluster. Package engine/fixture decodes and admits a
 //     fixture's manifests (the objects, the pending pods, the timeline's
 //     steps) as an API server would. config.go loads a
-//     KubeSchedulerConfiguration through the upstream scheme; pod_groups.go
-//     refuses the GenericWorkload feature gate.
+//     KubeSchedulerConfiguration through the upstream scheme. Package
+//     engine/featuregates reads and sets kube-scheduler's feature gates,
+//     process-wide, before anything is built; feature_gates.go refuses a
+//     run (a fork's) under other gates than it was set up with, and says
+//     what GenericWorkload's pod groups do in a run.
 //   - The scheduler. engine.go: Options, Engine, New and build (scheduler.New
 //     over informers on an in-memory clientset); store.go: that clientset's
 //     object store, one copy of each object shared with the informers;

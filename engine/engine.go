@@ -58,6 +58,12 @@ type Options struct {
 	// decision on a pod the cluster has bound. It is called from scheduler
 	// goroutines and must not block for long nor call the engine.
 	OnDecided func(*recorder.Cycle)
+	// FeatureGates, if not nil, are the feature gates the run was set up
+	// with, as featuregates.NonDefault said then (a fork's are its run's):
+	// the engine refuses to start when the process's differ. The gates
+	// themselves are set process-wide, before a fixture is loaded
+	// (featuregates.Set); nil runs under whatever the process has.
+	FeatureGates map[string]bool
 	// Story, if set, names the pending pods whose story alone is asked for
 	// (explain --pod): Run stops once nothing left to happen could change
 	// it (see storyCheck).
@@ -158,7 +164,7 @@ func New(ctx context.Context, fx *fixture.Fixture, opts Options) (*Engine, error
 
 // build creates the scheduler over fx's objects without starting its informers.
 func build(ctx context.Context, fx *fixture.Fixture, opts Options) (*Engine, error) {
-	if err := checkPodGroupGate(); err != nil {
+	if err := checkFeatureGates(opts); err != nil {
 		return nil, err
 	}
 	cfg := opts.Config

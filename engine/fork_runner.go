@@ -214,7 +214,10 @@ func newForkScheduler(ctx context.Context, f *Fork) (*forkScheduler, error) {
 		Config:     cfg,
 		ConfigPath: f.Header.Source.Config,
 		Diagnostic: f.Diagnostic,
-		forked:     true,
+		// The run's gates: the fork is refused in a process that has
+		// others (the recorded header has none when all were default).
+		FeatureGates: nonNil(f.Header.FeatureGates),
+		forked:       true,
 		OnCycle: func(c *recorder.Cycle) {
 			s.mu.Lock()
 			s.cycles = append(s.cycles, c)

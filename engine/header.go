@@ -6,6 +6,7 @@ import (
 
 	"k8s.io/kubernetes/pkg/scheduler/apis/config"
 
+	"github.com/schedscope/schedscope/engine/featuregates"
 	"github.com/schedscope/schedscope/recorder"
 )
 
@@ -17,6 +18,9 @@ func (e *Engine) buildHeader() recorder.Header {
 		Created:           time.Now().UTC(),
 		Source:            recorder.Source{Kind: "fixture", Name: e.fixture.Name, Config: e.opts.ConfigPath},
 		Clock:             recorder.ClockWall,
+	}
+	if g := featuregates.NonDefault(); len(g) > 0 {
+		h.FeatureGates = g
 	}
 	if e.clock != nil {
 		h.Clock = recorder.ClockSimulated

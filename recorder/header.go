@@ -24,8 +24,13 @@ type Header struct {
 	// Clock names the clock cycle start times were read from: ClockSimulated
 	// or ClockWall. Recordings made before the field existed leave it empty:
 	// the wall clock.
-	Clock    string    `json:"clock,omitempty"`
-	Profiles []Profile `json:"profiles"`
+	Clock string `json:"clock,omitempty"`
+	// FeatureGates are the scheduler's feature gates the run had other than
+	// their defaults in KubernetesVersion, by name (as --feature-gates
+	// takes them). Empty when all were default, and in recordings made
+	// before the field existed.
+	FeatureGates map[string]bool `json:"featureGates,omitempty"`
+	Profiles     []Profile       `json:"profiles"`
 	// Unreadable is set by readers when the header record was damaged: every
 	// other field is then unknown and zero, and the records after it are read
 	// as this build's schema version.

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"flag"
-	"github.com/schedscope/schedscope/recorder/source"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/source"
 	"github.com/schedscope/schedscope/tui/pages/cyclepage"
 )
 

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"github.com/schedscope/schedscope/recorder/source"
 	"slices"
 	"strings"
 
@@ -11,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/source"
 	"github.com/schedscope/schedscope/tui/components/breakpoints"
 	"github.com/schedscope/schedscope/tui/components/helpscreen"
 	"github.com/schedscope/schedscope/tui/components/nodes"

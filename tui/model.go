@@ -2,8 +2,9 @@ package tui
 
 import (
 	"fmt"
-	"github.com/schedscope/schedscope/recorder/source"
+	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -11,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/source"
 	"github.com/schedscope/schedscope/tui/components/breakpoints"
 	"github.com/schedscope/schedscope/tui/components/cyclelist"
 	"github.com/schedscope/schedscope/tui/components/explain"
@@ -969,7 +971,7 @@ func indent(lines []string, pre string) []string {
 func (m Model) titleLine() string {
 	left := m.st.Title.Render("schedscope")
 	if m.header != nil && m.header.KubernetesVersion != "" {
-		left += m.st.Dim.Render(" · kube-scheduler " + m.header.KubernetesVersion)
+		left += m.st.Dim.Render(" · kube-scheduler " + m.header.KubernetesVersion + gatesNote(m.header.FeatureGates))
 	}
 	crumb := "cycles"
 	if m.list.Filter() != "" {
@@ -1109,4 +1111,17 @@ func (m *Model) takeOut() {
 			m.wi = m.wi.Menu(m.here())
 		}
 	}
+}
+
+// gatesNote names the feature gates a run had other than their defaults,
+// as --feature-gates takes them; empty when all were default.
+func gatesNote(gates map[string]bool) string {
+	if len(gates) == 0 {
+		return ""
+	}
+	pairs := make([]string, 0, len(gates))
+	for _, k := range slices.Sorted(maps.Keys(gates)) {
+		pairs = append(pairs, k+"="+strconv.FormatBool(gates[k]))
+	}
+	return " --feature-gates=" + strings.Join(pairs, ",")
 }

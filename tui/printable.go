@@ -1,13 +1,13 @@
 package tui
 
 import (
-	"github.com/schedscope/schedscope/recorder/source"
 	"reflect"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/source"
 	"github.com/schedscope/schedscope/recorder/visible"
 )
 

@@ -1,12 +1,12 @@
 package tui
 
 import (
-	"github.com/schedscope/schedscope/recorder/source"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/schedscope/schedscope/recorder/source"
 	"github.com/schedscope/schedscope/tui/pages/cyclepage"
 )
 

@@ -3,7 +3,6 @@ package tui
 import (
 	"errors"
 	"fmt"
-	"github.com/schedscope/schedscope/recorder/source"
 	"regexp"
 	"slices"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/source"
 	"github.com/schedscope/schedscope/tui/pages/cyclepage"
 )
 

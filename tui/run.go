@@ -3,10 +3,10 @@ package tui
 import (
 	"context"
 	"errors"
-	"github.com/schedscope/schedscope/recorder/source"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/schedscope/schedscope/recorder/source"
 	"github.com/schedscope/schedscope/tui/pages/whatif"
 )
 

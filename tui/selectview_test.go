@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"github.com/schedscope/schedscope/recorder/source"
 	"regexp"
 	"strings"
 	"testing"
@@ -9,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/source"
 	"github.com/schedscope/schedscope/tui/pages/cyclepage"
 )
 

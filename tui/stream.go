@@ -2,10 +2,11 @@ package tui
 
 import (
 	"context"
-	"github.com/schedscope/schedscope/recorder/source"
 	"sync"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/schedscope/schedscope/recorder/source"
 )
 
 // Stream carries a source's events to the debugger: any number of goroutines

@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"errors"
-	"github.com/schedscope/schedscope/recorder/source"
 	"sync"
 	"testing"
 	"time"
@@ -12,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/source"
 )
 
 // fakeSource sends its events in order and then returns err; sent says

@@ -2,10 +2,11 @@ package tui
 
 import (
 	"fmt"
-	"github.com/schedscope/schedscope/recorder/source"
 	"io"
 	"sync"
 	"time"
+
+	"github.com/schedscope/schedscope/recorder/source"
 )
 
 // Trace notes when the frames a benchmark measures were drawn: the first

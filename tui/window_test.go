@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"github.com/schedscope/schedscope/recorder/source"
 	"strings"
 	"testing"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/source"
 )
 
 // fakeRecording serves a replay's cycles by entry, as a file would, and

@@ -6,13 +6,16 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/kubernetes/pkg/features"
 )
 
 // podGroupNote says when the cluster serves pod group resources, which it
-// does only with GenericWorkload on: its scheduler may then place pods of a
-// group together, while the engine, which refuses the gate
-// (engine/pod_groups.go), schedules each alone.
+// does only with GenericWorkload on: with the gate off here, the engine
+// schedules each pod of a group alone, where the cluster's scheduler may
+// place the group otherwise; with it on, the engine runs the group's cycle
+// as kube-scheduler does, recorded as each member's cycle only
+// (engine/feature_gates.go).
 func podGroupNote(served map[schema.GroupVersionResource]bool) string {
 	var found []string
 	for gvr := range served {
@@ -24,5 +27,8 @@ func podGroupNote(served map[schema.GroupVersionResource]bool) string {
 		return ""
 	}
 	sort.Strings(found)
-	return fmt.Sprintf("the cluster serves %s, so it runs with the %s feature gate: schedscope predicts each pod of a pod group alone, as kube-scheduler does with the gate off, and the cluster's scheduler may place a pod group otherwise", strings.Join(found, ", "), features.GenericWorkload)
+	if utilfeature.DefaultFeatureGate.Enabled(features.GenericWorkload) {
+		return fmt.Sprintf("the cluster serves %s, so it runs with the %s feature gate, as schedscope does: a pod group's cycle is recorded as each member's cycle, not yet as the group's", strings.Join(found, ", "), features.GenericWorkload)
+	}
+	return fmt.Sprintf("the cluster serves %s, so it runs with the %s feature gate: schedscope, with it off, predicts each pod of a pod group alone, and the cluster's scheduler may place a pod group otherwise (--feature-gates=%s=true runs as it does)", strings.Join(found, ", "), features.GenericWorkload, features.GenericWorkload)
 }

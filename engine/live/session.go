@@ -16,7 +16,8 @@
 // mirror.go copies the cluster's objects into the engine; observe.go sets
 // the cluster's decisions beside the engine's; extenders.go is the extender
 // policy; fork.go forks the mirror for what-if; pod_groups.go says when the
-// cluster schedules pod groups. The engine is used only through its
+// cluster schedules pod groups; feature_gates.go compares the API server's
+// feature gates (its /metrics) with the process's. The engine is used only through its
 // exported surface for a mirror (engine/mirror.go).
 package live
 
@@ -161,6 +162,9 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		return nil, err
 	}
 	if n := podGroupNote(access.Served); n != "" {
+		s.notes = append(s.notes, n)
+	}
+	if n := clusterGatesNote(ctx, opts.Cluster.Client()); n != "" {
 		s.notes = append(s.notes, n)
 	}
 	s.resources, s.skipped = access.Resources, access.Skipped

@@ -50,8 +50,10 @@ type Header struct {
 	Created time.Time       `json:"created,omitzero"`
 	Source  recorder.Source `json:"source"`
 	// Clock is the clock the cycles' start times were read from (see Header.Clock).
-	Clock    string             `json:"clock,omitempty"`
-	Profiles []recorder.Profile `json:"profiles"`
+	Clock string `json:"clock,omitempty"`
+	// FeatureGates are the gates the run had other than their defaults (see Header.FeatureGates).
+	FeatureGates map[string]bool    `json:"featureGates,omitempty"`
+	Profiles     []recorder.Profile `json:"profiles"`
 }
 
 // Cycle is one cycle with node names spelled out.
@@ -250,7 +252,7 @@ func NewDocument(h recorder.Header, cycles []*recorder.Cycle, observed []*record
 		Format: Format, SchemaVersion: SchemaVersion,
 		Header: Header{
 			Unreadable: h.Unreadable, SchedscopeVersion: h.SchedscopeVersion, KubernetesVersion: h.KubernetesVersion,
-			Created: h.Created, Source: h.Source, Clock: h.Clock, Profiles: exportProfiles(h.Profiles),
+			Created: h.Created, Source: h.Source, Clock: h.Clock, FeatureGates: h.FeatureGates, Profiles: exportProfiles(h.Profiles),
 		},
 		Cycles: make([]Cycle, len(cycles)),
 	}

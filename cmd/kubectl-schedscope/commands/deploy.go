@@ -27,6 +27,9 @@ import (
 
 // DeployOptions holds the flags of deploy.
 type DeployOptions struct {
+	// gates is --feature-gates, passed on to live (and the role grants
+	// what the scheduler reads under them).
+	gates           featureGatesFlag
 	Namespace       string
 	ClusterName     string
 	CreateNamespace bool
@@ -70,6 +73,7 @@ func NewCmdDeploy(streams genericiooptions.IOStreams) *cobra.Command {
 	cmd.Flags().BoolVar(&o.CreateNamespace, "create-namespace", true, "print the namespace too, labelled to enforce the restricted Pod Security Standard (false: it exists)")
 	cmd.Flags().StringVar(&o.Image, "image", "schedscope/kubectl-schedscope:"+engine.Version, "container image with kubectl-schedscope as its entrypoint (README: Fleet)")
 	cmd.Flags().StringVar(&o.Config, "config", "", "the cluster's KubeSchedulerConfiguration file, put in the ConfigMap (default: kube-scheduler's default profile)")
+	o.gates.addFlag(cmd.Flags())
 	cmd.Flags().StringVar(&o.OTLPEndpoint, "otlp-endpoint", "", "send every cycle as a trace to this OTLP endpoint, from inside the cluster (e.g. http://otel-collector.observability:4317)")
 	cmd.Flags().StringVar(&o.ClusterName, "cluster-name", "", "the cluster's name in the traces (k8s.cluster.name, through OTEL_RESOURCE_ATTRIBUTES): inside the cluster no kubeconfig context names it")
 	cmd.Flags().StringVar(&o.OTLPProtocol, "otlp-protocol", "", "grpc or http/protobuf (default: grpc for port 4317, else http/protobuf)")
@@ -229,6 +233,9 @@ func (o *DeployOptions) deployment(meta metav1.ObjectMeta) *appsv1.Deployment {
 	args := []string{"live", "--no-tui", "-A", "--config", configDir + "/" + configKey,
 		"--record", recordingsDir + "/flight.ssr", "--max-size", strconv.FormatInt(o.MaxSize, 10), "--keep", strconv.Itoa(o.Keep),
 		"--health-addr", fmt.Sprintf(":%d", healthPort)}
+	if len(o.gates.gates) > 0 {
+		args = append(args, "--feature-gates", o.gates.value)
+	}
 	if o.OTLPEndpoint != "" {
 		args = append(args, "--otlp-endpoint", o.OTLPEndpoint)
 		if o.OTLPProtocol != "" {

@@ -20,6 +20,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/engine/featuregates"
 	"github.com/schedscope/schedscope/recorder/export/otel"
 )
 
@@ -133,4 +134,15 @@ func selfSigned(t *testing.T) (keyPEM, certPEM []byte) {
 		t.Fatal(err)
 	}
 	return pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
+}
+
+// TestDeployPassesFeatureGates: the flight recorder runs live under the
+// --feature-gates deploy was given, and its role grants what the scheduler
+// reads under them.
+func TestDeployPassesFeatureGates(t *testing.T) {
+	t.Cleanup(func() { _ = featuregates.Reset() })
+	out, errOut, code := run(t, "deploy", "--feature-gates=GenericWorkload=true")
+	if code != 0 || !strings.Contains(out, "- --feature-gates\n        - GenericWorkload=true\n") || !strings.Contains(out, "podgroups") {
+		t.Errorf("deploy --feature-gates=GenericWorkload=true: exit %d (%s), want live's args and the role to follow:\n%s", code, errOut, out)
+	}
 }

@@ -10,7 +10,8 @@
 // pause/step/breakpoint gate of sim and live), snapshot.go (live and
 // snapshot read a cluster through cluster.go: the kubeconfig flags, --config
 // and the connection), verify.go,
-// rbac.go, version.go (firstrun.go remembers the TUI's first-run hint),
+// rbac.go, feature_gates.go (--feature-gates, set in the process by the
+// root before any command runs), version.go (firstrun.go remembers the TUI's first-run hint),
 // and the what-if commands whatif.go, suggest.go and
 // diff.go (worded in whatif_text.go; whatif_tui.go serves the TUI's what-if
 // mode; whatif_scale.go is whatif --scale), and capacity.go. The last two run

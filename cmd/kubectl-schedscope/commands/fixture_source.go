@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/engine/featuregates"
 	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
@@ -150,8 +151,9 @@ func (s *fixtureSource) run(ctx context.Context, h fixtureHooks) (recorder.Heade
 	}
 	opts := engine.Options{
 		Config: cfg, ConfigPath: o.Config, Diagnostic: mode, ArrivalInterval: o.ArrivalInterval, Story: o.story,
-		OnQueue: func(ev *recorder.QueueEvent) { serial(func() { h.onQueue(ev) }) },
-		OnCycle: func(c *recorder.Cycle) { serial(func() { h.onCycle(c) }) },
+		FeatureGates: featuregates.NonDefault(),
+		OnQueue:      func(ev *recorder.QueueEvent) { serial(func() { h.onQueue(ev) }) },
+		OnCycle:      func(c *recorder.Cycle) { serial(func() { h.onCycle(c) }) },
 	}
 	if s.ctl != nil {
 		opts.Gate = s.ctl.Gate

@@ -52,7 +52,7 @@ td.pass{color:#2e7d32}td.reject{background:#e15759;color:#fff;font-weight:bold}t
 
 func (h *htmlWriter) begin(hd recorder.Header, source string) {
 	h.printf("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Scheduling cycles of %s</title>\n<style>%s</style></head><body>\n", esc(source), htmlStyle)
-	h.printf("<h1>Scheduling cycles of %s</h1>\n<p class=\"dim\">schedscope %s · kube-scheduler %s", esc(source), esc(hd.SchedscopeVersion), esc(hd.KubernetesVersion))
+	h.printf("<h1>Scheduling cycles of %s</h1>\n<p class=\"dim\">schedscope %s · kube-scheduler %s%s", esc(source), esc(hd.SchedscopeVersion), esc(hd.KubernetesVersion), esc(gatesNote(hd)))
 	if len(hd.Profiles) > 0 {
 		var names []string
 		for _, p := range hd.Profiles {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/engine/cluster"
+	"github.com/schedscope/schedscope/engine/featuregates"
 	livemode "github.com/schedscope/schedscope/engine/live"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/export"
@@ -35,7 +36,9 @@ type LiveOptions struct {
 	CallExtenders bool
 	HealthAddr    string
 	otlp          otlpOptions
-	streams       genericiooptions.IOStreams
+	// gates is --feature-gates.
+	gates   featureGatesFlag
+	streams genericiooptions.IOStreams
 
 	// mode is what --diagnostic says.
 	mode engine.DiagnosticMode
@@ -59,6 +62,7 @@ func NewCmdLive(streams genericiooptions.IOStreams) *cobra.Command {
 	cmd.Flags().IntVar(&o.Keep, "keep", 4, "with --record: how many full files to keep as FILE.1 … FILE.N")
 	cmd.Flags().BoolVar(&o.CallExtenders, "call-extenders", false, "send pending pods (and, unless nodeCacheCapable, their candidate nodes) to the filter and prioritize verbs of the extenders in --config; their bind and preempt verbs are never called")
 	o.otlp.addFlags(cmd.Flags())
+	o.gates.addFlag(cmd.Flags())
 	cmd.Flags().StringVar(&o.HealthAddr, "health-addr", "", "serve /livez and /readyz on this address (e.g. :8080) for a kubelet's probes: ready once the cluster is mirrored, and while the API server answers")
 	cmd.Flags().BoolVar(&o.NoTUI, "no-tui", false, "print one line per cycle and observed binding instead of opening the debugger")
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "text", "with --no-tui: text or json (one JSON object per line: a header line, then cycles, observed bindings and problems, in the export format of explain -o json)")
@@ -119,6 +123,7 @@ func (o *LiveOptions) Run(ctx context.Context, reader *cluster.Reader) error {
 	// have said how they ended.
 	defer o.summarize(ctx, session)
 	eopts.Diagnostic, eopts.OnCycle, eopts.OnQueue = o.mode, session.cycle, session.queue
+	eopts.FeatureGates = featuregates.NonDefault()
 	onConnection := session.connection
 	var health *healthServer
 	if o.HealthAddr != "" {

@@ -51,7 +51,7 @@ var markdownEscaper = strings.NewReplacer(
 
 func (m *markdownWriter) header(h recorder.Header, source string) {
 	m.printf("# Scheduling cycles of %s\n\n", cell(source))
-	m.printf("schedscope %s · kube-scheduler %s", cell(h.SchedscopeVersion), cell(h.KubernetesVersion))
+	m.printf("schedscope %s · kube-scheduler %s%s", cell(h.SchedscopeVersion), cell(h.KubernetesVersion), cell(gatesNote(h)))
 	if len(h.Profiles) > 0 {
 		var names []string
 		for _, p := range h.Profiles {

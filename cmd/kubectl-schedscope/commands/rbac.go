@@ -17,14 +17,18 @@ import (
 // NewCmdRBAC prints the ClusterRole live mode needs.
 func NewCmdRBAC(streams genericiooptions.IOStreams) *cobra.Command {
 	var configPath string
+	var metrics bool
+	var gates featureGatesFlag
 	cmd := &cobra.Command{
-		Use:   "rbac [--config FILE]",
+		Use:   "rbac [--config FILE] [--feature-gates …] [--metrics]",
 		Short: "Print the read-only ClusterRole that live and snapshot need",
 		Long: "rbac prints a ClusterRole granting get, list and watch on exactly the resources the scheduler reads\n" +
 			"(for the given KubeSchedulerConfiguration), plus the PriorityClasses, RuntimeClasses and LimitRanges a\n" +
 			"snapshot carries so that its pods are admitted as the cluster admitted them. Bind it to the user or service account that runs schedscope:\n" +
 			"  kubectl schedscope rbac | kubectl apply -f -\n" +
-			"  kubectl create clusterrolebinding schedscope --clusterrole=schedscope-reader --user=NAME",
+			"  kubectl create clusterrolebinding schedscope --clusterrole=schedscope-reader --user=NAME\n" +
+			"With --feature-gates, the resources the scheduler reads under those gates (GenericWorkload: pod groups);\n" +
+			"with --metrics, also a GET of the API server's /metrics, where live reads the cluster's feature gates.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			silenceKlog()
@@ -36,6 +40,9 @@ func NewCmdRBAC(streams genericiooptions.IOStreams) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if metrics {
+				role.Rules = append(role.Rules, metricsRule)
+			}
 			out, err := yaml.Marshal(role)
 			if err != nil {
 				return err
@@ -45,8 +52,14 @@ func NewCmdRBAC(streams genericiooptions.IOStreams) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&configPath, "config", "", "KubeSchedulerConfiguration file (default: kube-scheduler's default profile)")
+	cmd.Flags().BoolVar(&metrics, "metrics", false, "also grant get on the API server's /metrics, where live reads the cluster's feature gates (kubernetes_feature_enabled)")
+	gates.addFlag(cmd.Flags())
 	return cmd
 }
+
+// metricsRule grants what live reads the cluster's feature gates with: a
+// GET of /metrics (rbac --metrics).
+var metricsRule = rbacv1.PolicyRule{NonResourceURLs: []string{"/metrics"}, Verbs: []string{"get"}}
 
 // ClusterRoleName names the ClusterRole rbac prints.
 const ClusterRoleName = "schedscope-reader"

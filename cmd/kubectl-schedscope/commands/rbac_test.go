@@ -3,11 +3,13 @@ package commands
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/engine/featuregates"
 )
 
 // TestClusterRoleGrantsWhatIsRead: the ClusterRole grants get, list and
@@ -49,5 +51,23 @@ func TestClusterRoleGrantsWhatIsRead(t *testing.T) {
 	slices.Sort(read)
 	if diff := cmp.Diff(read, granted); diff != "" {
 		t.Errorf("resources granted (-read by live or snapshot +granted):\n%s", diff)
+	}
+}
+
+// TestClusterRoleOptions: --metrics adds the GET of /metrics live reads
+// the cluster's feature gates with; --feature-gates=GenericWorkload=true
+// grants the pod groups the scheduler then reads.
+func TestClusterRoleOptions(t *testing.T) {
+	t.Cleanup(func() { _ = featuregates.Reset() })
+	out, errOut, code := run(t, "rbac", "--metrics")
+	if code != 0 || !strings.Contains(out, "nonResourceURLs:\n  - /metrics\n  verbs:\n  - get\n") {
+		t.Errorf("rbac --metrics: exit %d (%s):\n%s", code, errOut, out)
+	}
+	if strings.Contains(out, "podgroups") {
+		t.Errorf("rbac grants podgroups with GenericWorkload off:\n%s", out)
+	}
+	out, errOut, code = run(t, "rbac", "--feature-gates=GenericWorkload=true")
+	if code != 0 || !strings.Contains(out, "podgroups") || strings.Contains(out, "/metrics") {
+		t.Errorf("rbac --feature-gates=GenericWorkload=true: exit %d (%s), want podgroups and no /metrics:\n%s", code, errOut, out)
 	}
 }

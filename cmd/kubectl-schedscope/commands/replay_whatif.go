@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/schedscope/schedscope/engine/featuregates"
 	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/fixtures"
 	"github.com/schedscope/schedscope/recorder"
@@ -21,7 +22,7 @@ const embeddedPrefix = "(embedded) "
 // at recPath was made from, so that its cycles can be questioned (what-if,
 // suggest), or why they cannot be. The recording's header names the
 // fixture, its configuration and how the pods arrived, with the digests of
-// both files: a file that is not found where it was, or has changed since,
+// both files, and the feature gates it ran under: a file that is not found where it was, or has changed since,
 // is not used, since a re-run of another cluster would answer for that
 // cluster. A relative path is looked for from the working directory, then
 // from the recording's.
@@ -66,6 +67,14 @@ func replayWhatIf(h recorder.Header, recPath string) (*simOptions, string) {
 			return nil, fmt.Sprintf("what-if re-runs the recording's scheduler configuration, and %s has changed since the recording was made: %s", input.Quote(path), rerun)
 		}
 		o.Config = path
+	}
+	// The scheduler that ran had the recording's feature gates: the
+	// re-run sets them in the process (replay takes no --feature-gates).
+	if len(h.FeatureGates) > 0 {
+		if err := featuregates.Set(h.FeatureGates); err != nil {
+			return nil, fmt.Sprintf("what-if re-runs the recording's fixture under its feature gates, which this build refuses: %v", err)
+		}
+		o.gates = featureGatesFlag{gates: h.FeatureGates, value: featuregates.Format(h.FeatureGates)}
 	}
 	return o, ""
 }

@@ -46,6 +46,8 @@ func newCmdRoot(streams genericiooptions.IOStreams, name string) *cobra.Command 
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
+		// Before anything is loaded or built: the process's feature gates.
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error { return applyFeatureGates(cmd) },
 	}
 	// With no subcommand, open the debugger on the embedded default fixture.
 	sim := &SimOptions{simOptions: newSimOptions(streams)}

@@ -17,6 +17,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/engine/featuregates"
 	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/fixtures"
 	"github.com/schedscope/schedscope/recorder"
@@ -33,6 +34,8 @@ type simOptions struct {
 	Arrival string
 	// ArrivalInterval spaces sequential arrivals (engine.Options.ArrivalInterval).
 	ArrivalInterval time.Duration
+	// gates is --feature-gates.
+	gates featureGatesFlag
 
 	// stdin is read for -f -; load reads the fixture, once per command
 	// (standard input can be read once, and loading is most of a large
@@ -71,6 +74,7 @@ func (o *simOptions) addFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Config, "config", "", "KubeSchedulerConfiguration file (default: kube-scheduler's default profile)")
 	fs.StringVar(&o.Diagnostic, "diagnostic", string(engine.DiagnosticUnschedulable), "when to run the diagnostic full-filter pass: always, unschedulable or never")
 	fs.StringVar(&o.Arrival, "arrival", arrivalSequential, "how pending pods arrive: sequential (each once the scheduler has settled on the one before, in fixture order) or burst (all at once, as a scale-up; in a timeline fixture, the pods between two changes at once)")
+	o.gates.addFlag(fs)
 	fs.DurationVar(&o.ArrivalInterval, "arrival-interval", 0, "with sequential arrival, how long after the scheduler settled on a pod the next one arrives, waited on the wall clock (kube-scheduler's opportunistic batching expires a stored ranking after 500ms)")
 }
 
@@ -245,6 +249,9 @@ func (o *simOptions) commandArgs(verb string) []string {
 	if o.ArrivalInterval > 0 {
 		args = append(args, "--arrival-interval", o.ArrivalInterval.String())
 	}
+	if len(o.gates.gates) > 0 {
+		args = append(args, "--feature-gates", shellQuote(o.gates.value))
+	}
 	return args
 }
 
@@ -344,7 +351,7 @@ func (o *simOptions) wholeRuns() (*fixture.Fixture, engine.Options, error) {
 	}
 	silenceKlog()
 	engine.QuietUpstreamLogs()
-	return fx, engine.Options{Config: cfg, ConfigPath: o.Config, Diagnostic: mode}, nil
+	return fx, engine.Options{Config: cfg, ConfigPath: o.Config, Diagnostic: mode, FeatureGates: featuregates.NonDefault()}, nil
 }
 
 // embeddedTeaches lists the embedded fixtures, each with what it teaches,

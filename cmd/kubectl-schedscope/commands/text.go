@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/schedscope/schedscope/engine/featuregates"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/recorder/visible"
@@ -58,7 +59,7 @@ func (t *textWriter) header(h recorder.Header, source string, warnings []string)
 	if h.Unreadable {
 		t.printf("%s · header unreadable: schedscope and kube-scheduler versions and profiles unknown\n", source)
 	} else {
-		t.printf("schedscope %s · kube-scheduler %s · %s\n", h.SchedscopeVersion, h.KubernetesVersion, source)
+		t.printf("schedscope %s · kube-scheduler %s%s · %s\n", h.SchedscopeVersion, h.KubernetesVersion, gatesNote(h), source)
 	}
 	for _, p := range h.Profiles {
 		var parts []string
@@ -515,4 +516,14 @@ func (t *textWriter) cluster(st *recorder.ClusterState) {
 	for _, c := range st.Claims {
 		t.printf("  %s\n", visible.String(narrate.Claim(c)))
 	}
+}
+
+// gatesNote names the feature gates a run had other than their defaults,
+// as --feature-gates takes them, after the Kubernetes version; empty when
+// all were default.
+func gatesNote(h recorder.Header) string {
+	if len(h.FeatureGates) == 0 {
+		return ""
+	}
+	return " --feature-gates=" + featuregates.Format(h.FeatureGates)
 }

@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/engine/featuregates"
 	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/export"
@@ -419,7 +420,7 @@ func (o *simOptions) forkAt(ctx context.Context, target engine.ForkTarget) (*eng
 		cfg.Parallelism = 1
 	}
 	target.Burst = o.Arrival == arrivalBurst
-	opts := engine.Options{Config: cfg, ConfigPath: o.Config, Diagnostic: mode, ArrivalInterval: o.ArrivalInterval}
+	opts := engine.Options{Config: cfg, ConfigPath: o.Config, Diagnostic: mode, ArrivalInterval: o.ArrivalInterval, FeatureGates: featuregates.NonDefault()}
 	if target.Pod != "" {
 		// A handle (deploy/web#2) is resolved on a run of its own: a run is
 		// a function of its inputs, so the fork's run is the same.
