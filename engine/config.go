@@ -60,6 +60,9 @@ func LoadConfig(path string, data []byte) (*config.KubeSchedulerConfiguration, e
 	if err := validation.ValidateKubeSchedulerConfiguration(cfg); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, oneLine(err))
 	}
+	if err := checkPluginsPresent(cfg); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
 	return cfg, nil
 }
 

@@ -24,7 +24,10 @@
 //     hooks.go: the hooks on the scheduler's exported functions; clock.go: the
 //     simulated clock and call timing; upstream.go: every touch of upstream
 //     internals, each naming its symbol and version (the one seam);
-//     upstream_logs.go: klog off the terminal, its errors a run's problems.
+//     upstream_logs.go: klog off the terminal, its errors a run's problems;
+//     out_of_tree.go: the out-of-tree plugins and args types a main adds
+//     (Use, WithPlugin, WithPluginArgs), and the refusal of a configuration
+//     that names a plugin the binary does not have.
 //   - Recording a cycle. wrap_plugins.go wraps every plugin, wrap_framework.go
 //     the profile's framework (phase boundaries, filter results, scores),
 //     wrap_extenders.go the extenders, wrap_preemption.go preemption's dry runs.
@@ -71,5 +74,8 @@
 //     with a workload scaled (capacity, whatif --scale).
 //
 // Package engine/extendertest runs a real HTTP scheduler extender for tests;
-// engine/internal/scale writes the large snapshot the benchmarks share.
+// engine/internal/scale writes the large snapshot the benchmarks share;
+// engine/internal/zonebudget is an out-of-tree plugin (Filter, Score, Permit,
+// args of its own) with its scenario, which the tests build schedscope and
+// kube-scheduler with.
 package engine

@@ -174,6 +174,9 @@ func build(ctx context.Context, fx *fixture.Fixture, opts Options) (*Engine, err
 			return nil, err
 		}
 	}
+	if err := checkPluginsPresent(cfg); err != nil {
+		return nil, err
+	}
 	if opts.Diagnostic == "" {
 		opts.Diagnostic = DiagnosticUnschedulable
 	}
@@ -255,6 +258,7 @@ func build(ctx context.Context, fx *fixture.Fixture, opts Options) (*Engine, err
 		scheduler.WithClock(clk),
 		scheduler.WithComponentConfigVersion(cfg.TypeMeta.APIVersion),
 		scheduler.WithProfiles(cfg.Profiles...),
+		scheduler.WithFrameworkOutOfTreeRegistry(outOfTreeRegistry()),
 		scheduler.WithPercentageOfNodesToScore(cfg.PercentageOfNodesToScore),
 		scheduler.WithPodMaxBackoffSeconds(cfg.PodMaxBackoffSeconds),
 		scheduler.WithPodInitialBackoffSeconds(cfg.PodInitialBackoffSeconds),

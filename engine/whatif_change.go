@@ -14,7 +14,6 @@ import (
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config/validation"
-	frameworkplugins "k8s.io/kubernetes/pkg/scheduler/framework/plugins"
 	sigsjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 
@@ -413,7 +412,7 @@ func extensionPoints(p *config.Plugins) map[string]*config.PluginSet {
 // editProfile applies edit to the pod's profile and validates the result as
 // kube-scheduler validates its configuration.
 func (f *Fork) editProfile(plugin string, edit func(p *config.KubeSchedulerProfile) error) error {
-	if _, ok := frameworkplugins.NewInTreeRegistry()[plugin]; !ok {
+	if !hasPlugin(plugin) {
 		return fmt.Errorf("no plugin named %q (plugin names are spelt as upstream spells them, e.g. NodeResourcesFit)", input.Quote(plugin))
 	}
 	p := profileOf(f.Config, f.Profile)

@@ -53,6 +53,11 @@ func (c *clusterOptions) command(cmd *cobra.Command, o clusterCommand, configUsa
 			ctx = context.Background()
 		}
 		silenceKlog()
+		// A configuration this binary cannot run (a plugin it was not
+		// built with) is refused before anything reaches the cluster.
+		if _, err := c.engineOptions(); err != nil {
+			return err
+		}
 		r, err := cluster.Load(c.kube)
 		if err != nil {
 			return err
