@@ -34,8 +34,9 @@ type matrixRow struct {
 }
 
 // filterMatrix is c's filter matrix: the nodes that passed, then those
-// rejected, at most maxTableRows; more counts the rows left out.
-func filterMatrix(c *recorder.Cycle) (rows []matrixRow, more int) {
+// rejected, at most maxTableRows; more counts the rows left out. A
+// rejection for resources carries its numbers (sh, when known).
+func filterMatrix(c *recorder.Cycle, sh *recorder.Shortfalls) (rows []matrixRow, more int) {
 	f := c.Filter
 	skipped := map[string]bool{}
 	for _, p := range f.Skipped {
@@ -71,6 +72,13 @@ func filterMatrix(c *recorder.Cycle) (rows []matrixRow, more int) {
 		}
 		if len(r.Reasons) > 0 {
 			why += ": " + strings.Join(r.Reasons, "; ")
+		}
+		if sh != nil && len(sh.Nodes[r.Node]) > 0 {
+			var numbers []string
+			for _, s := range sh.Nodes[r.Node] {
+				numbers = append(numbers, narrate.Shortfall(s))
+			}
+			why += " — " + strings.Join(numbers, "; ")
 		}
 		add(c.NodeName(r.Node), r.Plugin, why)
 	}
@@ -121,4 +129,18 @@ func scoreOrder(s *recorder.ScorePhase) []int {
 	}
 	sort.SliceStable(order, func(a, b int) bool { return s.Totals[order[a]] > s.Totals[order[b]] })
 	return order
+}
+
+// resourcesFree words, when no node was feasible, each resource the pod
+// was short of summed over the nodes NodeResourcesFit rejected: the most
+// free on one node, and whether the free capacity is fragmented.
+func resourcesFree(c *recorder.Cycle, sh *recorder.Shortfalls) []string {
+	if sh == nil || c.Filter == nil || len(c.Filter.Feasible) > 0 {
+		return nil
+	}
+	var out []string
+	for _, rf := range sh.Resources {
+		out = append(out, narrate.ResourceFree(rf))
+	}
+	return out
 }

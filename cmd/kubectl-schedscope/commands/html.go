@@ -22,6 +22,17 @@ type htmlWriter struct {
 	err error
 	// marks are the cycles a user marked, quoted in their cycle's section.
 	marks []recorder.Mark
+	// short, if set, gives the numbers behind a cycle's resource
+	// rejections (recorder.ShortfallsOf).
+	short func(*recorder.Cycle) *recorder.Shortfalls
+}
+
+// shortfalls are the numbers behind c's resource rejections, or nil.
+func (h *htmlWriter) shortfalls(c *recorder.Cycle) *recorder.Shortfalls {
+	if h.short == nil {
+		return nil
+	}
+	return h.short(c)
 }
 
 func (h *htmlWriter) printf(format string, a ...any) {
@@ -109,7 +120,8 @@ func (h *htmlWriter) filter(c *recorder.Cycle) {
 		h.printf("<th title=\"%s\">%s</th>", esc(p), esc(narrate.Abbrev(p)))
 	}
 	h.printf("<th>result</th></tr>\n")
-	rows, more := filterMatrix(c)
+	sh := h.shortfalls(c)
+	rows, more := filterMatrix(c, sh)
 	for _, r := range rows {
 		h.printf("<tr><td class=\"node\">%s</td>", esc(r.node))
 		for i, k := range r.cells {
@@ -129,6 +141,13 @@ func (h *htmlWriter) filter(c *recorder.Cycle) {
 	h.printf("</table>\n")
 	if more > 0 {
 		h.printf("<p class=\"dim\">… and %d more node(s).</p>\n", more)
+	}
+	if free := resourcesFree(c, sh); len(free) > 0 {
+		h.printf("<ul>\n")
+		for _, l := range free {
+			h.printf("<li>%s</li>\n", esc(l))
+		}
+		h.printf("</ul>\n")
 	}
 	var legend []string
 	for _, l := range pluginLegend(f) {

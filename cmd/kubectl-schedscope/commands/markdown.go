@@ -25,6 +25,17 @@ type markdownWriter struct {
 	// quoted in their cycle's section (a mark is shown only on the cycle of
 	// the pod it names).
 	marks []recorder.Mark
+	// short, if set, gives the numbers behind a cycle's resource
+	// rejections (recorder.ShortfallsOf).
+	short func(*recorder.Cycle) *recorder.Shortfalls
+}
+
+// shortfalls are the numbers behind c's resource rejections, or nil.
+func (m *markdownWriter) shortfalls(c *recorder.Cycle) *recorder.Shortfalls {
+	if m.short == nil {
+		return nil
+	}
+	return m.short(c)
 }
 
 func (m *markdownWriter) printf(format string, a ...any) {
@@ -127,7 +138,8 @@ func (m *markdownWriter) filter(c *recorder.Cycle) {
 		m.printf(":-:|")
 	}
 	m.printf("---|\n")
-	rows, more := filterMatrix(c)
+	sh := m.shortfalls(c)
+	rows, more := filterMatrix(c, sh)
 	for _, r := range rows {
 		m.printf("| %s |", cell(r.node))
 		for _, k := range r.cells {
@@ -139,6 +151,12 @@ func (m *markdownWriter) filter(c *recorder.Cycle) {
 		m.printf("\n… and %d more node(s).\n", more)
 	}
 	m.printf("\n✓ passed · **✗** rejected by this plugin · ↷ skipped (PreFilter said Skip) · · not run\n")
+	if free := resourcesFree(c, sh); len(free) > 0 {
+		m.printf("\n")
+		for _, l := range free {
+			m.printf("- %s\n", cell(l))
+		}
+	}
 	if len(f.Discarded) > 0 {
 		m.printf("\n%s.\n", narrate.NodesNotKept(len(f.Discarded)))
 	}

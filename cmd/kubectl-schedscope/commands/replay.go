@@ -312,7 +312,24 @@ func (o *ReplayOptions) print(ctx context.Context) error {
 			fmt.Fprintf(o.streams.ErrOut, "warning: %s: %s\n", visible.String(recorder.MarksPath(o.File)), visible.String(narrate.StrayMark(s)))
 		}
 	}
-	if err := printCycles(o.streams.Out, o.Output, header, source, problems, len(places), cycles, observed, pods, marks); err != nil {
+	// The numbers behind a resource rejection need the node use as of its
+	// cycle: rebuilt from every cycle up to it, --pod or not.
+	order := make(map[int]int, len(everyCycle))
+	for i, p := range everyCycle {
+		order[p.Seq] = i
+	}
+	short := func(c *recorder.Cycle) *recorder.Shortfalls {
+		i, ok := order[c.Seq]
+		if !ok || !c.RejectedForResources() {
+			return nil
+		}
+		u, err := files.Usage(everyCycle[:i+1])
+		if err != nil {
+			return nil
+		}
+		return recorder.ShortfallsOf(c, u)
+	}
+	if err := printCycles(o.streams.Out, o.Output, header, source, problems, len(places), cycles, observed, pods, marks, short); err != nil {
 		return err
 	}
 	switch {

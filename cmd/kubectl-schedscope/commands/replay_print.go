@@ -15,9 +15,13 @@ import (
 // only one is in memory: text cycle by cycle, and the JSON and YAML
 // documents with their cycles written between the rest of the document.
 // Markdown and HTML also carry marks, the cycles a user marked with a note.
-func printCycles(w io.Writer, format string, h recorder.Header, source string, problems []error, n int, cycles iter.Seq2[*recorder.Cycle, error], observed []*recorder.Observed, pods []recorder.PodState, marks []recorder.Mark) error {
+// short, if set, gives the numbers behind a cycle's resource rejections.
+func printCycles(w io.Writer, format string, h recorder.Header, source string, problems []error, n int, cycles iter.Seq2[*recorder.Cycle, error], observed []*recorder.Observed, pods []recorder.PodState, marks []recorder.Mark, short func(*recorder.Cycle) *recorder.Shortfalls) error {
+	if short == nil {
+		short = func(*recorder.Cycle) *recorder.Shortfalls { return nil }
+	}
 	if format == "markdown" {
-		md := &markdownWriter{w: w, marks: marks}
+		md := &markdownWriter{w: w, marks: marks, short: short}
 		md.header(h, source)
 		for c, err := range cycles {
 			if err != nil {
@@ -28,7 +32,7 @@ func printCycles(w io.Writer, format string, h recorder.Header, source string, p
 		return md.err
 	}
 	if format == "html" {
-		hw := &htmlWriter{w: w, marks: marks}
+		hw := &htmlWriter{w: w, marks: marks, short: short}
 		hw.begin(h, source)
 		for c, err := range cycles {
 			if err != nil {
@@ -41,6 +45,7 @@ func printCycles(w io.Writer, format string, h recorder.Header, source string, p
 	}
 	if format == "text" {
 		t := newTextWriter(w)
+		t.short = short
 		t.header(h, source, nil)
 		for c, err := range cycles {
 			if err != nil {
@@ -92,7 +97,7 @@ func printCycles(w io.Writer, format string, h recorder.Header, source string, p
 		if err != nil {
 			return err
 		}
-		ec := export.NewCycle(c)
+		ec := export.NewCycle(c).WithShortfalls(c, short(c))
 		if format == "json" {
 			item, err := json.MarshalIndent(ec, "    ", "  ")
 			if err != nil {

@@ -24,6 +24,9 @@ const maxRows = 40
 type textWriter struct {
 	w   io.Writer
 	err error
+	// short, if set, gives the numbers behind a cycle's resource
+	// rejections (recorder.ShortfallsOf).
+	short func(*recorder.Cycle) *recorder.Shortfalls
 }
 
 func newTextWriter(w io.Writer) *textWriter { return &textWriter{w: w} }
@@ -99,6 +102,9 @@ func (t *textWriter) cycle(c *recorder.Cycle) {
 		if c.Outcome.NominatedNode != "" {
 			t.printf("  nominated node: %s (preemption made room there; the pod will be retried)\n", c.Outcome.NominatedNode)
 		}
+		for _, l := range resourcesFree(c, t.shortfalls(c)) {
+			t.printf("  %s\n", l)
+		}
 	default:
 		t.printf("result: %s: %s\n", c.Outcome.Result, message)
 	}
@@ -115,6 +121,14 @@ func (t *textWriter) cycle(c *recorder.Cycle) {
 	t.selection(c)
 	t.binding(c)
 	t.printf("\n")
+}
+
+// shortfalls are the numbers behind c's resource rejections, or nil.
+func (t *textWriter) shortfalls(c *recorder.Cycle) *recorder.Shortfalls {
+	if t.short == nil {
+		return nil
+	}
+	return t.short(c)
 }
 
 func (t *textWriter) preFilter(c *recorder.Cycle) {
@@ -162,6 +176,7 @@ func (t *textWriter) filter(c *recorder.Cycle) {
 	default:
 		t.printf("   %d nodes evaluated (of a node set that is unknown), starting at index %d; the search stops after %d feasible node(s).\n", f.Evaluated, c.SearchStart, c.NodesToFind)
 	}
+	sh := t.shortfalls(c)
 	rows := 0
 	for _, i := range f.Feasible {
 		if rows < maxRows {
@@ -176,6 +191,11 @@ func (t *textWriter) filter(c *recorder.Cycle) {
 				plugin = f.Plugins[r.Plugin]
 			}
 			t.printf("   ✗ %-30s %s: %s%s\n", c.NodeName(r.Node), plugin, r.Code, reasons(r.Code, r.Reasons))
+			if sh != nil {
+				for _, s := range sh.Nodes[r.Node] {
+					t.printf("     %s\n", narrate.Shortfall(s))
+				}
+			}
 			if n := narrate.Nominated(r.Nominated); n != "" {
 				t.printf("     %-30s (%s)\n", "", n)
 			}
