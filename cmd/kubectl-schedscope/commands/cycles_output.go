@@ -42,6 +42,17 @@ type cyclesOutput struct {
 	shortfalls map[int]*recorder.Shortfalls
 }
 
+// summary is what follows the cycles, with warnings (text prints them in
+// its header) and the problems found.
+func (o *cyclesOutput) summary(warnings []string) runSummary {
+	for _, p := range o.problems {
+		warnings = append(warnings, p.Error())
+	}
+	s := summaryOf(warnings, o.pods, o.cluster, o.suggest)
+	s.stopped = o.stopped
+	return s
+}
+
 // shortfall is the numbers behind c's resource rejections, or nil.
 func (o *cyclesOutput) shortfall(c *recorder.Cycle) *recorder.Shortfalls { return o.shortfalls[c.Seq] }
 
@@ -98,6 +109,7 @@ func (o *cyclesOutput) print(w io.Writer, format string) error {
 		if o.story && len(o.pods) == 1 {
 			md.story(o.pods[0], o.cycles)
 		}
+		md.summary(o.summary(o.warnings))
 		return md.err
 	}
 	if format == "html" {
@@ -106,6 +118,7 @@ func (o *cyclesOutput) print(w io.Writer, format string) error {
 		for _, c := range o.cycles {
 			h.cycle(c)
 		}
+		h.summary(o.summary(o.warnings))
 		h.end()
 		return h.err
 	}
@@ -121,11 +134,7 @@ func (o *cyclesOutput) print(w io.Writer, format string) error {
 	if o.story && len(o.pods) == 1 {
 		t.story(o.pods[0], o.cycles)
 	}
-	t.podStates(o.pods, o.suggest)
-	t.cluster(o.cluster)
-	if o.stopped != "" {
-		t.printf("%s\n", o.stopped)
-	}
+	t.summary(o.summary(nil))
 	return t.err
 }
 

@@ -218,3 +218,45 @@ func (h *htmlWriter) score(c *recorder.Cycle) {
 		h.printf("<p class=\"dim\">… and %d more node(s).</p>\n", len(order)-maxTableRows)
 	}
 }
+
+// summary lists what follows the cycles, as explain's text ends: the
+// warnings, the pods not bound with what each needs, and what the
+// controllers left at the end of the run.
+func (h *htmlWriter) summary(s runSummary) {
+	if len(s.warnings)+len(s.notBound)+len(s.cluster) == 0 && s.stopped == "" {
+		return
+	}
+	h.printf("<h2 id=\"summary\">Summary</h2>\n")
+	if len(s.warnings) > 0 {
+		h.printf("<h3>Warnings</h3>\n<ul>\n")
+		for _, w := range s.warnings {
+			h.printf("<li>%s</li>\n", esc(w))
+		}
+		h.printf("</ul>\n")
+	}
+	if len(s.notBound) > 0 {
+		h.printf("<h3>%s</h3>\n<ul>\n", esc(upperFirst(s.notBoundTitle())))
+		for _, p := range s.notBound {
+			h.printf("<li><code>%s</code> — %s", esc(p.who), esc(p.state))
+			if len(p.more) > 0 {
+				h.printf("<ul>")
+				for _, l := range p.more {
+					h.printf("<li>%s</li>", esc(l))
+				}
+				h.printf("</ul>")
+			}
+			h.printf("</li>\n")
+		}
+		h.printf("</ul>\n")
+	}
+	if len(s.cluster) > 0 {
+		h.printf("<h3>%s</h3>\n<ul>\n", esc(upperFirst(clusterTitle)))
+		for _, l := range s.cluster {
+			h.printf("<li>%s</li>\n", esc(l))
+		}
+		h.printf("</ul>\n")
+	}
+	if s.stopped != "" {
+		h.printf("<p>%s</p>\n", esc(s.stopped))
+	}
+}

@@ -246,3 +246,45 @@ func (m *markdownWriter) story(p recorder.PodState, cycles []*recorder.Cycle) {
 		m.printf("- `%s` **cycle %d** (attempt %d): %s\n", c.Start.UTC().Format("15:04:05.000"), c.Seq, c.Attempt, cell(narrate.Outcome(c.Outcome)))
 	}
 }
+
+// summary writes what follows the cycles, as explain's text ends: the
+// warnings, the pods not bound with what each needs, and what the
+// controllers left at the end of the run.
+func (m *markdownWriter) summary(s runSummary) {
+	if len(s.warnings)+len(s.notBound)+len(s.cluster) == 0 && s.stopped == "" {
+		return
+	}
+	m.printf("\n## Summary\n")
+	if len(s.warnings) > 0 {
+		m.printf("\n**Warnings**\n\n")
+		for _, w := range s.warnings {
+			m.printf("- %s\n", cell(w))
+		}
+	}
+	if len(s.notBound) > 0 {
+		m.printf("\n**%s**\n\n", cell(upperFirst(s.notBoundTitle())))
+		for _, p := range s.notBound {
+			m.printf("- `%s` — %s\n", cell(p.who), cell(p.state))
+			for _, l := range p.more {
+				m.printf("  - %s\n", cell(l))
+			}
+		}
+	}
+	if len(s.cluster) > 0 {
+		m.printf("\n**%s**\n\n", cell(upperFirst(clusterTitle)))
+		for _, l := range s.cluster {
+			m.printf("- %s\n", cell(l))
+		}
+	}
+	if s.stopped != "" {
+		m.printf("\n%s\n", cell(s.stopped))
+	}
+}
+
+// upperFirst capitalizes a title's first letter.
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

@@ -29,6 +29,7 @@ func printCycles(w io.Writer, format string, h recorder.Header, source string, p
 			}
 			md.cycle(c)
 		}
+		md.summary(summaryOf(problemTexts(problems), pods, nil, nil))
 		return md.err
 	}
 	if format == "html" {
@@ -40,6 +41,7 @@ func printCycles(w io.Writer, format string, h recorder.Header, source string, p
 			}
 			hw.cycle(c)
 		}
+		hw.summary(summaryOf(problemTexts(problems), pods, nil, nil))
 		hw.end()
 		return hw.err
 	}
@@ -56,7 +58,7 @@ func printCycles(w io.Writer, format string, h recorder.Header, source string, p
 		for _, ob := range observed {
 			t.observed(ob)
 		}
-		t.podStates(pods, nil)
+		t.summary(summaryOf(nil, pods, nil, nil))
 		return t.err
 	}
 	doc := export.NewDocument(h, nil, observed)
@@ -130,4 +132,14 @@ func printCycles(w io.Writer, format string, h recorder.Header, source string, p
 	}
 	_, err = w.Write(append(after, '\n'))
 	return err
+}
+
+// problemTexts are the problems found in a recording, as the warnings of a
+// Markdown or HTML summary.
+func problemTexts(problems []error) []string {
+	var out []string
+	for _, p := range problems {
+		out = append(out, p.Error())
+	}
+	return out
 }

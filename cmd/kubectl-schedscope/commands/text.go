@@ -475,64 +475,30 @@ func (t *textWriter) story(p recorder.PodState, cycles []*recorder.Cycle) {
 	t.printf("\n")
 }
 
-// podStates ends the text with one line per pod that is not bound (nor
-// arrived bound, nor deleted): its state, the message kubectl describe would
-// show, for a pod never attempted what would let the scheduler try it, and
-// for one the scheduler found no node for, suggest's command (when set).
-func (t *textWriter) podStates(pods []recorder.PodState, suggest func(pod string) string) {
-	var open []recorder.PodState
-	for _, p := range pods {
-		if !recorder.Placed(p.State) {
-			open = append(open, p)
+// summary ends the text: one line per pod that is not bound (nor arrived
+// bound, nor deleted) with its state and the message kubectl describe
+// would show, then what it needs (a hint for a pod never attempted, its
+// last queue event, suggest's command), each under it; then what the
+// run's controllers left: each workload's pods and where they went, each
+// budget's allowed disruptions, each claim's phase. (The warnings are in
+// the header.)
+func (t *textWriter) summary(s runSummary) {
+	if len(s.notBound) > 0 {
+		t.printf("%s:\n", s.notBoundTitle())
+	}
+	for _, p := range s.notBound {
+		t.printf("  %s  %s\n", p.who, p.state)
+		for _, l := range p.more {
+			t.printf("      %s\n", l)
 		}
 	}
-	if len(open) == 0 {
-		return
+	if len(s.cluster) > 0 {
+		t.printf("%s:\n", clusterTitle)
 	}
-	t.printf("pods not bound (%d of %d):\n", len(open), len(pods))
-	for _, p := range open {
-		line := p.State
-		if p.Node != "" {
-			line += " on " + p.Node
-		}
-		if p.State == recorder.PodBackoff && !p.BackoffUntil.IsZero() {
-			line += fmt.Sprintf(" until %s (after %d attempt(s))", p.BackoffUntil.UTC().Format("15:04:05.000"), p.Attempts)
-		}
-		if msg := narrate.PodMessage(p); msg != "" {
-			line += ": " + msg
-		}
-		who := p.Pod.Key()
-		if p.Pod.Owner != nil {
-			who += " (" + p.Pod.Owner.String() + ")"
-		}
-		t.printf("  %s  %s\n", who, line)
-		indent := strings.Repeat(" ", len([]rune(who)))
-		if hint := narrate.PodHint(p); hint != "" {
-			t.printf("  %s  %s\n", indent, hint)
-		}
-		if n := len(p.Queue); n > 0 {
-			t.printf("  %s  last queue event: %s\n", indent, narrate.QueueEvent(&p.Queue[n-1]))
-		}
-		if suggest != nil && p.State == recorder.PodUnschedulable {
-			t.printf("  %s  what would let it be scheduled: %s\n", indent, suggest(p.Pod.Key()))
-		}
+	for _, l := range s.cluster {
+		t.printf("  %s\n", l)
 	}
-}
-
-// cluster tells what the run's controllers left: each workload's pods and
-// where they went, each budget's allowed disruptions, each claim's phase.
-func (t *textWriter) cluster(st *recorder.ClusterState) {
-	if st == nil || len(st.Workloads)+len(st.Budgets)+len(st.Claims) == 0 {
-		return
-	}
-	t.printf("at the end of the run:\n")
-	for _, w := range st.Workloads {
-		t.printf("  %s\n", visible.String(narrate.Workload(w)))
-	}
-	for _, b := range st.Budgets {
-		t.printf("  %s\n", visible.String(narrate.Budget(b)))
-	}
-	for _, c := range st.Claims {
-		t.printf("  %s\n", visible.String(narrate.Claim(c)))
+	if s.stopped != "" {
+		t.printf("%s\n", s.stopped)
 	}
 }
