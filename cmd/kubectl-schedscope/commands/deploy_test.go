@@ -11,6 +11,7 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -23,10 +24,16 @@ import (
 	"github.com/schedscope/schedscope/recorder/export/otel"
 )
 
-// deployed runs deploy with args and returns the ConfigMap and Deployment
-// it prints.
+// testImage is the image the manifests under test name.
+const testImage = "registry.example/kubectl-schedscope:test"
+
+// deployed runs deploy with args (and --image testImage unless they name
+// one) and returns the ConfigMap and Deployment it prints.
 func deployed(t *testing.T, args ...string) (*v1.ConfigMap, *appsv1.Deployment) {
 	t.Helper()
+	if !slices.Contains(args, "--image") {
+		args = append(args, "--image", testImage)
+	}
 	out, errOut, code := run(t, append([]string{"deploy"}, args...)...)
 	if code != 0 {
 		t.Fatalf("deploy %v: exit %d: %s", args, code, errOut)
@@ -133,4 +140,20 @@ func selfSigned(t *testing.T) (keyPEM, certPEM []byte) {
 		t.Fatal(err)
 	}
 	return pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
+}
+
+// No image is published, so deploy names none by default: without --image
+// it says, in one line, how to build one, and prints nothing to apply.
+func TestDeployNeedsAnImage(t *testing.T) {
+	for _, args := range [][]string{{"deploy"}, {"deploy", "--image", " "}} {
+		out, errOut, code := run(t, args...)
+		if code == 0 || out != "" || !strings.Contains(errOut, "deploy needs --image: no schedscope image is published; build one from .image/Dockerfile") ||
+			strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("%v: exit %d, stdout %d bytes, stderr %q; want one line asking for --image", args, code, len(out), errOut)
+		}
+	}
+	_, d := deployed(t, "--image", "registry.example/schedscope:v1")
+	if got := d.Spec.Template.Spec.Containers[0].Image; got != "registry.example/schedscope:v1" {
+		t.Errorf("image %q, want the one --image names", got)
+	}
 }
