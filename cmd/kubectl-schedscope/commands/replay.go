@@ -206,6 +206,7 @@ func (o *ReplayOptions) print(ctx context.Context) error {
 	var problems []error
 	var observed []*recorder.Observed
 	var queue []*recorder.QueueEvent
+	var cluster *recorder.ClusterState
 	// Where each pod stands, from the cycles as the first pass decodes
 	// them (only a summary of each is kept) and the queue events.
 	var states recorder.PodStateBuilder
@@ -221,6 +222,8 @@ func (o *ReplayOptions) print(ctx context.Context) error {
 			observed = append(observed, ev.Observed)
 		case ev.Queue != nil:
 			queue = append(queue, ev.Queue)
+		case ev.Cluster != nil:
+			cluster = ev.Cluster
 		case errors.As(ev.Problem, &p):
 			problems = append(problems, p.err)
 		case ev.Problem != nil:
@@ -329,7 +332,10 @@ func (o *ReplayOptions) print(ctx context.Context) error {
 		}
 		return recorder.ShortfallsOf(c, u)
 	}
-	if err := printCycles(o.streams.Out, o.Output, header, source, problems, len(places), cycles, observed, pods, marks, short); err != nil {
+	if o.Pod != "" {
+		cluster = nil // what the controllers left is the run's, not the pod's
+	}
+	if err := printCycles(o.streams.Out, o.Output, header, source, problems, len(places), cycles, observed, pods, cluster, marks, short); err != nil {
 		return err
 	}
 	switch {

@@ -239,6 +239,10 @@ func (s *recordingSource) Run(ctx context.Context, send func(tui.Event) bool) er
 				if !put(indexed{event: &tui.Event{Queue: rec.Queue}}) {
 					return
 				}
+			case rec.Cluster != nil:
+				if !put(indexed{event: &tui.Event{Cluster: rec.Cluster}}) {
+					return
+				}
 			}
 		}
 	}()

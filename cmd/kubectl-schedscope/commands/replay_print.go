@@ -15,8 +15,10 @@ import (
 // only one is in memory: text cycle by cycle, and the JSON and YAML
 // documents with their cycles written between the rest of the document.
 // Markdown and HTML also carry marks, the cycles a user marked with a note.
-// short, if set, gives the numbers behind a cycle's resource rejections.
-func printCycles(w io.Writer, format string, h recorder.Header, source string, problems []error, n int, cycles iter.Seq2[*recorder.Cycle, error], observed []*recorder.Observed, pods []recorder.PodState, marks []recorder.Mark, short func(*recorder.Cycle) *recorder.Shortfalls) error {
+// cluster is what a fixture run's controllers left, when the recording
+// holds it; short, if set, gives the numbers behind a cycle's resource
+// rejections.
+func printCycles(w io.Writer, format string, h recorder.Header, source string, problems []error, n int, cycles iter.Seq2[*recorder.Cycle, error], observed []*recorder.Observed, pods []recorder.PodState, cluster *recorder.ClusterState, marks []recorder.Mark, short func(*recorder.Cycle) *recorder.Shortfalls) error {
 	if short == nil {
 		short = func(*recorder.Cycle) *recorder.Shortfalls { return nil }
 	}
@@ -29,7 +31,7 @@ func printCycles(w io.Writer, format string, h recorder.Header, source string, p
 			}
 			md.cycle(c)
 		}
-		md.summary(summaryOf(problemTexts(problems), pods, nil, nil))
+		md.summary(summaryOf(problemTexts(problems), pods, cluster, nil))
 		return md.err
 	}
 	if format == "html" {
@@ -41,7 +43,7 @@ func printCycles(w io.Writer, format string, h recorder.Header, source string, p
 			}
 			hw.cycle(c)
 		}
-		hw.summary(summaryOf(problemTexts(problems), pods, nil, nil))
+		hw.summary(summaryOf(problemTexts(problems), pods, cluster, nil))
 		hw.end()
 		return hw.err
 	}
@@ -58,11 +60,12 @@ func printCycles(w io.Writer, format string, h recorder.Header, source string, p
 		for _, ob := range observed {
 			t.observed(ob)
 		}
-		t.summary(summaryOf(nil, pods, nil, nil))
+		t.summary(summaryOf(nil, pods, cluster, nil))
 		return t.err
 	}
 	doc := export.NewDocument(h, nil, observed)
 	doc.Pods = export.NewPodStates(pods)
+	doc.Cluster = cluster
 	for _, p := range problems {
 		doc.Problems = append(doc.Problems, p.Error())
 	}

@@ -23,6 +23,7 @@ func TestMarkdownAndHTMLCarryTheSummary(t *testing.T) {
 	lines := bytes.SplitAfter(data, []byte("\n"))
 	end := len(bytes.Join(lines[:lineOfKind(t, lines, "cycle", 3)+1], nil))
 	writeFile(t, torn, string(data[:end-5]), 0o600) // tear the last cycle
+	workloads := record(t, "workloads")
 	huge := "Unschedulable: 0/4 nodes are available: 1 node"
 	tests := []struct {
 		name string
@@ -42,6 +43,13 @@ func TestMarkdownAndHTMLCarryTheSummary(t *testing.T) {
 			"**Pods not bound \\(1 of 4\\)**", "- `default/huge` — " + huge}},
 		{"replay html", []string{"replay", rec, "--no-tui", "-o", "html"}, []string{"★ Marked: too big for any node",
 			"<h3>Pods not bound (1 of 4)</h3>", "<li><code>default/huge</code> — " + huge}},
+		// a recording keeps what the controllers left.
+		{"replay markdown of workloads", []string{"replay", workloads, "--no-tui", "-o", "markdown"}, []string{"**At the end of the run**",
+			"- Deployment default/web: 6 of 6 pod\\(s\\) placed"}},
+		{"replay html of workloads", []string{"replay", workloads, "--no-tui", "-o", "html"}, []string{"<h3>At the end of the run</h3>",
+			"<li>Deployment default/web: 6 of 6 pod(s) placed"}},
+		{"replay text of workloads", []string{"replay", workloads, "--no-tui"}, []string{"at the end of the run:\n  Deployment default/web: 6 of 6 pod(s) placed"}},
+		{"verify of workloads", []string{"verify", workloads}, []string{"0 observed bindings, the controllers' end state\n"}},
 		{"replay markdown of a torn recording", []string{"replay", torn, "--no-tui", "-o", "markdown"}, []string{"**Warnings**", "torn record"}},
 		{"replay html of a torn recording", []string{"replay", torn, "--no-tui", "-o", "html"}, []string{"<h3>Warnings</h3>", "torn record"}},
 	}
