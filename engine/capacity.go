@@ -120,15 +120,23 @@ func RunScaled(ctx context.Context, fx *fixture.Fixture, opts Options, kind, nam
 
 // workloadAt finds the workload among the objects fx starts with.
 func workloadAt(fx *fixture.Fixture, kind, namespace, name string) (int, error) {
+	var there []recorder.PodHandle
 	for i, o := range fx.Objects {
-		if fixture.KindName(o) != kind {
+		m, err := fixture.ObjectMeta(o)
+		if err != nil {
 			continue
 		}
-		if m, err := fixture.ObjectMeta(o); err == nil && m.Name == name && m.Namespace == namespace {
+		if k := fixture.KindName(o); k != kind {
+			there = append(there, recorder.PodHandle{Kind: k, Namespace: m.Namespace, Name: m.Name})
+			continue
+		}
+		if m.Name == name && m.Namespace == namespace {
 			return i, nil
 		}
+		there = append(there, recorder.PodHandle{Kind: kind, Namespace: m.Namespace, Name: m.Name})
 	}
-	return -1, fmt.Errorf("%s has no %s %s/%s among the objects it starts with", fx.Name, kind, namespace, name)
+	return -1, fmt.Errorf("%s has no %s %s/%s among the objects it starts with%s", fx.Name, kind, namespace, name,
+		recorder.DidYouMeanWorkload(recorder.PodHandle{Kind: kind, Namespace: namespace, Name: name}, there))
 }
 
 // scaledFixture is fx with its workload at index at asking for n pods

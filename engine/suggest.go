@@ -320,6 +320,17 @@ func (f *Fork) candidates(c *recorder.Cycle, failing map[string][]recorder.Rejec
 			add(recorder.CopyNode{From: n.Name, Node: n.Name + "-copy"}, fmt.Sprintf("add one more node like %s (as %s-copy), empty", n.Name, n.Name), 3)
 		}
 	}
+	// Uncordoning a node clears spec.unschedulable and, as the node
+	// lifecycle controller does then, its cordon taint; offered once a
+	// node, whether NodeUnschedulable or TaintToleration turned it down.
+	uncordoned := map[string]bool{}
+	uncordon := func(n *v1.Node) {
+		if uncordoned[n.Name] {
+			return
+		}
+		uncordoned[n.Name] = true
+		add(uncordonPatch(n), fmt.Sprintf("uncordon node %s (kubectl uncordon %s)", n.Name, n.Name), 1)
+	}
 	pod := f.Pod
 	logger := klog.Background()
 	var used map[string]v1.ResourceList
@@ -341,6 +352,13 @@ func (f *Fork) candidates(c *recorder.Cycle, failing map[string][]recorder.Rejec
 					if t.Effect == v1.TaintEffectPreferNoSchedule || corev1helpers.TolerationsTolerateTaint(logger, pod.Spec.Tolerations, &t, false) {
 						continue
 					}
+					if t.Key == v1.TaintNodeUnschedulable {
+						uncordon(n)
+						continue
+					}
+					if lifecycleTaint(t.Key) {
+						continue // the node's state, not a policy: it goes when the node recovers
+					}
 					tol := v1.Toleration{Key: t.Key, Operator: v1.TolerationOpEqual, Value: t.Value, Effect: t.Effect}
 					if t.Value == "" {
 						tol.Operator, tol.Value = v1.TolerationOpExists, ""
@@ -350,7 +368,7 @@ func (f *Fork) candidates(c *recorder.Cycle, failing map[string][]recorder.Rejec
 					}
 				}
 			case "NodeUnschedulable":
-				add(recorder.PatchNode{Node: n.Name, Patch: `{"spec":{"unschedulable":false}}`, Why: "uncordon node " + n.Name}, "uncordon node "+n.Name, 1)
+				uncordon(n)
 			case "NodeResourcesFit":
 				if used == nil {
 					used = f.requestsOn()
@@ -458,6 +476,35 @@ func labelValue(n *v1.Node, k string) string {
 		return k + "=" + v
 	}
 	return "no label " + k
+}
+
+// lifecycleTaint reports whether a taint is one the node lifecycle puts on
+// a node to say its state (not ready, unreachable, under pressure, cordoned,
+// not initialized by its cloud provider): a pod should not tolerate it to
+// be scheduled; the node recovers, or is uncordoned.
+func lifecycleTaint(key string) bool {
+	return strings.HasPrefix(key, "node.kubernetes.io/") || key == taintUninitialized
+}
+
+// taintUninitialized is the taint a node carries until its cloud provider
+// has initialized it (k8s.io/cloud-provider/api.TaintExternalCloudProvider).
+const taintUninitialized = "node.cloudprovider.kubernetes.io/uninitialized"
+
+// uncordonPatch uncordons node n: spec.unschedulable false and, as the node
+// lifecycle controller removes it then, the cordon taint gone.
+func uncordonPatch(n *v1.Node) recorder.PatchNode {
+	var kept []v1.Taint
+	for _, t := range n.Spec.Taints {
+		if t.Key != v1.TaintNodeUnschedulable {
+			kept = append(kept, t)
+		}
+	}
+	patch := `{"spec":{"unschedulable":false}}`
+	if len(kept) < len(n.Spec.Taints) {
+		taints, _ := json.Marshal(kept) // null when none is left
+		patch = `{"spec":{"unschedulable":false,"taints":` + string(taints) + `}}`
+	}
+	return recorder.PatchNode{Node: n.Name, Patch: patch, Why: "uncordon node " + n.Name}
 }
 
 func taintString(t v1.Taint) string {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/fixtures"
 	"github.com/schedscope/schedscope/recorder"
 )
@@ -22,7 +23,7 @@ func TestSuggestFindsKnownFixes(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]string{
-		"uncordon node cordoned":                                                "cordoned",
+		"uncordon node cordoned (kubectl uncordon cordoned)":                    "cordoned",
 		"tolerate the taint team=ml:NoSchedule (on tainted)":                    "tainted",
 		"drop the pod's nodeSelector tier=batch (node wrong-tier has tier=web)": "wrong-tier",
 	}
@@ -196,5 +197,45 @@ func TestCopiesOnlyOfNodesThePodFitsEmpty(t *testing.T) {
 	}
 	if got := copies(g); !slices.Contains(got, "too-small") {
 		t.Errorf("copies drawn once too-small has 3 cpu and 8Gi: %v; want one of too-small", got)
+	}
+}
+
+// A node the node lifecycle tainted is never fixed by tolerating its taint:
+// the cordon taint is offered as uncordoning (the taint goes with it), and
+// a not-ready node offers nothing.
+func TestSuggestNeverToleratesLifecycleTaints(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	node := func(name, extra string) string {
+		return "apiVersion: v1\nkind: Node\nmetadata: {name: " + name + "}\nspec: {" + extra + "}\n" +
+			"status: {allocatable: {cpu: \"2\", memory: 4Gi, pods: \"110\"}, capacity: {cpu: \"2\", memory: 4Gi, pods: \"110\"}}\n---\n"
+	}
+	data := node("cordoned", "unschedulable: true, taints: [{key: node.kubernetes.io/unschedulable, effect: NoSchedule}, {key: team, value: ml, effect: PreferNoSchedule}]") +
+		node("not-ready", "taints: [{key: node.kubernetes.io/not-ready, effect: NoSchedule}]") +
+		"apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: default}\nspec: {containers: [{name: c, image: nginx, resources: {requests: {cpu: \"1\"}}}]}\n"
+	fx, err := fixture.Load("lifecycle.yaml", []byte(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := ForkAt(ctx, fx, Options{}, ForkTarget{Pod: "web"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Suggest(ctx, f, SuggestOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, s := range res.Suggestions {
+		texts = append(texts, s.Text)
+		if strings.Contains(s.Text, "node.kubernetes.io/") {
+			t.Errorf("suggested %q", s.Text)
+		}
+	}
+	want := recorder.PatchNode{Node: "cordoned", Why: "uncordon node cordoned",
+		Patch: `{"spec":{"unschedulable":false,"taints":[{"key":"team","value":"ml","effect":"PreferNoSchedule"}]}}`}
+	if len(res.Suggestions) != 1 || res.Suggestions[0].Text != "uncordon node cordoned (kubectl uncordon cordoned)" ||
+		res.Suggestions[0].Node != "cordoned" || res.Suggestions[0].Change != want {
+		t.Errorf("suggestions %q (%+v), want uncordoning cordoned alone, by %+v", texts, res.Suggestions, want)
 	}
 }

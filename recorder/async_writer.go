@@ -39,6 +39,9 @@ type asyncItem struct {
 	c *Cycle
 	o *Observed
 	q *QueueEvent
+	// cl is what a fixture run's controllers left, for a writer that
+	// records it (ClusterWriter).
+	cl *ClusterState
 	// gap, when not nil, was dropped just before this record.
 	gap *Dropped
 }
@@ -74,6 +77,10 @@ func (a *AsyncWriter) run() {
 			err = a.w.WriteObserved(it.o)
 		case it.q != nil:
 			err = a.w.WriteQueue(it.q)
+		case it.cl != nil:
+			if cw, ok := a.w.(ClusterWriter); ok {
+				err = cw.WriteCluster(it.cl)
+			}
 		}
 		if err != nil {
 			a.mu.Lock()
@@ -92,6 +99,16 @@ func (a *AsyncWriter) WriteObserved(o *Observed) error { return a.put(asyncItem{
 
 // WriteQueue queues a scheduling queue event, in order with the cycles.
 func (a *AsyncWriter) WriteQueue(e *QueueEvent) error { return a.put(asyncItem{q: e}) }
+
+// ClusterWriter is a RecordWriter that also records what a fixture run's
+// controllers left (a Writer; a live session's RotatingWriter has none).
+type ClusterWriter interface {
+	WriteCluster(*ClusterState) error
+}
+
+// WriteCluster queues what a fixture run's controllers left, after its
+// cycles; a writer that is not a ClusterWriter leaves it out.
+func (a *AsyncWriter) WriteCluster(st *ClusterState) error { return a.put(asyncItem{cl: st}) }
 
 func (a *AsyncWriter) put(it asyncItem) error {
 	if err := a.Err(); err != nil {

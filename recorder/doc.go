@@ -10,7 +10,9 @@
 //     Score, Selection, Reserve … PostBind), node sets, the winner and loss
 //     reasons. pod_state.go: where each pod stands at the end of a run.
 //     unused.go: the kinds of a fixture's objects a run leaves unused.
-//     usage.go: what was placed on each node, rebuilt from cycles' NodeUse.
+//     usage.go: what was placed on each node, rebuilt from cycles' NodeUse;
+//     shortfall.go: the numbers behind a resource rejection (asked, free,
+//     short by) and whether the free capacity is fragmented.
 //     queue_event.go: the scheduling queue's events. cluster_state.go: what
 //     a fixture run's controllers left; lost.go: what a run lost (a
 //     workload not made, a claim not provisioned). pod_handle.go: handles

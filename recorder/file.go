@@ -32,6 +32,10 @@ const (
 	KindDropped = "dropped"
 	// KindQueue records a scheduling queue event (schema version 2).
 	KindQueue = "queue"
+	// KindCluster records what a fixture run's controllers left at its
+	// end (workloads, budgets, claims), written before KindEnd. Readers
+	// that do not know it skip it.
+	KindCluster = "cluster"
 	// KindEnd ends a recording whose writer closed it: nothing more will
 	// be appended, so a reader following the file stops there. It has no
 	// body. A recording without one was cut short, or is still being
@@ -53,13 +57,14 @@ type Dropped struct {
 }
 
 type envelope struct {
-	Kind     string      `json:"kind"`
-	Header   *Header     `json:"header,omitempty"`
-	NodeSet  *NodeSet    `json:"nodeSet,omitempty"`
-	Cycle    *Cycle      `json:"cycle,omitempty"`
-	Observed *Observed   `json:"observed,omitempty"`
-	Queue    *QueueEvent `json:"queue,omitempty"`
-	Dropped  *Dropped    `json:"dropped,omitempty"`
+	Kind     string        `json:"kind"`
+	Header   *Header       `json:"header,omitempty"`
+	NodeSet  *NodeSet      `json:"nodeSet,omitempty"`
+	Cycle    *Cycle        `json:"cycle,omitempty"`
+	Observed *Observed     `json:"observed,omitempty"`
+	Queue    *QueueEvent   `json:"queue,omitempty"`
+	Dropped  *Dropped      `json:"dropped,omitempty"`
+	Cluster  *ClusterState `json:"cluster,omitempty"`
 	// NodeSetAt is the byte offset of the NodeSet record a cycle refers to, so a
 	// reader can open one cycle without reading the file from the start.
 	NodeSetAt int64 `json:"nodeSetAt,omitempty"`
@@ -171,6 +176,11 @@ func (w *Writer) WriteDropped(d *Dropped) error {
 // WriteQueue appends a scheduling queue event.
 func (w *Writer) WriteQueue(e *QueueEvent) error {
 	return w.write(&envelope{Kind: KindQueue, Queue: e})
+}
+
+// WriteCluster appends what a fixture run's controllers left at its end.
+func (w *Writer) WriteCluster(st *ClusterState) error {
+	return w.write(&envelope{Kind: KindCluster, Cluster: st})
 }
 
 // WriteEnd ends the recording: no record may follow.

@@ -3,8 +3,11 @@ package recorder
 import (
 	"fmt"
 	"iter"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/schedscope/schedscope/recorder/input"
 )
 
 // A pod a controller makes has a generated name, which a change to the
@@ -114,7 +117,13 @@ func (h PodHandle) resolve(cycles iter.Seq2[PodRef, string]) (string, error) {
 	pods, placed := h.replicas(cycles)
 	switch {
 	case len(pods) == 0:
-		return "", fmt.Errorf("%s: no pod of %s %s/%s had a scheduling cycle", h, h.Kind, h.Namespace, h.Name)
+		var had []PodHandle
+		for pod := range cycles {
+			if o := pod.Owner; o != nil {
+				had = append(had, PodHandle{Kind: o.Kind, Namespace: pod.Namespace, Name: o.Name})
+			}
+		}
+		return "", fmt.Errorf("%s: no pod of %s %s/%s had a scheduling cycle%s", h, h.Kind, h.Namespace, h.Name, DidYouMeanWorkload(h, had))
 	case h.Replica > len(pods):
 		return "", fmt.Errorf("%s: %s %s/%s has %d replica(s) that had a cycle", h, h.Kind, h.Namespace, h.Name, len(pods))
 	case h.Replica > 0:
@@ -126,6 +135,42 @@ func (h PodHandle) resolve(cycles iter.Seq2[PodRef, string]) (string, error) {
 		}
 	}
 	return pods[0].Key(), nil
+}
+
+// DidYouMeanWorkload names, as handles (deploy/checkout), the workloads
+// among those given that a mistyped handle h may have meant: those of its
+// kind and namespace whose names are a few edits from its name, then
+// those of its name of another kind or in another namespace.
+func DidYouMeanWorkload(h PodHandle, workloads []PodHandle) string {
+	h.Replica = 0
+	var names, others []string
+	for _, w := range workloads {
+		w.Replica = 0
+		if _, known := WorkloadKinds[strings.ToLower(w.Kind)]; !known || w == h {
+			continue
+		}
+		switch {
+		case w.Kind == h.Kind && w.Namespace == h.Namespace:
+			if !slices.Contains(names, w.Name) {
+				names = append(names, w.Name)
+			}
+		case w.Name == h.Name && !slices.Contains(others, w.String()):
+			others = append(others, w.String())
+		}
+	}
+	var near []string
+	for _, n := range input.Closest(h.Name, names) {
+		near = append(near, PodHandle{Kind: h.Kind, Namespace: h.Namespace, Name: n}.String())
+	}
+	for _, o := range others {
+		if !slices.Contains(near, o) {
+			near = append(near, o)
+		}
+	}
+	if len(near) == 0 {
+		return ""
+	}
+	return " (did you mean " + strings.Join(near[:min(len(near), 3)], " or ") + "?)"
 }
 
 // PodHandles gives each pod of a controller that had a cycle its handle

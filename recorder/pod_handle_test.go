@@ -77,3 +77,28 @@ func TestPodHandlesResolve(t *testing.T) {
 		t.Errorf("PodHandles (-want +got):\n%s", diff)
 	}
 }
+
+// A mistyped handle names the workloads it may have meant, as handles.
+func TestDidYouMeanWorkload(t *testing.T) {
+	checkout := PodHandle{Kind: "Deployment", Namespace: "default", Name: "checkout"}
+	agent := PodHandle{Kind: "DaemonSet", Namespace: "default", Name: "agent"}
+	web := PodHandle{Kind: "Deployment", Namespace: "shop", Name: "web"}
+	node := PodHandle{Kind: "Node", Namespace: "", Name: "chekout"}
+	have := []PodHandle{checkout, checkout, agent, web, node}
+	tests := []struct {
+		typed PodHandle
+		want  string
+	}{
+		{PodHandle{Kind: "Deployment", Namespace: "default", Name: "chekout"}, " (did you mean deploy/checkout?)"},
+		{PodHandle{Kind: "Deployment", Namespace: "default", Name: "chekout", Replica: 2}, " (did you mean deploy/checkout?)"},
+		// another kind of the same name, not a name far off of the kind typed.
+		{PodHandle{Kind: "Deployment", Namespace: "default", Name: "agent"}, " (did you mean ds/agent?)"},
+		{PodHandle{Kind: "Deployment", Namespace: "default", Name: "web"}, " (did you mean deploy/shop/web?)"},
+		{PodHandle{Kind: "Deployment", Namespace: "default", Name: "zzz"}, ""},
+	}
+	for _, tc := range tests {
+		if got := DidYouMeanWorkload(tc.typed, have); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.typed, got, tc.want)
+		}
+	}
+}

@@ -18,6 +18,8 @@ type Record struct {
 	Cycle    *Cycle
 	Observed *Observed
 	Queue    *QueueEvent
+	// Cluster is what a fixture run's controllers left (KindCluster).
+	Cluster *ClusterState
 	// Entry is a cycle's index entry, read instead of the Cycle by a
 	// Reader from NewIndexReader.
 	Entry *CycleEntry

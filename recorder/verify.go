@@ -30,6 +30,9 @@ type Summary struct {
 	// Unknown counts records of kinds this build does not know, by kind:
 	// written by a newer schedscope, they are skipped, not problems.
 	Unknown map[string]int
+	// Cluster says the recording holds what a fixture run's controllers
+	// left (KindCluster).
+	Cluster bool
 	// Ended says the recording ends with its writer's end record
 	// (KindEnd): nothing was cut from its end.
 	Ended bool
@@ -100,6 +103,8 @@ func Verify(r io.Reader) (*Summary, error) {
 			s.Observed++
 		case KindQueue:
 			s.Queue++
+		case KindCluster:
+			s.Cluster = true
 		}
 	}
 	s.Unknown = rd.Skipped()

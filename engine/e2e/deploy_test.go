@@ -50,7 +50,7 @@ func TestDeployIsAcceptedUnderRestricted(t *testing.T) {
 
 	var out, errOut bytes.Buffer
 	if code := commands.ExecuteContext(ctx, genericiooptions.IOStreams{Out: &out, ErrOut: &errOut},
-		[]string{"deploy", "--namespace", "flight", "--otlp-endpoint", "http://otel-collector.observability:4317"}); code != 0 {
+		[]string{"deploy", "--namespace", "flight", "--image", "registry.example/kubectl-schedscope:e2e", "--otlp-endpoint", "http://otel-collector.observability:4317"}); code != 0 {
 		t.Fatalf("deploy: %s", errOut.String())
 	}
 	var objs []runtime.Object

@@ -123,6 +123,9 @@ type Filter struct {
 	Discarded   []string      `json:"discarded,omitempty"`
 	Evaluated   int           `json:"evaluated"`
 	PluginCalls []PluginCalls `json:"pluginCalls,omitempty"`
+	// Resources sums up each resource NodeResourcesFit found too little
+	// of, over the nodes it rejected.
+	Resources []ResourceFree `json:"resources,omitempty"`
 }
 
 // NodeStatus is a node's result: the plugin that rejected it (empty
@@ -135,6 +138,34 @@ type NodeStatus struct {
 	// Nominated lists the pods nominated to the node that the filters
 	// counted there (main filter pass only).
 	Nominated []recorder.PodRef `json:"nominated,omitempty"`
+	// Shortfalls are the numbers behind NodeResourcesFit's reasons
+	// (main filter pass only).
+	Shortfalls []Shortfall `json:"shortfalls,omitempty"`
+}
+
+// Shortfall is one resource a node had too little of for the pod: the
+// pod's request, the node's allocatable, what was requested there already,
+// what was free and by how much the pod was short (recorder.Shortfall).
+type Shortfall struct {
+	Resource    string `json:"resource"`
+	Asked       int64  `json:"asked"`
+	Allocatable int64  `json:"allocatable"`
+	Requested   int64  `json:"requested"`
+	Free        int64  `json:"free"`
+	Short       int64  `json:"short"`
+}
+
+// ResourceFree sums up a resource the pod was short of over the nodes
+// NodeResourcesFit rejected (recorder.ResourceFree).
+type ResourceFree struct {
+	recorder.ResourceFree
+	// TooLarge says the pod asks more than any of those nodes has
+	// allocatable; Fragmented that they had enough in all but not one
+	// of them on its own.
+	TooLarge   bool `json:"tooLarge"`
+	Fragmented bool `json:"fragmented"`
+	// Text words it (narrate.ResourceFree).
+	Text string `json:"text"`
 }
 
 // PluginCalls is a Filter plugin's summed time and number of calls.
@@ -379,6 +410,27 @@ func NewCycle(c *recorder.Cycle) Cycle {
 	for _, t := range c.Timings {
 		e.Timings = append(e.Timings, PhaseDuration{Phase: t.Phase, Duration: Duration(t.Duration)})
 	}
+	return e
+}
+
+// WithShortfalls adds to e, the export of c, the numbers behind c's
+// resource rejections (s, recorder.ShortfallsOf; nil adds nothing).
+func (e Cycle) WithShortfalls(c *recorder.Cycle, s *recorder.Shortfalls) Cycle {
+	if s == nil || e.Filter == nil || c.Filter == nil || len(e.Filter.Rejected) != len(c.Filter.Rejected) {
+		return e
+	}
+	f := *e.Filter
+	f.Rejected = append([]NodeStatus(nil), f.Rejected...)
+	for i, r := range c.Filter.Rejected {
+		for _, sh := range s.Nodes[r.Node] {
+			f.Rejected[i].Shortfalls = append(f.Rejected[i].Shortfalls, Shortfall{Resource: sh.Resource, Asked: sh.Asked,
+				Allocatable: sh.Allocatable, Requested: sh.Requested, Free: sh.Free(), Short: sh.Short()})
+		}
+	}
+	for _, rf := range s.Resources {
+		f.Resources = append(f.Resources, ResourceFree{ResourceFree: rf, TooLarge: rf.TooLarge(), Fragmented: rf.Fragmented(), Text: narrate.ResourceFree(rf)})
+	}
+	e.Filter = &f
 	return e
 }
 

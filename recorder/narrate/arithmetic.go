@@ -127,8 +127,12 @@ func ScoreArithmetic(plugin string, in ScoreInputs, raw int64) (Arithmetic, bool
 
 // Quantity spells an amount of resource r as allocatable lists it: cpu in
 // cores or millicores, memory and ephemeral storage in binary units,
-// others as counts.
+// others as counts; below zero (an overcommitted node's free) with a
+// minus sign.
 func Quantity(r string, v int64) string {
+	if v < 0 {
+		return "−" + Quantity(r, -v)
+	}
 	switch r {
 	case "cpu":
 		if v%1000 == 0 {

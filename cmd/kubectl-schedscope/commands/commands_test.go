@@ -111,6 +111,17 @@ func TestBadInputIsOneLineError(t *testing.T) {
 	}
 }
 
+// A missing file's name (with its extension, or a path) is a file that is
+// not there: one line, not the embedded fixtures' list.
+func TestMissingFixtureFileIsOneLine(t *testing.T) {
+	for _, name := range []string{"it3.yaml", "it3.yml", filepath.Join("dir", "it3")} {
+		_, errOut, code := run(t, "explain", "-f", name)
+		if code != 1 || !strings.HasPrefix(errOut, "error: "+name+": no such file, nor an embedded fixture") || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("-f %s: exit %d, stderr %q; want one line", name, code, errOut)
+		}
+	}
+}
+
 // TestMistypedFixtureListsWhatEachTeaches: -f with a name that is neither
 // a file nor an embedded fixture fails in one error line naming the
 // closest, then lists the embedded fixtures with what each teaches.
@@ -140,5 +151,26 @@ func TestVersion(t *testing.T) {
 	out, _, code := run(t, "version")
 	if code != 0 || !strings.Contains(out, "kube-scheduler v1.37.1") {
 		t.Errorf("exit %d, output %q", code, out)
+	}
+}
+
+// A mistyped subcommand or workload handle is answered in one line with
+// what it may have meant.
+func TestDidYouMean(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"explian"}, `error: unknown command "explian" for "kubectl schedscope" (did you mean explain?)`},
+		{[]string{"replya", "x.rec"}, `(did you mean replay?)`},
+		{[]string{"capacity", "-f", "deployment", "deploy/wbe"}, "has no Deployment default/wbe among the objects it starts with (did you mean deploy/web?)"},
+		{[]string{"capacity", "-f", "workloads", "deploy/agent"}, "(did you mean ds/agent?)"},
+		{[]string{"explain", "-f", "deployment", "--pod", "deploy/wbe#2"}, "no pod of Deployment default/wbe had a scheduling cycle (did you mean deploy/web?)"},
+	}
+	for _, tc := range tests {
+		_, errOut, code := run(t, tc.args...)
+		if code == 0 || !strings.Contains(errOut, tc.want) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q; want one line with %q", tc.args, code, errOut, tc.want)
+		}
 	}
 }

@@ -12,7 +12,7 @@ import (
 
 // liveControl pauses, steps and breaks the engine for the TUI. The engine calls
 // Gate before each scheduling cycle and Observe after each recorded cycle; the
-// TUI calls the tui.Controller methods. Once closed (the run ended or the
+// TUI calls the source.Controller methods. Once closed (the run ended or the
 // session is over) the controls change nothing and report nothing.
 type liveControl struct {
 	mu     sync.Mutex

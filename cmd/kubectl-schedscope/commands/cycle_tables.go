@@ -34,8 +34,9 @@ type matrixRow struct {
 }
 
 // filterMatrix is c's filter matrix: the nodes that passed, then those
-// rejected, at most maxTableRows; more counts the rows left out.
-func filterMatrix(c *recorder.Cycle) (rows []matrixRow, more int) {
+// rejected, at most maxTableRows; more counts the rows left out. A
+// rejection for resources carries its numbers (sh, when known).
+func filterMatrix(c *recorder.Cycle, sh *recorder.Shortfalls) (rows []matrixRow, more int) {
 	f := c.Filter
 	skipped := map[string]bool{}
 	for _, p := range f.Skipped {
@@ -71,6 +72,13 @@ func filterMatrix(c *recorder.Cycle) (rows []matrixRow, more int) {
 		}
 		if len(r.Reasons) > 0 {
 			why += ": " + strings.Join(r.Reasons, "; ")
+		}
+		if sh != nil && len(sh.Nodes[r.Node]) > 0 {
+			var numbers []string
+			for _, s := range sh.Nodes[r.Node] {
+				numbers = append(numbers, narrate.Shortfall(s))
+			}
+			why += " — " + strings.Join(numbers, "; ")
 		}
 		add(c.NodeName(r.Node), r.Plugin, why)
 	}
@@ -122,3 +130,96 @@ func scoreOrder(s *recorder.ScorePhase) []int {
 	sort.SliceStable(order, func(a, b int) bool { return s.Totals[order[a]] > s.Totals[order[b]] })
 	return order
 }
+
+// resourcesFree words, when no node was feasible, each resource the pod
+// was short of summed over the nodes NodeResourcesFit rejected: the most
+// free on one node, and whether the free capacity is fragmented.
+func resourcesFree(c *recorder.Cycle, sh *recorder.Shortfalls) []string {
+	if sh == nil || c.Filter == nil || len(c.Filter.Feasible) > 0 {
+		return nil
+	}
+	var out []string
+	for _, rf := range sh.Resources {
+		out = append(out, narrate.ResourceFree(rf))
+	}
+	return out
+}
+
+// A runSummary is what the outputs print after the cycles: the warnings,
+// each pod not bound with what is known of it, and what the controllers
+// left at the end of the run. Text, Markdown and HTML each format it.
+type runSummary struct {
+	warnings []string
+	// notBound are the pods that ended without a node, of pods in all.
+	notBound []notBoundPod
+	pods     int
+	// cluster are the workloads, budgets and claims at the end, one line
+	// each (narrate.Workload, Budget, Claim).
+	cluster []string
+	// stopped says the run stopped before the fixture's end.
+	stopped string
+}
+
+// A notBoundPod is one pod that ended without a node: who (with its owner),
+// where it stands with the message kubectl describe would show, and the
+// lines that follow (a hint, its last queue event, suggest's command).
+type notBoundPod struct {
+	who, state string
+	more       []string
+}
+
+// summaryOf gathers what follows the cycles. suggest, if set, names the
+// command that searches what would let an unschedulable pod be scheduled.
+func summaryOf(warnings []string, pods []recorder.PodState, cluster *recorder.ClusterState, suggest func(pod string) string) runSummary {
+	s := runSummary{warnings: warnings, pods: len(pods)}
+	for _, p := range pods {
+		if recorder.Placed(p.State) {
+			continue
+		}
+		line := p.State
+		if p.Node != "" {
+			line += " on " + p.Node
+		}
+		if p.State == recorder.PodBackoff && !p.BackoffUntil.IsZero() {
+			line += fmt.Sprintf(" until %s (after %d attempt(s))", p.BackoffUntil.UTC().Format("15:04:05.000"), p.Attempts)
+		}
+		if msg := narrate.PodMessage(p); msg != "" {
+			line += ": " + msg
+		}
+		who := p.Pod.Key()
+		if p.Pod.Owner != nil {
+			who += " (" + p.Pod.Owner.String() + ")"
+		}
+		nb := notBoundPod{who: who, state: line}
+		if hint := narrate.PodHint(p); hint != "" {
+			nb.more = append(nb.more, hint)
+		}
+		if n := len(p.Queue); n > 0 {
+			nb.more = append(nb.more, "last queue event: "+narrate.QueueEvent(&p.Queue[n-1]))
+		}
+		if suggest != nil && p.State == recorder.PodUnschedulable {
+			nb.more = append(nb.more, "what would let it be scheduled: "+suggest(p.Pod.Key()))
+		}
+		s.notBound = append(s.notBound, nb)
+	}
+	if cluster != nil {
+		for _, w := range cluster.Workloads {
+			s.cluster = append(s.cluster, narrate.Workload(w))
+		}
+		for _, b := range cluster.Budgets {
+			s.cluster = append(s.cluster, narrate.Budget(b))
+		}
+		for _, c := range cluster.Claims {
+			s.cluster = append(s.cluster, narrate.Claim(c))
+		}
+	}
+	return s
+}
+
+// notBoundTitle heads the pods not bound.
+func (s runSummary) notBoundTitle() string {
+	return fmt.Sprintf("pods not bound (%d of %d)", len(s.notBound), s.pods)
+}
+
+// clusterTitle heads what the controllers left.
+const clusterTitle = "at the end of the run"

@@ -36,7 +36,25 @@ type cyclesOutput struct {
 	// suggest, if set, is the command that searches what would let a pod
 	// be scheduled (explain); text names it under each such pod.
 	suggest func(pod string) string
+	// shortfalls are the numbers behind each cycle's resource rejections,
+	// by Seq (recorder.RunShortfalls over the whole run, before a pod's
+	// cycles are picked out).
+	shortfalls map[int]*recorder.Shortfalls
 }
+
+// summary is what follows the cycles, with warnings (text prints them in
+// its header) and the problems found.
+func (o *cyclesOutput) summary(warnings []string) runSummary {
+	for _, p := range o.problems {
+		warnings = append(warnings, p.Error())
+	}
+	s := summaryOf(warnings, o.pods, o.cluster, o.suggest)
+	s.stopped = o.stopped
+	return s
+}
+
+// shortfall is the numbers behind c's resource rejections, or nil.
+func (o *cyclesOutput) shortfall(c *recorder.Cycle) *recorder.Shortfalls { return o.shortfalls[c.Seq] }
 
 // validOutput checks an --output value.
 func validOutput(format string) error {
@@ -61,6 +79,9 @@ func validCyclesOutput(format string) error {
 func (o *cyclesOutput) print(w io.Writer, format string) error {
 	if format == "json" || format == "yaml" {
 		doc := export.NewDocument(o.header, o.cycles, o.observed)
+		for i, c := range o.cycles {
+			doc.Cycles[i] = doc.Cycles[i].WithShortfalls(c, o.shortfall(c))
+		}
 		doc.Warnings = o.warnings
 		for _, p := range o.problems {
 			doc.Problems = append(doc.Problems, p.Error())
@@ -80,7 +101,7 @@ func (o *cyclesOutput) print(w io.Writer, format string) error {
 		return err
 	}
 	if format == "markdown" {
-		md := &markdownWriter{w: w}
+		md := &markdownWriter{w: w, short: o.shortfall}
 		md.header(o.header, o.source)
 		for _, c := range o.cycles {
 			md.cycle(c)
@@ -88,18 +109,21 @@ func (o *cyclesOutput) print(w io.Writer, format string) error {
 		if o.story && len(o.pods) == 1 {
 			md.story(o.pods[0], o.cycles)
 		}
+		md.summary(o.summary(o.warnings))
 		return md.err
 	}
 	if format == "html" {
-		h := &htmlWriter{w: w}
+		h := &htmlWriter{w: w, short: o.shortfall}
 		h.begin(o.header, o.source)
 		for _, c := range o.cycles {
 			h.cycle(c)
 		}
+		h.summary(o.summary(o.warnings))
 		h.end()
 		return h.err
 	}
 	t := newTextWriter(w)
+	t.short = o.shortfall
 	t.header(o.header, o.source, o.warnings)
 	for _, c := range o.cycles {
 		t.cycle(c)
@@ -110,11 +134,7 @@ func (o *cyclesOutput) print(w io.Writer, format string) error {
 	if o.story && len(o.pods) == 1 {
 		t.story(o.pods[0], o.cycles)
 	}
-	t.podStates(o.pods, o.suggest)
-	t.cluster(o.cluster)
-	if o.stopped != "" {
-		t.printf("%s\n", o.stopped)
-	}
+	t.summary(o.summary(nil))
 	return t.err
 }
 

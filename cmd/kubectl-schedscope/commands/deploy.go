@@ -47,7 +47,7 @@ type DeployOptions struct {
 func NewCmdDeploy(streams genericiooptions.IOStreams) *cobra.Command {
 	o := &DeployOptions{streams: streams}
 	cmd := &cobra.Command{
-		Use:   "deploy [--namespace NS] [--otlp-endpoint URL] [--config FILE] [--image IMAGE]",
+		Use:   "deploy --image IMAGE [--namespace NS] [--otlp-endpoint URL] [--config FILE]",
 		Short: "Print the manifests of an in-cluster flight recorder: live --no-tui --record, as a Deployment",
 		Long: "deploy prints, as rbac does, what runs schedscope inside the cluster as a flight recorder: a namespace\n" +
 			"held to the restricted Pod Security Standard, a ServiceAccount with the read-only ClusterRole live needs and its\n" +
@@ -56,8 +56,9 @@ func NewCmdDeploy(streams genericiooptions.IOStreams) *cobra.Command {
 			"  kubectl-schedscope live --no-tui -A --record /var/lib/schedscope/flight.ssr [--otlp-endpoint URL]\n" +
 			"non-root, on a read-only root filesystem, without privilege escalation or capabilities, with resources\n" +
 			"requested and liveness and readiness probes on --health-addr. Nothing is sent to the cluster:\n" +
-			"  kubectl schedscope deploy --otlp-endpoint http://otel-collector.observability:4317 | kubectl apply -f -\n" +
-			"Copy a recording out with kubectl cp, and open it with replay. The README says how to build the image.",
+			"  kubectl schedscope deploy --image REGISTRY/kubectl-schedscope:TAG --otlp-endpoint http://otel-collector.observability:4317 | kubectl apply -f -\n" +
+			"Copy a recording out with kubectl cp, and open it with replay. No image is published: build one from\n" +
+			".image/Dockerfile (docker build -f .image/Dockerfile -t REGISTRY/kubectl-schedscope:TAG .) and push it.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			silenceKlog()
@@ -71,7 +72,7 @@ func NewCmdDeploy(streams genericiooptions.IOStreams) *cobra.Command {
 	}
 	cmd.Flags().StringVarP(&o.Namespace, "namespace", "n", "schedscope", "namespace to run in")
 	cmd.Flags().BoolVar(&o.CreateNamespace, "create-namespace", true, "print the namespace too, labelled to enforce the restricted Pod Security Standard (false: it exists)")
-	cmd.Flags().StringVar(&o.Image, "image", "schedscope/kubectl-schedscope:"+engine.Version, "container image with kubectl-schedscope as its entrypoint (README: Fleet)")
+	cmd.Flags().StringVar(&o.Image, "image", "", "container image with kubectl-schedscope as its entrypoint, built from .image/Dockerfile (required: none is published; README: Fleet)")
 	cmd.Flags().StringVar(&o.Config, "config", "", "the cluster's KubeSchedulerConfiguration file, put in the ConfigMap (default: kube-scheduler's default profile)")
 	o.gates.addFlag(cmd.Flags())
 	cmd.Flags().StringVar(&o.OTLPEndpoint, "otlp-endpoint", "", "send every cycle as a trace to this OTLP endpoint, from inside the cluster (e.g. http://otel-collector.observability:4317)")
@@ -137,6 +138,11 @@ func (o *DeployOptions) manifests(cmd *cobra.Command) ([]byte, error) {
 			return nil, fmt.Errorf("%s: %w", o.Config, err)
 		}
 		config, opts.Config = b, cfg
+	}
+	// No schedscope image is published: a default would name one that
+	// does not exist, and a pod that never starts once applied.
+	if strings.TrimSpace(o.Image) == "" {
+		return nil, errorf("deploy needs --image: no schedscope image is published; build one from .image/Dockerfile (docker build -f .image/Dockerfile -t REGISTRY/kubectl-schedscope:TAG .) and push it where the cluster pulls from")
 	}
 	role, err := clusterRole(cmd.Context(), opts)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -24,10 +25,16 @@ import (
 	"github.com/schedscope/schedscope/recorder/export/otel"
 )
 
-// deployed runs deploy with args and returns the ConfigMap and Deployment
-// it prints.
+// testImage is the image the manifests under test name.
+const testImage = "registry.example/kubectl-schedscope:test"
+
+// deployed runs deploy with args (and --image testImage unless they name
+// one) and returns the ConfigMap and Deployment it prints.
 func deployed(t *testing.T, args ...string) (*v1.ConfigMap, *appsv1.Deployment) {
 	t.Helper()
+	if !slices.Contains(args, "--image") {
+		args = append(args, "--image", testImage)
+	}
 	out, errOut, code := run(t, append([]string{"deploy"}, args...)...)
 	if code != 0 {
 		t.Fatalf("deploy %v: exit %d: %s", args, code, errOut)
@@ -141,8 +148,24 @@ func selfSigned(t *testing.T) (keyPEM, certPEM []byte) {
 // reads under them.
 func TestDeployPassesFeatureGates(t *testing.T) {
 	t.Cleanup(func() { _ = featuregates.Reset() })
-	out, errOut, code := run(t, "deploy", "--feature-gates=GenericWorkload=true")
+	out, errOut, code := run(t, "deploy", "--image", "registry.example/schedscope:v1", "--feature-gates=GenericWorkload=true")
 	if code != 0 || !strings.Contains(out, "- --feature-gates\n        - GenericWorkload=true\n") || !strings.Contains(out, "podgroups") {
 		t.Errorf("deploy --feature-gates=GenericWorkload=true: exit %d (%s), want live's args and the role to follow:\n%s", code, errOut, out)
+	}
+}
+
+// No image is published, so deploy names none by default: without --image
+// it says, in one line, how to build one, and prints nothing to apply.
+func TestDeployNeedsAnImage(t *testing.T) {
+	for _, args := range [][]string{{"deploy"}, {"deploy", "--image", " "}} {
+		out, errOut, code := run(t, args...)
+		if code == 0 || out != "" || !strings.Contains(errOut, "deploy needs --image: no schedscope image is published; build one from .image/Dockerfile") ||
+			strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("%v: exit %d, stdout %d bytes, stderr %q; want one line asking for --image", args, code, len(out), errOut)
+		}
+	}
+	_, d := deployed(t, "--image", "registry.example/schedscope:v1")
+	if got := d.Spec.Template.Spec.Containers[0].Image; got != "registry.example/schedscope:v1" {
+		t.Errorf("image %q, want the one --image names", got)
 	}
 }

@@ -17,7 +17,7 @@
 // mode; whatif_scale.go is whatif --scale), and capacity.go. The last two run
 // the fixture whole, again and again (simulate.go: wholeRuns).
 //
-// Every session comes from a tui.Source, which the debugger (tui.Run) and the
+// Every session comes from a source.Source, which the debugger (tui.Run) and the
 // headless outputs (headless.go: consume) read alike: fixture_source.go, a
 // fixture's run (sim, explain, record, suggest, diff); replay_index.go, a
 // recording (replay, with the files its index entries are opened from;

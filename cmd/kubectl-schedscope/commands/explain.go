@@ -28,6 +28,8 @@ type ExplainOptions struct {
 	// the run lost an object (recorder.Lost).
 	ExitCode bool
 	lost     []recorder.Lost
+	// shortfalls are the numbers behind each cycle's resource rejections.
+	shortfalls map[int]*recorder.Shortfalls
 }
 
 // NewCmdExplain prints every scheduling cycle of a fixture, headlessly.
@@ -113,6 +115,7 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 		warnings = append(warnings, narrate.Lost(l))
 	}
 	sortCycles(cycles)
+	o.shortfalls = recorder.RunShortfalls(cycles)
 	pods := recorder.PodStates(cycles, never, queue)
 	// What explain prints for the user to run next names a controller's
 	// pod by its handle (deploy/web#2), which a changed fixture keeps.
@@ -148,7 +151,7 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 		pods = kept
 		cycles, _ = podCycles(cycles, o.Pod, fx.Name)
 	}
-	out := cyclesOutput{header: header, source: "fixture " + fx.Name, warnings: append(slices.Clone(fx.Warnings), warnings...), problems: problems, cycles: cycles, pods: pods, story: o.Pod != "", cluster: cluster, suggest: suggest}
+	out := cyclesOutput{header: header, source: "fixture " + fx.Name, warnings: append(slices.Clone(fx.Warnings), warnings...), problems: problems, cycles: cycles, pods: pods, story: o.Pod != "", cluster: cluster, suggest: suggest, shortfalls: o.shortfalls}
 	if n := o.source.stoppedEarly(); n > 0 {
 		out.stopped = fmt.Sprintf("the run stopped once nothing left could change %s's story: the %d pending pod(s) after it did not arrive", visible.String(o.Pod), n)
 	}
@@ -223,7 +226,7 @@ func (o *ExplainOptions) printWorkload(header recorder.Header, fx *fixture.Fixtu
 		return errorf("no %s %s/%s in %s; its workloads are %s", kind, ns, name, fx.Name, listSome(others, 20))
 	}
 	out := cyclesOutput{header: header, source: "fixture " + fx.Name, warnings: append(slices.Clone(fx.Warnings), warnings...),
-		problems: problems, cycles: keptCycles, pods: keptPods, cluster: st, suggest: suggest}
+		problems: problems, cycles: keptCycles, pods: keptPods, cluster: st, suggest: suggest, shortfalls: o.shortfalls}
 	return o.finish(out, problems, keptPods)
 }
 

@@ -12,7 +12,7 @@ import (
 	"github.com/schedscope/schedscope/recorder/source"
 )
 
-// fixtureSource is a fixture's run as a tui.Source: the header, each queue
+// fixtureSource is a fixture's run as a source.Source: the header, each queue
 // event and each cycle as it finishes, and at the end the pods that never
 // got a cycle, the engine's final state and Done. sim shows it; explain,
 // record, suggest and diff read it headlessly.

@@ -22,6 +22,17 @@ type htmlWriter struct {
 	err error
 	// marks are the cycles a user marked, quoted in their cycle's section.
 	marks []recorder.Mark
+	// short, if set, gives the numbers behind a cycle's resource
+	// rejections (recorder.ShortfallsOf).
+	short func(*recorder.Cycle) *recorder.Shortfalls
+}
+
+// shortfalls are the numbers behind c's resource rejections, or nil.
+func (h *htmlWriter) shortfalls(c *recorder.Cycle) *recorder.Shortfalls {
+	if h.short == nil {
+		return nil
+	}
+	return h.short(c)
 }
 
 func (h *htmlWriter) printf(format string, a ...any) {
@@ -109,7 +120,8 @@ func (h *htmlWriter) filter(c *recorder.Cycle) {
 		h.printf("<th title=\"%s\">%s</th>", esc(p), esc(narrate.Abbrev(p)))
 	}
 	h.printf("<th>result</th></tr>\n")
-	rows, more := filterMatrix(c)
+	sh := h.shortfalls(c)
+	rows, more := filterMatrix(c, sh)
 	for _, r := range rows {
 		h.printf("<tr><td class=\"node\">%s</td>", esc(r.node))
 		for i, k := range r.cells {
@@ -129,6 +141,13 @@ func (h *htmlWriter) filter(c *recorder.Cycle) {
 	h.printf("</table>\n")
 	if more > 0 {
 		h.printf("<p class=\"dim\">… and %d more node(s).</p>\n", more)
+	}
+	if free := resourcesFree(c, sh); len(free) > 0 {
+		h.printf("<ul>\n")
+		for _, l := range free {
+			h.printf("<li>%s</li>\n", esc(l))
+		}
+		h.printf("</ul>\n")
 	}
 	var legend []string
 	for _, l := range pluginLegend(f) {
@@ -197,5 +216,47 @@ func (h *htmlWriter) score(c *recorder.Cycle) {
 	h.printf("</div>\n")
 	if len(order) > maxTableRows {
 		h.printf("<p class=\"dim\">… and %d more node(s).</p>\n", len(order)-maxTableRows)
+	}
+}
+
+// summary lists what follows the cycles, as explain's text ends: the
+// warnings, the pods not bound with what each needs, and what the
+// controllers left at the end of the run.
+func (h *htmlWriter) summary(s runSummary) {
+	if len(s.warnings)+len(s.notBound)+len(s.cluster) == 0 && s.stopped == "" {
+		return
+	}
+	h.printf("<h2 id=\"summary\">Summary</h2>\n")
+	if len(s.warnings) > 0 {
+		h.printf("<h3>Warnings</h3>\n<ul>\n")
+		for _, w := range s.warnings {
+			h.printf("<li>%s</li>\n", esc(w))
+		}
+		h.printf("</ul>\n")
+	}
+	if len(s.notBound) > 0 {
+		h.printf("<h3>%s</h3>\n<ul>\n", esc(upperFirst(s.notBoundTitle())))
+		for _, p := range s.notBound {
+			h.printf("<li><code>%s</code> — %s", esc(p.who), esc(p.state))
+			if len(p.more) > 0 {
+				h.printf("<ul>")
+				for _, l := range p.more {
+					h.printf("<li>%s</li>", esc(l))
+				}
+				h.printf("</ul>")
+			}
+			h.printf("</li>\n")
+		}
+		h.printf("</ul>\n")
+	}
+	if len(s.cluster) > 0 {
+		h.printf("<h3>%s</h3>\n<ul>\n", esc(upperFirst(clusterTitle)))
+		for _, l := range s.cluster {
+			h.printf("<li>%s</li>\n", esc(l))
+		}
+		h.printf("</ul>\n")
+	}
+	if s.stopped != "" {
+		h.printf("<p>%s</p>\n", esc(s.stopped))
 	}
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/schedscope/schedscope/recorder/source"
 )
 
-// liveSource is a live cluster as a tui.Source: the header, what the mirror
+// liveSource is a live cluster as a source.Source: the header, what the mirror
 // could not see (as problems), then each queue event, cycle and binding the
 // cluster's own scheduler made as they happen, and losing and regaining the
 // API server, until ctx ends. live shows it in the debugger, or prints it

@@ -25,6 +25,17 @@ type markdownWriter struct {
 	// quoted in their cycle's section (a mark is shown only on the cycle of
 	// the pod it names).
 	marks []recorder.Mark
+	// short, if set, gives the numbers behind a cycle's resource
+	// rejections (recorder.ShortfallsOf).
+	short func(*recorder.Cycle) *recorder.Shortfalls
+}
+
+// shortfalls are the numbers behind c's resource rejections, or nil.
+func (m *markdownWriter) shortfalls(c *recorder.Cycle) *recorder.Shortfalls {
+	if m.short == nil {
+		return nil
+	}
+	return m.short(c)
 }
 
 func (m *markdownWriter) printf(format string, a ...any) {
@@ -127,7 +138,8 @@ func (m *markdownWriter) filter(c *recorder.Cycle) {
 		m.printf(":-:|")
 	}
 	m.printf("---|\n")
-	rows, more := filterMatrix(c)
+	sh := m.shortfalls(c)
+	rows, more := filterMatrix(c, sh)
 	for _, r := range rows {
 		m.printf("| %s |", cell(r.node))
 		for _, k := range r.cells {
@@ -139,6 +151,12 @@ func (m *markdownWriter) filter(c *recorder.Cycle) {
 		m.printf("\n… and %d more node(s).\n", more)
 	}
 	m.printf("\n✓ passed · **✗** rejected by this plugin · ↷ skipped (PreFilter said Skip) · · not run\n")
+	if free := resourcesFree(c, sh); len(free) > 0 {
+		m.printf("\n")
+		for _, l := range free {
+			m.printf("- %s\n", cell(l))
+		}
+	}
 	if len(f.Discarded) > 0 {
 		m.printf("\n%s.\n", narrate.NodesNotKept(len(f.Discarded)))
 	}
@@ -227,4 +245,46 @@ func (m *markdownWriter) story(p recorder.PodState, cycles []*recorder.Cycle) {
 		c := mine[it.Cycle]
 		m.printf("- `%s` **cycle %d** (attempt %d): %s\n", c.Start.UTC().Format("15:04:05.000"), c.Seq, c.Attempt, cell(narrate.Outcome(c.Outcome)))
 	}
+}
+
+// summary writes what follows the cycles, as explain's text ends: the
+// warnings, the pods not bound with what each needs, and what the
+// controllers left at the end of the run.
+func (m *markdownWriter) summary(s runSummary) {
+	if len(s.warnings)+len(s.notBound)+len(s.cluster) == 0 && s.stopped == "" {
+		return
+	}
+	m.printf("\n## Summary\n")
+	if len(s.warnings) > 0 {
+		m.printf("\n**Warnings**\n\n")
+		for _, w := range s.warnings {
+			m.printf("- %s\n", cell(w))
+		}
+	}
+	if len(s.notBound) > 0 {
+		m.printf("\n**%s**\n\n", cell(upperFirst(s.notBoundTitle())))
+		for _, p := range s.notBound {
+			m.printf("- `%s` — %s\n", cell(p.who), cell(p.state))
+			for _, l := range p.more {
+				m.printf("  - %s\n", cell(l))
+			}
+		}
+	}
+	if len(s.cluster) > 0 {
+		m.printf("\n**%s**\n\n", cell(upperFirst(clusterTitle)))
+		for _, l := range s.cluster {
+			m.printf("- %s\n", cell(l))
+		}
+	}
+	if s.stopped != "" {
+		m.printf("\n%s\n", cell(s.stopped))
+	}
+}
+
+// upperFirst capitalizes a title's first letter.
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }

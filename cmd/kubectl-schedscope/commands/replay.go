@@ -207,6 +207,7 @@ func (o *ReplayOptions) print(ctx context.Context) error {
 	var problems []error
 	var observed []*recorder.Observed
 	var queue []*recorder.QueueEvent
+	var cluster *recorder.ClusterState
 	// Where each pod stands, from the cycles as the first pass decodes
 	// them (only a summary of each is kept) and the queue events.
 	var states recorder.PodStateBuilder
@@ -222,6 +223,8 @@ func (o *ReplayOptions) print(ctx context.Context) error {
 			observed = append(observed, ev.Observed)
 		case ev.Queue != nil:
 			queue = append(queue, ev.Queue)
+		case ev.Cluster != nil:
+			cluster = ev.Cluster
 		case errors.As(ev.Problem, &p):
 			problems = append(problems, p.err)
 		case ev.Problem != nil:
@@ -313,7 +316,27 @@ func (o *ReplayOptions) print(ctx context.Context) error {
 			fmt.Fprintf(o.streams.ErrOut, "warning: %s: %s\n", visible.String(recorder.MarksPath(o.File)), visible.String(narrate.StrayMark(s)))
 		}
 	}
-	if err := printCycles(o.streams.Out, o.Output, header, source, problems, len(places), cycles, observed, pods, marks); err != nil {
+	// The numbers behind a resource rejection need the node use as of its
+	// cycle: rebuilt from every cycle up to it, --pod or not.
+	order := make(map[int]int, len(everyCycle))
+	for i, p := range everyCycle {
+		order[p.Seq] = i
+	}
+	short := func(c *recorder.Cycle) *recorder.Shortfalls {
+		i, ok := order[c.Seq]
+		if !ok || !c.RejectedForResources() {
+			return nil
+		}
+		u, err := files.Usage(everyCycle[:i+1])
+		if err != nil {
+			return nil
+		}
+		return recorder.ShortfallsOf(c, u)
+	}
+	if o.Pod != "" {
+		cluster = nil // what the controllers left is the run's, not the pod's
+	}
+	if err := printCycles(o.streams.Out, o.Output, header, source, problems, len(places), cycles, observed, pods, cluster, marks, short); err != nil {
 		return err
 	}
 	switch {

@@ -12,7 +12,7 @@ import (
 	"github.com/schedscope/schedscope/recorder/source"
 )
 
-// replayFiles opens a replay's cycles by their index entries (tui.Recording):
+// replayFiles opens a replay's cycles by their index entries (source.Recording):
 // from the recording, and, following a flight recorder, from each file it
 // rotated to, opened when the index reaches it.
 type replayFiles struct {
@@ -138,7 +138,7 @@ type indexed struct {
 	off   int64
 }
 
-// recordingSource is a recording as a tui.Source: it reads the recording
+// recordingSource is a recording as a source.Source: it reads the recording
 // through once, sending the header, batches of index entries (whose cycles
 // are opened through files), the progress, problems, queue events and
 // observations, and the end, or, following, that it has caught up. A
@@ -237,6 +237,10 @@ func (s *recordingSource) Run(ctx context.Context, send func(source.Event) bool)
 				}
 			case rec.Queue != nil:
 				if !put(indexed{event: &source.Event{Queue: rec.Queue}}) {
+					return
+				}
+			case rec.Cluster != nil:
+				if !put(indexed{event: &source.Event{Cluster: rec.Cluster}}) {
 					return
 				}
 			}

@@ -15,9 +15,15 @@ import (
 // only one is in memory: text cycle by cycle, and the JSON and YAML
 // documents with their cycles written between the rest of the document.
 // Markdown and HTML also carry marks, the cycles a user marked with a note.
-func printCycles(w io.Writer, format string, h recorder.Header, source string, problems []error, n int, cycles iter.Seq2[*recorder.Cycle, error], observed []*recorder.Observed, pods []recorder.PodState, marks []recorder.Mark) error {
+// cluster is what a fixture run's controllers left, when the recording
+// holds it; short, if set, gives the numbers behind a cycle's resource
+// rejections.
+func printCycles(w io.Writer, format string, h recorder.Header, source string, problems []error, n int, cycles iter.Seq2[*recorder.Cycle, error], observed []*recorder.Observed, pods []recorder.PodState, cluster *recorder.ClusterState, marks []recorder.Mark, short func(*recorder.Cycle) *recorder.Shortfalls) error {
+	if short == nil {
+		short = func(*recorder.Cycle) *recorder.Shortfalls { return nil }
+	}
 	if format == "markdown" {
-		md := &markdownWriter{w: w, marks: marks}
+		md := &markdownWriter{w: w, marks: marks, short: short}
 		md.header(h, source)
 		for c, err := range cycles {
 			if err != nil {
@@ -25,10 +31,11 @@ func printCycles(w io.Writer, format string, h recorder.Header, source string, p
 			}
 			md.cycle(c)
 		}
+		md.summary(summaryOf(problemTexts(problems), pods, cluster, nil))
 		return md.err
 	}
 	if format == "html" {
-		hw := &htmlWriter{w: w, marks: marks}
+		hw := &htmlWriter{w: w, marks: marks, short: short}
 		hw.begin(h, source)
 		for c, err := range cycles {
 			if err != nil {
@@ -36,11 +43,13 @@ func printCycles(w io.Writer, format string, h recorder.Header, source string, p
 			}
 			hw.cycle(c)
 		}
+		hw.summary(summaryOf(problemTexts(problems), pods, cluster, nil))
 		hw.end()
 		return hw.err
 	}
 	if format == "text" {
 		t := newTextWriter(w)
+		t.short = short
 		t.header(h, source, nil)
 		for c, err := range cycles {
 			if err != nil {
@@ -51,11 +60,12 @@ func printCycles(w io.Writer, format string, h recorder.Header, source string, p
 		for _, ob := range observed {
 			t.observed(ob)
 		}
-		t.podStates(pods, nil)
+		t.summary(summaryOf(nil, pods, cluster, nil))
 		return t.err
 	}
 	doc := export.NewDocument(h, nil, observed)
 	doc.Pods = export.NewPodStates(pods)
+	doc.Cluster = cluster
 	for _, p := range problems {
 		doc.Problems = append(doc.Problems, p.Error())
 	}
@@ -92,7 +102,7 @@ func printCycles(w io.Writer, format string, h recorder.Header, source string, p
 		if err != nil {
 			return err
 		}
-		ec := export.NewCycle(c)
+		ec := export.NewCycle(c).WithShortfalls(c, short(c))
 		if format == "json" {
 			item, err := json.MarshalIndent(ec, "    ", "  ")
 			if err != nil {
@@ -125,4 +135,14 @@ func printCycles(w io.Writer, format string, h recorder.Header, source string, p
 	}
 	_, err = w.Write(append(after, '\n'))
 	return err
+}
+
+// problemTexts are the problems found in a recording, as the warnings of a
+// Markdown or HTML summary.
+func problemTexts(problems []error) []string {
+	var out []string
+	for _, p := range problems {
+		out = append(out, p.Error())
+	}
+	return out
 }

@@ -13,6 +13,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedscope/schedscope/engine/fixture"
+	"github.com/schedscope/schedscope/recorder/input"
 	"github.com/schedscope/schedscope/recorder/visible"
 )
 
@@ -45,7 +46,9 @@ func newCmdRoot(streams genericiooptions.IOStreams, name string) *cobra.Command 
 		Long:          "schedscope runs the real kube-scheduler in-process and records every scheduling cycle:\nwhich filters rejected which nodes and why, how every node scored, and why the pod went where it went.",
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Args:          cobra.NoArgs,
+		Args:          unknownCommand,
+		// explian → explain: a transposition is two edits.
+		SuggestionsMinimumDistance: 2,
 		// Before anything is loaded or built: the process's feature gates.
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error { return applyFeatureGates(cmd) },
 	}
@@ -91,6 +94,21 @@ func ExecuteContext(ctx context.Context, streams genericiooptions.IOStreams, arg
 		return code
 	}
 	return 0
+}
+
+// unknownCommand refuses an argument to the root (it takes none: a word
+// there is a subcommand), naming the subcommands it is close to, by
+// cobra's own measure (SuggestionsFor: SuggestionsMinimumDistance, a
+// prefix, SuggestFor): cobra.NoArgs suggests nothing.
+func unknownCommand(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	hint := ""
+	if near := cmd.SuggestionsFor(args[0]); len(near) > 0 {
+		hint = " (did you mean " + strings.Join(near, " or ") + "?)"
+	}
+	return fmt.Errorf("unknown command %q for %q%s", input.Quote(args[0]), cmd.CommandPath(), hint)
 }
 
 // maxErrorLine bounds the one line an error is printed as: each error quotes

@@ -11,7 +11,8 @@ import (
 )
 
 // sessionRecorder writes a fixture's session to a recording as its source
-// sends it: the header starts the file, queue events and cycles follow. They
+// sends it: the header starts the file, queue events and cycles follow, and
+// what the controllers left (when they left anything) ends it. They
 // are encoded and written on the writer's goroutine, not the scheduler's; a
 // full queue holds the scheduler back rather than lose a record. After an
 // error it writes nothing more.
@@ -40,6 +41,8 @@ func (r *sessionRecorder) write(ev source.Event) error {
 		err = r.w.WriteQueue(ev.Queue)
 	case ev.Cycle != nil:
 		err = r.w.WriteCycle(ev.Cycle)
+	case ev.Cluster != nil && len(ev.Cluster.Workloads)+len(ev.Cluster.Budgets)+len(ev.Cluster.Claims) > 0:
+		err = r.w.WriteCluster(ev.Cluster)
 	}
 	if err != nil {
 		r.err = err

@@ -171,8 +171,8 @@ func (o *simOptions) readFixture() (*fixture.Fixture, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			err := errorf("%s: no such file, nor an embedded fixture%s; the embedded fixtures are %s",
 				o.Fixture, input.DidYouMean(strings.TrimSuffix(o.Fixture, ".yaml"), embeddedNames()), strings.Join(embeddedNames(), ", "))
-			if strings.ContainsRune(o.Fixture, filepath.Separator) {
-				return nil, err // a path: a file is missing
+			if strings.ContainsRune(o.Fixture, filepath.Separator) || filepath.Ext(o.Fixture) != "" {
+				return nil, err // a path or a file's name (it3.yaml): a file is missing
 			}
 			// A bare name: perhaps an embedded fixture's, mistyped.
 			return nil, &hintError{err: err, hint: embeddedTeaches()}

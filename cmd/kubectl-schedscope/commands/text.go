@@ -25,6 +25,9 @@ const maxRows = 40
 type textWriter struct {
 	w   io.Writer
 	err error
+	// short, if set, gives the numbers behind a cycle's resource
+	// rejections (recorder.ShortfallsOf).
+	short func(*recorder.Cycle) *recorder.Shortfalls
 }
 
 func newTextWriter(w io.Writer) *textWriter { return &textWriter{w: w} }
@@ -100,6 +103,9 @@ func (t *textWriter) cycle(c *recorder.Cycle) {
 		if c.Outcome.NominatedNode != "" {
 			t.printf("  nominated node: %s (preemption made room there; the pod will be retried)\n", c.Outcome.NominatedNode)
 		}
+		for _, l := range resourcesFree(c, t.shortfalls(c)) {
+			t.printf("  %s\n", l)
+		}
 	default:
 		t.printf("result: %s: %s\n", c.Outcome.Result, message)
 	}
@@ -116,6 +122,14 @@ func (t *textWriter) cycle(c *recorder.Cycle) {
 	t.selection(c)
 	t.binding(c)
 	t.printf("\n")
+}
+
+// shortfalls are the numbers behind c's resource rejections, or nil.
+func (t *textWriter) shortfalls(c *recorder.Cycle) *recorder.Shortfalls {
+	if t.short == nil {
+		return nil
+	}
+	return t.short(c)
 }
 
 func (t *textWriter) preFilter(c *recorder.Cycle) {
@@ -163,6 +177,7 @@ func (t *textWriter) filter(c *recorder.Cycle) {
 	default:
 		t.printf("   %d nodes evaluated (of a node set that is unknown), starting at index %d; the search stops after %d feasible node(s).\n", f.Evaluated, c.SearchStart, c.NodesToFind)
 	}
+	sh := t.shortfalls(c)
 	rows := 0
 	for _, i := range f.Feasible {
 		if rows < maxRows {
@@ -177,6 +192,11 @@ func (t *textWriter) filter(c *recorder.Cycle) {
 				plugin = f.Plugins[r.Plugin]
 			}
 			t.printf("   ✗ %-30s %s: %s%s\n", c.NodeName(r.Node), plugin, r.Code, reasons(r.Code, r.Reasons))
+			if sh != nil {
+				for _, s := range sh.Nodes[r.Node] {
+					t.printf("     %s\n", narrate.Shortfall(s))
+				}
+			}
 			if n := narrate.Nominated(r.Nominated); n != "" {
 				t.printf("     %-30s (%s)\n", "", n)
 			}
@@ -456,65 +476,31 @@ func (t *textWriter) story(p recorder.PodState, cycles []*recorder.Cycle) {
 	t.printf("\n")
 }
 
-// podStates ends the text with one line per pod that is not bound (nor
-// arrived bound, nor deleted): its state, the message kubectl describe would
-// show, for a pod never attempted what would let the scheduler try it, and
-// for one the scheduler found no node for, suggest's command (when set).
-func (t *textWriter) podStates(pods []recorder.PodState, suggest func(pod string) string) {
-	var open []recorder.PodState
-	for _, p := range pods {
-		if !recorder.Placed(p.State) {
-			open = append(open, p)
+// summary ends the text: one line per pod that is not bound (nor arrived
+// bound, nor deleted) with its state and the message kubectl describe
+// would show, then what it needs (a hint for a pod never attempted, its
+// last queue event, suggest's command), each under it; then what the
+// run's controllers left: each workload's pods and where they went, each
+// budget's allowed disruptions, each claim's phase. (The warnings are in
+// the header.)
+func (t *textWriter) summary(s runSummary) {
+	if len(s.notBound) > 0 {
+		t.printf("%s:\n", s.notBoundTitle())
+	}
+	for _, p := range s.notBound {
+		t.printf("  %s  %s\n", p.who, p.state)
+		for _, l := range p.more {
+			t.printf("      %s\n", l)
 		}
 	}
-	if len(open) == 0 {
-		return
+	if len(s.cluster) > 0 {
+		t.printf("%s:\n", clusterTitle)
 	}
-	t.printf("pods not bound (%d of %d):\n", len(open), len(pods))
-	for _, p := range open {
-		line := p.State
-		if p.Node != "" {
-			line += " on " + p.Node
-		}
-		if p.State == recorder.PodBackoff && !p.BackoffUntil.IsZero() {
-			line += fmt.Sprintf(" until %s (after %d attempt(s))", p.BackoffUntil.UTC().Format("15:04:05.000"), p.Attempts)
-		}
-		if msg := narrate.PodMessage(p); msg != "" {
-			line += ": " + msg
-		}
-		who := p.Pod.Key()
-		if p.Pod.Owner != nil {
-			who += " (" + p.Pod.Owner.String() + ")"
-		}
-		t.printf("  %s  %s\n", who, line)
-		indent := strings.Repeat(" ", len([]rune(who)))
-		if hint := narrate.PodHint(p); hint != "" {
-			t.printf("  %s  %s\n", indent, hint)
-		}
-		if n := len(p.Queue); n > 0 {
-			t.printf("  %s  last queue event: %s\n", indent, narrate.QueueEvent(&p.Queue[n-1]))
-		}
-		if suggest != nil && p.State == recorder.PodUnschedulable {
-			t.printf("  %s  what would let it be scheduled: %s\n", indent, suggest(p.Pod.Key()))
-		}
+	for _, l := range s.cluster {
+		t.printf("  %s\n", l)
 	}
-}
-
-// cluster tells what the run's controllers left: each workload's pods and
-// where they went, each budget's allowed disruptions, each claim's phase.
-func (t *textWriter) cluster(st *recorder.ClusterState) {
-	if st == nil || len(st.Workloads)+len(st.Budgets)+len(st.Claims) == 0 {
-		return
-	}
-	t.printf("at the end of the run:\n")
-	for _, w := range st.Workloads {
-		t.printf("  %s\n", visible.String(narrate.Workload(w)))
-	}
-	for _, b := range st.Budgets {
-		t.printf("  %s\n", visible.String(narrate.Budget(b)))
-	}
-	for _, c := range st.Claims {
-		t.printf("  %s\n", visible.String(narrate.Claim(c)))
+	if s.stopped != "" {
+		t.printf("%s\n", s.stopped)
 	}
 }
 

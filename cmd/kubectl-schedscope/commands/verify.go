@@ -56,9 +56,13 @@ func (o *VerifyOptions) Run() error {
 	if s.OutOfPlace > 0 {
 		records += fmt.Sprintf(" (%d out of place)", s.OutOfPlace)
 	}
-	out.printf("%s: %s, %s, %s, %s\n", records,
+	cluster := ""
+	if s.Cluster {
+		cluster = ", the controllers' end state"
+	}
+	out.printf("%s: %s, %s, %s, %s%s\n", records,
 		withSkipped(s.Cycles, "cycle", s.DuplicateCycles, 0), withSkipped(s.NodeSets, "node set", s.DuplicateNodeSets, 0),
-		withSkipped(s.Queue, "queue event", s.DuplicateQueue, s.OutOfOrderQueue), plural(s.Observed, "observed binding"))
+		withSkipped(s.Queue, "queue event", s.DuplicateQueue, s.OutOfOrderQueue), plural(s.Observed, "observed binding"), cluster)
 	if s.Ended {
 		out.printf("ended by its writer\n")
 	} else {

@@ -96,7 +96,7 @@ func TestSuggestText(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	for _, want := range []string{
-		"uncordon node cordoned → lands on cordoned",
+		"uncordon node cordoned (kubectl uncordon cordoned) → lands on cordoned",
 		`--patch-node 'cordoned={"spec":{"unschedulable":false}}'`,
 		"tolerate the taint team=ml:NoSchedule (on tainted) → lands on tainted",
 	} {

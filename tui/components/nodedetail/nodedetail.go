@@ -175,13 +175,27 @@ func (d Model) lines() []string {
 // resourceBars draws requested against allocatable, one bar per resource.
 func (d Model) resourceBars(info *recorder.NodeInfo) []string {
 	var out []string
-	barW := layout.Clamp(d.w-2-18-1-24, 10, 50)
+	// What the pod asks goes beside each resource it requests, and takes
+	// its room from the bars.
+	asksW := 0
+	if len(d.c.Requests) > 0 {
+		asksW = 14
+	}
+	barW := layout.Clamp(d.w-2-18-1-24-asksW, 10, 50)
 	keys := slices.Sorted(maps.Keys(info.Allocatable))
 	for _, res := range keys {
 		alloc := info.Allocatable[res]
 		var req int64
 		if d.hasUse {
 			req = d.use.Requested[res]
+		}
+		asks := ""
+		if want, ok := d.c.Requests[res]; ok && want > 0 {
+			style := d.st.Dim
+			if want > alloc-req {
+				style = d.st.Unschedulable
+			}
+			asks = style.Render(" · pod asks " + narrate.Quantity(res, want))
 		}
 		filled := 0
 		if alloc > 0 {
@@ -192,7 +206,7 @@ func (d Model) resourceBars(info *recorder.NodeInfo) []string {
 			style = d.st.Unschedulable
 		}
 		bar := style.Render(strings.Repeat("█", filled)) + d.st.NotCalled.Render(strings.Repeat("░", barW-filled))
-		out = append(out, fmt.Sprintf("  %s %s %s", layout.Fit(res, 18), bar, fmt.Sprintf("%s / %s", narrate.Quantity(res, req), narrate.Quantity(res, alloc))))
+		out = append(out, fmt.Sprintf("  %s %s %s%s", layout.Fit(res, 18), bar, fmt.Sprintf("%s / %s", narrate.Quantity(res, req), narrate.Quantity(res, alloc)), asks))
 	}
 	if len(keys) == 0 {
 		out = append(out, d.st.Dim.Render("  allocatable not recorded"))
@@ -211,8 +225,17 @@ func (d Model) filterResult() []string {
 		out = append(out, "  Filter: "+st.Discarded.Render(narrate.NotKept))
 	case analysis.Rejected:
 		out = append(out, "  Filter: "+glyph.Style(st, glyph.Of(r.Code)).Render(fmt.Sprintf("rejected by %s (%s)", a.FilterPlugin(r.Plugin), r.Code)))
-		for _, reason := range r.Reasons {
-			out = append(out, "    "+reason)
+		reasons := r.Reasons
+		if a.FilterPlugin(r.Plugin) == recorder.PluginNodeResourcesFit && d.usage != nil {
+			if list := recorder.NodeShortfalls(d.c, d.node, r.Reasons, d.use); len(list) == len(r.Reasons) {
+				reasons = nil
+				for _, sh := range list {
+					reasons = append(reasons, narrate.Shortfall(sh))
+				}
+			}
+		}
+		for _, reason := range reasons {
+			out = append(out, layout.Wrap("    "+reason, max(d.w, 20), "      ")...)
 		}
 		if n := narrate.Nominated(r.Nominated); n != "" {
 			out = append(out, "    "+st.Dim.Render(n))

@@ -72,6 +72,9 @@ type Model struct {
 	table nodetable.Model
 	col   int  // the selected plugin column
 	diag  bool // show the diagnostic matrix instead of what the scheduler did
+	// short are the numbers behind the cycle's resource rejections; nil
+	// until the node use is known (or when there are none).
+	short *recorder.Shortfalls
 	w, h  int
 }
 
@@ -82,7 +85,7 @@ func New(st *theme.Styles) Model {
 
 // SetCycle shows c, which a analyzes, on its chosen node.
 func (m *Model) SetCycle(c *recorder.Cycle, a *analysis.Result) {
-	m.c, m.a = c, a
+	m.c, m.a, m.short = c, a, nil
 	n := len(a.Nodes)
 	if cap(m.all) >= n {
 		m.all = m.all[:n]
@@ -94,6 +97,10 @@ func (m *Model) SetCycle(c *recorder.Cycle, a *analysis.Result) {
 	}
 	m.table.Focus(a.Winner) // -1 when there is none
 }
+
+// SetShortfalls gives the numbers behind the cycle's resource rejections
+// (recorder.ShortfallsOf), once the node use as of the cycle is known.
+func (m *Model) SetShortfalls(s *recorder.Shortfalls) { m.short = s }
 
 // SetKind shows node phase k: its nodes, sorted and filtered as before, the
 // same node selected when it is among them.
@@ -459,11 +466,11 @@ func (m *Model) filterLines(w, h int) []string {
 	if len(rows) == 0 {
 		lines = append(lines, "  "+st.Dim.Render("no node matches "+m.table.Query()))
 	}
-	footer := []string{m.selectedCellLine(plugins, diag)}
 	summary := layout.Wrap(m.filterSummary(), w, "  ")
 	legend := filterLegend(st, w)
 	// Spare lines, when the nodes do not fill the body, go to the whole
-	// summary and to the rejections grouped by plugin.
+	// summary, to the rejections grouped by plugin, and then to a second
+	// line for the cell under the cursor.
 	spare := h - len(lines) - 2 - 1
 	if len(summary) > 1 && spare >= len(summary) {
 		spare -= len(summary)
@@ -474,8 +481,14 @@ func (m *Model) filterLines(w, h int) []string {
 	if groups := m.rejectionGroups(w, spare-1); len(groups) > 0 {
 		lines = append(lines, "")
 		lines = append(lines, groups...)
+		spare -= len(groups) + 1
 	}
-	for len(lines) < h-len(summary)-2 {
+	footer := m.selectedCellLines(plugins, diag, w)
+	if len(footer) > 1 && spare < len(footer) {
+		// One line, cut where the body ends.
+		footer = []string{m.selectedCellLine(plugins, diag, true)}
+	}
+	for len(lines) < h-len(summary)-len(footer)-1 {
 		lines = append(lines, "")
 	}
 	lines = append(lines, footer...)
@@ -521,6 +534,17 @@ func (m *Model) rejectionGroups(w, room int) []string {
 		lines = append(lines, fmt.Sprintf("  %s %s rejected %d node(s): %s", glyph.Style(m.st, glyph.Of(g.code)).Render(glyph.Of(g.code).Glyph()),
 			m.st.Bold.Render(m.a.FilterPlugin(p)), g.n, strings.Join(g.reasons, "; ")))
 	}
+	// What the pod asks against what is free, when no node had room: the
+	// most on one node, and whether the free capacity is fragmented.
+	if m.short != nil && len(f.Feasible) == 0 {
+		var free []string
+		for _, rf := range m.short.Resources {
+			free = append(free, layout.Wrap("    "+narrate.ResourceFreeBrief(rf), w, "      ")...)
+		}
+		if len(lines)+len(free) <= room {
+			lines = append(lines, free...)
+		}
+	}
 	return lines
 }
 
@@ -549,7 +573,13 @@ func (m *Model) nodeResultText(n int, diag bool) string {
 	case analysis.Discarded:
 		return st.Discarded.Render(narrate.NotKept)
 	case analysis.Rejected:
-		return glyph.Style(st, glyph.Of(r.Code)).Render(a.FilterPlugin(r.Plugin) + ": " + strings.Join(r.Reasons, "; "))
+		why := strings.Join(r.Reasons, "; ")
+		if list := m.shortfalls(n); len(list) > 0 {
+			// The numbers name their resource, and the ⊘ in its
+			// column the plugin: they take the room.
+			return glyph.Style(st, glyph.Of(r.Code)).Render(narrate.ShortfallsBrief(list))
+		}
+		return glyph.Style(st, glyph.Of(r.Code)).Render(a.FilterPlugin(r.Plugin) + ": " + why)
 	}
 	if r.Outside {
 		return st.NotEvaluated.Render("not evaluated (outside PreFilter subset)")
@@ -557,8 +587,36 @@ func (m *Model) nodeResultText(n int, diag bool) string {
 	return st.Dim.Render("not evaluated")
 }
 
-// selectedCellLine explains the cell under the cursor.
-func (m *Model) selectedCellLine(plugins []string, diag bool) string {
+// shortfalls are the numbers behind node n's rejection for resources, if
+// known.
+func (m *Model) shortfalls(n int) []recorder.Shortfall {
+	if m.short == nil {
+		return nil
+	}
+	return m.short.Nodes[n]
+}
+
+// selectedCellLines explain the cell under the cursor in w columns: one
+// line, or two for a resource rejection's numbers (briefly when they
+// would take more).
+func (m *Model) selectedCellLines(plugins []string, diag bool, w int) []string {
+	line := m.selectedCellLine(plugins, diag, false)
+	if ansi.StringWidth(line) <= w {
+		return []string{line}
+	}
+	lines := layout.Wrap(line, w, "    ")
+	if len(lines) > 2 {
+		lines = layout.Wrap(m.selectedCellLine(plugins, diag, true), w, "    ")
+	}
+	if len(lines) > 2 {
+		return []string{line}
+	}
+	return lines
+}
+
+// selectedCellLine explains the cell under the cursor; brief words a
+// resource rejection's numbers in short.
+func (m *Model) selectedCellLine(plugins []string, diag, brief bool) string {
 	n, ok := m.table.Selected()
 	if !ok || m.col >= len(plugins) {
 		return ""
@@ -572,6 +630,14 @@ func (m *Model) selectedCellLine(plugins []string, diag bool) string {
 		kind = m.a.FilterCell(n, m.col)
 		if r := &m.a.Nodes[n]; r.State == analysis.Rejected && r.Plugin == m.col {
 			reasons = r.Reasons
+			if list := m.shortfalls(n); len(list) > 0 && brief {
+				reasons = []string{narrate.ShortfallsBrief(list)}
+			} else if len(list) > 0 {
+				reasons = nil
+				for _, s := range list {
+					reasons = append(reasons, narrate.Shortfall(s))
+				}
+			}
 		}
 	}
 	why := map[glyph.Kind]string{

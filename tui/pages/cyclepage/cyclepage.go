@@ -116,6 +116,18 @@ func (v *Model) SetUsage(i int, u *recorder.Usage) {
 	if v.detail != nil && v.index == i && v.c != nil {
 		v.detail.SetUsage(u)
 	}
+	v.setShortfalls()
+}
+
+// setShortfalls gives the Filter table the numbers behind the shown
+// cycle's resource rejections, when the node use as of the cycle is known.
+func (v *Model) setShortfalls() {
+	if v.c == nil || !v.c.RejectedForResources() {
+		return
+	}
+	if u := v.nodeUsage(); u != nil {
+		v.nodes.SetShortfalls(recorder.ShortfallsOf(v.c, u))
+	}
 }
 
 // NodeUsage is the node use as of the shown cycle, or nil while a replay
@@ -160,6 +172,7 @@ func (v *Model) setCycle(cycles []*recorder.Cycle, i int, decisive bool) {
 	v.observed = nil
 	v.a = analysis.Of(v.c)
 	v.nodes.SetCycle(v.c, v.a)
+	v.setShortfalls()
 	v.measureTitle()
 	v.enterPhase()
 	v.focusRejection()
@@ -214,10 +227,17 @@ func (v Model) Index() int { return v.index }
 // Pending reports whether the view waits for its cycle (or could not get it).
 func (v Model) Pending() bool { return v.pending != "" }
 
-// WaitsForUsage reports whether an open node detail waits for the node use
-// of the shown cycle (SetUsage).
+// WaitsForUsage reports whether the view waits for the node use of the
+// shown cycle (SetUsage): an open node detail does, and so does a replay's
+// recorded cycle that NodeResourcesFit rejected nodes in, for the numbers.
 func (v Model) WaitsForUsage() bool {
-	return v.detail != nil && v.detail.Pending() && v.pending == ""
+	if v.pending != "" || v.c == nil {
+		return false
+	}
+	if v.detail != nil && v.detail.Pending() {
+		return true
+	}
+	return v.indexed && v.c.RejectedForResources() && !v.rerun(v.c) && !(v.usage != nil && v.usageAt == v.index)
 }
 
 // DetailNode names the node whose detail is open, ok false when none is.
