@@ -1,0 +1,33 @@
+// Package scenario is schedscope as a Go library for tests: load a fixture
+// (a cluster's manifests and the pods to schedule), run it with the real
+// kube-scheduler under a configuration and feature gates, and read what
+// happened as schedscope's recording model (package recorder): every
+// cycle with its filter verdicts and scores, each pod's outcome, node and
+// story, the warnings. A cycle can be forked and re-run with any change a
+// whatif flag makes (recorder.Change), and suggest's and capacity's searches
+// run on a scenario as the commands run them.
+//
+// A platform team's test that a configuration change keeps a Deployment
+// spread over three zones and a Job placed:
+//
+//	sc, _ := scenario.Embedded("workloads")
+//	res, err := sc.Run(ctx, scenario.Options{Config: newConfig})
+//	if err != nil {
+//		t.Fatal(err)
+//	}
+//	zones := res.Spread("deploy/web", "topology.kubernetes.io/zone")
+//	if len(zones) != 3 || res.Pending("deploy/web")+res.Pending("job/report") > 0 {
+//		t.Errorf("web over %v, pending: web %d, report %d", zones, res.Pending("deploy/web"), res.Pending("job/report"))
+//	}
+//
+// Every run is the real scheduler's, in-process, on a cluster held in
+// memory with kube-controller-manager's controllers beside it (package
+// engine); nothing is computed by arithmetic. Feature gates are
+// process-wide in upstream code: runs under different gates must not run
+// at once. Out-of-tree plugins are added to the process with engine.Use.
+//
+// Where things are: scenario.go loads a scenario and runs it (Options);
+// result.go reads a run (Result); fork.go forks a cycle and re-runs it
+// changed (Fork, WhatIf) and searches suggestions; capacity.go answers how
+// many more replicas of a workload fit.
+package scenario
