@@ -124,6 +124,9 @@ type Options struct {
 	// default is one at a time, each once the scheduler has settled on the
 	// one before (explain's --arrival).
 	Burst bool
+	// Diagnostic is when the diagnostic full-filter pass runs (explain's
+	// --diagnostic): "always", "unschedulable" (the default, "") or "never".
+	Diagnostic string
 }
 
 // engineOptions sets the gates, loads the configuration and the scenario
@@ -135,6 +138,13 @@ func (s *Scenario) engineOptions(opts Options) (*fixture.Fixture, engine.Options
 		}
 		if err := featuregates.Set(opts.FeatureGates); err != nil {
 			return nil, engine.Options{}, fmt.Errorf("feature gates: %v", err)
+		}
+	}
+	mode := engine.DiagnosticUnschedulable
+	if opts.Diagnostic != "" {
+		var err error
+		if mode, err = engine.ParseDiagnosticMode(opts.Diagnostic); err != nil {
+			return nil, engine.Options{}, err
 		}
 	}
 	gates := featuregates.NonDefault()
@@ -154,7 +164,7 @@ func (s *Scenario) engineOptions(opts Options) (*fixture.Fixture, engine.Options
 		return nil, engine.Options{}, err
 	}
 	engine.QuietUpstreamLogs()
-	return fx, engine.Options{Config: cfg, ConfigPath: opts.ConfigPath, FeatureGates: gates}, nil
+	return fx, engine.Options{Config: cfg, ConfigPath: opts.ConfigPath, Diagnostic: mode, FeatureGates: gates}, nil
 }
 
 // Run schedules the scenario's pods with the real scheduler (and the
