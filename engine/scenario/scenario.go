@@ -133,6 +133,10 @@ type Options struct {
 // under them, and gives the engine's options.
 func (s *Scenario) engineOptions(opts Options) (*fixture.Fixture, engine.Options, error) {
 	if opts.FeatureGates != nil {
+		// Refused before anything is reset: the process keeps its gates.
+		if _, err := featuregates.Parse(featuregates.Format(opts.FeatureGates)); err != nil {
+			return nil, engine.Options{}, fmt.Errorf("feature gates: %v", err)
+		}
 		if err := featuregates.Reset(); err != nil {
 			return nil, engine.Options{}, fmt.Errorf("feature gates: %v", err)
 		}

@@ -140,11 +140,14 @@ func TestFeatureGatesReachTheRun(t *testing.T) {
 	if len(res.Header.FeatureGates) != 0 || len(featuregates.NonDefault()) != 0 {
 		t.Errorf("an empty map is the defaults: the run had %v, the process has %v", res.Header.FeatureGates, featuregates.NonDefault())
 	}
+	if err := featuregates.Set(want); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := sc.Run(context.Background(), scenario.Options{FeatureGates: map[string]bool{"NoSuchGate": true}}); err == nil || !strings.Contains(err.Error(), "NoSuchGate") {
 		t.Errorf("an unknown gate: %v, want upstream's refusal naming it", err)
 	}
-	if len(featuregates.NonDefault()) != 0 {
-		t.Errorf("a refused gate left the process's gates %v", featuregates.NonDefault())
+	if diff := cmp.Diff(want, featuregates.NonDefault()); diff != "" {
+		t.Errorf("a refused gate changed the process's gates (-want +got):\n%s", diff)
 	}
 	if n := len(res.Cycles); n == 0 || res.Cycles[0].Outcome.Result == "" {
 		t.Errorf("the run recorded %d cycles", n)
