@@ -8,16 +8,18 @@
 // run on a scenario as the commands run them.
 //
 // A platform team's test that a configuration change keeps a Deployment
-// spread over three zones and a Job placed:
+// spread over three zones and a Job placed (TestWebStillSpreads runs it):
 //
-//	sc, _ := scenario.Embedded("workloads")
-//	res, err := sc.Run(ctx, scenario.Options{Config: newConfig})
+//	sc, err := scenario.Embedded("workloads") // or scenario.LoadFile("testdata/cluster.yaml")
 //	if err != nil {
 //		t.Fatal(err)
 //	}
-//	zones := res.Spread("deploy/web", "topology.kubernetes.io/zone")
-//	if len(zones) != 3 || res.Pending("deploy/web")+res.Pending("job/report") > 0 {
-//		t.Errorf("web over %v, pending: web %d, report %d", zones, res.Pending("deploy/web"), res.Pending("job/report"))
+//	res, err := sc.Run(context.Background(), scenario.Options{ConfigPath: "testdata/new-config.yaml"})
+//	if err != nil {
+//		t.Fatal(err)
+//	}
+//	if zones := res.Spread("deploy/web", "topology.kubernetes.io/zone"); len(zones) != 3 || !res.Fits("job/report") {
+//		t.Errorf("web over zones %v; report fits: %v", zones, res.Fits("job/report"))
 //	}
 //
 // Every run is the real scheduler's, in-process, on a cluster held in
