@@ -24,9 +24,10 @@
 //
 // Every run is the real scheduler's, in-process, on a cluster held in
 // memory with kube-controller-manager's controllers beside it (package
-// engine); nothing is computed by arithmetic. Feature gates are
-// process-wide in upstream code: runs under different gates must not run
-// at once. Out-of-tree plugins are added to the process with engine.Use.
+// engine); nothing is computed by arithmetic. Feature gates and upstream
+// code's logs are process-wide: runs under different gates must not run at
+// once, and runs at once share their Problems. Out-of-tree plugins are
+// added to the process with engine.Use.
 //
 // Where things are: scenario.go loads a scenario and runs it (Options);
 // result.go reads a run (Result); fork.go forks a cycle and re-runs it
