@@ -21,7 +21,7 @@ import (
 // A Scenario is a fixture: a cluster's objects, the pods to schedule and a
 // timeline's steps, as plain Kubernetes manifests (see fixtures/ and the
 // README). It is loaded once and may be run many times, with other
-// configurations and gates.
+// configurations and gates, one run at a time (runs share its objects).
 type Scenario struct {
 	name string
 	load func() (*fixture.Fixture, error)
