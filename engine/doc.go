@@ -73,6 +73,9 @@
 //     for the smallest change that places a pod; capacity.go: whole runs
 //     with a workload scaled (capacity, whatif --scale).
 //
+// Package engine/scenario is schedscope as a Go library for tests (load a
+// fixture, run it with a configuration and gates, read the recording, fork
+// a cycle with changes, suggest, capacity) over this package's API.
 // Package engine/extendertest runs a real HTTP scheduler extender for tests;
 // engine/internal/scale writes the large snapshot the benchmarks share;
 // engine/internal/zonebudget is an out-of-tree plugin (Filter, Score, Permit,

@@ -140,6 +140,14 @@ func (cp *controlPlane) kubeconfig(t testing.TB, name string, cfg *rest.Config) 
 // (The command itself installs a process-wide signal handler, once only.)
 func (cp *controlPlane) startScheduler(t testing.TB, ctx context.Context, flags ...string) {
 	t.Helper()
+	cp.startSchedulerWith(t, ctx, nil, flags...)
+}
+
+// startSchedulerWith is startScheduler for a kube-scheduler built with
+// out-of-tree plugins, as a main.go passes app.WithPlugin options to
+// app.NewSchedulerCommand (which hands them to app.Setup).
+func (cp *controlPlane) startSchedulerWith(t testing.TB, ctx context.Context, plugins []schedapp.Option, flags ...string) {
+	t.Helper()
 	kc := cp.kubeconfig(t, "scheduler", cp.admin)
 	opts := options.NewOptions()
 	fs := pflag.NewFlagSet("kube-scheduler", pflag.ContinueOnError)
@@ -151,7 +159,7 @@ func (cp *controlPlane) startScheduler(t testing.TB, ctx context.Context, flags 
 		t.Fatal(err)
 	}
 	sctx, cancel := context.WithCancel(ctx)
-	cc, sched, err := schedapp.Setup(sctx, opts)
+	cc, sched, err := schedapp.Setup(sctx, opts, plugins...)
 	if err != nil {
 		cancel()
 		t.Fatalf("kube-scheduler did not start: %v", err)

@@ -239,6 +239,13 @@ func podPlacements(t *testing.T, ctx context.Context, cp *controlPlane) map[stri
 // differently cannot change later decisions.
 func simulateEach(t *testing.T, name string, objs []runtime.Object, pending []*v1.Pod, before []map[string]string) map[string]outcome {
 	t.Helper()
+	return simulateEachWith(t, name, objs, pending, before, engine.Options{})
+}
+
+// simulateEachWith is simulateEach with the engine built with opts (its
+// configuration).
+func simulateEachWith(t *testing.T, name string, objs []runtime.Object, pending []*v1.Pod, before []map[string]string, opts engine.Options) map[string]outcome {
+	t.Helper()
 	out := map[string]outcome{}
 	for k, p := range pending {
 		state := before[k]
@@ -266,7 +273,7 @@ func simulateEach(t *testing.T, name string, objs []runtime.Object, pending []*v
 		if err != nil {
 			t.Fatal(err)
 		}
-		for key, o := range simulateFixture(t, fx) {
+		for key, o := range simulateFixtureWith(t, fx, opts) {
 			out[key] = o
 		}
 	}
@@ -310,15 +317,23 @@ func runFixture(t *testing.T, fx *fixture.Fixture) []*recorder.Cycle {
 // cycles in order.
 func runFixtureArriving(t *testing.T, fx *fixture.Fixture, burst bool) (*engine.Result, []*recorder.Cycle) {
 	t.Helper()
+	return runFixtureWith(t, fx, burst, engine.Options{})
+}
+
+// runFixtureWith is runFixtureArriving with the engine built with opts (its
+// OnCycle is the run's).
+func runFixtureWith(t *testing.T, fx *fixture.Fixture, burst bool, opts engine.Options) (*engine.Result, []*recorder.Cycle) {
+	t.Helper()
 	var mu sync.Mutex
 	var cycles []*recorder.Cycle
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	e, err := engine.New(ctx, fx, engine.Options{OnCycle: func(c *recorder.Cycle) {
+	opts.OnCycle = func(c *recorder.Cycle) {
 		mu.Lock()
 		cycles = append(cycles, c)
 		mu.Unlock()
-	}})
+	}
+	e, err := engine.New(ctx, fx, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -338,7 +353,13 @@ func runFixtureArriving(t *testing.T, fx *fixture.Fixture, burst bool) (*engine.
 
 func simulateFixture(t *testing.T, fx *fixture.Fixture) map[string]outcome {
 	t.Helper()
-	cycles := runFixture(t, fx)
+	return simulateFixtureWith(t, fx, engine.Options{})
+}
+
+// simulateFixtureWith is simulateFixture with the engine built with opts.
+func simulateFixtureWith(t *testing.T, fx *fixture.Fixture, opts engine.Options) map[string]outcome {
+	t.Helper()
+	_, cycles := runFixtureWith(t, fx, false, opts)
 	out := map[string]outcome{}
 	for _, c := range cycles {
 		key := c.Pod.Key()

@@ -3,6 +3,7 @@ package narrate
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/schedscope/schedscope/recorder"
 )
@@ -89,4 +90,43 @@ func Unused(u recorder.Unused) string {
 		why = "not read by the scheduler, admission or any controller a run has; ignored"
 	}
 	return fmt.Sprintf("%s: %s %s%s: %s", u.Source, u.Kind, u.Name, more, why)
+}
+
+// PodStory tells a pod's story, one line a step: each of its cycles (of
+// cycles, which may hold other pods' too) and queue events in time order,
+// each with its time; a pod with neither says why it had no cycle.
+func PodStory(p recorder.PodState, cycles []*recorder.Cycle) []string {
+	var mine []*recorder.Cycle
+	for _, c := range cycles {
+		if c.Pod.Key() == p.Pod.Key() {
+			mine = append(mine, c)
+		}
+	}
+	if len(mine)+len(p.Queue) == 0 {
+		// A pod with no cycle and no queue event (one that arrived bound,
+		// one no profile serves): say why, rather than nothing.
+		out := []string{"no scheduling cycle: " + NeverAttempted(p.State)}
+		if p.State == recorder.PodPreBound {
+			out = append(out, fmt.Sprintf("the scheduler counts it on %s: its requests are taken from what the node has free for every pod after it", p.Node))
+		}
+		return out
+	}
+	starts := make([]time.Time, len(mine))
+	for i, c := range mine {
+		starts[i] = c.Start
+	}
+	var out []string
+	for _, it := range Story(starts, p.Queue) {
+		if ev := it.Event; ev != nil {
+			out = append(out, fmt.Sprintf("%s  %s", ev.Time.UTC().Format("15:04:05.000"), QueueEvent(ev)))
+			continue
+		}
+		c := mine[it.Cycle]
+		early := ""
+		if it.Early {
+			early = "; " + EarlyPop
+		}
+		out = append(out, fmt.Sprintf("%s  cycle %d (attempt %d%s): %s", c.Start.UTC().Format("15:04:05.000"), c.Seq, c.Attempt, early, Outcome(c.Outcome)))
+	}
+	return out
 }

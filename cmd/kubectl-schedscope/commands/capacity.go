@@ -9,6 +9,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/engine/scenario"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/visible"
 )
@@ -71,22 +72,25 @@ func (o *CapacityOptions) Validate() error {
 
 // Run scales the workload up until a replica does not fit.
 func (o *CapacityOptions) Run(ctx context.Context) error {
-	fx, opts, err := o.wholeRuns()
+	fx, _, err := o.wholeRuns()
 	if err != nil {
 		return err
 	}
-	kind, ns, name, _ := recorder.ParseWorkload(o.Workload)
-	res, err := engine.Capacity(ctx, fx, opts, kind, ns, name)
+	// The library's capacity and suggest, on the fixture loaded as every
+	// command loads it, under the process's gates (--feature-gates).
+	sc := scenario.FromFixture(fx)
+	opts := scenario.Options{ConfigPath: o.Config, Diagnostic: o.Diagnostic}
+	res, err := sc.Capacity(ctx, opts, o.Workload)
 	if err != nil {
 		return err
 	}
 	doc := capacityDocument{CapacityResult: res}
-	var next *engine.Fork
+	var next *scenario.Fork
 	if o.Suggest && res.Stopped != "" {
-		if next, err = engine.NextReplica(ctx, fx, opts, res); err != nil {
+		if next, err = sc.NextReplica(ctx, opts, res); err != nil {
 			return err
 		}
-		if doc.Next, err = engine.Suggest(ctx, next, engine.SuggestOptions{Budget: o.Budget}); err != nil {
+		if doc.Next, err = next.Suggest(ctx, engine.SuggestOptions{Budget: o.Budget}); err != nil {
 			return err
 		}
 	}
@@ -109,7 +113,7 @@ func (o *CapacityOptions) Run(ctx context.Context) error {
 	}
 	t.printf("found by %d run(s) of the fixture, at %s replicas\n", len(res.Runs), joinInts(res.Runs))
 	if sg := doc.Next; sg != nil {
-		t.printf("\nwhat would let replica %d (pod %s) fit, each change re-run on its last cycle:\n", replica, next.Pod.Name)
+		t.printf("\nwhat would let replica %d (pod %s) fit, each change re-run on its last cycle:\n", replica, next.Cycle().Pod.Name)
 		switch {
 		case sg.Note != "":
 			t.printf("  %s\n", sg.Note)

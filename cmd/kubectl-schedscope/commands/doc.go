@@ -15,7 +15,9 @@
 // and the what-if commands whatif.go, suggest.go and
 // diff.go (worded in whatif_text.go; whatif_tui.go serves the TUI's what-if
 // mode; whatif_scale.go is whatif --scale), and capacity.go. The last two run
-// the fixture whole, again and again (simulate.go: wholeRuns).
+// the fixture whole, again and again (simulate.go: wholeRuns); capacity.go
+// through the Go library's Capacity, NextReplica and Suggest (package
+// engine/scenario), as a test calling it would.
 //
 // Every session comes from a source.Source, which the debugger (tui.Run) and the
 // headless outputs (headless.go: consume) read alike: fixture_source.go, a

@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/schedscope/schedscope/engine/featuregates"
 	"github.com/schedscope/schedscope/recorder"
@@ -432,46 +431,13 @@ func pad(s string, n int) string {
 // story tells one pod's story: each of its cycles (of cycles, which may hold
 // other pods' too) and queue events in time order, one line each.
 func (t *textWriter) story(p recorder.PodState, cycles []*recorder.Cycle) {
-	var mine []*recorder.Cycle
-	for _, c := range cycles {
-		if c.Pod.Key() == p.Pod.Key() {
-			mine = append(mine, c)
-		}
-	}
-	if len(mine)+len(p.Queue) == 0 {
-		// A pod with no cycle and no queue event (one that arrived bound,
-		// one no profile serves): say why, rather than nothing.
-		head := p.State
-		if p.Node != "" {
-			head += " on " + p.Node
-		}
-		t.printf("story of %s (%s):\n  no scheduling cycle: %s\n", p.Pod.Key(), head, narrate.NeverAttempted(p.State))
-		if p.State == recorder.PodPreBound {
-			t.printf("  the scheduler counts it on %s: its requests are taken from what the node has free for every pod after it\n", p.Node)
-		}
-		t.printf("\n")
-		return
-	}
-	starts := make([]time.Time, len(mine))
-	for i, c := range mine {
-		starts[i] = c.Start
-	}
 	head := p.State
 	if p.Node != "" {
 		head += " on " + p.Node
 	}
 	t.printf("story of %s (%s):\n", p.Pod.Key(), head)
-	for _, it := range narrate.Story(starts, p.Queue) {
-		if ev := it.Event; ev != nil {
-			t.printf("  %s  %s\n", ev.Time.UTC().Format("15:04:05.000"), narrate.QueueEvent(ev))
-			continue
-		}
-		c := mine[it.Cycle]
-		early := ""
-		if it.Early {
-			early = "; " + narrate.EarlyPop
-		}
-		t.printf("  %s  cycle %d (attempt %d%s): %s\n", c.Start.UTC().Format("15:04:05.000"), c.Seq, c.Attempt, early, narrate.Outcome(c.Outcome))
+	for _, line := range narrate.PodStory(p, cycles) {
+		t.printf("  %s\n", line)
 	}
 	t.printf("\n")
 }
