@@ -143,7 +143,7 @@ func ExampleResult_Suggest() {
 		fmt.Printf("%s → %s\n", s.Text, s.Node)
 	}
 	// Output:
-	// uncordon node cordoned → cordoned
+	// uncordon node cordoned (kubectl uncordon cordoned) → cordoned
 	// tolerate the taint team=ml:NoSchedule (on tainted) → tainted
 	// drop the pod's nodeSelector tier=batch (node wrong-tier has tier=web) → wrong-tier
 	// lower container c's cpu request from 2 to 1 and container c's memory request from 4Gi to 2Gi (what too-small has free) → too-small
