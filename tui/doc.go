@@ -66,8 +66,10 @@
 //   - components/explain: the explain panel (what a phase and plugin do,
 //     with the legacy predicate/priority names learners know).
 //   - components/diffview: a what-if re-run beside the cycle it changed.
-//   - components/cyclelist: the timeline of cycles, with its filter and the
-//     what-if re-runs listed after their cycles.
+//   - components/cyclelist: the timeline of cycles, with its filter, the
+//     marks' ★ column and the what-if re-runs listed after their cycles;
+//     names.go keeps the part of a pod's name that tells it from the
+//     others (one namespace is said once, in the header).
 //   - components/pods: the Pods view: every pod's state, and a pod's story.
 //   - components/nodes: the Nodes view (:nodes): every node as a cycle saw
 //     it, and what the cycle did with it.

@@ -646,6 +646,11 @@ func (m *Model) present(i int, decisive bool) {
 		m.view.SetCycle(m.cycles, i)
 	}
 	m.view.SetObserved(m.observed.of(c.Seq))
+	note := ""
+	if m.list.Tags()[i] == "" {
+		note, _ = m.list.Mark(c.Seq)
+	}
+	m.view.SetMark(note)
 	m.view.SetQueueMoves(queuephase.Moves(m.queueOf[c.Pod.Key()], c))
 }
 
