@@ -256,10 +256,11 @@ func TestFitDiffering(t *testing.T) {
 		{"web", 0, 10, "web"},
 		{"checkout-service-966fb979-g6jq8", 26, 20, "checkout-serv…-g6jq8"},
 		{"checkout-service-966fb979-g6jq8", 26, 8, "…9-g6jq8"},
-		{"checkout-service-966fb979-g6jq8", 26, 5, "…-g6…"},
+		{"checkout-service-966fb979-g6jq8", 26, 5, "…g6j…"},
 		{"checkout-service-966fb979-g6jq8", 0, 12, "checkout-se…"},
 		{"report-0-qcgxq", 7, 12, "rep…-0-qcgxq"},
 		{"report-0-qcgxq", 7, 10, "…t-0-qcgxq"},
+		{"report-0-qcgxq", 7, 11, "rep…0-qcgxq"},
 	}
 	for _, tc := range tests {
 		if got := fitDiffering(tc.s, tc.shared, tc.w); got != tc.want {

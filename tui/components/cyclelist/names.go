@@ -83,27 +83,28 @@ func fitDiffering(s string, shared, w int) string {
 		return s
 	}
 	shared = min(max(shared, 0), len(s))
-	// Cut at a separator so the part kept after the ellipsis reads as a
-	// word: "…-g6jq8" rather than "…6jq8" when the hash is shared.
-	if j := strings.LastIndexAny(s[:shared], "-./"); j >= 0 && shared-j <= 8 {
-		shared = j
-	}
 	for shared > 0 && shared < len(s) && !utf8.RuneStart(s[shared]) {
 		shared--
 	}
 	if shared == 0 {
 		return ansi.Truncate(s, w, "…")
 	}
+	// Cut at a separator when there is room, so that the part kept after
+	// the ellipsis reads as a word: "…-g6jq8" rather than "…g6jq8".
+	cuts := []int{shared}
+	if j := strings.LastIndexAny(s[:shared], "-./"); j > 0 && shared-j <= 8 {
+		cuts = []int{j, shared}
+	}
+	for _, cut := range cuts {
+		tail := s[cut:]
+		if head := w - 1 - ansi.StringWidth(tail); head >= 3 {
+			return ansi.Truncate(s[:cut], head, "") + "…" + tail
+		}
+	}
 	tail := s[shared:]
-	tw := ansi.StringWidth(tail)
-	head := w - 1 - tw
-	switch {
-	case head >= 3:
-		return ansi.Truncate(s[:shared], head, "") + "…" + tail
-	case tw+1 <= w:
+	if ansi.StringWidth(tail)+1 <= w {
 		// Too little room for a useful start: keep as much of the end as fits.
 		return "…" + ansi.TruncateLeft(s, ansi.StringWidth(s)-(w-1), "")
-	default:
-		return "…" + ansi.Truncate(tail, w-1, "…")
 	}
+	return "…" + ansi.Truncate(tail, w-1, "…")
 }
