@@ -19,6 +19,9 @@ import (
 type Lesson struct {
 	Title, Intro string
 	Steps        []LessonStep
+	// Next is what opens the next lesson ("kubectl schedscope learn
+	// 4-resources"), said at the end of this one; "" after the last.
+	Next string
 }
 
 // LessonStep is one step: where (cycle Seq on phase Phase) and what.
@@ -62,7 +65,7 @@ func (m *Model) lessonKey(msg tea.KeyPressMsg) bool {
 		if s.step < len(s.l.Steps)-1 {
 			s.step, s.answered = s.step+1, false
 		} else {
-			m.say("that was the last step of %q; :fixtures lists more to explore", s.l.Title)
+			m.say("%s", s.l.end())
 		}
 	case key.Matches(msg, lessonKeyMap.Prev):
 		if s.step > -1 {
@@ -78,6 +81,14 @@ func (m *Model) lessonKey(msg tea.KeyPressMsg) bool {
 		return false
 	}
 	return true
+}
+
+// end is what the lesson says past its last step: the next lesson.
+func (l *Lesson) end() string {
+	if l.Next == "" {
+		return fmt.Sprintf("that was the last step of %q, and the last lesson; :fixtures lists more to explore", l.Title)
+	}
+	return fmt.Sprintf("that was the last step of %q; the next lesson: %s", l.Title, l.Next)
 }
 
 // where is the cycle and phase on screen, ok false outside a cycle.
@@ -166,6 +177,12 @@ func (m *Model) lessonPanel() []string {
 			} else {
 				lines = append(lines, layout.Wrap("  ? "+st.Ask, w, "    ")...)
 				keys = "a shows the answer · " + keys
+			}
+		}
+		if s.step == len(s.l.Steps)-1 {
+			keys = strings.Replace(keys, "> next step", "> what next", 1)
+			if s.l.Next != "" {
+				lines = append(lines, layout.Wrap("  the last step; the next lesson: "+s.l.Next, w, "    ")...)
 			}
 		}
 	}

@@ -16,7 +16,7 @@ func TestLessonPanel(t *testing.T) {
 	l := &Lesson{Title: "Preemption", Intro: "When no node fits a pod, PostFilter runs.", Steps: []LessonStep{
 		{Cycle: 1, Phase: cyclepage.Filter, Say: "Both nodes are full.", Ask: "Could any node take it?", Answer: "No."},
 		{Cycle: 1, Phase: cyclepage.PostFilter, Say: "DefaultPreemption nominates node-1."},
-	}}
+	}, Next: "kubectl schedscope learn 4-resources"}
 	m := newSessionWith(rec, Options{Source: "fixture preemption", Lesson: l}, 80, 24)
 	if s := screen(m); !strings.Contains(s, "lesson: Preemption · introduction") || !strings.Contains(s, "When no node fits a pod") {
 		t.Fatalf("no introduction:\n%s", s)
@@ -42,8 +42,17 @@ func TestLessonPanel(t *testing.T) {
 	if !strings.Contains(screen(m), "step 1 of 2") {
 		t.Errorf("going back to Filter did not show step 1 again:\n%s", screen(m))
 	}
-	m = keys(m, ">", ">")
-	if !strings.Contains(m.message.Text, "the last step") {
-		t.Errorf("> past the last step: %q", m.message.Text)
+	m = keys(m, ">")
+	if s := screen(m); !strings.Contains(s, "the next lesson: kubectl schedscope learn 4-resources") {
+		t.Errorf("the last step does not name the next lesson:\n%s", s)
+	}
+	m = keys(m, ">")
+	if s := screen(m); !strings.Contains(m.message.Text, "the last step") || !strings.Contains(s, "the next lesson: kubectl schedscope learn 4-resources") || strings.Contains(s, ":fixtures") {
+		t.Errorf("> past the last step: %q\n%s", m.message.Text, s)
+	}
+	l.Next = ""
+	m = keys(m, ">")
+	if !strings.Contains(m.message.Text, "the last lesson") {
+		t.Errorf("> past the last lesson's last step: %q", m.message.Text)
 	}
 }

@@ -57,6 +57,10 @@ func TestMarks(t *testing.T) {
 		t.Fatalf("m then enter kept %+v", store.set)
 	}
 	golden(t, "marks-80x24", screen(m))
+	// The message is whole at 80 columns, its end too.
+	if s := screen(m); !strings.Contains(s, ":marked lists the marked cycles") {
+		t.Errorf("the message is cut:\n%s", s)
+	}
 	m = keys(m, ":", "text:marked", "enter")
 	if rows := m.list.Rows(); len(rows) != 2 {
 		t.Errorf(":marked lists %d rows, want the 2 marked cycles:\n%s", len(rows), screen(m))

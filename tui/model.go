@@ -924,6 +924,7 @@ func (m Model) Render() string {
 	bh := m.bodyHeight()
 	ph := max(bh-m.lessonRows, 1) // the panes, above the lesson's panel
 	lines := []string{m.titleLine()}
+	status := layout.SplitLines(statusBar(m.st, m.w, m.opts.Source, m.opts.Control != nil, m.state, m.progress, m.done, m.counts, &m.observed, m.breakpoints, m.nProblems, m.Keys.Problems, m.wi.Status(m.message)))
 	var body []string
 	switch {
 	case m.top() != nil:
@@ -943,7 +944,11 @@ func (m Model) Render() string {
 			body = layout.Box(layout.SplitLines(m.list.View()), m.w, ph)
 		}
 		if m.lessonRows > 0 && !m.wi.Active() {
-			body = append(body, m.lessonPanel()...)
+			// A long message's lines cover the body's last lines (below):
+			// the panes', not the lesson's.
+			cover := min(len(status)-1, len(body))
+			body = append(body[:len(body)-cover], m.lessonPanel()...)
+			body = append(body, make([]string, cover)...)
 		}
 		body = layout.Box(body, m.w, bh)
 	}
@@ -956,12 +961,13 @@ func (m Model) Render() string {
 		bottom = layout.SplitLines(m.prompt.View())
 	}
 	// Lines the prompt needs beyond its own cover the bottom of the body, as
-	// a completion menu would.
-	if extra := min(len(bottom)-1, len(body)); extra > 0 {
+	// a completion menu would, and so do a long message's lines over the
+	// status bar while it shows.
+	if extra := min(len(bottom)-1+len(status)-1, len(body)); extra > 0 {
 		body = body[:len(body)-extra]
 	}
 	lines = append(lines, body...)
-	lines = append(lines, statusBar(m.st, m.w, m.opts.Source, m.opts.Control != nil, m.state, m.progress, m.done, m.counts, &m.observed, m.breakpoints, m.nProblems, m.Keys.Problems, m.wi.Status(m.message)))
+	lines = append(lines, status...)
 	lines = append(lines, bottom...)
 	return strings.Join(layout.Box(lines, m.w, m.h), "\n")
 }

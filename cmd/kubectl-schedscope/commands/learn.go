@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -106,6 +107,10 @@ func (o *LearnOptions) list() error {
 // tuiLesson is a lesson as the debugger shows it.
 func tuiLesson(l *fixtures.Lesson) (*tui.Lesson, error) {
 	out := &tui.Lesson{Title: l.Title, Intro: l.Intro}
+	names := fixtures.LessonNames()
+	if i := slices.Index(names, l.Name); i >= 0 && i+1 < len(names) {
+		out.Next = "kubectl schedscope learn " + names[i+1]
+	}
 	for i, s := range l.Steps {
 		p, ok := phaseNamed(s.Phase)
 		if !ok {

@@ -21,7 +21,7 @@ func TestLearn(t *testing.T) {
 	if code != 0 || strings.Count(out, "\n") != len(names) {
 		t.Fatalf("learn --list: exit %d, %q, %s", code, out, errOut)
 	}
-	for _, n := range names {
+	for i, n := range names {
 		if !strings.Contains(out, n+" ") {
 			t.Errorf("learn --list does not list %s:\n%s", n, out)
 		}
@@ -32,6 +32,14 @@ func TestLearn(t *testing.T) {
 		tl, err := tuiLesson(l)
 		if err != nil || len(tl.Steps) != len(l.Steps) {
 			t.Errorf("lesson %s in the debugger: %v", n, err)
+		}
+		// The end of a lesson names the next one.
+		want := ""
+		if i+1 < len(names) {
+			want = "kubectl schedscope learn " + names[i+1]
+		}
+		if tl.Next != want {
+			t.Errorf("lesson %s ends pointing to %q, want %q", n, tl.Next, want)
 		}
 	}
 	if _, errOut, code := run(t, "learn", "nope"); code != 1 || !strings.Contains(errOut, `no lesson "nope" (the lessons are `) || strings.Count(errOut, "\n") != 1 {
