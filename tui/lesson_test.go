@@ -17,15 +17,23 @@ func TestLessonPanel(t *testing.T) {
 		{Cycle: 1, Phase: cyclepage.Filter, Say: "Both nodes are full.", Ask: "Could any node take it?", Answer: "No."},
 		{Cycle: 1, Phase: cyclepage.PostFilter, Say: "DefaultPreemption nominates node-1."},
 	}, Next: "kubectl schedscope learn 4-resources"}
-	m := newSessionWith(rec, Options{Source: "fixture preemption", Lesson: l}, 80, 24)
-	if s := screen(m); !strings.Contains(s, "lesson: Preemption · introduction") || !strings.Contains(s, "When no node fits a pod") {
-		t.Fatalf("no introduction:\n%s", s)
+	// On a first run too: the hint would cover the introduction, and >
+	// would both close it and start the lesson.
+	m := newSessionWith(rec, Options{Source: "fixture preemption", Lesson: l, FirstRun: func() {}}, 80, 24)
+	if s := screen(m); !strings.Contains(s, "lesson: Preemption · introduction") || !strings.Contains(s, "When no node fits a pod") || strings.Contains(s, "new here?") {
+		t.Fatalf("no introduction, or the first-run hint covers it:\n%s", s)
 	}
 	m = keys(m, ">")
 	if s := screen(m); !strings.Contains(s, "step 1 of 2") || !strings.Contains(s, "→ open cycle 1 on Filter") || strings.Contains(s, "No.") {
 		t.Fatalf("step 1 does not say where to go:\n%s", s)
 	}
-	m = keys(m, ":", "text:cycle 1", "enter", ":", "text:phase filter", "enter")
+	// :cycle 1 opens the cycle on its decisive phase, PostFilter, step 2's
+	// place: step 1 is not skipped, the panel still says where it is.
+	m = keys(m, ":", "text:cycle 1", "enter")
+	if s := screen(m); m.view.Phase() != cyclepage.PostFilter || !strings.Contains(s, "step 1 of 2") || !strings.Contains(s, "→ open cycle 1 on Filter") {
+		t.Fatalf(":cycle 1 on %s skipped step 1:\n%s", m.view.Phase(), s)
+	}
+	m = keys(m, ":", "text:phase filter", "enter")
 	golden(t, "lesson-80x24", screen(m))
 	if s := screen(m); strings.Contains(s, "→ open cycle") || !strings.Contains(s, "Could any node take it?") {
 		t.Errorf("at cycle 1's Filter the panel still says where to go:\n%s", s)

@@ -222,7 +222,10 @@ func New(opts Options) Model {
 	m.help.Styles.FullSeparator = st.Dim
 	m.help.Styles.Ellipsis = st.Dim
 	m.Keys.setLive(opts.Control != nil)
-	m.firstRun = opts.FirstRun != nil
+	// A lesson is its own guide: the first-run hint would cover its
+	// introduction, and the key that closes it would start the lesson.
+	// It shows on the next session that is not a lesson.
+	m.firstRun = opts.FirstRun != nil && opts.Lesson == nil
 	if opts.Lesson != nil {
 		m.lesson = &lessonState{l: opts.Lesson, step: -1}
 	}
