@@ -28,8 +28,9 @@
 //     (esc goes back to the story). observed.go: the
 //     live bindings collected. The what-if page is pages/whatif; the root
 //     routes to it and does what it asks (model.go: toWhatIf, takeOut).
-//   - Shared pieces. statusbar.go: the status line. firstrun.go: the
-//     first-run hint over the list. marks.go: m marks a cycle with a note
+//   - Shared pieces. statusbar.go: the status line (a message too long
+//     for it takes a line or two above it while it shows). firstrun.go: the
+//     first-run hint over the list (not over a lesson). marks.go: m marks a cycle with a note
 //     (MarkStore keeps it beside the recording). export.go: X writes the
 //     cycle on screen to share (Options.Export). lesson.go: a lesson's panel
 //     and how it follows the learner (Options.Lesson). keys.go: the root's keys

@@ -15,8 +15,8 @@ import (
 // A Lesson is a guided walk through the session's cycles (kubectl
 // schedscope learn): its steps show in a panel under the cycles. A step says where to look; once the learner is there it says what
 // is there and asks a question answered by looking (a reveals the
-// answer). Reaching the next step's cycle and phase moves on to it; > and
-// < move by hand.
+// answer). Reaching the next step's cycle and phase, once the current
+// step's was reached, moves on to it; > and < move by hand.
 type Lesson struct {
 	Title, Intro string
 	Steps        []LessonStep
