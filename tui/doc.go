@@ -28,8 +28,9 @@
 //     (esc goes back to the story). observed.go: the
 //     live bindings collected. The what-if page is pages/whatif; the root
 //     routes to it and does what it asks (model.go: toWhatIf, takeOut).
-//   - Shared pieces. statusbar.go: the status line. firstrun.go: the
-//     first-run hint over the list. marks.go: m marks a cycle with a note
+//   - Shared pieces. statusbar.go: the status line (a message too long
+//     for it takes a line or two above it while it shows). firstrun.go: the
+//     first-run hint over the list (not over a lesson). marks.go: m marks a cycle with a note
 //     (MarkStore keeps it beside the recording). export.go: X writes the
 //     cycle on screen to share (Options.Export). lesson.go: a lesson's panel
 //     and how it follows the learner (Options.Lesson). keys.go: the root's keys
@@ -66,8 +67,10 @@
 //   - components/explain: the explain panel (what a phase and plugin do,
 //     with the legacy predicate/priority names learners know).
 //   - components/diffview: a what-if re-run beside the cycle it changed.
-//   - components/cyclelist: the timeline of cycles, with its filter and the
-//     what-if re-runs listed after their cycles.
+//   - components/cyclelist: the timeline of cycles, with its filter, the
+//     marks' ★ column and the what-if re-runs listed after their cycles;
+//     names.go keeps the part of a pod's name that tells it from the
+//     others (one namespace is said once, in the header).
 //   - components/pods: the Pods view: every pod's state, and a pod's story.
 //   - components/nodes: the Nodes view (:nodes): every node as a cycle saw
 //     it, and what the cycle did with it.

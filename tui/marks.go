@@ -10,8 +10,8 @@ import (
 )
 
 // Marks: m marks the cycle selected with a note, kept beside the recording
-// by the session's MarkStore; marked rows show ★ and the note, :marked
-// lists them.
+// by the session's MarkStore; marked rows show ★, the cycle's header its
+// note, and :marked lists them with their notes.
 
 // MarkStore keeps the marks of a recording (cmd writes them to its sidecar,
 // recorder.Marks).
@@ -58,6 +58,7 @@ func (m *Model) saveMark(note string) {
 		return
 	}
 	m.list.SetMark(e.Seq, note)
+	m.syncView() // the cycle's header says its note
 	if note == "" {
 		m.say("cycle %d unmarked (%s)", e.Seq, where)
 		return

@@ -43,7 +43,7 @@ func TestMarks(t *testing.T) {
 		{Seq: c2.Seq, Pod: "default/someone-else", Note: "stale"},
 	}}
 	m := newSessionWith(rec, Options{Source: "replay test.rec", Marks: store}, 80, 24)
-	if s := screen(m); !strings.Contains(s, "default/web ★ the first") || strings.Contains(s, "stale") {
+	if s := screen(m); !rowHas(s, " 1 ", "★", "web") || strings.Contains(s, "stale") {
 		t.Errorf("the marks read are not shown as read:\n%s", s)
 	}
 	if m.nProblems != 1 || !strings.Contains(m.notes[len(m.notes)-1].Text, "names pod default/someone-else") {
@@ -57,10 +57,24 @@ func TestMarks(t *testing.T) {
 		t.Fatalf("m then enter kept %+v", store.set)
 	}
 	golden(t, "marks-80x24", screen(m))
+	// The message is whole at 80 columns, its end too.
+	if s := screen(m); !strings.Contains(s, ":marked lists the marked cycles") {
+		t.Errorf("the message is cut:\n%s", s)
+	}
 	m = keys(m, ":", "text:marked", "enter")
 	if rows := m.list.Rows(); len(rows) != 2 {
 		t.Errorf(":marked lists %d rows, want the 2 marked cycles:\n%s", len(rows), screen(m))
 	}
+	// :marked's rows say their notes; the cycle's header says its note.
+	if s := screen(m); !rowHas(s, "★", "web", "the first one") || !rowHas(s, "★", "huge", "why it went there") {
+		t.Errorf(":marked does not show the notes:\n%s", s)
+	}
+	golden(t, "marks-80x24-marked", screen(m))
+	m = keys(m, "enter")
+	if s := screen(m); !strings.Contains(strings.Join(strings.Split(s, "\n")[1:3], "\n"), "★ why it went there") {
+		t.Errorf("the open cycle's header does not say its note:\n%s", s)
+	}
+	m = keys(m, "esc")
 	// m on a marked cycle edits its note; emptied, it unmarks.
 	m = keys(m, "esc", "m")
 	if m.prompt.Value() != "why it went there" {
@@ -85,6 +99,25 @@ func TestMarks(t *testing.T) {
 	if !strings.Contains(none.message.Text, "marks are kept beside a recording") || none.prompt.Active() {
 		t.Errorf("m without a store: %q", none.message.Text)
 	}
+}
+
+// rowHas tells whether a line of screen s has every one of words, in order.
+func rowHas(s string, words ...string) bool {
+	for _, line := range strings.Split(s, "\n") {
+		rest, ok := line, true
+		for _, w := range words {
+			i := strings.Index(rest, w)
+			if i < 0 {
+				ok = false
+				break
+			}
+			rest = rest[i+len(w):]
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
 }
 
 // TestExportKey: X hands the cycle on screen to Options.Export off the

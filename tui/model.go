@@ -222,7 +222,10 @@ func New(opts Options) Model {
 	m.help.Styles.FullSeparator = st.Dim
 	m.help.Styles.Ellipsis = st.Dim
 	m.Keys.setLive(opts.Control != nil)
-	m.firstRun = opts.FirstRun != nil
+	// A lesson is its own guide: the first-run hint would cover its
+	// introduction, and the key that closes it would start the lesson.
+	// It shows on the next session that is not a lesson.
+	m.firstRun = opts.FirstRun != nil && opts.Lesson == nil
 	if opts.Lesson != nil {
 		m.lesson = &lessonState{l: opts.Lesson, step: -1}
 	}
@@ -646,6 +649,11 @@ func (m *Model) present(i int, decisive bool) {
 		m.view.SetCycle(m.cycles, i)
 	}
 	m.view.SetObserved(m.observed.of(c.Seq))
+	note := ""
+	if m.list.Tags()[i] == "" {
+		note, _ = m.list.Mark(c.Seq)
+	}
+	m.view.SetMark(note)
 	m.view.SetQueueMoves(queuephase.Moves(m.queueOf[c.Pod.Key()], c))
 }
 
@@ -919,6 +927,7 @@ func (m Model) Render() string {
 	bh := m.bodyHeight()
 	ph := max(bh-m.lessonRows, 1) // the panes, above the lesson's panel
 	lines := []string{m.titleLine()}
+	status := layout.SplitLines(statusBar(m.st, m.w, m.opts.Source, m.opts.Control != nil, m.state, m.progress, m.done, m.counts, &m.observed, m.breakpoints, m.nProblems, m.Keys.Problems, m.wi.Status(m.message)))
 	var body []string
 	switch {
 	case m.top() != nil:
@@ -938,7 +947,11 @@ func (m Model) Render() string {
 			body = layout.Box(layout.SplitLines(m.list.View()), m.w, ph)
 		}
 		if m.lessonRows > 0 && !m.wi.Active() {
-			body = append(body, m.lessonPanel()...)
+			// A long message's lines cover the body's last lines (below):
+			// the panes', not the lesson's.
+			cover := min(len(status)-1, len(body))
+			body = append(body[:len(body)-cover], m.lessonPanel()...)
+			body = append(body, make([]string, cover)...)
 		}
 		body = layout.Box(body, m.w, bh)
 	}
@@ -951,12 +964,13 @@ func (m Model) Render() string {
 		bottom = layout.SplitLines(m.prompt.View())
 	}
 	// Lines the prompt needs beyond its own cover the bottom of the body, as
-	// a completion menu would.
-	if extra := min(len(bottom)-1, len(body)); extra > 0 {
+	// a completion menu would, and so do a long message's lines over the
+	// status bar while it shows.
+	if extra := min(len(bottom)-1+len(status)-1, len(body)); extra > 0 {
 		body = body[:len(body)-extra]
 	}
 	lines = append(lines, body...)
-	lines = append(lines, statusBar(m.st, m.w, m.opts.Source, m.opts.Control != nil, m.state, m.progress, m.done, m.counts, &m.observed, m.breakpoints, m.nProblems, m.Keys.Problems, m.wi.Status(m.message)))
+	lines = append(lines, status...)
 	lines = append(lines, bottom...)
 	return strings.Join(layout.Box(lines, m.w, m.h), "\n")
 }

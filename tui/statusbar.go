@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -20,7 +21,9 @@ type cycleCounts struct{ total, bound, unschedulable, errors int }
 // statusBar renders the engine state, cycle and queue counts, how the live
 // cluster's bindings compared with the predictions, breakpoints, how many
 // problems there were (and list, the key that lists them), the last message
-// and the source on one line.
+// and the source on one line. A message that does not fit there once the
+// other parts have made room goes on one or two lines of its own, above the
+// bar, for as long as it shows (until the next key).
 func statusBar(st *theme.Styles, w int, sourceName string, live bool, state *source.EngineState, progress *source.Progress, done bool, counts cycleCounts, obs *observations, bp source.Breakpoints, nProblems int, list key.Binding, msg problems.Note) string {
 	message := msg.Text
 	var parts []string
@@ -102,18 +105,23 @@ func statusBar(st *theme.Styles, w int, sourceName string, live bool, state *sou
 		parts = append(parts, st.Problem.Render(fmt.Sprintf("⚠ %d %s — %s to list", nProblems, noun, list.Help().Key)))
 		problemsShort = st.Problem.Render(fmt.Sprintf("⚠ %d %s", nProblems, noun))
 	}
+	bare := append(slices.Clone(parts), sourceName) // the bar without the message
 	if message != "" {
 		parts = append(parts, st.Problem.Render(message))
 	}
 	parts = append(parts, sourceName)
-	line := " " + strings.Join(parts, " │ ")
-	if ansi.StringWidth(line) > w {
-		copy(parts[countsAt:], short)
-		line = " " + strings.Join(parts, " │ ")
+	join := func(parts []string) string {
+		line := " " + strings.Join(parts, " │ ")
+		if ansi.StringWidth(line) > w {
+			copy(parts[countsAt:], short)
+			line = " " + strings.Join(parts, " │ ")
+		}
+		return line
 	}
+	line := join(parts)
 	if ansi.StringWidth(line) > w && message != "" {
 		// A fresh message matters more than the source's name and the queue
-		// counts; if it is still cut, the problems view (!) shows it whole.
+		// counts.
 		parts = parts[:len(parts)-1]
 		if problemsAt >= 0 && msg.Kind == problems.Message {
 			// The answer to a key beats the hint, which the help line repeats
@@ -126,14 +134,31 @@ func statusBar(st *theme.Styles, w int, sourceName string, live bool, state *sou
 			line = " " + strings.Join(parts, " │ ")
 		}
 		if ansi.StringWidth(line) > w {
-			// Still cut: say where it is whole.
-			hint := " " + list.Help().Key + " shows all"
-			if w > 3*len(hint) {
-				return st.Status.Render(layout.Fit(line, w-len(hint)) + hint)
+			// Still too long: the message takes lines of its own above the
+			// bar, which is then as it is without it.
+			var out []string
+			for _, l := range messageLines(message, w-1, " "+list.Help().Key+" shows all") {
+				out = append(out, st.Status.Render(layout.Fit(" "+st.Problem.Render(l), w)))
 			}
+			return strings.Join(append(out, st.Status.Render(layout.Fit(join(bare), w))), "\n")
 		}
 	}
 	return st.Status.Render(layout.Fit(line, w))
+}
+
+// messageLines wraps a status message into lines of w cells, two at most:
+// a longer one keeps its start and its end, which is where a message says
+// what came of it, and says where it is whole (more).
+func messageLines(msg string, w int, more string) []string {
+	lines := layout.Wrap(msg, w, "")
+	if len(lines) <= 2 {
+		return lines
+	}
+	first := lines[0]
+	room := w - 2 - ansi.StringWidth(more)
+	rest := strings.TrimSpace(strings.Join(lines[1:], " "))
+	tail := ansi.TruncateLeft(rest, max(ansi.StringWidth(rest)-room, 0), "")
+	return []string{first, "…" + tail + more}
 }
 
 // progressBar draws how much of a recording has been indexed in w cells,

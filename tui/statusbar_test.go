@@ -71,7 +71,7 @@ func TestStatusBarMakesRoomForAMessage(t *testing.T) {
 		want     []string
 	}{
 		{0, []string{"■ done", "4 cycles", msg}},
-		{2, []string{"■ done", "4 cycles", "⚠ 2 problems", "the run has finished"}},
+		{2, []string{"■ done", "4 cycles", "⚠ 2 problems", msg}},
 	} {
 		bar := ansi.Strip(statusBar(&st, 80, "fixture default.yaml", true, &source.EngineState{State: source.StateIdle, Backoff: 1}, nil, true,
 			cycleCounts{total: 4, bound: 3, unschedulable: 1}, &observations{}, source.Breakpoints{}, tt.problems, DefaultKeyMap().Problems, problems.Note{Kind: problems.Message, Text: msg}))
@@ -80,19 +80,47 @@ func TestStatusBarMakesRoomForAMessage(t *testing.T) {
 				t.Errorf("%d problems: status bar %q lacks %q", tt.problems, bar, want)
 			}
 		}
-		if w := ansi.StringWidth(bar); w != 80 {
-			t.Errorf("%d problems: status bar is %d cells wide, want 80", tt.problems, w)
+		for _, l := range strings.Split(bar, "\n") {
+			if w := ansi.StringWidth(l); w != 80 {
+				t.Errorf("%d problems: a status bar line is %d cells wide, want 80", tt.problems, w)
+			}
 		}
 	}
-	// A message too long for the line says where it is whole.
-	long := "cycle 4 could not be read: " + strings.Repeat("a checksum that does not match ", 4)
-	bar := ansi.Strip(statusBar(&st, 80, "fixture default.yaml", true, &source.EngineState{State: source.StateIdle}, nil, true,
-		cycleCounts{total: 4}, &observations{}, source.Breakpoints{}, 1, DefaultKeyMap().Problems, problems.Note{Kind: problems.Problem, Text: long}))
-	if !strings.HasSuffix(bar, "… ! shows all") || ansi.StringWidth(bar) != 80 {
-		t.Errorf("a cut message: status bar %q does not end with where it is whole, or is not 80 cells", bar)
+	// A message too long for the line takes a line of its own above the
+	// bar, whole; one too long for two lines keeps its start and its end
+	// and says where it is whole.
+	for _, tt := range []struct {
+		msg   string
+		lines int
+		want  []string
+	}{
+		{"what-if: set the Score weight of NodeResourcesFit to 5: the pod goes to node-b instead of node-a", 3,
+			[]string{"what-if: set the Score weight of NodeResourcesFit to 5: the pod goes to node-b", "instead of node-a"}},
+		{"cycle 4 could not be read: " + strings.Repeat("a checksum that does not match ", 6) + "at offset 1234", 3,
+			[]string{"cycle 4 could not be read: a checksum", "at offset 1234 ! shows all"}},
+	} {
+		out := ansi.Strip(statusBar(&st, 80, "fixture default.yaml", true, &source.EngineState{State: source.StateIdle, Backoff: 1}, nil, true,
+			cycleCounts{total: 4}, &observations{}, source.Breakpoints{}, 1, DefaultKeyMap().Problems, problems.Note{Kind: problems.Problem, Text: tt.msg}))
+		lines := strings.Split(out, "\n")
+		if len(lines) != tt.lines {
+			t.Errorf("%q: %d lines, want %d:\n%s", tt.msg, len(lines), tt.lines, out)
+		}
+		for _, l := range lines {
+			if ansi.StringWidth(l) != 80 {
+				t.Errorf("%q: a line %d cells wide, want 80: %q", tt.msg, ansi.StringWidth(l), l)
+			}
+		}
+		for _, want := range tt.want {
+			if !strings.Contains(out, want) {
+				t.Errorf("the status bar lacks %q:\n%s", want, out)
+			}
+		}
+		if bar := lines[len(lines)-1]; !strings.Contains(bar, "■ done") || !strings.Contains(bar, "⚠ 1 problem") {
+			t.Errorf("the bar under a long message is not whole: %q", bar)
+		}
 	}
 	// Without a message the source and the queue stay.
-	bar = ansi.Strip(statusBar(&st, 80, "fixture default.yaml", true, &source.EngineState{State: source.StateIdle, Backoff: 1}, nil, true,
+	bar := ansi.Strip(statusBar(&st, 80, "fixture default.yaml", true, &source.EngineState{State: source.StateIdle, Backoff: 1}, nil, true,
 		cycleCounts{total: 4, bound: 3, unschedulable: 1}, &observations{}, source.Breakpoints{}, 0, DefaultKeyMap().Problems, problems.Note{}))
 	for _, want := range []string{"queue 0 active 1 backoff", "fixture default.yaml"} {
 		if !strings.Contains(bar, want) {

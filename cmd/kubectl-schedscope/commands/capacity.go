@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -23,6 +24,9 @@ type CapacityOptions struct {
 	// fit; Budget bounds the search's re-runs.
 	Suggest bool
 	Budget  int
+	// Min, when above 0, makes the command fail when fewer replicas than
+	// that fit in all: a gate for CI, as explain --exit-code is.
+	Min int
 }
 
 // capacityDocument is capacity's JSON output.
@@ -36,16 +40,18 @@ type capacityDocument struct {
 func NewCmdCapacity(streams genericiooptions.IOStreams) *cobra.Command {
 	o := &CapacityOptions{simOptions: newSimOptions(streams)}
 	cmd := &cobra.Command{
-		Use:   "capacity -f FIXTURE KIND/NAME [-o text|json|yaml]",
+		Use:   "capacity -f FIXTURE KIND/NAME [-o text|json|yaml] [--min N]",
 		Short: "How many more replicas of a workload fit, and what stops the next one",
 		Long: "capacity runs the fixture again and again with the workload scaled up (1, 2, 4, ... more replicas),\n" +
 			"each run the whole fixture with the real scheduler and the workload's controller, until a run leaves\n" +
 			"a replica pending; it counts what that run placed and prints the scheduler's message for the replica\n" +
 			"that did not fit. Nothing is computed by arithmetic. KIND is deploy, rs, sts, rc or job (a Job's\n" +
 			"parallelism); NAME may be NAMESPACE/NAME. Then, as suggest does, it searches single changes\n" +
-			"that would let that replica fit, each confirmed by re-running its cycle (--suggest=false skips it).",
+			"that would let that replica fit, each confirmed by re-running its cycle (--suggest=false skips it).\n" +
+			"With --min N it exits 1, the reason on one line, when fewer than N replicas fit in all.",
 		Example: `  kubectl schedscope capacity -f workloads deploy/web
-  kubectl schedscope capacity -f cluster.yaml sts/prod/db -o json`,
+  kubectl schedscope capacity -f cluster.yaml sts/prod/db -o json
+  kubectl schedscope capacity -f cluster.yaml deploy/web --min 10 --suggest=false >/dev/null   # in CI: fail below 10`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Workload = args[0]
@@ -56,6 +62,7 @@ func NewCmdCapacity(streams genericiooptions.IOStreams) *cobra.Command {
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "text", "output format: text, json or yaml")
 	cmd.Flags().BoolVar(&o.Suggest, "suggest", true, "search what would let the first replica that does not fit fit")
 	cmd.Flags().IntVar(&o.Budget, "budget", engine.DefaultSuggestBudget, "how many re-runs the suggestion search may make")
+	cmd.Flags().IntVar(&o.Min, "min", 0, "exit 1 when fewer than this many replicas fit in all (0: never)")
 	return cmd
 }
 
@@ -66,6 +73,9 @@ func (o *CapacityOptions) Validate() error {
 	}
 	if o.Suggest && o.Budget < 2 {
 		return errorf("--budget must be at least 2 (one baseline re-run and one change), not %d", o.Budget)
+	}
+	if o.Min < 0 {
+		return errorf("--min must be 0 or more, not %d", o.Min)
 	}
 	return validOutput(o.Output)
 }
@@ -96,10 +106,40 @@ func (o *CapacityOptions) Run(ctx context.Context) error {
 	}
 	switch o.Output {
 	case "json", "yaml":
-		return writeDocument(o.streams.Out, o.Output, doc)
+		if err := writeDocument(o.streams.Out, o.Output, doc); err != nil {
+			return err
+		}
+		return o.gate(res)
 	}
+	if err := o.print(doc, fx.Name, next); err != nil {
+		return err
+	}
+	return o.gate(res)
+}
+
+// gate fails, with --min, when fewer replicas than asked fit, saying how
+// many fit and what stopped the next one.
+func (o *CapacityOptions) gate(res *engine.CapacityResult) error {
+	fit := res.Replicas + res.More
+	if res.Placed < res.Replicas {
+		fit = res.Placed
+	}
+	if o.Min == 0 || fit >= o.Min {
+		return nil
+	}
+	what := fmt.Sprintf("%s %s/%s", res.Kind, res.Namespace, res.Name)
+	if res.Stopped == "" {
+		// The search stopped at its limit before a replica was left.
+		return errorf("--min %d: at least %d replicas of %s fit, but the search stops at %d more", o.Min, fit, what, res.Limit)
+	}
+	return errorf("--min %d: %d replica(s) of %s fit; replica %d stays pending: %s", o.Min, fit, what, fit+1, visible.String(res.Stopped))
+}
+
+// print writes the answer about fixture fixtureName as text.
+func (o *CapacityOptions) print(doc capacityDocument, fixtureName string, next *engine.Fork) error {
+	res := doc.CapacityResult
 	t := newTextWriter(o.streams.Out)
-	t.printf("capacity: %s %s/%s in %s\n", res.Kind, res.Namespace, res.Name, fx.Name)
+	t.printf("capacity: %s %s/%s in %s\n", res.Kind, res.Namespace, res.Name, fixtureName)
 	t.printf("asks for %d, %d placed\n", res.Replicas, res.Placed)
 	replica := res.Replicas + res.More + 1
 	switch {

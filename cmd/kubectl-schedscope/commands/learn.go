@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -33,7 +34,8 @@ func NewCmdLearn(streams genericiooptions.IOStreams) *cobra.Command {
 		Short: "Guided lessons: the debugger on a fixture, with steps that say where to look and why",
 		Long: "learn opens a lesson in the debugger: an embedded fixture's run, and beside it steps that say where to\n" +
 			"look (a cycle and a phase), what is there, and a question answered by looking (a shows the answer).\n" +
-			"Reaching a step's cycle and phase moves on to it; > and < move by hand. Without LESSON, or with\n" +
+			"Reaching the next step's cycle and phase, once the current step's was reached, moves on to it;\n" +
+			"> and < move by hand; the last step names the next lesson. Without LESSON, or with\n" +
 			"--list, it lists the lessons. Every fact a lesson states is checked against its own recorded cycles\n" +
 			"by a test, so a lesson says what the scheduler does.",
 		Example: `  kubectl schedscope learn
@@ -106,6 +108,10 @@ func (o *LearnOptions) list() error {
 // tuiLesson is a lesson as the debugger shows it.
 func tuiLesson(l *fixtures.Lesson) (*tui.Lesson, error) {
 	out := &tui.Lesson{Title: l.Title, Intro: l.Intro}
+	names := fixtures.LessonNames()
+	if i := slices.Index(names, l.Name); i >= 0 && i+1 < len(names) {
+		out.Next = "kubectl schedscope learn " + names[i+1]
+	}
 	for i, s := range l.Steps {
 		p, ok := phaseNamed(s.Phase)
 		if !ok {

@@ -168,6 +168,37 @@ func TestCapacityCommand(t *testing.T) {
 	}
 }
 
+// TestCapacityMin: --min N is a CI gate: it passes when N replicas fit in
+// all, and otherwise exits 1 after the answer, with how many fit and what
+// stopped the next one on one line; -o json is gated the same way.
+func TestCapacityMin(t *testing.T) {
+	tests := []struct {
+		name    string
+		args    []string
+		code    int
+		wantErr string
+		wantOut string
+		oneLine bool
+	}{
+		{"enough", []string{"--min", "2"}, 0, "", "0 more fit (2 in all)", false},
+		{"too few", []string{"--min", "3"}, 1, "--min 3: 2 replica(s) of Deployment default/guarded fit; replica 3 stays pending: 0/2 nodes are available", "0 more fit (2 in all)", true},
+		{"too few, json", []string{"--min", "5", "-o", "json"}, 1, "--min 5: 2 replica(s)", `"placed": 2`, true},
+		{"negative", []string{"--min", "-1"}, 1, "--min must be 0 or more", "", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"capacity", "-f", "budgets", "deploy/guarded", "--suggest=false"}, tc.args...)
+			out, errOut, code := run(t, args...)
+			if code != tc.code || !strings.Contains(errOut, tc.wantErr) || !strings.Contains(out, tc.wantOut) {
+				t.Errorf("capacity %v: exit %d (want %d)\nstdout: %s\nstderr: %s", tc.args, code, tc.code, out, errOut)
+			}
+			if tc.oneLine && strings.Count(errOut, "\n") != 1 {
+				t.Errorf("capacity %v: want the reason on one line, got %q", tc.args, errOut)
+			}
+		})
+	}
+}
+
 // TestWhatIfScale scales the budgets fixture's guarded Deployment up by one:
 // the run as written places both replicas; the scaled one leaves the third
 // pending for want of CPU on its node. --scale takes no other change.

@@ -46,6 +46,8 @@ type Model struct {
 	what  map[int]string
 	// marks are the notes of marked cycles, by Seq (SetMark).
 	marks map[int]string
+	// names are the pods listed, to show what tells their names apart.
+	names podNames
 
 	cursor, offset int
 	follow         bool
@@ -73,6 +75,7 @@ func (l *Model) Append(es ...recorder.CycleEntry) {
 		l.entries = append(l.entries, e)
 		l.observed = append(l.observed, nil)
 		l.search = append(l.search, searchText(&e, nil)+l.markText(e.Seq))
+		l.names.add(e.Pod)
 		i := len(l.entries) - 1
 		l.bySeq[e.Seq] = i
 		l.maxSeq = max(l.maxSeq, e.Seq)
@@ -272,19 +275,39 @@ func (l *Model) keepVisible() {
 }
 
 // listColumns are the widths of the list's columns for a total width.
-type listColumns struct{ seq, time, pod, profile, attempt, outcome, dur int }
+type listColumns struct{ seq, mark, time, pod, note, profile, attempt, outcome, dur int }
 
 // A column of width 0 is left out: narrow lists drop the time, then the
 // attempt, then the duration, so that the pod keeps a readable width.
-// The sequence column is as wide as the largest number, at least 4.
-func columnsFor(w, maxSeq int) listColumns {
+// The sequence column is as wide as the largest number, at least 4. The
+// mark column (★) is there while a cycle is marked; the note column while
+// the list shows the marked cycles' notes, in the room of the time, the
+// attempt and the duration.
+func columnsFor(w, maxSeq int, marks, notes bool) listColumns {
 	c := listColumns{seq: max(4, len(fmt.Sprint(maxSeq))), time: 12, attempt: 3, outcome: 18, dur: 7}
 	if w >= 110 {
 		c.profile = 18
 	}
-	c.pod = w - (c.seq + c.time + c.attempt + c.outcome + c.dur + c.profile) - 2 - 6
-	if c.profile > 0 {
-		c.pod--
+	if marks {
+		c.mark = 1
+	}
+	if notes {
+		c.time, c.attempt, c.dur = 0, 0, 0
+	}
+	fixed, cols := 0, 0
+	for _, n := range []int{c.seq, c.mark, c.time, c.profile, c.attempt, c.outcome, c.dur} {
+		if n > 0 {
+			fixed += n
+			cols++
+		}
+	}
+	// The pod's column and the spaces between columns take the rest.
+	c.pod = w - fixed - cols - 3
+	if notes {
+		rest := c.pod - 1
+		c.pod = max(rest*2/5, min(12, rest/2))
+		c.note = rest - c.pod
+		return c
 	}
 	for _, drop := range []*int{&c.time, &c.attempt, &c.dur} {
 		if c.pod >= 12 {
@@ -296,18 +319,31 @@ func columnsFor(w, maxSeq int) listColumns {
 	return c
 }
 
+// showsNotes tells whether the rows say their marks' notes: while the
+// filter asks for the marked cycles (:marked).
+func (l Model) showsNotes() bool {
+	return len(l.marks) > 0 && slices.Contains(strings.Fields(strings.ToLower(l.filter)), "marked")
+}
+
 // View renders the header and the visible rows only.
 func (l Model) View() string {
 	if l.w <= 0 || l.h <= 0 {
 		return ""
 	}
-	col := columnsFor(l.w-2, l.maxSeq)
-	row := func(seq, time, pod, profile, attempt, outcome, dur string) string {
+	notes := l.showsNotes()
+	col := columnsFor(l.w-2, l.maxSeq, len(l.marks) > 0, notes)
+	row := func(seq, mark, time, pod, note, profile, attempt, outcome, dur string) string {
 		parts := []string{layout.FitLeft(seq, col.seq)}
+		if col.mark > 0 {
+			parts = append(parts, layout.Fit(mark, col.mark))
+		}
 		if col.time > 0 {
 			parts = append(parts, layout.Fit(time, col.time))
 		}
 		parts = append(parts, layout.Fit(pod, col.pod))
+		if col.note > 0 {
+			parts = append(parts, layout.Fit(note, col.note))
+		}
 		if col.profile > 0 {
 			parts = append(parts, layout.Fit(profile, col.profile))
 		}
@@ -320,7 +356,15 @@ func (l Model) View() string {
 		}
 		return strings.Join(parts, " ")
 	}
-	lines := []string{l.st.Header.Render("  " + row("#", "time", "pod", "profile", "try", "outcome", "took"))}
+	// One namespace is said once, in the header, and left out of the rows;
+	// a narrow list leaves it out in any case (the cycle header has it).
+	ns := l.names.oneNamespace()
+	dropNS := ns != "" || col.time == 0
+	podHead := "pod"
+	if h := "pod (ns " + ns + ")"; ns != "" && ansi.StringWidth(h) <= col.pod {
+		podHead = h
+	}
+	lines := []string{l.st.Header.Render("  " + row("#", "", "time", podHead, "note", "profile", "try", "outcome", "took"))}
 	if len(l.rows) == 0 {
 		msg := cmp.Or(l.waiting, "waiting for scheduling cycles…")
 		if l.filter != "" {
@@ -330,14 +374,14 @@ func (l Model) View() string {
 	}
 	end := min(l.offset+l.bodyHeight(), len(l.rows))
 	for r := l.offset; r < end; r++ {
-		c := &l.entries[l.rows[r]]
-		outcome := l.outcome(c, l.observed[l.rows[r]], col.outcome)
-		pod := c.Pod.Key()
-		if col.time == 0 {
-			pod = c.Pod.Name // a narrow list keeps the name; the cycle header has the namespace
+		i := l.rows[r]
+		c := &l.entries[i]
+		outcome := l.outcome(c, l.observed[i], col.outcome)
+		mark, note := "", ""
+		if n, ok := l.marks[c.Seq]; ok && l.tags[i] == "" {
+			mark, note = l.st.Key.Render("★"), n
 		}
-		pod = l.podCell(l.rows[r], pod)
-		line := row(l.Number(l.rows[r]), c.Start.UTC().Format("15:04:05.000"), pod, c.Profile,
+		line := row(l.Number(i), mark, c.Start.UTC().Format("15:04:05.000"), l.podCell(i, dropNS, col.pod), note, c.Profile,
 			fmt.Sprint(c.Attempt), outcome, narrate.Duration(c.Duration))
 		if r == l.cursor {
 			lines = append(lines, l.st.Selected.Render("▸ "+layout.Fit(ansi.Strip(line), l.w-2)))
@@ -378,8 +422,9 @@ func (l Model) outcome(c *recorder.CycleEntry, o *recorder.Observed, w int) stri
 }
 
 // SetMark marks cycle seq with note, or unmarks it when note is empty: a
-// marked row shows ★ and its note after the pod, and the filter finds it
-// by "marked" and the note's words.
+// marked row shows ★ in a column of its own (and its note while the filter
+// asks for "marked"), and the filter finds it by "marked" and the note's
+// words.
 func (l *Model) SetMark(seq int, note string) {
 	if l.marks == nil {
 		l.marks = map[int]string{}

@@ -182,3 +182,111 @@ func TestAppendOutOfOrder(t *testing.T) {
 		t.Errorf("filtered to small's cycles and re-run: position %q, want 3/3", got)
 	}
 }
+
+// replicas lists five replicas of one Deployment in ns, then a pod of
+// another name, w columns wide.
+func replicas(w int, ns string) Model {
+	st := theme.New(true)
+	l := New(&st)
+	l.SetSize(w, 10)
+	for i, s := range []string{"g6jq8", "k2x9p", "m7vtn", "q4wzc", "z8rbd"} {
+		e := entry(i+1, "checkout-service-966fb979-"+s, "node-a")
+		e.Pod.Namespace = ns
+		l.Append(e)
+	}
+	l.Append(entry(6, "web", "node-b"))
+	return l
+}
+
+// TestReplicasKeepWhatDiffers: replicas share all but a suffix; a cell too
+// narrow for the name gives up the middle of what they share, never the
+// suffix, so that each row is told apart. One namespace is said once, in
+// the header; several are said on every row.
+func TestReplicasKeepWhatDiffers(t *testing.T) {
+	tests := []struct {
+		name     string
+		w        int
+		ns       string
+		head     string   // in the header
+		rowsHave []string // in the replicas' rows, one each
+		notIn    string   // in no row
+	}{
+		{"80 one namespace", 80, "default", "pod (ns default)", []string{"-g6jq8", "-k2x9p", "-m7vtn", "-q4wzc", "-z8rbd"}, "default/"},
+		{"60 one namespace", 60, "default", "pod (ns default)", []string{"-g6jq8", "-k2x9p", "-m7vtn", "-q4wzc", "-z8rbd"}, "default/"},
+		{"80 two namespaces", 80, "shop", "pod", []string{"shop/checkout", "-g6jq8", "-z8rbd"}, ""},
+		{"40 two namespaces", 40, "shop", "pod", []string{"-g6jq8", "-k2x9p", "-m7vtn", "-q4wzc", "-z8rbd"}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := ansi.Strip(replicas(tc.w, tc.ns).View())
+			lines := strings.Split(got, "\n")
+			if !strings.Contains(lines[0], tc.head) || (tc.head == "pod" && strings.Contains(lines[0], "(ns")) {
+				t.Errorf("header %q, want %q", lines[0], tc.head)
+			}
+			rows := lines[1:6]
+			seen := map[string]bool{}
+			for _, r := range rows {
+				if seen[r] {
+					t.Errorf("two rows look the same: %q", r)
+				}
+				seen[r] = true
+				if tc.notIn != "" && strings.Contains(r, tc.notIn) {
+					t.Errorf("row %q says %q", r, tc.notIn)
+				}
+				if !strings.Contains(r, "chec") {
+					t.Errorf("row %q lost the start of the name", r)
+				}
+			}
+			for _, want := range tc.rowsHave {
+				if !strings.Contains(got, want) {
+					t.Errorf("no row says %q:\n%s", want, got)
+				}
+			}
+		})
+	}
+}
+
+func TestFitDiffering(t *testing.T) {
+	tests := []struct {
+		s      string
+		shared int
+		w      int
+		want   string
+	}{
+		{"web", 0, 10, "web"},
+		{"checkout-service-966fb979-g6jq8", 26, 20, "checkout-serv…-g6jq8"},
+		{"checkout-service-966fb979-g6jq8", 26, 8, "…9-g6jq8"},
+		{"checkout-service-966fb979-g6jq8", 26, 5, "…g6j…"},
+		{"checkout-service-966fb979-g6jq8", 0, 12, "checkout-se…"},
+		{"report-0-qcgxq", 7, 12, "rep…-0-qcgxq"},
+		{"report-0-qcgxq", 7, 10, "…t-0-qcgxq"},
+		{"report-0-qcgxq", 7, 11, "rep…0-qcgxq"},
+	}
+	for _, tc := range tests {
+		if got := fitDiffering(tc.s, tc.shared, tc.w); got != tc.want {
+			t.Errorf("fitDiffering(%q, %d, %d) = %q, want %q", tc.s, tc.shared, tc.w, got, tc.want)
+		}
+	}
+}
+
+// TestMarkColumn: a marked cycle shows ★ in a column of its own, not in
+// the pod's cell; its note shows only while the filter asks for "marked".
+func TestMarkColumn(t *testing.T) {
+	l := replicas(80, "default")
+	l.SetMark(3, "the slow one")
+	got := ansi.Strip(l.View())
+	row := strings.Split(got, "\n")[3]
+	if !strings.Contains(row, " 3 ★ ") || !strings.Contains(row, "-m7vtn") || strings.Contains(got, "the slow one") {
+		t.Errorf("marked row %q, want ★ in its column, the pod whole and no note:\n%s", row, got)
+	}
+	l.SetFilter("marked")
+	got = ansi.Strip(l.View())
+	if !strings.Contains(got, "note") || !strings.Contains(got, "the slow one") || !strings.Contains(got, "-m7vtn") {
+		t.Errorf(":marked does not show the note:\n%s", got)
+	}
+	l.SetMark(3, "")
+	l.SetFilter("")
+	if got := ansi.Strip(l.View()); strings.Contains(got, "★") {
+		t.Errorf("no mark left, but the ★ column stays:\n%s", got)
+	}
+}

@@ -44,14 +44,17 @@ func (l Model) Number(i int) string {
 	return fmt.Sprint(l.entries[i].Seq)
 }
 
-// podCell is a row's pod, or, for a what-if, what it changed; a marked
-// cycle's pod is followed by ★ and its note.
-func (l Model) podCell(i int, pod string) string {
+// podCell is a row's pod, w cells at most, keeping the part of its name
+// that tells it from the other pods listed (dropNS leaves the namespace
+// out), or, for a what-if, what it changed.
+func (l Model) podCell(i int, dropNS bool, w int) string {
+	pod := l.entries[i].Pod
 	if _, ok := l.tags[i]; ok {
-		return l.st.WhatIf.Render("what-if:") + " " + cmp.Or(l.what[i], pod)
+		return l.st.WhatIf.Render("what-if:") + " " + cmp.Or(l.what[i], pod.Key())
 	}
-	if note, ok := l.marks[l.entries[i].Seq]; ok {
-		return pod + " " + l.st.Key.Render("★ "+note)
+	s, shared := pod.Key(), l.names.shared(pod)
+	if dropNS && pod.Namespace != "" {
+		s, shared = pod.Name, shared-len(pod.Namespace)-1
 	}
-	return pod
+	return fitDiffering(s, shared, w)
 }

@@ -45,6 +45,8 @@ type Model struct {
 	a       *analysis.Result
 	// observed is the live cluster's binding of the cycle's pod, or nil.
 	observed *recorder.Observed
+	// mark is the note the shown cycle is marked with, or "" (SetMark).
+	mark string
 	// titleH is how many lines the cycle header takes (1, or 2 when the
 	// cluster's binding does not fit beside it).
 	titleH int
@@ -169,7 +171,7 @@ func (v *Model) setCycle(cycles []*recorder.Cycle, i int, decisive bool) {
 		v.phase = Decisive(cycles[i])
 	}
 	v.cycles, v.index, v.c = cycles, i, cycles[i]
-	v.observed = nil
+	v.observed, v.mark = nil, ""
 	v.a = analysis.Of(v.c)
 	v.nodes.SetCycle(v.c, v.a)
 	v.setShortfalls()
@@ -189,6 +191,16 @@ func (v *Model) SetObserved(o *recorder.Observed) {
 	}
 	v.observed = o
 	v.selectHost.SetObserved(o)
+	v.SetSize(v.w, v.h)
+}
+
+// SetMark shows the note the shown cycle is marked with in its header
+// ("" for none).
+func (v *Model) SetMark(note string) {
+	if v.mark == note {
+		return
+	}
+	v.mark = note
 	v.SetSize(v.w, v.h)
 }
 

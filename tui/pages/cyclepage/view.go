@@ -85,19 +85,28 @@ func (v Model) View() string {
 	return strings.Join(layout.Box(lines, v.w, v.h), "\n")
 }
 
-// titleLines are the cycle header and, when the cycle's pod was bound by a live
-// cluster, how that compares with the prediction: beside the header when it
-// fits, else on a line of its own.
+// titleLines are the cycle header, then the cycle's mark (★ and its note)
+// and, when the cycle's pod was bound by a live cluster, how that compares
+// with the prediction: each beside the header when it fits, else on a line
+// of its own.
 func (v *Model) titleLines() []string {
-	head := v.headerLine()
-	if v.observed == nil {
-		return []string{head}
+	lines := []string{v.headerLine()}
+	var more []string
+	if v.mark != "" {
+		more = append(more, v.st.Key.Render("★ "+v.mark))
 	}
-	obs := livebinding.Text(v.st, v.observed)
-	if ansi.StringWidth(head)+3+ansi.StringWidth(obs) <= v.w {
-		return []string{head + " · " + obs}
+	if v.observed != nil {
+		more = append(more, livebinding.Text(v.st, v.observed))
 	}
-	return []string{head, obs}
+	for _, s := range more {
+		last := &lines[len(lines)-1]
+		if ansi.StringWidth(*last)+3+ansi.StringWidth(s) <= v.w {
+			*last += " · " + s
+			continue
+		}
+		lines = append(lines, s)
+	}
+	return lines
 }
 
 func (v *Model) measureTitle() {
