@@ -136,7 +136,7 @@ func (o *CapacityOptions) gate(res *engine.CapacityResult) error {
 }
 
 // print writes the answer about fixture fixtureName as text.
-func (o *CapacityOptions) print(doc capacityDocument, fixtureName string, next *engine.Fork) error {
+func (o *CapacityOptions) print(doc capacityDocument, fixtureName string, next *scenario.Fork) error {
 	res := doc.CapacityResult
 	t := newTextWriter(o.streams.Out)
 	t.printf("capacity: %s %s/%s in %s\n", res.Kind, res.Namespace, res.Name, fixtureName)
