@@ -24,6 +24,24 @@ func (e *Engine) installHooks() error {
 	origNext := s.NextEntity
 	s.NextEntity = func(logger klog.Logger) (framework.QueuedEntityInfo, error) {
 		ent, err := origNext(logger)
+		if pgi, ok := ent.(*framework.QueuedPodGroupInfo); ok && pgi != nil {
+			// A pod group's members are in its cycle as a pod is in its
+			// own: FailureHandler settles each, a binding the bound ones
+			// (and endGroup those the cycle left alone).
+			e.mu.Lock()
+			for _, pis := range pgi.QueuedPodInfos {
+				for _, pi := range pis {
+					if pi != nil && pi.Pod != nil {
+						e.inFlight[pi.Pod.UID] = true
+						delete(e.timeOnly, pi.Pod.UID)
+					}
+				}
+			}
+			e.mu.Unlock()
+			if !e.opts.DisableRecording {
+				e.startGroup(pgi)
+			}
+		}
 		if pi, ok := ent.(*framework.QueuedPodInfo); ok && pi != nil && pi.Pod != nil {
 			if e.queue != nil {
 				e.queue.popped(pi)
@@ -51,6 +69,7 @@ func (e *Engine) installHooks() error {
 	origFail := s.FailureHandler
 	s.FailureHandler = func(ctx context.Context, fw framework.Framework, podInfo *framework.QueuedPodInfo, status *fwk.Status, ni *fwk.NominatingInfo, start time.Time) {
 		c := e.trace.cycleFor(podInfo.Pod)
+		e.memberFailed(podInfo.Pod, status)
 		// A failure no plugin rejected (an error, no nodes at all) is retried
 		// after backoff alone, with the same result, for as long as the
 		// scheduler runs. Both marks are set before the queue has the pod
@@ -67,6 +86,13 @@ func (e *Engine) installHooks() error {
 				// annotated for one of them): the retry sees the object
 				// as it now is.
 				timeOnly = false
+			}
+			if podInfo.Pod.Spec.SchedulingGroup != nil {
+				// A pod group that failed is retried on the backoff
+				// timer alone (the queue's AddAttemptedPodGroupIfNeeded),
+				// whatever its members' plugins said: with nothing else
+				// to do the run has settled on it.
+				timeOnly = true
 			}
 			e.mu.Lock()
 			e.timeOnly[podInfo.Pod.UID] = timeOnly
@@ -99,8 +125,10 @@ func (e *Engine) installHooks() error {
 	origSchedule := s.SchedulePod
 	s.SchedulePod = func(ctx context.Context, fw framework.Framework, state fwk.CycleState, podInfo *framework.QueuedPodInfo) (scheduler.ScheduleResult, error) {
 		c := e.startCycle(fw, state, podInfo)
+		e.memberStarted(c, podInfo.Pod)
 		res, err := origSchedule(ctx, fw, state, podInfo)
 		e.endAlgorithm(c, fw, res, err)
+		e.memberEnded(podInfo.Pod, res, err)
 		return res, err
 	}
 	return nil

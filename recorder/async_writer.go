@@ -39,6 +39,7 @@ type asyncItem struct {
 	c *Cycle
 	o *Observed
 	q *QueueEvent
+	g *PodGroupCycle
 	// gap, when not nil, was dropped just before this record.
 	gap *Dropped
 }
@@ -74,6 +75,10 @@ func (a *AsyncWriter) run() {
 			err = a.w.WriteObserved(it.o)
 		case it.q != nil:
 			err = a.w.WriteQueue(it.q)
+		case it.g != nil:
+			if pw, ok := a.w.(podGroupWriter); ok {
+				err = pw.WritePodGroup(it.g)
+			}
 		}
 		if err != nil {
 			a.mu.Lock()
@@ -92,6 +97,16 @@ func (a *AsyncWriter) WriteObserved(o *Observed) error { return a.put(asyncItem{
 
 // WriteQueue queues a scheduling queue event, in order with the cycles.
 func (a *AsyncWriter) WriteQueue(e *QueueEvent) error { return a.put(asyncItem{q: e}) }
+
+// WritePodGroup queues a pod-group cycle, in order with the cycles. A
+// RecordWriter that cannot write them (a live flight recorder's, for now)
+// leaves them out.
+func (a *AsyncWriter) WritePodGroup(g *PodGroupCycle) error { return a.put(asyncItem{g: g}) }
+
+// podGroupWriter is a RecordWriter that writes pod-group cycles (Writer).
+type podGroupWriter interface {
+	WritePodGroup(*PodGroupCycle) error
+}
 
 func (a *AsyncWriter) put(it asyncItem) error {
 	if err := a.Err(); err != nil {

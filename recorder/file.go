@@ -53,13 +53,14 @@ type Dropped struct {
 }
 
 type envelope struct {
-	Kind     string      `json:"kind"`
-	Header   *Header     `json:"header,omitempty"`
-	NodeSet  *NodeSet    `json:"nodeSet,omitempty"`
-	Cycle    *Cycle      `json:"cycle,omitempty"`
-	Observed *Observed   `json:"observed,omitempty"`
-	Queue    *QueueEvent `json:"queue,omitempty"`
-	Dropped  *Dropped    `json:"dropped,omitempty"`
+	Kind     string         `json:"kind"`
+	Header   *Header        `json:"header,omitempty"`
+	NodeSet  *NodeSet       `json:"nodeSet,omitempty"`
+	Cycle    *Cycle         `json:"cycle,omitempty"`
+	Observed *Observed      `json:"observed,omitempty"`
+	Queue    *QueueEvent    `json:"queue,omitempty"`
+	Dropped  *Dropped       `json:"dropped,omitempty"`
+	PodGroup *PodGroupCycle `json:"podGroup,omitempty"`
 	// NodeSetAt is the byte offset of the NodeSet record a cycle refers to, so a
 	// reader can open one cycle without reading the file from the start.
 	NodeSetAt int64 `json:"nodeSetAt,omitempty"`
@@ -171,6 +172,11 @@ func (w *Writer) WriteDropped(d *Dropped) error {
 // WriteQueue appends a scheduling queue event.
 func (w *Writer) WriteQueue(e *QueueEvent) error {
 	return w.write(&envelope{Kind: KindQueue, Queue: e})
+}
+
+// WritePodGroup appends a pod-group cycle (KindPodGroup).
+func (w *Writer) WritePodGroup(g *PodGroupCycle) error {
+	return w.write(&envelope{Kind: KindPodGroup, PodGroup: g})
 }
 
 // WriteEnd ends the recording: no record may follow.

@@ -18,6 +18,8 @@ type Record struct {
 	Cycle    *Cycle
 	Observed *Observed
 	Queue    *QueueEvent
+	// PodGroup is a pod-group cycle (KindPodGroup).
+	PodGroup *PodGroupCycle
 	// Entry is a cycle's index entry, read instead of the Cycle by a
 	// Reader from NewIndexReader.
 	Entry *CycleEntry

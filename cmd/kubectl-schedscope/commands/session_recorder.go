@@ -40,6 +40,8 @@ func (r *sessionRecorder) write(ev source.Event) error {
 		err = r.w.WriteQueue(ev.Queue)
 	case ev.Cycle != nil:
 		err = r.w.WriteCycle(ev.Cycle)
+	case ev.PodGroup != nil:
+		err = r.w.WritePodGroup(ev.PodGroup)
 	}
 	if err != nil {
 		r.err = err
