@@ -105,7 +105,11 @@ func (e *Engine) installHooks() error {
 		if c != nil {
 			e.finishFailed(c, status, ni)
 		}
-		e.settled(podInfo.Pod.UID)
+		if t, _ := e.groupMember(podInfo.Pod); t == nil {
+			// A member of a pod-group cycle settles when the group's
+			// cycle has ended and been handed over (endGroup).
+			e.settled(podInfo.Pod.UID)
+		}
 	}
 	if e.opts.DisableRecording {
 		return nil

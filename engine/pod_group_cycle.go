@@ -202,26 +202,8 @@ func (e *Engine) endGroup(pgi *framework.QueuedPodGroupInfo, status *fwk.Status)
 	if t != nil && (t.g.Group.Namespace != pgi.Namespace || t.g.Group.Name != pgi.Name) {
 		t = nil
 	}
-	// Members the cycle did not hand to binding are settled: FailureHandler
-	// settled those it sent back, not those the cycle skipped.
-	for _, pis := range pgi.QueuedPodInfos {
-		for _, pi := range pis {
-			if pi == nil || pi.Pod == nil {
-				continue
-			}
-			placed := status.IsSuccess()
-			if t != nil {
-				t.mu.Lock()
-				i, ok := t.member[pi.Pod.Namespace+"/"+pi.Pod.Name]
-				placed = placed && ok && t.g.Members[i].Node != ""
-				t.mu.Unlock()
-			}
-			if !placed {
-				e.settled(pi.Pod.UID)
-			}
-		}
-	}
 	if t == nil {
+		e.settleMembers(pgi, status, nil)
 		return
 	}
 	e.group.CompareAndSwap(t, nil)
@@ -241,6 +223,31 @@ func (e *Engine) endGroup(pgi *framework.QueuedPodGroupInfo, status *fwk.Status)
 	g.Condition = e.podGroupCondition(g.Group)
 	if e.opts.OnPodGroup != nil {
 		e.opts.OnPodGroup(g)
+	}
+	e.settleMembers(pgi, status, t)
+}
+
+// settleMembers settles the members of pgi its cycle did not hand to
+// binding (a binding settles those; FailureHandler leaves a member of a
+// running group cycle to this), once the cycle has been handed over: a run
+// that settled before would miss it.
+func (e *Engine) settleMembers(pgi *framework.QueuedPodGroupInfo, status *fwk.Status, t *groupTrace) {
+	for _, pis := range pgi.QueuedPodInfos {
+		for _, pi := range pis {
+			if pi == nil || pi.Pod == nil {
+				continue
+			}
+			placed := status.IsSuccess()
+			if t != nil {
+				t.mu.Lock()
+				i, ok := t.member[pi.Pod.Namespace+"/"+pi.Pod.Name]
+				placed = placed && ok && t.g.Members[i].Node != ""
+				t.mu.Unlock()
+			}
+			if !placed {
+				e.settled(pi.Pod.UID)
+			}
+		}
 	}
 }
 
