@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	featuregatetesting "k8s.io/component-base/featuregate/testing"
@@ -140,7 +141,11 @@ func TestPodGroupCycles(t *testing.T) {
 		t.Fatal(err)
 	}
 	var groups []*recorder.PodGroupCycle
-	res, cycles := runFixture(t, "gang.yaml", data, Options{OnPodGroup: func(g *recorder.PodGroupCycle) { groups = append(groups, g) }})
+	var queue []*recorder.QueueEvent
+	res, cycles := runFixture(t, "gang.yaml", data, Options{
+		OnPodGroup: func(g *recorder.PodGroupCycle) { groups = append(groups, g) },
+		OnQueue:    func(ev *recorder.QueueEvent) { queue = append(queue, ev) },
+	})
 	bare, _ := runFixture(t, "gang.yaml", data, Options{DisableRecording: true})
 	if diff := cmp.Diff(bare.Bindings, res.Bindings); diff != "" {
 		t.Errorf("bindings with recording differ from the bare scheduler's (-bare +recorded):\n%s", diff)
@@ -218,5 +223,32 @@ func TestPodGroupCycles(t *testing.T) {
 		if f := infer.Members[0].Final; !strings.HasPrefix(f, "pod group is unschedulable, minCount (3)") {
 			t.Errorf("infer-0 went back to the queue with %q, want the group's message", f)
 		}
+	}
+	// The queue moves a group as a whole: those events name the group, and
+	// make no pod of it; a gang short of members is held in PreEnqueue.
+	groupEvents := map[string]int{}
+	for _, ev := range queue {
+		if ev.PodGroup != nil {
+			groupEvents[ev.PodGroup.Key()]++
+		} else if ev.Pod.UID == "" {
+			t.Errorf("queue event %+v names no pod UID and no pod group", *ev)
+		}
+	}
+	if groupEvents["default/infer"] == 0 || groupEvents["default/batch"] == 0 {
+		t.Errorf("queue events of pod groups %v, want infer's and batch's", groupEvents)
+	}
+	fx, err := fixture.Load("gang.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	had := map[string]bool{}
+	for _, c := range cycles {
+		had[c.Pod.Key()] = true
+	}
+	waiting := fx.NeverAttempted(recorder.Header{Profiles: []recorder.Profile{{SchedulerName: "default-scheduler"}}}, func(k string) bool { return had[k] }, nil)
+	wantWait := []recorder.PodState{{Pod: recorder.PodRef{Namespace: "default", Name: "batch-0"}, State: recorder.PodGated, Seqs: []int{},
+		WaitingFor: &recorder.GroupWait{Group: recorder.PodGroupRef{Namespace: "default", Name: "batch"}, MinCount: 2, Members: 1}}}
+	if diff := cmp.Diff(wantWait, waiting, cmpopts.IgnoreFields(recorder.PodRef{}, "UID")); diff != "" {
+		t.Errorf("pods never attempted (-want +got):\n%s", diff)
 	}
 }

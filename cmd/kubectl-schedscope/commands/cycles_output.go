@@ -27,6 +27,9 @@ type cyclesOutput struct {
 	// the cycles (before them with groupsOnly: explain --pod-group).
 	groups     []*recorder.PodGroupCycle
 	groupsOnly bool
+	// groupQueue holds the scheduling queue's events; with groupsOnly,
+	// text tells each group's own (QueueEvent.PodGroup).
+	groupQueue []*recorder.QueueEvent
 	observed   []*recorder.Observed
 	// pods, if set, are where every pod stands; text ends with those not bound.
 	pods []recorder.PodState
@@ -114,6 +117,9 @@ func (o *cyclesOutput) print(w io.Writer, format string) error {
 	if o.groupsOnly {
 		for _, g := range o.groups {
 			t.podGroup(g, bySeq)
+		}
+		if len(o.groups) > 0 {
+			t.groupQueue(o.groups[0].Group, o.groupQueue)
 		}
 	}
 	for _, c := range o.cycles {

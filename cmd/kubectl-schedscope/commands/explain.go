@@ -135,7 +135,7 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 		return o.suggestCommand(pod)
 	}
 	if o.PodGroup != "" {
-		return o.printPodGroup(header, fx, warnings, problems, cycles, groups, pods)
+		return o.printPodGroup(header, fx, warnings, problems, cycles, groups, queue, pods)
 	}
 	if isHandle && handle.Replica == 0 {
 		return o.printWorkload(header, fx, warnings, problems, cycles, pods, cluster, handle, suggest)

@@ -36,6 +36,12 @@ func TestExplainPodGroup(t *testing.T) {
 			"   after infer-1                2 scheduled, 1 remaining → Wait: minCount (3) is not yet satisfied: 2 scheduled, 1 remaining\n",
 			"condition: PodGroupInitiallyScheduled=False (Unschedulable): minCount (3) cannot be satisfied",
 			"cycle 5 · pod default/infer-2",
+			"queue story of pod group default/infer (its members move together):\n",
+			"UnscheduledPodAdd → Unschedulable (gated)\n",
+		}},
+		{"member waiting for its group", []string{"--pod", "batch-0"}, []string{
+			"default/batch-0  Gated: waiting for pod group default/batch: 1 of minCount 2 members exist\n",
+			"held by GangScheduling's PreEnqueue until minCount members of default/batch exist",
 		}},
 		{"bound group", []string{"--pod-group", "default/train"}, []string{
 			"pod-group cycle 1 · group default/train · gang, minCount 2 · 2 member(s)",

@@ -79,6 +79,26 @@ func (t *textWriter) podGroup(g *recorder.PodGroupCycle, cycles map[int]*recorde
 	t.printf("condition: %s\n\n", narrate.GroupCondition(g.Condition))
 }
 
+// groupQueue prints what the scheduling queue did with a pod group as a
+// whole (its members move together): added, held, retried on the backoff
+// timer.
+func (t *textWriter) groupQueue(group recorder.PodGroupRef, queue []*recorder.QueueEvent) {
+	first := true
+	for _, ev := range queue {
+		if ev.PodGroup == nil || *ev.PodGroup != group {
+			continue
+		}
+		if first {
+			t.printf("queue story of pod group %s (its members move together):\n", group.Key())
+			first = false
+		}
+		t.printf("  %s  %s\n", ev.Time.UTC().Format("15:04:05.000"), narrate.QueueEvent(ev))
+	}
+	if !first {
+		t.printf("\n")
+	}
+}
+
 // memberMark is a member's cell on node n: its tentative placement, a node
 // its filters passed, or one they rejected.
 func memberMark(c *recorder.Cycle, m recorder.GroupMember, n string) string {
@@ -134,7 +154,7 @@ func memberGroups(groups []*recorder.PodGroupCycle, cycles []*recorder.Cycle) []
 // printPodGroup explains one pod group: its pod-group cycles, each with its
 // members' own cycles, and where its members stand.
 func (o *ExplainOptions) printPodGroup(header recorder.Header, fx *fixture.Fixture, warnings []string, problems []error,
-	cycles []*recorder.Cycle, groups []*recorder.PodGroupCycle, pods []recorder.PodState) error {
+	cycles []*recorder.Cycle, groups []*recorder.PodGroupCycle, queue []*recorder.QueueEvent, pods []recorder.PodState) error {
 	ref := strings.TrimPrefix(strings.TrimPrefix(o.PodGroup, "pg/"), "podgroup/")
 	var kept []*recorder.PodGroupCycle
 	names := map[string]bool{}
@@ -175,6 +195,6 @@ func (o *ExplainOptions) printPodGroup(header recorder.Header, fx *fixture.Fixtu
 		}
 	}
 	out := cyclesOutput{header: header, source: "fixture " + fx.Name, warnings: append(slices.Clone(fx.Warnings), warnings...),
-		problems: problems, cycles: keptCycles, groups: kept, groupsOnly: true, pods: keptPods}
+		problems: problems, cycles: keptCycles, groups: kept, groupsOnly: true, groupQueue: queue, pods: keptPods}
 	return o.finish(out, problems, keptPods)
 }
