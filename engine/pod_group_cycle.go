@@ -285,8 +285,13 @@ func (f *boundFramework) RunPodGroupPostFilterPlugins(ctx context.Context, state
 	return res, st
 }
 
+// AddAttemptedPodGroupIfNeeded ends the pod-group cycle; the queue's moves
+// of the group it makes (to backoffQ, or activeQ) are recorded as the
+// group's queue events.
 func (q *queueWrapper) AddAttemptedPodGroupIfNeeded(logger klog.Logger, pgi *framework.QueuedPodGroupInfo, cycle int64, status *fwk.Status) error {
-	err := q.SchedulingQueue.AddAttemptedPodGroupIfNeeded(logger, pgi, cycle, status)
+	call := &queueCall{event: framework.ScheduleAttemptFailure}
+	err := q.SchedulingQueue.AddAttemptedPodGroupIfNeeded(q.o.logger(logger, call), pgi, cycle, status)
+	q.o.flushHints(call, framework.ScheduleAttemptFailure)
 	q.e.endGroup(pgi, status)
 	return err
 }

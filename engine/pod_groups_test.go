@@ -11,6 +11,8 @@ import (
 
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	featuregatetesting "k8s.io/component-base/featuregate/testing"
+	"k8s.io/klog/v2"
+	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/features"
 
 	"github.com/schedscope/schedscope/engine/fixture"
@@ -250,5 +252,32 @@ func TestPodGroupCycles(t *testing.T) {
 		WaitingFor: &recorder.GroupWait{Group: recorder.PodGroupRef{Namespace: "default", Name: "batch"}, MinCount: 2, Members: 1}}}
 	if diff := cmp.Diff(wantWait, waiting, cmpopts.IgnoreFields(recorder.PodRef{}, "UID")); diff != "" {
 		t.Errorf("pods never attempted (-want +got):\n%s", diff)
+	}
+}
+
+// TestQueueLogPodGroupSeam: the queue's move lines name the entity's type
+// (v1.37.1: "type" pod, podgroup or compositepodgroup); a pod group's key
+// is kept apart from a pod's of the same name.
+func TestQueueLogPodGroupSeam(t *testing.T) {
+	tests := []struct {
+		name     string
+		typ      fwk.EntityKeyType
+		wantKey  string
+		wantPods bool
+	}{
+		{"pod", fwk.PodKeyType, "default/g", true},
+		{"pod group", fwk.PodGroupKeyType, groupKeyPrefix + "default/g", false},
+		{"composite pod group", fwk.CompositePodGroupKeyType, groupKeyPrefix + "default/g", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l, ok := parseQueueLog(logMoved, []any{"type", tt.typ, "entity", klog.ObjectRef{Namespace: "default", Name: "g"}, "event", "BackoffComplete", "queue", "Active"})
+			if !ok || l.key != tt.wantKey || l.group == tt.wantPods {
+				t.Errorf("parseQueueLog: %+v, %v; want key %q", l, ok, tt.wantKey)
+			}
+			if g := groupOf(l.key); (g == nil) != tt.wantPods || g != nil && g.Key() != "default/g" {
+				t.Errorf("groupOf(%q) = %v", l.key, g)
+			}
+		})
 	}
 }

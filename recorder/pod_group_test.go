@@ -37,8 +37,12 @@ func TestPodGroupRecordsAreAdditive(t *testing.T) {
 	nodes := &NodeSet{ID: 1, Names: []string{"s1"}}
 	g := makeGroupCycle()
 	for _, write := range []func() error{
-		func() error { return w.WriteCycle(&Cycle{Seq: 1, Pod: PodRef{Namespace: "default", Name: "infer-0"}, Nodes: nodes}) },
-		func() error { return w.WriteCycle(&Cycle{Seq: 2, Pod: PodRef{Namespace: "default", Name: "infer-1"}, Nodes: nodes}) },
+		func() error {
+			return w.WriteCycle(&Cycle{Seq: 1, Pod: PodRef{Namespace: "default", Name: "infer-0"}, Nodes: nodes})
+		},
+		func() error {
+			return w.WriteCycle(&Cycle{Seq: 2, Pod: PodRef{Namespace: "default", Name: "infer-1"}, Nodes: nodes})
+		},
 		func() error { return w.WritePodGroup(g) },
 		w.WriteEnd,
 	} {

@@ -38,6 +38,7 @@ func TestExplainPodGroup(t *testing.T) {
 			"cycle 5 · pod default/infer-2",
 			"queue story of pod group default/infer (its members move together):\n",
 			"UnscheduledPodAdd → Unschedulable (gated)\n",
+			"ScheduleAttemptFailure → Backoff\n",
 		}},
 		{"member waiting for its group", []string{"--pod", "batch-0"}, []string{
 			"default/batch-0  Gated: waiting for pod group default/batch: 1 of minCount 2 members exist\n",
