@@ -3,10 +3,14 @@ package recorder
 import "time"
 
 // KindPodGroup records a pod-group cycle. It was added to schema version 2
-// without changing the version: a reader that does not know the kind skips
-// it, as any newer kind, and still has every cycle (each member's cycle is
-// an ordinary cycle record, as before), so older builds read newer
-// recordings and newer builds read older ones, which have no such record.
+// without changing the version (as KindEnd was): a reader that does not
+// know the kind skips it, as any newer kind, and still has every cycle
+// (each member's cycle is an ordinary cycle record, as before), so older
+// builds read and replay newer recordings, and newer builds older ones,
+// which have no such record. A new kind rather than a field of the member
+// cycles, because the group's cycle ends before its bound members' cycles
+// (they are written after their binding) and after its failed members',
+// and because the cycle record is encoded by hand (encode_cycle.go).
 const KindPodGroup = "podGroup"
 
 // Pod group policies, as scheduling.k8s.io/v1beta1 names a PodGroup's

@@ -103,7 +103,8 @@ func TestExplainPodGroupJSON(t *testing.T) {
 }
 
 // TestRecordPodGroups: a recording keeps the pod-group cycles, verify
-// counts them, and recorder.Load reads them back.
+// counts them, recorder.Load reads them back, and replay prints them as
+// explain does (text, and JSON valid against the schema).
 func TestRecordPodGroups(t *testing.T) {
 	t.Cleanup(func() { _ = featuregates.Reset() })
 	rec := filepath.Join(t.TempDir(), "gang.rec")
@@ -120,5 +121,22 @@ func TestRecordPodGroups(t *testing.T) {
 	}
 	if len(r.PodGroups) != 2 || r.PodGroups[1].Group.Name != "infer" || len(r.Problems) != 0 {
 		t.Errorf("loaded %d pod-group cycles (problems %v), want train's and infer's", len(r.PodGroups), r.Problems)
+	}
+	out, errOut, code = run(t, "replay", rec, "--no-tui", "--pod", "infer-1")
+	for _, w := range []string{
+		"pod group: fit on node s2 (counting infer-0 on s1, the earlier members assumed), but the group default/infer failed in pod-group cycle 2",
+		"   infer-1  4      ✗  ●   tentatively on s2; counting infer-0 on s1 (assumed)\n",
+		"reverted: infer-0 on s1, infer-1 on s2\n",
+	} {
+		if code != 0 || !strings.Contains(out, w) {
+			t.Errorf("replay --no-tui --pod infer-1: exit %d (%s), output lacks %q:\n%s", code, errOut, w, out)
+		}
+	}
+	out, errOut, code = run(t, "replay", rec, "--no-tui", "-o", "json")
+	if code != 0 {
+		t.Fatalf("replay -o json: exit %d: %s", code, errOut)
+	}
+	if doc := checkExport(t, out, 5); len(doc.PodGroups) != 2 {
+		t.Errorf("replay -o json: %d pod-group cycles, want 2", len(doc.PodGroups))
 	}
 }

@@ -207,6 +207,7 @@ func (o *ReplayOptions) print(ctx context.Context) error {
 	var problems []error
 	var observed []*recorder.Observed
 	var queue []*recorder.QueueEvent
+	var groups []*recorder.PodGroupCycle
 	// Where each pod stands, from the cycles as the first pass decodes
 	// them (only a summary of each is kept) and the queue events.
 	var states recorder.PodStateBuilder
@@ -222,6 +223,8 @@ func (o *ReplayOptions) print(ctx context.Context) error {
 			observed = append(observed, ev.Observed)
 		case ev.Queue != nil:
 			queue = append(queue, ev.Queue)
+		case ev.PodGroup != nil:
+			groups = append(groups, ev.PodGroup)
 		case errors.As(ev.Problem, &p):
 			problems = append(problems, p.err)
 		case ev.Problem != nil:
@@ -272,6 +275,16 @@ func (o *ReplayOptions) print(ctx context.Context) error {
 			}
 		}
 		pods = mine
+		var mineGroups []*recorder.PodGroupCycle
+		for _, g := range groups {
+			for _, m := range g.Members {
+				if m.Pod.Name == o.Pod || m.Pod.Key() == o.Pod {
+					mineGroups = append(mineGroups, g)
+					break
+				}
+			}
+		}
+		groups = mineGroups
 		all := observed
 		observed = nil
 		for _, ob := range all {
@@ -313,7 +326,7 @@ func (o *ReplayOptions) print(ctx context.Context) error {
 			fmt.Fprintf(o.streams.ErrOut, "warning: %s: %s\n", visible.String(recorder.MarksPath(o.File)), visible.String(narrate.StrayMark(s)))
 		}
 	}
-	if err := printCycles(o.streams.Out, o.Output, header, source, problems, len(places), cycles, observed, pods, marks); err != nil {
+	if err := printCycles(o.streams.Out, o.Output, header, source, problems, len(places), cycles, observed, groups, pods, marks); err != nil {
 		return err
 	}
 	switch {

@@ -15,7 +15,7 @@ import (
 // only one is in memory: text cycle by cycle, and the JSON and YAML
 // documents with their cycles written between the rest of the document.
 // Markdown and HTML also carry marks, the cycles a user marked with a note.
-func printCycles(w io.Writer, format string, h recorder.Header, source string, problems []error, n int, cycles iter.Seq2[*recorder.Cycle, error], observed []*recorder.Observed, pods []recorder.PodState, marks []recorder.Mark) error {
+func printCycles(w io.Writer, format string, h recorder.Header, source string, problems []error, n int, cycles iter.Seq2[*recorder.Cycle, error], observed []*recorder.Observed, groups []*recorder.PodGroupCycle, pods []recorder.PodState, marks []recorder.Mark) error {
 	if format == "markdown" {
 		md := &markdownWriter{w: w, marks: marks}
 		md.header(h, source)
@@ -42,11 +42,26 @@ func printCycles(w io.Writer, format string, h recorder.Header, source string, p
 	if format == "text" {
 		t := newTextWriter(w)
 		t.header(h, source, nil)
+		// The members' cycles, kept for their groups' members × nodes.
+		members := map[int]bool{}
+		for _, g := range groups {
+			for _, m := range g.Members {
+				members[m.Cycle] = true
+			}
+		}
+		kept := map[int]*recorder.Cycle{}
 		for c, err := range cycles {
 			if err != nil {
 				return err
 			}
 			t.cycle(c)
+			t.memberGroup(c, groups)
+			if members[c.Seq] {
+				kept[c.Seq] = c
+			}
+		}
+		for _, g := range groups {
+			t.podGroup(g, kept)
 		}
 		for _, ob := range observed {
 			t.observed(ob)
@@ -56,6 +71,7 @@ func printCycles(w io.Writer, format string, h recorder.Header, source string, p
 	}
 	doc := export.NewDocument(h, nil, observed)
 	doc.Pods = export.NewPodStates(pods)
+	doc.PodGroups = groups
 	for _, p := range problems {
 		doc.Problems = append(doc.Problems, p.Error())
 	}
