@@ -128,6 +128,11 @@ func (e *Engine) installHooks() error {
 	}
 	origSchedule := s.SchedulePod
 	s.SchedulePod = func(ctx context.Context, fw framework.Framework, state fwk.CycleState, podInfo *framework.QueuedPodInfo) (scheduler.ScheduleResult, error) {
+		if e.trace.dry.Load() {
+			// A pod group's PostFilter trying its members again: not a
+			// cycle (pod_group_cycle.go).
+			return origSchedule(ctx, fw, state, podInfo)
+		}
 		c := e.startCycle(fw, state, podInfo)
 		e.memberStarted(c, podInfo.Pod)
 		res, err := origSchedule(ctx, fw, state, podInfo)

@@ -218,6 +218,9 @@ func (e *Engine) endGroup(pgi *framework.QueuedPodGroupInfo, status *fwk.Status)
 		g.Outcome.WaitingOnPreemption = g.PostFilter != nil && g.PostFilter.Code == recorder.CodeSuccess
 	default:
 		g.Outcome = recorder.GroupOutcome{Result: recorder.ResultError, Message: status.Message()}
+		if err := status.AsError(); err != nil {
+			g.Outcome.Message = err.Error()
+		}
 	}
 	t.mu.Unlock()
 	g.Condition = e.podGroupCondition(g.Group)
@@ -276,10 +279,17 @@ func (f *boundFramework) RunPlacementFeasiblePlugins(ctx context.Context, state 
 	return st
 }
 
-// RunPodGroupPostFilterPlugins records what the group's PostFilter returned, unchanged.
+// RunPodGroupPostFilterPlugins records what the group's PostFilter
+// returned, unchanged. What it runs of the members' algorithm again
+// (pgSchedulingFunc, workload-aware preemption's dry run) is recorded
+// nowhere: the members' cycles are those of the group cycle.
 func (f *boundFramework) RunPodGroupPostFilterPlugins(ctx context.Context, state *framework.CycleState, pgi fwk.PodGroupInfo, fn fwk.PodGroupSchedulingFunc) (*fwk.PodGroupPostFilterResult, *fwk.Status) {
 	f.e.setInPostFilter(true)
+	cur := f.e.trace.current.Swap(nil)
+	f.e.trace.dry.Store(true)
 	res, st := f.Framework.RunPodGroupPostFilterPlugins(ctx, state, pgi, fn)
+	f.e.trace.dry.Store(false)
+	f.e.trace.current.CompareAndSwap(nil, cur)
 	f.e.setInPostFilter(false)
 	f.e.groupPostFilter(res, st)
 	return res, st

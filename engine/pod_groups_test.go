@@ -281,3 +281,25 @@ func TestQueueLogPodGroupSeam(t *testing.T) {
 		})
 	}
 }
+
+// TestPodGroupPreemptionDryRunNotRecorded: a group PostFilter that preempts
+// re-runs the members' algorithm (upstream's pgSchedulingFunc); those dry
+// runs are no cycles: every cycle of a member is a member's cycle of a
+// recorded group cycle, and the PostFilter's verdict is the group's.
+func TestPodGroupPreemptionDryRunNotRecorded(t *testing.T) {
+	featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, features.GenericWorkload, true)
+	data, err := os.ReadFile(filepath.Join("testdata", "gang-preemption.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var groups []*recorder.PodGroupCycle
+	_, cycles := runFixture(t, "gang-preemption.yaml", data, Options{OnPodGroup: func(g *recorder.PodGroupCycle) { groups = append(groups, g) }})
+	if len(groups) == 0 || groups[0].PostFilter == nil || groups[0].PostFilter.Code != recorder.CodeSuccess || !groups[0].Outcome.WaitingOnPreemption {
+		t.Fatalf("group cycles %+v, want the first waiting on its PostFilter's preemption", groups)
+	}
+	for _, c := range cycles {
+		if recorder.GroupOf(groups, c.Seq) == nil {
+			t.Errorf("cycle %d of %s (attempt %d) is no group cycle's member: a PostFilter dry run recorded as a cycle", c.Seq, c.Pod.Name, c.Attempt)
+		}
+	}
+}

@@ -52,7 +52,7 @@ func GroupMember(m recorder.GroupMember) string {
 	var s string
 	switch {
 	case m.Cycle == 0 && m.Code == "":
-		s = "not reached: the cycle stopped before this member (PlacementFeasible said minCount was out of reach)"
+		s = "not reached: the cycle ended before this member"
 	case m.Node != "":
 		s = "tentatively on " + m.Node
 	default:
