@@ -222,7 +222,17 @@ func (e *Engine) endGroup(pgi *framework.QueuedPodGroupInfo, status *fwk.Status)
 			g.Outcome.Message = err.Error()
 		}
 	}
+	ran := false
+	for _, m := range g.Members {
+		ran = ran || m.Cycle != 0
+	}
 	t.mu.Unlock()
+	if status.IsSuccess() && !ran {
+		// Every member was skipped (deleted, or assumed already): upstream
+		// ran no cycle (scheduleOnePodGroup's early AddAttemptedPodGroupIfNeeded).
+		e.settleMembers(pgi, status, t)
+		return
+	}
 	g.Condition = e.podGroupCondition(g.Group)
 	if e.opts.OnPodGroup != nil {
 		e.opts.OnPodGroup(g)
