@@ -48,6 +48,10 @@ type traceState struct {
 	current atomic.Pointer[cycleTrace]
 	_       [56]byte
 	mu      sync.Mutex
+	// dry is set while a pod group's PostFilter re-runs its members'
+	// algorithm (upstream's pgSchedulingFunc, a dry run for group
+	// preemption): no cycle is recorded and no cycle records what it runs.
+	dry     atomic.Bool
 	byUID   map[types.UID]*cycleTrace // cycles whose binding cycle may still run
 	seq     int
 	nodeSet *recorder.NodeSet
@@ -107,6 +111,9 @@ func (r *traceState) pluginsOf(fw framework.Framework) *profilePlugins {
 
 // cycleFor returns the open cycle of pod, if any.
 func (r *traceState) cycleFor(pod *v1.Pod) *cycleTrace {
+	if r.dry.Load() {
+		return nil
+	}
 	if c := r.current.Load(); c != nil && c.uid == pod.UID {
 		return c
 	}

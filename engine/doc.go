@@ -33,6 +33,8 @@
 //     wrap_extenders.go the extenders, wrap_preemption.go preemption's dry runs.
 //     cycle_trace.go holds a cycle's trace while it runs; cycle_lifecycle.go
 //     takes it from start to the recorded Cycle (selection, outcome, emit);
+//     pod_group_cycle.go records a pod-group cycle (its members' cycles
+//     linked, PlacementFeasible's verdicts, the outcome and condition);
 //     diagnostic.go runs the diagnostic full-filter pass; unread.go names the
 //     kinds of a fixture's objects nothing in the run acts on; events.go catches
 //     the scheduler's events; queue_events.go records the scheduling queue's

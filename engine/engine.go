@@ -40,6 +40,12 @@ type Options struct {
 	// from scheduler goroutines, with the queue locked: it must not block for
 	// long nor call the engine.
 	OnQueue func(*recorder.QueueEvent)
+	// OnPodGroup receives each finished pod-group cycle (pod_group_cycle.go),
+	// from the scheduling goroutine, as the cycle ends: its members' failed
+	// cycles were handed to OnCycle before it, its bound members' cycles
+	// come once they are bound. It must not block for long nor call the
+	// engine.
+	OnPodGroup func(*recorder.PodGroupCycle)
 	// SettleTimeout bounds how long one pod may take to settle.
 	SettleTimeout time.Duration
 	// ArrivalInterval spaces Run's arrivals: each pending pod is created this
@@ -139,6 +145,9 @@ type Engine struct {
 	stopped     <-chan struct{}
 	emitted     int
 	emitting    int // cycles being handed to OnCycle
+	// group is the pod-group cycle running, if any; groupSeq numbers them.
+	group    atomic.Pointer[groupTrace]
+	groupSeq int
 }
 
 // identitySeed draws the names and UIDs of what a run's controllers create

@@ -15,9 +15,10 @@ import (
 // the scheduler runs as kube-scheduler does: a pod in no group is scheduled
 // and recorded exactly as with the gate off; a pod group is scheduled in a
 // cycle of its own (PlacementGenerate, PlacementScore, PlacementFeasible,
-// then each member on one snapshot), which schedscope records only as each
-// member's own cycle, with the group's outcome, not yet as the group's
-// (issue 39's next slice): fixture.Load says so in one warning.
+// then each member on one snapshot), which the engine records as a
+// recorder.PodGroupCycle linked to its members' own cycles
+// (pod_group_cycle.go); the debugger does not show it yet, and
+// fixture.Load says so in one warning.
 
 // checkFeatureGates refuses to build a scheduler under other feature gates
 // than the run was set up with (Options.FeatureGates): they are process-wide.

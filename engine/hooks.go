@@ -24,6 +24,24 @@ func (e *Engine) installHooks() error {
 	origNext := s.NextEntity
 	s.NextEntity = func(logger klog.Logger) (framework.QueuedEntityInfo, error) {
 		ent, err := origNext(logger)
+		if pgi, ok := ent.(*framework.QueuedPodGroupInfo); ok && pgi != nil {
+			// A pod group's members are in its cycle as a pod is in its
+			// own: FailureHandler settles each, a binding the bound ones
+			// (and endGroup those the cycle left alone).
+			e.mu.Lock()
+			for _, pis := range pgi.QueuedPodInfos {
+				for _, pi := range pis {
+					if pi != nil && pi.Pod != nil {
+						e.inFlight[pi.Pod.UID] = true
+						delete(e.timeOnly, pi.Pod.UID)
+					}
+				}
+			}
+			e.mu.Unlock()
+			if !e.opts.DisableRecording {
+				e.startGroup(pgi)
+			}
+		}
 		if pi, ok := ent.(*framework.QueuedPodInfo); ok && pi != nil && pi.Pod != nil {
 			if e.queue != nil {
 				e.queue.popped(pi)
@@ -51,6 +69,7 @@ func (e *Engine) installHooks() error {
 	origFail := s.FailureHandler
 	s.FailureHandler = func(ctx context.Context, fw framework.Framework, podInfo *framework.QueuedPodInfo, status *fwk.Status, ni *fwk.NominatingInfo, start time.Time) {
 		c := e.trace.cycleFor(podInfo.Pod)
+		e.memberFailed(podInfo.Pod, status)
 		// A failure no plugin rejected (an error, no nodes at all) is retried
 		// after backoff alone, with the same result, for as long as the
 		// scheduler runs. Both marks are set before the queue has the pod
@@ -68,6 +87,13 @@ func (e *Engine) installHooks() error {
 				// as it now is.
 				timeOnly = false
 			}
+			if podInfo.Pod.Spec.SchedulingGroup != nil {
+				// A pod group that failed is retried on the backoff
+				// timer alone (the queue's AddAttemptedPodGroupIfNeeded),
+				// whatever its members' plugins said: with nothing else
+				// to do the run has settled on it.
+				timeOnly = true
+			}
 			e.mu.Lock()
 			e.timeOnly[podInfo.Pod.UID] = timeOnly
 			if ni != nil && ni.Mode() == fwk.ModeOverride && ni.NominatedNodeName != "" {
@@ -79,7 +105,11 @@ func (e *Engine) installHooks() error {
 		if c != nil {
 			e.finishFailed(c, status, ni)
 		}
-		e.settled(podInfo.Pod.UID)
+		if t, _ := e.groupMember(podInfo.Pod); t == nil {
+			// A member of a pod-group cycle settles when the group's
+			// cycle has ended and been handed over (endGroup).
+			e.settled(podInfo.Pod.UID)
+		}
 	}
 	if e.opts.DisableRecording {
 		return nil
@@ -98,9 +128,16 @@ func (e *Engine) installHooks() error {
 	}
 	origSchedule := s.SchedulePod
 	s.SchedulePod = func(ctx context.Context, fw framework.Framework, state fwk.CycleState, podInfo *framework.QueuedPodInfo) (scheduler.ScheduleResult, error) {
+		if e.trace.dry.Load() {
+			// A pod group's PostFilter trying its members again: not a
+			// cycle (pod_group_cycle.go).
+			return origSchedule(ctx, fw, state, podInfo)
+		}
 		c := e.startCycle(fw, state, podInfo)
+		e.memberStarted(c, podInfo.Pod)
 		res, err := origSchedule(ctx, fw, state, podInfo)
 		e.endAlgorithm(c, fw, res, err)
+		e.memberEnded(podInfo.Pod, res, err)
 		return res, err
 	}
 	return nil

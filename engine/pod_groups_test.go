@@ -1,14 +1,22 @@
 package engine
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	featuregatetesting "k8s.io/component-base/featuregate/testing"
+	"k8s.io/klog/v2"
+	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/features"
 
 	"github.com/schedscope/schedscope/engine/fixture"
+	"github.com/schedscope/schedscope/recorder"
 )
 
 const podGroupNode = `apiVersion: v1
@@ -118,5 +126,180 @@ func TestSchedulingGroupDroppedAsUpstream(t *testing.T) {
 	res, cycles := runFixture(t, "member.yaml", data, Options{})
 	if len(cycles) != 1 || res.Bindings["default/member"] != "n1" {
 		t.Errorf("got %d cycles and bindings %v, want one cycle binding member to n1", len(cycles), res.Bindings)
+	}
+}
+
+// TestPodGroupCycles: with GenericWorkload on, each pod-group cycle is
+// recorded as one: a gang that binds (train), a gang whose members fit but
+// whose minCount cannot be met (infer: two placed tentatively, the third
+// fits nowhere beside them, all reverted), each member linked to its own
+// cycle with the earlier members it counted as assumed; a gang short of
+// members (batch) gets no cycle. Recording changes no decision: the
+// bindings are those of the run with recording off.
+func TestPodGroupCycles(t *testing.T) {
+	featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, features.GenericWorkload, true)
+	data, err := os.ReadFile(filepath.Join("testdata", "gang.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var groups []*recorder.PodGroupCycle
+	var queue []*recorder.QueueEvent
+	res, cycles := runFixture(t, "gang.yaml", data, Options{
+		OnPodGroup: func(g *recorder.PodGroupCycle) { groups = append(groups, g) },
+		OnQueue:    func(ev *recorder.QueueEvent) { queue = append(queue, ev) },
+	})
+	bare, _ := runFixture(t, "gang.yaml", data, Options{DisableRecording: true})
+	if diff := cmp.Diff(bare.Bindings, res.Bindings); diff != "" {
+		t.Errorf("bindings with recording differ from the bare scheduler's (-bare +recorded):\n%s", diff)
+	}
+	wantBindings := map[string]string{"default/train-0": "s1", "default/train-1": "s2", "default/infer-0": "", "default/infer-1": "", "default/infer-2": "", "default/batch-0": ""}
+	if diff := cmp.Diff(wantBindings, res.Bindings); diff != "" {
+		t.Errorf("bindings (-want +got):\n%s", diff)
+	}
+	bySeq := map[int]*recorder.Cycle{}
+	for _, c := range cycles {
+		bySeq[c.Seq] = c
+	}
+	type member struct {
+		Pod, Node, Code string
+		Assumed         []recorder.Placement
+	}
+	type group struct {
+		Group, Policy string
+		MinCount      int32
+		Members       []member
+		Result        string
+		Reverted      []recorder.Placement
+		LastFeasible  string
+		Condition     string
+	}
+	var got []group
+	for _, g := range groups {
+		gg := group{Group: g.Group.Key(), Policy: g.Policy, MinCount: g.MinCount, Result: g.Outcome.Result, Reverted: g.Reverted()}
+		if n := len(g.Feasible); n > 0 {
+			gg.LastFeasible = g.Feasible[n-1].Code
+		}
+		if g.Condition != nil {
+			gg.Condition = g.Condition.Type + "=" + g.Condition.Status
+		}
+		for _, m := range g.Members {
+			gg.Members = append(gg.Members, member{Pod: m.Pod.Name, Node: m.Node, Code: m.Code, Assumed: m.Assumed})
+			c := bySeq[m.Cycle]
+			if c == nil || c.Pod.Key() != m.Pod.Key() {
+				t.Errorf("group %s member %s links cycle %d, which is not its cycle", g.Group.Key(), m.Pod.Name, m.Cycle)
+				continue
+			}
+			if recorder.GroupOf(groups, c.Seq) != g {
+				t.Errorf("cycle %d of %s: GroupOf does not find group cycle %d", c.Seq, m.Pod.Name, g.Seq)
+			}
+			if m.Node != "" && (c.Selection == nil || c.Selection.Node != m.Node) {
+				t.Errorf("member %s placed on %q, its cycle selected %v", m.Pod.Name, m.Node, c.Selection)
+			}
+		}
+		got = append(got, gg)
+	}
+	want := []group{
+		{Group: "default/train", Policy: recorder.PolicyGang, MinCount: 2, Result: recorder.ResultBound, LastFeasible: recorder.CodeSuccess,
+			Condition: "PodGroupInitiallyScheduled=True",
+			Members: []member{
+				{Pod: "train-0", Node: "s1", Code: recorder.CodeSuccess},
+				{Pod: "train-1", Node: "s2", Code: recorder.CodeSuccess, Assumed: []recorder.Placement{{Pod: "train-0", Node: "s1"}}},
+			}},
+		{Group: "default/infer", Policy: recorder.PolicyGang, MinCount: 3, Result: recorder.ResultUnschedulable, LastFeasible: recorder.CodeUnschedulable,
+			Condition: "PodGroupInitiallyScheduled=False",
+			Reverted:  []recorder.Placement{{Pod: "infer-0", Node: "s1"}, {Pod: "infer-1", Node: "s2"}},
+			Members: []member{
+				{Pod: "infer-0", Node: "s1", Code: recorder.CodeSuccess},
+				{Pod: "infer-1", Node: "s2", Code: recorder.CodeSuccess, Assumed: []recorder.Placement{{Pod: "infer-0", Node: "s1"}}},
+				{Pod: "infer-2", Code: recorder.CodeUnschedulable, Assumed: []recorder.Placement{{Pod: "infer-0", Node: "s1"}, {Pod: "infer-1", Node: "s2"}}},
+			}},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("pod-group cycles (-want +got):\n%s", diff)
+	}
+	if len(groups) == 2 {
+		infer := groups[1]
+		if !strings.Contains(infer.Outcome.Message, "minCount (3) cannot be satisfied: 2 scheduled, 0 remaining") {
+			t.Errorf("infer's outcome message %q, want minCount's verdict", infer.Outcome.Message)
+		}
+		if f := infer.Members[0].Final; !strings.HasPrefix(f, "pod group is unschedulable, minCount (3)") {
+			t.Errorf("infer-0 went back to the queue with %q, want the group's message", f)
+		}
+	}
+	// The queue moves a group as a whole: those events name the group, and
+	// make no pod of it; a gang short of members is held in PreEnqueue.
+	groupEvents := map[string]int{}
+	for _, ev := range queue {
+		if ev.PodGroup != nil {
+			groupEvents[ev.PodGroup.Key()]++
+		} else if ev.Pod.UID == "" {
+			t.Errorf("queue event %+v names no pod UID and no pod group", *ev)
+		}
+	}
+	if groupEvents["default/infer"] == 0 || groupEvents["default/batch"] == 0 {
+		t.Errorf("queue events of pod groups %v, want infer's and batch's", groupEvents)
+	}
+	fx, err := fixture.Load("gang.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	had := map[string]bool{}
+	for _, c := range cycles {
+		had[c.Pod.Key()] = true
+	}
+	waiting := fx.NeverAttempted(recorder.Header{Profiles: []recorder.Profile{{SchedulerName: "default-scheduler"}}}, func(k string) bool { return had[k] }, nil)
+	wantWait := []recorder.PodState{{Pod: recorder.PodRef{Namespace: "default", Name: "batch-0"}, State: recorder.PodGated, Seqs: []int{},
+		WaitingFor: &recorder.GroupWait{Group: recorder.PodGroupRef{Namespace: "default", Name: "batch"}, MinCount: 2, Members: 1}}}
+	if diff := cmp.Diff(wantWait, waiting, cmpopts.IgnoreFields(recorder.PodRef{}, "UID")); diff != "" {
+		t.Errorf("pods never attempted (-want +got):\n%s", diff)
+	}
+}
+
+// TestQueueLogPodGroupSeam: the queue's move lines name the entity's type
+// (v1.37.1: "type" pod, podgroup or compositepodgroup); a pod group's key
+// is kept apart from a pod's of the same name.
+func TestQueueLogPodGroupSeam(t *testing.T) {
+	tests := []struct {
+		name     string
+		typ      fwk.EntityKeyType
+		wantKey  string
+		wantPods bool
+	}{
+		{"pod", fwk.PodKeyType, "default/g", true},
+		{"pod group", fwk.PodGroupKeyType, groupKeyPrefix + "default/g", false},
+		{"composite pod group", fwk.CompositePodGroupKeyType, groupKeyPrefix + "default/g", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l, ok := parseQueueLog(logMoved, []any{"type", tt.typ, "entity", klog.ObjectRef{Namespace: "default", Name: "g"}, "event", "BackoffComplete", "queue", "Active"})
+			if !ok || l.key != tt.wantKey || l.group == tt.wantPods {
+				t.Errorf("parseQueueLog: %+v, %v; want key %q", l, ok, tt.wantKey)
+			}
+			if g := groupOf(l.key); (g == nil) != tt.wantPods || g != nil && g.Key() != "default/g" {
+				t.Errorf("groupOf(%q) = %v", l.key, g)
+			}
+		})
+	}
+}
+
+// TestPodGroupPreemptionDryRunNotRecorded: a group PostFilter that preempts
+// re-runs the members' algorithm (upstream's pgSchedulingFunc); those dry
+// runs are no cycles: every cycle of a member is a member's cycle of a
+// recorded group cycle, and the PostFilter's verdict is the group's.
+func TestPodGroupPreemptionDryRunNotRecorded(t *testing.T) {
+	featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, features.GenericWorkload, true)
+	data, err := os.ReadFile(filepath.Join("testdata", "gang-preemption.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var groups []*recorder.PodGroupCycle
+	_, cycles := runFixture(t, "gang-preemption.yaml", data, Options{OnPodGroup: func(g *recorder.PodGroupCycle) { groups = append(groups, g) }})
+	if len(groups) == 0 || groups[0].PostFilter == nil || groups[0].PostFilter.Code != recorder.CodeSuccess || !groups[0].Outcome.WaitingOnPreemption {
+		t.Fatalf("group cycles %+v, want the first waiting on its PostFilter's preemption", groups)
+	}
+	for _, c := range cycles {
+		if recorder.GroupOf(groups, c.Seq) == nil {
+			t.Errorf("cycle %d of %s (attempt %d) is no group cycle's member: a PostFilter dry run recorded as a cycle", c.Seq, c.Pod.Name, c.Attempt)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -123,7 +124,7 @@ func hintName(h fwk.QueueingHint) string {
 func (o *queueObserver) moved(call *queueCall, key, queue, event string, gated bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	ev := &recorder.QueueEvent{Pod: o.ref(key), Op: recorder.QueueMove, From: o.where[key], To: queue, Event: event, Gated: gated}
+	ev := &recorder.QueueEvent{Pod: o.ref(key), Op: recorder.QueueMove, From: o.where[key], To: queue, Event: event, Gated: gated, PodGroup: groupOf(key)}
 	switch event {
 	case framework.BackoffComplete:
 		ev.Flush = recorder.FlushBackoffCompleted
@@ -162,7 +163,7 @@ func (o *queueObserver) skipped(call *queueCall, key, event string) {
 		return
 	}
 	o.lastSkip[key] = sig
-	o.emit(&recorder.QueueEvent{Pod: o.ref(key), Op: recorder.QueueSkip, From: o.where[key], To: o.where[key], Event: event, Hints: hints})
+	o.emit(&recorder.QueueEvent{Pod: o.ref(key), Op: recorder.QueueSkip, From: o.where[key], To: o.where[key], Event: event, Hints: hints, PodGroup: groupOf(key)})
 }
 
 // deleted records that pod left the queue: bound, or deleted (assigned
@@ -220,8 +221,17 @@ func (o *queueObserver) ref(key string) recorder.PodRef {
 	if r, ok := o.refs[key]; ok {
 		return r
 	}
-	ns, name := splitKey(key)
+	ns, name := splitKey(strings.TrimPrefix(key, groupKeyPrefix))
 	return recorder.PodRef{Namespace: ns, Name: name}
+}
+
+// groupOf names the pod group of a queue key, or nil for a pod's.
+func groupOf(key string) *recorder.PodGroupRef {
+	if !strings.HasPrefix(key, groupKeyPrefix) {
+		return nil
+	}
+	ns, name := splitKey(strings.TrimPrefix(key, groupKeyPrefix))
+	return &recorder.PodGroupRef{Namespace: ns, Name: name}
 }
 
 func splitKey(key string) (string, string) {

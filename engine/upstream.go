@@ -215,10 +215,16 @@ const (
 	logChecking = "Checking event for in-flight pod"
 )
 
+// groupKeyPrefix keeps a pod group's queue key apart from a pod's of the same name.
+const groupKeyPrefix = "podgroup:"
+
 // queueLog is one line of the queue's log, read.
 type queueLog struct {
 	key, queue, event string
 	gated             bool
+	// group: the entity is a pod group ("type" podgroup or
+	// compositepodgroup, v1.37.1), its key prefixed with groupKeyPrefix.
+	group bool
 	// skipped: the event left the pod where it was; checking: the hints
 	// asked next are for event.
 	skipped, checking bool
@@ -245,11 +251,17 @@ func parseQueueLog(msg string, kv []any) (l queueLog, ok bool) {
 			case klog.KMetadata:
 				l.key = v.GetNamespace() + "/" + v.GetName()
 			}
+		case "type":
+			t := fmt.Sprint(kv[i+1])
+			l.group = t == string(fwk.PodGroupKeyType) || t == string(fwk.CompositePodGroupKeyType)
 		case "queue":
 			l.queue, _ = kv[i+1].(string)
 		case "event":
 			l.event = fmt.Sprint(kv[i+1])
 		}
+	}
+	if l.group && l.key != "" {
+		l.key = groupKeyPrefix + l.key
 	}
 	l.gated = msg == logMovedGated
 	l.skipped = msg == logNotMoved

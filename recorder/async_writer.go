@@ -42,6 +42,7 @@ type asyncItem struct {
 	// cl is what a fixture run's controllers left, for a writer that
 	// records it (ClusterWriter).
 	cl *ClusterState
+	g  *PodGroupCycle
 	// gap, when not nil, was dropped just before this record.
 	gap *Dropped
 }
@@ -81,6 +82,10 @@ func (a *AsyncWriter) run() {
 			if cw, ok := a.w.(ClusterWriter); ok {
 				err = cw.WriteCluster(it.cl)
 			}
+		case it.g != nil:
+			if pw, ok := a.w.(podGroupWriter); ok {
+				err = pw.WritePodGroup(it.g)
+			}
 		}
 		if err != nil {
 			a.mu.Lock()
@@ -109,6 +114,16 @@ type ClusterWriter interface {
 // WriteCluster queues what a fixture run's controllers left, after its
 // cycles; a writer that is not a ClusterWriter leaves it out.
 func (a *AsyncWriter) WriteCluster(st *ClusterState) error { return a.put(asyncItem{cl: st}) }
+
+// WritePodGroup queues a pod-group cycle, in order with the cycles. A
+// RecordWriter that cannot write them (a live flight recorder's, for now)
+// leaves them out.
+func (a *AsyncWriter) WritePodGroup(g *PodGroupCycle) error { return a.put(asyncItem{g: g}) }
+
+// podGroupWriter is a RecordWriter that writes pod-group cycles (Writer).
+type podGroupWriter interface {
+	WritePodGroup(*PodGroupCycle) error
+}
 
 func (a *AsyncWriter) put(it asyncItem) error {
 	if err := a.Err(); err != nil {

@@ -24,16 +24,17 @@ const (
 
 // wireEnvelope is envelope as it is decoded.
 type wireEnvelope struct {
-	Kind      string        `json:"kind"`
-	Header    *Header       `json:"header,omitempty"`
-	NodeSet   *NodeSet      `json:"nodeSet,omitempty"`
-	Cycle     *wireCycle    `json:"cycle,omitempty"`
-	Observed  *Observed     `json:"observed,omitempty"`
-	Queue     *QueueEvent   `json:"queue,omitempty"`
-	Dropped   *Dropped      `json:"dropped,omitempty"`
-	Cluster   *ClusterState `json:"cluster,omitempty"`
-	NodeSetAt int64         `json:"nodeSetAt,omitempty"`
-	N         int64         `json:"n,omitempty"`
+	Kind      string         `json:"kind"`
+	Header    *Header        `json:"header,omitempty"`
+	NodeSet   *NodeSet       `json:"nodeSet,omitempty"`
+	Cycle     *wireCycle     `json:"cycle,omitempty"`
+	Observed  *Observed      `json:"observed,omitempty"`
+	Queue     *QueueEvent    `json:"queue,omitempty"`
+	Dropped   *Dropped       `json:"dropped,omitempty"`
+	Cluster   *ClusterState  `json:"cluster,omitempty"`
+	PodGroup  *PodGroupCycle `json:"podGroup,omitempty"`
+	NodeSetAt int64          `json:"nodeSetAt,omitempty"`
+	N         int64          `json:"n,omitempty"`
 }
 
 // wireCycle decodes a Cycle with its Ints lists left as written. The fields
@@ -305,6 +306,14 @@ func decodeRecord(e *wireEnvelope, off int64, line int, lim limits, nodeSet func
 			return corrupt("cluster record without body")
 		}
 		return Record{Kind: KindCluster, Cluster: e.Cluster, Offset: off}, nil
+	case KindPodGroup:
+		if e.PodGroup == nil {
+			return corrupt("podGroup record without body")
+		}
+		if reason := checkPodGroupCycle(e.PodGroup); reason != "" {
+			return corrupt(reason)
+		}
+		return Record{Kind: KindPodGroup, PodGroup: e.PodGroup, Offset: off}, nil
 	case KindEnd:
 		return Record{Kind: KindEnd, Offset: off}, nil
 	}

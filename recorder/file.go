@@ -57,14 +57,15 @@ type Dropped struct {
 }
 
 type envelope struct {
-	Kind     string        `json:"kind"`
-	Header   *Header       `json:"header,omitempty"`
-	NodeSet  *NodeSet      `json:"nodeSet,omitempty"`
-	Cycle    *Cycle        `json:"cycle,omitempty"`
-	Observed *Observed     `json:"observed,omitempty"`
-	Queue    *QueueEvent   `json:"queue,omitempty"`
-	Dropped  *Dropped      `json:"dropped,omitempty"`
-	Cluster  *ClusterState `json:"cluster,omitempty"`
+	Kind     string         `json:"kind"`
+	Header   *Header        `json:"header,omitempty"`
+	NodeSet  *NodeSet       `json:"nodeSet,omitempty"`
+	Cycle    *Cycle         `json:"cycle,omitempty"`
+	Observed *Observed      `json:"observed,omitempty"`
+	Queue    *QueueEvent    `json:"queue,omitempty"`
+	Dropped  *Dropped       `json:"dropped,omitempty"`
+	Cluster  *ClusterState  `json:"cluster,omitempty"`
+	PodGroup *PodGroupCycle `json:"podGroup,omitempty"`
 	// NodeSetAt is the byte offset of the NodeSet record a cycle refers to, so a
 	// reader can open one cycle without reading the file from the start.
 	NodeSetAt int64 `json:"nodeSetAt,omitempty"`
@@ -181,6 +182,11 @@ func (w *Writer) WriteQueue(e *QueueEvent) error {
 // WriteCluster appends what a fixture run's controllers left at its end.
 func (w *Writer) WriteCluster(st *ClusterState) error {
 	return w.write(&envelope{Kind: KindCluster, Cluster: st})
+}
+
+// WritePodGroup appends a pod-group cycle (KindPodGroup).
+func (w *Writer) WritePodGroup(g *PodGroupCycle) error {
+	return w.write(&envelope{Kind: KindPodGroup, PodGroup: g})
 }
 
 // WriteEnd ends the recording: no record may follow.

@@ -323,6 +323,7 @@ type skimmed struct {
 	dropped                 []byte
 	queue                   []byte
 	cluster                 []byte
+	podGroup                []byte
 	nodeSetAt               int64
 	// n is the record's number in its file (envelope.N).
 	n int64
@@ -375,6 +376,8 @@ func skimLine(line []byte) (*skimmed, string) {
 			s.queue = v
 		case "cluster":
 			s.cluster = v
+		case "podGroup":
+			s.podGroup = v
 		case "nodeSetAt":
 			n, err := strconv.ParseInt(string(v), 10, 64)
 			if err != nil {
@@ -529,6 +532,22 @@ func (r *Reader) skim(b []byte, off int64, line int) (rec Record, err error, ok 
 			return corrupt(err.Error())
 		}
 		rec := Record{Kind: KindCluster, Cluster: &st, Offset: off, n: s.n}
+		if err := r.admit(rec); err != nil {
+			return Record{Offset: off}, err, true
+		}
+		return rec, nil, true
+	case KindPodGroup:
+		if s.podGroup == nil {
+			return corrupt("podGroup record without body")
+		}
+		var g PodGroupCycle
+		if err := json.Unmarshal(s.podGroup, &g); err != nil {
+			return corrupt(err.Error())
+		}
+		if reason := checkPodGroupCycle(&g); reason != "" {
+			return corrupt(reason)
+		}
+		rec := Record{Kind: KindPodGroup, PodGroup: &g, Offset: off, n: s.n}
 		if err := r.admit(rec); err != nil {
 			return Record{Offset: off}, err, true
 		}

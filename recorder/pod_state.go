@@ -53,6 +53,13 @@ func Placed(state string) bool {
 	return false
 }
 
+// GroupWait is a pod group short of members: Members of its MinCount exist.
+type GroupWait struct {
+	Group    PodGroupRef `json:"group"`
+	MinCount int32       `json:"minCount"`
+	Members  int         `json:"members"`
+}
+
 // PodState is where one pod stands, with the message a user would read in
 // kubectl describe and the cycles it got. It is data: recorder/narrate words
 // it (narrate.PodMessage, narrate.PodHint).
@@ -64,6 +71,9 @@ type PodState struct {
 	// (as the API server or the pod's last cycle wrote it).
 	Reason  string `json:"reason,omitempty"`
 	Message string `json:"message,omitempty"`
+	// WaitingFor is the pod group a Gated member waits for: GangScheduling's
+	// PreEnqueue holds a gang's members until minCount of them exist.
+	WaitingFor *GroupWait `json:"waitingFor,omitempty"`
 	// Gates are a Gated pod's scheduling gates.
 	Gates []string `json:"gates,omitempty"`
 	// SchedulerName is a NoProfile pod's schedulerName, and Profiles the
@@ -136,6 +146,9 @@ func (b *PodStateBuilder) States(never []PodState, queue []*QueueEvent) []PodSta
 	events := map[string][]QueueEvent{}
 	var evOrder []string
 	for _, ev := range queue {
+		if ev.PodGroup != nil {
+			continue // a pod group's own move, not a pod's
+		}
 		k := ev.Pod.Key()
 		if _, ok := events[k]; !ok {
 			evOrder = append(evOrder, k)

@@ -66,6 +66,10 @@ type QueueEvent struct {
 	// Gated says PreEnqueue plugins held the pod back (it went to the
 	// unschedulable pods instead of activeQ or backoffQ).
 	Gated bool `json:"gated,omitempty"`
+	// PodGroup is set when the queue moved a pod group (its members
+	// together) rather than a pod; Pod then names the group too, as older
+	// readers read it.
+	PodGroup *PodGroupRef `json:"podGroup,omitempty"`
 	// Attempts is how many cycles the pod has had.
 	Attempts int `json:"attempts,omitempty"`
 	// Backoff is how long a pod moved to backoffQ waits from its last

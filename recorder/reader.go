@@ -20,6 +20,8 @@ type Record struct {
 	Queue    *QueueEvent
 	// Cluster is what a fixture run's controllers left (KindCluster).
 	Cluster *ClusterState
+	// PodGroup is a pod-group cycle (KindPodGroup).
+	PodGroup *PodGroupCycle
 	// Entry is a cycle's index entry, read instead of the Cycle by a
 	// Reader from NewIndexReader.
 	Entry *CycleEntry

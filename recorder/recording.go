@@ -15,6 +15,9 @@ type Recording struct {
 	// Queue lists the scheduling queue's events, in recording order (none
 	// in a version 1 recording).
 	Queue []*QueueEvent
+	// PodGroups lists the pod-group cycles, in recording order (none in a
+	// recording made before they were recorded, or without pod groups).
+	PodGroups []*PodGroupCycle
 	// Problems lists what was wrong with the recording, in file order: a
 	// damaged header, torn or corrupt records that were skipped, cycles whose
 	// node set is missing, duplicates (see IsProblem).
@@ -46,6 +49,9 @@ func Load(r io.Reader) (*Recording, error) {
 		}
 		if record.Queue != nil {
 			rec.Queue = append(rec.Queue, record.Queue)
+		}
+		if record.PodGroup != nil {
+			rec.PodGroups = append(rec.PodGroups, record.PodGroup)
 		}
 	}
 	return rec, nil

@@ -19,6 +19,8 @@ type Summary struct {
 	NodeSets, DuplicateNodeSets int
 	Cycles, DuplicateCycles     int
 	Observed                    int
+	// PodGroups counts pod-group cycles (KindPodGroup).
+	PodGroups int
 	// Queue counts scheduling queue events; DuplicateQueue the events that
 	// repeat the one before them and OutOfOrderQueue those numbered lower,
 	// which readers skip (and Problems lists).
@@ -105,6 +107,8 @@ func Verify(r io.Reader) (*Summary, error) {
 			s.Queue++
 		case KindCluster:
 			s.Cluster = true
+		case KindPodGroup:
+			s.PodGroups++
 		}
 	}
 	s.Unknown = rd.Skipped()

@@ -38,6 +38,11 @@ type Document struct {
 	// Cluster is what a fixture run's controllers left at its end
 	// (explain): workloads and their pods, budgets, claims.
 	Cluster *recorder.ClusterState `json:"cluster,omitempty"`
+	// PodGroups are the pod-group cycles (GenericWorkload): each group's
+	// members in the order the cycle took them, with their own cycles'
+	// numbers, tentative placements, PlacementFeasible's verdicts, the
+	// outcome and the PodGroup's condition.
+	PodGroups []*recorder.PodGroupCycle `json:"podGroups,omitempty"`
 }
 
 // Header is a recording's header without its format fields.

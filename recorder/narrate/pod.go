@@ -30,6 +30,10 @@ func PodMessage(st recorder.PodState) string {
 		}
 	case recorder.PodNoProfile:
 		return fmt.Sprintf("no profile serves schedulerName %q", st.SchedulerName)
+	case recorder.PodGated:
+		if w := st.WaitingFor; w != nil {
+			return fmt.Sprintf("waiting for pod group %s: %d of minCount %d members exist", w.Group.Key(), w.Members, w.MinCount)
+		}
 	}
 	return ""
 }
@@ -41,6 +45,9 @@ func PodMessage(st recorder.PodState) string {
 func PodHint(st recorder.PodState) string {
 	switch st.State {
 	case recorder.PodGated:
+		if w := st.WaitingFor; w != nil {
+			return fmt.Sprintf("held by GangScheduling's PreEnqueue until minCount members of %s exist (kube-scheduler sets no condition and no event for it); create the %d missing member(s) or lower its minCount", w.Group.Key(), int(w.MinCount)-w.Members)
+		}
 		if len(st.Gates) == 0 {
 			return "held back by a PreEnqueue plugin (scheduling gates, or a plugin such as DynamicResources waiting for what the pod needs); remove what holds it to let the scheduler try it"
 		}

@@ -37,7 +37,10 @@ type Event struct {
 	Observed *recorder.Observed
 	// Queue is a scheduling queue event (a pod added, moved, woken, …).
 	Queue *recorder.QueueEvent
-	State *EngineState
+	// PodGroup is a finished pod-group cycle; its members' cycles are
+	// Cycle events of their own.
+	PodGroup *recorder.PodGroupCycle
+	State    *EngineState
 	// NeverAttempted are the pods the source knows never got a cycle (held
 	// by scheduling gates, for another scheduler, …), with why; a fixture's
 	// run sends them when it ends.

@@ -22,7 +22,15 @@ type cyclesOutput struct {
 	warnings []string
 	problems []error
 	cycles   []*recorder.Cycle
-	observed []*recorder.Observed
+	// groups are the pod-group cycles of the cycles' members; text tells
+	// each member's cycle through its group, and each group's cycle after
+	// the cycles (before them with groupsOnly: explain --pod-group).
+	groups     []*recorder.PodGroupCycle
+	groupsOnly bool
+	// groupQueue holds the scheduling queue's events; with groupsOnly,
+	// text tells each group's own (QueueEvent.PodGroup).
+	groupQueue []*recorder.QueueEvent
+	observed   []*recorder.Observed
 	// pods, if set, are where every pod stands; text ends with those not bound.
 	pods []recorder.PodState
 	// story, for one pod explained, tells its story in text: its cycles and
@@ -88,6 +96,7 @@ func (o *cyclesOutput) print(w io.Writer, format string) error {
 		}
 		doc.Pods = export.NewPodStates(o.pods)
 		doc.Cluster = o.cluster
+		doc.PodGroups = o.groups
 		data, err := json.MarshalIndent(doc, "", "  ")
 		if err != nil {
 			return err
@@ -125,8 +134,26 @@ func (o *cyclesOutput) print(w io.Writer, format string) error {
 	t := newTextWriter(w)
 	t.short = o.shortfall
 	t.header(o.header, o.source, o.warnings)
+	bySeq := make(map[int]*recorder.Cycle, len(o.cycles))
+	for _, c := range o.cycles {
+		bySeq[c.Seq] = c
+	}
+	if o.groupsOnly {
+		for _, g := range o.groups {
+			t.podGroup(g, bySeq)
+		}
+		if len(o.groups) > 0 {
+			t.groupQueue(o.groups[0].Group, o.groupQueue)
+		}
+	}
 	for _, c := range o.cycles {
 		t.cycle(c)
+		t.memberGroup(c, o.groups)
+	}
+	if !o.groupsOnly {
+		for _, g := range o.groups {
+			t.podGroup(g, bySeq)
+		}
 	}
 	for _, ob := range o.observed {
 		t.observed(ob)

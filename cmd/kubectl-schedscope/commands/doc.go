@@ -36,7 +36,8 @@
 // filter matrix and score bars; cycle_tables.go: the tables both draw, as
 // data; export_cycle.go: the TUI's X writes a cycle
 // as both); text.go words a cycle
-// for text output. otlp.go is the --otlp-endpoint and --otlp-timeout of sim, record and live:
+// for text output, pod_group_text.go a pod-group cycle (explain
+// --pod-group, and a member's cycle told through its group). otlp.go is the --otlp-endpoint and --otlp-timeout of sim, record and live:
 // a source that also sends each cycle as an OpenTelemetry trace
 // (recorder/export/otel); export.go sends a recording's cycles the same way.
 // deploy.go prints the in-cluster flight recorder's manifests, whose probes

@@ -22,8 +22,10 @@ import (
 // ExplainOptions holds the flags of explain.
 type ExplainOptions struct {
 	simOptions
-	Pod    string
-	Output string
+	Pod string
+	// PodGroup explains one pod group's cycles (namespace/name, name, or pg/name).
+	PodGroup string
+	Output   string
 	// ExitCode makes the command fail when a pod ends without a node or
 	// the run lost an object (recorder.Lost).
 	ExitCode bool
@@ -50,18 +52,25 @@ func NewCmdExplain(streams genericiooptions.IOStreams) *cobra.Command {
 	}
 	o.addFlags(cmd.Flags())
 	cmd.Flags().StringVar(&o.Pod, "pod", "", "only show cycles of this pod (name, namespace/name, or a controller's pod by handle: deploy/web is its first replica left pending, deploy/web#3 its third; a bare workload handle explains all its replicas)")
+	cmd.Flags().StringVar(&o.PodGroup, "pod-group", "", "only show the pod-group cycles of this pod group (namespace/name, name, or pg/name; --feature-gates=GenericWorkload=true): members × nodes with the tentative placements, why minCount was not met, what was reverted")
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "text", "output format: text, json, yaml or markdown (tables to paste into an incident document or an issue)")
 	cmd.Flags().BoolVar(&o.ExitCode, "exit-code", false, "exit 1 when a pod (of --pod, if given) ends without a node")
 	return cmd
 }
 
 // Validate checks flag values.
-func (o *ExplainOptions) Validate() error { return validCyclesOutput(o.Output) }
+func (o *ExplainOptions) Validate() error {
+	if o.Pod != "" && o.PodGroup != "" {
+		return errorf("--pod and --pod-group cannot be used together")
+	}
+	return validCyclesOutput(o.Output)
+}
 
 // Run schedules the fixture and prints the cycles.
 func (o *ExplainOptions) Run(ctx context.Context) error {
 	var header recorder.Header
 	var cycles []*recorder.Cycle
+	var groups []*recorder.PodGroupCycle
 	var queue []*recorder.QueueEvent
 	var never []recorder.PodState
 	var problems []error
@@ -85,6 +94,8 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 			cycles = append(cycles, ev.Cycle)
 		case ev.Queue != nil:
 			queue = append(queue, ev.Queue)
+		case ev.PodGroup != nil:
+			groups = append(groups, ev.PodGroup)
 		case ev.NeverAttempted != nil:
 			never = ev.NeverAttempted
 		case ev.Cluster != nil:
@@ -126,6 +137,9 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 		}
 		return o.suggestCommand(pod)
 	}
+	if o.PodGroup != "" {
+		return o.printPodGroup(header, fx, warnings, problems, cycles, groups, queue, pods)
+	}
 	if isHandle && handle.Replica == 0 {
 		return o.printWorkload(header, fx, warnings, problems, cycles, pods, cluster, handle, suggest)
 	}
@@ -150,8 +164,9 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 		}
 		pods = kept
 		cycles, _ = podCycles(cycles, o.Pod, fx.Name)
+		groups = memberGroups(groups, cycles)
 	}
-	out := cyclesOutput{header: header, source: "fixture " + fx.Name, warnings: append(slices.Clone(fx.Warnings), warnings...), problems: problems, cycles: cycles, pods: pods, story: o.Pod != "", cluster: cluster, suggest: suggest, shortfalls: o.shortfalls}
+	out := cyclesOutput{groups: groups, header: header, source: "fixture " + fx.Name, warnings: append(slices.Clone(fx.Warnings), warnings...), problems: problems, cycles: cycles, pods: pods, story: o.Pod != "", cluster: cluster, suggest: suggest, shortfalls: o.shortfalls}
 	if n := o.source.stoppedEarly(); n > 0 {
 		out.stopped = fmt.Sprintf("the run stopped once nothing left could change %s's story: the %d pending pod(s) after it did not arrive", visible.String(o.Pod), n)
 	}

@@ -68,9 +68,10 @@ func (s *fixtureSource) Run(ctx context.Context, send func(source.Event) bool) e
 				s.ctl.Refresh()
 			}
 		},
-		onQueue:   func(ev *recorder.QueueEvent) { send(source.Event{Queue: ev}) },
-		onProblem: func(err error) { send(source.Event{Problem: err}) },
-		onEnd:     func(st *recorder.ClusterState) { cluster = st },
+		onQueue:    func(ev *recorder.QueueEvent) { send(source.Event{Queue: ev}) },
+		onPodGroup: func(g *recorder.PodGroupCycle) { send(source.Event{PodGroup: g}) },
+		onProblem:  func(err error) { send(source.Event{Problem: err}) },
+		onEnd:      func(st *recorder.ClusterState) { cluster = st },
 		onCycle: func(c *recorder.Cycle) {
 			had[c.Pod.Key()] = true
 			send(source.Event{Cycle: c})
@@ -112,6 +113,8 @@ type fixtureHooks struct {
 	onHeader func(recorder.Header)
 	onQueue  func(*recorder.QueueEvent)
 	onCycle  func(*recorder.Cycle)
+	// onPodGroup, if set, is told each pod-group cycle as it ends.
+	onPodGroup func(*recorder.PodGroupCycle)
 	// onProblem is told what upstream code logged as an error, after the
 	// header.
 	onProblem func(error)
@@ -154,6 +157,9 @@ func (s *fixtureSource) run(ctx context.Context, h fixtureHooks) (recorder.Heade
 		FeatureGates: featuregates.NonDefault(),
 		OnQueue:      func(ev *recorder.QueueEvent) { serial(func() { h.onQueue(ev) }) },
 		OnCycle:      func(c *recorder.Cycle) { serial(func() { h.onCycle(c) }) },
+	}
+	if h.onPodGroup != nil {
+		opts.OnPodGroup = func(g *recorder.PodGroupCycle) { serial(func() { h.onPodGroup(g) }) }
 	}
 	if s.ctl != nil {
 		opts.Gate = s.ctl.Gate

@@ -208,6 +208,7 @@ func (o *ReplayOptions) print(ctx context.Context) error {
 	var observed []*recorder.Observed
 	var queue []*recorder.QueueEvent
 	var cluster *recorder.ClusterState
+	var groups []*recorder.PodGroupCycle
 	// Where each pod stands, from the cycles as the first pass decodes
 	// them (only a summary of each is kept) and the queue events.
 	var states recorder.PodStateBuilder
@@ -225,6 +226,8 @@ func (o *ReplayOptions) print(ctx context.Context) error {
 			queue = append(queue, ev.Queue)
 		case ev.Cluster != nil:
 			cluster = ev.Cluster
+		case ev.PodGroup != nil:
+			groups = append(groups, ev.PodGroup)
 		case errors.As(ev.Problem, &p):
 			problems = append(problems, p.err)
 		case ev.Problem != nil:
@@ -275,6 +278,16 @@ func (o *ReplayOptions) print(ctx context.Context) error {
 			}
 		}
 		pods = mine
+		var mineGroups []*recorder.PodGroupCycle
+		for _, g := range groups {
+			for _, m := range g.Members {
+				if m.Pod.Name == o.Pod || m.Pod.Key() == o.Pod {
+					mineGroups = append(mineGroups, g)
+					break
+				}
+			}
+		}
+		groups = mineGroups
 		all := observed
 		observed = nil
 		for _, ob := range all {
@@ -336,7 +349,7 @@ func (o *ReplayOptions) print(ctx context.Context) error {
 	if o.Pod != "" {
 		cluster = nil // what the controllers left is the run's, not the pod's
 	}
-	if err := printCycles(o.streams.Out, o.Output, header, source, problems, len(places), cycles, observed, pods, cluster, marks, short); err != nil {
+	if err := printCycles(o.streams.Out, o.Output, header, source, problems, len(places), cycles, observed, groups, pods, cluster, marks, short); err != nil {
 		return err
 	}
 	switch {

@@ -235,6 +235,10 @@ func (s *recordingSource) Run(ctx context.Context, send func(source.Event) bool)
 				if !put(indexed{event: &source.Event{Observed: rec.Observed}}) {
 					return
 				}
+			case rec.PodGroup != nil:
+				if !put(indexed{event: &source.Event{PodGroup: rec.PodGroup}}) {
+					return
+				}
 			case rec.Queue != nil:
 				if !put(indexed{event: &source.Event{Queue: rec.Queue}}) {
 					return

@@ -18,7 +18,7 @@ import (
 // cluster is what a fixture run's controllers left, when the recording
 // holds it; short, if set, gives the numbers behind a cycle's resource
 // rejections.
-func printCycles(w io.Writer, format string, h recorder.Header, source string, problems []error, n int, cycles iter.Seq2[*recorder.Cycle, error], observed []*recorder.Observed, pods []recorder.PodState, cluster *recorder.ClusterState, marks []recorder.Mark, short func(*recorder.Cycle) *recorder.Shortfalls) error {
+func printCycles(w io.Writer, format string, h recorder.Header, source string, problems []error, n int, cycles iter.Seq2[*recorder.Cycle, error], observed []*recorder.Observed, groups []*recorder.PodGroupCycle, pods []recorder.PodState, cluster *recorder.ClusterState, marks []recorder.Mark, short func(*recorder.Cycle) *recorder.Shortfalls) error {
 	if short == nil {
 		short = func(*recorder.Cycle) *recorder.Shortfalls { return nil }
 	}
@@ -51,11 +51,26 @@ func printCycles(w io.Writer, format string, h recorder.Header, source string, p
 		t := newTextWriter(w)
 		t.short = short
 		t.header(h, source, nil)
+		// The members' cycles, kept for their groups' members × nodes.
+		members := map[int]bool{}
+		for _, g := range groups {
+			for _, m := range g.Members {
+				members[m.Cycle] = true
+			}
+		}
+		kept := map[int]*recorder.Cycle{}
 		for c, err := range cycles {
 			if err != nil {
 				return err
 			}
 			t.cycle(c)
+			t.memberGroup(c, groups)
+			if members[c.Seq] {
+				kept[c.Seq] = c
+			}
+		}
+		for _, g := range groups {
+			t.podGroup(g, kept)
 		}
 		for _, ob := range observed {
 			t.observed(ob)
@@ -66,6 +81,7 @@ func printCycles(w io.Writer, format string, h recorder.Header, source string, p
 	doc := export.NewDocument(h, nil, observed)
 	doc.Pods = export.NewPodStates(pods)
 	doc.Cluster = cluster
+	doc.PodGroups = groups
 	for _, p := range problems {
 		doc.Problems = append(doc.Problems, p.Error())
 	}

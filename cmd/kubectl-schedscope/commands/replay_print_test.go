@@ -39,7 +39,7 @@ func TestPrintCyclesStreamsWhatPrintWrites(t *testing.T) {
 						}
 					}
 				}
-				if err := printCycles(&got, format, rec.Header, "recording x", problems, len(cycles), each, rec.Observed, pods, nil, nil, nil); err != nil {
+				if err := printCycles(&got, format, rec.Header, "recording x", problems, len(cycles), each, rec.Observed, rec.PodGroups, pods, nil, nil, nil); err != nil {
 					t.Fatal(err)
 				}
 				if diff := cmp.Diff(want.String(), got.String()); diff != "" {

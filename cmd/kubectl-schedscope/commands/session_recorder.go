@@ -43,6 +43,8 @@ func (r *sessionRecorder) write(ev source.Event) error {
 		err = r.w.WriteCycle(ev.Cycle)
 	case ev.Cluster != nil && len(ev.Cluster.Workloads)+len(ev.Cluster.Budgets)+len(ev.Cluster.Claims) > 0:
 		err = r.w.WriteCluster(ev.Cluster)
+	case ev.PodGroup != nil:
+		err = r.w.WritePodGroup(ev.PodGroup)
 	}
 	if err != nil {
 		r.err = err

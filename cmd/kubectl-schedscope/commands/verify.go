@@ -63,6 +63,9 @@ func (o *VerifyOptions) Run() error {
 	out.printf("%s: %s, %s, %s, %s%s\n", records,
 		withSkipped(s.Cycles, "cycle", s.DuplicateCycles, 0), withSkipped(s.NodeSets, "node set", s.DuplicateNodeSets, 0),
 		withSkipped(s.Queue, "queue event", s.DuplicateQueue, s.OutOfOrderQueue), plural(s.Observed, "observed binding"), cluster)
+	if s.PodGroups > 0 {
+		out.printf("%s\n", plural(s.PodGroups, "pod-group cycle"))
+	}
 	if s.Ended {
 		out.printf("ended by its writer\n")
 	} else {

@@ -1,0 +1,144 @@
+package narrate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/schedscope/schedscope/recorder"
+)
+
+// GroupPolicy words a pod group's policy: "gang, minCount 3", "basic".
+func GroupPolicy(g *recorder.PodGroupCycle) string {
+	switch g.Policy {
+	case recorder.PolicyGang:
+		return fmt.Sprintf("gang, minCount %d", g.MinCount)
+	case recorder.PolicyBasic:
+		return "basic"
+	}
+	return "policy not recorded"
+}
+
+// GroupOutcome words what a pod-group cycle ended in.
+func GroupOutcome(g *recorder.PodGroupCycle) string {
+	switch g.Outcome.Result {
+	case recorder.ResultBound:
+		return fmt.Sprintf("bound: its %d placed member(s) went to binding together", g.Placed())
+	case recorder.ResultUnschedulable:
+		if g.Outcome.WaitingOnPreemption {
+			return "Unschedulable, waiting on preemption: the group's PostFilter nominated victims; the members are retried once they are gone"
+		}
+		if len(g.Reverted()) > 0 {
+			return "Unschedulable: the tentative placements were reverted and no member was bound"
+		}
+		return "Unschedulable: no member was placed"
+	}
+	return g.Outcome.Result + ": no member was bound"
+}
+
+// Placements lists placements as "infer-0 on s1, infer-1 on s2".
+func Placements(ps []recorder.Placement) string {
+	if len(ps) == 0 {
+		return "none"
+	}
+	parts := make([]string, len(ps))
+	for i, p := range ps {
+		parts[i] = p.Pod + " on " + p.Node
+	}
+	return strings.Join(parts, ", ")
+}
+
+// GroupMember words where one member of a pod-group cycle went, or why not.
+func GroupMember(m recorder.GroupMember) string {
+	var s string
+	switch {
+	case m.Cycle == 0 && m.Code == "":
+		s = "not reached: the cycle ended before this member"
+	case m.Node != "":
+		s = "tentatively on " + m.Node
+	default:
+		s = "fit nowhere: " + strings.TrimSuffix(strings.TrimSpace(m.Message), ".")
+	}
+	if len(m.Assumed) > 0 {
+		s += "; counting " + Placements(m.Assumed) + " (assumed)"
+	}
+	return s
+}
+
+// PlacementVerdict words one answer of the PlacementFeasible plugins.
+func PlacementVerdict(v recorder.PlacementVerdict) string {
+	s := fmt.Sprintf("%d scheduled, %d remaining → %s", v.Scheduled, v.Remaining, v.Code)
+	if v.Message != "" {
+		s += ": " + v.Message
+	}
+	return s
+}
+
+// MinCountNotMet says why a gang's minCount was not met, or "" when the
+// group bound or is not a gang.
+func MinCountNotMet(g *recorder.PodGroupCycle) string {
+	if g.Outcome.Result == recorder.ResultBound || g.Policy != recorder.PolicyGang {
+		return ""
+	}
+	placed, tried := g.Placed(), 0
+	for _, m := range g.Members {
+		if m.Cycle != 0 || m.Code != "" {
+			tried++
+		}
+	}
+	s := fmt.Sprintf("minCount %d was not met: %d of the %d member(s) tried fit (%d queued)", g.MinCount, placed, tried, len(g.Members))
+	for i := len(g.Feasible) - 1; i >= 0; i-- {
+		if v := g.Feasible[i]; v.Code != recorder.CodeSuccess {
+			s += "; PlacementFeasible: " + PlacementVerdict(v)
+			break
+		}
+	}
+	return s
+}
+
+// MemberThroughGroup tells a member's cycle through its pod group: where
+// the member went and what the group's cycle made of it.
+func MemberThroughGroup(g *recorder.PodGroupCycle, m recorder.GroupMember) string {
+	group := g.Group.Key()
+	var fit string
+	switch {
+	case m.Node != "":
+		fit = "fit on node " + m.Node
+	case m.Cycle == 0:
+		fit = "was not reached"
+	default:
+		fit = "fit no node"
+	}
+	if len(m.Assumed) > 0 {
+		fit += " (counting " + Placements(m.Assumed) + ", the earlier members assumed)"
+	}
+	if g.Outcome.Result == recorder.ResultBound {
+		if m.Node != "" {
+			return fmt.Sprintf("%s in pod-group cycle %d of %s (%s), which bound its placed members together", fit, g.Seq, group, GroupPolicy(g))
+		}
+		return fmt.Sprintf("%s in pod-group cycle %d of %s (%s); the group bound its other members without it", fit, g.Seq, group, GroupPolicy(g))
+	}
+	link := ", but"
+	if m.Node == "" {
+		link = ", and"
+	}
+	s := fmt.Sprintf("%s%s the group %s failed in pod-group cycle %d: %s", fit, link, group, g.Seq, strings.TrimSpace(g.Outcome.Message))
+	if r := g.Reverted(); len(r) > 0 {
+		s += "; the tentative placements were reverted (" + Placements(r) + ")"
+	}
+	return s
+}
+
+// GroupCondition words a PodGroup's condition: "PodGroupInitiallyScheduled=False (Unschedulable): …".
+func GroupCondition(c *recorder.GroupCondition) string {
+	if c == nil {
+		return "not set"
+	}
+	s := c.Type + "=" + c.Status
+	if c.Reason != "" {
+		s += " (" + c.Reason + ")"
+	}
+	if c.Message != "" {
+		s += ": " + c.Message
+	}
+	return s
+}
