@@ -82,10 +82,10 @@ func TestCountedQueueErrsTowardBusy(t *testing.T) {
 	}
 }
 
-// TestREADMEListsEveryPart: the README's "What runs beside the scheduler"
+// TestREADMEListsEveryPart: the fixtures help page's "What runs beside the scheduler"
 // names each upstream package and each simulated part a run has.
 func TestREADMEListsEveryPart(t *testing.T) {
-	data, err := os.ReadFile("../../README.md")
+	data, err := os.ReadFile("../../cmd/kubectl-schedscope/commands/help/fixtures.md")
 	if err != nil {
 		t.Fatal(err)
 	}

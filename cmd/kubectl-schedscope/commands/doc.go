@@ -43,5 +43,7 @@
 // deploy.go prints the in-cluster flight recorder's manifests, whose probes
 // health.go serves (live --health-addr). interrupt.go is how record and
 // live take SIGINT, SIGTERM and SIGHUP: as the end of the run, closing what
-// they write.
+// they write. root.go also adds the reference pages of the subpackage help
+// (one Markdown file a topic, embedded) as cobra's help topics: `help
+// fixtures` prints one.
 package commands

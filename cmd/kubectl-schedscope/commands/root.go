@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/schedscope/schedscope/cmd/kubectl-schedscope/commands/help"
 	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder/input"
 	"github.com/schedscope/schedscope/recorder/visible"
@@ -60,8 +61,24 @@ func newCmdRoot(streams genericiooptions.IOStreams, name string) *cobra.Command 
 	cmd.SetErr(streams.ErrOut)
 	cmd.AddCommand(NewCmdSim(streams), NewCmdReplay(streams), NewCmdLive(streams), NewCmdRBAC(streams), NewCmdSnapshot(streams), NewCmdExplain(streams), NewCmdRecord(streams), NewCmdVerify(streams), NewCmdVersion(streams),
 		NewCmdWhatIf(streams), NewCmdSuggest(streams), NewCmdDiff(streams), NewCmdCapacity(streams), NewCmdLearn(streams), NewCmdExport(streams), NewCmdDeploy(streams))
+	addHelpTopics(cmd)
 	completeFlagValues(cmd)
 	return cmd
+}
+
+// addHelpTopics adds the reference pages (package help) as cobra's help
+// topics: `help fixtures` prints the page, and the root's help lists them.
+func addHelpTopics(root *cobra.Command) {
+	topics, err := help.Topics()
+	if err != nil {
+		// The pages are the binary's own (TestHelpTopics reads them): said
+		// where help is asked for, never a failed start.
+		root.Long += "\n\nThe reference pages cannot be read: " + err.Error()
+		return
+	}
+	for _, t := range topics {
+		root.AddCommand(&cobra.Command{Use: t.Name, Short: t.Title, Long: t.Text})
+	}
 }
 
 // Execute runs the command line and returns the process exit code. Errors are
