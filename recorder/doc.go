@@ -45,13 +45,15 @@
 //     and why the winner changed (WinnerChange.Reason). header.go: the
 //     recording's header and version.
 //
-// Three subpackages present this data: narrate puts it into English for every
+// Four subpackages present this data: narrate puts it into English for every
 // output (outcomes, the selection rule, why a node lost, durations, plugin
 // abbreviations, diffs, queue events and a pod's story, where a pod stands
 // and what would help it, what a what-if changed), export is the JSON of explain/replay/live -o json
 // (its schema is in schema/; export/otel sends cycles to a tracing backend as
 // OpenTelemetry traces; export/otel/testreceiver, a module of its own, is
-// the OTLP receiver its tests send to, which export/otel/otlptest starts), and visible is how the text output and the TUI
+// the OTLP receiver its tests send to, which export/otel/otlptest starts),
+// table is what a cycle did to each node as the tables every output draws
+// (the Filter matrix cell by cell, the score order), and visible is how the text output and the TUI
 // show a recorded string on a terminal (control characters and bidirectional
 // overrides, isolates and marks escaped). Package input reads what a user
 // hands schedscope, with bounds. Package source is the protocol between
