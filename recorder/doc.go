@@ -18,7 +18,8 @@
 //     workload not made, a claim not provisioned). pod_handle.go: handles
 //     that name a controller's pod across runs (deploy/web#3) and the
 //     workload kinds commands take. change.go: a what-if's changes, one
-//     type a kind, as plain data. ints.go: the run-length lists node
+//     type a kind, as plain data, and the PLUGIN=N and PLUGIN[:POINT] forms
+//     the flags and the TUI's prompt both parse. ints.go: the run-length lists node
 //     indices and scores are written as; duration.go: durations as Go
 //     spells them.
 //   - Writing. file.go: the record kinds, the checksummed line format and
