@@ -47,7 +47,7 @@
 //     recording's header and version.
 //
 // Four subpackages present this data: narrate puts it into English for every
-// output (outcomes, the selection rule, why a node lost, durations, plugin
+// output (the steps of a cycle and the names they answer to, outcomes, the selection rule, why a node lost, durations, plugin
 // abbreviations, diffs, queue events and a pod's story, where a pod stands
 // and what would help it, what a what-if changed), export is the JSON of explain/replay/live -o json
 // (its schema is in schema/; export/otel sends cycles to a tracing backend as
