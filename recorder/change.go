@@ -1,5 +1,11 @@
 package recorder
 
+import (
+	"errors"
+	"strconv"
+	"strings"
+)
+
 // A Change is one edit of the state a recorded cycle started from, as plain
 // data: whatif's flags, the TUI's keys and suggest make them, the engine
 // applies them to a fork of the cycle and re-runs it, narrate words them.
@@ -90,11 +96,34 @@ type SetWeight struct {
 	Weight int32  `json:"weight"`
 }
 
+// ParseSetWeight reads PLUGIN=N, the one form of a weight that the
+// --set-weight flag and the TUI's what-if prompt take.
+func ParseSetWeight(s string) (SetWeight, error) {
+	name, val, ok := strings.Cut(s, "=")
+	name = strings.TrimSpace(name)
+	w, err := strconv.ParseInt(strings.TrimSpace(val), 10, 32)
+	if !ok || name == "" || err != nil {
+		return SetWeight{}, errors.New("want PLUGIN=N, e.g. NodeResourcesFit=5")
+	}
+	return SetWeight{Plugin: name, Weight: int32(w)}, nil
+}
+
 // Disable disables plugin Plugin at extension point Point ("filter",
 // "score", …), or at every point when Point is empty.
 type Disable struct {
 	Plugin string `json:"plugin"`
 	Point  string `json:"point,omitempty"`
+}
+
+// ParseDisable reads PLUGIN[:POINT], the one form of a plugin to disable
+// that the --disable flag and the TUI's what-if prompt take.
+func ParseDisable(s string) (Disable, error) {
+	name, point, _ := strings.Cut(s, ":")
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return Disable{}, errors.New("want PLUGIN or PLUGIN:POINT, e.g. NodeResourcesFit:score")
+	}
+	return Disable{Plugin: name, Point: strings.TrimSpace(point)}, nil
 }
 
 // Enable enables in-tree plugin Plugin at extension point Point.

@@ -19,7 +19,8 @@
 //     workload not made, a claim not provisioned). pod_handle.go: handles
 //     that name a controller's pod across runs (deploy/web#3) and the
 //     workload kinds commands take. change.go: a what-if's changes, one
-//     type a kind, as plain data. ints.go: the run-length lists node
+//     type a kind, as plain data, and the PLUGIN=N and PLUGIN[:POINT] forms
+//     the flags and the TUI's prompt both parse. ints.go: the run-length lists node
 //     indices and scores are written as; duration.go: durations as Go
 //     spells them.
 //   - Writing. file.go: the record kinds, the checksummed line format and
@@ -46,13 +47,15 @@
 //     and why the winner changed (WinnerChange.Reason). header.go: the
 //     recording's header and version.
 //
-// Three subpackages present this data: narrate puts it into English for every
-// output (outcomes, the selection rule, why a node lost, durations, plugin
+// Four subpackages present this data: narrate puts it into English for every
+// output (the steps of a cycle and the names they answer to, outcomes, the selection rule, why a node lost, durations, plugin
 // abbreviations, diffs, queue events and a pod's story, where a pod stands
 // and what would help it, what a what-if changed), export is the JSON of explain/replay/live -o json
 // (its schema is in schema/; export/otel sends cycles to a tracing backend as
 // OpenTelemetry traces; export/otel/testreceiver, a module of its own, is
-// the OTLP receiver its tests send to, which export/otel/otlptest starts), and visible is how the text output and the TUI
+// the OTLP receiver its tests send to, which export/otel/otlptest starts),
+// table is what a cycle did to each node as the tables every output draws
+// (the Filter matrix cell by cell, the score order), and visible is how the text output and the TUI
 // show a recorded string on a terminal (control characters and bidirectional
 // overrides, isolates and marks escaped). Package input reads what a user
 // hands schedscope, with bounds. Package source is the protocol between

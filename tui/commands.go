@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/tui/components/nodetable"
 	"github.com/schedscope/schedscope/tui/components/prompt"
 	"github.com/schedscope/schedscope/tui/pages/cyclepage"
@@ -106,15 +107,16 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 		}
 		m.say("no cycle %d", seq)
 	case "phase", "p":
-		names := make([][]string, cyclepage.NumPhases)
-		for p := range cyclepage.NumPhases {
-			names[p] = []string{strings.ToLower(p.Short()), strings.ToLower(p.String())}
-		}
-		p, matches := pick(arg, names)
-		// The names older articles use, whole: predicates filter,
-		// priorities score.
-		if old, ok := map[string]cyclepage.Phase{"predicates": cyclepage.Filter, "priorities": cyclepage.Score}[strings.ToLower(arg)]; ok {
-			p, matches = int(old), nil
+		// A name whole (any of narrate's names and aliases: predicates is
+		// Filter), or the start of a short name or a name.
+		p, whole := narrate.StepNamed(arg)
+		var matches []string
+		if !whole {
+			var names [][]string
+			for _, s := range narrate.Steps() {
+				names = append(names, []string{strings.ToLower(s.Short), strings.ToLower(s.Name)})
+			}
+			p, matches = pick(arg, names)
 		}
 		switch {
 		case arg == "":

@@ -84,7 +84,8 @@
 //   - components/pluginstatus: the plugin status table, the outcome line.
 //   - components/livebinding: a live cluster's binding against the
 //     prediction.
-//   - analysis: what a cycle did to each node, computed once per cycle.
+//   - analysis: what a cycle did to each node, computed once per cycle
+//     (the Filter matrix is recorder/table's, which every output draws).
 //   - glyph: the outcome glyphs. theme: the styles (NO_COLOR aware).
 //     layout: fitting text into cells. keyhint: hint lines generated from
 //     key bindings.

@@ -1,6 +1,7 @@
 package narrate
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/schedscope/schedscope/recorder"
@@ -13,6 +14,67 @@ const (
 	PhaseWeighted = "Weighted sum"
 	PhaseSelect   = "Select host"
 )
+
+// A Step is one step of a cycle as a walk-through through it names it: an
+// extension point, or one of PhaseQueue, PhaseWeighted and PhaseSelect.
+type Step struct {
+	// Name is the step's name: an extension point's as upstream spells it.
+	Name string
+	// Short is the name in a narrow bar.
+	Short string
+	// Aliases are the other names a step answers to whole, lower case:
+	// the legacy predicates and priorities, and words a learner types.
+	Aliases []string
+}
+
+// steps are the steps of a cycle, in order.
+var steps = [...]Step{
+	{Name: PhaseQueue, Short: "Queue"},
+	{Name: recorder.PhasePreFilter, Short: "PreF"},
+	{Name: recorder.PhaseFilter, Short: "Filter", Aliases: []string{"predicates"}},
+	{Name: recorder.PhasePostFilter, Short: "PostF"},
+	{Name: recorder.PhaseScore, Short: "Score", Aliases: []string{"priorities"}},
+	{Name: recorder.PhaseNormalize, Short: "Norm", Aliases: []string{"normalize"}},
+	{Name: PhaseWeighted, Short: "Sum", Aliases: []string{"weighted"}},
+	{Name: PhaseSelect, Short: "Select"},
+	{Name: recorder.PhaseReserve, Short: "Resv"},
+	{Name: recorder.PhasePermit, Short: "Permit"},
+	{Name: recorder.PhasePreBind, Short: "PreB"},
+	{Name: recorder.PhaseBind, Short: "Bind"},
+	{Name: recorder.PhasePostBind, Short: "PostB"},
+}
+
+// Steps are the steps of a cycle in the order they run: the one list of
+// their names, short names and aliases, which the TUI's stepper, its
+// :phase and the lessons read.
+func Steps() []Step { return steps[:len(steps):len(steps)] }
+
+// Names are every name the step answers to, lower case, its short name
+// first: the short name, the name, the name without spaces, the aliases.
+func (s Step) Names() []string {
+	name := strings.ToLower(s.Name)
+	var out []string
+	for _, n := range append([]string{strings.ToLower(s.Short), name, strings.ReplaceAll(name, " ", "")}, s.Aliases...) {
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// StepNamed is the index in Steps of the step name names, in any case,
+// ok false when none has the name.
+func StepNamed(name string) (int, bool) {
+	name = strings.ToLower(strings.TrimSpace(name))
+	for i, s := range steps {
+		for _, n := range s.Names() {
+			if n == name {
+				return i, true
+			}
+		}
+	}
+	return 0, false
+}
 
 // PhaseDoc says what a step of a cycle does (an extension point, or one of
 // PhaseQueue, PhaseWeighted and PhaseSelect), for a learner, with the legacy

@@ -4,117 +4,55 @@
 package analysis
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/table"
 	"github.com/schedscope/schedscope/tui/glyph"
 )
 
-// State is where a node ended up after filtering.
-type State uint8
+// State is where a node ended up after filtering (recorder/table's).
+type State = table.State
 
 const (
-	Feasible State = iota
-	Discarded
-	Rejected
-	NotEvaluated
+	Feasible     = table.StateFeasible
+	Discarded    = table.StateDiscarded
+	Rejected     = table.StateRejected
+	NotEvaluated = table.StateNotEvaluated
 )
 
-func (s State) String() string {
-	switch s {
-	case Feasible:
-		return "feasible"
-	case Discarded:
-		return "discarded"
-	case Rejected:
-		return "rejected"
-	}
-	return "not evaluated"
-}
-
-// Node is one node's fate in one cycle.
+// Node is one node's fate in one cycle: its Filter fate (the matrix's row)
+// and where it was scored.
 type Node struct {
-	State State
-	// plugin is the rejecting filter plugin (index into FilterPhase.Plugins), -1 if none.
-	Plugin  int
-	Code    string
-	Reasons []string
-	// Nominated are the pods nominated to a rejecting node that its filters
-	// counted there.
-	Nominated []recorder.PodRef
-	// outside is set when a PreFilter node subset left the node out.
-	Outside bool
-	// score is the node's index into ScorePhase.Nodes, -1 when it was not scored.
+	table.Node
+	// Score is the node's index into ScorePhase.Nodes, -1 when it was not scored.
 	Score int
 }
 
 // Result is what the views derive once from a cycle, so that rendering is a
 // lookup per visible cell whatever the cluster size.
 type Result struct {
-	Cycle   *recorder.Cycle
-	Nodes   []Node
-	Skipped []bool // by filter plugin
-	Diag    map[int][]recorder.DiagnosticCell
-	// fastOnly is set when a fast path chose the node and nothing was filtered.
+	Cycle *recorder.Cycle
+	// Filter is the filter matrix every output draws.
+	Filter *table.Filter
+	Nodes  []Node
+	Diag   map[int][]recorder.DiagnosticCell
+	// FastOnly is set when a fast path chose the node and nothing was filtered.
 	FastOnly bool
 	Winner   int // node index of the chosen node, -1
-	// ranges caches the raw [0] and normalized [1] score column ranges.
+	// Ranges caches the raw [0] and normalized [1] score column ranges.
 	Ranges [2][]ColumnRange
-	// byTotal holds score indices, highest total first.
+	// ByTotal holds score indices, highest total first.
 	ByTotal []int
 }
 
 // Of analyzes a cycle.
 func Of(c *recorder.Cycle) *Result {
-	n := c.NumNodes()
-	if !c.NodeNamesKnown() {
-		n = referencedNodes(c)
-	}
-	a := &Result{Cycle: c, Nodes: make([]Node, n), Winner: -1}
+	f := table.FilterOf(c)
+	n := len(f.Nodes)
+	a := &Result{Cycle: c, Filter: f, Nodes: make([]Node, n), Winner: -1, FastOnly: f.FastOnly}
 	for i := range a.Nodes {
-		a.Nodes[i] = Node{State: NotEvaluated, Plugin: -1, Score: -1}
-	}
-	if f := c.Filter; f != nil {
-		a.Skipped = make([]bool, len(f.Plugins))
-		for _, s := range f.Skipped {
-			for p, name := range f.Plugins {
-				if name == s {
-					a.Skipped[p] = true
-				}
-			}
-		}
-		for _, i := range f.Feasible {
-			if i >= 0 && i < n {
-				a.Nodes[i].State = Feasible
-			}
-		}
-		for _, i := range f.Discarded {
-			if i >= 0 && i < n {
-				a.Nodes[i].State = Discarded
-			}
-		}
-		for _, r := range f.Rejected {
-			if r.Node >= 0 && r.Node < n {
-				nr := &a.Nodes[r.Node]
-				nr.State, nr.Plugin, nr.Code, nr.Reasons, nr.Nominated = Rejected, r.Plugin, r.Code, r.Reasons, r.Nominated
-			}
-		}
-	} else if fp := c.FastPath; fp != nil && fp.Feasible {
-		a.FastOnly = true
-		if i := a.NodeIndex(fp.Node); i >= 0 {
-			a.Nodes[i].State = Feasible
-		}
-	}
-	if pf := c.PreFilter; pf != nil && pf.NodeSubset != nil && c.NodeNamesKnown() {
-		in := make(map[string]bool, len(pf.NodeSubset))
-		for _, s := range pf.NodeSubset {
-			in[s] = true
-		}
-		for i := range a.Nodes {
-			a.Nodes[i].Outside = !in[c.NodeName(i)]
-		}
+		a.Nodes[i] = Node{Node: f.Nodes[i], Score: -1}
 	}
 	if s := c.Score; s != nil {
 		for k, i := range s.Nodes {
@@ -125,11 +63,7 @@ func Of(c *recorder.Cycle) *Result {
 	}
 	if s := c.Score; s != nil {
 		a.Ranges = [2][]ColumnRange{ScoreRanges(s, false), ScoreRanges(s, true)}
-		a.ByTotal = make([]int, len(s.Totals))
-		for i := range a.ByTotal {
-			a.ByTotal[i] = i
-		}
-		slices.SortStableFunc(a.ByTotal, func(x, y int) int { return cmp.Compare(s.Totals[y], s.Totals[x]) })
+		a.ByTotal = table.ScoreOrder(s)
 	}
 	if d := c.Diagnostic; d != nil {
 		a.Diag = make(map[int][]recorder.DiagnosticCell)
@@ -157,39 +91,6 @@ func Of(c *recorder.Cycle) *Result {
 	return a
 }
 
-// referencedNodes is how many nodes a cycle whose node set is unknown shows:
-// up to the highest node index it refers to.
-func referencedNodes(c *recorder.Cycle) int {
-	n := -1
-	see := func(idx ...int) {
-		for _, i := range idx {
-			n = max(n, i)
-		}
-	}
-	if f := c.Filter; f != nil {
-		see(f.Feasible...)
-		see(f.Discarded...)
-		for _, r := range f.Rejected {
-			see(r.Node)
-		}
-	}
-	if d := c.Diagnostic; d != nil {
-		for _, cell := range d.Cells {
-			see(cell.Node)
-		}
-	}
-	if s := c.Score; s != nil {
-		see(s.Nodes...)
-	}
-	if sel := c.Selection; sel != nil {
-		see(sel.Top...)
-	}
-	return min(n+1, maxUnknownNodes)
-}
-
-// maxUnknownNodes bounds the rows of a cycle whose node set is unknown.
-const maxUnknownNodes = 1 << 17
-
 // SnapshotSize is how many nodes the cycle's snapshot held, "?" when its
 // node set is unknown.
 func SnapshotSize(c *recorder.Cycle) string {
@@ -211,27 +112,10 @@ func (a *Result) NodeIndex(name string) int {
 	return -1
 }
 
-// FilterCell is what the scheduler did for node × plugin.
+// FilterCell is what the scheduler did for node × plugin (the filter
+// matrix's cell, which every output draws alike).
 func (a *Result) FilterCell(node, plugin int) glyph.Kind {
-	if plugin < len(a.Skipped) && a.Skipped[plugin] {
-		return glyph.Skip
-	}
-	r := &a.Nodes[node]
-	switch r.State {
-	case Feasible:
-		return glyph.Success
-	case Discarded:
-		return glyph.Discarded
-	case Rejected:
-		switch {
-		case r.Plugin < 0 || plugin > r.Plugin:
-			return glyph.NotCalled
-		case plugin < r.Plugin:
-			return glyph.Success
-		}
-		return glyph.Of(r.Code)
-	}
-	return glyph.NotEvaluated
+	return a.Filter.Cell(node, plugin)
 }
 
 // DiagCell is the diagnostic pass's result for node × plugin.
@@ -272,12 +156,7 @@ func (a *Result) StatusRank(node int) int {
 }
 
 // FilterPlugin names filter plugin p.
-func (a *Result) FilterPlugin(p int) string {
-	if f := a.Cycle.Filter; f != nil && p >= 0 && p < len(f.Plugins) {
-		return f.Plugins[p]
-	}
-	return "(no plugin)"
-}
+func (a *Result) FilterPlugin(p int) string { return a.Filter.Plugin(p) }
 
 // ColumnRange is the lowest and highest value of one score column.
 type ColumnRange struct{ Lo, Hi int64 }

@@ -2,11 +2,11 @@ package commands
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/recorder/table"
 )
 
 // The tables of a cycle that -o markdown and -o html draw, as data: each
@@ -15,21 +15,12 @@ import (
 // maxTableRows bounds the nodes a table lists; the rest are counted.
 const maxTableRows = 50
 
-// A matrixCell is what one plugin did with one node in Filter.
-type matrixCell uint8
-
-const (
-	cellPassed   matrixCell = iota
-	cellRejected            // this plugin rejected the node
-	cellSkipped             // PreFilter said Skip
-	cellNotRun              // an earlier plugin rejected the node
-)
-
 // A matrixRow is one node's row of the filter matrix: a cell a plugin, in
-// the order they ran, and the result in words.
+// the order they ran (recorder/table decides each, as for the TUI), and
+// the result in words.
 type matrixRow struct {
 	node   string
-	cells  []matrixCell
+	cells  []table.Cell
 	result string
 }
 
@@ -37,52 +28,56 @@ type matrixRow struct {
 // rejected, at most maxTableRows; more counts the rows left out. A
 // rejection for resources carries its numbers (sh, when known).
 func filterMatrix(c *recorder.Cycle, sh *recorder.Shortfalls) (rows []matrixRow, more int) {
-	f := c.Filter
-	skipped := map[string]bool{}
-	for _, p := range f.Skipped {
-		skipped[p] = true
-	}
-	add := func(node string, rejectedAt int, result string) {
+	t := table.FilterOf(c)
+	for _, n := range t.Listed(c) {
 		if len(rows) == maxTableRows {
 			more++
-			return
+			continue
 		}
-		r := matrixRow{node: node, result: result}
-		for i, p := range f.Plugins {
-			switch {
-			case skipped[p]:
-				r.cells = append(r.cells, cellSkipped)
-			case rejectedAt < 0 || i < rejectedAt:
-				r.cells = append(r.cells, cellPassed)
-			case i == rejectedAt:
-				r.cells = append(r.cells, cellRejected)
-			default:
-				r.cells = append(r.cells, cellNotRun)
-			}
-		}
-		rows = append(rows, r)
-	}
-	for _, n := range f.Feasible {
-		add(c.NodeName(n), -1, "passed")
-	}
-	for _, r := range f.Rejected {
-		why := "(no plugin)"
-		if r.Plugin >= 0 && r.Plugin < len(f.Plugins) {
-			why = f.Plugins[r.Plugin]
-		}
-		if len(r.Reasons) > 0 {
-			why += ": " + strings.Join(r.Reasons, "; ")
-		}
-		if sh != nil && len(sh.Nodes[r.Node]) > 0 {
-			var numbers []string
-			for _, s := range sh.Nodes[r.Node] {
-				numbers = append(numbers, narrate.Shortfall(s))
-			}
-			why += " — " + strings.Join(numbers, "; ")
-		}
-		add(c.NodeName(r.Node), r.Plugin, why)
+		rows = append(rows, matrixRow{node: c.NodeName(n), cells: t.Row(n), result: filterResult(t, n, sh)})
 	}
 	return rows, more
+}
+
+// filterResult words what Filter did with node n: passed, or the plugin
+// that rejected it with its reasons and, for resources, its numbers.
+func filterResult(t *table.Filter, n int, sh *recorder.Shortfalls) string {
+	if t.Nodes[n].State != table.StateRejected {
+		return "passed"
+	}
+	r := t.Nodes[n]
+	why := t.Plugin(r.Plugin)
+	if len(r.Reasons) > 0 {
+		why += ": " + strings.Join(r.Reasons, "; ")
+	}
+	if sh != nil && len(sh.Nodes[n]) > 0 {
+		var numbers []string
+		for _, s := range sh.Nodes[n] {
+			numbers = append(numbers, narrate.Shortfall(s))
+		}
+		why += " — " + strings.Join(numbers, "; ")
+	}
+	return why
+}
+
+// cellsShown is the kinds of cell the rows show, in the order of their
+// kinds: what a matrix's legend explains.
+func cellsShown(rows []matrixRow) []table.Cell {
+	var seen [table.NumCells]bool
+	for _, r := range rows {
+		for _, k := range r.cells {
+			if k < table.NumCells {
+				seen[k] = true
+			}
+		}
+	}
+	var out []table.Cell
+	for k := range table.NumCells {
+		if seen[k] {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // pluginLegend names each Filter plugin after its abbreviation.
@@ -119,16 +114,6 @@ func preemptionText(p *recorder.PostFilterPhase, text, code, strong func(string)
 		out = append(out, line)
 	}
 	return out
-}
-
-// scoreOrder is the scored nodes' indices, highest total first.
-func scoreOrder(s *recorder.ScorePhase) []int {
-	order := make([]int, len(s.Nodes))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool { return s.Totals[order[a]] > s.Totals[order[b]] })
-	return order
 }
 
 // resourcesFree words, when no node was feasible, each resource the pod

@@ -33,8 +33,8 @@
 // limit main sets, looser in whatif and suggest); cycles_output.go picks and prints cycles for -o
 // (yaml_output.go: -o yaml in the JSON's key order; markdown.go: -o
 // markdown, tables to paste; html.go: -o html, one standalone page with the
-// filter matrix and score bars; cycle_tables.go: the tables both draw, as
-// data; export_cycle.go: the TUI's X writes a cycle
+// filter matrix and score bars; cycle_tables.go: the rows both draw, in
+// words, over recorder/table's matrix; export_cycle.go: the TUI's X writes a cycle
 // as both); text.go words a cycle
 // for text output, pod_group_text.go a pod-group cycle (explain
 // --pod-group, and a member's cycle told through its group). otlp.go is the --otlp-endpoint and --otlp-timeout of sim, record and live:

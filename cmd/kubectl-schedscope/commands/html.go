@@ -8,6 +8,7 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/recorder/table"
 	"github.com/schedscope/schedscope/recorder/visible"
 )
 
@@ -125,15 +126,15 @@ func (h *htmlWriter) filter(c *recorder.Cycle) {
 	for _, r := range rows {
 		h.printf("<tr><td class=\"node\">%s</td>", esc(r.node))
 		for i, k := range r.cells {
-			switch k {
-			case cellPassed:
-				h.printf("<td class=\"pass\" title=\"passed\">✓</td>")
-			case cellRejected:
-				h.printf("<td class=\"reject\" title=\"rejected by %s\">✗</td>", esc(f.Plugins[i]))
-			case cellSkipped:
-				h.printf("<td class=\"skip\" title=\"skipped\">↷</td>")
+			switch {
+			case k == table.Success:
+				h.printf("<td class=\"pass\" title=\"passed\">%s</td>", k.Glyph())
+			case k.Rejects():
+				h.printf("<td class=\"reject\" title=\"rejected by %s\">%s</td>", esc(f.Plugins[i]), k.Glyph())
+			case k == table.Skip:
+				h.printf("<td class=\"skip\" title=\"skipped\">%s</td>", k.Glyph())
 			default:
-				h.printf("<td class=\"notrun\" title=\"not run\">·</td>")
+				h.printf("<td class=\"notrun\" title=\"%s\">%s</td>", k.Label(), k.Glyph())
 			}
 		}
 		h.printf("<td class=\"why\">%s</td></tr>\n", esc(r.result))
@@ -153,7 +154,11 @@ func (h *htmlWriter) filter(c *recorder.Cycle) {
 	for _, l := range pluginLegend(f) {
 		legend = append(legend, esc(l))
 	}
-	h.printf("<p class=\"dim\">✓ passed · ✗ rejected by this plugin · ↷ skipped (PreFilter said Skip) · · not run<br>%s</p>\n", strings.Join(legend, " · "))
+	var kinds []string
+	for _, k := range cellsShown(rows) {
+		kinds = append(kinds, k.Glyph()+" "+k.Label())
+	}
+	h.printf("<p class=\"dim\">%s<br>%s</p>\n", esc(strings.Join(kinds, " · ")), strings.Join(legend, " · "))
 }
 
 // postFilter lists what preemption tried: each plugin's status, the
@@ -189,7 +194,7 @@ func (h *htmlWriter) score(c *recorder.Cycle) {
 		h.printf("<span><i style=\"background:%s\"></i>%s ×%d</span>", pluginColours[i%len(pluginColours)], esc(p.Name), p.Weight)
 	}
 	h.printf("</p>\n<div class=\"bars\">\n")
-	order := scoreOrder(s)
+	order := table.ScoreOrder(s)
 	chosen := ""
 	if c.Selection != nil {
 		chosen = c.Selection.Node

@@ -39,7 +39,7 @@ func TestHTMLExport(t *testing.T) {
 	}
 	for _, w := range []string{
 		"<!doctype html>",
-		`<td class="reject" title="rejected by TaintToleration">✗</td>`,
+		`<td class="reject" title="rejected by TaintToleration">⊘</td>`,
 		`<span class="node chosen">node-a ★</span><div class="bar">`,
 		"node-d lost by 11: NodeResourcesFit −9, NodeResourcesBalancedAllocation −2",
 	} {

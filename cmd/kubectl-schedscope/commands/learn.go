@@ -15,6 +15,7 @@ import (
 
 	"github.com/schedscope/schedscope/fixtures"
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/tui"
 	"github.com/schedscope/schedscope/tui/pages/cyclepage"
 )
@@ -122,20 +123,14 @@ func tuiLesson(l *fixtures.Lesson) (*tui.Lesson, error) {
 	return out, nil
 }
 
-// phaseNamed is the cycle view's phase a lesson names, as :phase takes it:
-// its short or its whole name.
+// phaseNamed is the cycle view's phase a lesson names, as :phase takes it
+// whole: any name or alias of narrate.Steps.
 func phaseNamed(name string) (cyclepage.Phase, bool) {
-	for p := range cyclepage.NumPhases {
-		if strings.EqualFold(name, p.Short()) || strings.EqualFold(name, p.String()) || strings.EqualFold(name, strings.ReplaceAll(p.String(), " ", "")) {
-			return p, true
-		}
+	i, ok := narrate.StepNamed(name)
+	if !ok || i >= int(cyclepage.NumPhases) {
+		return 0, false
 	}
-	switch strings.ToLower(name) {
-	case "prefilter", "postfilter", "weighted", "select", "normalize":
-		return map[string]cyclepage.Phase{"prefilter": cyclepage.PreFilter, "postfilter": cyclepage.PostFilter,
-			"weighted": cyclepage.Weighted, "select": cyclepage.Select, "normalize": cyclepage.Normalize}[strings.ToLower(name)], true
-	}
-	return 0, false
+	return cyclepage.Phase(i), true
 }
 
 // A lesson's configuration file is named schedscope-lesson-pidPID-NAME-*.yaml:

@@ -8,6 +8,7 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/recorder/table"
 	"github.com/schedscope/schedscope/recorder/visible"
 )
 
@@ -118,8 +119,8 @@ func (m *markdownWriter) cycle(c *recorder.Cycle) {
 }
 
 // filter writes the filter matrix: a row a node, a column a plugin in the
-// order they ran, the cell ✓ passed, **✗** rejected here, ↷ skipped
-// (PreFilter said Skip), · not run (rejected before it).
+// order they ran, each cell the glyph of recorder/table's cell (as the TUI
+// draws it), a rejection in bold, and a legend of the cells shown.
 func (m *markdownWriter) filter(c *recorder.Cycle) {
 	if fp := c.FastPath; fp != nil {
 		m.printf("\n%s\n", cell(narrate.FastPath(fp)))
@@ -143,14 +144,18 @@ func (m *markdownWriter) filter(c *recorder.Cycle) {
 	for _, r := range rows {
 		m.printf("| %s |", cell(r.node))
 		for _, k := range r.cells {
-			m.printf(" %s |", [...]string{cellPassed: "✓", cellRejected: "**✗**", cellSkipped: "↷", cellNotRun: "·"}[k])
+			m.printf(" %s |", markdownCell(k))
 		}
 		m.printf(" %s |\n", cell(r.result))
 	}
 	if more > 0 {
 		m.printf("\n… and %d more node(s).\n", more)
 	}
-	m.printf("\n✓ passed · **✗** rejected by this plugin · ↷ skipped (PreFilter said Skip) · · not run\n")
+	var kinds []string
+	for _, k := range cellsShown(rows) {
+		kinds = append(kinds, markdownCell(k)+" "+k.Label())
+	}
+	m.printf("\n%s\n", strings.Join(kinds, " · "))
 	if free := resourcesFree(c, sh); len(free) > 0 {
 		m.printf("\n")
 		for _, l := range free {
@@ -165,6 +170,15 @@ func (m *markdownWriter) filter(c *recorder.Cycle) {
 		legend[i] = cell(legend[i])
 	}
 	m.printf("\n%s\n", strings.Join(legend, " · "))
+}
+
+// markdownCell is a matrix cell's glyph, in bold when the plugin rejected
+// the node.
+func markdownCell(k table.Cell) string {
+	if k.Rejects() {
+		return "**" + k.Glyph() + "**"
+	}
+	return k.Glyph()
 }
 
 // postFilter writes what preemption tried: each plugin's status, the
@@ -198,7 +212,7 @@ func (m *markdownWriter) score(c *recorder.Cycle) {
 		m.printf("--:|")
 	}
 	m.printf("--:|\n")
-	order := scoreOrder(s)
+	order := table.ScoreOrder(s)
 	chosen := ""
 	if c.Selection != nil {
 		chosen = c.Selection.Node

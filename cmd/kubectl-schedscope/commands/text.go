@@ -11,6 +11,7 @@ import (
 	"github.com/schedscope/schedscope/engine/featuregates"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/recorder/table"
 	"github.com/schedscope/schedscope/recorder/visible"
 )
 
@@ -177,30 +178,28 @@ func (t *textWriter) filter(c *recorder.Cycle) {
 		t.printf("   %d nodes evaluated (of a node set that is unknown), starting at index %d; the search stops after %d feasible node(s).\n", f.Evaluated, c.SearchStart, c.NodesToFind)
 	}
 	sh := t.shortfalls(c)
+	m := table.FilterOf(c)
 	rows := 0
-	for _, i := range f.Feasible {
-		if rows < maxRows {
+	for _, i := range m.Listed(c) {
+		if rows == maxRows {
+			rows++
+			continue
+		}
+		rows++
+		r := m.Nodes[i]
+		if r.State != table.StateRejected {
 			t.printf("   ✓ %-30s passed all filters\n", c.NodeName(i))
+			continue
 		}
-		rows++
-	}
-	for _, r := range f.Rejected {
-		if rows < maxRows {
-			plugin := "(no plugin)"
-			if r.Plugin >= 0 && r.Plugin < len(f.Plugins) {
-				plugin = f.Plugins[r.Plugin]
-			}
-			t.printf("   ✗ %-30s %s: %s%s\n", c.NodeName(r.Node), plugin, r.Code, reasons(r.Code, r.Reasons))
-			if sh != nil {
-				for _, s := range sh.Nodes[r.Node] {
-					t.printf("     %s\n", narrate.Shortfall(s))
-				}
-			}
-			if n := narrate.Nominated(r.Nominated); n != "" {
-				t.printf("     %-30s (%s)\n", "", n)
+		t.printf("   ✗ %-30s %s: %s%s\n", c.NodeName(i), m.Plugin(r.Plugin), r.Code, reasons(r.Code, r.Reasons))
+		if sh != nil {
+			for _, s := range sh.Nodes[i] {
+				t.printf("     %s\n", narrate.Shortfall(s))
 			}
 		}
-		rows++
+		if n := narrate.Nominated(r.Nominated); n != "" {
+			t.printf("     %-30s (%s)\n", "", n)
+		}
 	}
 	if rows > maxRows {
 		t.printf("   … and %d more node(s)\n", rows-maxRows)
@@ -301,11 +300,7 @@ func (t *textWriter) score(c *recorder.Cycle) {
 	if len(s.Plugins) == 0 || len(s.Nodes) == 0 {
 		return
 	}
-	order := make([]int, len(s.Nodes))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool { return s.Totals[order[a]] > s.Totals[order[b]] })
+	order := table.ScoreOrder(s)
 	t.printf("   %-24s", "node")
 	for _, p := range s.Plugins {
 		t.printf(" %s", pad(narrate.Abbrev(p.Name), 11))

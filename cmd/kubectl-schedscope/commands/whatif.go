@@ -59,12 +59,11 @@ var changeFlagList = []changeFlag{
 		}},
 	{name: "set-weight", repeat: true, usage: "PLUGIN=N: a score plugin's weight in the pod's profile; repeatable",
 		parse: func(v string) (recorder.Change, error) {
-			name, val, ok := strings.Cut(v, "=")
-			w, err := strconv.ParseInt(val, 10, 32)
-			if !ok || name == "" || err != nil {
-				return nil, errors.New("want PLUGIN=N, e.g. NodeResourcesFit=5")
+			w, err := recorder.ParseSetWeight(v)
+			if err != nil {
+				return nil, err
 			}
-			return recorder.SetWeight{Plugin: name, Weight: int32(w)}, nil
+			return w, nil
 		},
 		value: func(c recorder.Change) ([]string, bool) {
 			w, ok := c.(recorder.SetWeight)
@@ -72,11 +71,11 @@ var changeFlagList = []changeFlag{
 		}},
 	{name: "disable", repeat: true, usage: "PLUGIN[:POINT]: disable a plugin (at one extension point, e.g. NodeResourcesFit:score); repeatable",
 		parse: func(v string) (recorder.Change, error) {
-			name, point, _ := strings.Cut(v, ":")
-			if name == "" {
-				return nil, errors.New("want PLUGIN or PLUGIN:POINT")
+			d, err := recorder.ParseDisable(v)
+			if err != nil {
+				return nil, err
 			}
-			return recorder.Disable{Plugin: name, Point: point}, nil
+			return d, nil
 		},
 		value: func(c recorder.Change) ([]string, bool) {
 			d, ok := c.(recorder.Disable)

@@ -206,7 +206,7 @@ func (m *Model) FocusRejection() {
 		}
 	}
 	for p := range m.c.Filter.Plugins {
-		if !m.a.Skipped[p] {
+		if !m.a.Filter.Skipped[p] {
 			m.col = p
 			return
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/tui/theme"
 )
 
@@ -167,4 +168,18 @@ func mustSelected(t *testing.T, v Model) int {
 		t.Fatal("no node selected")
 	}
 	return n
+}
+
+// The phases are narrate's steps, in its order and with its names.
+func TestPhasesAreNarratesSteps(t *testing.T) {
+	steps := narrate.Steps()
+	if int(NumPhases) != len(steps) {
+		t.Fatalf("%d phases, narrate has %d steps", NumPhases, len(steps))
+	}
+	for p, want := range map[Phase]string{Queue: narrate.PhaseQueue, Filter: recorder.PhaseFilter, Normalize: recorder.PhaseNormalize,
+		Weighted: narrate.PhaseWeighted, Select: narrate.PhaseSelect, PostBind: recorder.PhasePostBind} {
+		if p.String() != want {
+			t.Errorf("phase %d is %q, want %q", p, p.String(), want)
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/tui/components/nodephase"
 	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/theme"
@@ -29,16 +30,21 @@ const (
 	NumPhases
 )
 
-// String is the phase's name as the framework spells it where it has one.
+// String is the phase's name as the framework spells it where it has one
+// (narrate.Steps, whose order the phases follow).
 func (p Phase) String() string {
-	return [...]string{"Queue", recorder.PhasePreFilter, recorder.PhaseFilter, recorder.PhasePostFilter,
-		recorder.PhaseScore, recorder.PhaseNormalize, "Weighted sum", "Select host", recorder.PhaseReserve,
-		recorder.PhasePermit, recorder.PhasePreBind, recorder.PhaseBind, recorder.PhasePostBind}[p]
+	if steps := narrate.Steps(); int(p) < len(steps) {
+		return steps[p].Name
+	}
+	return "?"
 }
 
 // Short is the phase's name in the narrow phase bar.
 func (p Phase) Short() string {
-	return [...]string{"Queue", "PreF", "Filter", "PostF", "Score", "Norm", "Sum", "Select", "Resv", "Permit", "PreB", "Bind", "PostB"}[p]
+	if steps := narrate.Steps(); int(p) < len(steps) {
+		return steps[p].Short
+	}
+	return "?"
 }
 
 // nodeKind is the node phase view's kind of a node phase, ok false for the

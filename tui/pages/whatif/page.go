@@ -800,22 +800,21 @@ func (p Model) inputKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	return p, cmd
 }
 
-// parseInput reads "PLUGIN=N" (a weight) or "PLUGIN[:POINT]" (a plugin to disable).
+// parseInput reads "PLUGIN=N" (a weight) or "PLUGIN[:POINT]" (a plugin to
+// disable), as the whatif command's flags do.
 func parseInput(kind inputKind, s string) (recorder.Change, error) {
-	s = strings.TrimSpace(s)
 	if kind == inputWeight {
-		name, val, ok := strings.Cut(s, "=")
-		w, err := strconv.ParseInt(strings.TrimSpace(val), 10, 32)
-		if !ok || strings.TrimSpace(name) == "" || err != nil {
-			return nil, fmt.Errorf("want PLUGIN=N, e.g. NodeResourcesFit=5")
+		w, err := recorder.ParseSetWeight(s)
+		if err != nil {
+			return nil, err
 		}
-		return recorder.SetWeight{Plugin: strings.TrimSpace(name), Weight: int32(w)}, nil
+		return w, nil
 	}
-	name, point, _ := strings.Cut(s, ":")
-	if strings.TrimSpace(name) == "" {
-		return nil, fmt.Errorf("want PLUGIN or PLUGIN:POINT, e.g. NodeResourcesFit:score")
+	d, err := recorder.ParseDisable(s)
+	if err != nil {
+		return nil, err
 	}
-	return recorder.Disable{Plugin: strings.TrimSpace(name), Point: strings.TrimSpace(point)}, nil
+	return d, nil
 }
 
 // diffKey handles the diff view's keys: enter and b open the re-run and
