@@ -28,9 +28,6 @@ import (
 func TestAnonymizedFixturesDecideTheSame(t *testing.T) {
 	for _, name := range fixtures.Names() {
 		t.Run(name, func(t *testing.T) {
-			if name == "large-cluster.yaml" && testing.Short() {
-				t.Skip("1000 nodes, run twice: skipped in -short")
-			}
 			data, err := fixtures.Read(name)
 			if err != nil {
 				t.Fatal(err)
@@ -52,8 +49,9 @@ func TestAnonymizedFixturesDecideTheSame(t *testing.T) {
 			if len(got) != len(want) {
 				t.Errorf("%d cycles, want %d", len(got), len(want))
 			}
+			diverged := false
 			for i := range min(len(got), len(want)) {
-				compare(t, m, want[i], got[i])
+				compare(t, m, want[i], got[i], &diverged)
 			}
 			if t.Failed() {
 				t.Logf("anonymized:\n%s", anon)
@@ -62,8 +60,13 @@ func TestAnonymizedFixturesDecideTheSame(t *testing.T) {
 	}
 }
 
-// compare checks that the anonymized run's cycle g decided as w did.
-func compare(t *testing.T, m *anonymize.Map, w, g *recorder.Cycle) {
+// compare checks that the anonymized run's cycle g decided as w did. A
+// tie among nodes is broken in the order the parallel filters passed them,
+// which differs from run to run of the same fixture (large-cluster's, as
+// the README says): once a tie went to another node, only the outcome, the
+// number of feasible nodes and the rejections counted by plugin are
+// compared.
+func compare(t *testing.T, m *anonymize.Map, w, g *recorder.Cycle, diverged *bool) {
 	t.Helper()
 	node := func(n string) string {
 		if n == "" {
@@ -86,7 +89,21 @@ func compare(t *testing.T, m *anonymize.Map, w, g *recorder.Cycle) {
 	if s := m.Name("Pod", w.Pod.Namespace, w.Pod.Name); s != "" && g.Pod.Name != s {
 		t.Errorf("%s: pod %q, want %q", at, g.Pod.Name, s)
 	}
-	if g.Outcome.Result != w.Outcome.Result || g.Outcome.Node != node(w.Outcome.Node) || g.Outcome.NominatedNode != node(w.Outcome.NominatedNode) {
+	if !*diverged && w.Selection != nil && len(w.Selection.Top) > 1 && g.Outcome.Node != node(w.Outcome.Node) {
+		tied := false
+		for _, i := range w.Selection.Top {
+			tied = tied || node(w.NodeName(i)) == g.Outcome.Node
+		}
+		if !tied {
+			t.Errorf("%s: bound to %q, not one of the nodes tied", at, g.Outcome.Node)
+		}
+		*diverged = true
+	}
+	if *diverged {
+		if g.Outcome.Result != w.Outcome.Result {
+			t.Errorf("%s: outcome %s, want %s", at, g.Outcome.Result, w.Outcome.Result)
+		}
+	} else if g.Outcome.Result != w.Outcome.Result || g.Outcome.Node != node(w.Outcome.Node) || g.Outcome.NominatedNode != node(w.Outcome.NominatedNode) {
 		t.Errorf("%s: outcome %s %q (nominated %q), want %s %q (nominated %q)", at, g.Outcome.Result, g.Outcome.Node, g.Outcome.NominatedNode,
 			w.Outcome.Result, node(w.Outcome.Node), node(w.Outcome.NominatedNode))
 	}
@@ -108,6 +125,19 @@ func compare(t *testing.T, m *anonymize.Map, w, g *recorder.Cycle) {
 		return out
 	}
 	wr, gr := rejected(w, node), rejected(g, func(s string) string { return s })
+	if *diverged {
+		count := func(r map[string]string) map[string]int {
+			out := map[string]int{}
+			for _, p := range r {
+				out[p]++
+			}
+			return out
+		}
+		if !reflect.DeepEqual(count(gr), count(wr)) {
+			t.Errorf("%s: rejections by plugin %v, want %v", at, count(gr), count(wr))
+		}
+		return
+	}
 	if !reflect.DeepEqual(gr, wr) {
 		t.Errorf("%s: rejected %v, want %v", at, gr, wr)
 	}
