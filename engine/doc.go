@@ -66,7 +66,10 @@
 //     engine/live, and engine/cluster is the read-only connection it shares
 //     with snapshot (kubeconfig loading, the read-only transport, the access
 //     check). snapshot.go writes a cluster as a fixture, keeping only what
-//     the scheduler reads (package engine/scrub, the one allow-list of it).
+//     the scheduler reads (package engine/scrub, the one allow-list of it);
+//     package engine/anonymize replaces, over that allow-list, what names the
+//     cluster with stand-ins that keep every decision (snapshot --anonymize,
+//     anonymize -f).
 //   - What-if. fork.go captures the state a cycle saw and re-runs it;
 //     fork_runner.go re-runs many changes of one pod, and of nodes it can
 //     write and write back, on one scheduler;

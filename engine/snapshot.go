@@ -18,6 +18,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/yaml"
 
+	"github.com/schedscope/schedscope/engine/anonymize"
 	"github.com/schedscope/schedscope/engine/cluster"
 	"github.com/schedscope/schedscope/engine/scrub"
 )
@@ -27,8 +28,9 @@ import (
 // running pods before pending ones, pending pods in the order the scheduling
 // queue takes them (priority, then age). Each object keeps only the fields
 // the scheduler reads, from an allow-list per kind (engine/scrub). Secrets and
-// ConfigMaps are never read.
-func Snapshot(ctx context.Context, r *cluster.Reader, opts *Options, timeout time.Duration) ([]byte, error) {
+// ConfigMaps are never read. With anon, what names the cluster is replaced
+// by stand-ins that keep every decision (engine/anonymize).
+func Snapshot(ctx context.Context, r *cluster.Reader, opts *Options, timeout time.Duration, anon bool) ([]byte, error) {
 	gvrs, err := SnapshotResources(ctx, opts)
 	if err != nil {
 		return nil, err
@@ -97,30 +99,42 @@ func Snapshot(ctx context.Context, r *cluster.Reader, opts *Options, timeout tim
 	})
 	var body bytes.Buffer
 	unknown := map[string]bool{}
-	for i, group := range [][]runtime.Object{rest, running, pending} {
-		for _, obj := range group {
-			obj, known := scrub.Object(obj)
-			if obj == nil {
-				continue
-			}
-			if err := setTypeMeta(obj); err != nil {
-				return nil, err
-			}
-			if !known {
-				unknown[obj.GetObjectKind().GroupVersionKind().Kind] = true
-			}
-			data, err := marshalSnapshot(obj, i == 1)
-			if err != nil {
-				return nil, err
-			}
-			body.WriteString("---\n")
-			body.Write(data)
+	objs := append(append(rest, running...), pending...)
+	var dropped []string
+	if anon {
+		var m *anonymize.Map
+		objs, m = anonymize.Objects(objs)
+		dropped = m.Dropped()
+	}
+	for _, obj := range objs {
+		obj, known := scrub.Object(obj)
+		if obj == nil {
+			continue
 		}
+		if err := setTypeMeta(obj); err != nil {
+			return nil, err
+		}
+		if !known {
+			unknown[obj.GetObjectKind().GroupVersionKind().Kind] = true
+		}
+		p, isPod := obj.(*v1.Pod)
+		data, err := marshalSnapshot(obj, isPod && p.Spec.NodeName != "")
+		if err != nil {
+			return nil, err
+		}
+		body.WriteString("---\n")
+		body.Write(data)
 	}
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "# Snapshot of what the scheduler reads, taken by schedscope %s on %s.\n", Version, time.Now().UTC().Format(time.RFC3339))
 	buf.WriteString("# Running pods first, then pending pods in the order the scheduling queue takes them\n# (priority, then age); replay with\n#   kubectl schedscope sim -f FILE\n")
 	buf.WriteString("# Running pods are written one per line as JSON, which YAML reads as it is, so that the\n# snapshot of a large cluster loads faster.\n")
+	if anon {
+		buf.WriteString(anonymize.Header)
+		if len(dropped) > 0 {
+			fmt.Fprintf(&buf, "# Left out (kinds schedscope cannot anonymize): %s.\n", strings.Join(dropped, ", "))
+		}
+	}
 	buf.WriteString("# Only fields the scheduler reads are kept: no environment, commands, secrets,\n# volume attributes, storage class parameters or annotations beyond the volume binder's.\n")
 	if len(unknown) > 0 {
 		kinds := make([]string, 0, len(unknown))

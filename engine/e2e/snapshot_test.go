@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,6 +26,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/schedscope/schedscope/cmd/kubectl-schedscope/commands"
+	"github.com/schedscope/schedscope/engine/anonymize"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/export/otel/otlptest"
 )
@@ -159,6 +161,15 @@ func TestSnapshotReplaysOffline(t *testing.T) {
 		t.Logf("snapshot:\n%s", snap)
 	}
 
+	// snapshot --anonymize of the same cluster, checked below: no name of it left, and the
+	// same decisions, through the map anonymize makes of the plain snapshot.
+	var anonOut bytes.Buffer
+	errOut.Reset()
+	if code := commands.ExecuteContext(ctx, genericiooptions.IOStreams{Out: &anonOut, ErrOut: &errOut}, []string{"snapshot", "--anonymize", "--kubeconfig", kc}); code != 0 {
+		t.Fatalf("snapshot --anonymize failed: %s", errOut.String())
+	}
+	anon := anonOut.Bytes()
+
 	cp.startScheduler(t, ctx)
 	real := map[string]outcome{}
 	err = wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 60*time.Second, true, func(ctx context.Context) (bool, error) {
@@ -185,6 +196,33 @@ func TestSnapshotReplaysOffline(t *testing.T) {
 	}
 	ours := simulate(t, "snapshot.yaml", snap)
 	compare(t, real, ours)
+
+	// The anonymized snapshot: no name of the cluster left, and the same
+	// decisions, through the map anonymize makes of the plain snapshot.
+	for _, bad := range []string{secretValue, "alpha", "beta", "gamma", "zone-a", "zone-b", "spot", "web", "nowhere", "tmpl", "p0", makePod(podSpec{name: "x", cpu: "1", mem: "1Gi"}).Spec.Containers[0].Image} {
+		if regexp.MustCompile(`\b` + regexp.QuoteMeta(bad) + `\b`).Match(anon) {
+			t.Errorf("the anonymized snapshot contains %q", bad)
+		}
+	}
+	_, m, err := anonymize.Manifest("snapshot.yaml", snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mapped := map[string]outcome{}
+	for k, o := range real {
+		name := m.Name("Pod", "default", strings.TrimPrefix(k, "default/"))
+		if name == "" {
+			t.Fatalf("the anonymized snapshot has no stand-in for %s", k)
+		}
+		if o.node != "" {
+			o.node = m.Node(o.node)
+		}
+		mapped["default/"+name] = o
+	}
+	compare(t, mapped, simulate(t, "anonymized.yaml", anon))
+	if t.Failed() {
+		t.Logf("anonymized snapshot:\n%s", anon)
+	}
 }
 
 // TestLiveCommandHeadless runs `kubectl schedscope live --no-tui -o json`

@@ -59,7 +59,7 @@ func newCmdRoot(streams genericiooptions.IOStreams, name string) *cobra.Command 
 	cmd.RunE = runE(sim)
 	cmd.SetOut(streams.Out)
 	cmd.SetErr(streams.ErrOut)
-	cmd.AddCommand(NewCmdSim(streams), NewCmdReplay(streams), NewCmdLive(streams), NewCmdRBAC(streams), NewCmdSnapshot(streams), NewCmdExplain(streams), NewCmdRecord(streams), NewCmdVerify(streams), NewCmdVersion(streams),
+	cmd.AddCommand(NewCmdSim(streams), NewCmdReplay(streams), NewCmdLive(streams), NewCmdRBAC(streams), NewCmdSnapshot(streams), NewCmdAnonymize(streams), NewCmdExplain(streams), NewCmdRecord(streams), NewCmdVerify(streams), NewCmdVersion(streams),
 		NewCmdWhatIf(streams), NewCmdSuggest(streams), NewCmdDiff(streams), NewCmdCapacity(streams), NewCmdLearn(streams), NewCmdExport(streams), NewCmdDeploy(streams))
 	addHelpTopics(cmd)
 	completeFlagValues(cmd)

@@ -15,10 +15,11 @@ import (
 
 // SnapshotOptions holds the flags of snapshot.
 type SnapshotOptions struct {
-	cluster clusterOptions
-	Output  string
-	Timeout time.Duration
-	streams genericiooptions.IOStreams
+	cluster   clusterOptions
+	Output    string
+	Timeout   time.Duration
+	Anonymize bool
+	streams   genericiooptions.IOStreams
 }
 
 // NewCmdSnapshot exports what the scheduler reads from a cluster as a fixture.
@@ -32,9 +33,11 @@ func NewCmdSnapshot(streams genericiooptions.IOStreams) *cobra.Command {
 			"the scheduling queue takes them (priority, then age).\n" +
 			"It keeps only what scheduling needs: no Secrets or ConfigMaps, no managed fields, no last-applied annotations,\n" +
 			"no container commands, arguments or environment values.\n\n" +
-			"  kubectl schedscope snapshot > cluster.yaml && kubectl schedscope explain -f cluster.yaml",
+			"  kubectl schedscope snapshot > cluster.yaml && kubectl schedscope explain -f cluster.yaml\n" +
+			"  kubectl schedscope snapshot --anonymize -o public.yaml   # for a public bug report",
 	}, o, "the cluster's KubeSchedulerConfiguration file (decides which resources are read)")
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "write to this file instead of standard output")
+	cmd.Flags().BoolVar(&o.Anonymize, "anonymize", false, "replace names, namespaces, label values, images and taints with stand-ins that keep every decision (see anonymize)")
 	cmd.Flags().DurationVar(&o.Timeout, "timeout", time.Minute, "how long listing the cluster may take")
 	return cmd
 }
@@ -66,7 +69,7 @@ func (o *SnapshotOptions) Run(ctx context.Context, reader *cluster.Reader) error
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	data, err := engine.Snapshot(ctx, reader, &eopts, o.Timeout)
+	data, err := engine.Snapshot(ctx, reader, &eopts, o.Timeout, o.Anonymize)
 	if err != nil {
 		return err
 	}
