@@ -2,6 +2,7 @@ package commands
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"golang.org/x/term"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedscope/schedscope/fixtures"
@@ -81,14 +83,39 @@ func NewCmdLearn(streams genericiooptions.IOStreams) *cobra.Command {
 	return cmd
 }
 
-// list prints one line a lesson.
+// list prints one line a lesson, fitted to the terminal it writes to.
 func (o *LearnOptions) list() error {
+	return o.listWidth(terminalWidth(o.streams.Out))
+}
+
+// terminalWidth is the width of the terminal w is, 0 when it is none (a
+// pipe or a file gets whole lines).
+func terminalWidth(w io.Writer) int {
+	f, ok := w.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return 0
+	}
+	width, _, err := term.GetSize(int(f.Fd()))
+	if err != nil {
+		return 0
+	}
+	return width
+}
+
+// listWidth lists the lessons for a terminal width columns wide (0: no
+// limit): where a lesson's line would not fit, every line leaves out its
+// fixture, and one still too long is wrapped between words, under its
+// title, so that the list reads at 80 columns on one 24-line screen.
+func (o *LearnOptions) listWidth(width int) error {
 	t := newTextWriter(o.streams.Out)
 	names := fixtures.LessonNames()
-	width := 0
+	col := 0
 	for _, n := range names {
-		width = max(width, len(n))
+		col = max(col, len(n))
 	}
+	type entry struct{ name, long, short string }
+	var entries []entry
+	fits := true
 	for _, n := range names {
 		l, err := fixtures.ReadLesson(n)
 		if err != nil {
@@ -98,12 +125,49 @@ func (o *LearnOptions) list() error {
 		if l.Config != "" {
 			profile = ", its own profile"
 		}
-		t.printf("%-*s  %s (fixture %s%s, %d steps)\n", width, n, l.Title, l.Fixture, profile, len(l.Steps))
+		e := entry{n, fmt.Sprintf("%s (fixture %s%s, %d steps)", l.Title, l.Fixture, profile, len(l.Steps)), fmt.Sprintf("%s (%d steps)", l.Title, len(l.Steps))}
+		fits = fits && (width <= 0 || col+2+len(e.long) <= width)
+		entries = append(entries, e)
+	}
+	for _, e := range entries {
+		text := e.long
+		if !fits {
+			text = e.short // alike, every line: learn NAME says the fixture
+		}
+		for i, line := range wrapWords(text, width-col-2) {
+			name := e.name
+			if i > 0 {
+				name = ""
+			}
+			t.printf("%-*s  %s\n", col, name, line)
+		}
 	}
 	if !o.List {
 		t.printf("\nopen one with: kubectl schedscope learn %s\n", names[0])
 	}
 	return t.err
+}
+
+// wrapWords breaks text into lines of at most width bytes between words (a
+// word longer than width on a line of its own); width 0 or less: one line.
+func wrapWords(text string, width int) []string {
+	if width <= 0 || len(text) <= width {
+		return []string{text}
+	}
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(text) {
+		switch {
+		case line == "":
+			line = w
+		case len(line)+1+len(w) <= width:
+			line += " " + w
+		default:
+			lines = append(lines, line)
+			line = w
+		}
+	}
+	return append(lines, line)
 }
 
 // tuiLesson is a lesson as the debugger shows it.

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -15,6 +16,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/spf13/pflag"
+
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedscope/schedscope/fixtures"
 	"github.com/schedscope/schedscope/recorder/source"
@@ -256,4 +259,38 @@ func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
 func firstWords(s string, n int) string {
 	f := strings.Fields(s)
 	return strings.Join(f[:min(n, len(f))], " ")
+}
+
+// TestLearnListAt80Columns: at 80 columns the list wraps between words,
+// under the titles, and fits a 24-line screen with its last line.
+func TestLearnListAt80Columns(t *testing.T) {
+	var out bytes.Buffer
+	o := &LearnOptions{SimOptions: SimOptions{simOptions: newSimOptions(genericiooptions.IOStreams{Out: &out, ErrOut: &out})}}
+	if err := o.listWidth(80); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) > 23 {
+		t.Errorf("%d lines: the first lessons scroll off a 24-line screen:\n%s", len(lines), out.String())
+	}
+	words := map[string]bool{}
+	for _, n := range fixtures.LessonNames() {
+		l, err := fixtures.ReadLesson(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range strings.Fields(fmt.Sprintf("%s %s (fixture %s, its own profile, %d steps) (%d steps)", n, l.Title, l.Fixture, len(l.Steps), len(l.Steps))) {
+			words[w] = true
+		}
+	}
+	for _, line := range lines {
+		if len(line) > 80 {
+			t.Errorf("%d columns: %q", len(line), line)
+		}
+		for _, w := range strings.Fields(line) {
+			if !words[w] && !strings.HasPrefix(line, "open one with") {
+				t.Errorf("%q: a word cut in two, in %q", w, line)
+			}
+		}
+	}
 }

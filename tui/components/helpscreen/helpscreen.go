@@ -30,7 +30,7 @@ type Section struct {
 
 // KeyMap holds the screen's keys.
 type KeyMap struct {
-	Up, Down key.Binding
+	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
 	// Close leaves the screen and Quit the program; the model that shows the
 	// screen acts on them.
 	Close, Quit key.Binding
@@ -42,16 +42,24 @@ func DefaultKeyMap() KeyMap {
 	return KeyMap{
 		Up:    key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("↑/k", "up")),
 		Down:  key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("↓/j", "down")),
+		// The paging keys the panes take, so that those the screen lists
+		// scroll the screen too.
+		PageUp:   key.NewBinding(key.WithKeys("ctrl+u", "pgup"), key.WithHelp("ctrl+u/pgup", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("ctrl+d", "pgdown"), key.WithHelp("ctrl+d/pgdn", "page down")),
+		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "top")),
+		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "bottom")),
 		Close: key.NewBinding(key.WithKeys("?", "esc", "q"), key.WithHelp("?/esc/q", "close help")),
 		Quit:  key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
 	}
 }
 
 // ShortHelp implements help.KeyMap.
-func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Close, k.Quit} }
+func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.PageDown, k.Close, k.Quit} }
 
 // FullHelp implements help.KeyMap.
-func (k KeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{{k.Up, k.Down, k.Close, k.Quit}} }
+func (k KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Close, k.Quit}}
+}
 
 // Model is the screen.
 type Model struct {
@@ -77,11 +85,21 @@ func (m *Model) Top() { m.scroll = 0 }
 // Update scrolls the screen.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
+		last := max(len(m.lines())-m.h, 0)
+		page := max(m.h-1, 1)
 		switch {
 		case key.Matches(k, m.Keys.Up):
 			m.scroll = max(m.scroll-1, 0)
 		case key.Matches(k, m.Keys.Down):
-			m.scroll = min(m.scroll+1, max(len(m.lines())-m.h, 0))
+			m.scroll = min(m.scroll+1, last)
+		case key.Matches(k, m.Keys.PageUp):
+			m.scroll = max(m.scroll-page, 0)
+		case key.Matches(k, m.Keys.PageDown):
+			m.scroll = min(m.scroll+page, last)
+		case key.Matches(k, m.Keys.Top):
+			m.scroll = 0
+		case key.Matches(k, m.Keys.Bottom):
+			m.scroll = last
 		}
 	}
 	return m, nil

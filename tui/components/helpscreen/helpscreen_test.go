@@ -31,7 +31,7 @@ func TestHelpListsEveryBinding(t *testing.T) {
 			listed[b.Help()] = true
 		}
 	}
-	for name, b := range map[string]key.Binding{"Up": k.Up, "Down": k.Down, "Close": k.Close, "Quit": k.Quit} {
+	for name, b := range map[string]key.Binding{"Up": k.Up, "Down": k.Down, "PageUp": k.PageUp, "PageDown": k.PageDown, "Top": k.Top, "Bottom": k.Bottom, "Close": k.Close, "Quit": k.Quit} {
 		if !listed[b.Help()] {
 			t.Errorf("FullHelp does not list %s", name)
 		}
@@ -40,7 +40,7 @@ func TestHelpListsEveryBinding(t *testing.T) {
 
 func TestView(t *testing.T) {
 	got := ansi.Strip(screen(120, 40).View())
-	for _, want := range []string{"Keys  (?/esc/q close help · ctrl+c quit)", "Moving", "↓/j down", "replay: no engine", ":cycle N open cycle N", "✓ Success", "Live cluster bindings"} {
+	for _, want := range []string{"Keys  (ctrl+d/pgdn page down · ?/esc/q close help · ctrl+c quit)", "Moving", "↓/j down", "replay: no engine", ":cycle N open cycle N", "✓ Success", "Live cluster bindings"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("screen lacks %q:\n%s", want, got)
 		}
@@ -74,5 +74,34 @@ func TestUpdateScrolls(t *testing.T) {
 	m.Top()
 	if first(m) != top {
 		t.Error("Top should go back to the first line")
+	}
+}
+
+// TestPagingKeysScroll: the paging keys the screen lists (ctrl+d and PgDn,
+// ctrl+u and PgUp, g and G) scroll it, a page at a time.
+func TestPagingKeysScroll(t *testing.T) {
+	at := func(m Model) int { return m.scroll }
+	const h = 5
+	for _, down := range []tea.KeyPressMsg{{Code: 'd', Mod: tea.ModCtrl}, {Code: tea.KeyPgDown}} {
+		m := screen(40, h)
+		m, _ = m.Update(down)
+		if at(m) != h-1 {
+			t.Errorf("%s scrolled to line %d, want a page down (%d)", down, at(m), h-1)
+		}
+	}
+	for _, up := range []tea.KeyPressMsg{{Code: 'u', Mod: tea.ModCtrl}, {Code: tea.KeyPgUp}} {
+		m := screen(40, h)
+		m, _ = m.Update(tea.KeyPressMsg{Code: 'G', Text: "G"})
+		end := at(m)
+		if end < 2*(h-1) {
+			t.Fatalf("G went to line %d: the screen is too short for this test", end)
+		}
+		m, _ = m.Update(up)
+		if at(m) != end-(h-1) {
+			t.Errorf("%s from line %d went to %d, want a page up", up, end, at(m))
+		}
+		if m, _ = m.Update(tea.KeyPressMsg{Code: 'g', Text: "g"}); at(m) != 0 {
+			t.Errorf("g went to line %d, want the top", at(m))
+		}
 	}
 }
