@@ -153,7 +153,15 @@ func run(t *testing.T, name string, data []byte) []*recorder.Cycle {
 	var cycles []*recorder.Cycle
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	e, err := engine.New(ctx, fx, engine.Options{OnCycle: func(c *recorder.Cycle) {
+	// One filter goroutine: a search that samples (large-cluster's,
+	// percentageOfNodesToScore) then visits the same nodes every run, as
+	// parallel filters racing do not, so the two runs can be compared.
+	cfg, err := engine.LoadConfigFile("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Parallelism = 1
+	e, err := engine.New(ctx, fx, engine.Options{Config: cfg, OnCycle: func(c *recorder.Cycle) {
 		mu.Lock()
 		cycles = append(cycles, c)
 		mu.Unlock()
