@@ -40,16 +40,16 @@ type KeyMap struct {
 // ?, as it is a screen over the session; only ctrl+c quits from here.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		Up:    key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("↑/k", "up")),
-		Down:  key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("↓/j", "down")),
+		Up:   key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("↑/k", "up")),
+		Down: key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("↓/j", "down")),
 		// The paging keys the panes take, so that those the screen lists
 		// scroll the screen too.
 		PageUp:   key.NewBinding(key.WithKeys("ctrl+u", "pgup"), key.WithHelp("ctrl+u/pgup", "page up")),
 		PageDown: key.NewBinding(key.WithKeys("ctrl+d", "pgdown"), key.WithHelp("ctrl+d/pgdn", "page down")),
 		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "top")),
 		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "bottom")),
-		Close: key.NewBinding(key.WithKeys("?", "esc", "q"), key.WithHelp("?/esc/q", "close help")),
-		Quit:  key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
+		Close:    key.NewBinding(key.WithKeys("?", "esc", "q"), key.WithHelp("?/esc/q", "close help")),
+		Quit:     key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
 	}
 }
 
