@@ -102,45 +102,46 @@ func (e *Engine) groupMember(pod *v1.Pod) (*groupTrace, int) {
 // memberStarted links a member's cycle to the group cycle, with the
 // placements of the members before it the scheduler has assumed.
 func (e *Engine) memberStarted(c *cycleTrace, pod *v1.Pod) {
+	e.withMember(pod, func(t *groupTrace, i int) {
+		m := &t.g.Members[i]
+		m.Cycle = c.c.Seq
+		m.Assumed = nil
+		for _, o := range t.g.Members[:i] {
+			if o.Node != "" {
+				m.Assumed = append(m.Assumed, recorder.Placement{Pod: o.Pod.Name, Node: o.Node})
+			}
+		}
+	})
+}
+
+// withMember calls f, under the group cycle's lock, with the member pod is
+// of the group cycle running; not while group PostFilter re-runs the
+// members as a trial, which is no member's cycle.
+func (e *Engine) withMember(pod *v1.Pod, f func(t *groupTrace, i int)) {
 	t, i := e.groupMember(pod)
 	if t == nil {
 		return
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.inPostFilter {
-		return
-	}
-	m := &t.g.Members[i]
-	m.Cycle = c.c.Seq
-	m.Assumed = nil
-	for _, o := range t.g.Members[:i] {
-		if o.Node != "" {
-			m.Assumed = append(m.Assumed, recorder.Placement{Pod: o.Pod.Name, Node: o.Node})
-		}
+	if !t.inPostFilter {
+		f(t, i)
 	}
 }
 
 // memberEnded records where a member's algorithm placed it, tentatively.
 func (e *Engine) memberEnded(pod *v1.Pod, res scheduler.ScheduleResult, err error) {
-	t, i := e.groupMember(pod)
-	if t == nil {
-		return
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.inPostFilter {
-		return
-	}
-	m := &t.g.Members[i]
-	if err != nil {
-		m.Code, m.Message = recorder.CodeUnschedulable, err.Error()
-		if _, fit := err.(*framework.FitError); !fit {
-			m.Code = recorder.CodeError
+	e.withMember(pod, func(t *groupTrace, i int) {
+		m := &t.g.Members[i]
+		if err != nil {
+			m.Code, m.Message = recorder.CodeUnschedulable, err.Error()
+			if _, fit := err.(*framework.FitError); !fit {
+				m.Code = recorder.CodeError
+			}
+			return
 		}
-		return
-	}
-	m.Code, m.Node = recorder.CodeSuccess, res.SuggestedHost
+		m.Code, m.Node = recorder.CodeSuccess, res.SuggestedHost
+	})
 }
 
 // memberFailed records the message FailureHandler sent a member back with.

@@ -602,18 +602,25 @@ func (m *Map) volume(ns string, v *v1.Volume) {
 		e.VolumeClaimTemplate.Labels = m.labels(e.VolumeClaimTemplate.Labels)
 		m.pvcSpec(ns, &e.VolumeClaimTemplate.Spec)
 	}
-	if d := src.GCEPersistentDisk; d != nil {
-		m.str(classDisk, &d.PDName)
-	}
-	if d := src.AWSElasticBlockStore; d != nil {
-		m.str(classDisk, &d.VolumeID)
-	}
-	if d := src.AzureDisk; d != nil {
-		m.str(classDisk, &d.DiskName)
-		m.str(classDisk, &d.DataDiskURI)
-	}
+	m.disks(src.GCEPersistentDisk, src.AWSElasticBlockStore, src.AzureDisk)
 	if d := src.Cinder; d != nil {
 		m.str(classDisk, &d.VolumeID)
+	}
+}
+
+// disks maps the disk identifiers of the in-tree volume sources a pod's
+// volume and a PersistentVolume share (Cinder's types differ) (VolumeZone and the volume limits
+// count and match them).
+func (m *Map) disks(gce *v1.GCEPersistentDiskVolumeSource, aws *v1.AWSElasticBlockStoreVolumeSource, azure *v1.AzureDiskVolumeSource) {
+	if gce != nil {
+		m.str(classDisk, &gce.PDName)
+	}
+	if aws != nil {
+		m.str(classDisk, &aws.VolumeID)
+	}
+	if azure != nil {
+		m.str(classDisk, &azure.DiskName)
+		m.str(classDisk, &azure.DataDiskURI)
 	}
 }
 
@@ -645,16 +652,7 @@ func (m *Map) pvSpec(s *v1.PersistentVolumeSpec) {
 	if d := src.CSI; d != nil {
 		m.str(classDisk, &d.VolumeHandle)
 	}
-	if d := src.GCEPersistentDisk; d != nil {
-		m.str(classDisk, &d.PDName)
-	}
-	if d := src.AWSElasticBlockStore; d != nil {
-		m.str(classDisk, &d.VolumeID)
-	}
-	if d := src.AzureDisk; d != nil {
-		m.str(classDisk, &d.DiskName)
-		m.str(classDisk, &d.DataDiskURI)
-	}
+	m.disks(src.GCEPersistentDisk, src.AWSElasticBlockStore, src.AzureDisk)
 	if d := src.Cinder; d != nil {
 		m.str(classDisk, &d.VolumeID)
 	}
