@@ -28,6 +28,9 @@
 //     (esc goes back to the story). observed.go: the
 //     live bindings collected. The what-if page is pages/whatif; the root
 //     routes to it and does what it asks (model.go: toWhatIf, takeOut).
+//     podgroup.go: the session's pod-group cycles, the layer of their
+//     page (pages/podgroup), :group and the key that opens a member's
+//     group.
 //   - Shared pieces. statusbar.go: the status line (a message too long
 //     for it takes a line or two above it while it shows). firstrun.go: the
 //     first-run hint over the list (not over a lesson). marks.go: m marks a cycle with a note
@@ -54,6 +57,10 @@
 //     session's private directory for the files it edits, with removing
 //     those that killed sessions left (editdir.go, editdir_unix.go,
 //     editdir_other.go).
+//   - pages/podgroup: the pod-group page: one pod-group cycle, its
+//     members × nodes with the tentative placements, PlacementFeasible's
+//     verdicts, why minCount was not met, what was reverted, the group's
+//     PostFilter and condition (podgroup.go); its keys (keys.go).
 //   - components/queuephase, prefilterphase, postfilterphase, bindphase:
 //     the text phases (Queue; PreFilter; PostFilter; Reserve … PostBind),
 //     each a components/textphase (a pager over what the phase's Render

@@ -26,6 +26,7 @@ import (
 	"github.com/schedscope/schedscope/tui/components/queuephase"
 	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/pages/cyclepage"
+	"github.com/schedscope/schedscope/tui/pages/podgroup"
 	"github.com/schedscope/schedscope/tui/pages/whatif"
 	"github.com/schedscope/schedscope/tui/theme"
 )
@@ -120,6 +121,8 @@ type Model struct {
 	fixtures pager.Model
 	// nodesOf is the index of the cycle the nodes view shows.
 	nodesOf int
+	// grp holds the pod-group cycles and their page (podgroup.go).
+	grp groupState
 
 	header *recorder.Header
 	// cycles holds the listed cycles by index, aligned with the list's
@@ -536,6 +539,8 @@ func (m *Model) apply(ev source.Event) {
 		m.queue = append(m.queue, ev.Queue)
 		k := ev.Queue.Pod.Key()
 		m.queueOf[k] = append(m.queueOf[k], ev.Queue)
+	case ev.PodGroup != nil:
+		m.addPodGroup(ev.PodGroup)
 	case ev.Observed != nil:
 		m.observed.add(ev.Observed)
 		if ev.Observed.Seq != 0 {
@@ -764,6 +769,9 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, m.startMark()
 	case key.Matches(msg, k.Export):
 		return m, m.exportCycle()
+	case key.Matches(msg, podgroup.OpenKey()):
+		m.openGroupOfShown()
+		return m, nil
 	}
 	if what := k.engineKey(msg); what != "" {
 		// The controls are off (and out of the help): say why instead of
@@ -902,9 +910,9 @@ func (m Model) helpKeys() help.KeyMap {
 		return l.keys(&m)
 	}
 	if m.focus == focusCycle {
-		return joinedHelp{m.wi.BarKeys(m.shownCycle()), m.view, m.Keys}
+		return joinedHelp{m.groupHint(), m.wi.BarKeys(m.shownCycle()), m.view, m.Keys}
 	}
-	return joinedHelp{m.list.Keys, m.Keys, m.wi.BarKeys(m.shownCycle())}
+	return joinedHelp{m.list.Keys, m.groupHint(), m.Keys, m.wi.BarKeys(m.shownCycle())}
 }
 
 // View lays out the title, the panes, the status bar and the help line.
@@ -1051,6 +1059,7 @@ func (m Model) helpSections() []helpscreen.Section {
 			{":pods backoff", "… in backoffQ (and :pods queue:unschedulable)"},
 			{":nodes [TEXT]", "every node as the cycle saw it: free, taints, verdict"},
 			{":fixtures", "the embedded fixtures and what each teaches"},
+			{":group [NAME]", "a pod group's cycle: members × nodes, minCount, reverted (key: " + podgroup.OpenKey().Help().Key + " from a member)"},
 			{":problems", "list problems (key: " + g.Problems.Help().Key + ")"},
 			{":help", "this screen"},
 			{":q", "quit"},

@@ -301,7 +301,7 @@ func TestCommandCompletion(t *testing.T) {
 		{"phase p", "phase p", []string{"pref", "postf", "permit", "preb", "postb"}},
 		{"so", "sort ", []string{"status", "score", "name", "snapshot"}},
 		{"he", "help", nil},
-		{"", "", []string{"cycle", "filter", "fixtures", "help", "marked", "nodes", "pods", "problems", "quit", "phase", "sort"}},
+		{"", "", []string{"cycle", "filter", "fixtures", "group", "help", "marked", "nodes", "pods", "problems", "quit", "phase", "sort"}},
 		{"po", "pods", nil},
 		{"xyz", "xyz", nil},
 	}

@@ -142,3 +142,38 @@ func GroupCondition(c *recorder.GroupCondition) string {
 	}
 	return s
 }
+
+// VerdictWhen says when PlacementFeasible gave its i-th verdict of g:
+// before the first member, then after each member.
+func VerdictWhen(g *recorder.PodGroupCycle, i int) string {
+	if i > 0 && i <= len(g.Members) {
+		return "after " + g.Members[i-1].Pod.Name
+	}
+	return "before the first member"
+}
+
+// MemberWhere words, in a few words, where a member of g went: "bound to
+// s1", "on s2, reverted", "fit nowhere", "not reached".
+func MemberWhere(g *recorder.PodGroupCycle, m recorder.GroupMember) string {
+	switch {
+	case m.Cycle == 0 && m.Code == "":
+		return "not reached"
+	case m.Node == "":
+		return "fit nowhere: " + strings.TrimSuffix(strings.TrimSpace(m.Message), ".")
+	case g.Outcome.Result == recorder.ResultBound:
+		return "bound to " + m.Node
+	}
+	return "on " + m.Node + ", reverted"
+}
+
+// AssumedSeen words the earlier members' placements a member's cycle saw
+// assumed, or "" when it saw none.
+func AssumedSeen(m recorder.GroupMember) string {
+	if len(m.Assumed) == 0 {
+		return ""
+	}
+	return "saw " + Placements(m.Assumed) + " assumed"
+}
+
+// MemberNodeLegend explains the glyphs of a members × nodes table.
+const MemberNodeLegend = "● tentative placement  ○ feasible  ✗ rejected  · not known"

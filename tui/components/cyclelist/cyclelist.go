@@ -46,6 +46,9 @@ type Model struct {
 	what  map[int]string
 	// marks are the notes of marked cycles, by Seq (SetMark).
 	marks map[int]string
+	// groups name the pod group of pod group members' cycles, by Seq
+	// (SetGroup).
+	groups map[int]string
 	// names are the pods listed, to show what tells their names apart.
 	names podNames
 
@@ -381,7 +384,7 @@ func (l Model) View() string {
 		if n, ok := l.marks[c.Seq]; ok && l.tags[i] == "" {
 			mark, note = l.st.Key.Render("★"), n
 		}
-		line := row(l.Number(i), mark, c.Start.UTC().Format("15:04:05.000"), l.podCell(i, dropNS, col.pod), note, c.Profile,
+		line := row(l.Number(i), mark, c.Start.UTC().Format("15:04:05.000"), l.groupCell(l.podCell(i, dropNS, col.pod), c.Seq, col.pod), note, c.Profile,
 			fmt.Sprint(c.Attempt), outcome, narrate.Duration(c.Duration))
 		if r == l.cursor {
 			lines = append(lines, l.st.Selected.Render("▸ "+layout.Fit(ansi.Strip(line), l.w-2)))
@@ -450,13 +453,51 @@ func (l Model) Mark(seq int) (string, bool) {
 	return n, ok
 }
 
-// markText is what the filter matches of cycle seq's mark.
+// markText is what the filter matches of cycle seq's mark and pod group.
 func (l Model) markText(seq int) string {
+	s := ""
+	if g := l.groups[seq]; g != "" {
+		s = " group:" + strings.ToLower(g) + " pg/" + strings.ToLower(g)
+	}
 	n, ok := l.marks[seq]
 	if !ok {
-		return ""
+		return s
 	}
-	return " marked " + strings.ToLower(n)
+	return s + " marked " + strings.ToLower(n)
+}
+
+// SetGroup says cycle seq was a member's cycle of the pod group named
+// group: its row says "pg/NAME" after the pod where there is room, and the
+// filter finds it by group:NAME.
+func (l *Model) SetGroup(seq int, group string) {
+	if l.groups == nil {
+		l.groups = map[int]string{}
+	}
+	l.groups[seq] = group
+	if i, ok := l.bySeq[seq]; ok {
+		was := l.matches(i)
+		l.search[i] = searchText(&l.entries[i], l.observed[i]) + l.markText(seq)
+		if l.matches(i) != was {
+			follow := l.follow
+			l.SetFilter(l.filter)
+			l.follow = follow && l.cursor == len(l.rows)-1
+		}
+	}
+}
+
+// groupCell is the pod cell of cycle seq, w cells at most, with its pod
+// group after the pod when there is room.
+func (l Model) groupCell(pod string, seq, w int) string {
+	g := l.groups[seq]
+	if g == "" {
+		return pod
+	}
+	for _, tag := range []string{" pg/" + g, " pg"} {
+		if ansi.StringWidth(pod)+ansi.StringWidth(tag) <= w {
+			return pod + l.st.Dim.Render(tag)
+		}
+	}
+	return pod
 }
 
 // SetFollow says whether the selection follows new cycles at the tail.

@@ -1,0 +1,187 @@
+package podgroup
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui/internal/recordings"
+	"github.com/schedscope/schedscope/tui/theme"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// page is the page over the pod-group cycles of group in tui/testdata/gang.rec,
+// sized w×h, with the members' cycles at hand.
+func page(t *testing.T, group string, w, h int) Model {
+	t.Helper()
+	rec := recordings.Load(t, "gang.rec")
+	var groups []*recorder.PodGroupCycle
+	for _, g := range rec.PodGroups {
+		if g.Group.Name == group {
+			groups = append(groups, g)
+		}
+	}
+	if len(groups) == 0 {
+		t.Fatalf("gang.rec has no pod-group cycle of %s", group)
+	}
+	bySeq := map[int]*recorder.Cycle{}
+	for _, c := range rec.Cycles {
+		bySeq[c.Seq] = c
+	}
+	st := theme.New(true)
+	m := New(&st)
+	m.SetSize(w, h)
+	m.Show(groups, len(groups)-1, func(seq int) *recorder.Cycle { return bySeq[seq] })
+	return m
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./tui/pages/podgroup -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
+	}
+}
+
+func press(k string) tea.KeyPressMsg {
+	switch k {
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "pgdown":
+		return tea.KeyPressMsg{Code: tea.KeyPgDown}
+	}
+	return tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
+}
+
+func TestGoldens(t *testing.T) {
+	tests := []struct {
+		name, group string
+		w, h        int
+		keys        []string
+	}{
+		{name: "infer-80x24", group: "infer", w: 80, h: 20},
+		{name: "infer-80x24-last-member", group: "infer", w: 80, h: 20, keys: []string{"down", "down"}},
+		{name: "infer-80x24-page-down", group: "infer", w: 80, h: 20, keys: []string{"pgdown"}},
+		{name: "infer-200x50", group: "infer", w: 200, h: 46, keys: []string{"down"}},
+		{name: "train-80x24", group: "train", w: 80, h: 20},
+		{name: "train-200x50", group: "train", w: 200, h: 46},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := page(t, tt.group, tt.w, tt.h)
+			for _, k := range tt.keys {
+				m, _ = m.Update(press(k))
+			}
+			got := ansi.Strip(m.View())
+			for i, l := range strings.Split(got, "\n") {
+				if w := ansi.StringWidth(l); w > tt.w {
+					t.Errorf("line %d is %d cells wide, more than %d: %q", i+1, w, tt.w, l)
+				}
+			}
+			golden(t, tt.name, got)
+		})
+	}
+}
+
+// TestFailedGangShowsItsStory checks the facts a failed gang's page must
+// tell, whatever the layout: the tentative placements, what the third
+// member saw assumed, why minCount was not met, what was reverted, the
+// verdicts, the group PostFilter and the condition.
+func TestFailedGangShowsItsStory(t *testing.T) {
+	m := page(t, "infer", 200, 60)
+	m, _ = m.Update(press("down"))
+	m, _ = m.Update(press("down"))
+	got := ansi.Strip(m.View())
+	g := m.Cycle()
+	var placed []string
+	for _, mem := range g.Members[:2] {
+		if mem.Node == "" {
+			t.Fatalf("gang.rec: %s was not placed tentatively; the fixture changed", mem.Pod.Name)
+		}
+		placed = append(placed, mem.Pod.Name+" on "+mem.Node)
+	}
+	for _, want := range []string{
+		"gang, minCount 3",
+		"on " + g.Members[0].Node + ", reverted",
+		"saw " + placed[0] + " assumed",
+		"saw " + strings.Join(placed, ", ") + " assumed",
+		"fit nowhere: 0/2 nodes are available",
+		"minCount 3 was not met: 2 of the 3 member(s) tried fit",
+		"Reverted: " + strings.Join(placed, ", "),
+		"after infer-2",
+		"after infer-2            2 scheduled, 0 remaining → Unschedulable",
+		"PostFilter (group preemption): ",
+		"PodGroupInitiallyScheduled=False (Unschedulable)",
+		"infer-2 (its cycle 5",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the page does not say %q:\n%s", want, got)
+		}
+	}
+	if seq, ok := m.Selected(); !ok || seq != g.Members[2].Cycle {
+		t.Errorf("Selected() = %d, %v; want the third member's cycle %d", seq, ok, g.Members[2].Cycle)
+	}
+}
+
+// TestBoundGangSaysBound checks a gang that bound is not said to revert.
+func TestBoundGangSaysBound(t *testing.T) {
+	m := page(t, "train", 120, 40)
+	got := ansi.Strip(m.View())
+	for _, want := range []string{"bound: its 2 placed member(s) went to binding together", "bound to s", "PodGroupInitiallyScheduled=True"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the page does not say %q:\n%s", want, got)
+		}
+	}
+	for _, unwanted := range []string{"Reverted", "reverted", "minCount 2 was not met"} {
+		if strings.Contains(got, unwanted) {
+			t.Errorf("a bound gang's page says %q:\n%s", unwanted, got)
+		}
+	}
+}
+
+// memberRow is a row of the members table.
+var memberRow = regexp.MustCompile(`^[ ▸] infer-\d +\d `)
+
+// TestMembersWithoutTheirCycles draws a replay's page before the members'
+// cycles are read: the placements still show, the other cells are unknown.
+func TestMembersWithoutTheirCycles(t *testing.T) {
+	m := page(t, "infer", 80, 30)
+	m.Show(m.cycles, 0, func(int) *recorder.Cycle { return nil })
+	rows := 0
+	for _, l := range strings.Split(ansi.Strip(m.View()), "\n") {
+		if !memberRow.MatchString(l) {
+			continue
+		}
+		rows++
+		if strings.ContainsAny(l, "○✗") {
+			t.Errorf("without the member's cycle its row shows a filter verdict: %q", l)
+		}
+	}
+	if rows != 3 {
+		t.Errorf("%d member rows, want 3", rows)
+	}
+}
