@@ -38,7 +38,8 @@
 // words, over recorder/table's matrix; export_cycle.go: the TUI's X writes a cycle
 // as both); text.go words a cycle
 // for text output, pod_group_text.go a pod-group cycle (explain
-// --pod-group, and a member's cycle told through its group). otlp.go is the --otlp-endpoint and --otlp-timeout of sim, record and live:
+// --pod-group, and a member's cycle told through its group),
+// pod_group_documents.go the same in the Markdown and the HTML. otlp.go is the --otlp-endpoint and --otlp-timeout of sim, record and live:
 // a source that also sends each cycle as an OpenTelemetry trace
 // (recorder/export/otel); export.go sends a recording's cycles the same way.
 // deploy.go prints the in-cluster flight recorder's manifests, whose probes
