@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/schedscope/schedscope/engine/featuregates"
+	"github.com/schedscope/schedscope/recorder/export/otel/otlptest"
 )
 
 // gangRecording is the TUI's recording of engine/testdata/gang.yaml.
@@ -67,4 +68,50 @@ func TestPodGroupDocuments(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestPodGroupTraces: a pod-group cycle reaches the OTLP endpoint as a
+// SchedulePodGroup trace, sent while recording and when a recording is
+// exported.
+func TestPodGroupTraces(t *testing.T) {
+	t.Cleanup(func() { _ = featuregates.Reset() })
+	groupRoots := func(t *testing.T, spans []otlptest.Span) map[string]otlptest.Span {
+		t.Helper()
+		out := map[string]otlptest.Span{}
+		for _, r := range otlptest.Roots(spans) {
+			if r.Name == "SchedulePodGroup" {
+				out[r.Attrs["schedscope.pod_group.name"]] = r
+			}
+		}
+		return out
+	}
+	check := func(t *testing.T, roots map[string]otlptest.Span) {
+		t.Helper()
+		infer, train := roots["infer"], roots["train"]
+		if infer.Attrs["scheduler.result"] != "unschedulable" || infer.Attrs["schedscope.pod_group.min_count"] != "3" || !strings.Contains(infer.Attrs["schedscope.pod_group.reverted"], "infer-0@") {
+			t.Errorf("infer's SchedulePodGroup: %v", infer.Attrs)
+		}
+		if train.Attrs["scheduler.result"] != "scheduled" {
+			t.Errorf("train's SchedulePodGroup: %v", train.Attrs)
+		}
+	}
+	t.Run("record", func(t *testing.T) {
+		rcv := otlptest.Start(t)
+		rec, _ := recordWith(t, "-f", gangFixture, gangGates, "--otlp-endpoint", rcv.HTTP)
+		if len(rec.PodGroups) != 2 {
+			t.Fatalf("%d pod-group cycles recorded, want 2", len(rec.PodGroups))
+		}
+		check(t, groupRoots(t, rcv.Spans(t, len(rec.Cycles)+2)))
+	})
+	t.Run("export", func(t *testing.T) {
+		rcv := otlptest.Start(t)
+		out, errOut, code := run(t, "export", "--otlp", rcv.HTTP, gangRecording)
+		if code != 0 {
+			t.Fatalf("export: exit %d: %s", code, errOut)
+		}
+		if !strings.Contains(out, "otlp: sent 5 cycles and 2 pod-group cycle(s) as traces") {
+			t.Errorf("export said %q", out)
+		}
+		check(t, groupRoots(t, rcv.Spans(t, 7)))
+	})
 }
