@@ -659,6 +659,7 @@ func (m *Model) present(i int, decisive bool) {
 		note, _ = m.list.Mark(c.Seq)
 	}
 	m.view.SetMark(note)
+	m.view.SetGroup(m.groupTopic(c.Seq))
 	m.view.SetQueueMoves(queuephase.Moves(m.queueOf[c.Pod.Key()], c))
 }
 

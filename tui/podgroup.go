@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/input"
+	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/tui/pages/podgroup"
 )
 
@@ -123,6 +124,16 @@ func (m *Model) memberCycle(seq int) *recorder.Cycle {
 		return nil
 	}
 	return m.cycles[i]
+}
+
+// groupTopic is what the explain panel of cycle seq tells of its pod
+// group, "" when it was no member's cycle.
+func (m *Model) groupTopic(seq int) string {
+	g := recorder.GroupOf(m.grp.cycles, seq)
+	if g == nil {
+		return ""
+	}
+	return narrate.GroupTeaching(g, *g.Member(seq))
 }
 
 // groupHint is the key that opens the pod group of the cycle shown, in

@@ -47,14 +47,14 @@ func TestPodGroupPageFromAMembersCycle(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {200, 50}} {
 		m, _ := gangSession(t, size[0], size[1])
 		m.open(memberIndex(t, m, "infer-2"))
-		if !strings.Contains(screen(m), "a its pod group") {
+		if !strings.Contains(screen(m), "t its pod group") {
 			t.Errorf("%dx%d: a member's cycle does not offer its pod group in the help line:\n%s", size[0], size[1], screen(m))
 		}
-		m = keys(m, "a")
+		m = keys(m, "t")
 		got := screen(m)
 		for _, want := range []string{"pod-group cycle 2 · default/infer", "gang, minCount 3", "▸ infer-2", "fit nowhere"} {
 			if !strings.Contains(got, want) {
-				t.Errorf("%dx%d: after a the screen does not say %q:\n%s", size[0], size[1], want, got)
+				t.Errorf("%dx%d: after t the screen does not say %q:\n%s", size[0], size[1], want, got)
 			}
 		}
 		golden(t, fmt.Sprintf("podgroup-infer-%dx%d", size[0], size[1]), got)
@@ -64,7 +64,7 @@ func TestPodGroupPageFromAMembersCycle(t *testing.T) {
 		if c := m.view.Cycle(); m.top() != nil || c == nil || c.Pod.Name != "infer-1" {
 			t.Errorf("%dx%d: enter on infer-1 did not open its cycle:\n%s", size[0], size[1], screen(m))
 		}
-		m = keys(m, "a", "esc")
+		m = keys(m, "t", "esc")
 		if m.top() != nil || m.view.Cycle().Pod.Name != "infer-1" {
 			t.Errorf("%dx%d: esc did not leave the page for the cycle:\n%s", size[0], size[1], screen(m))
 		}
@@ -81,11 +81,11 @@ func TestGroupCommand(t *testing.T) {
 	if got := screen(m); m.top() != nil || !strings.Contains(got, `no pod-group cycle of "infre"`) || !strings.Contains(got, "infer") {
 		t.Errorf(":group infre should say there is none and suggest infer:\n%s", got)
 	}
-	// A session without pod groups: a says why there is none.
+	// A session without pod groups: t says why there is none.
 	m2 := newSession(t, loadRecording(t, "default"), nil, 80, 24)
-	m2 = keys(m2, "enter", "a")
+	m2 = keys(m2, "enter", "t")
 	if m2.top() != nil || !strings.Contains(screen(m2), "no pod-group cycle") {
-		t.Errorf("a in a session without pod groups:\n%s", screen(m2))
+		t.Errorf("t in a session without pod groups:\n%s", screen(m2))
 	}
 }
 
@@ -100,5 +100,21 @@ func TestCycleListMarksGroupMembers(t *testing.T) {
 	m = keys(m, "/", "text:group:infer", "enter")
 	if n := len(m.list.Rows()); n != 3 {
 		t.Errorf("/group:infer lists %d cycles, want infer's 3:\n%s", n, screen(m))
+	}
+}
+
+// TestExplainPanelTellsTheGroup: a member's cycle's explain panel tells the
+// member's story through its group and what a pod-group cycle is.
+func TestExplainPanelTellsTheGroup(t *testing.T) {
+	m, _ := gangSession(t, 80, 60)
+	m.open(memberIndex(t, m, "infer-1"))
+	if !strings.Contains(screen(m), "Explain ·") {
+		m = keys(m, "e")
+	}
+	got := strings.Join(strings.Fields(screen(m)), " ")
+	for _, want := range []string{"Pod group", "This pod is a member of default/infer (gang, minCount 3)", "but the group default/infer failed in pod-group cycle 2", "A gang binds only when at least minCount members were placed"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the explain panel does not say %q:\n%s", want, screen(m))
+		}
 	}
 }

@@ -47,6 +47,9 @@ type Model struct {
 	observed *recorder.Observed
 	// mark is the note the shown cycle is marked with, or "" (SetMark).
 	mark string
+	// group is what the explain panel tells of the cycle's pod group
+	// (SetGroup), "" for a pod in none.
+	group string
 	// titleH is how many lines the cycle header takes (1, or 2 when the
 	// cluster's binding does not fit beside it).
 	titleH int
@@ -193,6 +196,10 @@ func (v *Model) SetObserved(o *recorder.Observed) {
 	v.selectHost.SetObserved(o)
 	v.SetSize(v.w, v.h)
 }
+
+// SetGroup says what the explain panel tells of the cycle's pod group: the
+// member's story through it and what a pod-group cycle is; "" for none.
+func (v *Model) SetGroup(text string) { v.group = text }
 
 // SetMark shows the note the shown cycle is marked with in its header
 // ("" for none).

@@ -38,7 +38,7 @@ func (v *Model) explainWidth() int   { return layout.Clamp(v.w/4, 36, 56) }
 // plugin.
 func (v *Model) explainView(w, h int) string {
 	e := v.explain
-	e.SetTopic(explain.Topic{Phase: v.phase.String(), PhaseDoc: narrate.PhaseDoc(v.phase.String()), Plugin: v.selectedPlugin()})
+	e.SetTopic(explain.Topic{Phase: v.phase.String(), PhaseDoc: narrate.PhaseDoc(v.phase.String()), Plugin: v.selectedPlugin(), Group: v.group})
 	e.SetSize(w, h)
 	return e.View()
 }

@@ -41,6 +41,8 @@ type Model struct {
 	member func(seq int) *recorder.Cycle
 	// cursor is the selected member; scroll the first line shown.
 	cursor, scroll int
+	// explain shows what a pod-group cycle is under the outcome.
+	explain bool
 	w, h           int
 }
 
@@ -136,6 +138,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.scroll = 0
 	case key.Matches(k, m.Keys.Bottom):
 		m.scroll = len(m.lines())
+	case key.Matches(k, m.Keys.Explain):
+		m.explain = !m.explain
+		m.scroll = 0
 	case key.Matches(k, m.Keys.Prev):
 		if m.at > 0 {
 			m.Show(m.cycles, m.at-1, nil)
@@ -188,6 +193,10 @@ func (m Model) headLines() []string {
 	}
 	if msg := strings.TrimSpace(g.Outcome.Message); msg != "" {
 		lines = append(lines, indented(`"`+msg+`"`, w)...)
+	}
+	if m.explain {
+		lines = append(lines, "", st.Title.Render("What a pod-group cycle is"))
+		lines = append(lines, indented(narrate.PodGroupCycleDoc, w)...)
 	}
 	return append(lines, "")
 }

@@ -185,3 +185,23 @@ func TestMembersWithoutTheirCycles(t *testing.T) {
 		t.Errorf("%d member rows, want 3", rows)
 	}
 }
+
+// TestExplainTeachesGangs: e shows what a pod-group cycle is (minCount,
+// tentative placements reverted, the backoff retries) and hides it again.
+func TestExplainTeachesGangs(t *testing.T) {
+	m := page(t, "infer", 80, 60)
+	if strings.Contains(ansi.Strip(m.View()), "What a pod-group cycle is") {
+		t.Fatal("the teaching shows before e")
+	}
+	m, _ = m.Update(press("e"))
+	got := strings.Join(strings.Fields(ansi.Strip(m.View())), " ")
+	for _, want := range []string{"What a pod-group cycle is", "tentative placement", "minCount", "every tentative placement is reverted and no member is bound", "backoff timer, not into the unschedulable pool"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("after e the page does not say %q:\n%s", want, got)
+		}
+	}
+	m, _ = m.Update(press("e"))
+	if strings.Contains(ansi.Strip(m.View()), "What a pod-group cycle is") {
+		t.Error("e does not hide the teaching again")
+	}
+}
