@@ -43,7 +43,7 @@ type Model struct {
 	cursor, scroll int
 	// explain shows what a pod-group cycle is under the outcome.
 	explain bool
-	w, h           int
+	w, h    int
 }
 
 // New returns an empty page.
