@@ -1035,7 +1035,7 @@ func (m Model) helpSections() []helpscreen.Section {
 	bottom.SetHelp("G", "last")
 	sections := []helpscreen.Section{
 		{Title: "Moving", Keys: []key.Binding{l.Up, l.Down, top, bottom, l.PageUp, l.PageDown}},
-		{Title: "Cycles", Keys: []key.Binding{l.Open, l.NextFailure, l.PrevFailure, l.Pods}},
+		{Title: "Cycles", Keys: []key.Binding{l.Open, l.NextFailure, l.PrevFailure, l.Pods, podgroup.OpenKey()}},
 	}
 	engine := helpscreen.Section{Title: "Engine", Keys: []key.Binding{g.Pause, g.Step, g.Breakpoints}}
 	switch {
