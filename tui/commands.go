@@ -164,7 +164,7 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 	case "fixtures", "fixture", "fx":
 		m.openFixtures()
 	case "group", "pg", "podgroup":
-		m.openGroup(arg)
+		return m, m.openGroup(arg)
 	case "marked", "marks":
 		// The marked cycles, as the filter finds them.
 		m.setFocus(focusList)

@@ -446,6 +446,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case cycleOpenedMsg:
 		m.opened(msg)
 		return m, nil
+	case groupMembersMsg:
+		m.membersRead(msg)
+		return m, nil
 	case usageReadMsg:
 		m.usageFor = -1
 		u := msg.usage
@@ -771,8 +774,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Export):
 		return m, m.exportCycle()
 	case key.Matches(msg, podgroup.OpenKey()):
-		m.openGroupOfShown()
-		return m, nil
+		return m, m.openGroupOfShown()
 	}
 	if what := k.engineKey(msg); what != "" {
 		// The controls are off (and out of the help): say why instead of

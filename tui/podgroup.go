@@ -11,6 +11,7 @@ import (
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/input"
 	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/recorder/source"
 	"github.com/schedscope/schedscope/tui/pages/podgroup"
 )
 
@@ -19,6 +20,10 @@ import (
 type groupState struct {
 	cycles []*recorder.PodGroupCycle
 	page   *podgroup.Model
+	// members are the members' own cycles the page shows, by number: those
+	// the session held when it opened, and those a replay read for it
+	// since (readMembers), at most maxOpenCycles.
+	members map[int]*recorder.Cycle
 }
 
 var (
@@ -52,7 +57,7 @@ func (m *Model) shownSeq() int {
 
 // openGroupOfShown opens the pod-group page on the group cycle the cycle
 // shown was a member's cycle of.
-func (m *Model) openGroupOfShown() {
+func (m *Model) openGroupOfShown() tea.Cmd {
 	seq := m.shownSeq()
 	g := recorder.GroupOf(m.grp.cycles, seq)
 	if g == nil {
@@ -61,19 +66,18 @@ func (m *Model) openGroupOfShown() {
 		} else {
 			m.say("cycle %d was not a pod group member's cycle; :group NAME opens a group", seq)
 		}
-		return
+		return nil
 	}
-	m.showGroup(g, seq)
+	return m.showGroup(g, seq)
 }
 
 // openGroup opens the pod-group page on the last pod-group cycle of the
 // group name names (namespace/name or name); with no name, on the group
 // of the cycle shown.
-func (m *Model) openGroup(name string) {
+func (m *Model) openGroup(name string) tea.Cmd {
 	name = strings.TrimPrefix(strings.TrimPrefix(name, "pg/"), "podgroup/")
 	if name == "" {
-		m.openGroupOfShown()
-		return
+		return m.openGroupOfShown()
 	}
 	var last *recorder.PodGroupCycle
 	var names []string
@@ -87,33 +91,88 @@ func (m *Model) openGroup(name string) {
 	}
 	switch {
 	case last != nil:
-		m.showGroup(last, 0)
+		return m.showGroup(last, 0)
 	case len(names) == 0:
 		m.say("no pod-group cycle in this session (pod groups need --feature-gates=GenericWorkload=true, and a gang waits until minCount members exist)")
 	default:
 		m.say("no pod-group cycle of %q%s; the groups are %s", name, input.DidYouMean(name, names), strings.Join(names, ", "))
 	}
+	return nil
 }
 
 // showGroup shows pod-group cycle g among its group's cycles, the member
-// whose cycle is seq selected.
-func (m *Model) showGroup(g *recorder.PodGroupCycle, seq int) {
+// whose cycle is seq selected; in a replay, it reads the members' cycles
+// the session does not hold.
+func (m *Model) showGroup(g *recorder.PodGroupCycle, seq int) tea.Cmd {
 	var same []*recorder.PodGroupCycle
 	at := 0
+	members := map[int]*recorder.Cycle{}
+	var unread []recorder.CycleEntry
 	for _, x := range m.grp.cycles {
-		if x.Group == g.Group {
-			if x == g {
-				at = len(same)
+		if x.Group != g.Group {
+			continue
+		}
+		if x == g {
+			at = len(same)
+		}
+		same = append(same, x)
+		for _, mem := range x.Members {
+			if c := m.memberCycle(mem.Cycle); c != nil {
+				members[mem.Cycle] = c
+			} else if i, ok := m.list.IndexOf(mem.Cycle); ok && mem.Cycle != 0 && len(members)+len(unread) < maxOpenCycles {
+				unread = append(unread, m.list.Entry(i))
 			}
-			same = append(same, x)
 		}
 	}
+	m.grp.members = members
 	p := podgroup.New(m.st)
 	p.SetSize(m.w, m.bodyHeight())
-	p.Show(same, at, m.memberCycle)
+	p.Show(same, at, func(seq int) *recorder.Cycle { return members[seq] })
 	p.Select(seq)
 	m.grp.page = &p
 	m.push(podGroupLayer{})
+	return readMembers(m.opts.Recording, unread)
+}
+
+// groupMembersMsg brings the members' cycles readMembers read.
+type groupMembersMsg struct {
+	cycles []*recorder.Cycle
+	err    error
+}
+
+// readMembers reads a replay's cycles of entries in a Cmd, for the
+// pod-group page's members × nodes; nil when there is nothing to read.
+func readMembers(r source.Recording, entries []recorder.CycleEntry) tea.Cmd {
+	if r == nil || len(entries) == 0 {
+		return nil
+	}
+	return func() tea.Msg {
+		var msg groupMembersMsg
+		for _, e := range entries {
+			c, err := r.Open(e)
+			if c != nil {
+				msg.cycles = append(msg.cycles, c)
+			}
+			if err != nil && msg.err == nil {
+				msg.err = err
+			}
+		}
+		return msg
+	}
+}
+
+// membersRead gives the page the members' cycles a replay read for it.
+func (m *Model) membersRead(msg groupMembersMsg) {
+	if msg.err != nil {
+		m.problem(msg.err.Error())
+	}
+	if m.grp.members == nil {
+		return
+	}
+	for _, c := range msg.cycles {
+		c = m.printable.event(source.Event{Cycle: c}).Cycle
+		m.grp.members[c.Seq] = c
+	}
 }
 
 // memberCycle is the cycle numbered seq when the session holds it (a

@@ -2,10 +2,12 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/source"
@@ -115,6 +117,30 @@ func TestExplainPanelTellsTheGroup(t *testing.T) {
 	for _, want := range []string{"Pod group", "This pod is a member of default/infer (gang, minCount 3)", "but the group default/infer failed in pod-group cycle 2", "A gang binds only when at least minCount members were placed"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the explain panel does not say %q:\n%s", want, screen(m))
+		}
+	}
+}
+
+// TestIndexedReplayReadsTheMembers: a replay read through an index holds
+// few cycles; the pod-group page reads its members' to draw what each
+// member's filters made of each node, as a whole replay draws it.
+func TestIndexedReplayReadsTheMembers(t *testing.T) {
+	rec := loadRecording(t, "gang")
+	m, f := indexedSession(t, rec.Cycles, &rec.Header, 80, 24)
+	var evs []source.Event
+	for _, g := range rec.PodGroups {
+		evs = append(evs, source.Event{PodGroup: g})
+	}
+	m = settle(m, eventsMsg{events: evs})
+	m = settleKeys(m, ":", "text:group infer", "enter")
+	whole, _ := gangSession(t, 80, 24)
+	whole = keys(whole, ":", "text:group infer", "enter")
+	if diff := cmp.Diff(body(screen(whole)), body(screen(m))); diff != "" {
+		t.Errorf("the indexed replay's page differs from the whole replay's (-whole +indexed):\n%s", diff)
+	}
+	for _, seq := range []int{3, 4, 5} {
+		if !slices.Contains(f.opened, seq) {
+			t.Errorf("member cycle %d was not read (read: %v)", seq, f.opened)
 		}
 	}
 }
