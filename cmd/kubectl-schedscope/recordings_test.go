@@ -38,7 +38,12 @@ func outline(rec *recorder.Recording) []string {
 		profiles = append(profiles, p.SchedulerName)
 	}
 	out := []string{fmt.Sprintf("kube-scheduler %s, profiles %v", rec.Header.KubernetesVersion, profiles)}
-	for _, c := range rec.Cycles {
+	// By number: the order cycles are written in is not a decision (a
+	// gang's bound members are written as their bindings end, in either
+	// order).
+	cycles := slices.Clone(rec.Cycles)
+	slices.SortStableFunc(cycles, func(a, b *recorder.Cycle) int { return a.Seq - b.Seq })
+	for _, c := range cycles {
 		// Which node of a tie is picked is random, in the scheduler as
 		// here: a tie is outlined by its nodes, in name order.
 		tie := c.Selection != nil && c.Selection.Rule == recorder.RuleTie
