@@ -205,3 +205,48 @@ func TestExplainTeachesGangs(t *testing.T) {
 		t.Error("e does not hide the teaching again")
 	}
 }
+
+// TestTinySizes: the page draws at any size without failing, every line
+// within its width once the root boxes it.
+func TestTinySizes(t *testing.T) {
+	for _, size := range [][2]int{{1, 1}, {5, 3}, {12, 4}, {30, 8}} {
+		m := page(t, "infer", size[0], size[1])
+		for _, k := range []string{"down", "down", "down", "pgdown", "e", "[", "]"} {
+			m, _ = m.Update(press(k))
+		}
+		if got := strings.Split(m.View(), "\n"); len(got) > size[1] {
+			t.Errorf("%dx%d: %d lines", size[0], size[1], len(got))
+		}
+	}
+	var empty Model
+	if empty.View() != "" || empty.Crumb() != "pod group" {
+		t.Errorf("a page never shown: view %q, crumb %q", empty.View(), empty.Crumb())
+	}
+}
+
+// TestTries: [ and ] go through the group's pod-group cycles (its retries
+// on the backoff timer), the position saying which.
+func TestTries(t *testing.T) {
+	rec := recordings.Load(t, "gang.rec")
+	first, again := *rec.PodGroups[1], *rec.PodGroups[1]
+	again.Seq = 3
+	st := theme.New(true)
+	m := New(&st)
+	m.SetSize(80, 20)
+	m.Show([]*recorder.PodGroupCycle{&first, &again}, 1, nil)
+	if m.Cycle().Seq != 3 || m.Position() != "2/2" || !strings.Contains(m.Crumb(), "group cycle 3") {
+		t.Fatalf("shows %d at %s (%s), want the last try", m.Cycle().Seq, m.Position(), m.Crumb())
+	}
+	m, _ = m.Update(press("["))
+	if m.Cycle().Seq != 2 || m.Position() != "1/2" {
+		t.Errorf("[ shows %d at %s, want the first try", m.Cycle().Seq, m.Position())
+	}
+	m, _ = m.Update(press("["))
+	if m.Cycle().Seq != 2 {
+		t.Errorf("[ on the first try moved to %d", m.Cycle().Seq)
+	}
+	m, _ = m.Update(press("]"))
+	if m.Cycle().Seq != 3 {
+		t.Errorf("] shows %d, want 3", m.Cycle().Seq)
+	}
+}
