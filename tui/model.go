@@ -1085,12 +1085,26 @@ func (m Model) shownCycle() *recorder.Cycle {
 	return nil
 }
 
-// here is what the what-if page acts on: the cycle shown, and the cycle
-// view when that cycle is open in it.
+// here is what the what-if page acts on: the cycle shown and, when that
+// cycle is open in the cycle view, what is selected there.
 func (m *Model) here() whatif.Here {
 	h := whatif.Here{Cycle: m.shownCycle()}
-	if m.focus == focusCycle {
-		h.View = &m.view
+	v := &m.view
+	if m.focus != focusCycle || h.Cycle == nil || v.Cycle() != h.Cycle {
+		return h
+	}
+	h.Node, h.HasNode = v.Selected()
+	if h.HasNode {
+		h.Usage = v.NodeUsage()
+	}
+	switch v.Phase() {
+	case cyclepage.Filter:
+		h.Plugin, h.Point = v.SelectedPlugin(), "filter"
+	case cyclepage.Score, cyclepage.Normalize, cyclepage.Weighted:
+		h.Plugin, h.Point = v.SelectedPlugin(), "score"
+		if s := h.Cycle.Score; s != nil && v.Column() < len(s.Plugins) {
+			h.Weight = s.Plugins[v.Column()].Weight
+		}
 	}
 	return h
 }

@@ -29,7 +29,6 @@ import (
 	"github.com/schedscope/schedscope/tui/components/problems"
 	"github.com/schedscope/schedscope/tui/components/prompt"
 	"github.com/schedscope/schedscope/tui/layout"
-	"github.com/schedscope/schedscope/tui/pages/cyclepage"
 	"github.com/schedscope/schedscope/tui/theme"
 )
 
@@ -120,12 +119,22 @@ func label(seq, n int) string {
 	return fmt.Sprintf("%d'%d", seq, n)
 }
 
-// Here is what the screen shows when w or S is pressed: the cycle the
-// keys act on, and the cycle view when that cycle is open in it (its
-// selected node, plugin and phase make the menu's defaults).
+// Here is what the screen shows when w, S or y is pressed: the cycle the
+// keys act on and, when that cycle is open in the cycle view, what is
+// selected there (the menu's defaults). It is plain data the root fills
+// from the cycle view: a page does not reach into another page.
 type Here struct {
 	Cycle *recorder.Cycle
-	View  *cyclepage.Model
+	// Node is the index of the node selected in a node phase or the node
+	// detail, when HasNode; Usage what the shown cycle's nodes held.
+	Node    int
+	HasNode bool
+	Usage   *recorder.Usage
+	// Plugin is the plugin column selected and Point its extension point
+	// ("filter" or "score"), "" outside the Filter and Score phases;
+	// Weight is the score plugin's weight.
+	Plugin, Point string
+	Weight        int64
 }
 
 // target is what the menu acts on: the cycle shown when it opened, and
@@ -175,29 +184,17 @@ func (p Model) targetAt(h Here) (target, bool) {
 	if r := p.runs.of(c); r != nil {
 		t.seq, t.base, t.prev = r.res.Seq, r.changes, r
 	}
-	v := h.View
-	if v == nil || v.Cycle() != c {
-		return t, true
-	}
-	if node, ok := v.Selected(); ok {
-		t.node = c.NodeName(node)
+	if h.HasNode {
+		t.node = c.NodeName(h.Node)
 		// As the node detail has it: a replay reads the node use for the
 		// shown cycle, not every cycle before it (some may be unread).
-		if usage := v.NodeUsage(); usage != nil {
-			if u, ok := usage.Node(t.node); ok {
+		if h.Usage != nil {
+			if u, ok := h.Usage.Node(t.node); ok {
 				t.pods = u.Pods
 			}
 		}
 	}
-	switch v.Phase() {
-	case cyclepage.Filter:
-		t.plugin, t.point = v.SelectedPlugin(), "filter"
-	case cyclepage.Score, cyclepage.Normalize, cyclepage.Weighted:
-		t.plugin, t.point = v.SelectedPlugin(), "score"
-		if s := c.Score; s != nil && v.Column() < len(s.Plugins) {
-			t.weight = s.Plugins[v.Column()].Weight
-		}
-	}
+	t.plugin, t.point, t.weight = h.Plugin, h.Point, h.Weight
 	return t, true
 }
 
