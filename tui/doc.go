@@ -22,8 +22,9 @@
 //     demand and keeps a bounded window of them.
 //   - Layers. layers.go: the screens over the panes (the "?" screen, the
 //     problems, the nodes, the pods, the breakpoints form, the fixtures
-//     list), a stack whose top takes the keys, and the shape of the
-//     components they adapt.
+//     list), each holding its own component; a stack whose top takes the
+//     keys, a shelf where closed ones wait to open again as they were, and
+//     the shape of the components they adapt.
 //   - Modes. podsmode.go: the Pods view's layer and its stories' cycles
 //     (esc goes back to the story). observed.go: the
 //     live bindings collected. The what-if page is pages/whatif; the root

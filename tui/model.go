@@ -18,8 +18,6 @@ import (
 	"github.com/schedscope/schedscope/tui/components/explain"
 	"github.com/schedscope/schedscope/tui/components/helpscreen"
 	"github.com/schedscope/schedscope/tui/components/nodephase"
-	"github.com/schedscope/schedscope/tui/components/nodes"
-	"github.com/schedscope/schedscope/tui/components/pager"
 	"github.com/schedscope/schedscope/tui/components/pods"
 	"github.com/schedscope/schedscope/tui/components/problems"
 	"github.com/schedscope/schedscope/tui/components/prompt"
@@ -90,21 +88,17 @@ type Model struct {
 	prompt prompt.Model
 	// promptFor is what the prompt is open for.
 	promptFor promptMode
-	bp        *breakpoints.Model
-	problems  problems.Model
-	// helpScreen is the "?" screen.
-	helpScreen helpscreen.Model
-	pods       pods.Model
 	// fromStory says the cycle view shows a cycle opened from a pod's
-	// story in the Pods view: esc goes back to the story.
+	// story in the Pods view: esc goes back to the story (on the shelf).
 	fromStory bool
 	wi        whatif.Model
 	// printable cleans every event before the model keeps anything from it.
 	printable *sanitizer
 
 	focus focus
-	// layers are the screens over the panes, the top one shown (layers.go).
-	layers []layer
+	// layers are the screens over the panes, the top one shown; shelf
+	// the closed ones, to open again as they were left (layers.go).
+	layers, shelf []layer
 	// firstRun shows the first-run hint over the bottom of the body until a
 	// key is pressed (Options.FirstRun).
 	firstRun bool
@@ -115,11 +109,6 @@ type Model struct {
 	// laid out.
 	lesson     *lessonState
 	lessonRows int
-	nodes      nodes.Model
-	// fixtures pages the list :fixtures shows.
-	fixtures pager.Model
-	// nodesOf is the index of the cycle the nodes view shows.
-	nodesOf int
 
 	header *recorder.Header
 	// cycles holds the listed cycles by index, aligned with the list's
@@ -195,11 +184,6 @@ func New(opts Options) Model {
 		list:       cyclelist.New(&st),
 		view:       cyclepage.New(&st),
 		prompt:     prompt.New(&st),
-		problems:   problems.New(&st),
-		helpScreen: helpscreen.New(&st),
-		pods:       pods.New(&st),
-		nodes:      nodes.New(&st),
-		fixtures:   pager.New(),
 		wi:         whatif.New(opts.WhatIf, &st, whatif.Options{Why: opts.NoWhatIf, Clean: printable}),
 
 		printable: newSanitizer(),
@@ -256,12 +240,7 @@ func (m *Model) problem(text string) {
 // open: a problem that arrives while it is open is listed at once (the
 // status bar counted it while the view still said nothing went wrong).
 func (m *Model) refreshProblems() {
-	for _, l := range m.layers {
-		if _, ok := l.(problemsLayer); ok {
-			m.problems.SetNotes(m.notes)
-			return
-		}
-	}
+	change(m, func(l *problemsLayer) { l.p.SetNotes(m.notes) })
 }
 
 // say answers the user in the status bar, and logs the answer for the
@@ -332,10 +311,10 @@ func (m *Model) layout() {
 	}
 	m.help.SetWidth(m.w)
 	m.prompt.SetWidth(m.w)
-	m.problems.SetSize(m.w, bh)
-	m.pods.SetSize(m.w, bh)
-	m.nodes.SetSize(m.w, bh)
-	m.fixtures.SetHeight(max(bh-2, 1))
+	m.layers = slices.Clone(m.layers)
+	for i, l := range m.layers {
+		m.layers[i] = l.resize(m.w, bh)
+	}
 	m.wi.SetSize(m.w, bh)
 }
 
@@ -500,7 +479,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	// Anything else (cursor blinks) goes to the active input.
 	var cmd tea.Cmd
 	switch {
-	case m.bp != nil:
+	case m.top() != nil && m.top().whole():
 		cmd = m.toLayer(msg)
 	case m.prompt.Active():
 		m.prompt, cmd = m.prompt.Update(msg)
@@ -708,9 +687,6 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
-	if m.bp != nil {
-		return m, m.toLayer(msg) // a form: every key is its own
-	}
 	if m.prompt.Active() {
 		return m.handlePrompt(msg)
 	}
@@ -756,9 +732,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.StepPhase):
 		return m, m.stepPhase()
 	case key.Matches(msg, k.Breakpoints):
-		f := breakpoints.New(m.st, breakpoints.Values(m.breakpoints))
-		m.bp = &f
-		m.push(formLayer{})
+		m.push(formLayer{breakpoints.New(m.st, breakpoints.Values(m.breakpoints))})
 		return m, nil
 	case key.Matches(msg, k.Mark):
 		return m, m.startMark()
@@ -858,14 +832,15 @@ func (m *Model) setPromptValue(mode promptMode, v string) {
 	case promptNodeFilter:
 		m.view.SetNodeFilter(v)
 	case promptPodFilter:
-		m.pods.SetFilter(v)
+		change(m, func(l *podsLayer) { l.p.SetFilter(v) })
 	}
 }
 
 // openProblems shows the problems view over the panes.
 func (m *Model) openProblems() {
-	m.problems.SetNotes(m.notes)
-	m.push(problemsLayer{})
+	l := reopen(m, problemsLayer{p: problems.New(m.st)})
+	l.p.SetNotes(m.notes)
+	m.push(l)
 }
 
 func (m *Model) handleClick(mouse tea.Mouse) {
@@ -991,8 +966,8 @@ func (m Model) titleLine() string {
 	if m.list.Filter() != "" {
 		crumb += " /" + m.list.Filter()
 	}
-	if m.fromStory {
-		crumb = m.pods.Crumb()
+	if l, ok := shelved[podsLayer](&m); ok && m.fromStory {
+		crumb = l.p.Crumb()
 	}
 	if m.focus == focusCycle && m.view.Pending() && m.list.Selected() >= 0 {
 		crumb += fmt.Sprintf(" › cycle %d", m.list.Entry(m.list.Selected()).Seq)
@@ -1007,9 +982,7 @@ func (m Model) titleLine() string {
 	}
 	right := m.list.Position()
 	if l := m.top(); l != nil {
-		if c, p := l.crumb(&m); c != "" {
-			crumb, right = c, p
-		}
+		crumb, right = l.crumb(&m, crumb, right)
 	}
 	left += "  " + crumb
 	return layout.Fit(left, m.w-len(right)-1) + " " + right
@@ -1060,17 +1033,9 @@ func (m Model) helpSections() []helpscreen.Section {
 
 // openHelp shows the "?" screen from its top.
 func (m *Model) openHelp() {
-	m.push(helpLayer{})
-	m.helpScreen.Top()
-}
-
-// helpScreenNow is the "?" screen as of now: its sections say what the
-// session's state allows (the engine keys end with the run).
-func (m Model) helpScreenNow() helpscreen.Model {
-	hs := m.helpScreen
-	hs.SetSections(m.helpSections())
-	hs.SetSize(m.w, m.bodyHeight())
-	return hs
+	l := reopen(m, helpLayer{hs: helpscreen.New(m.st)})
+	l.hs.Top()
+	m.push(l)
 }
 
 // shownCycle is the cycle the keys act on: the open one, or the one selected
