@@ -332,11 +332,11 @@ func (l formLayer) update(m *Model, msg tea.Msg) (layer, bool, tea.Cmd) {
 func (l formLayer) view(m *Model) string {
 	return strings.Join(append([]string{""}, indent(layout.SplitLines(l.f.View()), "  ")...), "\n")
 }
-func (l formLayer) keys(m *Model) help.KeyMap                    { return l.f.Keys }
+func (l formLayer) keys(m *Model) help.KeyMap                  { return l.f.Keys }
 func (formLayer) crumb(m *Model, c, p string) (string, string) { return c, p }
-func (formLayer) close(m *Model) key.Binding                     { return key.NewBinding() }
-func (l formLayer) resize(w, h int) layer                        { return l }
-func (formLayer) whole() bool                                    { return true }
+func (formLayer) close(m *Model) key.Binding                   { return key.NewBinding() }
+func (l formLayer) resize(w, h int) layer                      { return l }
+func (formLayer) whole() bool                                  { return true }
 
 // fixturesLayer lists the embedded fixtures and what each teaches (the
 // session cannot switch fixture: the list says how to open one).

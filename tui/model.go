@@ -177,14 +177,14 @@ func (m Model) quit() (tea.Model, tea.Cmd) {
 func New(opts Options) Model {
 	st := theme.New(theme.NoColorRequested())
 	m := Model{
-		opts:       opts,
-		st:         &st,
-		Keys:       DefaultKeyMap(),
-		help:       help.New(),
-		list:       cyclelist.New(&st),
-		view:       cyclepage.New(&st),
-		prompt:     prompt.New(&st),
-		wi:         whatif.New(opts.WhatIf, &st, whatif.Options{Why: opts.NoWhatIf, Clean: printable}),
+		opts:   opts,
+		st:     &st,
+		Keys:   DefaultKeyMap(),
+		help:   help.New(),
+		list:   cyclelist.New(&st),
+		view:   cyclepage.New(&st),
+		prompt: prompt.New(&st),
+		wi:     whatif.New(opts.WhatIf, &st, whatif.Options{Why: opts.NoWhatIf, Clean: printable}),
 
 		printable: newSanitizer(),
 
