@@ -27,8 +27,9 @@
 //     the shape of the components they adapt.
 //   - Modes. podsmode.go: the Pods view's layer and its stories' cycles
 //     (esc goes back to the story). observed.go: the
-//     live bindings collected. The what-if page is pages/whatif; the root
-//     routes to it and does what it asks (model.go: toWhatIf, takeOut).
+//     live bindings collected. whatif.go: the what-if page (pages/whatif)
+//     on the stack: what the root hands it (here), what it does for it
+//     (takeOut), and the layer its screens are shown in.
 //   - Shared pieces. statusbar.go: the status line (a message too long
 //     for it takes a line or two above it while it shows). firstrun.go: the
 //     first-run hint over the list (not over a lesson). marks.go: m marks a cycle with a note

@@ -173,7 +173,11 @@ func (m *Model) layerKey(msg tea.KeyPressMsg) tea.Cmd {
 // toLayer hands msg to the top layer, and takes it off when it is done.
 func (m *Model) toLayer(msg tea.Msg) tea.Cmd {
 	n := len(m.layers) - 1
-	next, closed, cmd := m.layers[n].update(m, msg)
+	l := m.layers[n]
+	next, closed, cmd := l.update(m, msg)
+	if n >= len(m.layers) || !sameKind(m.layers[n], l) {
+		return cmd // it took itself off (the what-if page's screen closed)
+	}
 	m.layers = slices.Clone(m.layers)
 	m.layers[n] = next
 	if closed {

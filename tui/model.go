@@ -456,14 +456,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
 	case tea.MouseClickMsg:
-		if !m.wi.Active() { // a what-if screen is over the panes
-			m.handleClick(msg.Mouse())
-		}
+		m.handleClick(msg.Mouse())
 		return m, nil
 	case tea.MouseWheelMsg:
-		if m.wi.Active() {
-			return m, m.toWhatIf(msg)
-		}
 		mouse := msg.Mouse()
 		if m.top() != nil {
 			return m, m.toLayer(msg)
@@ -693,9 +688,6 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if m.top() != nil {
 		return m, m.layerKey(msg)
 	}
-	if m.wi.Active() {
-		return m, m.toWhatIf(msg)
-	}
 	if m.wi.Opens(msg) {
 		var cmd tea.Cmd
 		m.wi, cmd = m.wi.Start(msg, m.here())
@@ -870,9 +862,6 @@ func (m *Model) handleClick(mouse tea.Mouse) {
 
 // helpKeys is the key map whose help the bottom line shows.
 func (m Model) helpKeys() help.KeyMap {
-	if k := m.wi.HelpKeys(); k != nil {
-		return k
-	}
 	if l := m.top(); l != nil {
 		return l.keys(&m)
 	}
@@ -907,21 +896,9 @@ func (m Model) Render() string {
 	switch {
 	case m.top() != nil:
 		body = layout.Box(layout.SplitLines(m.top().view(&m)), m.w, bh)
-	case m.wi.FullScreen():
-		body = layout.Box(layout.SplitLines(m.wi.View()), m.w, bh)
 	default:
-		switch {
-		case m.wide():
-			left := layout.SplitLines(m.list.View())
-			right := layout.SplitLines(m.view.View())
-			sep := m.st.Border.Render("│")
-			body = layout.SideBySide(layout.Box(left, m.listWidth(), ph), layout.Box(right, m.w-m.listWidth()-1, ph), sep)
-		case m.focus == focusCycle:
-			body = layout.Box(layout.SplitLines(m.view.View()), m.w, ph)
-		default:
-			body = layout.Box(layout.SplitLines(m.list.View()), m.w, ph)
-		}
-		if m.lessonRows > 0 && !m.wi.Active() {
+		body = m.panes(ph)
+		if m.lessonRows > 0 {
 			// A long message's lines cover the body's last lines (below):
 			// the panes', not the lesson's.
 			cover := min(len(status)-1, len(body))
@@ -930,7 +907,6 @@ func (m Model) Render() string {
 		}
 		body = layout.Box(body, m.w, bh)
 	}
-	body = m.wi.Overlay(body)
 	if m.firstRun {
 		body = m.firstRunOverlay(body)
 	}
@@ -948,6 +924,21 @@ func (m Model) Render() string {
 	lines = append(lines, status...)
 	lines = append(lines, bottom...)
 	return strings.Join(layout.Box(lines, m.w, m.h), "\n")
+}
+
+// panes draws the cycle list and the cycle view, h lines high: side by
+// side on a wide screen, else the one with the keys.
+func (m Model) panes(h int) []string {
+	switch {
+	case m.wide():
+		left := layout.SplitLines(m.list.View())
+		right := layout.SplitLines(m.view.View())
+		sep := m.st.Border.Render("│")
+		return layout.SideBySide(layout.Box(left, m.listWidth(), h), layout.Box(right, m.w-m.listWidth()-1, h), sep)
+	case m.focus == focusCycle:
+		return layout.Box(layout.SplitLines(m.view.View()), m.w, h)
+	}
+	return layout.Box(layout.SplitLines(m.list.View()), m.w, h)
 }
 
 func indent(lines []string, pre string) []string {
@@ -976,9 +967,6 @@ func (m Model) titleLine() string {
 		if node, ok := m.view.DetailNode(); ok {
 			crumb += " › node " + node
 		}
-	}
-	if wi := m.wi.Crumb(); wi != "" {
-		crumb += " › " + wi
 	}
 	right := m.list.Position()
 	if l := m.top(); l != nil {
@@ -1048,62 +1036,6 @@ func (m Model) shownCycle() *recorder.Cycle {
 		return m.cycles[i]
 	}
 	return nil
-}
-
-// here is what the what-if page acts on: the cycle shown and, when that
-// cycle is open in the cycle view, what is selected there.
-func (m *Model) here() whatif.Here {
-	h := whatif.Here{Cycle: m.shownCycle()}
-	v := &m.view
-	if m.focus != focusCycle || h.Cycle == nil || v.Cycle() != h.Cycle {
-		return h
-	}
-	h.Node, h.HasNode = v.Selected()
-	if h.HasNode {
-		h.Usage = v.NodeUsage()
-	}
-	switch v.Phase() {
-	case cyclepage.Filter:
-		h.Plugin, h.Point = v.SelectedPlugin(), "filter"
-	case cyclepage.Score, cyclepage.Normalize, cyclepage.Weighted:
-		h.Plugin, h.Point = v.SelectedPlugin(), "score"
-		if s := h.Cycle.Score; s != nil && v.Column() < len(s.Plugins) {
-			h.Weight = s.Plugins[v.Column()].Weight
-		}
-	}
-	return h
-}
-
-// toWhatIf hands msg to the what-if page and does what it asks.
-func (m *Model) toWhatIf(msg tea.Msg) tea.Cmd {
-	var cmd tea.Cmd
-	m.wi, cmd = m.wi.Update(msg)
-	m.takeOut()
-	return cmd
-}
-
-// takeOut does what the what-if page asked of the session: a message, a
-// re-run listed beside the cycle it changed, a cycle opened (then the
-// menu on it).
-func (m *Model) takeOut() {
-	var out whatif.Out
-	m.wi, out = m.wi.TakeOut()
-	if out.Say != "" {
-		m.say("%s", out.Say)
-	}
-	if a := out.Added; a != nil {
-		at := slices.Index(m.cycles, a.Orig)
-		m.cycles = append(m.cycles, a.Cycle)
-		m.list.AppendAfter(a.Cycle, at, a.Label, a.What)
-	}
-	if c := out.Open; c != nil {
-		if i := slices.Index(m.cycles, c); i >= 0 {
-			m.open(i)
-		}
-		if out.ThenMenu {
-			m.wi = m.wi.Menu(m.here())
-		}
-	}
 }
 
 // gatesNote names the feature gates a run had other than their defaults,
