@@ -49,8 +49,11 @@
 //     plugin the explain panel talks about (plugin.go), the phases, what ran
 //     and the phase bar (phase.go), its
 //     keys (keys.go).
-//   - pages/whatif: the what-if page: its state, keys, screens and what it
-//     asks of the root (page.go), the Source it re-runs cycles through and
+//   - pages/whatif: the what-if page: the session's re-runs and the runs
+//     under way, and what it asks of the root (page.go); its screens, each
+//     a page on the root's stack with its own state (screens.go: the menu,
+//     the prompts, the evict picker, an edit's error, the diff, suggest's
+//     list, the YAML); the Source it re-runs cycles through and
 //     the changes (source.go), its keys and the help of each screen
 //     (keys.go), suggest's list (suggest.go), $EDITOR (editor.go) and the
 //     session's private directory for the files it edits, with removing

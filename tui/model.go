@@ -691,7 +691,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if m.wi.Opens(msg) {
 		var cmd tea.Cmd
 		m.wi, cmd = m.wi.Start(msg, m.here())
-		m.takeOut()
+		m.showWhatIf(m.takeOut())
 		return m, cmd
 	}
 	if m.lessonKey(msg) {

@@ -38,19 +38,18 @@ func (m *Model) here() whatif.Here {
 }
 
 // toWhatIf hands one of the what-if page's own messages (the result of
-// what it started) to it, does what it asks, and shows its screen on the
-// stack when it opened one.
+// what it started) to it, and does what it asks.
 func (m *Model) toWhatIf(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	m.wi, cmd = m.wi.Update(msg)
-	m.takeOut()
+	m.showWhatIf(m.takeOut())
 	return cmd
 }
 
 // takeOut does what the what-if page asked of the session: a message, a
 // re-run listed beside the cycle it changed, a cycle opened (then the
-// menu on it).
-func (m *Model) takeOut() {
+// menu on it). It returns the screen to show, nil when none.
+func (m *Model) takeOut() whatif.Screen {
 	var out whatif.Out
 	m.wi, out = m.wi.TakeOut()
 	if out.Say != "" {
@@ -61,52 +60,59 @@ func (m *Model) takeOut() {
 		m.cycles = append(m.cycles, a.Cycle)
 		m.list.AppendAfter(a.Cycle, at, a.Label, a.What)
 	}
+	show := out.Show
 	if c := out.Open; c != nil {
 		if i := slices.Index(m.cycles, c); i >= 0 {
 			m.open(i)
 		}
 		if out.ThenMenu {
-			m.wi = m.wi.Menu(m.here())
+			show = m.wi.Menu(m.here())
 		}
 	}
-	m.stackWhatIf()
+	return show
 }
 
-// stackWhatIf keeps the what-if layer on the stack while a screen of the
-// page is shown, and off it when none is.
-func (m *Model) stackWhatIf() {
-	i := slices.IndexFunc(m.layers, func(l layer) bool { return sameKind(l, whatifLayer{}) })
-	switch {
-	case m.wi.Active() && i < 0:
-		m.push(whatifLayer{})
-	case !m.wi.Active() && i >= 0:
-		m.layers = slices.Delete(slices.Clone(m.layers), i, i+1)
+// showWhatIf shows what-if screen s on top of the stack, in place of the
+// what-if screen shown, if any; nil shows none.
+func (m *Model) showWhatIf(s whatif.Screen) {
+	if s == nil {
+		return
 	}
+	m.layers = slices.DeleteFunc(slices.Clone(m.layers), func(l layer) bool { return sameKind(l, whatifLayer{}) })
+	m.push(whatifLayer{s.SetSize(m.w, m.bodyHeight())})
 }
 
-// whatifLayer shows the what-if page's screen: the diff, suggest's list,
-// the evict picker and the YAML fill the body; the menu, the prompts and
-// an edit's error are drawn over the bottom of the panes. It takes every
-// key, as the page's prompts must (":" and "?" are text there).
-type whatifLayer struct{}
+// whatifLayer shows a what-if screen (pages/whatif): the diff, suggest's
+// list, the evict picker and the YAML fill the body; the menu, the prompts
+// and an edit's error are drawn over the bottom of the panes. It takes
+// every key, as the page's prompts must (":" and "?" are text there).
+// What the screen asks of the session goes to the page's Model (Do).
+type whatifLayer struct{ s whatif.Screen }
 
-func (whatifLayer) update(m *Model, msg tea.Msg) (layer, bool, tea.Cmd) {
-	var cmd tea.Cmd
-	m.wi, cmd = m.wi.Update(msg)
-	m.takeOut()
-	return whatifLayer{}, false, cmd
+func (l whatifLayer) update(m *Model, msg tea.Msg) (layer, bool, tea.Cmd) {
+	next, ask, cmd := l.s.Update(msg)
+	var did tea.Cmd
+	m.wi, did = m.wi.Do(ask)
+	if s := m.takeOut(); s != nil {
+		next = s.SetSize(m.w, m.bodyHeight())
+	}
+	return whatifLayer{next}, next == nil, tea.Batch(cmd, did)
 }
-func (whatifLayer) view(m *Model) string {
-	if m.wi.FullScreen() {
-		return m.wi.View()
+func (l whatifLayer) view(m *Model) string {
+	if !l.s.Over() {
+		return l.s.View()
 	}
 	body := layout.Box(m.panes(max(m.bodyHeight()-m.lessonRows, 1)), m.w, m.bodyHeight())
-	return strings.Join(m.wi.Overlay(body), "\n")
+	panel := layout.SplitLines(l.s.View())
+	if len(panel) >= len(body) {
+		panel = panel[len(panel)-len(body):]
+	}
+	return strings.Join(append(body[:len(body)-len(panel)], panel...), "\n")
 }
-func (whatifLayer) keys(m *Model) help.KeyMap { return m.wi.HelpKeys() }
-func (whatifLayer) crumb(m *Model, c, p string) (string, string) {
-	return c + " › " + m.wi.Crumb(), p
+func (l whatifLayer) keys(m *Model) help.KeyMap { return l.s.Keys() }
+func (l whatifLayer) crumb(m *Model, c, p string) (string, string) {
+	return c + " › " + l.s.Crumb(), p
 }
 func (whatifLayer) close(m *Model) key.Binding { return key.NewBinding() }
-func (l whatifLayer) resize(w, h int) layer    { return l }
+func (l whatifLayer) resize(w, h int) layer    { return whatifLayer{l.s.SetSize(w, h)} }
 func (whatifLayer) whole() bool                { return true }
