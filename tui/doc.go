@@ -86,6 +86,8 @@
 //   - components/problems: the problems and messages list.
 //   - components/pager: lines in a scrolling window.
 //   - internal/recordings: the recordings under testdata, for tests.
+//     internal/golden: a component's drawn screen against its own
+//     package's testdata/golden (-update rewrites them).
 //   - components/pluginstatus: the plugin status table, the outcome line.
 //   - components/livebinding: a live cluster's binding against the
 //     prediction.

@@ -329,23 +329,6 @@ func TestWhatIfSuggest(t *testing.T) {
 	golden(t, "whatif-diff-feasible-80x24", screen(m))
 }
 
-func TestSuggestErrorIsOneLine(t *testing.T) {
-	before, _ := stuckCycles()
-	m := pressSettle(t, whatIfSession(t, &fakeWhatIf{}, 80, 24, before), "S")
-	if wiScreen(m) != nil || m.message.Text != "suggest: no suggestions" {
-		t.Errorf("screen %T, message %q; want the first line of the error", wiScreen(m), m.message.Text)
-	}
-}
-
-func TestSuggestOnBoundCycleSaysWhy(t *testing.T) {
-	before, _ := scoredCycles()
-	f := &fakeWhatIf{}
-	m := pressSettle(t, whatIfSession(t, f, 80, 24, before), "S")
-	if wiScreen(m) != nil || !strings.Contains(m.message.Text, "bound its pod") {
-		t.Errorf("S on a bound cycle: screen %T, message %q", wiScreen(m), m.message.Text)
-	}
-}
-
 func TestWhatIfEditPod(t *testing.T) {
 	before, after := stuckCycles()
 	fail := true
@@ -401,19 +384,6 @@ func TestWhatIfEditPod(t *testing.T) {
 	}
 }
 
-func TestWhatIfEditUnchanged(t *testing.T) {
-	before, _ := stuckCycles()
-	f := &fakeWhatIf{podYAML: "kind: Pod\n"}
-	m := whatIfSession(t, f, 80, 24, before)
-	m, cmd := sendCmd(keys(m, "enter", "w"), press("e"))
-	m, _ = settleWhatIf(t, m, cmd)
-	lastEdit(t, m)
-	m, _ = settleWhatIf(t, m, func() tea.Msg { return m.wi.Edited(nil) })
-	if len(f.runs) != 0 || !strings.Contains(m.message.Text, "not changed") {
-		t.Errorf("runs %v, message %q; want nothing re-run", f.runs, m.message.Text)
-	}
-}
-
 func TestWhatIfEvict(t *testing.T) {
 	before, after := stuckCycles()
 	before.NodeUse = []recorder.NodeUse{{Node: 2, Generation: 1, Pods: []recorder.PodRef{{Namespace: "default", Name: "batch-1", Priority: 10}, {Namespace: "default", Name: "batch-2"}}}}
@@ -429,16 +399,6 @@ func TestWhatIfEvict(t *testing.T) {
 	want := [][]recorder.Change{{recorder.Evict{Pods: []string{"default/batch-2"}}}}
 	if diff := cmp.Diff(want, f.runs); diff != "" {
 		t.Errorf("runs (-want +got):\n%s", diff)
-	}
-}
-
-func TestWhatIfNeedsANode(t *testing.T) {
-	before, _ := stuckCycles()
-	f := &fakeWhatIf{}
-	m := whatIfSession(t, f, 80, 24, before)
-	m = pressSettle(t, m, "w", "n") // from the list: no node selected
-	if !isScreen[whatif.Menu](m) || !strings.Contains(m.message.Text, "select a node") || len(f.yamlFor) != 0 {
-		t.Errorf("n without a node: screen %T, message %q, asked %v", wiScreen(m), m.message.Text, f.yamlFor)
 	}
 }
 
