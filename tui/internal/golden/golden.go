@@ -7,11 +7,23 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/schedscope/schedscope/tui/layout"
 )
+
+// Sizes are the sizes a component's goldens are drawn at: the smallest
+// terminal the TUI supports, and a wide one.
+var Sizes = [][2]int{{80, 24}, {200, 50}}
+
+// Screen is view laid in a w×h box, as the root lays out a component.
+func Screen(view string, w, h int) string {
+	return strings.Join(layout.Box(layout.SplitLines(view), w, h), "\n")
+}
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
