@@ -2,7 +2,10 @@ package cyclepage
 
 import (
 	"fmt"
+	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/schedscope/schedscope/tui/internal/golden"
 	"github.com/schedscope/schedscope/tui/internal/recordings"
@@ -24,5 +27,32 @@ func TestGoldens(t *testing.T) {
 			t.Fatal("the node detail did not open")
 		}
 		golden.Check(t, fmt.Sprintf("node-%dx%d", size[0], size[1]), golden.Screen(v.View(), size[0], size[1]))
+	}
+}
+
+// A score plugin keeps its glyph in the weighted sums from cycle to cycle
+// of one profile, though cycles list only the plugins that scored (the
+// default fixture's cycle 1 has no NodeAffinity score, its cycle 3 has).
+func TestSeriesGlyphKeptAcrossCycles(t *testing.T) {
+	rec := recordings.Load(t, "default.rec")
+	st := theme.New(true)
+	glyphOf := func(i int, plugin string) string {
+		v := New(&st)
+		v.SetHeader(&rec.Header)
+		v.SetSize(80, 24)
+		v.SetCycle(rec.Cycles, i)
+		v.SetPhase(Weighted)
+		screen := ansi.Strip(v.View())
+		at := strings.Index(screen, " "+plugin+"×")
+		if at < 0 {
+			t.Fatalf("cycle %d: no %s in the legend:\n%s", rec.Cycles[i].Seq, plugin, screen)
+		}
+		r := []rune(screen[:at])
+		return string(r[len(r)-1])
+	}
+	for _, plugin := range []string{"NRF", "TT", "IL"} {
+		if a, b := glyphOf(0, plugin), glyphOf(2, plugin); a != b {
+			t.Errorf("%s is drawn %q in cycle 1 and %q in cycle 3", plugin, a, b)
+		}
 	}
 }
