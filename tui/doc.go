@@ -73,9 +73,8 @@
 //     with the legacy predicate/priority names learners know).
 //   - components/diffview: a what-if re-run beside the cycle it changed.
 //   - components/cyclelist: the timeline of cycles, with its filter, the
-//     marks' ★ column and the what-if re-runs listed after their cycles;
-//     names.go keeps the part of a pod's name that tells it from the
-//     others (one namespace is said once, in the header).
+//     marks' ★ column and the what-if re-runs listed after their cycles
+//     (one namespace is said once, in the header).
 //   - components/pods: the Pods view: every pod's state, and a pod's story.
 //   - components/nodes: the Nodes view (:nodes): every node as a cycle saw
 //     it, and what the cycle did with it.
@@ -93,6 +92,9 @@
 //     prediction.
 //   - analysis: what a cycle did to each node, computed once per cycle
 //     (the Filter matrix is recorder/table's, which every output draws).
+//   - podnames: the part of a pod's name that tells it from the others,
+//     fitted to a cell by giving up its middle (the cycle list, the Pods
+//     view and the cycle's header use it).
 //   - glyph: the outcome glyphs. theme: the styles (NO_COLOR aware).
 //     layout: fitting text into cells. keyhint: hint lines generated from
 //     key bindings.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/tui/internal/golden"
 	"github.com/schedscope/schedscope/tui/internal/recordings"
 	"github.com/schedscope/schedscope/tui/theme"
@@ -54,5 +55,22 @@ func TestSeriesGlyphKeptAcrossCycles(t *testing.T) {
 		if a, b := glyphOf(0, plugin), glyphOf(2, plugin); a != b {
 			t.Errorf("%s is drawn %q in cycle 1 and %q in cycle 3", plugin, a, b)
 		}
+	}
+}
+
+// A long pod name in the cycle's header gives up its middle so that the
+// outcome after it shows, and keeps its suffix (issue 41).
+func TestHeaderKeepsTheOutcome(t *testing.T) {
+	rec := recordings.Load(t, "default.rec")
+	c := *rec.Cycles[3]
+	c.Pod.Namespace, c.Pod.Name = "shop", "checkout-service-966fb979-g6jq8"
+	st := theme.New(true)
+	v := New(&st)
+	v.SetHeader(&rec.Header)
+	v.SetSize(80, 24)
+	v.OpenCycle([]*recorder.Cycle{&c}, 0)
+	head := strings.Split(ansi.Strip(v.View()), "\n")[0]
+	if !strings.Contains(head, "Unschedulable") || !strings.Contains(head, "…-g6jq8 · attempt 1") {
+		t.Errorf("header %q: want the outcome and the pod's suffix", head)
 	}
 }
