@@ -30,7 +30,9 @@
 //     live bindings collected. whatif.go: the what-if page (pages/whatif)
 //     on the stack: what the root hands it (here), what it does for it
 //     (takeOut), and the layer its screens are shown in.
-//   - Shared pieces. statusbar.go: the status line (a message too long
+//   - Shared pieces. statusbar.go: the status line, from what it says
+//     (status) in steps: the engine, the tallies, the breakpoints, the
+//     problems, and fitting them with the message (a message too long
 //     for it takes a line or two above it while it shows). firstrun.go: the
 //     first-run hint over the list (not over a lesson). marks.go: m marks a cycle with a note
 //     (MarkStore keeps it beside the recording). export.go: X writes the

@@ -891,7 +891,7 @@ func (m Model) Render() string {
 	bh := m.bodyHeight()
 	ph := max(bh-m.lessonRows, 1) // the panes, above the lesson's panel
 	lines := []string{m.titleLine()}
-	status := layout.SplitLines(statusBar(m.st, m.w, m.opts.Source, m.opts.Control != nil, m.state, m.progress, m.done, m.counts, &m.observed, m.breakpoints, m.nProblems, m.Keys.Problems, m.wi.Status(m.message)))
+	status := layout.SplitLines(m.status().render(m.st, m.w))
 	var body []string
 	switch {
 	case m.top() != nil:
