@@ -15,8 +15,12 @@
 //
 //   - The program. run.go runs it over a Source; signals.go: what SIGINT,
 //     SIGTERM and SIGHUP do to it; model.go is the root model
-//     (routing keys and events, the layout of the screen, the sections of the
-//     "?" screen); commands.go is what the / and : prompts are open for and
+//     (routing keys and events to the stack's top, the keys that act
+//     everywhere, the layout of the screen and its title); session.go: the
+//     session's data (the source's events applied, a replay's cycles read
+//     when shown, problems and messages); panes.go: the cycle list and the
+//     cycle view under the stack (side by side when wide), their keys and
+//     clicks; commands.go is what the / and : prompts are open for and
 //     the : commands; stream.go is the Stream that carries a source's events to the model and
 //     the Cmd that reads it; window.go opens cycles of an indexed replay on
 //     demand and keeps a bounded window of them.
@@ -37,8 +41,9 @@
 //     first-run hint over the list (not over a lesson). marks.go: m marks a cycle with a note
 //     (MarkStore keeps it beside the recording). export.go: X writes the
 //     cycle on screen to share (Options.Export). lesson.go: a lesson's panel
-//     and how it follows the learner (Options.Lesson). keys.go: the root's keys
-//     and the help that joins several key maps. printable.go: making
+//     and how it follows the learner (Options.Lesson). keys.go: the root's keys,
+//     the help that joins several key maps, and the sections of the "?"
+//     screen. printable.go: making
 //     recorded strings safe to draw. trace.go: frame times for the replay
 //     benchmark.
 //

@@ -398,3 +398,17 @@ func (fixturesLayer) crumb(m *Model, c, p string) (string, string) {
 func (fixturesLayer) close(m *Model) key.Binding { return fixturesClose }
 func (l fixturesLayer) resize(w, h int) layer    { l.p.SetHeight(max(h-2, 1)); return l }
 func (fixturesLayer) whole() bool                { return false }
+
+// openHelp shows the "?" screen from its top.
+func (m *Model) openHelp() {
+	l := reopen(m, helpLayer{hs: helpscreen.New(m.st)})
+	l.hs.Top()
+	m.push(l)
+}
+
+// openProblems shows the problems view over the panes.
+func (m *Model) openProblems() {
+	l := reopen(m, problemsLayer{p: problems.New(m.st)})
+	l.p.SetNotes(m.notes)
+	m.push(l)
+}
