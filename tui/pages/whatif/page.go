@@ -291,6 +291,9 @@ type Model struct {
 	editing *editSession
 	// busy words the run under way, "" when none.
 	busy string
+	// words says the next diff opens on its words, as the last one was
+	// left.
+	words bool
 
 	// w and h are the body's size, which new screens fill.
 	w, h int
@@ -353,7 +356,7 @@ func (p Model) oneLine(err error) string {
 
 // base is what a new screen draws with.
 func (p Model) base() base {
-	return base{st: p.st, keys: p.Keys, w: p.w, h: p.h}
+	return base{st: p.st, keys: p.Keys, w: p.w, h: p.h, words: p.words}
 }
 
 // SetSize sets the size of the body the screens fill.
@@ -452,6 +455,8 @@ func (p Model) Menu(h Here) Screen {
 // Do does what a screen asked.
 func (p Model) Do(a Ask) (Model, tea.Cmd) {
 	switch {
+	case a.Words != nil:
+		p.words = *a.Words
 	case a.Say != "":
 		p.say("%s", a.Say)
 	case a.Open != nil:
@@ -517,7 +522,7 @@ func (p Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			return p, nil
 		}
 		r := p.add(msg)
-		p.out.Show = newDiff(p.base(), r)
+		p.out.Show = newDiff(p.base(), r, p.words)
 		p.say("cycle %s: %s", r.label, summaryLine(r.res))
 		if msg.edit != nil {
 			return p, removeFile(msg.edit.path)

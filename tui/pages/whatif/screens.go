@@ -75,6 +75,9 @@ type Ask struct {
 	// on it.
 	Open     *recorder.Cycle
 	ThenMenu bool
+	// Words, set when the diff switched between its table and its words,
+	// is what the next diff opens on.
+	Words *bool
 }
 
 // base holds what every screen draws with.
@@ -82,6 +85,8 @@ type base struct {
 	st   *theme.Styles
 	keys KeyMap
 	w, h int
+	// words says a diff opens on its words (the last diff's choice).
+	words bool
 }
 
 // rule is the line over a panel.
@@ -146,7 +151,7 @@ func (p Menu) Update(msg tea.Msg) (Screen, Ask, tea.Cmd) {
 		if t.prev == nil {
 			return p, Ask{Say: fmt.Sprintf("cycle %d is not a what-if: nothing to compare it with", t.seq)}, nil
 		}
-		return newDiff(p.base, t.prev), Ask{}, nil
+		return newDiff(p.base, t.prev, p.words), Ask{}, nil
 	}
 	return p, Ask{}, nil
 }
@@ -424,9 +429,10 @@ type Diff struct {
 	diff diffview.Model
 }
 
-func newDiff(b base, r *run) Diff {
+func newDiff(b base, r *run, words bool) Diff {
 	d := Diff{base: b, run: r, diff: diffview.New(b.st)}
 	d.diff.SetSize(b.w, b.h)
+	d.diff.SetWords(words)
 	res := r.res
 	d.diff.SetRun(diffview.Run{Label: r.label, Seq: res.Seq, Before: res.Before, After: res.After, Later: res.Later,
 		Diff: res.Diff, Changes: res.Changes, Landing: res.Landing, Note: res.Note})
@@ -457,7 +463,11 @@ func (p Diff) Update(msg tea.Msg) (Screen, Ask, tea.Cmd) {
 		case key.Matches(msg, k.Open):
 			return nil, Ask{Open: r.cycle, ThenMenu: true}, nil
 		}
-		p.diff, _ = p.diff.Update(msg)
+		was := p.diff.Words()
+		if p.diff, _ = p.diff.Update(msg); p.diff.Words() != was {
+			words := p.diff.Words()
+			return p, Ask{Words: &words}, nil
+		}
 	}
 	return p, Ask{}, nil
 }

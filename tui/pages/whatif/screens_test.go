@@ -439,3 +439,20 @@ func TestEdit(t *testing.T) {
 		t.Errorf("runs %d → %d, said %q; want nothing re-run", runs, len(src.runs), d.last())
 	}
 }
+
+// A diff switched to its words at 80 columns opens the next diff on its
+// words too.
+func TestDiffKeepsWords(t *testing.T) {
+	before, after := cycle(0, 1, 2), cycle(1, 2)
+	d := newDriver(t, &fakeSource{after: after}, Here{Cycle: before, Plugin: "NodeResourcesFit", Point: "filter"}, 80, 24)
+	d.press("w", "p", "enter", "v")
+	if diff, ok := d.shown.(Diff); !ok || !diff.Model().Words() {
+		t.Fatalf("v in the diff: showed %T, want its words", d.shown)
+	}
+	d.press("esc")
+	d.here = Here{Cycle: d.added[0].Cycle}
+	d.press("w", "d")
+	if diff, ok := d.shown.(Diff); !ok || !diff.Model().Words() {
+		t.Errorf("the next diff: showed %T, want it on its words as the last was left", d.shown)
+	}
+}
