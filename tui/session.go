@@ -196,9 +196,6 @@ func (m *Model) finish() {
 	m.Keys.StepPhase.SetEnabled(m.opts.Control != nil)
 }
 
-// controllable tells whether there is an engine the controls can still reach.
-func (m Model) controllable() bool { return m.opts.Control != nil && !m.done }
-
 // stepPhase is the . key: on the newest cycle, the next phase it ran;
 // past its last one (or from anywhere else), one more cycle is let run,
 // then shown from its first phase. The engine runs a cycle whole (a
