@@ -37,8 +37,10 @@
 //     decoding, shared by every reader. check.go: what a valid checksum can still
 //     get wrong. sequence.go: the numbers records carry, which must not repeat
 //     (and a queue event's must increase); both readers skip a record out of
-//     place. problem.go: the problems a reader reports (IsProblem). index.go
-//     and skim.go: the index reader, which skims cycles instead of decoding them.
+//     place. problem.go: the problems a reader reports (IsProblem). index.go,
+//     skim.go and skim_cycle.go: the index reader, which skims cycles instead
+//     of decoding them (skim_cycle.go reads one cycle's entry, and decides the
+//     plugins an entry names for EntryOf too).
 //     seek.go: File, random access to any cycle through an index. follow.go:
 //     tail -f of a growing recording. recording.go: a whole recording in memory.
 //     verify.go: the headless check behind `verify`. marks.go: the cycles a

@@ -158,7 +158,7 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 		m.openProblems()
 	case "pods", "pod", "po":
 		m.openPods()
-		m.pods.SetFilter(arg)
+		change(&m, func(l *podsLayer) { l.p.SetFilter(arg) })
 	case "nodes", "node", "no":
 		m.openNodes(arg)
 	case "fixtures", "fixture", "fx":

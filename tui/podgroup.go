@@ -16,10 +16,10 @@ import (
 )
 
 // groupState is what the root keeps of the session's pod-group cycles
-// (source.Event.PodGroup) and the pod-group page shown over the panes.
+// (source.Event.PodGroup), and the members' cycles the pod-group page
+// shows.
 type groupState struct {
 	cycles []*recorder.PodGroupCycle
-	page   *podgroup.Model
 	// members are the members' own cycles the page shows, by number: those
 	// the session held when it opened, and those a replay read for it
 	// since (readMembers), at most maxOpenCycles.
@@ -125,12 +125,11 @@ func (m *Model) showGroup(g *recorder.PodGroupCycle, seq int) tea.Cmd {
 		}
 	}
 	m.grp.members = members
-	p := podgroup.New(m.st)
-	p.SetSize(m.w, m.bodyHeight())
-	p.Show(same, at, func(seq int) *recorder.Cycle { return members[seq] })
-	p.Select(seq)
-	m.grp.page = &p
-	m.push(podGroupLayer{})
+	l := podGroupLayer{p: podgroup.New(m.st)}
+	l.p.Show(same, at, func(seq int) *recorder.Cycle { return members[seq] })
+	l.p.SetSize(m.w, m.bodyHeight())
+	l.p.Select(seq)
+	m.push(l)
 	return readMembers(m.opts.Recording, unread)
 }
 
@@ -209,35 +208,31 @@ func (k groupHintKeys) ShortHelp() []key.Binding  { return []key.Binding{k.open}
 func (k groupHintKeys) FullHelp() [][]key.Binding { return [][]key.Binding{{k.open}} }
 
 // podGroupLayer is the pod-group page over the panes.
-type podGroupLayer struct{}
+type podGroupLayer struct{ p podgroup.Model }
 
-func (podGroupLayer) update(m *Model, msg tea.Msg) (bool, tea.Cmd) {
-	p := m.grp.page
+func (l podGroupLayer) update(m *Model, msg tea.Msg) (layer, bool, tea.Cmd) {
 	k, ok := msg.(tea.KeyPressMsg)
-	if ok && key.Matches(k, p.Keys.Close) {
-		return true, nil
+	if ok && key.Matches(k, l.p.Keys.Close) {
+		return l, true, nil
 	}
-	if ok && key.Matches(k, p.Keys.Open) {
-		seq, reached := p.Selected()
+	if ok && key.Matches(k, l.p.Keys.Open) {
+		seq, reached := l.p.Selected()
 		i, listed := m.list.IndexOf(seq)
 		if !reached || !listed {
 			m.say("the group's cycle never reached this member: it has no cycle of its own")
-			return false, nil
+			return l, false, nil
 		}
 		m.open(i)
-		return true, nil
+		return l, true, nil
 	}
-	p.SetSize(m.w, m.bodyHeight())
-	*p, _ = p.Update(msg)
-	return false, nil
+	l.p, _ = l.p.Update(msg)
+	return l, false, nil
 }
-func (podGroupLayer) view(m *Model) string {
-	p := *m.grp.page
-	p.SetSize(m.w, m.bodyHeight())
-	return p.View()
+func (l podGroupLayer) view(m *Model) string      { return l.p.View() }
+func (l podGroupLayer) keys(m *Model) help.KeyMap { return l.p.Keys }
+func (l podGroupLayer) crumb(m *Model, c, p string) (string, string) {
+	return l.p.Crumb(), l.p.Position()
 }
-func (podGroupLayer) keys(m *Model) help.KeyMap { return m.grp.page.Keys }
-func (podGroupLayer) crumb(m *Model) (string, string) {
-	return m.grp.page.Crumb(), m.grp.page.Position()
-}
-func (podGroupLayer) close(m *Model) key.Binding { return m.grp.page.Keys.Close }
+func (l podGroupLayer) close(m *Model) key.Binding { return l.p.Keys.Close }
+func (l podGroupLayer) resize(w, h int) layer      { l.p.SetSize(w, h); return l }
+func (podGroupLayer) whole() bool                  { return false }

@@ -18,6 +18,7 @@ import (
 	"github.com/schedscope/schedscope/tui/components/livebinding"
 	"github.com/schedscope/schedscope/tui/components/pager"
 	"github.com/schedscope/schedscope/tui/layout"
+	"github.com/schedscope/schedscope/tui/podnames"
 	"github.com/schedscope/schedscope/tui/theme"
 )
 
@@ -50,7 +51,7 @@ type Model struct {
 	// (SetGroup).
 	groups map[int]string
 	// names are the pods listed, to show what tells their names apart.
-	names podNames
+	names podnames.Set
 
 	cursor, offset int
 	follow         bool
@@ -78,7 +79,7 @@ func (l *Model) Append(es ...recorder.CycleEntry) {
 		l.entries = append(l.entries, e)
 		l.observed = append(l.observed, nil)
 		l.search = append(l.search, searchText(&e, nil)+l.markText(e.Seq))
-		l.names.add(e.Pod)
+		l.names.Add(e.Pod)
 		i := len(l.entries) - 1
 		l.bySeq[e.Seq] = i
 		l.maxSeq = max(l.maxSeq, e.Seq)
@@ -361,7 +362,7 @@ func (l Model) View() string {
 	}
 	// One namespace is said once, in the header, and left out of the rows;
 	// a narrow list leaves it out in any case (the cycle header has it).
-	ns := l.names.oneNamespace()
+	ns := l.names.OneNamespace()
 	dropNS := ns != "" || col.time == 0
 	podHead := "pod"
 	if h := "pod (ns " + ns + ")"; ns != "" && ansi.StringWidth(h) <= col.pod {

@@ -98,6 +98,27 @@ func (v *Model) SetHeader(h *recorder.Header) {
 	v.bind.SetHeader(h)
 }
 
+// scorePlugins names the score plugins of the shown cycle's profile, in
+// the order it calls them; nil when the header does not say.
+func (v *Model) scorePlugins() []string {
+	if v.header == nil {
+		return nil
+	}
+	p := v.header.Profile(v.c.Profile)
+	if p == nil {
+		return nil
+	}
+	var names []string
+	for _, e := range p.ExtensionPoints {
+		if e.Name == recorder.PhaseScore {
+			for _, pl := range e.Plugins {
+				names = append(names, pl.Name)
+			}
+		}
+	}
+	return names
+}
+
 // SetCycle shows cycles[i]. The sort and filters are kept, and so is the phase
 // when it ran in this cycle too, so that stepping between cycles compares like
 // with like; otherwise the cycle opens on the phase that decided its outcome.
@@ -177,6 +198,7 @@ func (v *Model) setCycle(cycles []*recorder.Cycle, i int, decisive bool) {
 	v.observed, v.mark = nil, ""
 	v.a = analysis.Of(v.c)
 	v.nodes.SetCycle(v.c, v.a)
+	v.nodes.SetScoreOrder(v.scorePlugins())
 	v.setShortfalls()
 	v.measureTitle()
 	v.enterPhase()

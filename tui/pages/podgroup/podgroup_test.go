@@ -1,23 +1,19 @@
 package podgroup
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui/internal/golden"
 	"github.com/schedscope/schedscope/tui/internal/recordings"
 	"github.com/schedscope/schedscope/tui/theme"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // page is the page over the pod-group cycles of group in tui/testdata/gang.rec,
 // sized w×h, with the members' cycles at hand.
@@ -44,27 +40,6 @@ func page(t *testing.T, group string, w, h int) Model {
 	return m
 }
 
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./tui/pages/podgroup -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
-	}
-}
-
 func press(k string) tea.KeyPressMsg {
 	switch k {
 	case "down":
@@ -80,30 +55,31 @@ func press(k string) tea.KeyPressMsg {
 func TestGoldens(t *testing.T) {
 	tests := []struct {
 		name, group string
-		w, h        int
 		keys        []string
 	}{
-		{name: "infer-80x24", group: "infer", w: 80, h: 20},
-		{name: "infer-80x24-last-member", group: "infer", w: 80, h: 20, keys: []string{"down", "down"}},
-		{name: "infer-80x24-page-down", group: "infer", w: 80, h: 20, keys: []string{"pgdown"}},
-		{name: "infer-200x50", group: "infer", w: 200, h: 46, keys: []string{"down"}},
-		{name: "train-80x24", group: "train", w: 80, h: 20},
-		{name: "train-200x50", group: "train", w: 200, h: 46},
+		{name: "infer", group: "infer"},
+		{name: "infer-last-member", group: "infer", keys: []string{"down", "down"}},
+		{name: "infer-page-down", group: "infer", keys: []string{"pgdown"}},
+		{name: "infer-explain", group: "infer", keys: []string{"e"}},
+		{name: "train", group: "train"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := page(t, tt.group, tt.w, tt.h)
-			for _, k := range tt.keys {
-				m, _ = m.Update(press(k))
-			}
-			got := ansi.Strip(m.View())
-			for i, l := range strings.Split(got, "\n") {
-				if w := ansi.StringWidth(l); w > tt.w {
-					t.Errorf("line %d is %d cells wide, more than %d: %q", i+1, w, tt.w, l)
+		for _, size := range golden.Sizes {
+			name := fmt.Sprintf("%s-%dx%d", tt.name, size[0], size[1])
+			t.Run(name, func(t *testing.T) {
+				m := page(t, tt.group, size[0], size[1])
+				for _, k := range tt.keys {
+					m, _ = m.Update(press(k))
 				}
-			}
-			golden(t, tt.name, got)
-		})
+				got := ansi.Strip(m.View())
+				for i, l := range strings.Split(got, "\n") {
+					if w := ansi.StringWidth(l); w > size[0] {
+						t.Errorf("line %d is %d cells wide, more than %d: %q", i+1, w, size[0], l)
+					}
+				}
+				golden.Check(t, name, golden.Screen(m.View(), size[0], size[1]))
+			})
+		}
 	}
 }
 
