@@ -10,6 +10,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/source"
@@ -560,10 +561,6 @@ func indent(lines []string, pre string) []string {
 }
 
 func (m Model) titleLine() string {
-	left := m.st.Title.Render("schedscope")
-	if m.header != nil && m.header.KubernetesVersion != "" {
-		left += m.st.Dim.Render(" · kube-scheduler " + m.header.KubernetesVersion + gatesNote(m.header.FeatureGates))
-	}
 	crumb := "cycles"
 	if m.list.Filter() != "" {
 		crumb += " /" + m.list.Filter()
@@ -583,8 +580,22 @@ func (m Model) titleLine() string {
 	if l := m.top(); l != nil {
 		crumb, right = l.crumb(&m, crumb, right)
 	}
+	// What the run was (the scheduler's version, its feature gates) gives
+	// way to where the user is: the gates are left out first, then the
+	// version, before the crumb is cut.
+	room := m.w - lipgloss.Width(right) - 1
+	left := m.st.Title.Render("schedscope")
+	if m.header != nil && m.header.KubernetesVersion != "" {
+		version := " · kube-scheduler " + m.header.KubernetesVersion
+		for _, info := range []string{version + gatesNote(m.header.FeatureGates), version, ""} {
+			if lipgloss.Width("schedscope"+info+"  "+crumb) <= room || info == "" {
+				left += m.st.Dim.Render(info)
+				break
+			}
+		}
+	}
 	left += "  " + crumb
-	return layout.Fit(left, m.w-len(right)-1) + " " + right
+	return layout.Fit(left, room) + " " + right
 }
 
 // gatesNote names the feature gates a run had other than their defaults,
