@@ -21,7 +21,7 @@ import (
 // labelled lodge=open only; PostFilter says no lodge can be opened;
 // EventsToRegister asks to be told of new nodes, and its queueing hint says
 // Queue for an open one and QueueSkip for any other; PreBind lets every pod
-// through.
+// through; PreEnqueue holds back a pod labelled lodge=wait.
 type lodge struct{}
 
 const lodgeName = "Lodge"
@@ -31,7 +31,15 @@ var (
 	_ fwk.PostFilterPlugin  = lodge{}
 	_ fwk.EnqueueExtensions = lodge{}
 	_ fwk.PreBindPlugin     = lodge{}
+	_ fwk.PreEnqueuePlugin  = lodge{}
 )
+
+func (lodge) PreEnqueue(_ context.Context, p *v1.Pod) *fwk.Status {
+	if p.Labels["lodge"] == "wait" {
+		return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, "waiting for a lodge")
+	}
+	return nil
+}
 
 func (lodge) Name() string { return lodgeName }
 
@@ -70,11 +78,11 @@ var useLodge = sync.OnceValue(func() error {
 	return Use(WithPlugin(lodgeName, func(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) { return lodge{}, nil }))
 })
 
-// An out-of-tree plugin's PostFilter, queueing hints and PreBind are
-// recorded as the in-tree ones' are: web is rejected by Lodge on the closed
-// node, Lodge's PostFilter is in its cycle, a closed node's arrival is
-// skipped by Lodge's hint and an open node's queues it, and its binding
-// cycle runs Lodge's PreBind.
+// An out-of-tree plugin's PostFilter, queueing hints, PreBind and
+// PreEnqueue are recorded as the in-tree ones' are: web is rejected by Lodge
+// on the closed node, Lodge's PostFilter is in its cycle, a closed node's
+// arrival is skipped by Lodge's hint and an open node's queues it, its
+// binding cycle runs Lodge's PreBind, and guest's move is gated by Lodge.
 func TestOutOfTreePluginPostFilterHintsPreBindAreRecorded(t *testing.T) {
 	if err := useLodge(); err != nil {
 		t.Fatalf("Use: %v", err)
@@ -98,6 +106,11 @@ status: {allocatable: {cpu: "4", memory: 8Gi, pods: "10"}}
 apiVersion: v1
 kind: Pod
 metadata: {name: web, namespace: default}
+spec: {containers: [{name: c, image: nginx}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: guest, namespace: default, labels: {lodge: wait}}
 spec: {containers: [{name: c, image: nginx}]}
 ---
 apiVersion: v1
@@ -146,8 +159,12 @@ status: {allocatable: {cpu: "4", memory: 8Gi, pods: "10"}}
 	}
 
 	hints := map[string]string{} // node added → Lodge's hint
+	var gated []string
 	mu.Lock()
 	for _, ev := range queue {
+		if ev.Gated {
+			gated = append(gated, ev.Pod.Name+" by "+ev.GatedBy+": "+strings.Join(ev.GateReasons, "; "))
+		}
 		for _, h := range ev.Hints {
 			if h.Plugin == lodgeName {
 				hints[ev.Event] += h.Hint + " "
@@ -157,6 +174,10 @@ status: {allocatable: {cpu: "4", memory: 8Gi, pods: "10"}}
 	mu.Unlock()
 	if got := hints["NodeAdd"]; !strings.Contains(got, "QueueSkip") || !strings.Contains(got, "Queue ") {
 		t.Errorf("Lodge's hints on NodeAdd: %q; want QueueSkip (closed-too) and Queue (open)", got)
+	}
+
+	if len(gated) == 0 || gated[0] != "guest by Lodge: waiting for a lodge" {
+		t.Errorf("gated moves %q; want guest held by Lodge: waiting for a lodge", gated)
 	}
 
 	j := slices.IndexFunc(second.PreBind, func(p recorder.PluginStatus) bool { return p.Plugin == lodgeName })
