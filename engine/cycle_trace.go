@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"maps"
 	"slices"
 	"sync"
@@ -76,6 +77,9 @@ type traceState struct {
 	// scoreOrder, set only in a fork, ranks nodes in the order the recorded
 	// cycle scored them (see Fork.Run); fixed before the run starts.
 	scoreOrder map[string]int
+	// devices, if set, works out the numbers behind DynamicResources'
+	// rejections of a pod no node fit (Engine.deviceShortfalls).
+	devices func(ctx context.Context, pod *v1.Pod, nodes map[int]string) map[int][]recorder.DeviceShortfall
 }
 
 func newTraceState() *traceState {

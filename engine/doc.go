@@ -35,10 +35,12 @@
 //     takes it from start to the recorded Cycle (selection, outcome, emit);
 //     pod_group_cycle.go records a pod-group cycle (its members' cycles
 //     linked, PlacementFeasible's verdicts, the outcome and condition);
-//     diagnostic.go runs the diagnostic full-filter pass; unread.go names the
+//     diagnostic.go runs the diagnostic full-filter pass; device_shortfall.go
+//     works out the numbers behind DynamicResources' rejections (devices a
+//     claim asks for, published and allocated on each node); unread.go names the
 //     kinds of a fixture's objects nothing in the run acts on; events.go catches
 //     the scheduler's events; queue_events.go records the scheduling queue's
-//     events; header.go describes the scheduler for a recording; version.go:
+//     events (and which PreEnqueue plugin gated a pod); header.go describes the scheduler for a recording; version.go:
 //     schedscope's and the pinned kube-scheduler's versions.
 //   - Running a fixture. sim.go: Run (sequential arrival; with
 //     Options.Story it stops once the rest cannot change the story of the

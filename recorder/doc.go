@@ -12,6 +12,8 @@
 //     linked to their own cycles. pod_state.go: where each pod stands at the end of a run.
 //     unused.go: the kinds of a fixture's objects a run leaves unused.
 //     usage.go: what was placed on each node, rebuilt from cycles' NodeUse;
+//     device_shortfall.go: the numbers behind a DRA rejection (devices a
+//     claim's request asks for, published and allocated on the node);
 //     shortfall.go: the numbers behind a resource rejection (asked, free,
 //     short by) and whether the free capacity is fragmented.
 //     queue_event.go: the scheduling queue's events. cluster_state.go: what

@@ -16,13 +16,19 @@
 // and the what-if commands whatif.go, suggest.go and
 // diff.go (worded in whatif_text.go; whatif_tui.go serves the TUI's what-if
 // mode; whatif_scale.go is whatif --scale), and capacity.go. The last two run
-// the fixture whole, again and again (simulate.go: wholeRuns); capacity.go
-// through the Go library's Capacity, NextReplica and Suggest (package
-// engine/scenario), as a test calling it would.
+// the fixture whole, again and again (simulate.go: wholeRuns). Every fixture
+// command runs through the Go library (package engine/scenario), as a test
+// calling it would: a run (fixture_source.go) with its Run, a what-if and a
+// suggestion with its Fork, WhatIf and Suggest, capacity with its Capacity,
+// NextReplica and Suggest, whatif --scale with its Scale. What only the
+// commands need of a run as it goes (the debugger's pause, a recording
+// written cycle by cycle, explain --pod's early stop) they hear through
+// internal/scenariohook, hooks carried in the context, not the library's
+// public API.
 //
 // Every session comes from a source.Source, which the debugger (tui.Run) and the
 // headless outputs (headless.go: consume) read alike: fixture_source.go, a
-// fixture's run (sim, explain, record, suggest, diff); replay_index.go, a
+// fixture's run (sim, explain, record, diff); replay_index.go, a
 // recording (replay, with the files its index entries are opened from;
 // replay_marks.go keeps a replay's marks beside its recording;
 // replay_whatif.go finds the fixture a recording names, so that its cycles
