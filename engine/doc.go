@@ -82,7 +82,10 @@
 //
 // Package engine/scenario is schedscope as a Go library for tests (load a
 // fixture, run it with a configuration and gates, read the recording, fork
-// a cycle with changes, suggest, capacity) over this package's API.
+// a cycle with changes, suggest, capacity) over this package's API;
+// engine/scenario/scenariohook carries the hooks schedscope's own commands
+// hear a run through (the debugger's pause, a recording cycle by cycle),
+// outside the library's contract.
 // Package engine/extendertest runs a real HTTP scheduler extender for tests;
 // engine/internal/scale writes the large snapshot the benchmarks share;
 // engine/internal/zonebudget is an out-of-tree plugin (Filter, Score, Permit,

@@ -32,7 +32,7 @@
 // schedscope's commands run through this package too (there is no second
 // path); what only they hear of a run as it goes (the debugger's pause, a
 // recording written cycle by cycle) comes through hooks in the run's
-// context (internal/scenariohook), not through this API.
+// context (engine/scenario/scenariohook), not through this API.
 //
 // Where things are: scenario.go loads a scenario and runs it (Options);
 // snapshot.go makes one of a running cluster, only reading it; result.go

@@ -7,7 +7,7 @@ import (
 
 	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/engine/scenario"
-	"github.com/schedscope/schedscope/internal/scenariohook"
+	"github.com/schedscope/schedscope/engine/scenario/scenariohook"
 	"github.com/schedscope/schedscope/recorder"
 )
 

@@ -23,7 +23,7 @@
 // NextReplica and Suggest, whatif --scale with its Scale. What only the
 // commands need of a run as it goes (the debugger's pause, a recording
 // written cycle by cycle, explain --pod's early stop) they hear through
-// internal/scenariohook, hooks carried in the context, not the library's
+// engine/scenario/scenariohook, hooks carried in the context, not the library's
 // public API.
 //
 // Every session comes from a source.Source, which the debugger (tui.Run) and the

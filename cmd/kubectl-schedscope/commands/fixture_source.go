@@ -6,7 +6,7 @@ import (
 	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/engine/scenario"
-	"github.com/schedscope/schedscope/internal/scenariohook"
+	"github.com/schedscope/schedscope/engine/scenario/scenariohook"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/source"
 )

@@ -12,7 +12,7 @@ import (
 
 	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/engine/scenario"
-	"github.com/schedscope/schedscope/internal/scenariohook"
+	"github.com/schedscope/schedscope/engine/scenario/scenariohook"
 )
 
 // fuzzFork is the default fixture's cycle of pod web, forked once for

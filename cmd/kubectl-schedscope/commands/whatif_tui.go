@@ -9,7 +9,7 @@ import (
 	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/engine/live"
 	"github.com/schedscope/schedscope/engine/scenario"
-	"github.com/schedscope/schedscope/internal/scenariohook"
+	"github.com/schedscope/schedscope/engine/scenario/scenariohook"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/tui/pages/whatif"

@@ -3,8 +3,12 @@
 // recording written cycle by cycle, explain --pod's early stop — without
 // adding them to the library's public API. The hooks travel in the run's
 // context, as net/http/httptrace's do: scenario.Scenario.Run and its forks
-// read them with From. The package is internal, so only this module's
-// commands set them; a library user reads a run from its Result.
+// read them with From. It is not part of the library's contract (the API
+// golden covers engine/scenario, not this package): it changes with the
+// commands that use it, and a library user reads a run from its Result.
+// It sits under engine/scenario rather than in an internal package because
+// both the commands (cmd/) and the library import it, and the repository's
+// top level holds no internal/.
 package scenariohook
 
 import (
