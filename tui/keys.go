@@ -115,9 +115,9 @@ func (m Model) helpSections() []helpscreen.Section {
 	bottom.SetHelp("G", "last")
 	sections := []helpscreen.Section{
 		{Title: "Moving", Keys: []key.Binding{l.Up, l.Down, top, bottom, l.PageUp, l.PageDown}},
-		{Title: "Cycles", Keys: []key.Binding{l.Open, l.NextFailure, l.PrevFailure, l.Pods}},
+		{Title: "Cycles", Keys: []key.Binding{l.Open, l.NextFailure, l.PrevFailure, l.Pods, g.Mark, g.Export}},
 	}
-	engine := helpscreen.Section{Title: "Engine", Keys: []key.Binding{g.Pause, g.Step, g.Breakpoints}}
+	engine := helpscreen.Section{Title: "Engine", Keys: []key.Binding{g.Pause, g.Step, g.StepPhase, g.Breakpoints}}
 	switch {
 	case m.opts.Control == nil:
 		engine.Note = "replay: no engine"
@@ -140,6 +140,7 @@ func (m Model) helpSections() []helpscreen.Section {
 			{":pods backoff", "… in backoffQ (and :pods queue:unschedulable)"},
 			{":nodes [TEXT]", "every node as the cycle saw it: free, taints, verdict"},
 			{":fixtures", "the embedded fixtures and what each teaches"},
+			{":marked", "the cycles marked with m"},
 			{":problems", "list problems (key: " + g.Problems.Help().Key + ")"},
 			{":help", "this screen"},
 			{":q", "quit"},
