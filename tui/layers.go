@@ -216,7 +216,7 @@ func (l helpLayer) now(m *Model) helpscreen.Model {
 func (l helpLayer) view(m *Model) string      { return l.now(m).View() }
 func (l helpLayer) keys(m *Model) help.KeyMap { return l.hs.Keys }
 func (l helpLayer) crumb(m *Model, c, p string) (string, string) {
-	return c, p
+	return c + " › help", p
 }
 func (l helpLayer) resize(w, h int) layer { l.hs.SetSize(w, h); return l }
 func (helpLayer) whole() bool             { return false }
@@ -224,7 +224,7 @@ func (helpLayer) whole() bool             { return false }
 func (l problemsLayer) view(m *Model) string      { return l.p.View() }
 func (l problemsLayer) keys(m *Model) help.KeyMap { return l.p.Keys }
 func (l problemsLayer) crumb(m *Model, c, p string) (string, string) {
-	return c, p
+	return c + " › problems", p
 }
 func (l problemsLayer) resize(w, h int) layer { l.p.SetSize(w, h); return l }
 func (problemsLayer) whole() bool             { return false }
@@ -336,11 +336,13 @@ func (l formLayer) update(m *Model, msg tea.Msg) (layer, bool, tea.Cmd) {
 func (l formLayer) view(m *Model) string {
 	return strings.Join(append([]string{""}, indent(layout.SplitLines(l.f.View()), "  ")...), "\n")
 }
-func (l formLayer) keys(m *Model) help.KeyMap                  { return l.f.Keys }
-func (formLayer) crumb(m *Model, c, p string) (string, string) { return c, p }
-func (formLayer) close(m *Model) key.Binding                   { return key.NewBinding() }
-func (l formLayer) resize(w, h int) layer                      { return l }
-func (formLayer) whole() bool                                  { return true }
+func (l formLayer) keys(m *Model) help.KeyMap { return l.f.Keys }
+func (formLayer) crumb(m *Model, c, p string) (string, string) {
+	return c + " › breakpoints", p
+}
+func (formLayer) close(m *Model) key.Binding { return key.NewBinding() }
+func (l formLayer) resize(w, h int) layer    { return l }
+func (formLayer) whole() bool                { return true }
 
 // fixturesLayer lists the embedded fixtures and what each teaches (the
 // session cannot switch fixture: the list says how to open one).

@@ -575,3 +575,33 @@ func TestCycleOfAPod(t *testing.T) {
 		}
 	}
 }
+
+// TestTitleNamesTheScreenOverThePanes: the title's path ends with the
+// screen shown over the panes (help, problems, breakpoints), not with the
+// cycle's phase under it, and goes back to the phase when it closes.
+func TestTitleNamesTheScreenOverThePanes(t *testing.T) {
+	rec := loadRecording(t, "default")
+	tests := []struct {
+		key, close, want string
+	}{
+		{"?", "esc", "cycles › cycle 4 › Select host › help"},
+		{"!", "esc", "cycles › cycle 4 › Select host › problems"},
+		{"b", "esc", "cycles › cycle 4 › Select host › breakpoints"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.key, func(t *testing.T) {
+			m := keys(newSession(t, rec, &fakeController{}, 120, 30), "enter", ":", "text:phase select", "enter")
+			under := strings.SplitN(screen(m), "\n", 2)[0]
+			if !strings.Contains(under, "cycles › cycle 4 › Select host") {
+				t.Fatalf("the cycle's title: %q", under)
+			}
+			m = keys(m, tc.key)
+			if title := strings.SplitN(screen(m), "\n", 2)[0]; !strings.Contains(title, tc.want) {
+				t.Errorf("%s: title %q, want it to hold %q", tc.key, title, tc.want)
+			}
+			if title := strings.SplitN(screen(keys(m, tc.close)), "\n", 2)[0]; title != under {
+				t.Errorf("%s then %s: title %q, want %q", tc.key, tc.close, title, under)
+			}
+		})
+	}
+}
