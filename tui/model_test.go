@@ -605,3 +605,20 @@ func TestTitleNamesTheScreenOverThePanes(t *testing.T) {
 		})
 	}
 }
+
+// TestMessageSaidAgainIsLoggedOnce: a key pressed again gets its answer
+// again in the status bar, but the problems view lists it once, not once
+// a press.
+func TestMessageSaidAgainIsLoggedOnce(t *testing.T) {
+	m := keys(newSession(t, loadRecording(t, "default"), nil, 80, 24), "space", "space", "space")
+	if !strings.Contains(m.message.Text, "nothing to pause") {
+		t.Fatalf("space in a replay said %q", m.message.Text)
+	}
+	if len(m.notes) != 1 {
+		t.Errorf("three presses logged %d notes, want 1: %v", len(m.notes), m.notes)
+	}
+	m = keys(m, "s", "space")
+	if len(m.notes) != 3 {
+		t.Errorf("space, s, space logged %d notes, want 3: %v", len(m.notes), m.notes)
+	}
+}
