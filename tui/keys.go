@@ -80,17 +80,36 @@ func (k KeyMap) engineKey(msg tea.KeyPressMsg) string {
 	return ""
 }
 
+// engineKeys are the engine controls first in the help line while the
+// engine is paused: what a newcomer stopped at a breakpoint needs next.
+type engineKeys struct{ KeyMap }
+
+// ShortHelp implements help.KeyMap.
+func (k engineKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Pause, k.Step, k.StepPhase}
+}
+
+// FullHelp implements help.KeyMap.
+func (k engineKeys) FullHelp() [][]key.Binding { return nil }
+
 // joinedHelp combines several key maps into one for the help view.
 type joinedHelp []interface {
 	ShortHelp() []key.Binding
 	FullHelp() [][]key.Binding
 }
 
-// ShortHelp implements help.KeyMap.
+// ShortHelp implements help.KeyMap: a key two maps name is listed once,
+// where it comes first.
 func (j joinedHelp) ShortHelp() []key.Binding {
 	var out []key.Binding
+	seen := map[key.Help]bool{}
 	for _, k := range j {
-		out = append(out, k.ShortHelp()...)
+		for _, b := range k.ShortHelp() {
+			if !seen[b.Help()] {
+				seen[b.Help()] = true
+				out = append(out, b)
+			}
+		}
 	}
 	return out
 }

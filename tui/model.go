@@ -483,10 +483,14 @@ func (m Model) helpKeys() help.KeyMap {
 	if l := m.top(); l != nil {
 		return l.keys(&m)
 	}
-	if m.focus == focusCycle {
-		return joinedHelp{m.wi.BarKeys(m.shownCycle()), m.view, m.Keys}
+	var first joinedHelp
+	if !m.done && m.opts.Control != nil && m.state != nil && m.state.State == source.StatePaused {
+		first = joinedHelp{engineKeys{m.Keys}}
 	}
-	return joinedHelp{m.list.Keys, m.Keys, m.wi.BarKeys(m.shownCycle())}
+	if m.focus == focusCycle {
+		return append(first, m.wi.BarKeys(m.shownCycle()), m.view, m.Keys)
+	}
+	return append(first, m.list.Keys, m.Keys, m.wi.BarKeys(m.shownCycle()))
 }
 
 // View lays out the title, the panes, the status bar and the help line.

@@ -622,3 +622,30 @@ func TestMessageSaidAgainIsLoggedOnce(t *testing.T) {
 		t.Errorf("space, s, space logged %d notes, want 3: %v", len(m.notes), m.notes)
 	}
 }
+
+// TestPausedHelpLineStartsWithTheEngineKeys: stopped at a breakpoint in an
+// 80-column window, the help line shows how to go on (space, s, .) before
+// it is cut; once the engine runs again, the list's keys come first.
+func TestPausedHelpLineStartsWithTheEngineKeys(t *testing.T) {
+	rec := loadRecording(t, "default")
+	m := newSession(t, rec, &fakeController{}, 80, 24)
+	paused := source.EngineState{State: source.StatePaused, Why: "breakpoint: pod default/huge"}
+	m = send(m, eventsMsg{events: []source.Event{{State: &paused}}})
+	for _, ks := range [][]string{nil, {"enter"}} {
+		m := keys(m, ks...)
+		lines := strings.Split(screen(m), "\n")
+		last := lines[len(lines)-1]
+		if !strings.HasPrefix(last, "space pause/resume • s step one cycle • . step one phase") {
+			t.Errorf("after %v the help line is %q", ks, last)
+		}
+		if n := strings.Count(last, "space"); n != 1 {
+			t.Errorf("after %v the help line names space %d times: %q", ks, n, last)
+		}
+	}
+	running := source.EngineState{State: source.StateRunning}
+	m = send(m, eventsMsg{events: []source.Event{{State: &running}}})
+	lines := strings.Split(screen(m), "\n")
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "enter open cycle") {
+		t.Errorf("running, the help line is %q", last)
+	}
+}
