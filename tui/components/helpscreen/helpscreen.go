@@ -12,6 +12,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/schedscope/schedscope/tui/components/pager"
 	"github.com/schedscope/schedscope/tui/glyph"
 	"github.com/schedscope/schedscope/tui/keyhint"
 	"github.com/schedscope/schedscope/tui/layout"
@@ -82,10 +83,13 @@ func (m *Model) SetSize(w, h int) { m.w, m.h = w, h }
 // Top scrolls back to the first line.
 func (m *Model) Top() { m.scroll = 0 }
 
-// Update scrolls the screen.
+// Update scrolls the screen with the keys and the mouse wheel.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	last := max(len(m.lines())-m.h, 0)
+	if w, ok := msg.(tea.MouseWheelMsg); ok {
+		m.scroll = min(max(m.scroll+pager.Wheel(w), 0), last)
+	}
 	if k, ok := msg.(tea.KeyPressMsg); ok {
-		last := max(len(m.lines())-m.h, 0)
 		page := max(m.h-1, 1)
 		switch {
 		case key.Matches(k, m.Keys.Up):

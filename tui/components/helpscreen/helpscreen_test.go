@@ -105,3 +105,24 @@ func TestPagingKeysScroll(t *testing.T) {
 		}
 	}
 }
+
+// TestWheelScrolls: the mouse wheel scrolls the screen as j and k do (the
+// cycle view, the lists and the problems view scroll with it too).
+func TestWheelScrolls(t *testing.T) {
+	m := screen(40, 5)
+	m, _ = m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
+	m, _ = m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
+	if m.scroll != 2 {
+		t.Fatalf("two turns down scrolled to line %d, want 2", m.scroll)
+	}
+	m, _ = m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
+	if m.scroll != 1 {
+		t.Errorf("a turn up went to line %d, want 1", m.scroll)
+	}
+	for range 100 {
+		m, _ = m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
+	}
+	if last := len(m.lines()) - m.h; m.scroll != last {
+		t.Errorf("the wheel went to line %d, past or short of the end %d", m.scroll, last)
+	}
+}
