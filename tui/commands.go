@@ -97,11 +97,13 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 				return m, nil
 			}
 			m.opts.Trace.seek(m.list.Entry(i).Seq)
+			m.closeAll()
 			m.open(i)
 			return m, nil
 		}
 		if i, ok := m.list.IndexOf(seq); ok {
 			m.opts.Trace.seek(seq)
+			m.closeAll()
 			m.open(i)
 			return m, nil
 		}
@@ -122,6 +124,7 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 		case arg == "":
 			m.say(":phase NAME; %s lists the names", m.prompt.Keys.Complete.Help().Key)
 		case p >= 0:
+			m.closeAll()
 			if m.focus != focusCycle {
 				m.open(m.list.Selected())
 			}
@@ -139,6 +142,7 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 		s, matches := pick(arg, names)
 		switch {
 		case s >= 0:
+			m.closeAll()
 			m.view.SetSort(nodetable.Sort(s))
 		case len(matches) > 1:
 			m.say("sort %q: %s?", arg, strings.Join(matches, " "))
@@ -147,6 +151,7 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 		}
 	case "filter":
 		// As "/" does, where the keys are: nodes inside a cycle, cycles outside.
+		m.closeAll()
 		if m.focus == focusCycle {
 			m.setPromptValue(promptNodeFilter, arg)
 		} else {
@@ -165,6 +170,7 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 		m.openFixtures()
 	case "marked", "marks":
 		// The marked cycles, as the filter finds them.
+		m.closeAll()
 		m.setFocus(focusList)
 		m.setPromptValue(promptCycleFilter, "marked "+arg)
 	default:

@@ -103,6 +103,15 @@ func (m *Model) pop() {
 	m.layers = slices.Clip(m.layers[:n])
 }
 
+// closeAll takes every layer off, onto the shelf: a command that acts on
+// the panes (:cycle, :phase, :filter, :sort, :marked) typed over a screen
+// shows what it did.
+func (m *Model) closeAll() {
+	for m.top() != nil {
+		m.pop()
+	}
+}
+
 // putOnShelf keeps l to open it again as it is.
 func (m *Model) putOnShelf(l layer) {
 	shelf := slices.DeleteFunc(slices.Clone(m.shelf), func(x layer) bool { return sameKind(x, l) })
