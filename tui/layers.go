@@ -223,7 +223,7 @@ func (l helpLayer) now(m *Model) helpscreen.Model {
 	return hs
 }
 func (l helpLayer) view(m *Model) string      { return l.now(m).View() }
-func (l helpLayer) keys(m *Model) help.KeyMap { return l.hs.Keys }
+func (l helpLayer) keys(m *Model) help.KeyMap { return l.now(m).Bar() }
 func (l helpLayer) crumb(m *Model, c, p string) (string, string) {
 	return c + " › help", p
 }
