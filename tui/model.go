@@ -10,6 +10,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/source"
@@ -579,8 +580,12 @@ func (m Model) titleLine() string {
 	if l := m.top(); l != nil {
 		crumb, right = l.crumb(&m, crumb, right)
 	}
-	left += "  " + crumb
-	return layout.Fit(left, m.w-len(right)-1) + " " + right
+	room := m.w - len(right) - 1
+	if ansi.StringWidth(left+"  "+crumb) > room {
+		// Where the user is matters more than the scheduler's version.
+		left = m.st.Title.Render("schedscope")
+	}
+	return layout.Fit(left+"  "+crumb, room) + " " + right
 }
 
 // gatesNote names the feature gates a run had other than their defaults,

@@ -649,3 +649,22 @@ func TestPausedHelpLineStartsWithTheEngineKeys(t *testing.T) {
 		t.Errorf("running, the help line is %q", last)
 	}
 }
+
+// TestTitleKeepsThePathOverTheVersion: at 80 columns, a path too long to
+// share the title with the scheduler's version shows whole, without it.
+func TestTitleKeepsThePathOverTheVersion(t *testing.T) {
+	m := toPhase(t, keys(newSession(t, loadRecording(t, "taints-tolerations"), nil, 80, 24), "enter"), cyclepage.Filter)
+	m = keys(m, "enter")
+	node, ok := m.view.DetailNode()
+	if !ok {
+		t.Fatal("enter opened no node detail")
+	}
+	title := strings.SplitN(screen(m), "\n", 2)[0]
+	if want := "schedscope  cycles › cycle 2 › Filter › node " + node; !strings.HasPrefix(title, want) {
+		t.Errorf("title %q, want it to start with %q", title, want)
+	}
+	m = keys(m, "esc", "esc")
+	if title := strings.SplitN(screen(m), "\n", 2)[0]; !strings.Contains(title, "kube-scheduler v1.37.1  cycles") {
+		t.Errorf("a short path lost the version: %q", title)
+	}
+}
