@@ -577,7 +577,9 @@ func (m Model) titleLine() string {
 		}
 	}
 	right := m.list.Position()
-	if l := m.top(); l != nil {
+	// Each screen names itself after the path of what is under it (help
+	// over the Pods view: pods › help).
+	for _, l := range m.layers {
 		crumb, right = l.crumb(&m, crumb, right)
 	}
 	room := m.w - len(right) - 1

@@ -606,6 +606,15 @@ func TestTitleNamesTheScreenOverThePanes(t *testing.T) {
 	}
 }
 
+// TestTitleOfAScreenOverAScreen: help opened over the Pods view names the
+// Pods view under it, not the cycle list under both.
+func TestTitleOfAScreenOverAScreen(t *testing.T) {
+	m := keys(newSession(t, loadRecording(t, "default"), nil, 80, 24), "P", "?")
+	if title := strings.SplitN(screen(m), "\n", 2)[0]; !strings.Contains(title, "  pods › help ") {
+		t.Errorf("help over the Pods view: title %q, want it to hold \"pods › help\"", title)
+	}
+}
+
 // TestMessageSaidAgainIsLoggedOnce: a key pressed again gets its answer
 // again in the status bar, but the problems view lists it once, not once
 // a press.
