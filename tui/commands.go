@@ -24,6 +24,7 @@ const (
 	promptNodeFilter
 	promptCommand
 	promptPodFilter
+	promptNodesFilter
 	promptMark
 )
 
@@ -69,6 +70,8 @@ func placeholders(mode promptMode, complete string) []string {
 		return []string{"what this cycle shows (enter keeps it beside the recording; an empty note unmarks)", "a note (empty unmarks)"}
 	case promptPodFilter:
 		return []string{"pod, state or node (pod:web state:unsch node:a)", "pod, state or node"}
+	case promptNodesFilter:
+		return []string{"node name, verdict or taint count"}
 	}
 	return []string{
 		"pod, node, outcome or plugin (pod:web node:a outcome:unsch plugin:taint disagree)",

@@ -251,6 +251,8 @@ func (l nodesLayer) update(m *Model, msg tea.Msg) (layer, bool, tea.Cmd) {
 		switch {
 		case key.Matches(k, l.n.Keys.Close):
 			return l, true, nil
+		case key.Matches(k, l.n.Keys.Filter):
+			return l, false, m.openPrompt(promptNodesFilter, l.n.Filter())
 		case key.Matches(k, l.n.Keys.Open):
 			// The node's detail in the cycle the view shows.
 			name, ok := l.n.Selected()

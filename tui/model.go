@@ -476,6 +476,8 @@ func (m *Model) setPromptValue(mode promptMode, v string) {
 		m.view.SetNodeFilter(v)
 	case promptPodFilter:
 		change(m, func(l *podsLayer) { l.p.SetFilter(v) })
+	case promptNodesFilter:
+		change(m, func(l *nodesLayer) { l.n.SetFilter(v) })
 	}
 }
 
