@@ -24,6 +24,7 @@ const (
 	promptNodeFilter
 	promptCommand
 	promptPodFilter
+	promptNodesFilter
 	promptMark
 )
 
@@ -69,6 +70,8 @@ func placeholders(mode promptMode, complete string) []string {
 		return []string{"what this cycle shows (enter keeps it beside the recording; an empty note unmarks)", "a note (empty unmarks)"}
 	case promptPodFilter:
 		return []string{"pod, state or node (pod:web state:unsch node:a)", "pod, state or node"}
+	case promptNodesFilter:
+		return []string{"node name, verdict or taint count"}
 	}
 	return []string{
 		"pod, node, outcome or plugin (pod:web node:a outcome:unsch plugin:taint disagree)",
@@ -97,11 +100,13 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 				return m, nil
 			}
 			m.opts.Trace.seek(m.list.Entry(i).Seq)
+			m.closeAll()
 			m.open(i)
 			return m, nil
 		}
 		if i, ok := m.list.IndexOf(seq); ok {
 			m.opts.Trace.seek(seq)
+			m.closeAll()
 			m.open(i)
 			return m, nil
 		}
@@ -122,6 +127,7 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 		case arg == "":
 			m.say(":phase NAME; %s lists the names", m.prompt.Keys.Complete.Help().Key)
 		case p >= 0:
+			m.closeAll()
 			if m.focus != focusCycle {
 				m.open(m.list.Selected())
 			}
@@ -139,6 +145,7 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 		s, matches := pick(arg, names)
 		switch {
 		case s >= 0:
+			m.closeAll()
 			m.view.SetSort(nodetable.Sort(s))
 		case len(matches) > 1:
 			m.say("sort %q: %s?", arg, strings.Join(matches, " "))
@@ -147,6 +154,7 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 		}
 	case "filter":
 		// As "/" does, where the keys are: nodes inside a cycle, cycles outside.
+		m.closeAll()
 		if m.focus == focusCycle {
 			m.setPromptValue(promptNodeFilter, arg)
 		} else {
@@ -167,6 +175,7 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 		return m, m.openGroup(arg)
 	case "marked", "marks":
 		// The marked cycles, as the filter finds them.
+		m.closeAll()
 		m.setFocus(focusList)
 		m.setPromptValue(promptCycleFilter, "marked "+arg)
 	default:

@@ -81,17 +81,36 @@ func (k KeyMap) engineKey(msg tea.KeyPressMsg) string {
 	return ""
 }
 
+// engineKeys are the engine controls first in the help line while the
+// engine is paused: what a newcomer stopped at a breakpoint needs next.
+type engineKeys struct{ KeyMap }
+
+// ShortHelp implements help.KeyMap.
+func (k engineKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Pause, k.Step, k.StepPhase}
+}
+
+// FullHelp implements help.KeyMap.
+func (k engineKeys) FullHelp() [][]key.Binding { return nil }
+
 // joinedHelp combines several key maps into one for the help view.
 type joinedHelp []interface {
 	ShortHelp() []key.Binding
 	FullHelp() [][]key.Binding
 }
 
-// ShortHelp implements help.KeyMap.
+// ShortHelp implements help.KeyMap: a key two maps name is listed once,
+// where it comes first.
 func (j joinedHelp) ShortHelp() []key.Binding {
 	var out []key.Binding
+	seen := map[key.Help]bool{}
 	for _, k := range j {
-		out = append(out, k.ShortHelp()...)
+		for _, b := range k.ShortHelp() {
+			if !seen[b.Help()] {
+				seen[b.Help()] = true
+				out = append(out, b)
+			}
+		}
 	}
 	return out
 }
@@ -116,9 +135,9 @@ func (m Model) helpSections() []helpscreen.Section {
 	bottom.SetHelp("G", "last")
 	sections := []helpscreen.Section{
 		{Title: "Moving", Keys: []key.Binding{l.Up, l.Down, top, bottom, l.PageUp, l.PageDown}},
-		{Title: "Cycles", Keys: []key.Binding{l.Open, l.NextFailure, l.PrevFailure, l.Pods, podgroup.OpenKey()}},
+		{Title: "Cycles", Keys: []key.Binding{l.Open, l.NextFailure, l.PrevFailure, l.Pods, podgroup.OpenKey(), g.Mark, g.Export}},
 	}
-	engine := helpscreen.Section{Title: "Engine", Keys: []key.Binding{g.Pause, g.Step, g.Breakpoints}}
+	engine := helpscreen.Section{Title: "Engine", Keys: []key.Binding{g.Pause, g.Step, g.StepPhase, g.Breakpoints}}
 	switch {
 	case m.opts.Control == nil:
 		engine.Note = "replay: no engine"
@@ -142,6 +161,7 @@ func (m Model) helpSections() []helpscreen.Section {
 			{":nodes [TEXT]", "every node as the cycle saw it: free, taints, verdict"},
 			{":fixtures", "the embedded fixtures and what each teaches"},
 			{":group [NAME]", "a pod group's cycle: members × nodes, minCount, reverted (key: " + podgroup.OpenKey().Help().Key + " from a member)"},
+			{":marked", "the cycles marked with m"},
 			{":problems", "list problems (key: " + g.Problems.Help().Key + ")"},
 			{":help", "this screen"},
 			{":q", "quit"},

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"charm.land/bubbles/v2/help"
@@ -94,6 +95,38 @@ func TestLowercasePOpensPods(t *testing.T) {
 	for _, k := range []string{"P", "p"} {
 		if m := keys(newSession(t, rec, nil, 80, 24), k); !m.showing(podsLayer{}) {
 			t.Errorf("%s in the cycle list did not open the Pods view", k)
+		}
+	}
+}
+
+// TestHelpScreenListsEveryRootKeyAndCommand: the "?" screen of a live run
+// lists every key of the root's key map and every ":" command tab
+// completes (or its short form: :q), so that a key that works is never
+// missing from it.
+func TestHelpScreenListsEveryRootKeyAndCommand(t *testing.T) {
+	m := newSession(t, loadRecording(t, "default"), &fakeController{}, 200, 50)
+	keysListed, commands := map[key.Help]bool{}, map[string]bool{}
+	for _, s := range m.helpSections() {
+		for _, b := range s.Keys {
+			keysListed[b.Help()] = true
+		}
+		for _, c := range s.Commands {
+			commands[strings.Fields(c[0])[0]] = true
+		}
+	}
+	for field, b := range bindingsOf(m.Keys) {
+		if !keysListed[b.Help()] {
+			t.Errorf("the help screen does not list %s (%q %q)", field, b.Help().Key, b.Help().Desc)
+		}
+	}
+	for _, c := range commandSuggestions() {
+		name := ":" + strings.Fields(c)[0]
+		listed := false
+		for h := range commands {
+			listed = listed || strings.HasPrefix(name, h) // :q for :quit
+		}
+		if !listed {
+			t.Errorf("the help screen does not list %s, which tab completes", name)
 		}
 	}
 }

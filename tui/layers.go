@@ -103,6 +103,15 @@ func (m *Model) pop() {
 	m.layers = slices.Clip(m.layers[:n])
 }
 
+// closeAll takes every layer off, onto the shelf: a command that acts on
+// the panes (:cycle, :phase, :filter, :sort, :marked) typed over a screen
+// shows what it did.
+func (m *Model) closeAll() {
+	for m.top() != nil {
+		m.pop()
+	}
+}
+
 // putOnShelf keeps l to open it again as it is.
 func (m *Model) putOnShelf(l layer) {
 	shelf := slices.DeleteFunc(slices.Clone(m.shelf), func(x layer) bool { return sameKind(x, l) })
@@ -214,9 +223,9 @@ func (l helpLayer) now(m *Model) helpscreen.Model {
 	return hs
 }
 func (l helpLayer) view(m *Model) string      { return l.now(m).View() }
-func (l helpLayer) keys(m *Model) help.KeyMap { return l.hs.Keys }
+func (l helpLayer) keys(m *Model) help.KeyMap { return l.now(m).Bar() }
 func (l helpLayer) crumb(m *Model, c, p string) (string, string) {
-	return c, p
+	return c + " › help", p
 }
 func (l helpLayer) resize(w, h int) layer { l.hs.SetSize(w, h); return l }
 func (helpLayer) whole() bool             { return false }
@@ -224,7 +233,7 @@ func (helpLayer) whole() bool             { return false }
 func (l problemsLayer) view(m *Model) string      { return l.p.View() }
 func (l problemsLayer) keys(m *Model) help.KeyMap { return l.p.Keys }
 func (l problemsLayer) crumb(m *Model, c, p string) (string, string) {
-	return c, p
+	return c + " › problems", p
 }
 func (l problemsLayer) resize(w, h int) layer { l.p.SetSize(w, h); return l }
 func (problemsLayer) whole() bool             { return false }
@@ -242,6 +251,8 @@ func (l nodesLayer) update(m *Model, msg tea.Msg) (layer, bool, tea.Cmd) {
 		switch {
 		case key.Matches(k, l.n.Keys.Close):
 			return l, true, nil
+		case key.Matches(k, l.n.Keys.Filter):
+			return l, false, m.openPrompt(promptNodesFilter, l.n.Filter())
 		case key.Matches(k, l.n.Keys.Open):
 			// The node's detail in the cycle the view shows.
 			name, ok := l.n.Selected()
@@ -336,11 +347,13 @@ func (l formLayer) update(m *Model, msg tea.Msg) (layer, bool, tea.Cmd) {
 func (l formLayer) view(m *Model) string {
 	return strings.Join(append([]string{""}, indent(layout.SplitLines(l.f.View()), "  ")...), "\n")
 }
-func (l formLayer) keys(m *Model) help.KeyMap                  { return l.f.Keys }
-func (formLayer) crumb(m *Model, c, p string) (string, string) { return c, p }
-func (formLayer) close(m *Model) key.Binding                   { return key.NewBinding() }
-func (l formLayer) resize(w, h int) layer                      { return l }
-func (formLayer) whole() bool                                  { return true }
+func (l formLayer) keys(m *Model) help.KeyMap { return l.f.Keys }
+func (formLayer) crumb(m *Model, c, p string) (string, string) {
+	return c + " › breakpoints", p
+}
+func (formLayer) close(m *Model) key.Binding { return key.NewBinding() }
+func (l formLayer) resize(w, h int) layer    { return l }
+func (formLayer) whole() bool                { return true }
 
 // fixturesLayer lists the embedded fixtures and what each teaches (the
 // session cannot switch fixture: the list says how to open one).

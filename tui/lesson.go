@@ -190,7 +190,7 @@ func (m *Model) lessonPanel() []string {
 		st := s.l.Steps[s.step]
 		at = fmt.Sprintf(" · step %d of %d", s.step+1, len(s.l.Steps))
 		if seq, p, ok := m.where(); ok && seq == st.Cycle && p == st.Phase {
-			where = append(where, m.st.Dim.Render(fmt.Sprintf("  ✓ here: cycle %d, %s", st.Cycle, st.Phase.Short())))
+			where = append(where, m.st.Dim.Render(fmt.Sprintf("  ✓ here: cycle %d, %s", st.Cycle, st.Phase)))
 		} else {
 			where = append(where, layout.Wrap(fmt.Sprintf("  → open cycle %d on %s (:cycle %d, then ←/→ or :phase %s)",
 				st.Cycle, st.Phase, st.Cycle, strings.ToLower(st.Phase.Short())), w, "    ")...)

@@ -64,3 +64,21 @@ func TestLessonPanel(t *testing.T) {
 		t.Errorf("> past the last lesson's last step: %q", m.message.Text)
 	}
 }
+
+// TestLessonHereNamesThePhaseAsTheWayThere: once the learner reaches a
+// step's phase, the panel names it as the line that sent them there did
+// (and as the title does): "Weighted sum", not its short "Sum".
+func TestLessonHereNamesThePhaseAsTheWayThere(t *testing.T) {
+	rec := loadRecording(t, "default")
+	l := &Lesson{Title: "Scores", Steps: []LessonStep{
+		{Cycle: 1, Phase: cyclepage.Weighted, Say: "Look at the sums."},
+	}}
+	m := keys(newSessionWith(rec, Options{Source: "fixture default", Lesson: l}, 80, 24), ">")
+	if s := screen(m); !strings.Contains(s, "→ open cycle 1 on Weighted sum") {
+		t.Fatalf("step 1 does not say where to go:\n%s", s)
+	}
+	m = keys(m, ":", "text:cycle 1", "enter", ":", "text:phase sum", "enter")
+	if s := screen(m); !strings.Contains(s, "✓ here: cycle 1, Weighted sum") {
+		t.Errorf("the panel does not name the phase reached as it named it:\n%s", s)
+	}
+}

@@ -484,6 +484,8 @@ func (m *Model) setPromptValue(mode promptMode, v string) {
 		m.view.SetNodeFilter(v)
 	case promptPodFilter:
 		change(m, func(l *podsLayer) { l.p.SetFilter(v) })
+	case promptNodesFilter:
+		change(m, func(l *nodesLayer) { l.n.SetFilter(v) })
 	}
 }
 
@@ -492,10 +494,14 @@ func (m Model) helpKeys() help.KeyMap {
 	if l := m.top(); l != nil {
 		return l.keys(&m)
 	}
-	if m.focus == focusCycle {
-		return joinedHelp{m.groupHint(), m.wi.BarKeys(m.shownCycle()), m.view, m.Keys}
+	var first joinedHelp
+	if !m.done && m.opts.Control != nil && m.state != nil && m.state.State == source.StatePaused {
+		first = joinedHelp{engineKeys{m.Keys}}
 	}
-	return joinedHelp{m.list.Keys, m.groupHint(), m.Keys, m.wi.BarKeys(m.shownCycle())}
+	if m.focus == focusCycle {
+		return append(first, m.groupHint(), m.wi.BarKeys(m.shownCycle()), m.view, m.Keys)
+	}
+	return append(first, m.list.Keys, m.groupHint(), m.Keys, m.wi.BarKeys(m.shownCycle()))
 }
 
 // View lays out the title, the panes, the status bar and the help line.
@@ -577,7 +583,9 @@ func (m Model) titleLine() string {
 		}
 	}
 	right := m.list.Position()
-	if l := m.top(); l != nil {
+	// Each screen names itself after the path of what is under it (help
+	// over the Pods view: pods › help).
+	for _, l := range m.layers {
 		crumb, right = l.crumb(&m, crumb, right)
 	}
 	// What the run was (the scheduler's version, its feature gates) gives

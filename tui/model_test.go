@@ -575,3 +575,105 @@ func TestCycleOfAPod(t *testing.T) {
 		}
 	}
 }
+
+// TestTitleNamesTheScreenOverThePanes: the title's path ends with the
+// screen shown over the panes (help, problems, breakpoints), not with the
+// cycle's phase under it, and goes back to the phase when it closes.
+func TestTitleNamesTheScreenOverThePanes(t *testing.T) {
+	rec := loadRecording(t, "default")
+	tests := []struct {
+		key, close, want string
+	}{
+		{"?", "esc", "cycles › cycle 4 › Select host › help"},
+		{"!", "esc", "cycles › cycle 4 › Select host › problems"},
+		{"b", "esc", "cycles › cycle 4 › Select host › breakpoints"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.key, func(t *testing.T) {
+			m := keys(newSession(t, rec, &fakeController{}, 120, 30), "enter", ":", "text:phase select", "enter")
+			under := strings.SplitN(screen(m), "\n", 2)[0]
+			if !strings.Contains(under, "cycles › cycle 4 › Select host") {
+				t.Fatalf("the cycle's title: %q", under)
+			}
+			m = keys(m, tc.key)
+			if title := strings.SplitN(screen(m), "\n", 2)[0]; !strings.Contains(title, tc.want) {
+				t.Errorf("%s: title %q, want it to hold %q", tc.key, title, tc.want)
+			}
+			if title := strings.SplitN(screen(keys(m, tc.close)), "\n", 2)[0]; title != under {
+				t.Errorf("%s then %s: title %q, want %q", tc.key, tc.close, title, under)
+			}
+		})
+	}
+}
+
+// TestTitleOfAScreenOverAScreen: help opened over the Pods view names the
+// Pods view under it, not the cycle list under both.
+func TestTitleOfAScreenOverAScreen(t *testing.T) {
+	m := keys(newSession(t, loadRecording(t, "default"), nil, 80, 24), "P", "?")
+	if title := strings.SplitN(screen(m), "\n", 2)[0]; !strings.Contains(title, "  pods › help ") {
+		t.Errorf("help over the Pods view: title %q, want it to hold \"pods › help\"", title)
+	}
+}
+
+// TestMessageSaidAgainIsLoggedOnce: a key pressed again gets its answer
+// again in the status bar, but the problems view lists it once, not once
+// a press.
+func TestMessageSaidAgainIsLoggedOnce(t *testing.T) {
+	m := keys(newSession(t, loadRecording(t, "default"), nil, 80, 24), "space", "space", "space")
+	if !strings.Contains(m.message.Text, "nothing to pause") {
+		t.Fatalf("space in a replay said %q", m.message.Text)
+	}
+	if len(m.notes) != 1 {
+		t.Errorf("three presses logged %d notes, want 1: %v", len(m.notes), m.notes)
+	}
+	m = keys(m, "s", "space")
+	if len(m.notes) != 3 {
+		t.Errorf("space, s, space logged %d notes, want 3: %v", len(m.notes), m.notes)
+	}
+}
+
+// TestPausedHelpLineStartsWithTheEngineKeys: stopped at a breakpoint in an
+// 80-column window, the help line shows how to go on (space, s, .) before
+// it is cut; once the engine runs again, the list's keys come first.
+func TestPausedHelpLineStartsWithTheEngineKeys(t *testing.T) {
+	rec := loadRecording(t, "default")
+	m := newSession(t, rec, &fakeController{}, 80, 24)
+	paused := source.EngineState{State: source.StatePaused, Why: "breakpoint: pod default/huge"}
+	m = send(m, eventsMsg{events: []source.Event{{State: &paused}}})
+	for _, ks := range [][]string{nil, {"enter"}} {
+		m := keys(m, ks...)
+		lines := strings.Split(screen(m), "\n")
+		last := lines[len(lines)-1]
+		if !strings.HasPrefix(last, "space pause/resume • s step one cycle • . step one phase") {
+			t.Errorf("after %v the help line is %q", ks, last)
+		}
+		if n := strings.Count(last, "space"); n != 1 {
+			t.Errorf("after %v the help line names space %d times: %q", ks, n, last)
+		}
+	}
+	running := source.EngineState{State: source.StateRunning}
+	m = send(m, eventsMsg{events: []source.Event{{State: &running}}})
+	lines := strings.Split(screen(m), "\n")
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "enter open cycle") {
+		t.Errorf("running, the help line is %q", last)
+	}
+}
+
+// TestTitleKeepsThePathOverTheVersion: at 80 columns, a path too long to
+// share the title with the scheduler's version shows whole, without it.
+func TestTitleKeepsThePathOverTheVersion(t *testing.T) {
+	m := toPhase(t, keys(newSession(t, loadRecording(t, "taints-tolerations"), nil, 80, 24), "enter"), cyclepage.Filter)
+	m = keys(m, "enter")
+	node, ok := m.view.DetailNode()
+	if !ok {
+		t.Fatal("enter opened no node detail")
+	}
+	title := strings.SplitN(screen(m), "\n", 2)[0]
+	if want := "schedscope  cycles › cycle 2 › Filter › node " + node; !strings.HasPrefix(title, want) {
+		t.Errorf("title %q, want it to start with %q", title, want)
+	}
+	m = keys(m, "esc", "esc")
+	if title := strings.SplitN(screen(m), "\n", 2)[0]; !strings.Contains(title, "kube-scheduler v1.37.1  cycles") {
+		t.Errorf("a short path lost the version: %q", title)
+	}
+}

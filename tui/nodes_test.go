@@ -104,3 +104,22 @@ func TestCopiesKeepTheirStacks(t *testing.T) {
 		t.Errorf("esc in a copy closed the original's Pods view")
 	}
 }
+
+// TestNodesViewFilter: / in the Nodes view filters its nodes as one types
+// (the help screen lists / as working everywhere); esc on the prompt puts
+// the filter back as it was, and the view stays.
+func TestNodesViewFilter(t *testing.T) {
+	m := keys(newSession(t, loadRecording(t, "default"), nil, 80, 24), "G", ":", "text:nodes", "enter")
+	m = keys(m, "/", "text:node-c")
+	if got := screen(m); !strings.Contains(got, "node-c") || strings.Contains(got, "node-a ") {
+		t.Errorf("/node-c did not filter the nodes:\n%s", got)
+	}
+	m = keys(m, "enter")
+	if got := screen(m); !m.showing(nodesLayer{}) || strings.Contains(got, "node-a ") {
+		t.Errorf("enter lost the view or its filter:\n%s", got)
+	}
+	m = keys(m, "/", "text:x", "esc")
+	if got := screen(m); !m.showing(nodesLayer{}) || !strings.Contains(got, "node-c") || strings.Contains(got, "node-a ") {
+		t.Errorf("esc on the prompt did not put node-c's filter back:\n%s", got)
+	}
+}

@@ -159,3 +159,28 @@ func TestHelpListsCommands(t *testing.T) {
 		t.Errorf("80×24 help never shows :filter")
 	}
 }
+
+// TestCommandOverAScreenShowsWhatItDid: a command that acts on the panes
+// (:cycle, :phase, :marked), typed over the Pods view, the help, the
+// problems or the nodes, closes them: the cycle opened shows, rather than
+// waiting under the screen for esc.
+func TestCommandOverAScreenShowsWhatItDid(t *testing.T) {
+	rec := loadRecording(t, "default")
+	for _, open := range [][]string{{"P"}, {"?"}, {"!"}, {":", "text:nodes", "enter"}} {
+		for _, command := range []string{"cycle 2", "phase filter", "marked"} {
+			m := keys(newSession(t, rec, nil, 80, 24), open...)
+			if m.top() == nil {
+				t.Fatalf("%v opened no screen", open)
+			}
+			m = keys(m, ":", "text:"+command, "enter")
+			if m.top() != nil {
+				t.Errorf("%v then :%s: a screen is still over the panes:\n%s", open, command, screen(m))
+			}
+		}
+		m := keys(newSession(t, rec, nil, 80, 24), open...)
+		m = keys(m, ":", "text:cycle 2", "enter")
+		if m.focus != focusCycle || m.view.Cycle() != m.cycles[1] {
+			t.Errorf("%v then :cycle 2 does not show cycle 2:\n%s", open, screen(m))
+		}
+	}
+}

@@ -181,11 +181,15 @@ func (m *Model) refreshProblems() {
 }
 
 // say answers the user in the status bar, and logs the answer for the
-// problems view, where it shows whole.
+// problems view, where it shows whole; an answer given again (a key
+// pressed again) is logged once.
 func (m *Model) say(format string, a ...any) {
-	text := fmt.Sprintf(format, a...)
-	m.notes = append(m.notes, problems.Note{Kind: problems.Message, Text: text})
-	m.message = problems.Note{Kind: problems.Message, Text: text}
+	note := problems.Note{Kind: problems.Message, Text: fmt.Sprintf(format, a...)}
+	m.message = note
+	if n := len(m.notes); n > 0 && m.notes[n-1] == note {
+		return
+	}
+	m.notes = append(m.notes, note)
 	m.refreshProblems()
 }
 

@@ -12,6 +12,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/schedscope/schedscope/tui/components/pager"
 	"github.com/schedscope/schedscope/tui/glyph"
 	"github.com/schedscope/schedscope/tui/keyhint"
 	"github.com/schedscope/schedscope/tui/layout"
@@ -82,10 +83,13 @@ func (m *Model) SetSize(w, h int) { m.w, m.h = w, h }
 // Top scrolls back to the first line.
 func (m *Model) Top() { m.scroll = 0 }
 
-// Update scrolls the screen.
+// Update scrolls the screen with the keys and the mouse wheel.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	last := max(len(m.lines())-m.h, 0)
+	if w, ok := msg.(tea.MouseWheelMsg); ok {
+		m.scroll = min(max(m.scroll+pager.Wheel(w), 0), last)
+	}
 	if k, ok := msg.(tea.KeyPressMsg); ok {
-		last := max(len(m.lines())-m.h, 0)
 		page := max(m.h-1, 1)
 		switch {
 		case key.Matches(k, m.Keys.Up):
@@ -117,7 +121,7 @@ func (m Model) lines() []string {
 	hm := help.New()
 	hm.ShowAll = true
 	hm.Styles.FullKey, hm.Styles.FullDesc, hm.Styles.FullSeparator = st.Key, st.Dim, st.Dim
-	lines := []string{st.Title.Render("Keys") + st.Dim.Render("  (") + keyhint.Line(st, m.Keys.ShortHelp()...) + st.Dim.Render(")"), ""}
+	var lines []string
 	var blocks [][]string
 	for _, sec := range m.sections {
 		block := []string{st.Header.Render(sec.Title)}
@@ -158,12 +162,25 @@ func (m Model) lines() []string {
 		glyphs = append(glyphs, glyph.Render(st, k)+" "+k.Label())
 	}
 	lines = append(lines, layout.Flow(glyphs, m.w, "   ")...)
-	return append(lines, layout.Flow([]string{
+	lines = append(lines, layout.Flow([]string{
 		st.Title.Render("Live cluster bindings"),
 		st.Agree.Render("=") + " as predicted",
 		st.Agree.Render("≈ node") + " tie-break",
 		st.Disagree.Render("≠ node") + " missed",
 	}, m.w, "   ")...)
+	head := st.Title.Render("Keys") + st.Dim.Render("  (") + keyhint.Line(st, m.bar(len(lines)+2).ShortHelp()...) + st.Dim.Render(")")
+	return append([]string{head, ""}, lines...)
+}
+
+// Bar is the screen's keys as its hint lines show them: page down only
+// when there is more than a window of it to page through.
+func (m Model) Bar() KeyMap { return m.bar(len(m.lines())) }
+
+// bar is Bar for a screen of n lines.
+func (m Model) bar(n int) KeyMap {
+	k := m.Keys
+	k.PageDown.SetEnabled(n > m.h)
+	return k
 }
 
 func blockWidth(b []string) int {

@@ -40,7 +40,7 @@ func TestHelpListsEveryBinding(t *testing.T) {
 
 func TestView(t *testing.T) {
 	got := ansi.Strip(screen(120, 40).View())
-	for _, want := range []string{"Keys  (ctrl+d/pgdn page down · ?/esc/q close help · ctrl+c quit)", "Moving", "↓/j down", "replay: no engine", ":cycle N open cycle N", "✓ Success", "Live cluster bindings"} {
+	for _, want := range []string{"Keys  (?/esc/q close help · ctrl+c quit)", "Moving", "↓/j down", "replay: no engine", ":cycle N open cycle N", "✓ Success", "Live cluster bindings"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("screen lacks %q:\n%s", want, got)
 		}
@@ -102,6 +102,46 @@ func TestPagingKeysScroll(t *testing.T) {
 		}
 		if m, _ = m.Update(tea.KeyPressMsg{Code: 'g', Text: "g"}); at(m) != 0 {
 			t.Errorf("g went to line %d, want the top", at(m))
+		}
+	}
+}
+
+// TestWheelScrolls: the mouse wheel scrolls the screen as j and k do (the
+// cycle view, the lists and the problems view scroll with it too).
+func TestWheelScrolls(t *testing.T) {
+	m := screen(40, 5)
+	m, _ = m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
+	m, _ = m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
+	if m.scroll != 2 {
+		t.Fatalf("two turns down scrolled to line %d, want 2", m.scroll)
+	}
+	m, _ = m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
+	if m.scroll != 1 {
+		t.Errorf("a turn up went to line %d, want 1", m.scroll)
+	}
+	for range 100 {
+		m, _ = m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
+	}
+	if last := len(m.lines()) - m.h; m.scroll != last {
+		t.Errorf("the wheel went to line %d, past or short of the end %d", m.scroll, last)
+	}
+}
+
+// TestPageDownHintOnlyWhenThereIsMore: the screen's hints name page down
+// only while there is more than a window of it; where it all fits, the
+// key would do nothing.
+func TestPageDownHintOnlyWhenThereIsMore(t *testing.T) {
+	for _, tc := range []struct {
+		w, h int
+		want bool
+	}{{40, 5, true}, {200, 50, false}} {
+		m := screen(tc.w, tc.h)
+		head := strings.SplitN(ansi.Strip(m.View()), "\n", 2)[0]
+		if got := strings.Contains(head, "page down"); got != tc.want {
+			t.Errorf("%dx%d: the title's hint %q names page down: %v, want %v", tc.w, tc.h, head, got, tc.want)
+		}
+		if got := m.Bar().PageDown.Enabled(); got != tc.want {
+			t.Errorf("%dx%d: Bar's page down is enabled: %v, want %v", tc.w, tc.h, got, tc.want)
 		}
 	}
 }

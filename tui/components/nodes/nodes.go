@@ -26,17 +26,20 @@ import (
 type KeyMap struct {
 	// The moving keys: up, down, a page, first and last.
 	pager.KeyMap
-	// Open opens the selected node's detail in its cycle; Close leaves the
-	// view. The model that opened the view acts on both.
-	Open  key.Binding
-	Close key.Binding
+	// Open opens the selected node's detail in its cycle; Filter asks for
+	// the text the nodes are filtered by; Close leaves the view. The model
+	// that opened the view acts on them.
+	Open   key.Binding
+	Filter key.Binding
+	Close  key.Binding
 }
 
 // DefaultKeyMap returns the view's keys.
 func DefaultKeyMap() KeyMap {
 	k := KeyMap{KeyMap: pager.DefaultKeyMap(),
-		Open:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "node detail")),
-		Close: key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "back"))}
+		Open:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "node detail")),
+		Filter: key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		Close:  key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "back"))}
 	k.Top.SetHelp("g", "first")
 	k.Bottom.SetHelp("G", "last")
 	return k
@@ -44,12 +47,12 @@ func DefaultKeyMap() KeyMap {
 
 // ShortHelp implements help.KeyMap.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Open, k.Up, k.Down, k.PageDown, k.Close}
+	return []key.Binding{k.Open, k.Filter, k.Up, k.Down, k.PageDown, k.Close}
 }
 
 // FullHelp implements help.KeyMap.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Open, k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown, k.Close}}
+	return [][]key.Binding{{k.Open, k.Filter, k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown, k.Close}}
 }
 
 // Row is one node as the cycle saw it.
@@ -139,6 +142,9 @@ func verdict(c *recorder.Cycle, a *analysis.Result, i int) (string, string, glyp
 	}
 	return same("not evaluated (the search stopped first)", glyph.NotEvaluated)
 }
+
+// Filter is the text the nodes are filtered by.
+func (m Model) Filter() string { return m.filter }
 
 // SetFilter keeps the nodes whose name, verdict or a taint count contains
 // s (case-insensitive).

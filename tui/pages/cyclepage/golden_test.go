@@ -2,6 +2,7 @@ package cyclepage
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -64,13 +65,45 @@ func TestHeaderKeepsTheOutcome(t *testing.T) {
 	rec := recordings.Load(t, "default.rec")
 	c := *rec.Cycles[3]
 	c.Pod.Namespace, c.Pod.Name = "shop", "checkout-service-966fb979-g6jq8"
+	// Two profiles: the cycle's profile is named, and the pod gives way.
+	h := rec.Header
+	h.Profiles = append(slices.Clone(h.Profiles), recorder.Profile{SchedulerName: "other"})
 	st := theme.New(true)
 	v := New(&st)
-	v.SetHeader(&rec.Header)
+	v.SetHeader(&h)
 	v.SetSize(80, 24)
 	v.OpenCycle([]*recorder.Cycle{&c}, 0)
 	head := strings.Split(ansi.Strip(v.View()), "\n")[0]
 	if !strings.Contains(head, "Unschedulable") || !strings.Contains(head, "…-g6jq8 · attempt 1") {
 		t.Errorf("header %q: want the outcome and the pod's suffix", head)
+	}
+}
+
+// TestHeaderGivesUpTheOnlyProfileFirst: where the header does not fit, the
+// name of a recording's only profile gives way before the pod's name or
+// the duration are cut; with several profiles it stays.
+func TestHeaderGivesUpTheOnlyProfileFirst(t *testing.T) {
+	rec := recordings.Load(t, "default.rec")
+	if len(rec.Header.Profiles) != 1 {
+		t.Fatalf("default.rec has %d profiles, want 1", len(rec.Header.Profiles))
+	}
+	c := *rec.Cycles[0]
+	c.Outcome.Node = "worker-0001-long"
+	st := theme.New(true)
+	head := func(h *recorder.Header) string {
+		v := New(&st)
+		v.SetHeader(h)
+		v.SetSize(80, 24)
+		v.OpenCycle([]*recorder.Cycle{&c}, 0)
+		return strings.Split(ansi.Strip(v.View()), "\n")[0]
+	}
+	got := head(&rec.Header)
+	if strings.Contains(got, "…") || strings.Contains(got, c.Profile) || !strings.Contains(got, "default/web · attempt 1 · ✓ bound to worker-0001-long · ") {
+		t.Errorf("header %q: want the whole pod, outcome and duration, without the only profile", got)
+	}
+	two := rec.Header
+	two.Profiles = append(slices.Clone(two.Profiles), recorder.Profile{SchedulerName: "other"})
+	if got := head(&two); !strings.Contains(got, c.Profile) {
+		t.Errorf("header %q: with two profiles the cycle's profile must show", got)
 	}
 }

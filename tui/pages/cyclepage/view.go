@@ -136,15 +136,20 @@ func (v *Model) headerLine() string {
 		title = v.st.WhatIf.Render("cycle " + label + " what-if")
 	}
 	rest := fmt.Sprintf(" · attempt %d · %s · %s", c.Attempt, c.Profile, out)
+	pod, took := c.Pod.Key(), " · "+narrate.Duration(c.Duration)
+	if v.header != nil && len(v.header.Profiles) == 1 && ansi.StringWidth(title+" "+pod+rest+took) > v.w {
+		// With one profile in the recording, its name says nothing the
+		// cycle's other lines do not: it gives way first.
+		rest = fmt.Sprintf(" · attempt %d · %s", c.Attempt, out)
+	}
 	// A long pod name gives up its middle, not its own end (a replica's
 	// suffix), when the outcome after it would be cut otherwise; the
 	// duration may still be.
-	pod := c.Pod.Key()
 	// Two cells more: a cut line ends in " …", after the outcome.
 	if room := v.w - ansi.StringWidth(title) - 1 - ansi.StringWidth(rest) - 2; room < ansi.StringWidth(pod) && room >= minPodCell {
 		pod = podnames.FitAlone(pod, room)
 	}
-	return title + " " + v.st.Bold.Render(pod) + rest + " · " + narrate.Duration(c.Duration)
+	return title + " " + v.st.Bold.Render(pod) + rest + took
 }
 
 // minPodCell is the fewest cells a pod's name is cut to in the header:
