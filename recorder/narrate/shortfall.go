@@ -104,3 +104,22 @@ func DeviceShortfall(d recorder.DeviceShortfall) string {
 	return fmt.Sprintf("claim %s, request %s: asks %d device%s of class %s, the node has %d free (%d published − %d allocated): %d short",
 		d.Claim, d.Request, d.Asked, plural(int(d.Asked)), d.Class, d.Free(), d.Published, d.Allocated, d.Short())
 }
+
+// DeviceShortfallBrief is DeviceShortfall in a table cell's room: "gpus:
+// asks 3 gpu, 1 free".
+func DeviceShortfallBrief(d recorder.DeviceShortfall) string {
+	return fmt.Sprintf("%s: asks %d %s, %d free", d.Request, d.Asked, d.Class, d.Free())
+}
+
+// DeviceShortfallsBrief joins the brief forms of a node's device
+// shortfalls.
+func DeviceShortfallsBrief(list []recorder.DeviceShortfall) string {
+	out := ""
+	for i, d := range list {
+		if i > 0 {
+			out += ", "
+		}
+		out += DeviceShortfallBrief(d)
+	}
+	return out
+}

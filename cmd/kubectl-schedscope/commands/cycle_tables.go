@@ -34,14 +34,14 @@ func filterMatrix(c *recorder.Cycle, sh *recorder.Shortfalls) (rows []matrixRow,
 			more++
 			continue
 		}
-		rows = append(rows, matrixRow{node: c.NodeName(n), cells: t.Row(n), result: filterResult(t, n, sh)})
+		rows = append(rows, matrixRow{node: c.NodeName(n), cells: t.Row(n), result: filterResult(t, n, sh, c.DeviceShortfalls[n])})
 	}
 	return rows, more
 }
 
 // filterResult words what Filter did with node n: passed, or the plugin
 // that rejected it with its reasons and, for resources, its numbers.
-func filterResult(t *table.Filter, n int, sh *recorder.Shortfalls) string {
+func filterResult(t *table.Filter, n int, sh *recorder.Shortfalls, devices []recorder.DeviceShortfall) string {
 	if t.Nodes[n].State != table.StateRejected {
 		return "passed"
 	}
@@ -54,6 +54,13 @@ func filterResult(t *table.Filter, n int, sh *recorder.Shortfalls) string {
 		var numbers []string
 		for _, s := range sh.Nodes[n] {
 			numbers = append(numbers, narrate.Shortfall(s))
+		}
+		why += " — " + strings.Join(numbers, "; ")
+	}
+	if len(devices) > 0 {
+		var numbers []string
+		for _, d := range devices {
+			numbers = append(numbers, narrate.DeviceShortfall(d))
 		}
 		why += " — " + strings.Join(numbers, "; ")
 	}

@@ -91,3 +91,28 @@ func TestResourceRejectionsCarryTheirNumbers(t *testing.T) {
 		})
 	}
 }
+
+// TestDeviceRejectionsCarryTheirNumbers: a node DynamicResources rejected
+// says, in the incident documents as in explain's text, what each request
+// of the pod's claims asked and what the node had free.
+func TestDeviceRejectionsCarryTheirNumbers(t *testing.T) {
+	fixture := filepath.Join("..", "..", "..", "engine", "testdata", "dra-devices.yaml")
+	nodeB := "claim default/three-gpus, request gpus: asks 3 devices of class gpu, the node has 1 free (3 published − 2 allocated): 2 short"
+	for _, tc := range []struct {
+		format, want string
+	}{
+		{"text", nodeB},
+		{"markdown", "DynamicResources: cannot allocate all claims — " + cell(nodeB)},
+		{"html", esc(nodeB)},
+	} {
+		t.Run(tc.format, func(t *testing.T) {
+			out, errOut, code := run(t, "explain", "-f", fixture, "-o", tc.format)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			if !strings.Contains(out, tc.want) {
+				t.Errorf("output lacks %q", tc.want)
+			}
+		})
+	}
+}

@@ -234,6 +234,12 @@ func (d Model) filterResult() []string {
 				}
 			}
 		}
+		if list := d.c.DeviceShortfalls[d.node]; len(list) > 0 {
+			reasons = nil
+			for _, ds := range list {
+				reasons = append(reasons, narrate.DeviceShortfall(ds))
+			}
+		}
 		for _, reason := range reasons {
 			out = append(out, layout.Wrap("    "+reason, max(d.w, 20), "      ")...)
 		}

@@ -169,3 +169,25 @@ func TestScoreArithmetic(t *testing.T) {
 		t.Errorf("a cycle without the pod's requests works a score out:\n%s", got)
 	}
 }
+
+// TestDetailSaysTheDeviceNumbers: a node DynamicResources rejected says, in
+// its detail, what each request of the pod's claims asked and what the
+// node had free.
+func TestDetailSaysTheDeviceNumbers(t *testing.T) {
+	rec, err := recorder.LoadFile(filepath.Join("..", "..", "testdata", "default.rec"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := *rec.Cycles[0]
+	a := analysis.Of(&c)
+	n := a.NodeIndex("node-c")
+	c.DeviceShortfalls = map[int][]recorder.DeviceShortfall{n: {{Claim: "default/three-gpus", Request: "gpus", Class: "gpu", Asked: 3, Published: 3, Allocated: 2}}}
+	st := theme.New(true)
+	d := New(&st, &c, a, n)
+	d.SetUsage(recorder.UsageAt(rec.Cycles, 0))
+	d.SetSize(200, 100)
+	got := ansi.Strip(d.View())
+	if want := "claim default/three-gpus, request gpus: asks 3 devices of class gpu, the node has 1 free (3 published − 2 allocated): 2 short"; !strings.Contains(got, want) {
+		t.Errorf("detail lacks %q:\n%s", want, got)
+	}
+}

@@ -594,6 +594,9 @@ func (m *Model) nodeResultText(n int, diag bool) string {
 			// column the plugin: they take the room.
 			return glyph.Style(st, glyph.Of(r.Code)).Render(narrate.ShortfallsBrief(list))
 		}
+		if list := m.devices(n); len(list) > 0 {
+			return glyph.Style(st, glyph.Of(r.Code)).Render(narrate.DeviceShortfallsBrief(list))
+		}
 		return glyph.Style(st, glyph.Of(r.Code)).Render(a.FilterPlugin(r.Plugin) + ": " + why)
 	}
 	if r.Outside {
@@ -609,6 +612,15 @@ func (m *Model) shortfalls(n int) []recorder.Shortfall {
 		return nil
 	}
 	return m.short.Nodes[n]
+}
+
+// devices are the numbers behind DynamicResources' rejection of node n:
+// each request of the pod's claims the node had too few devices for.
+func (m *Model) devices(n int) []recorder.DeviceShortfall {
+	if m.c == nil {
+		return nil
+	}
+	return m.c.DeviceShortfalls[n]
 }
 
 // selectedCellLines explain the cell under the cursor in w columns: one
@@ -651,6 +663,13 @@ func (m *Model) selectedCellLine(plugins []string, diag, brief bool) string {
 				reasons = nil
 				for _, s := range list {
 					reasons = append(reasons, narrate.Shortfall(s))
+				}
+			} else if list := m.devices(n); len(list) > 0 && brief {
+				reasons = []string{narrate.DeviceShortfallsBrief(list)}
+			} else if len(list) > 0 {
+				reasons = nil
+				for _, d := range list {
+					reasons = append(reasons, narrate.DeviceShortfall(d))
 				}
 			}
 		}

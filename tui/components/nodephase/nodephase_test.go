@@ -158,3 +158,26 @@ func TestClick(t *testing.T) {
 		t.Errorf("click on the header moved to %q", c.NodeName(n))
 	}
 }
+
+// TestDeviceNumbersInTheFilterTable: a node DynamicResources rejected shows,
+// in its row, each request it had too few devices for.
+func TestDeviceNumbersInTheFilterTable(t *testing.T) {
+	rec, err := recorder.LoadFile(filepath.Join("..", "..", "testdata", "default.rec"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := *rec.Cycles[0]
+	a := analysis.Of(&c)
+	n := a.NodeIndex("node-c")
+	c.DeviceShortfalls = map[int][]recorder.DeviceShortfall{n: {{Claim: "default/three-gpus", Request: "gpus", Class: "gpu", Asked: 3, Published: 3, Allocated: 2}}}
+	st := theme.New(true)
+	m := New(&st)
+	m.SetCycle(&c, analysis.Of(&c))
+	m.SetKind(Filter)
+	m.SetSize(160, 30)
+	m.SetActive(true, true)
+	got := ansi.Strip(m.View())
+	if !strings.Contains(got, "gpus: asks 3 gpu, 1 free") {
+		t.Errorf("node-c's row lacks its device numbers:\n%s", got)
+	}
+}
