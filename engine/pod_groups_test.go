@@ -303,3 +303,28 @@ func TestPodGroupPreemptionDryRunNotRecorded(t *testing.T) {
 		}
 	}
 }
+
+// TestPodGroupPreemptionBinds: a gang that fits only by preempting is
+// retried once its victims are gone and binds, as kube-scheduler's retry
+// on the backoff timer does (engine/e2e TestPodGroupsMatchRealScheduler,
+// gang-preemption): the run does not end on the group's first failure.
+func TestPodGroupPreemptionBinds(t *testing.T) {
+	featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, features.GenericWorkload, true)
+	data, err := os.ReadFile(filepath.Join("testdata", "gang-preemption.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var groups []*recorder.PodGroupCycle
+	res, _ := runFixture(t, "gang-preemption.yaml", data, Options{OnPodGroup: func(g *recorder.PodGroupCycle) { groups = append(groups, g) }})
+	got := []string{res.Bindings["default/hi-0"], res.Bindings["default/hi-1"]}
+	if got[0] == "" || got[1] == "" || got[0] == got[1] {
+		t.Errorf("hi-0 and hi-1 bound to %q, want each on its own node once low-1 and low-2 are gone", got)
+	}
+	if n := len(groups); n < 2 || groups[0].Outcome.Result != recorder.ResultUnschedulable || !groups[0].Outcome.WaitingOnPreemption || groups[n-1].Outcome.Result != recorder.ResultBound {
+		var seen []string
+		for _, g := range groups {
+			seen = append(seen, g.Outcome.Result+" "+g.Outcome.Message)
+		}
+		t.Errorf("pod-group cycles %q: want the first waiting on its preemption, the last bound", seen)
+	}
+}
