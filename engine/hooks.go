@@ -97,10 +97,20 @@ func (e *Engine) installHooks() error {
 				// binds it, as kube-scheduler's does.
 				timeOnly = ni == nil || ni.NominatedNodeName == ""
 			}
+			nominated := ni != nil && ni.Mode() == fwk.ModeOverride && ni.NominatedNodeName != ""
+			// A pod group's preemption runs under the group's UID
+			// (the executor's IsPodGroupRunningPreemption).
+			var group types.UID
+			if nominated {
+				group = e.podGroupUID(podInfo.Pod)
+			}
 			e.mu.Lock()
 			e.timeOnly[podInfo.Pod.UID] = timeOnly
-			if ni != nil && ni.Mode() == fwk.ModeOverride && ni.NominatedNodeName != "" {
+			if nominated {
 				e.nominated[podInfo.Pod.UID] = true
+			}
+			if group != "" {
+				e.nominated[group] = true
 			}
 			e.mu.Unlock()
 		}

@@ -328,3 +328,25 @@ func TestPodGroupPreemptionBinds(t *testing.T) {
 		t.Errorf("pod-group cycles %q: want the first waiting on its preemption, the last bound", seen)
 	}
 }
+
+// TestPodGroupRetriedAfterStep: a gang that failed is retried on its
+// backoff timer whatever happens; when a step of the timeline adds the node
+// it lacked, the run waits for that retry, which binds the gang.
+func TestPodGroupRetriedAfterStep(t *testing.T) {
+	featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, features.GenericWorkload, true)
+	member := func(name string) string {
+		return "---\napiVersion: v1\nkind: Pod\nmetadata: {name: " + name + "}\nspec:\n  schedulingGroup: {podGroupName: g}\n  containers: [{name: c, image: pause, resources: {requests: {cpu: \"3\"}}}]\n"
+	}
+	data := []byte(podGroupNode + "apiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata: {name: g}\nspec:\n  schedulingPolicy: {gang: {minCount: 2}}\n" +
+		member("m1") + member("m2") +
+		"---\napiVersion: v1\nkind: Node\nmetadata: {name: n2}\nstatus: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"110\"}}\n")
+	var groups []*recorder.PodGroupCycle
+	res, _ := runFixture(t, "step.yaml", data, Options{OnPodGroup: func(g *recorder.PodGroupCycle) { groups = append(groups, g) }})
+	want := map[string]string{"default/m1": "n1", "default/m2": "n2"}
+	if diff := cmp.Diff(want, res.Bindings); diff != "" {
+		t.Errorf("bindings (-want +got):\n%s", diff)
+	}
+	if len(groups) < 2 || groups[0].Outcome.Result != recorder.ResultUnschedulable {
+		t.Errorf("got %d pod-group cycles, want the first unschedulable (one node) and a retry after n2 was added", len(groups))
+	}
+}

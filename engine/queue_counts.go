@@ -53,3 +53,17 @@ func (e *Engine) retrying() (pods, groups int) {
 	}
 	return pods, groups
 }
+
+// groupsSeeStep takes back the mark of every member of a failed pod group
+// waiting out its backoff: the group is retried on its timer whatever
+// happens, and after a step of the timeline (a node added, a pod deleted)
+// its retry may end otherwise, so the run waits for it.
+func (e *Engine) groupsSeeStep() {
+	for _, p := range e.sched.SchedulingQueue.PodsInBackoffQ() {
+		if p.Spec.SchedulingGroup != nil {
+			e.mu.Lock()
+			delete(e.timeOnly, p.UID)
+			e.mu.Unlock()
+		}
+	}
+}

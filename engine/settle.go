@@ -532,6 +532,9 @@ func (e *Engine) inCycles() string {
 	if inFlight+open > 0 {
 		return fmt.Sprintf("%d pod(s) in a cycle or binding", max(inFlight, open))
 	}
+	if e.groupOpen.Load() {
+		return "a pod-group cycle ending"
+	}
 	return ""
 }
 
