@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -348,5 +349,67 @@ func TestPodGroupRetriedAfterStep(t *testing.T) {
 	}
 	if len(groups) < 2 || groups[0].Outcome.Result != recorder.ResultUnschedulable {
 		t.Errorf("got %d pod-group cycles, want the first unschedulable (one node) and a retry after n2 was added", len(groups))
+	}
+}
+
+// TestSuggestPodGroup: for a gang that fails though two of its members fit
+// (gang.yaml's infer, minCount 3), each suggestion is confirmed by a run
+// in which the group binds: minCount lowered to the two its cycle placed,
+// or a node like s1 added for the third; a group that binds, and one that
+// ran no cycle, get a note and nothing to try.
+func TestSuggestPodGroup(t *testing.T) {
+	featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, features.GenericWorkload, true)
+	data, err := os.ReadFile(filepath.Join("testdata", "gang.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx, err := fixture.Load("gang.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	res, err := SuggestPodGroup(ctx, fx, recorder.PodGroupRef{Namespace: "default", Name: "infer"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type got struct {
+		Kind, Node, LikeNode string
+		MinCount             int32
+		Bound                int
+	}
+	var gots []got
+	for _, s := range res.Suggestions {
+		n := 0
+		for _, node := range s.Bindings {
+			if node != "" {
+				n++
+			}
+		}
+		gots = append(gots, got{s.Kind, s.Node, s.LikeNode, s.MinCount, n})
+		if s.Cycle == nil || s.Cycle.Outcome.Result != recorder.ResultBound {
+			t.Errorf("suggestion %+v: its run's last cycle of infer is %+v, want Bound", s, s.Cycle)
+		}
+	}
+	want := []got{
+		{Kind: GroupChangeMinCount, MinCount: 2, Bound: 2},
+		{Kind: GroupChangeAddNode, Node: "s1-copy", LikeNode: "s1", Bound: 3},
+	}
+	if diff := cmp.Diff(want, gots); diff != "" {
+		t.Errorf("suggestions (-want +got):\n%s", diff)
+	}
+	if res.Tried != 2 || res.Unconfirmed != 0 || res.Baseline == nil || res.Baseline.Outcome.Result != recorder.ResultUnschedulable {
+		t.Errorf("tried %d, unconfirmed %d, baseline %+v: want 2 tried, all confirmed, from infer's failed cycle", res.Tried, res.Unconfirmed, res.Baseline)
+	}
+	for _, tt := range []struct{ group, note string }{
+		{"train", "the group binds as it is"},
+		{"batch", "the group ran no pod-group cycle"},
+	} {
+		res, err := SuggestPodGroup(ctx, fx, recorder.PodGroupRef{Namespace: "default", Name: tt.group}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(res.Note, tt.note) || res.Tried != 0 {
+			t.Errorf("%s: note %q after %d tried, want %q and nothing tried", tt.group, res.Note, res.Tried, tt.note)
+		}
 	}
 }
