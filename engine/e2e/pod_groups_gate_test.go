@@ -16,6 +16,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	v1 "k8s.io/api/core/v1"
+	schedulingv1beta1 "k8s.io/api/scheduling/v1beta1"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -132,12 +133,19 @@ func TestPodGroupsMatchRealScheduler(t *testing.T) {
 // the API server shows once kube-scheduler has settled, and its log.
 func playPodGroups(t *testing.T, path string, data []byte) (map[string]podState, map[string]groupState, string) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	objs, err := fixture.DecodeManifest(path, data)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return playPodGroupObjects(t, objs)
+}
+
+// playPodGroupObjects is playPodGroups for a manifest's objects.
+func playPodGroupObjects(t *testing.T, objs []runtime.Object) (map[string]podState, map[string]groupState, string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var err error
 	var groupNames []string
 	for _, o := range objs {
 		if m, err := apimeta.Accessor(o); err == nil && isPodGroup(o) {
@@ -355,4 +363,70 @@ func checkTentativePlacements(t *testing.T, real map[string]map[string]int64, gr
 		}
 	}
 	return checked
+}
+
+// TestPodGroupSuggestionsConfirmedByRealScheduler: each change
+// SuggestPodGroup finds for gangs.yaml's infer (a gang that fails though
+// two of its members fit), made to the manifest and applied to a real
+// control plane, lets kube-scheduler bind the group as schedscope's
+// confirming run did: the PodGroup's condition True, each member where
+// the run put it.
+func TestPodGroupSuggestionsConfirmedByRealScheduler(t *testing.T) {
+	featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, features.GenericWorkload, true)
+	const path = "testdata/podgroups/gangs.yaml"
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx, err := fixture.Load(path, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := engine.SuggestPodGroup(context.Background(), fx, recorder.PodGroupRef{Namespace: "default", Name: "infer"}, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Suggestions) == 0 {
+		t.Fatalf("no suggestion for infer (tried %d): nothing to confirm", res.Tried)
+	}
+	for _, s := range res.Suggestions {
+		t.Run(fmt.Sprintf("%s %d %s", s.Kind, s.MinCount, s.Node), func(t *testing.T) {
+			objs, err := fixture.DecodeManifest(path, data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The change as the suggestion states it.
+			switch s.Kind {
+			case engine.GroupChangeMinCount:
+				for _, o := range objs {
+					if pg, ok := o.(*schedulingv1beta1.PodGroup); ok && pg.Name == "infer" {
+						pg.Spec.SchedulingPolicy.Gang.MinCount = s.MinCount
+					}
+				}
+			case engine.GroupChangeAddNode:
+				for _, o := range objs {
+					if n, ok := o.(*v1.Node); ok && n.Name == s.LikeNode {
+						added := n.DeepCopy()
+						added.Name = s.Node
+						objs = append([]runtime.Object{added}, objs...)
+						break
+					}
+				}
+			default:
+				t.Fatalf("a suggestion of kind %q: the test does not know how to make it", s.Kind)
+			}
+			pods, groups, _ := playPodGroupObjects(t, objs)
+			if c := groups["default/infer"]; !strings.HasPrefix(c, "True/") {
+				t.Errorf("kube-scheduler left infer's condition %q, want True", c)
+			}
+			got := map[string]string{}
+			for k := range s.Bindings {
+				got[k] = pods[k].Node
+			}
+			if diff := cmp.Diff(s.Bindings, got); diff != "" {
+				t.Errorf("infer's members (-schedscope's confirming run +kube-scheduler):\n%s", diff)
+			}
+			t.Logf("%+v: kube-scheduler bound %v", s, got)
+		})
+	}
 }
