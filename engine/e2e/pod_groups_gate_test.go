@@ -159,6 +159,12 @@ func playPodGroupObjects(t *testing.T, objs []runtime.Object) (map[string]podSta
 	cp.startScheduler(t, ctx, podGroupSchedulerFlags...)
 
 	// From here on kube-scheduler's own lines are kept, its scoring at V(10).
+	// A command run earlier in this process may have routed klog through
+	// schedscope's own logger (engine.QuietUpstreamLogs, for good): klog's
+	// output is its own while this runs, and klog is left as a command
+	// leaves it after.
+	klog.ClearLogger()
+	t.Cleanup(func() { klog.SetLogger(engine.UpstreamLogger()) })
 	var log lockedBuffer
 	klog.SetOutput(&log)
 	fs := flag.NewFlagSet("klog", flag.ContinueOnError)
