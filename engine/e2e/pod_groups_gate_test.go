@@ -436,3 +436,72 @@ func TestPodGroupSuggestionsConfirmedByRealScheduler(t *testing.T) {
 		})
 	}
 }
+
+// TestPodGroupRetriedAfterNodeAdded: a gang that failed for want of a node
+// is retried by kube-scheduler on its backoff timer, and binds once the
+// node is added; schedscope's run of the same timeline (the node a step
+// after the members) waits for that retry and binds the gang the same.
+func TestPodGroupRetriedAfterNodeAdded(t *testing.T) {
+	featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, features.GenericWorkload, true)
+	klog.SetOutput(discardWriter{})
+	klog.LogToStderr(false)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	member := func(name string) string {
+		return "---\napiVersion: v1\nkind: Pod\nmetadata: {name: " + name + "}\nspec:\n  schedulingGroup: {podGroupName: g}\n" +
+			"  containers: [{name: c, image: pause, resources: {requests: {cpu: \"3\", memory: 256Mi}}}]\n"
+	}
+	const node = "apiVersion: v1\nkind: Node\nmetadata: {name: %s}\nstatus: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"110\"}, capacity: {cpu: \"4\", memory: 8Gi, pods: \"110\"}}\n"
+	manifest := fmt.Sprintf(node, "n1") + "---\napiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata: {name: g}\nspec:\n  schedulingPolicy: {gang: {minCount: 2}}\n" +
+		member("m1") + member("m2") + "---\n" + fmt.Sprintf(node, "n2")
+	fx, err := fixture.Load("late-node.yaml", []byte(manifest))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fx.Steps) != 1 {
+		t.Fatalf("the fixture has %d steps, want n2 as one", len(fx.Steps))
+	}
+
+	objs, err := fixture.DecodeManifest("late-node.yaml", []byte(manifest))
+	if err != nil {
+		t.Fatal(err)
+	}
+	late := objs[len(objs)-1].(*v1.Node)
+	cp := startControlPlane(t, podGroupAPIServerFlags...)
+	pending := applyObjects(t, ctx, cp, objs[:len(objs)-1])
+	cp.startScheduler(t, ctx, podGroupSchedulerFlags...)
+	for _, p := range pending {
+		if _, err := cp.client.CoreV1().Pods("default").Create(ctx, p.DeepCopy(), metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitPods := func(what string, done func(*v1.Pod) bool) map[string]string {
+		nodes := map[string]string{}
+		if err := wait.PollUntilContextTimeout(ctx, 50*time.Millisecond, 90*time.Second, true, func(ctx context.Context) (bool, error) {
+			all := true
+			for _, p := range fx.Pending {
+				cur, err := cp.client.CoreV1().Pods("default").Get(ctx, p.Name, metav1.GetOptions{})
+				if err != nil {
+					return false, err
+				}
+				nodes["default/"+p.Name] = cur.Spec.NodeName
+				all = all && done(cur)
+			}
+			return all, nil
+		}); err != nil {
+			t.Fatalf("kube-scheduler: waiting for %s: %v (%v)", what, err, nodes)
+		}
+		return nodes
+	}
+	waitPods("the gang to fail on one node", podScheduledSet)
+	if _, err := cp.client.CoreV1().Nodes().Create(ctx, late, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	real := waitPods("the gang to bind once n2 is added", func(p *v1.Pod) bool { return p.Spec.NodeName != "" })
+
+	res, _ := runFixtureWith(t, fx, false, engine.Options{})
+	if diff := cmp.Diff(real, res.Bindings); diff != "" {
+		t.Errorf("bindings (-kube-scheduler +schedscope):\n%s", diff)
+	}
+	t.Logf("kube-scheduler bound %v after n2 was added", real)
+}
