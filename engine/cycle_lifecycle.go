@@ -23,7 +23,7 @@ func (e *Engine) startCycle(fw framework.Framework, state fwk.CycleState, podInf
 	seq := r.seq
 	set := r.nodeSetFor(nodes)
 	index := r.nodeIndex
-	use := r.nodeUseFor(nodes)
+	use := r.nodeUseFor(nodes, state.IsPodGroupSchedulingCycle())
 	r.mu.Unlock()
 	requests := podRequests(podInfo.Pod)
 	c := &cycleTrace{

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"maps"
 	"slices"
 	"sync"
@@ -65,7 +66,10 @@ type traceState struct {
 	useSeq  int64
 	// changed are the indices of the nodes whose generation nodeSetFor
 	// found differing from nodeGens, for nodeUseFor.
-	changed  []int
+	changed []int
+	// inGroup: the last cycle started was a member's in a pod-group cycle
+	// (nodeUseFor compares every node after it).
+	inGroup  bool
 	profiles map[string]*profilePlugins
 	// nodeIndex maps node names to their index in the current set; it is
 	// replaced, never modified, so cycles may keep reading an old one.
@@ -73,6 +77,9 @@ type traceState struct {
 	// scoreOrder, set only in a fork, ranks nodes in the order the recorded
 	// cycle scored them (see Fork.Run); fixed before the run starts.
 	scoreOrder map[string]int
+	// devices, if set, works out the numbers behind DynamicResources'
+	// rejections of a pod no node fit (Engine.deviceShortfalls).
+	devices func(ctx context.Context, pod *v1.Pod, nodes map[int]string) map[int][]recorder.DeviceShortfall
 }
 
 func newTraceState() *traceState {
@@ -212,13 +219,36 @@ func sameNodeInfo(a, b recorder.NodeInfo) bool {
 // nodeUseFor lists the nodes of the current set whose pods changed since the
 // previous cycle; after a new node set, every node that holds pods. It
 // looks at the nodes nodeSetFor, called first, noted as changed.
-func (r *traceState) nodeUseFor(nodes []fwk.NodeInfo) []recorder.NodeUse {
+//
+// In a pod-group cycle the generation does not say it: kube-scheduler
+// assumes each placed member in its snapshot alone (Snapshot.AssumePod,
+// v1.37.1), and keeps the node's generation as it was, as it does when it
+// reverts a failed group's placements. So a member's cycle, and the first
+// cycle after a group's (group true, or the one before was a member's),
+// compare every node with what was last recorded of it.
+func (r *traceState) nodeUseFor(nodes []fwk.NodeInfo, group bool) []recorder.NodeUse {
+	all := group || r.inGroup
+	r.inGroup = group
+	look := r.changed
+	if all {
+		look = make([]int, len(nodes))
+		for i := range look {
+			look[i] = i
+		}
+	}
 	var out []recorder.NodeUse
-	for _, i := range r.changed {
+	for _, i := range look {
 		n := nodes[i]
 		g := n.GetGeneration()
-		if i >= len(r.nodeGens) || r.nodeGens[i] == g {
+		if i >= len(r.nodeGens) {
 			continue
+		}
+		if r.nodeGens[i] == g {
+			// Only a pod-group cycle's assumed (or reverted) members change
+			// a node and keep its generation: its pods or what they ask for.
+			if !all || unchangedUse(r.lastUse[i], n) {
+				continue
+			}
 		}
 		first := r.nodeGens[i] == 0
 		r.nodeGens[i] = g
@@ -254,6 +284,19 @@ func (r *traceState) nodeUseFor(nodes []fwk.NodeInfo) []recorder.NodeUse {
 		out = append(out, nu)
 	}
 	return out
+}
+
+// unchangedUse reports whether n holds as many pods, asking for as much
+// cpu and memory, as last recorded (nil: no entry, and no pods).
+func unchangedUse(last *recorder.NodeUse, n fwk.NodeInfo) bool {
+	pods := int64(len(n.GetPods()))
+	if last == nil {
+		return pods == 0
+	}
+	req := n.GetRequested()
+	return last.Requested[string(v1.ResourcePods)] == pods &&
+		last.Requested[string(v1.ResourceCPU)] == req.GetMilliCPU() &&
+		last.Requested[string(v1.ResourceMemory)] == req.GetMemory()
 }
 
 // sameNodeUse compares what two entries record of a node's use.

@@ -35,10 +35,12 @@
 //     takes it from start to the recorded Cycle (selection, outcome, emit);
 //     pod_group_cycle.go records a pod-group cycle (its members' cycles
 //     linked, PlacementFeasible's verdicts, the outcome and condition);
-//     diagnostic.go runs the diagnostic full-filter pass; unread.go names the
+//     diagnostic.go runs the diagnostic full-filter pass; device_shortfall.go
+//     works out the numbers behind DynamicResources' rejections (devices a
+//     claim asks for, published and allocated on each node); unread.go names the
 //     kinds of a fixture's objects nothing in the run acts on; events.go catches
 //     the scheduler's events; queue_events.go records the scheduling queue's
-//     events; header.go describes the scheduler for a recording; version.go:
+//     events (and which PreEnqueue plugin gated a pod); header.go describes the scheduler for a recording; version.go:
 //     schedscope's and the pinned kube-scheduler's versions.
 //   - Running a fixture. sim.go: Run (sequential arrival; with
 //     Options.Story it stops once the rest cannot change the story of the
@@ -82,7 +84,10 @@
 //
 // Package engine/scenario is schedscope as a Go library for tests (load a
 // fixture, run it with a configuration and gates, read the recording, fork
-// a cycle with changes, suggest, capacity) over this package's API.
+// a cycle with changes, suggest, capacity) over this package's API;
+// engine/scenario/scenariohook carries the hooks schedscope's own commands
+// hear a run through (the debugger's pause, a recording cycle by cycle),
+// outside the library's contract.
 // Package engine/extendertest runs a real HTTP scheduler extender for tests;
 // engine/internal/scale writes the large snapshot the benchmarks share;
 // engine/internal/zonebudget is an out-of-tree plugin (Filter, Score, Permit,

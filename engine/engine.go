@@ -310,6 +310,7 @@ func build(ctx context.Context, fx *fixture.Fixture, opts Options) (*Engine, err
 	if err := e.installHooks(); err != nil {
 		return nil, err
 	}
+	e.trace.devices = e.deviceShortfalls
 	e.header = e.buildHeader()
 	e.informers = informerFactory
 	return e, nil

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/schedscope/schedscope/engine/featuregates"
 	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/fixtures"
 	"github.com/schedscope/schedscope/recorder"
@@ -33,6 +34,16 @@ func TestLessonsStateWhatTheirCyclesShow(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if l.FeatureGates != "" {
+				gates, err := featuregates.Parse(l.FeatureGates)
+				if err != nil {
+					t.Fatalf("featureGates: %v", err)
+				}
+				t.Cleanup(func() { _ = featuregates.Reset() })
+				if err := featuregates.Set(gates); err != nil {
+					t.Fatal(err)
+				}
+			}
 			data, err := fixtures.Read(l.Fixture)
 			if err != nil {
 				t.Fatal(err)
@@ -43,9 +54,14 @@ func TestLessonsStateWhatTheirCyclesShow(t *testing.T) {
 			}
 			var mu sync.Mutex
 			var queue []*recorder.QueueEvent
+			var groups []*recorder.PodGroupCycle
 			opts := Options{OnQueue: func(ev *recorder.QueueEvent) {
 				mu.Lock()
 				queue = append(queue, ev)
+				mu.Unlock()
+			}, OnPodGroup: func(g *recorder.PodGroupCycle) {
+				mu.Lock()
+				groups = append(groups, g)
 				mu.Unlock()
 			}}
 			if l.Config != "" {
@@ -66,6 +82,11 @@ func TestLessonsStateWhatTheirCyclesShow(t *testing.T) {
 				for _, problem := range checkFacts(cycles[idx], moves, s.Facts) {
 					t.Errorf("step %d (cycle %d): %s", i+1, s.Cycle, problem)
 				}
+				mu.Lock()
+				for _, problem := range checkGroupFact(recorder.GroupOf(groups, s.Cycle), s.Facts.Group) {
+					t.Errorf("step %d (cycle %d): %s", i+1, s.Cycle, problem)
+				}
+				mu.Unlock()
 				words := s.Say + " " + s.Ask + " " + s.Answer
 				for _, n := range factNames(s.Facts) {
 					if !strings.Contains(words, n) {
@@ -292,9 +313,54 @@ func checkFacts(c *recorder.Cycle, moves []*recorder.QueueEvent, f fixtures.Fact
 	return out
 }
 
+// checkGroupFact lists what in f the pod-group cycle g (nil when the cycle
+// was no member's) does not show.
+func checkGroupFact(g *recorder.PodGroupCycle, f *fixtures.GroupFact) []string {
+	if f == nil {
+		return nil
+	}
+	if g == nil {
+		return []string{fmt.Sprintf("was no member's cycle of a pod group, not of %s", f.Name)}
+	}
+	var out []string
+	bad := func(format string, a ...any) { out = append(out, fmt.Sprintf(format, a...)) }
+	if g.Group.Key() != f.Name {
+		bad("was a member's cycle of %s, not of %s", g.Group.Key(), f.Name)
+	}
+	if f.MinCount > 0 && g.MinCount != f.MinCount {
+		bad("its group's minCount is %d, not %d", g.MinCount, f.MinCount)
+	}
+	if f.Result != "" && g.Outcome.Result != f.Result {
+		bad("its pod-group cycle ended %s, not %s", g.Outcome.Result, f.Result)
+	}
+	var placed []string
+	for _, m := range g.Members {
+		if m.Node != "" {
+			placed = append(placed, m.Pod.Name)
+		}
+	}
+	if f.Placed != nil && !slices.Equal(placed, f.Placed) {
+		bad("its pod-group cycle placed %v, not %v", placed, f.Placed)
+	}
+	if reverted := len(g.Reverted()) > 0; reverted != f.Reverted {
+		bad("its pod-group cycle reverted placements: %v, not %v", reverted, f.Reverted)
+	}
+	return out
+}
+
 // factNames are the names a step's facts hold.
 func factNames(f fixtures.Facts) []string {
 	out := []string{f.Node, f.Nominated, f.Reason, f.Code} // the pod names the cycle
+	if g := f.Group; g != nil {
+		out = append(out, g.Name)
+		out = append(out, g.Placed...)
+		if g.MinCount > 0 {
+			out = append(out, fmt.Sprintf("minCount %d", g.MinCount))
+		}
+		if g.Reverted {
+			out = append(out, "reverted")
+		}
+	}
 	for n, p := range f.Rejected {
 		out = append(out, n, p)
 	}

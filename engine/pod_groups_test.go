@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -411,5 +412,73 @@ func TestSuggestPodGroup(t *testing.T) {
 		if !strings.HasPrefix(res.Note, tt.note) || res.Tried != 0 {
 			t.Errorf("%s: note %q after %d tried, want %q and nothing tried", tt.group, res.Note, res.Tried, tt.note)
 		}
+	}
+}
+
+// TestMembersSeeEarlierMembersInTheirNodeUse: a member's cycle records the
+// node use it filtered on, the earlier members of its pod-group cycle on
+// their tentative nodes included (kube-scheduler assumes them in its
+// snapshot and keeps the nodes' generations), and the first cycle after a
+// failed group no longer holds the reverted placements.
+func TestMembersSeeEarlierMembersInTheirNodeUse(t *testing.T) {
+	featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, features.GenericWorkload, true)
+	data, err := os.ReadFile(filepath.Join("testdata", "gang.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A pod in no group, after the failed gang: its cycle follows the
+	// group's.
+	data = append(data, []byte("\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: late}\nspec:\n  containers: [{name: c, image: pause, resources: {requests: {cpu: 100m}}}]\n")...)
+	var groups []*recorder.PodGroupCycle
+	_, cycles := runFixture(t, "gang.yaml", data, Options{
+		OnPodGroup: func(g *recorder.PodGroupCycle) { groups = append(groups, g) },
+	})
+	slices.SortFunc(cycles, func(a, b *recorder.Cycle) int { return a.Seq - b.Seq })
+	index := map[int]int{}
+	for i, c := range cycles {
+		index[c.Seq] = i
+	}
+	on := func(u *recorder.Usage, node, pod string) bool {
+		nu, _ := u.Node(node)
+		return slices.ContainsFunc(nu.Pods, func(p recorder.PodRef) bool { return p.Name == pod })
+	}
+	checked, reverted := 0, 0
+	for _, g := range groups {
+		var placed []recorder.GroupMember
+		for _, m := range g.Members {
+			i, ok := index[m.Cycle]
+			if !ok {
+				continue
+			}
+			u := recorder.UsageAt(cycles, i)
+			for _, p := range placed {
+				checked++
+				if !on(u, p.Node, p.Pod.Name) {
+					nu, _ := u.Node(p.Node)
+					t.Errorf("group %s: cycle %d of %s records %s's pods as %v, without %s assumed there", g.Group.Key(), m.Cycle, m.Pod.Name, p.Node, nu.Pods, p.Pod.Name)
+				}
+			}
+			if m.Node != "" {
+				placed = append(placed, m)
+			}
+		}
+		if g.Outcome.Result == recorder.ResultBound || len(placed) == 0 {
+			continue
+		}
+		// The first cycle after the group's last member's.
+		last := index[g.Members[len(g.Members)-1].Cycle]
+		if last+1 >= len(cycles) {
+			continue
+		}
+		u := recorder.UsageAt(cycles, last+1)
+		for _, p := range placed {
+			reverted++
+			if on(u, p.Node, p.Pod.Name) {
+				t.Errorf("group %s failed, yet cycle %d still records %s on %s", g.Group.Key(), cycles[last+1].Seq, p.Pod.Name, p.Node)
+			}
+		}
+	}
+	if checked == 0 || reverted == 0 {
+		t.Fatalf("checked %d assumed and %d reverted placements: gang.yaml should have a member after a placed one, and a failed group with a cycle after it", checked, reverted)
 	}
 }

@@ -54,13 +54,16 @@ type queueObserver struct {
 	// hints), so that the same Skip again is not recorded again: every
 	// binding checks every pod an inter-pod plugin rejected.
 	lastSkip map[string]string
+	// gatedBy is the PreEnqueue plugin that last held each pod back (its
+	// name and reasons), until the move it caused is recorded.
+	gatedBy map[string]recorder.QueueEvent
 }
 
 // newQueueObserver reads time from now (the queue's clock) and hands each
 // event to on.
 func newQueueObserver(now func() time.Time, on func(*recorder.QueueEvent)) *queueObserver {
 	return &queueObserver{now: now, on: on, where: map[string]string{}, refs: map[string]recorder.PodRef{},
-		infos: map[string]*framework.QueuedPodInfo{}, hints: map[*queueCall]map[string][]recorder.QueueHint{}, lastSkip: map[string]string{}}
+		infos: map[string]*framework.QueuedPodInfo{}, hints: map[*queueCall]map[string][]recorder.QueueHint{}, lastSkip: map[string]string{}, gatedBy: map[string]recorder.QueueEvent{}}
 }
 
 func keyOf(p *v1.Pod) string { return p.Namespace + "/" + p.Name }
@@ -125,6 +128,14 @@ func (o *queueObserver) moved(call *queueCall, key, queue, event string, gated b
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	ev := &recorder.QueueEvent{Pod: o.ref(key), Op: recorder.QueueMove, From: o.where[key], To: queue, Event: event, Gated: gated, PodGroup: groupOf(key)}
+	if g, ok := o.gatedBy[key]; ok {
+		// The plugin's refusal goes with the move it caused; a move that
+		// was not gated found every plugin agreeing, the refusal past.
+		if gated {
+			ev.GatedBy, ev.GateReasons = g.GatedBy, g.GateReasons
+		}
+		delete(o.gatedBy, key)
+	}
 	switch event {
 	case framework.BackoffComplete:
 		ev.Flush = recorder.FlushBackoffCompleted
@@ -278,6 +289,47 @@ func (o *queueObserver) wrapQueueingHints(q internalqueue.SchedulingQueue) error
 		}
 	}
 	return nil
+}
+
+// wrapPreEnqueue wraps every PreEnqueue plugin the queue runs so that the
+// one that holds a pod back is recorded with the pod's Gated move; the
+// wrapper returns exactly what the plugin returned.
+func (o *queueObserver) wrapPreEnqueue(q internalqueue.SchedulingQueue) error {
+	m, err := preEnqueuePlugins(q)
+	if err != nil {
+		return err
+	}
+	for _, byName := range m {
+		for name, pl := range byName {
+			if _, done := pl.(*preEnqueueWrapper); !done {
+				byName[name] = &preEnqueueWrapper{PreEnqueuePlugin: pl, o: o}
+			}
+		}
+	}
+	return nil
+}
+
+// preEnqueueWrapper records a PreEnqueue plugin's refusals.
+type preEnqueueWrapper struct {
+	fwk.PreEnqueuePlugin
+	o *queueObserver
+}
+
+var _ fwk.PreEnqueuePlugin = (*preEnqueueWrapper)(nil)
+
+func (w *preEnqueueWrapper) PreEnqueue(ctx context.Context, pod *v1.Pod) *fwk.Status {
+	st := w.PreEnqueuePlugin.PreEnqueue(ctx, pod)
+	if !st.IsSuccess() && pod != nil {
+		w.o.preEnqueued(keyOf(pod), w.Name(), st.Reasons())
+	}
+	return st
+}
+
+// preEnqueued notes the plugin that held pod key back, for its Gated move.
+func (o *queueObserver) preEnqueued(key, plugin string, reasons []string) {
+	o.mu.Lock()
+	o.gatedBy[key] = recorder.QueueEvent{GatedBy: plugin, GateReasons: reasons}
+	o.mu.Unlock()
 }
 
 // queueCall is one call the scheduler made on the queue (or its flush
@@ -459,6 +511,9 @@ func (e *Engine) assigned(pod *v1.Pod) bool {
 // and wraps the queue's hint functions.
 func (e *Engine) installQueueObserver(on func(*recorder.QueueEvent)) error {
 	o := newQueueObserver(e.now, on)
+	if err := o.wrapPreEnqueue(e.sched.SchedulingQueue); err != nil {
+		return err
+	}
 	if err := o.wrapQueueingHints(e.sched.SchedulingQueue); err != nil {
 		return err
 	}

@@ -192,6 +192,24 @@ func queueingHintMap(q internalqueue.SchedulingQueue) (internalqueue.QueueingHin
 	return *(*internalqueue.QueueingHintMapPerProfile)(unsafe.Pointer(f.UnsafeAddr())), nil
 }
 
+// preEnqueuePlugins returns the PreEnqueue plugins the scheduling queue
+// runs: the private PriorityQueue.preEnqueuePluginMap (pkg/scheduler/
+// backend/queue/scheduling_queue.go, v1.37.1), by profile and plugin name,
+// which scheduler.New fills from each profile's PreEnqueuePlugins. The queue
+// reads its values each time it runs them, so replacing one wraps the
+// plugin the queue calls.
+func preEnqueuePlugins(q internalqueue.SchedulingQueue) (map[string]map[string]fwk.PreEnqueuePlugin, error) {
+	pq, ok := q.(*internalqueue.PriorityQueue)
+	if !ok {
+		return nil, fmt.Errorf("unexpected scheduling queue %T", q)
+	}
+	f := reflect.ValueOf(pq).Elem().FieldByName("preEnqueuePluginMap")
+	if !f.IsValid() || f.Type() != reflect.TypeFor[map[string]map[string]fwk.PreEnqueuePlugin]() {
+		return nil, errors.New("scheduling queue has no preEnqueuePluginMap field of type map[string]map[string]PreEnqueuePlugin; the pinned kube-scheduler changed (see engine/upstream.go)")
+	}
+	return *(*map[string]map[string]fwk.PreEnqueuePlugin)(unsafe.Pointer(f.UnsafeAddr())), nil
+}
+
 // queueLogVerbosity is the verbosity of the scheduling queue's lines about
 // moves (v1.37.1: V(5), and V(3) for a failed pod's requeue).
 const queueLogVerbosity = 5

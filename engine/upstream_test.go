@@ -4,6 +4,7 @@ import (
 	"context"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -372,5 +373,51 @@ func TestPodInformerIsTheSchedulers(t *testing.T) {
 	l, err := client.CoreV1().Pods("").List(ctx, metav1.ListOptions{})
 	if err != nil || len(l.Items) != 3 {
 		t.Fatalf("a client list gave %v, %v", l, err)
+	}
+}
+
+// The scheduling queue's PreEnqueue plugins are reached and wrapped in
+// place: the queue runs the wrapper, and a gated pod's move names the plugin
+// that held it with the plugin's own reasons (queue.yaml's batch, held by
+// its scheduling gate).
+func TestPreEnqueuePluginsSeam(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var mu sync.Mutex
+	var queue []*recorder.QueueEvent
+	e, err := New(ctx, loadEmbedded(t, "queue.yaml"), Options{OnQueue: func(ev *recorder.QueueEvent) {
+		mu.Lock()
+		defer mu.Unlock()
+		queue = append(queue, ev)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, ok := e.sched.SchedulingQueue.(*queueWrapper)
+	if !ok {
+		t.Fatalf("the scheduler's queue is %T, not the engine's wrapper", e.sched.SchedulingQueue)
+	}
+	m, err := preEnqueuePlugins(w.SchedulingQueue)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, wrapped := m["default-scheduler"]["SchedulingGates"].(*preEnqueueWrapper); !wrapped {
+		t.Fatalf("the queue's SchedulingGates PreEnqueue plugin is %T, not the engine's wrapper (map %v)", m["default-scheduler"]["SchedulingGates"], m)
+	}
+	if _, err := e.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	var gated []string
+	for _, ev := range queue {
+		if ev.Gated {
+			gated = append(gated, ev.Pod.Name+" by "+ev.GatedBy+": "+strings.Join(ev.GateReasons, "; "))
+		} else if ev.GatedBy != "" {
+			t.Errorf("%s's move to %s was not gated, yet names %s", ev.Pod.Name, ev.To, ev.GatedBy)
+		}
+	}
+	if len(gated) == 0 || !strings.HasPrefix(gated[0], "batch by SchedulingGates: ") || !strings.Contains(gated[0], "example.com/quota") {
+		t.Errorf("gated moves %q; want batch held by SchedulingGates, its reason naming example.com/quota", gated)
 	}
 }

@@ -118,6 +118,14 @@ func (f *recordingFramework) RunPostFilterPlugins(ctx context.Context, state fwk
 	if c == nil {
 		return f.Framework.RunPostFilterPlugins(ctx, state, pod, m)
 	}
+	// The numbers behind DynamicResources' rejections, read before
+	// preemption changes anything.
+	if nodes := c.rejectedBy(recorder.PluginDynamicResources); len(nodes) > 0 && f.r.devices != nil {
+		ds := f.r.devices(ctx, pod, nodes)
+		c.mu.Lock()
+		c.c.DeviceShortfalls = ds
+		c.mu.Unlock()
+	}
 	start := time.Now()
 	c.setPhase(phasePostFilter)
 	res, st := f.Framework.RunPostFilterPlugins(ctx, state, pod, m)
@@ -317,4 +325,25 @@ func (f *recordingFramework) RunBindPlugins(ctx context.Context, state fwk.Cycle
 		c.timePhase(recorder.PhaseBind, start)
 	}
 	return st
+}
+
+// rejectedBy names, by index, the nodes plugin rejected in c's Filter.
+func (c *cycleTrace) rejectedBy(plugin string) map[int]string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	f := c.c.Filter
+	if f == nil {
+		return nil
+	}
+	col := slices.Index(f.Plugins, plugin)
+	if col < 0 {
+		return nil
+	}
+	out := map[int]string{}
+	for _, r := range f.Rejected {
+		if r.Plugin == col && r.Node >= 0 {
+			out[r.Node] = c.c.NodeName(r.Node)
+		}
+	}
+	return out
 }

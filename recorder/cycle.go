@@ -378,9 +378,13 @@ type Cycle struct {
 	PreFilter  *PreFilterPhase   `json:"preFilter,omitempty"`
 	Filter     *FilterPhase      `json:"filter,omitempty"`
 	Diagnostic *DiagnosticFilter `json:"diagnostic,omitempty"`
-	PostFilter *PostFilterPhase  `json:"postFilter,omitempty"`
-	Score      *ScorePhase       `json:"score,omitempty"`
-	Selection  *Selection        `json:"selection,omitempty"`
+	// DeviceShortfalls holds, by node index, the device requests of the
+	// pod's ResourceClaims a node DynamicResources rejected had too few
+	// devices for (recorded when no node fit).
+	DeviceShortfalls map[int][]DeviceShortfall `json:"deviceShortfalls,omitempty"`
+	PostFilter       *PostFilterPhase          `json:"postFilter,omitempty"`
+	Score            *ScorePhase               `json:"score,omitempty"`
+	Selection        *Selection                `json:"selection,omitempty"`
 
 	Reserve   []PluginStatus `json:"reserve,omitempty"`
 	Unreserve []PluginStatus `json:"unreserve,omitempty"`

@@ -12,6 +12,8 @@
 //     linked to their own cycles. pod_state.go: where each pod stands at the end of a run.
 //     unused.go: the kinds of a fixture's objects a run leaves unused.
 //     usage.go: what was placed on each node, rebuilt from cycles' NodeUse;
+//     device_shortfall.go: the numbers behind a DRA rejection (devices a
+//     claim's request asks for, published and allocated on the node);
 //     shortfall.go: the numbers behind a resource rejection (asked, free,
 //     short by) and whether the free capacity is fragmented.
 //     queue_event.go: the scheduling queue's events. cluster_state.go: what
@@ -37,8 +39,10 @@
 //     decoding, shared by every reader. check.go: what a valid checksum can still
 //     get wrong. sequence.go: the numbers records carry, which must not repeat
 //     (and a queue event's must increase); both readers skip a record out of
-//     place. problem.go: the problems a reader reports (IsProblem). index.go
-//     and skim.go: the index reader, which skims cycles instead of decoding them.
+//     place. problem.go: the problems a reader reports (IsProblem). index.go,
+//     skim.go and skim_cycle.go: the index reader, which skims cycles instead
+//     of decoding them (skim_cycle.go reads one cycle's entry, and decides the
+//     plugins an entry names for EntryOf too).
 //     seek.go: File, random access to any cycle through an index. follow.go:
 //     tail -f of a growing recording. recording.go: a whole recording in memory.
 //     verify.go: the headless check behind `verify`. marks.go: the cycles a

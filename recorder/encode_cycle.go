@@ -231,6 +231,10 @@ func (e *cycleEncoder) cycle(c *Cycle) {
 		e.key(&f, "diagnostic")
 		e.viaStd(c.Diagnostic)
 	}
+	if len(c.DeviceShortfalls) > 0 {
+		e.key(&f, "deviceShortfalls")
+		e.viaStd(c.DeviceShortfalls)
+	}
 	if c.PostFilter != nil {
 		e.key(&f, "postFilter")
 		e.viaStd(c.PostFilter)

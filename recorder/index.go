@@ -44,39 +44,25 @@ func EntryOf(c *Cycle) CycleEntry {
 		Attempt: c.Attempt, Start: c.Start, Duration: c.Duration,
 		Result: c.Outcome.Result, Node: c.Outcome.Node, NominatedNode: c.Outcome.NominatedNode,
 	}
-	seen := map[string]bool{}
-	add := func(p string) {
-		if !seen[p] {
-			seen[p] = true
-			e.Plugins = append(e.Plugins, p)
-		}
+	var pre, post, binding []PluginStatus
+	if c.PreFilter != nil {
+		pre = c.PreFilter.Plugins
 	}
-	if pf := c.PreFilter; pf != nil {
-		for _, s := range pf.Plugins {
-			if s.Code != CodeSuccess && s.Code != CodeSkip {
-				add(s.Plugin)
-			}
-		}
+	if c.PostFilter != nil {
+		post = c.PostFilter.Plugins
 	}
+	var filterPlugins []string
+	var rejected []int
 	if f := c.Filter; f != nil {
+		filterPlugins = f.Plugins
 		for _, r := range f.Rejected {
-			if r.Plugin >= 0 && r.Plugin < len(f.Plugins) {
-				add(f.Plugins[r.Plugin])
-			}
-		}
-	}
-	if pf := c.PostFilter; pf != nil {
-		for _, s := range pf.Plugins {
-			add(s.Plugin)
+			rejected = append(rejected, r.Plugin)
 		}
 	}
 	for _, phase := range [][]PluginStatus{c.Reserve, c.Permit, c.PreBind, c.Bind, c.PostBind} {
-		for _, s := range phase {
-			if s.Code != CodeSuccess {
-				add(s.Plugin)
-			}
-		}
+		binding = append(binding, phase...)
 	}
+	e.Plugins = blamedPlugins(pre, filterPlugins, rejected, post, binding, func(p string) string { return p })
 	return e
 }
 
@@ -96,196 +82,6 @@ func (in interner) get(b []byte) string {
 		in[s] = s
 	}
 	return s
-}
-
-// skimmedStatus is the part of a PluginStatus an entry needs.
-type skimmedStatus struct {
-	Plugin string `json:"plugin"`
-	Code   string `json:"code"`
-}
-
-// skimCycle builds the entry of a cycle record from its raw JSON, and
-// returns the ID of the node set it refers to.
-func skimCycle(raw []byte, in interner) (CycleEntry, int, error) {
-	var e CycleEntry
-	var setID int
-	var err error
-	var filterPlugins []string
-	var rejected []int
-	var pre, post, binding []skimmedStatus
-	num := func(v []byte) int {
-		n, perr := strconv.Atoi(string(v))
-		if perr != nil && err == nil {
-			err = perr
-		}
-		return n
-	}
-	// unquote reads a JSON string, without encoding/json unless it has
-	// escapes.
-	unquote := func(v []byte) []byte {
-		if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
-			if s := v[1 : len(v)-1]; !hasEscape(s) {
-				return s
-			}
-		}
-		var s string
-		if uerr := json.Unmarshal(v, &s); uerr != nil && err == nil {
-			err = uerr
-		}
-		return []byte(s)
-	}
-	// str keeps one copy of a string many entries repeat.
-	str := func(v []byte) string { return in.get(unquote(v)) }
-	// fields reads the string members of a small object.
-	fields := func(v []byte, fn func(k, fv []byte)) {
-		if string(v) == "null" {
-			return
-		}
-		if merr := members(v, func(k, fv []byte) bool { fn(k, fv); return true }); merr != nil && err == nil {
-			err = merr
-		}
-	}
-	decode := func(v []byte, into any) {
-		if uerr := json.Unmarshal(v, into); uerr != nil && err == nil {
-			err = uerr
-		}
-	}
-	// Jumping over the filter's node statuses collects the plugins that
-	// rejected them on the way.
-	addRejected := func(p int) {
-		if !slices.Contains(rejected, p) {
-			rejected = append(rejected, p)
-		}
-	}
-	jumpedFilter := false
-	jump := func(key, b []byte, vs int) int {
-		if string(key) != "filter" {
-			return jumpBulk(key, b, vs, nil)
-		}
-		end := jumpBulk(key, b, vs, addRejected)
-		jumpedFilter = end >= 0
-		return end
-	}
-	serr := membersJumping(raw, jump, func(key, v []byte) bool {
-		switch string(key) {
-		case "seq":
-			e.Seq = num(v)
-		case "pod":
-			fields(v, func(k, fv []byte) {
-				switch string(k) {
-				case "namespace":
-					e.Pod.Namespace = str(fv)
-				case "name":
-					e.Pod.Name = string(unquote(fv))
-				case "owner":
-					o := &Owner{}
-					fields(fv, func(ok, ov []byte) {
-						switch string(ok) {
-						case "kind":
-							o.Kind = str(ov)
-						case "name":
-							o.Name = string(unquote(ov))
-						}
-					})
-					e.Pod.Owner = o
-				}
-			})
-		case "profile":
-			e.Profile = str(v)
-		case "attempt":
-			e.Attempt = num(v)
-		case "start":
-			t, perr := time.Parse(time.RFC3339, string(unquote(v)))
-			if perr != nil {
-				decode(v, &e.Start) // says what is wrong as encoding/json does
-			}
-			e.Start = t
-		case "ns":
-			e.Duration = time.Duration(num(v))
-		case "nodeSet":
-			setID = num(v)
-		case "outcome":
-			fields(v, func(k, fv []byte) {
-				switch string(k) {
-				case "result":
-					e.Result = str(fv)
-				case "node":
-					e.Node = str(fv)
-				case "nominatedNode":
-					e.NominatedNode = str(fv)
-				}
-			})
-		case "preFilter", "postFilter":
-			var p struct {
-				Plugins []skimmedStatus `json:"plugins"`
-			}
-			decode(v, &p)
-			if string(key) == "preFilter" {
-				pre = p.Plugins
-			} else {
-				post = p.Plugins
-			}
-		case "filter":
-			// v may run past the filter's end (jumpBulk): its plugins come
-			// first, and its node statuses are all that has "p" keys.
-			ferr := members(v, func(k, fv []byte) bool {
-				if string(k) == "plugins" {
-					if string(fv) != "null" {
-						if eerr := elements(fv, func(p []byte) { filterPlugins = append(filterPlugins, str(p)) }); eerr != nil && err == nil {
-							err = eerr
-						}
-					}
-					return false
-				}
-				return true
-			})
-			if ferr != nil && err == nil {
-				err = fmt.Errorf("filter: %w", ferr)
-			}
-			if !jumpedFilter {
-				rejected = rejectingPlugins(v, rejected)
-			}
-		case "reserve", "permit", "preBind", "bind", "postBind":
-			var s []skimmedStatus
-			decode(v, &s)
-			for _, st := range s {
-				if st.Code != CodeSuccess {
-					binding = append(binding, st)
-				}
-			}
-		}
-		return err == nil
-	})
-	if err == nil {
-		err = serr
-	}
-	if err != nil {
-		return CycleEntry{}, 0, err
-	}
-	seen := map[string]bool{}
-	add := func(p string) {
-		if !seen[p] {
-			seen[p] = true
-			e.Plugins = append(e.Plugins, in.get([]byte(p)))
-		}
-	}
-	for _, s := range pre {
-		if s.Code != CodeSuccess && s.Code != CodeSkip {
-			add(s.Plugin)
-		}
-	}
-	for _, p := range rejected {
-		if p >= 0 && p < len(filterPlugins) {
-			add(filterPlugins[p])
-		}
-	}
-	for _, s := range post {
-		add(s.Plugin)
-	}
-	for _, s := range binding {
-		add(s.Plugin)
-	}
-	return e, setID, nil
 }
 
 func hasEscape(b []byte) bool {

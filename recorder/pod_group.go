@@ -184,3 +184,47 @@ func checkPodGroupCycle(g *PodGroupCycle) string {
 	}
 	return ""
 }
+
+// MemberNode is what a member's own cycle made of one node, for the
+// members × nodes table every output of a pod-group cycle draws.
+type MemberNode uint8
+
+const (
+	// MemberNodeUnknown: the member's cycle is not at hand, or did not
+	// evaluate the node.
+	MemberNodeUnknown MemberNode = iota
+	// MemberNodePlaced: the member's tentative placement.
+	MemberNodePlaced
+	// MemberNodeFeasible: the member's filters passed the node.
+	MemberNodeFeasible
+	// MemberNodeRejected: a filter rejected the node for the member.
+	MemberNodeRejected
+)
+
+// Glyph is the one-column symbol of the cell: ● placed, ○ feasible, ✗
+// rejected, · unknown.
+func (k MemberNode) Glyph() string {
+	return [...]string{"·", "●", "○", "✗"}[k]
+}
+
+// MemberOn says what member m's cycle c (nil when not at hand) made of
+// node n.
+func MemberOn(c *Cycle, m GroupMember, n string) MemberNode {
+	if m.Node == n {
+		return MemberNodePlaced
+	}
+	if c == nil || c.Filter == nil || !c.NodeNamesKnown() {
+		return MemberNodeUnknown
+	}
+	for _, r := range c.Filter.Rejected {
+		if c.NodeName(r.Node) == n {
+			return MemberNodeRejected
+		}
+	}
+	for _, i := range c.Filter.Feasible {
+		if c.NodeName(i) == n {
+			return MemberNodeFeasible
+		}
+	}
+	return MemberNodeUnknown
+}

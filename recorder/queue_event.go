@@ -66,6 +66,10 @@ type QueueEvent struct {
 	// Gated says PreEnqueue plugins held the pod back (it went to the
 	// unschedulable pods instead of activeQ or backoffQ).
 	Gated bool `json:"gated,omitempty"`
+	// GatedBy names the PreEnqueue plugin that held a Gated pod back, and
+	// GateReasons are its status's reasons.
+	GatedBy     string   `json:"gatedBy,omitempty"`
+	GateReasons []string `json:"gateReasons,omitempty"`
 	// PodGroup is set when the queue moved a pod group (its members
 	// together) rather than a pod; Pod then names the group too, as older
 	// readers read it.

@@ -42,7 +42,7 @@ func (m *Model) openPrompt(mode promptMode, value string) tea.Cmd {
 
 // commandSuggestions complete ":" commands with tab.
 func commandSuggestions() []string {
-	out := []string{"cycle ", "filter ", "fixtures", "help", "marked", "nodes", "pods", "problems", "quit"}
+	out := []string{"cycle ", "filter ", "fixtures", "group ", "help", "marked", "nodes", "pods", "problems", "quit"}
 	for p := range cyclepage.NumPhases {
 		out = append(out, "phase "+strings.ToLower(p.Short()))
 	}
@@ -158,11 +158,13 @@ func (m Model) runCommand(line string) (tea.Model, tea.Cmd) {
 		m.openProblems()
 	case "pods", "pod", "po":
 		m.openPods()
-		m.pods.SetFilter(arg)
+		change(&m, func(l *podsLayer) { l.p.SetFilter(arg) })
 	case "nodes", "node", "no":
 		m.openNodes(arg)
 	case "fixtures", "fixture", "fx":
 		m.openFixtures()
+	case "group", "pg", "podgroup":
+		return m, m.openGroup(arg)
 	case "marked", "marks":
 		// The marked cycles, as the filter finds them.
 		m.setFocus(focusList)

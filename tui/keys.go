@@ -3,6 +3,13 @@ package tui
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/schedscope/schedscope/tui/components/cyclelist"
+	"github.com/schedscope/schedscope/tui/components/explain"
+	"github.com/schedscope/schedscope/tui/components/helpscreen"
+	"github.com/schedscope/schedscope/tui/components/nodephase"
+	"github.com/schedscope/schedscope/tui/pages/cyclepage"
+	"github.com/schedscope/schedscope/tui/pages/podgroup"
 )
 
 // KeyMap holds the keys that work everywhere outside text inputs.
@@ -96,4 +103,48 @@ func (j joinedHelp) FullHelp() [][]key.Binding {
 		out = append(out, k.FullHelp()...)
 	}
 	return out
+}
+
+// helpSections lists every key once, by where it works. The keys of the
+// panes are listed whatever the pane's state (a node key works once a node
+// phase is shown); the engine controls only when there is an engine to control.
+func (m Model) helpSections() []helpscreen.Section {
+	l, c, np, g := cyclelist.DefaultKeyMap(), cyclepage.DefaultKeyMap(), nodephase.DefaultKeyMap(), m.Keys
+	top := l.Top
+	top.SetHelp("g", "first")
+	bottom := l.Bottom
+	bottom.SetHelp("G", "last")
+	sections := []helpscreen.Section{
+		{Title: "Moving", Keys: []key.Binding{l.Up, l.Down, top, bottom, l.PageUp, l.PageDown}},
+		{Title: "Cycles", Keys: []key.Binding{l.Open, l.NextFailure, l.PrevFailure, l.Pods, podgroup.OpenKey()}},
+	}
+	engine := helpscreen.Section{Title: "Engine", Keys: []key.Binding{g.Pause, g.Step, g.Breakpoints}}
+	switch {
+	case m.opts.Control == nil:
+		engine.Note = "replay: no engine"
+	case m.done:
+		engine.Note = "the run has finished"
+	}
+	return append(sections, engine,
+		helpscreen.Section{Title: "Inside a cycle", Keys: []key.Binding{c.PrevPhase, c.NextPhase, np.NextColumn, np.PrevColumn, c.Detail, np.Diagnostic, np.Sort, np.Show, explain.DefaultKeyMap().Toggle}},
+		m.wi.HelpSections()[0], m.wi.HelpSections()[1],
+		podsHelpSection(),
+		helpscreen.Section{Title: "Everywhere", Keys: []key.Binding{g.Help, g.Command, g.Filter, g.Problems, g.Back, g.Quit}},
+		helpscreen.Section{Title: "Commands (after :)", Commands: [][2]string{
+			{":cycle N", "open cycle N"},
+			{":cycle POD", "open a pod's last cycle (shop/web-…, deploy/web#2)"},
+			{":phase NAME", "go to a phase (sel = select)"},
+			{":filter TEXT", "filter (key: " + g.Filter.Help().Key + ")"},
+			{":sort KEY", "name status score snapshot"},
+			{":pods [TEXT]", "list pods (key: " + l.Pods.Help().Key + ")"},
+			{":pods active", "the pods the status bar counts in activeQ"},
+			{":pods backoff", "… in backoffQ (and :pods queue:unschedulable)"},
+			{":nodes [TEXT]", "every node as the cycle saw it: free, taints, verdict"},
+			{":fixtures", "the embedded fixtures and what each teaches"},
+			{":group [NAME]", "a pod group's cycle: members × nodes, minCount, reverted (key: " + podgroup.OpenKey().Help().Key + " from a member)"},
+			{":problems", "list problems (key: " + g.Problems.Help().Key + ")"},
+			{":help", "this screen"},
+			{":q", "quit"},
+		}},
+	)
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -21,26 +22,34 @@ import (
 )
 
 // A layer is a screen over the panes: the "?" screen, the problems, the
-// nodes, the pods, the breakpoints form, the fixtures list. The root keeps them in a stack
+// nodes, the pods, the breakpoints form, the fixtures list. Each holds its
+// own state (the component it adapts); the root keeps them in a stack
 // (Model.layers): the top one takes the keys and the mouse wheel, draws the
 // body and names the help line's keys and the title's path, until it says
-// it is closed. The session's keys are handled once: ctrl+c and the prompt
-// in handleKey, help, problems and the command prompt in layerKey (not over
-// the form, whose fields take every key). Each layer adapts a component
+// it is closed. A closed layer is kept on a shelf (Model.shelf) and opens
+// again as it was left (the Pods view keeps its filter and its story).
+// The session's keys are handled once: ctrl+c and the prompt in handleKey,
+// help, problems and the command prompt in layerKey (not over a layer that
+// takes every key, as the form's fields do). Each layer adapts a component
 // with the same small shape: Update returning its own type, View, SetSize
-// and a key map that implements help.KeyMap (checked below). The what-if
-// page is not one: it routes its own screens (whatif.Model.Active).
+// and a key map that implements help.KeyMap (checked below). Layers are
+// values, as the root model is: an update returns the layer as it is now.
 type layer interface {
-	// update takes a key or the wheel; closed says the layer is done.
-	update(m *Model, msg tea.Msg) (closed bool, cmd tea.Cmd)
+	// update takes a key or the wheel and returns the layer as it is now;
+	// closed says the layer is done.
+	update(m *Model, msg tea.Msg) (next layer, closed bool, cmd tea.Cmd)
 	view(m *Model) string
 	keys(m *Model) help.KeyMap
-	// crumb is the layer's path in the title line and position its place
-	// there; "" keeps those of what is under it.
-	crumb(m *Model) (crumb, position string)
+	// crumb is the title line's path and position with the layer shown,
+	// given those of what is under it.
+	crumb(m *Model, path, position string) (string, string)
 	// close is the key that closes the layer: it goes to the layer even
 	// where it is also a key of the whole session (? closes help).
 	close(m *Model) key.Binding
+	// resize fits the layer to the body's size.
+	resize(w, h int) layer
+	// whole says the layer takes every key, the session's included.
+	whole() bool
 }
 
 // component is the shape of the components the layers adapt.
@@ -70,24 +79,83 @@ func (m *Model) top() layer {
 	return m.layers[len(m.layers)-1]
 }
 
-// push shows l over what is shown; a layer already on top is not stacked
-// twice.
-func (m *Model) push(l layer) {
-	if t := m.top(); t != nil && t == l {
-		return
-	}
-	m.layers = append(m.layers, l)
+// sameKind tells whether a and b are layers of one kind.
+func sameKind(a, b layer) bool {
+	return a != nil && b != nil && reflect.TypeOf(a) == reflect.TypeOf(b)
 }
 
-// showing tells whether l is on top.
-func (m *Model) showing(l layer) bool { return m.top() == l }
+// push shows l over what is shown; l replaces a layer of its kind on top
+// rather than stacking twice. The stack is copied, not changed in place:
+// the model is a value, and its copies must not share a stack.
+func (m *Model) push(l layer) {
+	if sameKind(m.top(), l) {
+		m.layers = slices.Clone(m.layers)
+		m.layers[len(m.layers)-1] = l
+		return
+	}
+	m.layers = append(slices.Clip(m.layers), l)
+}
+
+// pop takes the top layer off, onto the shelf.
+func (m *Model) pop() {
+	n := len(m.layers) - 1
+	m.putOnShelf(m.layers[n])
+	m.layers = slices.Clip(m.layers[:n])
+}
+
+// putOnShelf keeps l to open it again as it is.
+func (m *Model) putOnShelf(l layer) {
+	shelf := slices.DeleteFunc(slices.Clone(m.shelf), func(x layer) bool { return sameKind(x, l) })
+	m.shelf = append(shelf, l)
+}
+
+// reopen is the layer of L's kind on top, else as it was closed, else
+// fresh, sized to the body: what push shows next.
+func reopen[L layer](m *Model, fresh L) L {
+	l, ok := m.top().(L)
+	if !ok {
+		l, ok = shelved[L](m)
+	}
+	if !ok {
+		l = fresh
+	}
+	return l.resize(m.w, m.bodyHeight()).(L)
+}
+
+// shelved is the layer of L's kind on the shelf, ok false when none is.
+func shelved[L layer](m *Model) (L, bool) {
+	for _, x := range m.shelf {
+		if s, ok := x.(L); ok {
+			return s, true
+		}
+	}
+	var zero L
+	return zero, false
+}
+
+// showing tells whether a layer of l's kind is on top.
+func (m *Model) showing(l layer) bool { return sameKind(m.top(), l) }
+
+// change applies f to the topmost layer of L's kind in the stack, and
+// reports whether there was one.
+func change[L layer](m *Model, f func(*L)) bool {
+	for i := len(m.layers) - 1; i >= 0; i-- {
+		if l, ok := m.layers[i].(L); ok {
+			f(&l)
+			m.layers = slices.Clone(m.layers)
+			m.layers[i] = l
+			return true
+		}
+	}
+	return false
+}
 
 // layerKey routes a key while a layer is shown: the keys of the whole
 // session (help, problems, the command prompt) first, unless the key
-// closes the layer, then the layer's.
+// closes the layer or the layer takes every key, then the layer's.
 func (m *Model) layerKey(msg tea.KeyPressMsg) tea.Cmd {
 	l, k := m.top(), m.Keys
-	if !key.Matches(msg, l.close(m)) {
+	if !l.whole() && !key.Matches(msg, l.close(m)) {
 		switch {
 		case key.Matches(msg, k.Help):
 			m.openHelp()
@@ -102,70 +170,101 @@ func (m *Model) layerKey(msg tea.KeyPressMsg) tea.Cmd {
 	return m.toLayer(msg)
 }
 
-// toLayer hands msg to the top layer, closing it when it is done.
+// toLayer hands msg to the top layer, and takes it off when it is done.
 func (m *Model) toLayer(msg tea.Msg) tea.Cmd {
-	closed, cmd := m.top().update(m, msg)
+	n := len(m.layers) - 1
+	l := m.layers[n]
+	next, closed, cmd := l.update(m, msg)
+	if n >= len(m.layers) || !sameKind(m.layers[n], l) {
+		return cmd // it took itself off (the what-if page's screen closed)
+	}
+	m.layers = slices.Clone(m.layers)
+	m.layers[n] = next
 	if closed {
-		m.layers = m.layers[:len(m.layers)-1]
+		m.pop()
 	}
 	return cmd
 }
 
-// The layers. Each is a value the stack compares by identity of kind.
+// The layers.
 type (
-	helpLayer     struct{}
-	problemsLayer struct{}
-	nodesLayer    struct{}
+	helpLayer     struct{ hs helpscreen.Model }
+	problemsLayer struct{ p problems.Model }
+	// nodesLayer shows the nodes as cycle index of saw them.
+	nodesLayer struct {
+		n  nodes.Model
+		of int
+	}
 )
 
-func (helpLayer) update(m *Model, msg tea.Msg) (bool, tea.Cmd) {
-	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, m.helpScreen.Keys.Close) {
-		return true, nil
+func (l helpLayer) update(m *Model, msg tea.Msg) (layer, bool, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, l.hs.Keys.Close) {
+		return l, true, nil
 	}
-	m.helpScreen, _ = m.helpScreenNow().Update(msg)
-	return false, nil
-}
-func (helpLayer) view(m *Model) string                { return m.helpScreenNow().View() }
-func (helpLayer) keys(m *Model) help.KeyMap           { return m.helpScreen.Keys }
-func (helpLayer) crumb(m *Model) (string, string)     { return "", "" }
-func (problemsLayer) view(m *Model) string            { return m.problems.View() }
-func (problemsLayer) keys(m *Model) help.KeyMap       { return m.problems.Keys }
-func (problemsLayer) crumb(m *Model) (string, string) { return "", "" }
-
-func (problemsLayer) update(m *Model, msg tea.Msg) (bool, tea.Cmd) {
-	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, m.problems.Keys.Close) {
-		return true, nil
-	}
-	m.problems, _ = m.problems.Update(msg)
-	return false, nil
+	l.hs, _ = l.now(m).Update(msg)
+	return l, false, nil
 }
 
-func (nodesLayer) update(m *Model, msg tea.Msg) (bool, tea.Cmd) {
+// now is the "?" screen as of now: its sections say what the session's
+// state allows (the engine keys end with the run).
+func (l helpLayer) now(m *Model) helpscreen.Model {
+	hs := l.hs
+	hs.SetSections(m.helpSections())
+	hs.SetSize(m.w, m.bodyHeight())
+	return hs
+}
+func (l helpLayer) view(m *Model) string      { return l.now(m).View() }
+func (l helpLayer) keys(m *Model) help.KeyMap { return l.hs.Keys }
+func (l helpLayer) crumb(m *Model, c, p string) (string, string) {
+	return c, p
+}
+func (l helpLayer) resize(w, h int) layer { l.hs.SetSize(w, h); return l }
+func (helpLayer) whole() bool             { return false }
+
+func (l problemsLayer) view(m *Model) string      { return l.p.View() }
+func (l problemsLayer) keys(m *Model) help.KeyMap { return l.p.Keys }
+func (l problemsLayer) crumb(m *Model, c, p string) (string, string) {
+	return c, p
+}
+func (l problemsLayer) resize(w, h int) layer { l.p.SetSize(w, h); return l }
+func (problemsLayer) whole() bool             { return false }
+
+func (l problemsLayer) update(m *Model, msg tea.Msg) (layer, bool, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, l.p.Keys.Close) {
+		return l, true, nil
+	}
+	l.p, _ = l.p.Update(msg)
+	return l, false, nil
+}
+
+func (l nodesLayer) update(m *Model, msg tea.Msg) (layer, bool, tea.Cmd) {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
-		case key.Matches(k, m.nodes.Keys.Close):
-			return true, nil
-		case key.Matches(k, m.nodes.Keys.Open):
+		case key.Matches(k, l.n.Keys.Close):
+			return l, true, nil
+		case key.Matches(k, l.n.Keys.Open):
 			// The node's detail in the cycle the view shows.
-			name, ok := m.nodes.Selected()
-			if i := m.nodesOf; ok && i >= 0 && i < len(m.cycles) {
+			name, ok := l.n.Selected()
+			if i := l.of; ok && i >= 0 && i < len(m.cycles) {
 				m.open(i)
 				if m.view.Cycle() == m.cycles[i] {
 					m.view.OpenNode(name)
 				}
-				return true, nil
+				return l, true, nil
 			}
-			return false, nil
+			return l, false, nil
 		}
 	}
-	m.nodes, _ = m.nodes.Update(msg)
-	return false, nil
+	l.n, _ = l.n.Update(msg)
+	return l, false, nil
 }
-func (nodesLayer) view(m *Model) string      { return m.nodes.View() }
-func (nodesLayer) keys(m *Model) help.KeyMap { return m.nodes.Keys }
-func (nodesLayer) crumb(m *Model) (string, string) {
-	return m.nodes.Crumb(), m.nodes.Position()
+func (l nodesLayer) view(m *Model) string      { return l.n.View() }
+func (l nodesLayer) keys(m *Model) help.KeyMap { return l.n.Keys }
+func (l nodesLayer) crumb(m *Model, c, p string) (string, string) {
+	return l.n.Crumb(), l.n.Position()
 }
+func (l nodesLayer) resize(w, h int) layer { l.n.SetSize(w, h); return l }
+func (nodesLayer) whole() bool             { return false }
 
 // openNodes shows the nodes as the cycle shown (else the last) saw them,
 // filtered by filter.
@@ -178,11 +277,11 @@ func (m *Model) openNodes(filter string) {
 		m.say("no cycle to show the nodes of: the nodes are known from the cycles (open one first)")
 		return
 	}
-	c := m.cycles[i]
-	m.nodes.SetCycle(c, m.usageAt(i))
-	m.nodesOf = i
-	m.nodes.SetFilter(filter)
-	m.push(nodesLayer{})
+	l := reopen(m, nodesLayer{n: nodes.New(m.st)})
+	l.n.SetCycle(m.cycles[i], m.usageAt(i))
+	l.of = i
+	l.n.SetFilter(filter)
+	m.push(l)
 }
 
 // usageAt is what was placed on each node as cycle index i saw it, from the
@@ -211,40 +310,41 @@ func (m *Model) usageAt(i int) *recorder.Usage {
 	return recorder.UsageAt(seen, len(seen)-1)
 }
 
-func (helpLayer) close(m *Model) key.Binding     { return m.helpScreen.Keys.Close }
-func (problemsLayer) close(m *Model) key.Binding { return m.problems.Keys.Close }
-func (nodesLayer) close(m *Model) key.Binding    { return m.nodes.Keys.Close }
+func (l helpLayer) close(m *Model) key.Binding     { return l.hs.Keys.Close }
+func (l problemsLayer) close(m *Model) key.Binding { return l.p.Keys.Close }
+func (l nodesLayer) close(m *Model) key.Binding    { return l.n.Keys.Close }
 
 // formLayer is the breakpoints form (b): it takes every key, the session's
 // included, as a form's text fields must; done, it applies or drops what
-// was edited. m.bp is the form while it is shown.
-type formLayer struct{}
+// was edited.
+type formLayer struct{ f breakpoints.Model }
 
-func (formLayer) update(m *Model, msg tea.Msg) (bool, tea.Cmd) {
-	f, cmd := m.bp.Update(msg)
-	m.bp = &f
-	done, applied := f.Done()
+func (l formLayer) update(m *Model, msg tea.Msg) (layer, bool, tea.Cmd) {
+	var cmd tea.Cmd
+	l.f, cmd = l.f.Update(msg)
+	done, applied := l.f.Done()
 	if !done {
-		return false, cmd
+		return l, false, cmd
 	}
-	m.bp = nil
 	if applied {
-		m.breakpoints = source.Breakpoints(f.Values())
+		m.breakpoints = source.Breakpoints(l.f.Values())
 		bp, ctl := m.breakpoints, m.opts.Control
-		return true, control(func() { ctl.SetBreakpoints(bp) })
+		return l, true, control(func() { ctl.SetBreakpoints(bp) })
 	}
-	return true, cmd
+	return l, true, cmd
 }
-func (formLayer) view(m *Model) string {
-	return strings.Join(append([]string{""}, indent(layout.SplitLines(m.bp.View()), "  ")...), "\n")
+func (l formLayer) view(m *Model) string {
+	return strings.Join(append([]string{""}, indent(layout.SplitLines(l.f.View()), "  ")...), "\n")
 }
-func (formLayer) keys(m *Model) help.KeyMap       { return m.bp.Keys }
-func (formLayer) crumb(m *Model) (string, string) { return "", "" }
-func (formLayer) close(m *Model) key.Binding      { return key.NewBinding() }
+func (l formLayer) keys(m *Model) help.KeyMap                  { return l.f.Keys }
+func (formLayer) crumb(m *Model, c, p string) (string, string) { return c, p }
+func (formLayer) close(m *Model) key.Binding                   { return key.NewBinding() }
+func (l formLayer) resize(w, h int) layer                      { return l }
+func (formLayer) whole() bool                                  { return true }
 
 // fixturesLayer lists the embedded fixtures and what each teaches (the
 // session cannot switch fixture: the list says how to open one).
-type fixturesLayer struct{}
+type fixturesLayer struct{ p pager.Model }
 
 // openFixtures shows the embedded fixtures.
 func (m *Model) openFixtures() {
@@ -260,9 +360,10 @@ func (m *Model) openFixtures() {
 			lines = append(lines, "    "+l)
 		}
 	}
-	m.fixtures.SetLines(lines)
-	m.fixtures.Top()
-	m.push(fixturesLayer{})
+	l := reopen(m, fixturesLayer{p: pager.New()})
+	l.p.SetLines(lines)
+	l.p.Top()
+	m.push(l)
 }
 
 // fixturesClose leaves the fixtures list.
@@ -278,18 +379,36 @@ func (k fixturesKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown, fixturesClose}}
 }
 
-func (fixturesLayer) update(m *Model, msg tea.Msg) (bool, tea.Cmd) {
+func (l fixturesLayer) update(m *Model, msg tea.Msg) (layer, bool, tea.Cmd) {
 	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, fixturesClose) {
-		return true, nil
+		return l, true, nil
 	}
-	m.fixtures, _ = m.fixtures.Update(msg)
-	return false, nil
+	l.p, _ = l.p.Update(msg)
+	return l, false, nil
 }
-func (fixturesLayer) view(m *Model) string {
+func (l fixturesLayer) view(m *Model) string {
 	head := m.st.Title.Render(fmt.Sprintf("Embedded fixtures (%d)", len(m.opts.Fixtures))) +
 		m.st.Dim.Render(" · open one with: kubectl schedscope sim -f NAME")
-	return layout.Fit(head, m.w) + "\n\n" + m.fixtures.View()
+	return layout.Fit(head, m.w) + "\n\n" + l.p.View()
 }
-func (fixturesLayer) keys(m *Model) help.KeyMap       { return fixturesKeys{m.fixtures.Keys} }
-func (fixturesLayer) crumb(m *Model) (string, string) { return "fixtures", "" }
-func (fixturesLayer) close(m *Model) key.Binding      { return fixturesClose }
+func (l fixturesLayer) keys(m *Model) help.KeyMap { return fixturesKeys{l.p.Keys} }
+func (fixturesLayer) crumb(m *Model, c, p string) (string, string) {
+	return "fixtures", ""
+}
+func (fixturesLayer) close(m *Model) key.Binding { return fixturesClose }
+func (l fixturesLayer) resize(w, h int) layer    { l.p.SetHeight(max(h-2, 1)); return l }
+func (fixturesLayer) whole() bool                { return false }
+
+// openHelp shows the "?" screen from its top.
+func (m *Model) openHelp() {
+	l := reopen(m, helpLayer{hs: helpscreen.New(m.st)})
+	l.hs.Top()
+	m.push(l)
+}
+
+// openProblems shows the problems view over the panes.
+func (m *Model) openProblems() {
+	l := reopen(m, problemsLayer{p: problems.New(m.st)})
+	l.p.SetNotes(m.notes)
+	m.push(l)
+}

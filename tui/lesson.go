@@ -111,7 +111,7 @@ func (s *lessonState) at(k, seq int, p cyclepage.Phase) bool {
 
 // where is the cycle and phase on screen, ok false outside a cycle.
 func (m *Model) where() (seq int, p cyclepage.Phase, ok bool) {
-	if m.focus != focusCycle || m.top() != nil {
+	if m.focus != focusCycle || m.top() != nil && !m.showing(whatifLayer{}) {
 		return 0, 0, false
 	}
 	i := m.view.Index()

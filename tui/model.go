@@ -10,22 +10,18 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/source"
 	"github.com/schedscope/schedscope/tui/components/breakpoints"
 	"github.com/schedscope/schedscope/tui/components/cyclelist"
-	"github.com/schedscope/schedscope/tui/components/explain"
-	"github.com/schedscope/schedscope/tui/components/helpscreen"
-	"github.com/schedscope/schedscope/tui/components/nodephase"
-	"github.com/schedscope/schedscope/tui/components/nodes"
-	"github.com/schedscope/schedscope/tui/components/pager"
 	"github.com/schedscope/schedscope/tui/components/pods"
 	"github.com/schedscope/schedscope/tui/components/problems"
 	"github.com/schedscope/schedscope/tui/components/prompt"
-	"github.com/schedscope/schedscope/tui/components/queuephase"
 	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/pages/cyclepage"
+	"github.com/schedscope/schedscope/tui/pages/podgroup"
 	"github.com/schedscope/schedscope/tui/pages/whatif"
 	"github.com/schedscope/schedscope/tui/theme"
 )
@@ -65,17 +61,6 @@ type Options struct {
 // Fixture is an embedded fixture and what it teaches.
 type Fixture struct{ Name, Teaches string }
 
-// focus says which pane takes the keys.
-type focus uint8
-
-const (
-	focusList focus = iota
-	focusCycle
-)
-
-// wideWidth is the width from which the list and the cycle sit side by side.
-const wideWidth = 150
-
 // Model is the root model: it owns the session's data (header, cycles, engine
 // state) and routes messages to the cycle list, the cycle view and the prompts,
 // laying them out on the screen.
@@ -90,21 +75,17 @@ type Model struct {
 	prompt prompt.Model
 	// promptFor is what the prompt is open for.
 	promptFor promptMode
-	bp        *breakpoints.Model
-	problems  problems.Model
-	// helpScreen is the "?" screen.
-	helpScreen helpscreen.Model
-	pods       pods.Model
 	// fromStory says the cycle view shows a cycle opened from a pod's
-	// story in the Pods view: esc goes back to the story.
+	// story in the Pods view: esc goes back to the story (on the shelf).
 	fromStory bool
 	wi        whatif.Model
 	// printable cleans every event before the model keeps anything from it.
 	printable *sanitizer
 
 	focus focus
-	// layers are the screens over the panes, the top one shown (layers.go).
-	layers []layer
+	// layers are the screens over the panes, the top one shown; shelf
+	// the closed ones, to open again as they were left (layers.go).
+	layers, shelf []layer
 	// firstRun shows the first-run hint over the bottom of the body until a
 	// key is pressed (Options.FirstRun).
 	firstRun bool
@@ -115,11 +96,8 @@ type Model struct {
 	// laid out.
 	lesson     *lessonState
 	lessonRows int
-	nodes      nodes.Model
-	// fixtures pages the list :fixtures shows.
-	fixtures pager.Model
-	// nodesOf is the index of the cycle the nodes view shows.
-	nodesOf int
+	// grp holds the pod-group cycles and their page's members (podgroup.go).
+	grp groupState
 
 	header *recorder.Header
 	// cycles holds the listed cycles by index, aligned with the list's
@@ -188,19 +166,14 @@ func (m Model) quit() (tea.Model, tea.Cmd) {
 func New(opts Options) Model {
 	st := theme.New(theme.NoColorRequested())
 	m := Model{
-		opts:       opts,
-		st:         &st,
-		Keys:       DefaultKeyMap(),
-		help:       help.New(),
-		list:       cyclelist.New(&st),
-		view:       cyclepage.New(&st),
-		prompt:     prompt.New(&st),
-		problems:   problems.New(&st),
-		helpScreen: helpscreen.New(&st),
-		pods:       pods.New(&st),
-		nodes:      nodes.New(&st),
-		fixtures:   pager.New(),
-		wi:         whatif.New(opts.WhatIf, &st, whatif.Options{Why: opts.NoWhatIf, Clean: printable}),
+		opts:   opts,
+		st:     &st,
+		Keys:   DefaultKeyMap(),
+		help:   help.New(),
+		list:   cyclelist.New(&st),
+		view:   cyclepage.New(&st),
+		prompt: prompt.New(&st),
+		wi:     whatif.New(opts.WhatIf, &st, whatif.Options{Why: opts.NoWhatIf, Clean: printable}),
 
 		printable: newSanitizer(),
 
@@ -240,48 +213,6 @@ func New(opts Options) Model {
 	return m
 }
 
-// controllable tells whether there is an engine the controls can still reach.
-func (m Model) controllable() bool { return m.opts.Control != nil && !m.done }
-
-// problem logs a problem the source reported and shows it in the status bar.
-func (m *Model) problem(text string) {
-	text = printable(text) // errors quote what they read
-	m.notes = append(m.notes, problems.Note{Kind: problems.Problem, Text: text})
-	m.nProblems++
-	m.message = problems.Note{Kind: problems.Problem, Text: text}
-	m.refreshProblems()
-}
-
-// refreshProblems shows the notes so far in the problems view, if it is
-// open: a problem that arrives while it is open is listed at once (the
-// status bar counted it while the view still said nothing went wrong).
-func (m *Model) refreshProblems() {
-	for _, l := range m.layers {
-		if _, ok := l.(problemsLayer); ok {
-			m.problems.SetNotes(m.notes)
-			return
-		}
-	}
-}
-
-// say answers the user in the status bar, and logs the answer for the
-// problems view, where it shows whole.
-func (m *Model) say(format string, a ...any) {
-	text := fmt.Sprintf(format, a...)
-	m.notes = append(m.notes, problems.Note{Kind: problems.Message, Text: text})
-	m.message = problems.Note{Kind: problems.Message, Text: text}
-	m.refreshProblems()
-}
-
-// finish marks the source as ended: the engine controls have nothing left to
-// control.
-func (m *Model) finish() {
-	m.done = true
-	m.Keys.setLive(false)
-	// . still walks the phases of the last cycle it let run.
-	m.Keys.StepPhase.SetEnabled(m.opts.Control != nil)
-}
-
 // Init starts reading the event stream.
 func (m Model) Init() tea.Cmd {
 	if m.opts.Events == nil {
@@ -292,28 +223,6 @@ func (m Model) Init() tea.Cmd {
 
 // Cycles returns the cycles received so far.
 func (m Model) Cycles() []*recorder.Cycle { return m.cycles }
-
-func (m Model) wide() bool { return m.w >= wideWidth }
-
-// listWidth is the cycle list's width. Side by side, the list narrows while a
-// cycle is open, so that the cycle's tables get the room.
-func (m Model) listWidth() int {
-	if !m.wide() {
-		return m.w
-	}
-	if m.focus == focusCycle {
-		return layout.Clamp(m.w/5, 36, 48)
-	}
-	return layout.Clamp(m.w*38/100, 50, 90)
-}
-
-// setFocus moves the keys to pane f and lays the panes out for it.
-func (m *Model) setFocus(f focus) {
-	if m.focus != f {
-		m.focus = f
-		m.layout()
-	}
-}
 
 // chrome is the title line, the status bar and the help line.
 const rootChrome = 3
@@ -332,10 +241,10 @@ func (m *Model) layout() {
 	}
 	m.help.SetWidth(m.w)
 	m.prompt.SetWidth(m.w)
-	m.problems.SetSize(m.w, bh)
-	m.pods.SetSize(m.w, bh)
-	m.nodes.SetSize(m.w, bh)
-	m.fixtures.SetHeight(max(bh-2, 1))
+	m.layers = slices.Clone(m.layers)
+	for i, l := range m.layers {
+		m.layers[i] = l.resize(m.w, bh)
+	}
 	m.wi.SetSize(m.w, bh)
 }
 
@@ -353,85 +262,6 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return nm, cmd
 }
 
-// reads returns the Cmds that read the cycle the view waits for and the node
-// use an open node detail waits for, one of each at a time.
-func (m *Model) reads() tea.Cmd {
-	r := m.opts.Recording
-	if r == nil {
-		return nil
-	}
-	var cmds []tea.Cmd
-	if i := m.want; i >= 0 && m.reading < 0 && m.cycles[i] == nil && m.unreadable[i] == "" {
-		m.reading = i
-		cmds = append(cmds, openCycle(r, i, m.list.Entry(i)))
-	}
-	if m.view.WaitsForUsage() && m.usageFor < 0 {
-		i := m.view.Index()
-		m.usageFor = i
-		// A copy: the list may still change an entry (recount).
-		cmds = append(cmds, readUsage(r, slices.Clone(m.list.Entries()[:i+1])))
-	}
-	return tea.Batch(cmds...)
-}
-
-// opened takes a cycle read for the view.
-func (m *Model) opened(msg cycleOpenedMsg) {
-	m.reading = -1
-	i := msg.index
-	if i < 0 || i >= len(m.cycles) {
-		return
-	}
-	if msg.cycle == nil {
-		reason := "it is not in the recording"
-		if msg.err != nil {
-			reason = msg.err.Error()
-		}
-		m.unreadable[i] = reason
-		m.problem(fmt.Sprintf("cycle %d could not be read: %s", m.list.Entry(i).Seq, reason))
-		m.recount(i, resultUnreadable)
-		if m.want == i {
-			m.view.Await(i, m.pendingText(i))
-		}
-		return
-	}
-	// A missing node set comes with the cycle; the index reported it.
-	m.cycles[i] = m.printable.event(source.Event{Cycle: msg.cycle}).Cycle
-	if evict := m.window.use(i); evict >= 0 {
-		m.cycles[evict] = nil
-	}
-	if m.want == i {
-		m.present(i, m.wantOpen)
-	}
-}
-
-// recount lists cycle index i with result r instead of the one its entry
-// had: a cycle that could not be read is not counted as bound.
-func (m *Model) recount(i int, r string) {
-	for _, c := range []struct {
-		result string
-		n      int
-	}{{m.list.Entry(i).Result, -1}, {r, 1}} {
-		switch c.result {
-		case recorder.ResultBound:
-			m.counts.bound += c.n
-		case recorder.ResultUnschedulable:
-			m.counts.unschedulable += c.n
-		default:
-			m.counts.errors += c.n
-		}
-	}
-	m.list.SetResult(i, r)
-}
-
-// pendingText is what the cycle view says while cycle index i is not there.
-func (m *Model) pendingText(i int) string {
-	seq := m.list.Entry(i).Seq
-	if reason := m.unreadable[i]; reason != "" {
-		return fmt.Sprintf("cycle %d could not be read: %s", seq, reason)
-	}
-	return fmt.Sprintf("reading cycle %d…", seq)
-}
-
 func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if whatif.Owns(msg) {
 		return m, m.toWhatIf(msg)
@@ -442,6 +272,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case cycleOpenedMsg:
 		m.opened(msg)
+		return m, nil
+	case groupMembersMsg:
+		m.membersRead(msg)
 		return m, nil
 	case usageReadMsg:
 		m.usageFor = -1
@@ -477,14 +310,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
 	case tea.MouseClickMsg:
-		if !m.wi.Active() { // a what-if screen is over the panes
-			m.handleClick(msg.Mouse())
-		}
+		m.handleClick(msg.Mouse())
 		return m, nil
 	case tea.MouseWheelMsg:
-		if m.wi.Active() {
-			return m, m.toWhatIf(msg)
-		}
 		mouse := msg.Mouse()
 		if m.top() != nil {
 			return m, m.toLayer(msg)
@@ -500,185 +328,12 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	// Anything else (cursor blinks) goes to the active input.
 	var cmd tea.Cmd
 	switch {
-	case m.bp != nil:
+	case m.top() != nil && m.top().whole():
 		cmd = m.toLayer(msg)
 	case m.prompt.Active():
 		m.prompt, cmd = m.prompt.Update(msg)
 	}
 	return m, cmd
-}
-
-// apply takes one event from the source.
-func (m *Model) apply(ev source.Event) {
-	switch {
-	case ev.Header != nil:
-		m.header = ev.Header
-		m.list.SetWaiting("")
-		m.view.SetHeader(ev.Header)
-	case ev.Cycle != nil:
-		m.cycles = append(m.cycles, ev.Cycle)
-		m.addEntry(recorder.EntryOf(ev.Cycle))
-		if m.phaseStep {
-			// The cycle . let run: shown from its first phase.
-			m.phaseStep = false
-			m.open(len(m.cycles) - 1)
-			m.view.SetPhase(cyclepage.Queue)
-		}
-	case ev.Entries != nil:
-		for _, e := range m.printable.entries(ev.Entries) {
-			m.cycles = append(m.cycles, nil)
-			m.addEntry(e)
-		}
-	case ev.Progress != nil:
-		p := *ev.Progress
-		m.progress = &p
-	case ev.Queue != nil:
-		m.queue = append(m.queue, ev.Queue)
-		k := ev.Queue.Pod.Key()
-		m.queueOf[k] = append(m.queueOf[k], ev.Queue)
-	case ev.Observed != nil:
-		m.observed.add(ev.Observed)
-		if ev.Observed.Seq != 0 {
-			m.list.Observe(ev.Observed)
-		}
-	case ev.State != nil:
-		s := *ev.State
-		m.state = &s
-	case ev.NeverAttempted != nil:
-		m.never, m.neverKnown = ev.NeverAttempted, true
-	case ev.Cluster != nil:
-		m.cluster = ev.Cluster
-	case ev.Problem != nil:
-		m.problem(ev.Problem.Error())
-	case ev.Done:
-		m.finish()
-		if ev.Err != nil {
-			m.problem(ev.Err.Error())
-			m.list.SetWaiting("stopped on an error (! shows it)")
-		} else {
-			m.list.SetWaiting("no cycle: nothing was scheduled")
-		}
-	}
-}
-
-// stepPhase is the . key: on the newest cycle, the next phase it ran;
-// past its last one (or from anywhere else), one more cycle is let run,
-// then shown from its first phase. The engine runs a cycle whole (a
-// scheduling cycle held half-way would hold the cluster's other work); the
-// recording has every phase, so the view steps through them afterwards.
-func (m *Model) stepPhase() tea.Cmd {
-	newest := len(m.cycles) - 1
-	if m.focus == focusCycle && newest >= 0 && m.view.Index() == newest && m.view.Cycle() != nil {
-		if m.view.NextRanPhase() {
-			m.say(". steps on")
-			return nil
-		}
-	}
-	if m.done {
-		m.phaseStep = false
-		m.say("the run has finished; nothing to step")
-		return nil
-	}
-	if m.phaseStep {
-		m.say("waiting for the cycle . let run")
-		return nil
-	}
-	m.phaseStep = true
-	if m.state == nil || m.state.State != source.StatePaused {
-		m.say("pausing after one cycle · . steps its phases")
-	}
-	return control(m.opts.Control.Step)
-}
-
-// addEntry lists a cycle and counts its outcome.
-func (m *Model) addEntry(e recorder.CycleEntry) {
-	m.counts.total++
-	switch e.Result {
-	case recorder.ResultBound:
-		m.counts.bound++
-	case recorder.ResultUnschedulable:
-		m.counts.unschedulable++
-	default:
-		m.counts.errors++
-	}
-	m.markEntry(e)
-	m.list.Append(e)
-	if o := m.observed.of(e.Seq); o != nil {
-		m.list.Observe(o)
-	}
-}
-
-// syncView shows the list's selected cycle in the cycle view, unless the user
-// is inside a cycle (then new cycles must not pull it away).
-func (m *Model) syncView() {
-	i := m.list.Selected()
-	if m.focus == focusCycle {
-		i = m.view.Index()
-	}
-	m.showCycle(i)
-}
-
-// showCycle shows cycle index i, with the cluster's binding of its pod, in the
-// cycle view.
-func (m *Model) showCycle(i int) { m.present(i, false) }
-
-// present shows cycle index i in the cycle view, on its decisive phase when
-// decisive is set; a cycle not read yet is asked for (reads) and the view
-// says so until it comes.
-func (m *Model) present(i int, decisive bool) {
-	if i < 0 || i >= len(m.cycles) {
-		return
-	}
-	c := m.cycles[i]
-	if c == nil {
-		if m.want != i || decisive {
-			m.want, m.wantOpen = i, decisive
-		}
-		m.view.Await(i, m.pendingText(i))
-		return
-	}
-	m.want = -1
-	if m.opts.Recording != nil {
-		if evict := m.window.use(i); evict >= 0 {
-			m.cycles[evict] = nil
-		}
-	}
-	if decisive {
-		m.view.OpenCycle(m.cycles, i)
-	} else {
-		m.view.SetCycle(m.cycles, i)
-	}
-	m.view.SetObserved(m.observed.of(c.Seq))
-	note := ""
-	if m.list.Tags()[i] == "" {
-		note, _ = m.list.Mark(c.Seq)
-	}
-	m.view.SetMark(note)
-	m.view.SetQueueMoves(queuephase.Moves(m.queueOf[c.Pod.Key()], c))
-}
-
-// open focuses the cycle view on cycle index i, on the phase that decided its
-// outcome.
-func (m *Model) open(i int) {
-	if i < 0 || i >= len(m.cycles) {
-		return
-	}
-	m.list.Select(i)
-	m.list.SetFollow(false)
-	m.present(i, true)
-	m.setFocus(focusCycle)
-}
-
-// step focuses the cycle view on cycle index i, keeping the phase when it ran
-// there too (for ]/[ from inside a cycle).
-func (m *Model) step(i int) {
-	if i < 0 || i >= len(m.cycles) {
-		return
-	}
-	m.list.Select(i)
-	m.list.SetFollow(false)
-	m.showCycle(i)
-	m.setFocus(focusCycle)
 }
 
 func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
@@ -708,22 +363,16 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
-	if m.bp != nil {
-		return m, m.toLayer(msg) // a form: every key is its own
-	}
 	if m.prompt.Active() {
 		return m.handlePrompt(msg)
 	}
 	if m.top() != nil {
 		return m, m.layerKey(msg)
 	}
-	if m.wi.Active() {
-		return m, m.toWhatIf(msg)
-	}
 	if m.wi.Opens(msg) {
 		var cmd tea.Cmd
 		m.wi, cmd = m.wi.Start(msg, m.here())
-		m.takeOut()
+		m.showWhatIf(m.takeOut())
 		return m, cmd
 	}
 	if m.lessonKey(msg) {
@@ -756,14 +405,14 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.StepPhase):
 		return m, m.stepPhase()
 	case key.Matches(msg, k.Breakpoints):
-		f := breakpoints.New(m.st, breakpoints.Values(m.breakpoints))
-		m.bp = &f
-		m.push(formLayer{})
+		m.push(formLayer{breakpoints.New(m.st, breakpoints.Values(m.breakpoints))})
 		return m, nil
 	case key.Matches(msg, k.Mark):
 		return m, m.startMark()
 	case key.Matches(msg, k.Export):
 		return m, m.exportCycle()
+	case key.Matches(msg, podgroup.OpenKey()):
+		return m, m.openGroupOfShown()
 	}
 	if what := k.engineKey(msg); what != "" {
 		// The controls are off (and out of the help): say why instead of
@@ -795,30 +444,6 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	m.list, cmd = m.list.Update(msg)
 	m.syncView()
-	return m, cmd
-}
-
-func (m Model) handleCycleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	switch {
-	case key.Matches(msg, m.view.Keys.Back):
-		if !m.view.Back() && !m.backToStory() {
-			m.setFocus(focusList)
-			m.list.Select(m.view.Index())
-		}
-		return m, nil
-	case key.Matches(msg, m.view.Keys.NextFailure, m.view.Keys.PrevFailure):
-		dir := 1
-		if key.Matches(msg, m.view.Keys.PrevFailure) {
-			dir = -1
-		}
-		m.list.Select(m.view.Index())
-		if m.list.JumpFailure(dir) {
-			m.step(m.list.Selected())
-		}
-		return m, nil
-	}
-	var cmd tea.Cmd
-	m.view, cmd = m.view.Update(msg)
 	return m, cmd
 }
 
@@ -858,53 +483,19 @@ func (m *Model) setPromptValue(mode promptMode, v string) {
 	case promptNodeFilter:
 		m.view.SetNodeFilter(v)
 	case promptPodFilter:
-		m.pods.SetFilter(v)
+		change(m, func(l *podsLayer) { l.p.SetFilter(v) })
 	}
-}
-
-// openProblems shows the problems view over the panes.
-func (m *Model) openProblems() {
-	m.problems.SetNotes(m.notes)
-	m.push(problemsLayer{})
-}
-
-func (m *Model) handleClick(mouse tea.Mouse) {
-	y := mouse.Y - 1 // below the title line
-	if y < 0 || y >= m.h-rootChrome || m.top() != nil {
-		return
-	}
-	if m.wide() && mouse.X > m.listWidth() {
-		x := mouse.X - m.listWidth() - 1 // where the user saw it, before the list narrows
-		if m.focus != focusCycle && len(m.cycles) > 0 {
-			m.setFocus(focusCycle)
-			m.list.SetFollow(false)
-		}
-		m.view.Click(x, y)
-		return
-	}
-	if m.wide() || m.focus == focusList {
-		if m.wide() {
-			m.setFocus(focusList)
-		}
-		m.list.Click(y)
-		m.syncView()
-		return
-	}
-	m.view.Click(mouse.X, y)
 }
 
 // helpKeys is the key map whose help the bottom line shows.
 func (m Model) helpKeys() help.KeyMap {
-	if k := m.wi.HelpKeys(); k != nil {
-		return k
-	}
 	if l := m.top(); l != nil {
 		return l.keys(&m)
 	}
 	if m.focus == focusCycle {
-		return joinedHelp{m.wi.BarKeys(m.shownCycle()), m.view, m.Keys}
+		return joinedHelp{m.groupHint(), m.wi.BarKeys(m.shownCycle()), m.view, m.Keys}
 	}
-	return joinedHelp{m.list.Keys, m.Keys, m.wi.BarKeys(m.shownCycle())}
+	return joinedHelp{m.list.Keys, m.groupHint(), m.Keys, m.wi.BarKeys(m.shownCycle())}
 }
 
 // View lays out the title, the panes, the status bar and the help line.
@@ -927,26 +518,14 @@ func (m Model) Render() string {
 	bh := m.bodyHeight()
 	ph := max(bh-m.lessonRows, 1) // the panes, above the lesson's panel
 	lines := []string{m.titleLine()}
-	status := layout.SplitLines(statusBar(m.st, m.w, m.opts.Source, m.opts.Control != nil, m.state, m.progress, m.done, m.counts, &m.observed, m.breakpoints, m.nProblems, m.Keys.Problems, m.wi.Status(m.message)))
+	status := layout.SplitLines(m.status().render(m.st, m.w))
 	var body []string
 	switch {
 	case m.top() != nil:
 		body = layout.Box(layout.SplitLines(m.top().view(&m)), m.w, bh)
-	case m.wi.FullScreen():
-		body = layout.Box(layout.SplitLines(m.wi.View()), m.w, bh)
 	default:
-		switch {
-		case m.wide():
-			left := layout.SplitLines(m.list.View())
-			right := layout.SplitLines(m.view.View())
-			sep := m.st.Border.Render("│")
-			body = layout.SideBySide(layout.Box(left, m.listWidth(), ph), layout.Box(right, m.w-m.listWidth()-1, ph), sep)
-		case m.focus == focusCycle:
-			body = layout.Box(layout.SplitLines(m.view.View()), m.w, ph)
-		default:
-			body = layout.Box(layout.SplitLines(m.list.View()), m.w, ph)
-		}
-		if m.lessonRows > 0 && !m.wi.Active() {
+		body = m.panes(ph)
+		if m.lessonRows > 0 {
 			// A long message's lines cover the body's last lines (below):
 			// the panes', not the lesson's.
 			cover := min(len(status)-1, len(body))
@@ -955,7 +534,6 @@ func (m Model) Render() string {
 		}
 		body = layout.Box(body, m.w, bh)
 	}
-	body = m.wi.Overlay(body)
 	if m.firstRun {
 		body = m.firstRunOverlay(body)
 	}
@@ -983,16 +561,12 @@ func indent(lines []string, pre string) []string {
 }
 
 func (m Model) titleLine() string {
-	left := m.st.Title.Render("schedscope")
-	if m.header != nil && m.header.KubernetesVersion != "" {
-		left += m.st.Dim.Render(" · kube-scheduler " + m.header.KubernetesVersion + gatesNote(m.header.FeatureGates))
-	}
 	crumb := "cycles"
 	if m.list.Filter() != "" {
 		crumb += " /" + m.list.Filter()
 	}
-	if m.fromStory {
-		crumb = m.pods.Crumb()
+	if l, ok := shelved[podsLayer](&m); ok && m.fromStory {
+		crumb = l.p.Crumb()
 	}
 	if m.focus == focusCycle && m.view.Pending() && m.list.Selected() >= 0 {
 		crumb += fmt.Sprintf(" › cycle %d", m.list.Entry(m.list.Selected()).Seq)
@@ -1002,129 +576,26 @@ func (m Model) titleLine() string {
 			crumb += " › node " + node
 		}
 	}
-	if wi := m.wi.Crumb(); wi != "" {
-		crumb += " › " + wi
-	}
 	right := m.list.Position()
 	if l := m.top(); l != nil {
-		if c, p := l.crumb(&m); c != "" {
-			crumb, right = c, p
+		crumb, right = l.crumb(&m, crumb, right)
+	}
+	// What the run was (the scheduler's version, its feature gates) gives
+	// way to where the user is: the gates are left out first, then the
+	// version, before the crumb is cut.
+	room := m.w - lipgloss.Width(right) - 1
+	left := m.st.Title.Render("schedscope")
+	if m.header != nil && m.header.KubernetesVersion != "" {
+		version := " · kube-scheduler " + m.header.KubernetesVersion
+		for _, info := range []string{version + gatesNote(m.header.FeatureGates), version, ""} {
+			if lipgloss.Width("schedscope"+info+"  "+crumb) <= room || info == "" {
+				left += m.st.Dim.Render(info)
+				break
+			}
 		}
 	}
 	left += "  " + crumb
-	return layout.Fit(left, m.w-len(right)-1) + " " + right
-}
-
-// helpSections lists every key once, by where it works. The keys of the
-// panes are listed whatever the pane's state (a node key works once a node
-// phase is shown); the engine controls only when there is an engine to control.
-func (m Model) helpSections() []helpscreen.Section {
-	l, c, np, g := cyclelist.DefaultKeyMap(), cyclepage.DefaultKeyMap(), nodephase.DefaultKeyMap(), m.Keys
-	top := l.Top
-	top.SetHelp("g", "first")
-	bottom := l.Bottom
-	bottom.SetHelp("G", "last")
-	sections := []helpscreen.Section{
-		{Title: "Moving", Keys: []key.Binding{l.Up, l.Down, top, bottom, l.PageUp, l.PageDown}},
-		{Title: "Cycles", Keys: []key.Binding{l.Open, l.NextFailure, l.PrevFailure, l.Pods}},
-	}
-	engine := helpscreen.Section{Title: "Engine", Keys: []key.Binding{g.Pause, g.Step, g.Breakpoints}}
-	switch {
-	case m.opts.Control == nil:
-		engine.Note = "replay: no engine"
-	case m.done:
-		engine.Note = "the run has finished"
-	}
-	return append(sections, engine,
-		helpscreen.Section{Title: "Inside a cycle", Keys: []key.Binding{c.PrevPhase, c.NextPhase, np.NextColumn, np.PrevColumn, c.Detail, np.Diagnostic, np.Sort, np.Show, explain.DefaultKeyMap().Toggle}},
-		m.wi.HelpSections()[0], m.wi.HelpSections()[1],
-		podsHelpSection(),
-		helpscreen.Section{Title: "Everywhere", Keys: []key.Binding{g.Help, g.Command, g.Filter, g.Problems, g.Back, g.Quit}},
-		helpscreen.Section{Title: "Commands (after :)", Commands: [][2]string{
-			{":cycle N", "open cycle N"},
-			{":cycle POD", "open a pod's last cycle (shop/web-…, deploy/web#2)"},
-			{":phase NAME", "go to a phase (sel = select)"},
-			{":filter TEXT", "filter (key: " + g.Filter.Help().Key + ")"},
-			{":sort KEY", "name status score snapshot"},
-			{":pods [TEXT]", "list pods (key: " + l.Pods.Help().Key + ")"},
-			{":pods active", "the pods the status bar counts in activeQ"},
-			{":pods backoff", "… in backoffQ (and :pods queue:unschedulable)"},
-			{":nodes [TEXT]", "every node as the cycle saw it: free, taints, verdict"},
-			{":fixtures", "the embedded fixtures and what each teaches"},
-			{":problems", "list problems (key: " + g.Problems.Help().Key + ")"},
-			{":help", "this screen"},
-			{":q", "quit"},
-		}},
-	)
-}
-
-// openHelp shows the "?" screen from its top.
-func (m *Model) openHelp() {
-	m.push(helpLayer{})
-	m.helpScreen.Top()
-}
-
-// helpScreenNow is the "?" screen as of now: its sections say what the
-// session's state allows (the engine keys end with the run).
-func (m Model) helpScreenNow() helpscreen.Model {
-	hs := m.helpScreen
-	hs.SetSections(m.helpSections())
-	hs.SetSize(m.w, m.bodyHeight())
-	return hs
-}
-
-// shownCycle is the cycle the keys act on: the open one, or the one selected
-// in the list.
-func (m Model) shownCycle() *recorder.Cycle {
-	if m.focus == focusCycle {
-		return m.view.Cycle()
-	}
-	if i := m.list.Selected(); i >= 0 && i < len(m.cycles) {
-		return m.cycles[i]
-	}
-	return nil
-}
-
-// here is what the what-if page acts on: the cycle shown, and the cycle
-// view when that cycle is open in it.
-func (m *Model) here() whatif.Here {
-	h := whatif.Here{Cycle: m.shownCycle()}
-	if m.focus == focusCycle {
-		h.View = &m.view
-	}
-	return h
-}
-
-// toWhatIf hands msg to the what-if page and does what it asks.
-func (m *Model) toWhatIf(msg tea.Msg) tea.Cmd {
-	var cmd tea.Cmd
-	m.wi, cmd = m.wi.Update(msg)
-	m.takeOut()
-	return cmd
-}
-
-// takeOut does what the what-if page asked of the session: a message, a
-// re-run listed beside the cycle it changed, a cycle opened (then the
-// menu on it).
-func (m *Model) takeOut() {
-	var out whatif.Out
-	m.wi, out = m.wi.TakeOut()
-	if out.Say != "" {
-		m.say("%s", out.Say)
-	}
-	if a := out.Added; a != nil {
-		at := slices.Index(m.cycles, a.Orig)
-		m.cycles = append(m.cycles, a.Cycle)
-		m.list.AppendAfter(a.Cycle, at, a.Label, a.What)
-	}
-	if c := out.Open; c != nil {
-		if i := slices.Index(m.cycles, c); i >= 0 {
-			m.open(i)
-		}
-		if out.ThenMenu {
-			m.wi = m.wi.Menu(m.here())
-		}
-	}
+	return layout.Fit(left, room) + " " + right
 }
 
 // gatesNote names the feature gates a run had other than their defaults,

@@ -198,7 +198,7 @@ func TestReplayHasNoControls(t *testing.T) {
 	m := newSession(t, loadRecording(t, "default"), nil, 80, 24)
 	for _, k := range []string{"space", "s", "b"} {
 		next, cmd := sendCmd(m, press(k))
-		if cmd != nil || next.bp != nil {
+		if cmd != nil || next.showing(formLayer{}) {
 			t.Errorf("%s should do nothing without a Controller", k)
 		}
 	}

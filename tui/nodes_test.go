@@ -85,3 +85,22 @@ func TestFixturesList(t *testing.T) {
 		t.Errorf(":fixtures without a list: %v, %q", m.top(), m.message.Text)
 	}
 }
+
+// TestCopiesKeepTheirStacks: the model is a value; a copy's layers, and
+// the state each holds, are its own (the stack is copied on change, not
+// appended to in place).
+func TestCopiesKeepTheirStacks(t *testing.T) {
+	rec := loadRecording(t, "preemption")
+	m := keys(newSession(t, rec, nil, 80, 24), "P")
+	help, probs := keys(m, "?"), keys(m, "!")
+	if !help.showing(helpLayer{}) || !probs.showing(problemsLayer{}) || !m.showing(podsLayer{}) || len(m.layers) != 1 {
+		t.Fatalf("two copies pushed: %T and %T on top, the original has %d layers", help.top(), probs.top(), len(m.layers))
+	}
+	story := keys(m, "enter")
+	if !podsOf(story).InStory() || podsOf(m).InStory() {
+		t.Errorf("enter in a copy: its story %v, the original's %v; want only the copy's", podsOf(story).InStory(), podsOf(m).InStory())
+	}
+	if closed := keys(m, "esc"); closed.top() != nil || !m.showing(podsLayer{}) {
+		t.Errorf("esc in a copy closed the original's Pods view")
+	}
+}

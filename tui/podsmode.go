@@ -15,50 +15,56 @@ import (
 // openPods shows the Pods view over the panes, on the session's pods as
 // they stand now.
 func (m *Model) openPods() {
-	m.pods.SetSize(m.w, m.bodyHeight())
-	m.refreshPods()
+	l := reopen(m, podsLayer{p: pods.New(m.st)})
 	m.fromStory = false
-	m.push(podsLayer{})
+	m.push(l)
+	m.refreshPods()
 }
 
 // refreshPods recomputes the pods' states while the view is shown.
 func (m *Model) refreshPods() {
-	m.pods.SetData(m.list.Entries(), m.cycles, m.list.Tags(), m.never, m.neverKnown, m.queue)
-	m.pods.SetCluster(m.cluster)
+	change(m, func(l *podsLayer) {
+		l.p.SetData(m.list.Entries(), m.cycles, m.list.Tags(), m.never, m.neverKnown, m.queue)
+		l.p.SetCluster(m.cluster)
+	})
 }
 
 // podsLayer is the Pods view as a layer: its filter and back keys, then
 // the view's own (enter on a story's cycle asks the root to open it). q
 // quits from it, as from the panes.
-type podsLayer struct{}
+type podsLayer struct{ p pods.Model }
 
-func (podsLayer) update(m *Model, msg tea.Msg) (bool, tea.Cmd) {
+func (l podsLayer) update(m *Model, msg tea.Msg) (layer, bool, tea.Cmd) {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
 		case key.Matches(k, m.Keys.Quit):
 			next, cmd := m.quit()
 			*m = next.(Model)
-			return false, cmd
-		case key.Matches(k, m.pods.Keys.Filter):
-			return false, m.openPrompt(promptPodFilter, m.pods.Filter())
-		case key.Matches(k, m.pods.Keys.Back):
-			return !m.pods.Back(), nil
+			return l, false, cmd
+		case key.Matches(k, l.p.Keys.Filter):
+			return l, false, m.openPrompt(promptPodFilter, l.p.Filter())
+		case key.Matches(k, l.p.Keys.Back):
+			return l, !l.p.Back(), nil
 		}
 	}
 	var cmd tea.Cmd
-	m.pods, cmd = m.pods.Update(msg)
-	return false, cmd
+	l.p, cmd = l.p.Update(msg)
+	return l, false, cmd
 }
-func (podsLayer) view(m *Model) string            { return m.pods.View() }
-func (podsLayer) keys(m *Model) help.KeyMap       { return podsBarKeys{m.pods.Keys, m.Keys} }
-func (podsLayer) crumb(m *Model) (string, string) { return m.pods.Crumb(), m.pods.Position() }
-func (podsLayer) close(m *Model) key.Binding      { return m.pods.Keys.Back }
+func (l podsLayer) view(m *Model) string      { return l.p.View() }
+func (l podsLayer) keys(m *Model) help.KeyMap { return podsBarKeys{l.p.Keys, m.Keys} }
+func (l podsLayer) crumb(m *Model, c, p string) (string, string) {
+	return l.p.Crumb(), l.p.Position()
+}
+func (l podsLayer) close(m *Model) key.Binding { return l.p.Keys.Back }
+func (l podsLayer) resize(w, h int) layer      { l.p.SetSize(w, h); return l }
+func (podsLayer) whole() bool                  { return false }
 
 // openFromStory opens cycle index i of a pod's story in the cycle view; esc
 // from the cycle comes back to the story.
 func (m *Model) openFromStory(i int) {
 	if m.showing(podsLayer{}) {
-		m.layers = m.layers[:len(m.layers)-1]
+		m.pop()
 	}
 	m.fromStory = true
 	m.open(i)
@@ -71,7 +77,7 @@ func (m *Model) backToStory() bool {
 		return false
 	}
 	m.fromStory = false
-	m.push(podsLayer{})
+	m.push(reopen(m, podsLayer{p: pods.New(m.st)}))
 	m.setFocus(focusList)
 	m.list.Select(m.view.Index())
 	m.refreshPods()

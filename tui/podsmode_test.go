@@ -79,7 +79,7 @@ func podsSession(w, h int) Model {
 // podTable is the Pods view's rows as "name state node tries".
 func podTable(m Model) []string {
 	var out []string
-	for _, r := range m.pods.Rows() {
+	for _, r := range podsOf(m).Rows() {
 		out = append(out, fmt.Sprintf("%s %s %s %d", r.Pod.Name, r.State, r.Node, len(r.Cycles)))
 	}
 	return out
@@ -94,7 +94,7 @@ func TestPodsStates(t *testing.T) {
 	if diff := cmp.Diff(want, podTable(m)); diff != "" {
 		t.Errorf("pods (-want +got):\n%s", diff)
 	}
-	if got := m.pods.All()[1].Message; got != "0/1 nodes are available: 1 Insufficient cpu." {
+	if got := podsOf(m).All()[1].Message; got != "0/1 nodes are available: 1 Insufficient cpu." {
 		t.Errorf("big's message %q, want its last cycle's", got)
 	}
 	// A nominated pod: its last cycle preempted.
@@ -108,7 +108,7 @@ func TestPodsStates(t *testing.T) {
 		evs = append(evs, source.Event{Queue: q})
 	}
 	m = keys(send(m, eventsMsg{events: evs}), "P")
-	u := m.pods.All()[2]
+	u := podsOf(m).All()[2]
 	if u.State != recorder.PodBackoff || u.Attempts != 1 || !u.BackoffUntil.Equal(storyQueue()[2].BackoffUntil) || u.Message != "0/1 nodes are available: 1 Insufficient cpu." {
 		t.Errorf("urgent in backoffQ: %+v", u.PodState)
 	}
@@ -185,12 +185,12 @@ func TestPodsSortFilterAndBack(t *testing.T) {
 
 func TestPodsStoryOpensItsCycles(t *testing.T) {
 	m := keys(podsSession(80, 24), "P", "j", "j", "enter")
-	if !m.pods.InStory() || m.pods.Crumb() != "pods › default/urgent" {
-		t.Fatalf("enter on urgent: story %v, crumb %q", m.pods.InStory(), m.pods.Crumb())
+	if !podsOf(m).InStory() || podsOf(m).Crumb() != "pods › default/urgent" {
+		t.Fatalf("enter on urgent: story %v, crumb %q", podsOf(m).InStory(), podsOf(m).Crumb())
 	}
 	// added, cycle 3, two moves, cycle 4, bound
-	if m.pods.StoryCursor() != 4 {
-		t.Errorf("the story starts on line %d, want its last cycle's", m.pods.StoryCursor())
+	if podsOf(m).StoryCursor() != 4 {
+		t.Errorf("the story starts on line %d, want its last cycle's", podsOf(m).StoryCursor())
 	}
 	if _, cmd := sendCmd(keys(m, "j"), press("enter")); run(cmd) != nil {
 		t.Error("enter on a queue event opened something")
@@ -209,11 +209,11 @@ func TestPodsStoryOpensItsCycles(t *testing.T) {
 		t.Fatalf("after opening: pods shown %v, focus %v", m.showing(podsLayer{}), m.focus)
 	}
 	m = keys(m, "esc")
-	if !m.showing(podsLayer{}) || !m.pods.InStory() {
+	if !m.showing(podsLayer{}) || !podsOf(m).InStory() {
 		t.Fatalf("esc from the cycle did not come back to the story")
 	}
 	m = keys(m, "esc")
-	if !m.showing(podsLayer{}) || m.pods.InStory() {
+	if !m.showing(podsLayer{}) || podsOf(m).InStory() {
 		t.Fatalf("esc from the story did not come back to the list")
 	}
 	// A pod without cycles has a story and nothing to open.
@@ -229,7 +229,7 @@ func TestPodsStoryOpensItsCycles(t *testing.T) {
 func TestPodsOfAReplayWaitForTheirMessage(t *testing.T) {
 	m, _ := indexedSession(t, storyCycles()[:2], &recorder.Header{}, 80, 24)
 	m = keys(m, "P")
-	big := m.pods.All()[1]
+	big := podsOf(m).All()[1]
 	if big.State != recorder.PodUnschedulable || !big.NoMessage {
 		t.Errorf("big from its entry: %+v", big)
 	}
@@ -315,4 +315,15 @@ func TestPodsArrivalOrderAndAPreBoundVictim(t *testing.T) {
 	if !strings.Contains(s, "ran there until a preemption evicted it") || strings.Contains(s, "cannot say why") {
 		t.Errorf("the victim's story:\n%s", s)
 	}
+}
+
+// podsOf is the Pods view of m: on the stack, else on the shelf.
+func podsOf(m Model) pods.Model {
+	for i := len(m.layers) - 1; i >= 0; i-- {
+		if l, ok := m.layers[i].(podsLayer); ok {
+			return l.p
+		}
+	}
+	l, _ := shelved[podsLayer](&m)
+	return l.p
 }

@@ -99,6 +99,8 @@ func (s *sanitizer) event(ev source.Event) source.Event {
 		ev.Observed = clean(s, ev.Observed)
 	case ev.Queue != nil:
 		ev.Queue = clean(s, ev.Queue)
+	case ev.PodGroup != nil:
+		ev.PodGroup = clean(s, ev.PodGroup)
 	case ev.State != nil:
 		ev.State = clean(s, ev.State)
 	case ev.NeverAttempted != nil:

@@ -237,8 +237,14 @@ func TestControlCharactersInRecordings(t *testing.T) {
 		}
 		m = toPhase(t, m, cyclepage.Filter)
 		check(keys(m, "j", "enter"), "node detail")
-		if s := screen(m); !strings.Contains(s, "web␊␍␛[2J␇x") {
-			t.Errorf("%dx%d: the pod name should show its control characters as pictures:\n%s", w, h, s)
+		// At 80 columns the header's pod name gives up its middle so that
+		// the outcome shows: its start still shows the pictures.
+		want := "web␊␍␛[2J␇x"
+		if w < 100 {
+			want = "web␊␍␛[2J…"
+		}
+		if s := screen(m); !strings.Contains(s, want) {
+			t.Errorf("%dx%d: the pod name should show its control characters as pictures (%q):\n%s", w, h, want, s)
 		}
 	}
 	if c.Pod.Name != "web"+bad+"x" {

@@ -84,7 +84,7 @@ func TestControlsOfAFinishedRun(t *testing.T) {
 				{"b", "the run has finished; nothing to break on"},
 			} {
 				next, cmd := sendCmd(m, press(k.key))
-				if cmd != nil || next.bp != nil {
+				if cmd != nil || next.showing(formLayer{}) {
 					t.Errorf("%s after the end should do nothing", k.key)
 				}
 				if got := statusLine(t, next); !strings.Contains(got, k.says) {
@@ -117,7 +117,7 @@ func TestReplaySaysThereIsNothingToControl(t *testing.T) {
 		{"b", "a recording: nothing to break on"},
 	} {
 		next, cmd := sendCmd(m, press(k.key))
-		if cmd != nil || next.bp != nil {
+		if cmd != nil || next.showing(formLayer{}) {
 			t.Errorf("%s should do nothing without a Controller", k.key)
 		}
 		got := statusLine(t, next)
@@ -301,7 +301,7 @@ func TestCommandCompletion(t *testing.T) {
 		{"phase p", "phase p", []string{"pref", "postf", "permit", "preb", "postb"}},
 		{"so", "sort ", []string{"status", "score", "name", "snapshot"}},
 		{"he", "help", nil},
-		{"", "", []string{"cycle", "filter", "fixtures", "help", "marked", "nodes", "pods", "problems", "quit", "phase", "sort"}},
+		{"", "", []string{"cycle", "filter", "fixtures", "group", "help", "marked", "nodes", "pods", "problems", "quit", "phase", "sort"}},
 		{"po", "pods", nil},
 		{"xyz", "xyz", nil},
 	}

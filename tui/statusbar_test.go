@@ -26,7 +26,7 @@ func TestStatusBarStates(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, noColor := range []bool{false, true} {
 				st := theme.New(noColor)
-				bar := statusBar(&st, 200, "cluster kind-kind", true, tt.state, nil, false, cycleCounts{}, &observations{}, source.Breakpoints{}, 0, DefaultKeyMap().Problems, problems.Note{})
+				bar := status{source: "cluster kind-kind", live: true, state: tt.state, obs: &observations{}, list: DefaultKeyMap().Problems}.render(&st, 200)
 				if got := ansi.Strip(bar); !strings.Contains(got, tt.want) {
 					t.Errorf("NO_COLOR=%v: status bar %q lacks %q", noColor, got, tt.want)
 				}
@@ -73,8 +73,7 @@ func TestStatusBarMakesRoomForAMessage(t *testing.T) {
 		{0, []string{"■ done", "4 cycles", msg}},
 		{2, []string{"■ done", "4 cycles", "⚠ 2 problems", msg}},
 	} {
-		bar := ansi.Strip(statusBar(&st, 80, "fixture default.yaml", true, &source.EngineState{State: source.StateIdle, Backoff: 1}, nil, true,
-			cycleCounts{total: 4, bound: 3, unschedulable: 1}, &observations{}, source.Breakpoints{}, tt.problems, DefaultKeyMap().Problems, problems.Note{Kind: problems.Message, Text: msg}))
+		bar := ansi.Strip(status{source: "fixture default.yaml", live: true, state: &source.EngineState{State: source.StateIdle, Backoff: 1}, done: true, counts: cycleCounts{total: 4, bound: 3, unschedulable: 1}, obs: &observations{}, problems: tt.problems, list: DefaultKeyMap().Problems, msg: problems.Note{Kind: problems.Message, Text: msg}}.render(&st, 80))
 		for _, want := range tt.want {
 			if !strings.Contains(bar, want) {
 				t.Errorf("%d problems: status bar %q lacks %q", tt.problems, bar, want)
@@ -99,8 +98,7 @@ func TestStatusBarMakesRoomForAMessage(t *testing.T) {
 		{"cycle 4 could not be read: " + strings.Repeat("a checksum that does not match ", 6) + "at offset 1234", 3,
 			[]string{"cycle 4 could not be read: a checksum", "at offset 1234 ! shows all"}},
 	} {
-		out := ansi.Strip(statusBar(&st, 80, "fixture default.yaml", true, &source.EngineState{State: source.StateIdle, Backoff: 1}, nil, true,
-			cycleCounts{total: 4}, &observations{}, source.Breakpoints{}, 1, DefaultKeyMap().Problems, problems.Note{Kind: problems.Problem, Text: tt.msg}))
+		out := ansi.Strip(status{source: "fixture default.yaml", live: true, state: &source.EngineState{State: source.StateIdle, Backoff: 1}, done: true, counts: cycleCounts{total: 4}, obs: &observations{}, problems: 1, list: DefaultKeyMap().Problems, msg: problems.Note{Kind: problems.Problem, Text: tt.msg}}.render(&st, 80))
 		lines := strings.Split(out, "\n")
 		if len(lines) != tt.lines {
 			t.Errorf("%q: %d lines, want %d:\n%s", tt.msg, len(lines), tt.lines, out)
@@ -120,8 +118,7 @@ func TestStatusBarMakesRoomForAMessage(t *testing.T) {
 		}
 	}
 	// Without a message the source and the queue stay.
-	bar := ansi.Strip(statusBar(&st, 80, "fixture default.yaml", true, &source.EngineState{State: source.StateIdle, Backoff: 1}, nil, true,
-		cycleCounts{total: 4, bound: 3, unschedulable: 1}, &observations{}, source.Breakpoints{}, 0, DefaultKeyMap().Problems, problems.Note{}))
+	bar := ansi.Strip(status{source: "fixture default.yaml", live: true, state: &source.EngineState{State: source.StateIdle, Backoff: 1}, done: true, counts: cycleCounts{total: 4, bound: 3, unschedulable: 1}, obs: &observations{}, list: DefaultKeyMap().Problems}.render(&st, 80))
 	for _, want := range []string{"queue 0 active 1 backoff", "fixture default.yaml"} {
 		if !strings.Contains(bar, want) {
 			t.Errorf("status bar %q lacks %q", bar, want)

@@ -174,8 +174,8 @@ func TestWhatIfKeysWithoutSource(t *testing.T) {
 	}
 	for _, k := range []string{"w", "S"} {
 		got := keys(m, k)
-		if got.wi.Screen() != whatif.ScreenNone || got.message.Text != whatif.NoSource {
-			t.Errorf("%s in a replay: screen %d, message %q; want no screen and %q", k, got.wi.Screen(), got.message.Text, whatif.NoSource)
+		if wiScreen(got) != nil || got.message.Text != whatif.NoSource {
+			t.Errorf("%s in a replay: screen %T, message %q; want no screen and %q", k, wiScreen(got), got.message.Text, whatif.NoSource)
 		}
 	}
 	if help := screen(keys(m, "?")); !strings.Contains(help, whatif.NoSource) {
@@ -190,8 +190,8 @@ func TestWhatIfWeightRun(t *testing.T) {
 	m = toPhase(t, keys(m, "enter"), cyclepage.Score)
 	m = keys(m, "tab") // ImageLocality
 	m = pressSettle(t, m, "w", "W")
-	if m.wi.Screen() != whatif.ScreenInput || m.wi.Input() != "ImageLocality=" {
-		t.Fatalf("W opened screen %d with %q; want the weight prompt with ImageLocality=", m.wi.Screen(), m.wi.Input())
+	if !isScreen[whatif.Input](m) || inputValue(m) != "ImageLocality=" {
+		t.Fatalf("W opened screen %T with %q; want the weight prompt with ImageLocality=", wiScreen(m), inputValue(m))
 	}
 	golden(t, "whatif-weight-80x24", screen(m))
 	m = pressSettle(t, m, "text:5", "enter")
@@ -199,8 +199,8 @@ func TestWhatIfWeightRun(t *testing.T) {
 	if diff := cmp.Diff(want, f.runs); diff != "" {
 		t.Errorf("runs (-want +got):\n%s", diff)
 	}
-	if m.wi.Screen() != whatif.ScreenDiff {
-		t.Fatalf("after the run, screen %d; want the diff view", m.wi.Screen())
+	if !isScreen[whatif.Diff](m) {
+		t.Fatalf("after the run, screen %T; want the diff view", wiScreen(m))
 	}
 	if len(m.cycles) != 2 || !isReRun(m, m.cycles[1]) {
 		t.Fatalf("the re-run is not listed: %d cycles", len(m.cycles))
@@ -260,8 +260,8 @@ func TestWhatIfDiffWide(t *testing.T) {
 	m := whatIfSession(t, f, 200, 50, before)
 	m = toPhase(t, keys(m, "enter"), cyclepage.Score)
 	m = pressSettle(t, m, "w", "W", "backspace", "text:=5", "enter")
-	if m.wi.Screen() != whatif.ScreenDiff {
-		t.Fatalf("screen %d, want the diff view (runs %+v, message %q)", m.wi.Screen(), f.runs, m.message.Text)
+	if !isScreen[whatif.Diff](m) {
+		t.Fatalf("screen %T, want the diff view (runs %+v, message %q)", wiScreen(m), f.runs, m.message.Text)
 	}
 	golden(t, "whatif-diff-200x50", screen(m))
 	m = keys(m, "enter", "esc")
@@ -270,11 +270,11 @@ func TestWhatIfDiffWide(t *testing.T) {
 		t.Errorf("the wheel over the list moved it to %d", m.list.Selected())
 	}
 	m = pressSettle(t, m, "w", "d")
-	if m.wi.Screen() != whatif.ScreenDiff {
-		t.Fatalf("w d on the re-run: screen %d; want its diff again", m.wi.Screen())
+	if !isScreen[whatif.Diff](m) {
+		t.Fatalf("w d on the re-run: screen %T; want its diff again", wiScreen(m))
 	}
-	if m = send(m, tea.MouseWheelMsg{Button: tea.MouseWheelDown}); m.wi.Diff().Cursor() != 1 {
-		t.Errorf("the wheel over the diff moved its cursor to %d, want 1", m.wi.Diff().Cursor())
+	if m = send(m, tea.MouseWheelMsg{Button: tea.MouseWheelDown}); wiScreen(m).(whatif.Diff).Model().Cursor() != 1 {
+		t.Errorf("the wheel over the diff moved its cursor to %d, want 1", wiScreen(m).(whatif.Diff).Model().Cursor())
 	}
 }
 
@@ -285,12 +285,12 @@ func TestWhatIfMenu(t *testing.T) {
 		m := whatIfSession(t, f, size[0], size[1], before)
 		m = keys(m, "enter", "w")
 		// The menu acts on the node and the plugin selected.
-		if got := screen(m); m.wi.Screen() != whatif.ScreenMenu || !strings.Contains(got, "edit node cordoned in $EDITOR") || !strings.Contains(got, "disable a plugin (NodeResourcesFit at filter)") {
-			t.Fatalf("menu %d; want it on node cordoned and NodeResourcesFit:\n%s", m.wi.Screen(), got)
+		if got := screen(m); !isScreen[whatif.Menu](m) || !strings.Contains(got, "edit node cordoned in $EDITOR") || !strings.Contains(got, "disable a plugin (NodeResourcesFit at filter)") {
+			t.Fatalf("menu %T; want it on node cordoned and NodeResourcesFit:\n%s", wiScreen(m), got)
 		}
 		golden(t, fmt.Sprintf("whatif-menu-%dx%d", size[0], size[1]), screen(m))
-		if m = keys(m, "esc"); m.wi.Screen() != whatif.ScreenNone || m.focus != focusCycle {
-			t.Errorf("esc: screen %d focus %d; want the menu closed, the cycle open", m.wi.Screen(), m.focus)
+		if m = keys(m, "esc"); wiScreen(m) != nil || m.focus != focusCycle {
+			t.Errorf("esc: screen %T focus %d; want the menu closed, the cycle open", wiScreen(m), m.focus)
 		}
 	}
 }
@@ -309,8 +309,8 @@ func TestWhatIfSuggest(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {200, 50}} {
 		m := whatIfSession(t, f, size[0], size[1], before)
 		m = pressSettle(t, m, "S")
-		if m.wi.Screen() != whatif.ScreenSuggest {
-			t.Fatalf("S from the list: screen %d, message %q; want the suggest list", m.wi.Screen(), m.message.Text)
+		if !isScreen[whatif.Suggest](m) {
+			t.Fatalf("S from the list: screen %T, message %q; want the suggest list", wiScreen(m), m.message.Text)
 		}
 		golden(t, fmt.Sprintf("whatif-suggest-%dx%d", size[0], size[1]), screen(keys(m, "j")))
 	}
@@ -320,30 +320,13 @@ func TestWhatIfSuggest(t *testing.T) {
 	if diff := cmp.Diff([][]recorder.Change{{uncordon}}, f.runs); diff != "" {
 		t.Errorf("enter ran (-want +got):\n%s", diff)
 	}
-	if m.wi.Screen() != whatif.ScreenDiff {
-		t.Fatalf("screen %d, want the diff", m.wi.Screen())
+	if !isScreen[whatif.Diff](m) {
+		t.Fatalf("screen %T, want the diff", wiScreen(m))
 	}
 	if s := screen(m); !strings.Contains(s, "now fits") || !strings.Contains(s, "✗ NodeResourcesFit") {
 		t.Errorf("the diff does not show cordoned becoming feasible:\n%s", s)
 	}
 	golden(t, "whatif-diff-feasible-80x24", screen(m))
-}
-
-func TestSuggestErrorIsOneLine(t *testing.T) {
-	before, _ := stuckCycles()
-	m := pressSettle(t, whatIfSession(t, &fakeWhatIf{}, 80, 24, before), "S")
-	if m.wi.Screen() != whatif.ScreenNone || m.message.Text != "suggest: no suggestions" {
-		t.Errorf("screen %d, message %q; want the first line of the error", m.wi.Screen(), m.message.Text)
-	}
-}
-
-func TestSuggestOnBoundCycleSaysWhy(t *testing.T) {
-	before, _ := scoredCycles()
-	f := &fakeWhatIf{}
-	m := pressSettle(t, whatIfSession(t, f, 80, 24, before), "S")
-	if m.wi.Screen() != whatif.ScreenNone || !strings.Contains(m.message.Text, "bound its pod") {
-		t.Errorf("S on a bound cycle: screen %d, message %q", m.wi.Screen(), m.message.Text)
-	}
 }
 
 func TestWhatIfEditPod(t *testing.T) {
@@ -371,8 +354,8 @@ func TestWhatIfEditPod(t *testing.T) {
 		t.Fatal(err)
 	}
 	m, _ = settleWhatIf(t, m, func() tea.Msg { return edited })
-	if m.wi.Screen() != whatif.ScreenEditError || !strings.Contains(screen(m), "spec.containers: Required value") {
-		t.Fatalf("screen %d; want the edit refused:\n%s", m.wi.Screen(), screen(m))
+	if !isScreen[whatif.EditError](m) || !strings.Contains(screen(m), "spec.containers: Required value") {
+		t.Fatalf("screen %T; want the edit refused:\n%s", wiScreen(m), screen(m))
 	}
 	golden(t, "whatif-edit-error-80x24", screen(m))
 	if got, ok := f.runs[0][0].(recorder.EditPod); !ok || !strings.Contains(string(got.Edited), "spec: {}") || string(got.Shown) != f.podYAML {
@@ -380,13 +363,13 @@ func TestWhatIfEditPod(t *testing.T) {
 	}
 	// e edits again: the same file, the edit kept.
 	m, cmd = sendCmd(m, press("e"))
-	if cmd == nil || m.wi.Screen() != whatif.ScreenNone {
-		t.Fatalf("e after an error: screen %d, no editor", m.wi.Screen())
+	if cmd == nil || wiScreen(m) != nil {
+		t.Fatalf("e after an error: screen %T, no editor", wiScreen(m))
 	}
 	fail = false
 	m, _ = settleWhatIf(t, m, func() tea.Msg { return edited })
-	if m.wi.Screen() != whatif.ScreenDiff || len(m.cycles) != 2 {
-		t.Fatalf("screen %d, %d cycles; want the diff of the re-run", m.wi.Screen(), len(m.cycles))
+	if !isScreen[whatif.Diff](m) || len(m.cycles) != 2 {
+		t.Fatalf("screen %T, %d cycles; want the diff of the re-run", wiScreen(m), len(m.cycles))
 	}
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Errorf("the temporary file %s is left behind (%v)", path, err)
@@ -401,19 +384,6 @@ func TestWhatIfEditPod(t *testing.T) {
 	}
 }
 
-func TestWhatIfEditUnchanged(t *testing.T) {
-	before, _ := stuckCycles()
-	f := &fakeWhatIf{podYAML: "kind: Pod\n"}
-	m := whatIfSession(t, f, 80, 24, before)
-	m, cmd := sendCmd(keys(m, "enter", "w"), press("e"))
-	m, _ = settleWhatIf(t, m, cmd)
-	lastEdit(t, m)
-	m, _ = settleWhatIf(t, m, func() tea.Msg { return m.wi.Edited(nil) })
-	if len(f.runs) != 0 || !strings.Contains(m.message.Text, "not changed") {
-		t.Errorf("runs %v, message %q; want nothing re-run", f.runs, m.message.Text)
-	}
-}
-
 func TestWhatIfEvict(t *testing.T) {
 	before, after := stuckCycles()
 	before.NodeUse = []recorder.NodeUse{{Node: 2, Generation: 1, Pods: []recorder.PodRef{{Namespace: "default", Name: "batch-1", Priority: 10}, {Namespace: "default", Name: "batch-2"}}}}
@@ -421,24 +391,14 @@ func TestWhatIfEvict(t *testing.T) {
 	m := whatIfSession(t, f, 80, 24, before)
 	m = keys(m, "enter", "j", "j", "enter") // node detail of small
 	m = pressSettle(t, m, "w", "x")
-	if m.wi.Screen() != whatif.ScreenPickPod {
-		t.Fatalf("x: screen %d, message %q; want the pod picker", m.wi.Screen(), m.message.Text)
+	if !isScreen[whatif.Picker](m) {
+		t.Fatalf("x: screen %T, message %q; want the pod picker", wiScreen(m), m.message.Text)
 	}
 	golden(t, "whatif-evict-80x24", screen(m))
 	m = pressSettle(t, m, "j", "enter")
 	want := [][]recorder.Change{{recorder.Evict{Pods: []string{"default/batch-2"}}}}
 	if diff := cmp.Diff(want, f.runs); diff != "" {
 		t.Errorf("runs (-want +got):\n%s", diff)
-	}
-}
-
-func TestWhatIfNeedsANode(t *testing.T) {
-	before, _ := stuckCycles()
-	f := &fakeWhatIf{}
-	m := whatIfSession(t, f, 80, 24, before)
-	m = pressSettle(t, m, "w", "n") // from the list: no node selected
-	if m.wi.Screen() != whatif.ScreenMenu || !strings.Contains(m.message.Text, "select a node") || len(f.yamlFor) != 0 {
-		t.Errorf("n without a node: screen %d, message %q, asked %v", m.wi.Screen(), m.message.Text, f.yamlFor)
 	}
 }
 
@@ -449,12 +409,12 @@ func TestWhatIfScreensCloseWithQ(t *testing.T) {
 	m := whatIfSession(t, f, 80, 24, before)
 	for _, ks := range [][]string{{"w"}, {"S"}, {"enter", "w", "W", "text:P=2", "enter"}} {
 		m = pressSettle(t, m, ks...)
-		if m.wi.Screen() == whatif.ScreenNone {
+		if wiScreen(m) == nil {
 			t.Fatalf("%v opened no screen", ks)
 		}
 		m2, cmd := sendCmd(m, press("q"))
-		if m2.wi.Screen() != whatif.ScreenNone || cmd != nil {
-			t.Errorf("q on screen %d: screen %d, cmd %v; want the screen closed, the session kept", m.wi.Screen(), m2.wi.Screen(), cmd != nil)
+		if wiScreen(m2) != nil || cmd != nil {
+			t.Errorf("q on screen %T: screen %T, cmd %v; want the screen closed, the session kept", wiScreen(m), wiScreen(m2), cmd != nil)
 		}
 		m = m2
 	}
@@ -511,15 +471,15 @@ func TestYAMLView(t *testing.T) {
 	// From the list: the pod.
 	m = pressSettle(t, m, "y")
 	got := screen(m)
-	if m.wi.Screen() != whatif.ScreenYAML || !strings.Contains(got, "the pod as cycle 1 saw it") || !strings.Contains(got, "name: stuck") || strings.Contains(got, "spec: {}") {
-		t.Fatalf("y on the list: screen %d; want the pod's YAML from its top:\n%s", m.wi.Screen(), got)
+	if !isScreen[whatif.YAML](m) || !strings.Contains(got, "the pod as cycle 1 saw it") || !strings.Contains(got, "name: stuck") || strings.Contains(got, "spec: {}") {
+		t.Fatalf("y on the list: screen %T; want the pod's YAML from its top:\n%s", wiScreen(m), got)
 	}
 	golden(t, "yaml-pod-80x24", got)
 	if m = keys(m, "G"); !strings.Contains(screen(m), "spec: {}") {
 		t.Errorf("G in the YAML view does not reach its end:\n%s", screen(m))
 	}
-	if m = keys(m, "esc"); m.wi.Screen() != whatif.ScreenNone {
-		t.Errorf("esc left screen %d", m.wi.Screen())
+	if m = keys(m, "esc"); wiScreen(m) != nil {
+		t.Errorf("esc left screen %T", wiScreen(m))
 	}
 
 	// Inside the cycle, on the Filter table's selected node: the node.
@@ -530,8 +490,8 @@ func TestYAMLView(t *testing.T) {
 
 	rec := loadRecording(t, "unschedulable")
 	m = keys(newSession(t, rec, nil, 80, 24), "y")
-	if m.wi.Screen() != whatif.ScreenNone || m.message.Text != whatif.NoSource {
-		t.Errorf("y in a replay without a source: screen %d, message %q", m.wi.Screen(), m.message.Text)
+	if wiScreen(m) != nil || m.message.Text != whatif.NoSource {
+		t.Errorf("y in a replay without a source: screen %T, message %q", wiScreen(m), m.message.Text)
 	}
 }
 
@@ -562,7 +522,27 @@ func TestSuggestInAnIndexedReplay(t *testing.T) {
 		t.Fatalf("no cycle open after n, enter:\n%s", screen(m))
 	}
 	m = pressSettle(t, m, "S")
-	if m.wi.Screen() != whatif.ScreenSuggest {
-		t.Fatalf("S on cycle %d: screen %d, message %q; want the suggest list", m.view.Cycle().Seq, m.wi.Screen(), m.message.Text)
+	if !isScreen[whatif.Suggest](m) {
+		t.Fatalf("S on cycle %d: screen %T, message %q; want the suggest list", m.view.Cycle().Seq, wiScreen(m), m.message.Text)
 	}
+}
+
+// wiScreen is the what-if screen on top of the stack, nil when none.
+func wiScreen(m Model) whatif.Screen {
+	if l, ok := m.top().(whatifLayer); ok {
+		return l.s
+	}
+	return nil
+}
+
+// isScreen tells whether the what-if screen on top is an S.
+func isScreen[S whatif.Screen](m Model) bool {
+	_, ok := wiScreen(m).(S)
+	return ok
+}
+
+// inputValue is the text of the what-if prompt on top, "" when none is.
+func inputValue(m Model) string {
+	in, _ := wiScreen(m).(whatif.Input)
+	return in.Value()
 }

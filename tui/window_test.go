@@ -72,7 +72,7 @@ func settle(m Model, msg tea.Msg) Model {
 		switch msg := cmd().(type) {
 		case tea.BatchMsg:
 			pending = append(pending, msg...)
-		case cycleOpenedMsg, usageReadMsg:
+		case cycleOpenedMsg, usageReadMsg, groupMembersMsg:
 			next, cmd := m.Update(msg)
 			m = next.(Model)
 			pending = append(pending, cmd)

@@ -20,7 +20,13 @@ var updateRecordings = flag.Bool("update-recordings", false, "rewrite tui/testda
 
 // tuiRecordings are the embedded fixtures the TUI's tests replay, recorded
 // with the diagnostic pass on every cycle so that every view has data.
-var tuiRecordings = []string{"default", "preemption", "taints-tolerations", "topology-spread", "unschedulable"}
+var tuiRecordings = []string{"default", "preemption", "taints-tolerations", "topology-spread", "unschedulable", "gang"}
+
+// tuiRecordingArgs are what a recording that is not of an embedded fixture
+// runs instead of -f NAME.
+var tuiRecordingArgs = map[string][]string{
+	"gang": {"-f", filepath.Join("..", "..", "engine", "testdata", "gang.yaml"), "--feature-gates=GenericWorkload=true"},
+}
 
 // outline is what a recording must keep from one engine run to the next: the
 // scheduler, and for each cycle the pod, the nodes it saw, the outcome and
@@ -32,7 +38,12 @@ func outline(rec *recorder.Recording) []string {
 		profiles = append(profiles, p.SchedulerName)
 	}
 	out := []string{fmt.Sprintf("kube-scheduler %s, profiles %v", rec.Header.KubernetesVersion, profiles)}
-	for _, c := range rec.Cycles {
+	// By number: the order cycles are written in is not a decision (a
+	// gang's bound members are written as their bindings end, in either
+	// order).
+	cycles := slices.Clone(rec.Cycles)
+	slices.SortStableFunc(cycles, func(a, b *recorder.Cycle) int { return a.Seq - b.Seq })
+	for _, c := range cycles {
 		// Which node of a tie is picked is random, in the scheduler as
 		// here: a tie is outlined by its nodes, in name order.
 		tie := c.Selection != nil && c.Selection.Rule == recorder.RuleTie
@@ -56,6 +67,19 @@ func outline(rec *recorder.Recording) []string {
 		line += fmt.Sprintf(" diagnostic=%v", c.Diagnostic != nil)
 		out = append(out, line, "  "+c.Outcome.Message)
 	}
+	// A pod-group cycle by its members and whether each was placed (which
+	// node of a tie is random), its outcome and condition.
+	for _, g := range rec.PodGroups {
+		line := fmt.Sprintf("pod-group cycle %d %s %s minCount %d:", g.Seq, g.Group.Key(), g.Policy, g.MinCount)
+		for _, m := range g.Members {
+			line += fmt.Sprintf(" %s(cycle %d placed=%v)", m.Pod.Name, m.Cycle, m.Node != "")
+		}
+		line += " " + g.Outcome.Result
+		if g.Condition != nil {
+			line += " " + g.Condition.Type + "=" + g.Condition.Status
+		}
+		out = append(out, line)
+	}
 	return out
 }
 
@@ -76,7 +100,11 @@ func TestTUIRecordingsAreCurrent(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			fresh := filepath.Join(t.TempDir(), name+".rec")
 			streams, _, _, errOut := genericiooptions.NewTestIOStreams()
-			if code := commands.Execute(streams, []string{"record", "-f", name, "--diagnostic", "always", "-o", fresh}); code != 0 {
+			args := tuiRecordingArgs[name]
+			if args == nil {
+				args = []string{"-f", name}
+			}
+			if code := commands.Execute(streams, append([]string{"record", "--diagnostic", "always", "-o", fresh}, args...)); code != 0 {
 				t.Fatalf("record -f %s: exit %d: %s", name, code, errOut)
 			}
 			now, err := recorder.LoadFile(fresh)

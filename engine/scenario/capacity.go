@@ -17,7 +17,7 @@ func (s *Scenario) Capacity(ctx context.Context, opts Options, workload string) 
 	if !ok {
 		return nil, fmt.Errorf("want the workload as KIND/NAME or KIND/NAMESPACE/NAME (deploy/web, sts/prod/db), not %q", workload)
 	}
-	fx, eopts, err := s.engineOptions(opts)
+	fx, eopts, err := s.engineOptions(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -27,7 +27,7 @@ func (s *Scenario) Capacity(ctx context.Context, opts Options, workload string) 
 // NextReplica forks at the last cycle of the first replica that did not
 // fit in capacity's answer res, for Suggest (what would let it fit).
 func (s *Scenario) NextReplica(ctx context.Context, opts Options, res *engine.CapacityResult) (*Fork, error) {
-	fx, eopts, err := s.engineOptions(opts)
+	fx, eopts, err := s.engineOptions(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -36,4 +36,20 @@ func (s *Scenario) NextReplica(ctx context.Context, opts Options, res *engine.Ca
 		return nil, err
 	}
 	return &Fork{f: f}, nil
+}
+
+// Scale runs the whole scenario with the workload (as Capacity names it)
+// asking for replicas pods, its controller making them, and tells where
+// they went and why those left pending are; a negative replicas runs it as
+// written (whatif --scale runs both).
+func (s *Scenario) Scale(ctx context.Context, opts Options, workload string, replicas int) (*engine.ScaledRun, error) {
+	kind, ns, name, ok := recorder.ParseWorkload(workload)
+	if !ok {
+		return nil, fmt.Errorf("want the workload as KIND/NAME or KIND/NAMESPACE/NAME (deploy/web, sts/prod/db), not %q", workload)
+	}
+	fx, eopts, err := s.engineOptions(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	return engine.RunScaled(ctx, fx, eopts, kind, ns, name, replicas)
 }

@@ -29,8 +29,14 @@
 // once, and runs at once share their Problems. Out-of-tree plugins are
 // added to the process with engine.Use.
 //
+// schedscope's commands run through this package too (there is no second
+// path); what only they hear of a run as it goes (the debugger's pause, a
+// recording written cycle by cycle) comes through hooks in the run's
+// context (engine/scenario/scenariohook), not through this API.
+//
 // Where things are: scenario.go loads a scenario and runs it (Options);
-// result.go reads a run (Result); fork.go forks a cycle and re-runs it
-// changed (Fork, WhatIf) and searches suggestions; capacity.go answers how
-// many more replicas of a workload fit.
+// snapshot.go makes one of a running cluster, only reading it; result.go
+// reads a run (Result); fork.go forks a cycle and re-runs it changed (Fork,
+// At, WhatIf) and searches suggestions; capacity.go answers how many more
+// replicas of a workload fit, and runs one scaled (Scale).
 package scenario

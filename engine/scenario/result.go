@@ -23,6 +23,9 @@ type Result struct {
 	Cycles []*recorder.Cycle
 	// Queue is what the scheduling queue did with each pod, in order.
 	Queue []*recorder.QueueEvent
+	// PodGroups are the pod-group cycles (gang scheduling, under the
+	// GenericWorkload gate), in the order they ended.
+	PodGroups []*recorder.PodGroupCycle
 	// Pods is each pod's state at the end (Bound, Unschedulable, Backoff,
 	// Gated, …) with its node, in order of first cycle, then the pods that
 	// never had one.

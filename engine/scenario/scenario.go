@@ -9,12 +9,15 @@ import (
 	"os"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/engine/featuregates"
 	"github.com/schedscope/schedscope/engine/fixture"
+	"github.com/schedscope/schedscope/engine/scenario/scenariohook"
 	"github.com/schedscope/schedscope/fixtures"
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/input"
 	"github.com/schedscope/schedscope/recorder/narrate"
 )
 
@@ -124,117 +127,236 @@ type Options struct {
 	// default is one at a time, each once the scheduler has settled on the
 	// one before (explain's --arrival).
 	Burst bool
+	// ArrivalInterval, with one pod at a time, creates each this long
+	// after the scheduler settled on the one before, waited on the wall
+	// clock (explain's --arrival-interval: kube-scheduler's opportunistic
+	// batching expires a stored ranking after 500ms).
+	ArrivalInterval time.Duration
 	// Diagnostic is when the diagnostic full-filter pass runs (explain's
 	// --diagnostic): "always", "unschedulable" (the default, "") or "never".
 	Diagnostic string
 }
 
 // engineOptions sets the gates, loads the configuration and the scenario
-// under them, and gives the engine's options.
-func (s *Scenario) engineOptions(opts Options) (*fixture.Fixture, engine.Options, error) {
+// under them, and gives the engine's options, changed by the hooks ctx
+// carries.
+func (s *Scenario) engineOptions(ctx context.Context, opts Options) (*fixture.Fixture, engine.Options, error) {
+	eopts, err := engineOptions(ctx, opts)
+	if err != nil {
+		return nil, engine.Options{}, err
+	}
+	fx, err := s.fixture(eopts.FeatureGates)
+	if err != nil {
+		return nil, engine.Options{}, err
+	}
+	return fx, eopts, nil
+}
+
+// engineOptions sets the gates and loads the configuration.
+func engineOptions(ctx context.Context, opts Options) (engine.Options, error) {
+	fail := func(err error) (engine.Options, error) { return engine.Options{}, err }
 	if opts.FeatureGates != nil {
 		// Refused before anything is reset: the process keeps its gates.
 		if _, err := featuregates.Parse(featuregates.Format(opts.FeatureGates)); err != nil {
-			return nil, engine.Options{}, fmt.Errorf("feature gates: %v", err)
+			return fail(fmt.Errorf("feature gates: %v", err))
 		}
 		if err := featuregates.Reset(); err != nil {
-			return nil, engine.Options{}, fmt.Errorf("feature gates: %v", err)
+			return fail(fmt.Errorf("feature gates: %v", err))
 		}
 		if err := featuregates.Set(opts.FeatureGates); err != nil {
-			return nil, engine.Options{}, fmt.Errorf("feature gates: %v", err)
+			return fail(fmt.Errorf("feature gates: %v", err))
 		}
 	}
 	mode := engine.DiagnosticUnschedulable
 	if opts.Diagnostic != "" {
 		var err error
 		if mode, err = engine.ParseDiagnosticMode(opts.Diagnostic); err != nil {
-			return nil, engine.Options{}, err
+			return fail(err)
 		}
 	}
 	gates := featuregates.NonDefault()
-	fx, err := s.fixture(gates)
-	if err != nil {
-		return nil, engine.Options{}, err
-	}
-	cfg, err := engine.LoadConfigFile(opts.ConfigPath)
-	if opts.Config != nil {
-		name := opts.ConfigPath
-		if name == "" {
-			name = "(configuration)"
+	var err error
+	data := opts.Config
+	name := opts.ConfigPath
+	if data == nil && opts.ConfigPath != "" {
+		if data, err = input.ReadFile(opts.ConfigPath, input.ManifestLimit, "scheduler configuration"); err != nil {
+			return fail(err)
 		}
-		cfg, err = engine.LoadConfig(name, opts.Config)
+	}
+	if name == "" {
+		name = "(configuration)"
+	}
+	cfg, err := engine.LoadConfigFile("")
+	if data != nil {
+		cfg, err = engine.LoadConfig(name, data)
 	}
 	if err != nil {
-		return nil, engine.Options{}, err
+		return fail(err)
 	}
 	engine.QuietUpstreamLogs()
-	return fx, engine.Options{Config: cfg, ConfigPath: opts.ConfigPath, Diagnostic: mode, FeatureGates: gates}, nil
+	eopts := engine.Options{Config: cfg, ConfigPath: opts.ConfigPath, Diagnostic: mode, FeatureGates: gates, ArrivalInterval: opts.ArrivalInterval}
+	if h := scenariohook.From(ctx); h != nil && h.Engine != nil {
+		h.Engine(&eopts)
+	}
+	return eopts, nil
+}
+
+// describe notes in a header's source what makes the run again: the
+// fixture's and the configuration's digests and how the pods arrived.
+func describe(src *recorder.Source, fx *fixture.Fixture, opts Options) error {
+	src.Digest = fx.Digest
+	data := opts.Config
+	if data == nil && opts.ConfigPath != "" {
+		var err error
+		if data, err = input.ReadFile(opts.ConfigPath, input.ManifestLimit, "scheduler configuration"); err != nil {
+			return err
+		}
+	}
+	if data != nil {
+		src.ConfigDigest = fixture.Digest(data)
+	}
+	if opts.Burst {
+		src.Arrival = "burst"
+	}
+	src.ArrivalInterval = recorder.Duration(opts.ArrivalInterval)
+	return nil
 }
 
 // Run schedules the scenario's pods with the real scheduler (and the
 // controllers beside it) and returns what happened. It returns once every
 // pod and step has settled.
 func (s *Scenario) Run(ctx context.Context, opts Options) (*Result, error) {
-	fx, eopts, err := s.engineOptions(opts)
+	h := scenariohook.From(ctx)
+	if h == nil {
+		h = &scenariohook.Hooks{}
+	}
+	fx, eopts, err := s.engineOptions(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	res := &Result{scenario: s, fx: fx, opts: eopts, burst: opts.Burst}
+	// The hooks and the result are told one thing at a time, in order.
 	var mu sync.Mutex
-	var problems []string
-	eopts.OnCycle = func(c *recorder.Cycle) {
+	serial := func(f func()) {
 		mu.Lock()
-		res.Cycles = append(res.Cycles, c)
-		mu.Unlock()
+		defer mu.Unlock()
+		f()
+	}
+	had := map[string]bool{}
+	eopts.OnCycle = func(c *recorder.Cycle) {
+		serial(func() {
+			had[c.Pod.Key()] = true
+			if h.Cycle != nil {
+				h.Cycle(c)
+			} else {
+				res.Cycles = append(res.Cycles, c)
+			}
+		})
 	}
 	eopts.OnQueue = func(ev *recorder.QueueEvent) {
-		mu.Lock()
-		res.Queue = append(res.Queue, ev)
-		mu.Unlock()
+		serial(func() {
+			if h.Queue != nil {
+				h.Queue(ev)
+			} else {
+				res.Queue = append(res.Queue, ev)
+			}
+		})
 	}
-	stop := engine.RouteUpstreamLogs(func(err error) {
+	eopts.OnPodGroup = func(g *recorder.PodGroupCycle) {
+		serial(func() {
+			if h.PodGroup != nil {
+				h.PodGroup(g)
+			} else {
+				res.PodGroups = append(res.PodGroups, g)
+			}
+		})
+	}
+	// What upstream code logs as an error is a problem, told once the
+	// header is out.
+	var problems []string
+	var early []error
+	headerOut := false
+	problem := func(err error) {
+		if h.Problem != nil {
+			h.Problem(err)
+			return
+		}
 		text := err.Error()
 		if ue := (*engine.UpstreamLogError)(nil); errors.As(err, &ue) && ue.Err != nil {
 			text = ue.Err.Error() // the controller's own words
 		}
-		mu.Lock()
 		problems = append(problems, text)
-		mu.Unlock()
+	}
+	stop := engine.RouteUpstreamLogs(func(err error) {
+		serial(func() {
+			if headerOut {
+				problem(err)
+			} else {
+				early = append(early, err)
+			}
+		})
 	})
 	defer stop()
 	e, err := engine.New(ctx, fx, eopts)
 	if err != nil {
 		return nil, err
 	}
-	res.Header = e.Header()
+	if h.Started != nil {
+		h.Started(e)
+	}
 	res.Warnings = append(res.Warnings, fx.Warnings...)
+	// What nothing in the run acts on is told, never dropped.
 	unread, err := e.Unread(fx)
 	if err != nil {
 		return nil, err
 	}
 	for _, u := range unread {
-		res.Warnings = append(res.Warnings, narrate.Unused(*u))
+		if h.Problem != nil {
+			early = append(early, &scenariohook.Unused{Unused: *u})
+		} else {
+			res.Warnings = append(res.Warnings, narrate.Unused(*u))
+		}
 	}
+	res.Header = e.Header()
+	if err := describe(&res.Header.Source, fx, opts); err != nil {
+		return nil, err
+	}
+	serial(func() {
+		if h.Header != nil {
+			h.Header(res.Header)
+		}
+		headerOut = true
+		for _, p := range early {
+			problem(p)
+		}
+	})
 	run := e.Run
 	if opts.Burst {
 		run = e.RunBurst
 	}
-	if _, err := run(ctx); err != nil {
+	ran, err := run(ctx)
+	if err != nil {
 		return nil, err
 	}
-	res.Cluster = e.ClusterState()
+	if ran.Stopped == 0 {
+		res.Cluster = e.ClusterState()
+	}
 	cancel()
 	mu.Lock()
 	defer mu.Unlock()
 	sort.Slice(res.Cycles, func(i, j int) bool { return res.Cycles[i].Seq < res.Cycles[j].Seq })
-	had := map[string]bool{}
-	for _, c := range res.Cycles {
-		had[c.Pod.Key()] = true
+	never := fx.NeverAttempted(res.Header, func(k string) bool { return had[k] }, eopts.Story)
+	if h.End != nil {
+		if never == nil {
+			never = []recorder.PodState{}
+		}
+		h.End(never, res.Cluster, ran.Stopped)
 	}
-	never := fx.NeverAttempted(res.Header, func(k string) bool { return had[k] }, nil)
-	res.Pods = recorder.PodStates(res.Cycles, never, res.Queue)
+	if h.Cycle == nil {
+		res.Pods = recorder.PodStates(res.Cycles, never, res.Queue)
+	}
 	res.Problems = problems
 	for _, l := range res.Cluster.Lost(problems) {
 		res.Warnings = append(res.Warnings, narrate.Lost(l))

@@ -146,6 +146,19 @@ type NodeStatus struct {
 	// Shortfalls are the numbers behind NodeResourcesFit's reasons
 	// (main filter pass only).
 	Shortfalls []Shortfall `json:"shortfalls,omitempty"`
+	// DeviceShortfalls are the numbers behind DynamicResources' rejection:
+	// the claims' requests the node had too few devices for.
+	DeviceShortfalls []DeviceShortfall `json:"deviceShortfalls,omitempty"`
+}
+
+// DeviceShortfall is one request of the pod's claims a node had too few
+// devices for: what it asks, the devices of its class published on the
+// node and allocated already, what was free and by how many it was short
+// (recorder.DeviceShortfall).
+type DeviceShortfall struct {
+	recorder.DeviceShortfall
+	Free  int64 `json:"free"`
+	Short int64 `json:"short"`
 }
 
 // Shortfall is one resource a node had too little of for the pod: the
@@ -357,6 +370,9 @@ func NewCycle(c *recorder.Cycle) Cycle {
 		for _, r := range f.Rejected {
 			s := exportNodeStatus(c, f.Plugins, r.Node, r.Plugin, r.Code, r.Reasons)
 			s.Nominated = r.Nominated
+			for _, d := range c.DeviceShortfalls[r.Node] {
+				s.DeviceShortfalls = append(s.DeviceShortfalls, DeviceShortfall{DeviceShortfall: d, Free: d.Free(), Short: d.Short()})
+			}
 			ef.Rejected = append(ef.Rejected, s)
 		}
 		for i, p := range f.Plugins {

@@ -142,3 +142,57 @@ func GroupCondition(c *recorder.GroupCondition) string {
 	}
 	return s
 }
+
+// VerdictWhen says when PlacementFeasible gave its i-th verdict of g:
+// before the first member, then after each member.
+func VerdictWhen(g *recorder.PodGroupCycle, i int) string {
+	if i > 0 && i <= len(g.Members) {
+		return "after " + g.Members[i-1].Pod.Name
+	}
+	return "before the first member"
+}
+
+// MemberWhere words, in a few words, where a member of g went: "bound to
+// s1", "on s2, reverted", "fit nowhere", "not reached".
+func MemberWhere(g *recorder.PodGroupCycle, m recorder.GroupMember) string {
+	switch {
+	case m.Cycle == 0 && m.Code == "":
+		return "not reached"
+	case m.Node == "":
+		return "fit nowhere: " + strings.TrimSuffix(strings.TrimSpace(m.Message), ".")
+	case g.Outcome.Result == recorder.ResultBound:
+		return "bound to " + m.Node
+	}
+	return "on " + m.Node + ", reverted"
+}
+
+// AssumedSeen words the earlier members' placements a member's cycle saw
+// assumed, or "" when it saw none.
+func AssumedSeen(m recorder.GroupMember) string {
+	if len(m.Assumed) == 0 {
+		return ""
+	}
+	return "saw " + Placements(m.Assumed) + " assumed"
+}
+
+// MemberNodeLegend explains the glyphs of a members × nodes table.
+const MemberNodeLegend = "● tentative placement  ○ feasible  ✗ rejected  · not known"
+
+// PodGroupCycleDoc says what a pod-group cycle is, for the teaching
+// panels: how a gang is placed, when it binds, what a failure undoes and
+// how it is retried.
+const PodGroupCycleDoc = "A pod in a PodGroup (scheduling.k8s.io, behind the GenericWorkload gate) is not scheduled alone: " +
+	"the scheduler takes the group's queued members in one pod-group cycle, one after another on one snapshot of the cluster. " +
+	"Each member runs PreFilter, Filter and Score as any pod does, and its chosen node is a tentative placement, assumed for the members after it. " +
+	"Between members the PlacementFeasible plugins (GangScheduling for a gang) answer Wait while minCount can still be met and Unschedulable once it cannot, which ends the cycle. " +
+	"A gang binds only when at least minCount members were placed; then the placed members go to binding together. " +
+	"Otherwise every tentative placement is reverted and no member is bound, even those that fit; the group's PostFilter (workload-aware preemption) may nominate victims. " +
+	"The members go back to the queue on the backoff timer, not into the unschedulable pool, so the group is tried again after its backoff without waiting for a cluster event, for as long as it does not fit. " +
+	"Until minCount members exist, GangScheduling's PreEnqueue holds them out of the queue, with no condition and no event."
+
+// GroupTeaching tells what a member's cycle was part of, for the explain
+// panel of the member's cycle: its story through its group, then what a
+// pod-group cycle is.
+func GroupTeaching(g *recorder.PodGroupCycle, m recorder.GroupMember) string {
+	return "This pod is a member of " + g.Group.Key() + " (" + GroupPolicy(g) + "): it " + MemberThroughGroup(g, m) + ".\n" + PodGroupCycleDoc
+}

@@ -47,7 +47,10 @@ func QueueEvent(e *recorder.QueueEvent) string {
 		}
 	case e.To != "":
 		b.WriteString(" → " + e.To)
-		if e.Gated {
+		switch {
+		case e.Gated && e.GatedBy != "":
+			b.WriteString(" (gated by " + e.GatedBy + ")")
+		case e.Gated:
 			b.WriteString(" (gated)")
 		}
 	}

@@ -22,6 +22,7 @@ func TestQueueEventString(t *testing.T) {
 		{"bound", recorder.QueueEvent{Op: recorder.QueueDelete, Event: "AssignedPodAdd"}, "left the queue, assigned to a node"},
 		{"added", recorder.QueueEvent{Op: recorder.QueueAdd, To: recorder.QueueActive, Event: "UnscheduledPodAdd"}, "added → Active"},
 		{"gated", recorder.QueueEvent{Op: recorder.QueueAdd, To: recorder.QueueUnschedulable, Event: "UnscheduledPodAdd", Gated: true}, "added → Unschedulable (gated)"},
+		{"gated by a plugin", recorder.QueueEvent{Op: recorder.QueueAdd, To: recorder.QueueUnschedulable, Event: "UnscheduledPodAdd", Gated: true, GatedBy: "SchedulingGates"}, "added → Unschedulable (gated by SchedulingGates)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

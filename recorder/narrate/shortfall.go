@@ -95,3 +95,12 @@ func ResourceFreeBrief(f recorder.ResourceFree) string {
 	}
 	return text
 }
+
+// DeviceShortfall says, for one request of a pod's ResourceClaim a node
+// DynamicResources rejected had too few devices for, what it asks and what
+// the node had free: "claim default/gpus, request gpu: asks 4 devices of
+// class gpu, the node has 2 free (3 published − 1 allocated): 2 short".
+func DeviceShortfall(d recorder.DeviceShortfall) string {
+	return fmt.Sprintf("claim %s, request %s: asks %d device%s of class %s, the node has %d free (%d published − %d allocated): %d short",
+		d.Claim, d.Request, d.Asked, plural(int(d.Asked)), d.Class, d.Free(), d.Published, d.Allocated, d.Short())
+}

@@ -72,3 +72,11 @@ func TestResourceFreeBrief(t *testing.T) {
 		}
 	}
 }
+
+func TestDeviceShortfall(t *testing.T) {
+	d := recorder.DeviceShortfall{Claim: "default/gpus", Request: "gpu", Class: "gpu", Asked: 4, Published: 3, Allocated: 1}
+	want := "claim default/gpus, request gpu: asks 4 devices of class gpu, the node has 2 free (3 published − 1 allocated): 2 short"
+	if got := DeviceShortfall(d); got != want {
+		t.Errorf("DeviceShortfall:\n got %q\nwant %q", got, want)
+	}
+}

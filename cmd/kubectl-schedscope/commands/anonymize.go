@@ -1,9 +1,11 @@
 package commands
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -32,7 +34,8 @@ func NewCmdAnonymize(streams genericiooptions.IOStreams) *cobra.Command {
 			"custom label keys, label values, taints, images and volume identifiers become stand-ins (node-001, ns-002, …),\n" +
 			"each mapped the same wherever it appears, in the names' order; resources, priorities and Kubernetes' own label\n" +
 			"keys are kept, and annotations dropped, so the scheduler makes the same decisions. The same input gives the\n" +
-			"same output. snapshot --anonymize does it as it reads the cluster.\n\n" +
+			"same output. snapshot --anonymize does it as it reads the cluster. A recording is refused: its messages are\n" +
+			"free text no rewrite can be shown to clear of every name; anonymize its fixture and record that.\n\n" +
 			"  kubectl schedscope anonymize -f cluster.yaml -o public.yaml && kubectl schedscope explain -f public.yaml",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -82,6 +85,9 @@ func (o *AnonymizeOptions) Run() error {
 	if err != nil {
 		return err
 	}
+	if err := refuseRecording(name, data); err != nil {
+		return err
+	}
 	out, _, err := anonymize.Manifest(name, data)
 	if err != nil {
 		return err
@@ -102,4 +108,28 @@ func (o *AnonymizeOptions) Run() error {
 		return fmt.Errorf("%s: %w", o.Output, err)
 	}
 	return nil
+}
+
+// refuseRecording refuses a recording, saying why and what to do instead.
+// A recording's objects could be mapped as a fixture's are, but its
+// messages are free text: each plugin's reasons (an out-of-tree plugin's
+// own words), preemption's and the volume binder's messages, upstream
+// code's error lines name pods, nodes, claims and volumes in whatever form
+// their authors chose. A stand-in missed in one of them leaks the name it
+// stood for, and no rewrite of text can show that none was missed. Made
+// again from the anonymized fixture, the recording holds only stand-ins,
+// with the same decisions (anonymize's test checks them cycle by cycle).
+func refuseRecording(name string, data []byte) error {
+	r, err := recorder.NewReader(bytes.NewReader(data))
+	if err != nil || r.Header().Format != recorder.FormatName {
+		return nil // not a recording: read as a fixture
+	}
+	src := r.Header().Source
+	from := "anonymize the fixture it was made from and record that instead: kubectl schedscope anonymize -f " +
+		shellQuote(strings.TrimPrefix(src.Name, embeddedPrefix)) + " -o public.yaml && kubectl schedscope record -f public.yaml -o public.rec"
+	if src.Kind != "fixture" || src.Name == "" {
+		// A live cluster's: its snapshot, anonymized, is what can be shared.
+		from = "take an anonymized snapshot of the cluster and record that instead: kubectl schedscope snapshot --anonymize -o public.yaml && kubectl schedscope record -f public.yaml -o public.rec"
+	}
+	return errorf("%s is a recording: its messages are free text (plugins' reasons, upstream's errors) that no rewrite can be shown to clear of every name; %s", name, from)
 }

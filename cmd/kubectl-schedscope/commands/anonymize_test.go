@@ -36,3 +36,23 @@ func TestAnonymizeCommand(t *testing.T) {
 		}
 	}
 }
+
+// A recording is refused in one line that says why (its messages are free
+// text) and gives the command that anonymizes the fixture it names and
+// records that instead; nothing is written.
+func TestAnonymizeRefusesARecording(t *testing.T) {
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "run.rec")
+	if _, errOut, code := runCmd(t, NewCmdRecord, "-f", "taints-tolerations", "-o", rec); code != 0 {
+		t.Fatalf("record failed: %s", errOut)
+	}
+	out, errOut, code := runCmd(t, NewCmdAnonymize, "-f", rec)
+	if code == 0 || out != "" || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+		t.Fatalf("anonymize of a recording: exit %d, %d bytes out, stderr %q; want one line and a failure", code, len(out), errOut)
+	}
+	for _, want := range []string{"is a recording", "free text", "anonymize -f", "-f taints-tolerations -o public.yaml", "record -f public.yaml"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr %q does not say %q", errOut, want)
+		}
+	}
+}

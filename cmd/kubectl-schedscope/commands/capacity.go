@@ -82,7 +82,7 @@ func (o *CapacityOptions) Validate() error {
 
 // Run scales the workload up until a replica does not fit.
 func (o *CapacityOptions) Run(ctx context.Context) error {
-	fx, _, err := o.wholeRuns()
+	fx, err := o.wholeRuns()
 	if err != nil {
 		return err
 	}

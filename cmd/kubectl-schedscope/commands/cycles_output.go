@@ -109,11 +109,26 @@ func (o *cyclesOutput) print(w io.Writer, format string) error {
 		_, err = w.Write(append(data, '\n'))
 		return err
 	}
+	bySeq := make(map[int]*recorder.Cycle, len(o.cycles))
+	for _, c := range o.cycles {
+		bySeq[c.Seq] = c
+	}
 	if format == "markdown" {
 		md := &markdownWriter{w: w, short: o.shortfall}
 		md.header(o.header, o.source)
+		if o.groupsOnly {
+			for _, g := range o.groups {
+				md.podGroup(g, bySeq)
+			}
+		}
 		for _, c := range o.cycles {
 			md.cycle(c)
+			md.memberGroup(c, o.groups)
+		}
+		if !o.groupsOnly {
+			for _, g := range o.groups {
+				md.podGroup(g, bySeq)
+			}
 		}
 		if o.story && len(o.pods) == 1 {
 			md.story(o.pods[0], o.cycles)
@@ -124,8 +139,19 @@ func (o *cyclesOutput) print(w io.Writer, format string) error {
 	if format == "html" {
 		h := &htmlWriter{w: w, short: o.shortfall}
 		h.begin(o.header, o.source)
+		if o.groupsOnly {
+			for _, g := range o.groups {
+				h.podGroup(g, bySeq)
+			}
+		}
 		for _, c := range o.cycles {
 			h.cycle(c)
+			h.memberGroup(c, o.groups)
+		}
+		if !o.groupsOnly {
+			for _, g := range o.groups {
+				h.podGroup(g, bySeq)
+			}
 		}
 		h.summary(o.summary(o.warnings))
 		h.end()
@@ -134,10 +160,6 @@ func (o *cyclesOutput) print(w io.Writer, format string) error {
 	t := newTextWriter(w)
 	t.short = o.shortfall
 	t.header(o.header, o.source, o.warnings)
-	bySeq := make(map[int]*recorder.Cycle, len(o.cycles))
-	for _, c := range o.cycles {
-		bySeq[c.Seq] = c
-	}
 	if o.groupsOnly {
 		for _, g := range o.groups {
 			t.podGroup(g, bySeq)

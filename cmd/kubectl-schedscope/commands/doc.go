@@ -17,13 +17,19 @@
 // suggest --pod-group) and
 // diff.go (worded in whatif_text.go; whatif_tui.go serves the TUI's what-if
 // mode; whatif_scale.go is whatif --scale), and capacity.go. The last two run
-// the fixture whole, again and again (simulate.go: wholeRuns); capacity.go
-// through the Go library's Capacity, NextReplica and Suggest (package
-// engine/scenario), as a test calling it would.
+// the fixture whole, again and again (simulate.go: wholeRuns). Every fixture
+// command runs through the Go library (package engine/scenario), as a test
+// calling it would: a run (fixture_source.go) with its Run, a what-if and a
+// suggestion with its Fork, WhatIf and Suggest, capacity with its Capacity,
+// NextReplica and Suggest, whatif --scale with its Scale. What only the
+// commands need of a run as it goes (the debugger's pause, a recording
+// written cycle by cycle, explain --pod's early stop) they hear through
+// engine/scenario/scenariohook, hooks carried in the context, not the library's
+// public API.
 //
 // Every session comes from a source.Source, which the debugger (tui.Run) and the
 // headless outputs (headless.go: consume) read alike: fixture_source.go, a
-// fixture's run (sim, explain, record, suggest, diff); replay_index.go, a
+// fixture's run (sim, explain, record, diff); replay_index.go, a
 // recording (replay, with the files its index entries are opened from;
 // replay_marks.go keeps a replay's marks beside its recording;
 // replay_whatif.go finds the fixture a recording names, so that its cycles
@@ -39,7 +45,8 @@
 // words, over recorder/table's matrix; export_cycle.go: the TUI's X writes a cycle
 // as both); text.go words a cycle
 // for text output, pod_group_text.go a pod-group cycle (explain
-// --pod-group, and a member's cycle told through its group). otlp.go is the --otlp-endpoint and --otlp-timeout of sim, record and live:
+// --pod-group, and a member's cycle told through its group),
+// pod_group_documents.go the same in the Markdown and the HTML. otlp.go is the --otlp-endpoint and --otlp-timeout of sim, record and live:
 // a source that also sends each cycle as an OpenTelemetry trace
 // (recorder/export/otel); export.go sends a recording's cycles the same way.
 // deploy.go prints the in-cluster flight recorder's manifests, whose probes

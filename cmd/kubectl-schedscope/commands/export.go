@@ -82,6 +82,8 @@ func (o *ExportOptions) Run(ctx context.Context) error {
 			exp.Cycle(rec.Cycle)
 		case rec.Queue != nil:
 			exp.Queue(rec.Queue)
+		case rec.PodGroup != nil:
+			exp.PodGroup(rec.PodGroup)
 		}
 		if ctx.Err() != nil {
 			break

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/term"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/schedscope/schedscope/engine/featuregates"
 	"github.com/schedscope/schedscope/fixtures"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
@@ -62,6 +63,9 @@ func NewCmdLearn(streams genericiooptions.IOStreams) *cobra.Command {
 				return err
 			}
 			o.Fixture = l.Fixture
+			if err := lessonGates(&o.simOptions, l); err != nil {
+				return err
+			}
 			if l.Config != "" {
 				// The lesson's profile, where the run reads a configuration:
 				// a file, removed when the lesson closes (or, after a kill,
@@ -125,6 +129,9 @@ func (o *LearnOptions) listWidth(width int) error {
 		if l.Config != "" {
 			profile = ", its own profile"
 		}
+		if l.FeatureGates != "" {
+			profile += ", --feature-gates=" + l.FeatureGates
+		}
 		e := entry{n, fmt.Sprintf("%s (fixture %s%s, %d steps)", l.Title, l.Fixture, profile, len(l.Steps)), fmt.Sprintf("%s (%d steps)", l.Title, len(l.Steps))}
 		fits = fits && (width <= 0 || col+2+len(e.long) <= width)
 		entries = append(entries, e)
@@ -168,6 +175,19 @@ func wrapWords(text string, width int) []string {
 		}
 	}
 	return append(lines, line)
+}
+
+// lessonGates turns on the feature gates lesson l's run needs, as
+// --feature-gates would (the process's gates, and the run's flag that the
+// header and the command to run it again name).
+func lessonGates(o *simOptions, l *fixtures.Lesson) error {
+	if l.FeatureGates == "" {
+		return nil
+	}
+	if err := o.gates.Set(l.FeatureGates); err != nil {
+		return errorf("lesson %s: featureGates: %v", l.Name, err)
+	}
+	return featuregates.Set(o.gates.gates)
 }
 
 // tuiLesson is a lesson as the debugger shows it.

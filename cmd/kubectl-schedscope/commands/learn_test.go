@@ -19,6 +19,7 @@ import (
 
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/schedscope/schedscope/engine/featuregates"
 	"github.com/schedscope/schedscope/fixtures"
 	"github.com/schedscope/schedscope/recorder/source"
 	"github.com/schedscope/schedscope/tui"
@@ -192,6 +193,10 @@ func lessonSession(t *testing.T, l *fixtures.Lesson, tl *tui.Lesson) tea.Model {
 	o := &SimOptions{}
 	o.addFlags(pflag.NewFlagSet("sim", pflag.ContinueOnError)) // the flags' defaults
 	o.Fixture = l.Fixture
+	t.Cleanup(func() { _ = featuregates.Reset() })
+	if err := lessonGates(&o.simOptions, l); err != nil {
+		t.Fatal(err)
+	}
 	if l.Config != "" {
 		path, err := writeLessonConfig(l)
 		if err != nil {

@@ -149,6 +149,8 @@ func (t *otlpTee) Run(ctx context.Context, send func(source.Event) bool) error {
 			t.exp.Cycle(ev.Cycle)
 		case ev.Queue != nil:
 			t.exp.Queue(ev.Queue)
+		case ev.PodGroup != nil:
+			t.exp.PodGroup(ev.PodGroup)
 		}
 		return locked(ev)
 	})

@@ -49,7 +49,7 @@ func (t *textWriter) podGroup(g *recorder.PodGroupCycle, cycles map[int]*recorde
 		row := "   " + pad(m.Pod.Name, width) + "  " + pad(cycleNumber(m.Cycle), 5) + " "
 		c := cycles[m.Cycle]
 		for _, n := range nodes {
-			row += " " + pad(memberMark(c, m, n), len(n))
+			row += " " + pad(recorder.MemberOn(c, m, n).Glyph(), len(n))
 		}
 		t.printf("%s  %s\n", row, narrate.GroupMember(m))
 	}
@@ -62,11 +62,7 @@ func (t *textWriter) podGroup(g *recorder.PodGroupCycle, cycles map[int]*recorde
 	if len(g.Feasible) > 0 {
 		t.printf("\nPlacementFeasible:\n")
 		for i, v := range g.Feasible {
-			when := "before the first member"
-			if i > 0 && i <= len(g.Members) {
-				when = "after " + g.Members[i-1].Pod.Name
-			}
-			t.printf("   %-28s %s\n", when, narrate.PlacementVerdict(v))
+			t.printf("   %-28s %s\n", narrate.VerdictWhen(g, i), narrate.PlacementVerdict(v))
 		}
 	}
 	if pf := g.PostFilter; pf != nil {
@@ -97,28 +93,6 @@ func (t *textWriter) groupQueue(group recorder.PodGroupRef, queue []*recorder.Qu
 	if !first {
 		t.printf("\n")
 	}
-}
-
-// memberMark is a member's cell on node n: its tentative placement, a node
-// its filters passed, or one they rejected.
-func memberMark(c *recorder.Cycle, m recorder.GroupMember, n string) string {
-	if m.Node == n {
-		return "●"
-	}
-	if c == nil || c.Filter == nil || !c.NodeNamesKnown() {
-		return "·"
-	}
-	for _, r := range c.Filter.Rejected {
-		if c.NodeName(r.Node) == n {
-			return "✗"
-		}
-	}
-	for _, i := range c.Filter.Feasible {
-		if c.NodeName(i) == n {
-			return "○"
-		}
-	}
-	return "·"
 }
 
 func cycleNumber(seq int) string {

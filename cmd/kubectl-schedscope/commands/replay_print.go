@@ -22,14 +22,29 @@ func printCycles(w io.Writer, format string, h recorder.Header, source string, p
 	if short == nil {
 		short = func(*recorder.Cycle) *recorder.Shortfalls { return nil }
 	}
+	// The members' cycles, kept for their groups' members × nodes.
+	members := map[int]bool{}
+	for _, g := range groups {
+		for _, m := range g.Members {
+			members[m.Cycle] = true
+		}
+	}
 	if format == "markdown" {
 		md := &markdownWriter{w: w, marks: marks, short: short}
 		md.header(h, source)
+		kept := map[int]*recorder.Cycle{}
 		for c, err := range cycles {
 			if err != nil {
 				return err
 			}
 			md.cycle(c)
+			md.memberGroup(c, groups)
+			if members[c.Seq] {
+				kept[c.Seq] = c
+			}
+		}
+		for _, g := range groups {
+			md.podGroup(g, kept)
 		}
 		md.summary(summaryOf(problemTexts(problems), pods, cluster, nil))
 		return md.err
@@ -37,11 +52,19 @@ func printCycles(w io.Writer, format string, h recorder.Header, source string, p
 	if format == "html" {
 		hw := &htmlWriter{w: w, marks: marks, short: short}
 		hw.begin(h, source)
+		kept := map[int]*recorder.Cycle{}
 		for c, err := range cycles {
 			if err != nil {
 				return err
 			}
 			hw.cycle(c)
+			hw.memberGroup(c, groups)
+			if members[c.Seq] {
+				kept[c.Seq] = c
+			}
+		}
+		for _, g := range groups {
+			hw.podGroup(g, kept)
 		}
 		hw.summary(summaryOf(problemTexts(problems), pods, cluster, nil))
 		hw.end()
@@ -51,13 +74,6 @@ func printCycles(w io.Writer, format string, h recorder.Header, source string, p
 		t := newTextWriter(w)
 		t.short = short
 		t.header(h, source, nil)
-		// The members' cycles, kept for their groups' members × nodes.
-		members := map[int]bool{}
-		for _, g := range groups {
-			for _, m := range g.Members {
-				members[m.Cycle] = true
-			}
-		}
 		kept := map[int]*recorder.Cycle{}
 		for c, err := range cycles {
 			if err != nil {

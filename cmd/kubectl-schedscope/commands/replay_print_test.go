@@ -24,11 +24,11 @@ func TestPrintCyclesStreamsWhatPrintWrites(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, cycles := range [][]*recorder.Cycle{rec.Cycles, nil} {
-			for _, format := range []string{"text", "json", "yaml"} {
+			for _, format := range []string{"text", "json", "yaml", "markdown", "html"} {
 				problems := []error{errors.New(`a problem, "quoted": [] cycles: []`)}
 				var want, got bytes.Buffer
 				pods := recorder.PodStates(cycles, nil, rec.Queue)
-				out := cyclesOutput{header: rec.Header, source: "recording x", problems: problems, cycles: cycles, observed: rec.Observed, pods: pods}
+				out := cyclesOutput{header: rec.Header, source: "recording x", problems: problems, cycles: cycles, observed: rec.Observed, groups: rec.PodGroups, pods: pods}
 				if err := out.print(&want, format); err != nil {
 					t.Fatal(err)
 				}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedscope/schedscope/engine/scenario"
 	"github.com/schedscope/schedscope/fixtures"
 	"github.com/schedscope/schedscope/recorder"
 )
@@ -55,11 +56,11 @@ func TestReplayQuestionsTheRecordedFixture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := o.forkCycle(context.Background(), "", rec.Cycles[0].Seq)
+	f, err := o.fork(context.Background(), scenario.At{Cycle: rec.Cycles[0].Seq})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := recorder.DiffCycles(rec.Cycles[0], f.Recorded); !d.Same {
+	if d := recorder.DiffCycles(rec.Cycles[0], f.Cycle()); !d.Same {
 		t.Errorf("the re-run's cycle %d differs from the recorded one: %+v", rec.Cycles[0].Seq, d)
 	}
 

@@ -17,7 +17,6 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedscope/schedscope/engine"
-	"github.com/schedscope/schedscope/engine/featuregates"
 	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/fixtures"
 	"github.com/schedscope/schedscope/recorder"
@@ -207,25 +206,6 @@ func embeddedFixtures() []tui.Fixture {
 	return out
 }
 
-// describe notes in a header's source what makes the run again: the
-// fixture's and the configuration's digests and how the pods arrived
-// (replay's what-if re-runs it).
-func (o *simOptions) describe(src *recorder.Source, fx *fixture.Fixture) error {
-	src.Digest = fx.Digest
-	if o.Config != "" {
-		data, err := input.ReadFile(o.Config, input.ManifestLimit, "scheduler configuration")
-		if err != nil {
-			return err
-		}
-		src.ConfigDigest = fixture.Digest(data)
-	}
-	if o.Arrival == arrivalBurst {
-		src.Arrival = arrivalBurst
-	}
-	src.ArrivalInterval = recorder.Duration(o.ArrivalInterval)
-	return nil
-}
-
 // suggestCommand is the suggest command for pod on this fixture, with the
 // flags that decide its cycles.
 func (o *simOptions) suggestCommand(pod string) string {
@@ -331,27 +311,18 @@ func (o *simOptions) arrival() string {
 }
 
 // wholeRuns loads what a command needs to run the fixture whole, again and
-// again (capacity, whatif --scale): the fixture and the engine's options,
-// with upstream logs off the terminal.
-func (o *simOptions) wholeRuns() (*fixture.Fixture, engine.Options, error) {
+// again through the library (capacity, whatif --scale): the fixture, with
+// upstream logs off the terminal.
+func (o *simOptions) wholeRuns() (*fixture.Fixture, error) {
 	if err := o.checkInputs(); err != nil {
-		return nil, engine.Options{}, err
+		return nil, err
 	}
 	fx, err := o.loadFixture()
 	if err != nil {
-		return nil, engine.Options{}, err
-	}
-	cfg, err := engine.LoadConfigFile(o.Config)
-	if err != nil {
-		return nil, engine.Options{}, err
-	}
-	mode, err := engine.ParseDiagnosticMode(o.Diagnostic)
-	if err != nil {
-		return nil, engine.Options{}, err
+		return nil, err
 	}
 	silenceKlog()
-	engine.QuietUpstreamLogs()
-	return fx, engine.Options{Config: cfg, ConfigPath: o.Config, Diagnostic: mode, FeatureGates: featuregates.NonDefault()}, nil
+	return fx, nil
 }
 
 // embeddedTeaches lists the embedded fixtures, each with what it teaches,

@@ -9,6 +9,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/engine/scenario"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
 )
@@ -96,24 +97,29 @@ func (o *SuggestOptions) Run(ctx context.Context) error {
 	forkingMemory()
 	// Without --cycle, the pod's last cycle is where it stands now: one
 	// run of the fixture finds it and forks there.
-	f, err := o.forkAt(ctx, engine.ForkTarget{Pod: o.Pod, Seq: o.Cycle, Last: o.Cycle == 0})
+	f, err := o.fork(ctx, scenario.At{Pod: o.Pod, Cycle: o.Cycle, Last: true})
 	if err != nil {
 		return err
 	}
-	res, err := engine.Suggest(ctx, f, engine.SuggestOptions{Node: o.Node, Budget: o.Budget})
+	res, err := f.Suggest(ctx, engine.SuggestOptions{Node: o.Node, Budget: o.Budget})
 	if err != nil {
 		return err
 	}
-	doc := suggestDocument{SuggestResult: res, Outcome: recorder.Summarize(f.Recorded), Commands: []string{}}
+	fx, err := o.loadFixture()
+	if err != nil {
+		return err
+	}
+	recorded := f.Cycle()
+	doc := suggestDocument{SuggestResult: res, Outcome: recorder.Summarize(recorded), Commands: []string{}}
 	for _, s := range res.Suggestions {
-		doc.Commands = append(doc.Commands, o.whatIfCommand(f, s.Change))
+		doc.Commands = append(doc.Commands, o.whatIfCommand(recorded, s.Change))
 	}
 	switch o.Output {
 	case "json", "yaml":
 		return writeDocument(o.streams.Out, o.Output, doc)
 	}
 	t := newTextWriter(o.streams.Out)
-	t.printf("suggest: pod %s, cycle %d of %s\n", res.Pod, f.Recorded.Seq, f.Name)
+	t.printf("suggest: pod %s, cycle %d of %s\n", res.Pod, recorded.Seq, fx.Name)
 	t.printf("now: %s\n", narrate.SummaryOutcome(doc.Outcome))
 	if res.Node != "" {
 		t.printf("asked: why not %s?\n", res.Node)
@@ -154,18 +160,19 @@ func onNode(n string) string {
 	return " on " + n
 }
 
-// whatIfCommand is the command line that shows a suggestion as a what-if.
-func (o *SuggestOptions) whatIfCommand(f *engine.Fork, c recorder.Change) string {
+// whatIfCommand is the command line that shows a suggestion, made on the
+// recorded cycle, as a what-if.
+func (o *SuggestOptions) whatIfCommand(recorded *recorder.Cycle, c recorder.Change) string {
 	args := o.commandArgs("whatif")
-	pod := f.Pod.Namespace + "/" + f.Pod.Name
+	pod := recorded.Pod.Namespace + "/" + recorded.Pod.Name
 	if _, handle, _ := recorder.ParsePodHandle(o.Pod); handle {
 		// The handle asked with names the same pod on the next run, even
 		// of a changed fixture.
 		pod = o.Pod
 	}
 	args = append(args, "--pod", shellQuote(pod))
-	if o.Cycle != 0 || f.Recorded.Attempt > 1 {
-		args = append(args, "--cycle", strconv.Itoa(f.Recorded.Seq))
+	if o.Cycle != 0 || recorded.Attempt > 1 {
+		args = append(args, "--cycle", strconv.Itoa(recorded.Seq))
 	}
 	ca := changeArgs(c)
 	for i := 0; i+1 < len(ca); i += 2 {

@@ -197,6 +197,9 @@ func (t *textWriter) filter(c *recorder.Cycle) {
 				t.printf("     %s\n", narrate.Shortfall(s))
 			}
 		}
+		for _, d := range c.DeviceShortfalls[i] {
+			t.printf("     %s\n", narrate.DeviceShortfall(d))
+		}
 		if n := narrate.Nominated(r.Nominated); n != "" {
 			t.printf("     %-30s (%s)\n", "", n)
 		}

@@ -15,8 +15,8 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/schedscope/schedscope/engine"
-	"github.com/schedscope/schedscope/engine/featuregates"
 	"github.com/schedscope/schedscope/engine/fixture"
+	"github.com/schedscope/schedscope/engine/scenario"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/export"
 	"github.com/schedscope/schedscope/recorder/export/otel"
@@ -392,42 +392,18 @@ type whatIfDocument struct {
 	Landing string `json:"landing"`
 }
 
-// forkCycle runs the fixture to the cycle asked for.
-func (o *simOptions) forkCycle(ctx context.Context, pod string, cycle int) (*engine.Fork, error) {
-	return o.forkAt(ctx, engine.ForkTarget{Pod: pod, Seq: cycle})
-}
-
-// forkAt runs the fixture up to the target cycle and forks there.
-func (o *simOptions) forkAt(ctx context.Context, target engine.ForkTarget) (*engine.Fork, error) {
+// fork runs the fixture, through the library, up to the cycle at names
+// and forks there; ctx's hooks hear the engine's fork.
+func (o *simOptions) fork(ctx context.Context, at scenario.At) (*scenario.Fork, error) {
 	silenceKlog()
-	mode, err := engine.ParseDiagnosticMode(o.Diagnostic)
-	if err != nil {
+	if err := o.checkArrival(); err != nil {
 		return nil, err
 	}
 	fx, err := o.loadFixture()
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := engine.LoadConfigFile(o.Config)
-	if err != nil {
-		return nil, err
-	}
-	if err := o.checkArrival(); err != nil {
-		return nil, err
-	}
-	if o.serialFilter {
-		cfg.Parallelism = 1
-	}
-	target.Burst = o.Arrival == arrivalBurst
-	opts := engine.Options{Config: cfg, ConfigPath: o.Config, Diagnostic: mode, ArrivalInterval: o.ArrivalInterval, FeatureGates: featuregates.NonDefault()}
-	if target.Pod != "" {
-		// A handle (deploy/web#2) is resolved on a run of its own: a run is
-		// a function of its inputs, so the fork's run is the same.
-		if target.Pod, err = engine.ResolvePodHandle(ctx, fx, opts, target.Pod); err != nil {
-			return nil, err
-		}
-	}
-	return engine.ForkAt(ctx, fx, opts, target)
+	return scenario.FromFixture(fx).Fork(ctx, o.scenarioOptions(), at)
 }
 
 // Run forks, changes, re-runs and prints.
@@ -446,70 +422,22 @@ func (o *WhatIfOptions) Run(ctx context.Context) error {
 		return err
 	}
 	forkingMemory()
-	// The run filters nodes with one goroutine, as the re-run of the change
-	// does: a sampled search (percentageOfNodesToScore) then visits the
-	// same nodes in both, and the recorded cycle is the baseline as it is.
-	// Filtered in parallel, the baseline had to be re-run on a scheduler
-	// of its own: at 40 000 pods that was a third of the command's time.
-	o.serialFilter = true
-	f, err := o.forkCycle(ctx, o.Pod, o.Cycle)
+	f, err := o.fork(ctx, scenario.At{Pod: o.Pod, Cycle: o.Cycle})
 	if err != nil {
 		return err
 	}
-	changed, err := f.With(changes...)
+	w, err := f.WhatIf(ctx, changes...)
 	if err != nil {
 		return err
 	}
-	before := f.Recorded
-	doc := whatIfDocument{Pod: f.Pod.Namespace + "/" + f.Pod.Name, Changes: changeDocs(changes), Sampled: f.Sampled()}
-	// A change to the pod alone re-runs on the scheduler the sampled
-	// baseline ran on: it is built once. Any other change gets a scheduler
-	// of its own, built while the baseline runs: building one over a large
-	// cluster is mostly one core's work.
-	runner := f.NewRunner()
-	defer runner.Close()
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	type run struct {
-		res *engine.RunResult
-		err error
-	}
-	var own chan run
-	rerun := f.BaselineIsRerun()
-	if rerun && !runner.Takes(changed) {
-		own = make(chan run, 1)
-		go func() {
-			res, err := changed.Run(ctx)
-			own <- run{res, err}
-		}()
-	}
-	if rerun {
-		doc.BeforeRerun = true
-		base, err := runner.Run(ctx, f)
-		if err != nil {
-			return err
-		}
-		doc.RecordedSampleDiffers = recorder.DiffCycles(f.Recorded, base.Cycle).Sampling != nil
-		before = base.Cycle
-	}
-	var after *engine.RunResult
-	if own != nil {
-		r := <-own
-		after, err = r.res, r.err
-	} else {
-		after, err = runner.Run(ctx, changed)
-	}
-	if err != nil {
-		return err
-	}
-	doc.Before = export.NewCycle(before)
-	doc.After = export.NewCycle(after.Cycle)
-	for _, c := range after.Later {
+	pod := f.Cycle().Pod
+	doc := whatIfDocument{Pod: pod.Namespace + "/" + pod.Name, Changes: changeDocs(changes), Sampled: w.Sampled,
+		BeforeRerun: w.BeforeRerun, RecordedSampleDiffers: w.RecordedSampleDiffers,
+		Before: export.NewCycle(w.Before), After: export.NewCycle(w.After), Diff: w.Diff, Landing: w.Landing}
+	for _, c := range w.Later {
 		doc.Later = append(doc.Later, export.NewCycle(c))
 	}
-	doc.Diff = recorder.DiffCycles(before, after.Cycle)
-	doc.Landing, _ = after.Landing()
-	if err := o.sendTraces(ctx, f.Header, changes, append([]*recorder.Cycle{after.Cycle}, after.Later...)); err != nil {
+	if err := o.sendTraces(ctx, f.Header(), changes, append([]*recorder.Cycle{w.After}, w.Later...)); err != nil {
 		return err
 	}
 	switch o.Output {
@@ -517,7 +445,11 @@ func (o *WhatIfOptions) Run(ctx context.Context) error {
 		return writeDocument(o.streams.Out, o.Output, doc)
 	}
 	t := newTextWriter(o.streams.Out)
-	t.whatIf(f, changes, before, after, doc)
+	fx, err := o.loadFixture()
+	if err != nil {
+		return err
+	}
+	t.whatIf(f.Cycle(), fx.Name, changes, w, doc)
 	return t.err
 }
 

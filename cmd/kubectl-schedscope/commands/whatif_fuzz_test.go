@@ -11,13 +11,18 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/engine/scenario"
+	"github.com/schedscope/schedscope/engine/scenario/scenariohook"
 )
 
 // fuzzFork is the default fixture's cycle of pod web, forked once for
 // every fuzz input.
 var fuzzFork = sync.OnceValues(func() (*engine.Fork, error) {
 	o := &simOptions{Diagnostic: string(engine.DiagnosticUnschedulable)}
-	return o.forkCycle(context.Background(), "web", 0)
+	var f *engine.Fork
+	ctx := scenariohook.With(context.Background(), &scenariohook.Hooks{Forked: func(g *engine.Fork) { f = g }})
+	_, err := o.fork(ctx, scenario.At{Pod: "web"})
+	return f, err
 })
 
 // changeFlagNames are the what-if flags FuzzChangeFlags sets, one per

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/engine/scenario"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/input"
 	"github.com/schedscope/schedscope/recorder/narrate"
@@ -53,15 +54,18 @@ func (o *WhatIfOptions) runScale(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	fx, opts, err := o.wholeRuns()
+	fx, err := o.wholeRuns()
 	if err != nil {
 		return err
 	}
-	before, err := engine.RunScaled(ctx, fx, opts, kind, ns, name, -1)
+	// The library's two whole runs, as written and scaled.
+	sc := scenario.FromFixture(fx)
+	workload, _, _ := strings.Cut(o.Scale, "=")
+	before, err := sc.Scale(ctx, o.scenarioOptions(), workload, -1)
 	if err != nil {
 		return err
 	}
-	after, err := engine.RunScaled(ctx, fx, opts, kind, ns, name, n)
+	after, err := sc.Scale(ctx, o.scenarioOptions(), workload, n)
 	if err != nil {
 		return err
 	}

@@ -3,15 +3,15 @@ package commands
 import (
 	"strings"
 
-	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/engine/scenario"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
 )
 
-// whatIf prints a what-if for people: what was changed, the two outcomes,
-// and the diff.
-func (t *textWriter) whatIf(f *engine.Fork, changes []recorder.Change, before *recorder.Cycle, after *engine.RunResult, doc whatIfDocument) {
-	t.printf("what-if: pod %s, cycle %d (attempt %d) of %s\n", doc.Pod, f.Recorded.Seq, f.Recorded.Attempt, f.Name)
+// whatIf prints a what-if on the recorded cycle of fixture name for
+// people: what was changed, the two outcomes, and the diff.
+func (t *textWriter) whatIf(recorded *recorder.Cycle, name string, changes []recorder.Change, w *scenario.WhatIf, doc whatIfDocument) {
+	t.printf("what-if: pod %s, cycle %d (attempt %d) of %s\n", doc.Pod, recorded.Seq, recorded.Attempt, name)
 	if len(changes) == 0 {
 		t.printf("changes: none (the cycle re-run as it was)\n")
 	} else {
@@ -27,15 +27,15 @@ func (t *textWriter) whatIf(f *engine.Fork, changes []recorder.Change, before *r
 			note = "the recorded cycle's parallel search visited other nodes than this re-run; both sides below come from re-runs, so the diff is the change's alone"
 		}
 		t.printf("sampled search (%d of %d nodes): before and after are re-runs that filter in one goroutine from node %d; %s\n",
-			f.Recorded.NodesToFind, f.Recorded.NumNodes(), f.SearchStart, note)
+			recorded.NodesToFind, recorded.NumNodes(), w.SearchStart, note)
 	case doc.Sampled:
 		t.printf("sampled search (%d of %d nodes): before and after both filter in one goroutine from node %d, so they visit nodes in the same order and the diff is the change's alone\n",
-			f.Recorded.NodesToFind, f.Recorded.NumNodes(), f.SearchStart)
+			recorded.NodesToFind, recorded.NumNodes(), w.SearchStart)
 	}
-	t.printf("before: %s\n", summarizeLine(before))
-	t.printf("after:  %s\n", summarizeLine(after.Cycle))
-	if node, via := after.Landing(); via {
-		t.printf("        after its victims left, the retry bound it to %s\n", node)
+	t.printf("before: %s\n", summarizeLine(w.Before))
+	t.printf("after:  %s\n", summarizeLine(w.After))
+	if w.ViaPreemption {
+		t.printf("        after its victims left, the retry bound it to %s\n", w.Landing)
 	}
 	t.printf("\n")
 	for _, l := range narrate.Diff(doc.Diff, maxRows) {

@@ -8,6 +8,8 @@ import (
 
 	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/engine/live"
+	"github.com/schedscope/schedscope/engine/scenario"
+	"github.com/schedscope/schedscope/engine/scenario/scenariohook"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/tui/pages/whatif"
@@ -49,7 +51,14 @@ func newWhatIfSource(ctx context.Context, o *simOptions) *whatIfSource {
 		if c.Pod.Name != "" {
 			pod = c.Pod.Key()
 		}
-		return o.forkCycle(ctx, pod, c.Seq)
+		// The library forks; the debugger's what-if re-runs the engine's
+		// fork with runners of its own.
+		var f *engine.Fork
+		ctx = scenariohook.With(ctx, &scenariohook.Hooks{Forked: func(g *engine.Fork) { f = g }})
+		if _, err := o.fork(ctx, scenario.At{Pod: pod, Cycle: c.Seq}); err != nil {
+			return nil, err
+		}
+		return f, nil
 	}
 	return s
 }

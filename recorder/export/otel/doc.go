@@ -47,6 +47,26 @@
 //	schedscope.plugin.rejections                      rejections by the plugin (any phase), so that one query finds them
 //	schedscope.plugin.rejections_by_reason            Filter: "reason ×n", most first
 //
+// A pod-group cycle (kube-scheduler's scheduleOnePodGroup, KEP-4671) is a
+// trace of its own, one span SchedulePodGroup over the group's cycle,
+// linked to each member's SchedulePod. The group
+// record does not time its steps, so they are span events: "member" a
+// member in the order the cycle took it (its cycle, its tentative node,
+// the earlier members' placements it saw assumed), "placementFeasible" a
+// verdict of the KEP's PlacementFeasible extension point, "postFilter" the
+// group's PostFilter (workload-aware preemption). Its attributes:
+//
+//	schedscope.pod_group.name, .namespace, .seq        the group and the pod-group cycle's number
+//	schedscope.pod_group.policy, .min_count            Gang or Basic; a gang's minCount
+//	schedscope.pod_group.members, .placed, .reverted   how many were queued and placed; "pod@node" undone
+//	schedscope.pod_group.condition                     PodGroupInitiallyScheduled=True|False
+//	schedscope.pod_group.waiting_on_preemption         the group PostFilter nominated victims
+//	schedscope.pod_group.tentative_node, .assumed      a member event's placement and what it saw
+//	schedscope.pod_group.scheduled, .remaining         a PlacementFeasible verdict's counts
+//
+// with scheduler.result, scheduler.profile, schedscope.message and
+// schedscope.reason as on a pod's cycle.
+//
 // The pod's queue story since its previous cycle (added, moved by a cluster
 // event with each plugin's queueing hint, backed off, gated) is a span event
 // "queue: <operation>" on SchedulePod at the time it happened.

@@ -68,6 +68,7 @@ type Exporter struct {
 
 	dropped atomic.Int64
 	cycles  atomic.Int64
+	groups  atomic.Int64
 	spans   atomic.Int64
 
 	// Owned by the goroutine that runs.
@@ -89,6 +90,7 @@ type item struct {
 	header  *recorder.Header
 	cycle   *recorder.Cycle
 	queue   *recorder.QueueEvent
+	group   *recorder.PodGroupCycle
 }
 
 // New starts an exporter to o.Target. Nothing is sent until Begin.
@@ -202,9 +204,10 @@ func (e *Exporter) stalled(now time.Time) bool {
 // Summary is what an exporter did.
 type Summary struct {
 	Target Target
-	// Cycles is how many cycles became traces, Spans how many spans they
-	// made, Sent how many of those the backend accepted.
-	Cycles, Spans, Sent int64
+	// Cycles is how many cycles became traces, PodGroups how many
+	// pod-group cycles did, Spans how many spans they made, Sent how many
+	// of those the backend accepted.
+	Cycles, PodGroups, Spans, Sent int64
 	// Dropped counts the cycles and queue events that found the queue full
 	// or were left when the exporter gave up.
 	Dropped int64
@@ -223,6 +226,9 @@ func (s Summary) String() string {
 	cycles := fmt.Sprintf("%d cycles", s.Cycles)
 	if s.Cycles == 1 {
 		cycles = "1 cycle"
+	}
+	if s.PodGroups > 0 {
+		cycles += fmt.Sprintf(" and %d pod-group cycle(s)", s.PodGroups)
 	}
 	msg := fmt.Sprintf("otlp: sent %s as traces (%d spans) to %s", cycles, s.Sent, s.Target.Shown())
 	if s.Lost() > 0 {
@@ -243,7 +249,7 @@ func (s Summary) String() string {
 // Status is the summary so far, while the exporter runs; spans still in
 // the batch processor count as not yet sent.
 func (e *Exporter) Status() Summary {
-	s := Summary{Target: e.opts.Target, Cycles: e.cycles.Load(), Spans: e.spans.Load(), Sent: e.out.sent.Load(), Dropped: e.dropped.Load(), Err: e.out.error()}
+	s := Summary{Target: e.opts.Target, Cycles: e.cycles.Load(), PodGroups: e.groups.Load(), Spans: e.spans.Load(), Sent: e.out.sent.Load(), Dropped: e.dropped.Load(), Err: e.out.error()}
 	if e.gone.Err() != nil {
 		s.GaveUp = context.Cause(e.gone)
 	}
@@ -340,6 +346,8 @@ func (e *Exporter) run() {
 			e.export(it.cycle)
 		case it.queue != nil:
 			e.keepStory(it.queue)
+		case it.group != nil:
+			e.exportGroup(it.group)
 		}
 	}
 }

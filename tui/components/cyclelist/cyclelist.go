@@ -18,6 +18,7 @@ import (
 	"github.com/schedscope/schedscope/tui/components/livebinding"
 	"github.com/schedscope/schedscope/tui/components/pager"
 	"github.com/schedscope/schedscope/tui/layout"
+	"github.com/schedscope/schedscope/tui/podnames"
 	"github.com/schedscope/schedscope/tui/theme"
 )
 
@@ -46,8 +47,11 @@ type Model struct {
 	what  map[int]string
 	// marks are the notes of marked cycles, by Seq (SetMark).
 	marks map[int]string
+	// groups name the pod group of pod group members' cycles, by Seq
+	// (SetGroup).
+	groups map[int]string
 	// names are the pods listed, to show what tells their names apart.
-	names podNames
+	names podnames.Set
 
 	cursor, offset int
 	follow         bool
@@ -75,7 +79,7 @@ func (l *Model) Append(es ...recorder.CycleEntry) {
 		l.entries = append(l.entries, e)
 		l.observed = append(l.observed, nil)
 		l.search = append(l.search, searchText(&e, nil)+l.markText(e.Seq))
-		l.names.add(e.Pod)
+		l.names.Add(e.Pod)
 		i := len(l.entries) - 1
 		l.bySeq[e.Seq] = i
 		l.maxSeq = max(l.maxSeq, e.Seq)
@@ -358,7 +362,7 @@ func (l Model) View() string {
 	}
 	// One namespace is said once, in the header, and left out of the rows;
 	// a narrow list leaves it out in any case (the cycle header has it).
-	ns := l.names.oneNamespace()
+	ns := l.names.OneNamespace()
 	dropNS := ns != "" || col.time == 0
 	podHead := "pod"
 	if h := "pod (ns " + ns + ")"; ns != "" && ansi.StringWidth(h) <= col.pod {
@@ -381,7 +385,7 @@ func (l Model) View() string {
 		if n, ok := l.marks[c.Seq]; ok && l.tags[i] == "" {
 			mark, note = l.st.Key.Render("★"), n
 		}
-		line := row(l.Number(i), mark, c.Start.UTC().Format("15:04:05.000"), l.podCell(i, dropNS, col.pod), note, c.Profile,
+		line := row(l.Number(i), mark, c.Start.UTC().Format("15:04:05.000"), l.groupCell(l.podCell(i, dropNS, col.pod), c.Seq, col.pod), note, c.Profile,
 			fmt.Sprint(c.Attempt), outcome, narrate.Duration(c.Duration))
 		if r == l.cursor {
 			lines = append(lines, l.st.Selected.Render("▸ "+layout.Fit(ansi.Strip(line), l.w-2)))
@@ -450,13 +454,51 @@ func (l Model) Mark(seq int) (string, bool) {
 	return n, ok
 }
 
-// markText is what the filter matches of cycle seq's mark.
+// markText is what the filter matches of cycle seq's mark and pod group.
 func (l Model) markText(seq int) string {
+	s := ""
+	if g := l.groups[seq]; g != "" {
+		s = " group:" + strings.ToLower(g) + " pg/" + strings.ToLower(g)
+	}
 	n, ok := l.marks[seq]
 	if !ok {
-		return ""
+		return s
 	}
-	return " marked " + strings.ToLower(n)
+	return s + " marked " + strings.ToLower(n)
+}
+
+// SetGroup says cycle seq was a member's cycle of the pod group named
+// group: its row says "pg/NAME" after the pod where there is room, and the
+// filter finds it by group:NAME.
+func (l *Model) SetGroup(seq int, group string) {
+	if l.groups == nil {
+		l.groups = map[int]string{}
+	}
+	l.groups[seq] = group
+	if i, ok := l.bySeq[seq]; ok {
+		was := l.matches(i)
+		l.search[i] = searchText(&l.entries[i], l.observed[i]) + l.markText(seq)
+		if l.matches(i) != was {
+			follow := l.follow
+			l.SetFilter(l.filter)
+			l.follow = follow && l.cursor == len(l.rows)-1
+		}
+	}
+}
+
+// groupCell is the pod cell of cycle seq, w cells at most, with its pod
+// group after the pod when there is room.
+func (l Model) groupCell(pod string, seq, w int) string {
+	g := l.groups[seq]
+	if g == "" {
+		return pod
+	}
+	for _, tag := range []string{" pg/" + g, " pg"} {
+		if ansi.StringWidth(pod)+ansi.StringWidth(tag) <= w {
+			return pod + l.st.Dim.Render(tag)
+		}
+	}
+	return pod
 }
 
 // SetFollow says whether the selection follows new cycles at the tail.

@@ -246,29 +246,6 @@ func TestReplicasKeepWhatDiffers(t *testing.T) {
 	}
 }
 
-func TestFitDiffering(t *testing.T) {
-	tests := []struct {
-		s      string
-		shared int
-		w      int
-		want   string
-	}{
-		{"web", 0, 10, "web"},
-		{"checkout-service-966fb979-g6jq8", 26, 20, "checkout-serv…-g6jq8"},
-		{"checkout-service-966fb979-g6jq8", 26, 8, "…9-g6jq8"},
-		{"checkout-service-966fb979-g6jq8", 26, 5, "…g6j…"},
-		{"checkout-service-966fb979-g6jq8", 0, 12, "checkout-se…"},
-		{"report-0-qcgxq", 7, 12, "rep…-0-qcgxq"},
-		{"report-0-qcgxq", 7, 10, "…t-0-qcgxq"},
-		{"report-0-qcgxq", 7, 11, "rep…0-qcgxq"},
-	}
-	for _, tc := range tests {
-		if got := fitDiffering(tc.s, tc.shared, tc.w); got != tc.want {
-			t.Errorf("fitDiffering(%q, %d, %d) = %q, want %q", tc.s, tc.shared, tc.w, got, tc.want)
-		}
-	}
-}
-
 // TestMarkColumn: a marked cycle shows ★ in a column of its own, not in
 // the pod's cell; its note shows only while the filter asks for "marked".
 func TestMarkColumn(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/tui/podnames"
 )
 
 // AppendAfter adds a what-if re-run c, listed right after cycle index after
@@ -52,9 +53,9 @@ func (l Model) podCell(i int, dropNS bool, w int) string {
 	if _, ok := l.tags[i]; ok {
 		return l.st.WhatIf.Render("what-if:") + " " + cmp.Or(l.what[i], pod.Key())
 	}
-	s, shared := pod.Key(), l.names.shared(pod)
+	s, shared := pod.Key(), l.names.Shared(pod)
 	if dropNS && pod.Namespace != "" {
 		s, shared = pod.Name, shared-len(pod.Namespace)-1
 	}
-	return fitDiffering(s, shared, w)
+	return podnames.Fit(s, shared, w)
 }

@@ -122,6 +122,13 @@ func (v *Model) SetRun(r Run) {
 	v.rows, v.maxTotal = diffRows(&r)
 }
 
+// Words tells whether, narrow, the diff in words is shown instead of the
+// table.
+func (v Model) Words() bool { return v.words }
+
+// SetWords shows, narrow, the diff in words (true) or the table.
+func (v *Model) SetWords(b bool) { v.words = b }
+
 // Cursor is the node row the cursor is on.
 func (v Model) Cursor() int { return v.cursor }
 

@@ -44,7 +44,7 @@ func PluginDocs(name string) (PluginDoc, bool) {
 		"NodeDeclaredFeatures":            {"Filter: the node must declare every feature the pod needs.", "new; no legacy name"},
 		"DefaultPreemption":               {"PostFilter: when no node fits, looks for nodes where evicting lower-priority pods would let the pod fit, picks one, evicts the victims and nominates the node.", "the preemption step of the generic scheduler"},
 		"DefaultBinder":                   {"Bind: writes the pod's binding to the API server, which sets spec.nodeName.", "the scheduler's bind call"},
-		"GangScheduling":                  {"Schedules a group of pods together: Permit holds members until the whole gang can be placed.", "new; no legacy name"},
+		"GangScheduling":                  {"All or nothing for a PodGroup with a gang policy: PreEnqueue holds its pods until minCount members exist; in the group's pod-group cycle, PlacementFeasible says Wait while minCount can still be met and Unschedulable once it cannot; Permit holds placed members until minCount are assumed, then lets them bind together.", "new; no legacy name"},
 	}[name]
 	return d, ok
 }
@@ -55,6 +55,9 @@ type Topic struct {
 	Phase    string // the phase's name
 	PhaseDoc string // what the phase does
 	Plugin   string // empty when no plugin is selected
+	// Group, when the cycle was a pod group member's, tells its story
+	// through its group and what a pod-group cycle is.
+	Group string
 }
 
 // KeyMap holds the panel's keys.
@@ -164,6 +167,10 @@ func (m Model) lines(w int) []string {
 		} else {
 			lines = append(lines, st.Dim.Render("an out-of-tree plugin; see its own documentation"))
 		}
+	}
+	if t.Group != "" {
+		lines = append(lines, "", st.Title.Render("Pod group"))
+		lines = append(lines, layout.Wrap(t.Group, w, "")...)
 	}
 	return lines
 }

@@ -75,12 +75,27 @@ type Model struct {
 	// short are the numbers behind the cycle's resource rejections; nil
 	// until the node use is known (or when there are none).
 	short *recorder.Shortfalls
-	w, h  int
+	// series is each score plugin's place in its profile's Score point,
+	// which picks its bar glyph and colour (SetScoreOrder).
+	series map[string]int
+	w, h   int
 }
 
 // New returns a view with no cycle.
 func New(st *theme.Styles) Model {
 	return Model{st: st, Keys: DefaultKeyMap(), table: nodetable.New()}
+}
+
+// SetScoreOrder gives the score plugins of the shown cycle's profile, in
+// the order the profile calls them: a plugin's glyph and colour in the
+// weighted sums are its place there, so that it keeps them from cycle to
+// cycle (a cycle lists only the plugins that scored). Without it, a
+// plugin's place in the cycle picks them.
+func (m *Model) SetScoreOrder(names []string) {
+	m.series = make(map[string]int, len(names))
+	for i, n := range names {
+		m.series[n] = i
+	}
 }
 
 // SetCycle shows c, which a analyzes, on its chosen node.
@@ -830,9 +845,13 @@ var seriesGlyphs = []string{"█", "▓", "▒", "░", "#", "=", "+", "%", "@",
 
 func (m *Model) seriesGlyph(p int) string { return m.seriesSegment(p, 1) }
 
-// seriesSegment renders n cells of plugin p's bar segment.
+// seriesSegment renders n cells of the bar segment of the cycle's score
+// plugin p.
 func (m *Model) seriesSegment(p, n int) string {
 	st := m.st
+	if k, ok := m.series[m.c.Score.Plugins[p].Name]; ok {
+		p = k
+	}
 	return st.Series[p%len(st.Series)].Render(strings.Repeat(seriesGlyphs[p%len(seriesGlyphs)], n))
 }
 

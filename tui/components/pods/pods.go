@@ -20,6 +20,7 @@ import (
 	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/tui/components/pager"
 	"github.com/schedscope/schedscope/tui/layout"
+	"github.com/schedscope/schedscope/tui/podnames"
 	"github.com/schedscope/schedscope/tui/theme"
 )
 
@@ -495,6 +496,10 @@ func (p Model) View() string {
 	// Columns as wide as what they hold, within bounds; the message takes
 	// the rest.
 	oneNS := p.namespace() != ""
+	var names podnames.Set
+	for i := range p.pods {
+		names.Add(p.pods[i].Pod)
+	}
 	name, state, node, tries, owner := 4, 13, 4, 5, 0
 	if p.owned() {
 		owner = 5
@@ -551,7 +556,7 @@ func (p Model) View() string {
 		if ownerName == "" {
 			ownerName = "-"
 		}
-		line := row(p.podName(pr, oneNS), ownerName, p.stateStyle(pr.State).Render(pr.State), node, fmt.Sprint(len(pr.Cycles)), flatten(msg))
+		line := row(p.podCell(pr, oneNS, &names, name), ownerName, p.stateStyle(pr.State).Render(pr.State), node, fmt.Sprint(len(pr.Cycles)), flatten(msg))
 		if r == p.cursor {
 			lines = append(lines, p.st.Selected.Render("▸ "+layout.Fit(ansi.Strip(line), p.w-2)))
 			continue
@@ -581,6 +586,16 @@ func (p Model) podName(r *Row, oneNS bool) string {
 		return r.Pod.Name
 	}
 	return r.Pod.Key()
+}
+
+// podCell is a row's pod fitted to w cells, keeping the part of its name
+// that tells it from the other pods (replicas differ in a suffix).
+func (p Model) podCell(r *Row, oneNS bool, names *podnames.Set, w int) string {
+	s, shared := r.Pod.Key(), names.Shared(r.Pod)
+	if oneNS {
+		s, shared = r.Pod.Name, shared-len(r.Pod.Namespace)-1
+	}
+	return podnames.Fit(s, shared, w)
 }
 
 // Position is "cursor/rows" for the title line, or the story's cycle.

@@ -173,3 +173,30 @@ func TestFooterTellsArrivedBoundFromNeverAttempted(t *testing.T) {
 		t.Errorf("the story of a pod that arrived bound:\n%s", story)
 	}
 }
+
+// Replicas share all but a suffix: at 80 columns the pod cell gives up
+// the middle of what they share, never the suffix, so each row is told
+// apart (issue 41: the rows read "checkout-service-966fb…" five times).
+func TestReplicasKeepTheirSuffix(t *testing.T) {
+	st := theme.New(true)
+	for _, ns := range []string{"shop", ""} {
+		p := New(&st)
+		p.SetSize(80, 12)
+		suffixes := []string{"g6jq8", "k2x9p", "m7vtn"}
+		var entries []recorder.CycleEntry
+		for i, s := range suffixes {
+			pod := recorder.PodRef{Namespace: "shop", Name: "checkout-service-966fb979-" + s}
+			entries = append(entries, recorder.CycleEntry{Seq: i + 1, Pod: pod, Attempt: 1, Result: recorder.ResultBound, Node: "node-a"})
+		}
+		if ns == "" { // a second namespace: rows say namespace/name
+			entries = append(entries, recorder.CycleEntry{Seq: 9, Pod: recorder.PodRef{Namespace: "default", Name: "web"}, Attempt: 1, Result: recorder.ResultBound, Node: "node-a"})
+		}
+		p.SetData(entries, make([]*recorder.Cycle, len(entries)), nil, nil, false, nil)
+		got := ansi.Strip(p.View())
+		for _, s := range suffixes {
+			if !strings.Contains(got, "…-"+s+" ") {
+				t.Errorf("namespace %q: no row ends its pod with …-%s:\n%s", ns, s, got)
+			}
+		}
+	}
+}

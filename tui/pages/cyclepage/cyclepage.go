@@ -47,6 +47,9 @@ type Model struct {
 	observed *recorder.Observed
 	// mark is the note the shown cycle is marked with, or "" (SetMark).
 	mark string
+	// group is what the explain panel tells of the cycle's pod group
+	// (SetGroup), "" for a pod in none.
+	group string
 	// titleH is how many lines the cycle header takes (1, or 2 when the
 	// cluster's binding does not fit beside it).
 	titleH int
@@ -93,6 +96,27 @@ func (v Model) FullHelp() [][]key.Binding {
 func (v *Model) SetHeader(h *recorder.Header) {
 	v.header = h
 	v.bind.SetHeader(h)
+}
+
+// scorePlugins names the score plugins of the shown cycle's profile, in
+// the order it calls them; nil when the header does not say.
+func (v *Model) scorePlugins() []string {
+	if v.header == nil {
+		return nil
+	}
+	p := v.header.Profile(v.c.Profile)
+	if p == nil {
+		return nil
+	}
+	var names []string
+	for _, e := range p.ExtensionPoints {
+		if e.Name == recorder.PhaseScore {
+			for _, pl := range e.Plugins {
+				names = append(names, pl.Name)
+			}
+		}
+	}
+	return names
 }
 
 // SetCycle shows cycles[i]. The sort and filters are kept, and so is the phase
@@ -174,6 +198,7 @@ func (v *Model) setCycle(cycles []*recorder.Cycle, i int, decisive bool) {
 	v.observed, v.mark = nil, ""
 	v.a = analysis.Of(v.c)
 	v.nodes.SetCycle(v.c, v.a)
+	v.nodes.SetScoreOrder(v.scorePlugins())
 	v.setShortfalls()
 	v.measureTitle()
 	v.enterPhase()
@@ -193,6 +218,10 @@ func (v *Model) SetObserved(o *recorder.Observed) {
 	v.selectHost.SetObserved(o)
 	v.SetSize(v.w, v.h)
 }
+
+// SetGroup says what the explain panel tells of the cycle's pod group: the
+// member's story through it and what a pod-group cycle is; "" for none.
+func (v *Model) SetGroup(text string) { v.group = text }
 
 // SetMark shows the note the shown cycle is marked with in its header
 // ("" for none).

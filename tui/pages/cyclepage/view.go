@@ -12,6 +12,7 @@ import (
 	"github.com/schedscope/schedscope/tui/components/livebinding"
 	"github.com/schedscope/schedscope/tui/keyhint"
 	"github.com/schedscope/schedscope/tui/layout"
+	"github.com/schedscope/schedscope/tui/podnames"
 )
 
 // chrome is the cycle header, the phase bar and the hint line.
@@ -38,7 +39,7 @@ func (v *Model) explainWidth() int   { return layout.Clamp(v.w/4, 36, 56) }
 // plugin.
 func (v *Model) explainView(w, h int) string {
 	e := v.explain
-	e.SetTopic(explain.Topic{Phase: v.phase.String(), PhaseDoc: narrate.PhaseDoc(v.phase.String()), Plugin: v.selectedPlugin()})
+	e.SetTopic(explain.Topic{Phase: v.phase.String(), PhaseDoc: narrate.PhaseDoc(v.phase.String()), Plugin: v.selectedPlugin(), Group: v.group})
 	e.SetSize(w, h)
 	return e.View()
 }
@@ -134,9 +135,21 @@ func (v *Model) headerLine() string {
 	if label, ok := v.label(c); ok {
 		title = v.st.WhatIf.Render("cycle " + label + " what-if")
 	}
-	return fmt.Sprintf("%s %s · attempt %d · %s · %s · %s", title,
-		v.st.Bold.Render(c.Pod.Key()), c.Attempt, c.Profile, out, narrate.Duration(c.Duration))
+	rest := fmt.Sprintf(" · attempt %d · %s · %s", c.Attempt, c.Profile, out)
+	// A long pod name gives up its middle, not its own end (a replica's
+	// suffix), when the outcome after it would be cut otherwise; the
+	// duration may still be.
+	pod := c.Pod.Key()
+	// Two cells more: a cut line ends in " …", after the outcome.
+	if room := v.w - ansi.StringWidth(title) - 1 - ansi.StringWidth(rest) - 2; room < ansi.StringWidth(pod) && room >= minPodCell {
+		pod = podnames.FitAlone(pod, room)
+	}
+	return title + " " + v.st.Bold.Render(pod) + rest + " · " + narrate.Duration(c.Duration)
 }
+
+// minPodCell is the fewest cells a pod's name is cut to in the header:
+// with less room the line's end is cut instead.
+const minPodCell = 12
 
 // body renders the current phase.
 func (v *Model) body(w, h int) []string {

@@ -4,11 +4,15 @@
 // list. It re-runs cycles through a Source (cmd/ forks the session's
 // fixture or live mirror) and keeps the session's re-runs (Runs).
 //
-// The root model routes to it: Start when w or S is pressed over a cycle
-// (Here says what is on screen), Update while a screen of it is shown and
-// for its own messages (Owns). What the page needs of the session (a
-// status message, a re-run to list beside its cycle, a cycle to open) it
-// leaves in its outbox, which the root empties after each call (TakeOut).
+// Model is the session's what-if: the re-runs it holds, the runs under way
+// and $EDITOR's files. Its screens (screens.go) are pages on the root's
+// stack, each with its own state; what a screen needs of the session it
+// asks for (Ask), and the root hands that to Do. The root routes to Model:
+// Start when w, S or y is pressed over a cycle (Here says what is on
+// screen), Update for its own messages (Owns: the results of what it
+// started). What it needs of the session (a status message, a re-run to
+// list beside its cycle, a cycle to open, a screen to show) it leaves in
+// its outbox, which the root empties after each call (TakeOut).
 package whatif
 
 import (
@@ -16,41 +20,19 @@ import (
 	"strconv"
 	"strings"
 
-	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
-	"github.com/schedscope/schedscope/tui/components/diffview"
 	"github.com/schedscope/schedscope/tui/components/helpscreen"
-	"github.com/schedscope/schedscope/tui/components/pager"
 	"github.com/schedscope/schedscope/tui/components/problems"
-	"github.com/schedscope/schedscope/tui/components/prompt"
-	"github.com/schedscope/schedscope/tui/layout"
-	"github.com/schedscope/schedscope/tui/pages/cyclepage"
 	"github.com/schedscope/schedscope/tui/theme"
 )
 
 // NoSource says why the what-if keys do nothing in a session without a
 // Source, when the session does not say (Options.Why).
 const NoSource = "what-if needs the fixture: run sim"
-
-// Screen is which part of the page has the keys.
-type Screen uint8
-
-// The page's screens.
-const (
-	ScreenNone Screen = iota
-	ScreenMenu
-	ScreenInput     // a weight or a plugin to disable
-	ScreenPickPod   // which pod of the node to evict
-	ScreenEditError // an edit the scheduler refused: edit again or cancel
-	ScreenDiff
-	ScreenSuggest
-	ScreenYAML // the pod's or a node's YAML, read-only
-)
 
 // run is one re-run the session holds, listed beside the cycle it changed.
 type run struct {
@@ -120,12 +102,22 @@ func label(seq, n int) string {
 	return fmt.Sprintf("%d'%d", seq, n)
 }
 
-// Here is what the screen shows when w or S is pressed: the cycle the
-// keys act on, and the cycle view when that cycle is open in it (its
-// selected node, plugin and phase make the menu's defaults).
+// Here is what the screen shows when w, S or y is pressed: the cycle the
+// keys act on and, when that cycle is open in the cycle view, what is
+// selected there (the menu's defaults). It is plain data the root fills
+// from the cycle view: a page does not reach into another page.
 type Here struct {
 	Cycle *recorder.Cycle
-	View  *cyclepage.Model
+	// Node is the index of the node selected in a node phase or the node
+	// detail, when HasNode; Usage what the shown cycle's nodes held.
+	Node    int
+	HasNode bool
+	Usage   *recorder.Usage
+	// Plugin is the plugin column selected and Point its extension point
+	// ("filter" or "score"), "" outside the Filter and Score phases;
+	// Weight is the score plugin's weight.
+	Plugin, Point string
+	Weight        int64
 }
 
 // target is what the menu acts on: the cycle shown when it opened, and
@@ -175,29 +167,17 @@ func (p Model) targetAt(h Here) (target, bool) {
 	if r := p.runs.of(c); r != nil {
 		t.seq, t.base, t.prev = r.res.Seq, r.changes, r
 	}
-	v := h.View
-	if v == nil || v.Cycle() != c {
-		return t, true
-	}
-	if node, ok := v.Selected(); ok {
-		t.node = c.NodeName(node)
+	if h.HasNode {
+		t.node = c.NodeName(h.Node)
 		// As the node detail has it: a replay reads the node use for the
 		// shown cycle, not every cycle before it (some may be unread).
-		if usage := v.NodeUsage(); usage != nil {
-			if u, ok := usage.Node(t.node); ok {
+		if h.Usage != nil {
+			if u, ok := h.Usage.Node(t.node); ok {
 				t.pods = u.Pods
 			}
 		}
 	}
-	switch v.Phase() {
-	case cyclepage.Filter:
-		t.plugin, t.point = v.SelectedPlugin(), "filter"
-	case cyclepage.Score, cyclepage.Normalize, cyclepage.Weighted:
-		t.plugin, t.point = v.SelectedPlugin(), "score"
-		if s := c.Score; s != nil && v.Column() < len(s.Plugins) {
-			t.weight = s.Plugins[v.Column()].Weight
-		}
-	}
+	t.plugin, t.point, t.weight = h.Plugin, h.Point, h.Weight
 	return t, true
 }
 
@@ -220,14 +200,6 @@ func (e *editSession) change(data []byte) recorder.Change {
 	}
 	return recorder.EditPod{Shown: e.shown, Edited: data, Source: "the edited pod"}
 }
-
-// inputKind is what the one-line prompt sets.
-type inputKind uint8
-
-const (
-	inputWeight inputKind = iota + 1
-	inputDisable
-)
 
 // The page's messages: the results of the commands it starts.
 type (
@@ -275,9 +247,11 @@ func Owns(msg tea.Msg) bool {
 
 // Out is what the page asks of the session after a call: a status message
 // to give, a re-run to list beside its cycle, a cycle to open (then the menu
-// on it: Start with w over it).
+// on it: Menu), a screen to show.
 type Out struct {
 	Say string
+	// Show is a screen to show in place of any what-if screen shown.
+	Show Screen
 	// Added is a new re-run to list.
 	Added *Added
 	// Open is a cycle to open in the cycle view; ThenMenu opens the menu
@@ -302,8 +276,7 @@ type Options struct {
 	Clean func(string) string
 }
 
-// Model is the what-if page: the menu, the prompts, the diff and suggest
-// screens, and the runs under way.
+// Model is the session's what-if: its re-runs and the runs under way.
 type Model struct {
 	src  Source
 	opts Options
@@ -314,30 +287,15 @@ type Model struct {
 	edits *EditDir
 	out   Out
 
-	screen Screen
-	target target
-	// input is the weight or plugin prompt; inputKind what it sets.
-	input     textinput.Model
-	inputKind inputKind
-	inputErr  string
-	// pick is the pod cursor of the evict picker.
-	pick int
-	// edit is the edit the scheduler refused, editErr why; editing is the
-	// one $EDITOR has.
-	edit    *editSession
-	editErr string
+	// editing is the edit $EDITOR has.
 	editing *editSession
-
-	diff diffview.Model
-	// diffRun is the run the diff shows.
-	diffRun *run
-	suggest SuggestView
-	// yaml shows a manifest read-only, titled yamlTitle.
-	yaml      pager.Model
-	yamlTitle string
 	// busy words the run under way, "" when none.
 	busy string
+	// words says the next diff opens on its words, as the last one was
+	// left.
+	words bool
 
+	// w and h are the body's size, which new screens fill.
 	w, h int
 }
 
@@ -346,8 +304,7 @@ func New(src Source, st *theme.Styles, opts Options) Model {
 	if opts.Clean == nil {
 		opts.Clean = func(s string) string { return s }
 	}
-	p := Model{src: src, opts: opts, st: st, Keys: DefaultKeyMap(), runs: newRuns(), edits: &EditDir{},
-		input: prompt.NewTextInput(st), diff: diffview.New(st), suggest: NewSuggestView(st), yaml: pager.New()}
+	p := Model{src: src, opts: opts, st: st, Keys: DefaultKeyMap(), runs: newRuns(), edits: &EditDir{}}
 	p.Keys.setAvailable(src != nil)
 	return p
 }
@@ -359,18 +316,6 @@ func (p Model) Runs() *Runs { return p.runs }
 // Edits is the session's directory of files for $EDITOR, which the program
 // closes when it ends.
 func (p Model) Edits() *EditDir { return p.edits }
-
-// Screen is the screen that has the keys, ScreenNone when none.
-func (p Model) Screen() Screen { return p.screen }
-
-// Active tells whether a screen of the page is shown: it has the keys.
-func (p Model) Active() bool { return p.screen != ScreenNone }
-
-// Input is the weight or plugin prompt's text.
-func (p Model) Input() string { return p.input.Value() }
-
-// Diff is the diff screen's view.
-func (p Model) Diff() diffview.Model { return p.diff }
 
 // Editing is the file $EDITOR has open, "" when none.
 func (p Model) Editing() string {
@@ -409,49 +354,13 @@ func (p Model) oneLine(err error) string {
 	return p.opts.Clean(s)
 }
 
-// showDiff shows run r against the cycle it changed.
-func (p *Model) showDiff(r *run) {
-	res := r.res
-	p.diffRun, p.screen = r, ScreenDiff
-	p.diff.SetRun(diffview.Run{Label: r.label, Seq: res.Seq, Before: res.Before, After: res.After, Later: res.Later,
-		Diff: res.Diff, Changes: res.Changes, Landing: res.Landing, Note: res.Note})
+// base is what a new screen draws with.
+func (p Model) base() base {
+	return base{st: p.st, keys: p.Keys, w: p.w, h: p.h, words: p.words}
 }
 
 // SetSize sets the size of the body the screens fill.
-func (p *Model) SetSize(w, h int) {
-	p.w, p.h = w, h
-	p.diff.SetSize(w, h)
-	p.suggest.SetSize(w, h)
-	p.yaml.SetHeight(max(h-2, 1))
-	p.input.SetWidth(max(w-len(p.input.Prompt)-2, 10))
-}
-
-// FullScreen tells whether a screen covers the panes (View draws it); the
-// menu, the prompts and an edit's error are drawn over the panes' bottom
-// (Overlay).
-func (p Model) FullScreen() bool {
-	return p.screen == ScreenDiff || p.screen == ScreenSuggest || p.screen == ScreenPickPod || p.screen == ScreenYAML
-}
-
-// Crumb is the page's part of the title line's path, empty when no screen
-// is shown.
-func (p Model) Crumb() string {
-	switch p.screen {
-	case ScreenNone:
-		return ""
-	case ScreenDiff:
-		if p.diffRun != nil {
-			return "what-if " + p.diffRun.label
-		}
-	case ScreenSuggest:
-		return "suggest"
-	case ScreenPickPod:
-		return "what-if › evict"
-	case ScreenYAML:
-		return p.yamlTitle
-	}
-	return "what-if"
-}
+func (p *Model) SetSize(w, h int) { p.w, p.h = w, h }
 
 // CycleCrumb names a cycle in the title line: "cycle 3", or "cycle 3'
 // what-if".
@@ -500,7 +409,7 @@ func (p Model) Start(msg tea.KeyPressMsg, h Here) (Model, tea.Cmd) {
 		cmd := p.startYAML(t)
 		return p, cmd
 	}
-	p.target, p.screen = t, ScreenMenu
+	p.out.Show = Menu{base: p.base(), target: t}
 	return p, nil
 }
 
@@ -534,42 +443,43 @@ func (p *Model) startYAML(t target) tea.Cmd {
 	}
 }
 
-// Menu opens the menu over what is on screen (after the diff's w opened
-// the re-run).
-func (p Model) Menu(h Here) Model {
+// Menu is the menu over what is on screen (after the diff's w opened
+// the re-run), nil when no cycle is.
+func (p Model) Menu(h Here) Screen {
 	if t, ok := p.targetAt(h); ok {
-		p.target, p.screen = t, ScreenMenu
+		return Menu{base: p.base(), target: t}
 	}
-	return p
+	return nil
 }
 
-// Update takes the page's messages, and keys and the mouse wheel while a
-// screen is shown.
+// Do does what a screen asked.
+func (p Model) Do(a Ask) (Model, tea.Cmd) {
+	switch {
+	case a.Words != nil:
+		p.words = *a.Words
+	case a.Say != "":
+		p.say("%s", a.Say)
+	case a.Open != nil:
+		p.out.Open, p.out.ThenMenu = a.Open, a.ThenMenu
+	case a.Run:
+		return p, p.startRun(a.Target, a.Change, nil, nil)
+	case a.Edit != nil:
+		return p, p.startEdit(a.Edit, a.YAML)
+	case a.Suggest:
+		return p, p.startSuggest(a.Target)
+	case a.Retry != nil:
+		p.editing = a.Retry
+		return p, runEditor(p.edits, a.Retry)
+	case a.Cancel != nil:
+		p.say("edit cancelled")
+		return p, removeFile(a.Cancel.path)
+	}
+	return p, nil
+}
+
+// Update takes the page's own messages: the results of what it started.
 func (p Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
-	case tea.KeyPressMsg:
-		if p.screen == ScreenNone {
-			return p, nil
-		}
-		return p.key(msg)
-	case tea.MouseWheelMsg:
-		if p.screen == ScreenNone {
-			return p, nil
-		}
-		k := p.Keys.Down
-		if msg.Button == tea.MouseWheelUp {
-			k = p.Keys.Up
-		}
-		press := tea.KeyPressMsg{Code: []rune(k.Keys()[0])[0], Text: k.Keys()[0]}
-		switch p.screen {
-		case ScreenDiff:
-			p.diff, _ = p.diff.Update(press)
-		case ScreenSuggest:
-			p.suggest, _ = p.suggest.Update(press)
-		case ScreenYAML:
-			p.yaml, _ = p.yaml.Update(msg)
-		}
-		return p, nil
 	case editReadyMsg:
 		p.busy = ""
 		if msg.err != nil {
@@ -605,14 +515,14 @@ func (p Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 				return p, removeFile(msg.edit.path)
 			}
 			if msg.edit != nil {
-				p.edit, p.editErr, p.screen = msg.edit, p.oneLine(msg.err), ScreenEditError
+				p.out.Show = EditError{base: p.base(), edit: msg.edit, err: p.oneLine(msg.err)}
 				return p, nil
 			}
 			p.say("what-if: %s", p.oneLine(msg.err))
 			return p, nil
 		}
 		r := p.add(msg)
-		p.showDiff(r)
+		p.out.Show = newDiff(p.base(), r, p.words)
 		p.say("cycle %s: %s", r.label, summaryLine(r.res))
 		if msg.edit != nil {
 			return p, removeFile(msg.edit.path)
@@ -628,9 +538,7 @@ func (p Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		for i, l := range lines {
 			lines[i] = p.opts.Clean(l)
 		}
-		p.yaml.SetLines(lines)
-		p.yaml.Top()
-		p.yamlTitle, p.screen = msg.title, ScreenYAML
+		p.out.Show = newYAML(p.base(), msg.title, lines)
 		return p, nil
 	case suggestMsg:
 		p.busy = ""
@@ -638,201 +546,11 @@ func (p Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			p.say("suggest: %s", p.oneLine(msg.err))
 			return p, nil
 		}
-		p.suggest.SetResult(msg.res, msg.target)
-		p.screen = ScreenSuggest
+		v := NewSuggestView(p.st)
+		v.SetSize(p.w, p.h)
+		v.SetResult(msg.res, msg.target)
+		p.out.Show = Suggest{base: p.base(), view: v}
 		return p, nil
-	}
-	return p, nil
-}
-
-// key handles a key while a screen is shown.
-func (p Model) key(msg tea.KeyPressMsg) (Model, tea.Cmd) {
-	k := p.Keys
-	switch p.screen {
-	case ScreenMenu:
-		return p.menuKey(msg)
-	case ScreenInput:
-		return p.inputKey(msg)
-	case ScreenPickPod:
-		switch {
-		case key.Matches(msg, k.Cancel):
-			p.screen = ScreenMenu
-		case key.Matches(msg, k.Up):
-			p.pick = max(p.pick-1, 0)
-		case key.Matches(msg, k.Down):
-			p.pick = min(p.pick+1, len(p.target.pods)-1)
-		case key.Matches(msg, k.Choose):
-			if p.pick >= 0 && p.pick < len(p.target.pods) {
-				ch := recorder.Evict{Pods: []string{p.target.pods[p.pick].Key()}}
-				p.screen = ScreenNone
-				return p, p.startRun(p.target, ch, nil, nil)
-			}
-		}
-	case ScreenEditError:
-		switch {
-		case key.Matches(msg, k.Retry):
-			e := p.edit
-			p.screen, p.edit, p.editErr, p.editing = ScreenNone, nil, "", e
-			return p, runEditor(p.edits, e)
-		case key.Matches(msg, k.Cancel):
-			e := p.edit
-			p.screen, p.edit, p.editErr = ScreenNone, nil, ""
-			p.say("edit cancelled")
-			return p, removeFile(e.path)
-		}
-	case ScreenDiff:
-		return p.diffKey(msg)
-	case ScreenYAML:
-		if key.Matches(msg, k.Cancel) {
-			p.screen = ScreenNone
-			break
-		}
-		p.yaml, _ = p.yaml.Update(msg)
-	case ScreenSuggest:
-		switch {
-		case key.Matches(msg, k.Cancel):
-			p.screen = ScreenNone
-		case key.Matches(msg, k.Choose):
-			if s, ok := p.suggest.Selected(); ok {
-				p.screen = ScreenNone
-				return p, p.startRun(p.suggest.Target(), s.Change, nil, nil)
-			}
-		default:
-			p.suggest, _ = p.suggest.Update(msg)
-		}
-	}
-	return p, nil
-}
-
-// menuKey runs the menu's actions.
-func (p Model) menuKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
-	k, t := p.Keys, p.target
-	switch {
-	case key.Matches(msg, k.Cancel), key.Matches(msg, k.Open):
-		p.screen = ScreenNone
-	case key.Matches(msg, k.EditPod):
-		p.screen = ScreenNone
-		var yaml []byte
-		if t.prev != nil {
-			yaml = t.prev.podYAML
-		}
-		return p, p.startEdit(&editSession{target: t}, yaml)
-	case key.Matches(msg, k.EditNode):
-		if t.node == "" {
-			p.say("select a node first: in the filter or score table, or open its detail")
-			return p, nil
-		}
-		p.screen = ScreenNone
-		var yaml []byte
-		if t.prev != nil {
-			yaml = t.prev.nodeYAML[t.node]
-		}
-		return p, p.startEdit(&editSession{node: t.node, target: t}, yaml)
-	case key.Matches(msg, k.Evict):
-		switch {
-		case t.node == "":
-			p.say("select a node first: its pods are the ones to evict")
-		case len(t.pods) == 0:
-			p.say("no pod is recorded on %s as this cycle saw it", t.node)
-		default:
-			p.screen, p.pick = ScreenPickPod, 0
-		}
-	case key.Matches(msg, k.Weight):
-		v := ""
-		if t.point == "score" && t.plugin != "" {
-			v = t.plugin + "="
-		}
-		p.openInput(inputWeight, v)
-		return p, p.input.Focus()
-	case key.Matches(msg, k.Disable):
-		v := ""
-		if t.plugin != "" {
-			v = t.plugin + ":" + t.point
-		}
-		p.openInput(inputDisable, v)
-		return p, p.input.Focus()
-	case key.Matches(msg, k.Suggest):
-		p.screen = ScreenNone
-		return p, p.startSuggest(t)
-	case key.Matches(msg, k.Diff):
-		if t.prev == nil {
-			p.say("cycle %d is not a what-if: nothing to compare it with", t.seq)
-			return p, nil
-		}
-		p.showDiff(t.prev)
-	}
-	return p, nil
-}
-
-func (p *Model) openInput(kind inputKind, value string) {
-	p.screen, p.inputKind, p.inputErr = ScreenInput, kind, ""
-	p.input.Prompt = "weight PLUGIN=N: "
-	p.input.Placeholder = "e.g. NodeResourcesBalancedAllocation=5"
-	if kind == inputDisable {
-		p.input.Prompt = "disable PLUGIN[:POINT]: "
-		p.input.Placeholder = "e.g. NodeResourcesFit:score (no point: everywhere)"
-	}
-	p.input.SetWidth(max(p.w-len(p.input.Prompt)-2, 10))
-	p.input.SetValue(value)
-	p.input.CursorEnd()
-}
-
-// inputKey edits the weight or plugin prompt; enter parses and re-runs.
-func (p Model) inputKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
-	switch msg.String() {
-	case "esc":
-		p.screen = ScreenMenu
-		p.input.Blur()
-		return p, nil
-	case "enter":
-		ch, err := parseInput(p.inputKind, p.input.Value())
-		if err != nil {
-			p.inputErr = err.Error()
-			return p, nil
-		}
-		p.screen = ScreenNone
-		p.input.Blur()
-		return p, p.startRun(p.target, ch, nil, nil)
-	}
-	p.inputErr = ""
-	var cmd tea.Cmd
-	p.input, cmd = p.input.Update(msg)
-	return p, cmd
-}
-
-// parseInput reads "PLUGIN=N" (a weight) or "PLUGIN[:POINT]" (a plugin to
-// disable), as the whatif command's flags do.
-func parseInput(kind inputKind, s string) (recorder.Change, error) {
-	if kind == inputWeight {
-		w, err := recorder.ParseSetWeight(s)
-		if err != nil {
-			return nil, err
-		}
-		return w, nil
-	}
-	d, err := recorder.ParseDisable(s)
-	if err != nil {
-		return nil, err
-	}
-	return d, nil
-}
-
-// diffKey handles the diff view's keys: enter and b open the re-run and
-// the original (the session does: Out.Open); w opens the re-run and the
-// menu on it.
-func (p Model) diffKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
-	k, r := p.Keys, p.diffRun
-	switch {
-	case key.Matches(msg, k.Cancel):
-		p.screen = ScreenNone
-	case key.Matches(msg, k.Choose):
-		p.screen, p.out.Open = ScreenNone, r.cycle
-	case key.Matches(msg, k.Before):
-		p.screen, p.out.Open = ScreenNone, r.orig
-	case key.Matches(msg, k.Open):
-		p.screen, p.out.Open, p.out.ThenMenu = ScreenNone, r.cycle, true
-	default:
-		p.diff, _ = p.diff.Update(msg)
 	}
 	return p, nil
 }
@@ -980,31 +698,6 @@ func (p *Model) add(msg runMsg) *run {
 	return r
 }
 
-// HelpKeys is the key map of the screen that has the keys, nil when none.
-func (p Model) HelpKeys() help.KeyMap {
-	k := p.Keys
-	switch p.screen {
-	case ScreenMenu:
-		return menuKeys{k}
-	case ScreenInput:
-		return inputKeys{k}
-	case ScreenPickPod:
-		return listKeys{k, "evict it"}
-	case ScreenEditError:
-		return errorKeys{k}
-	case ScreenDiff:
-		return diffKeys{k, p.diff.Keys}
-	case ScreenYAML:
-		return yamlKeys{k}
-	case ScreenSuggest:
-		if _, ok := p.suggest.Selected(); !ok {
-			return errorKeys{k}.cancelOnly()
-		}
-		return listKeys{k, "open as what-if"}
-	}
-	return nil
-}
-
 // BarKeys are the keys the key bar offers over cycle c (nil when none is
 // shown): suggest only for a pod that did not fit.
 func (p Model) BarKeys(c *recorder.Cycle) KeyMap {
@@ -1016,109 +709,6 @@ func (p Model) BarKeys(c *recorder.Cycle) KeyMap {
 		k.Suggest.SetEnabled(false)
 	}
 	return k
-}
-
-// View draws a full screen (FullScreen).
-func (p Model) View() string {
-	switch p.screen {
-	case ScreenDiff:
-		return p.diff.View()
-	case ScreenSuggest:
-		return p.suggest.View()
-	case ScreenPickPod:
-		return strings.Join(p.pickLines(), "\n")
-	case ScreenYAML:
-		head := p.st.Title.Render("YAML") + p.st.Dim.Render(" · "+p.yamlTitle+" · what the scheduler reads, read-only")
-		return layout.Fit(head, p.w) + "\n\n" + p.yaml.View()
-	}
-	return ""
-}
-
-func (p Model) pickLines() []string {
-	st, t := p.st, p.target
-	lines := []string{st.Title.Render("evict a pod from "+t.node) + st.Dim.Render(fmt.Sprintf(" · then re-run cycle %d", t.seq)), ""}
-	for i, pod := range t.pods {
-		row := fmt.Sprintf("%s (priority %d)", pod.Key(), pod.Priority)
-		if i == p.pick {
-			lines = append(lines, st.Selected.Render("▸ "+layout.Fit(row, p.w-2)))
-			continue
-		}
-		lines = append(lines, "  "+row)
-	}
-	return lines
-}
-
-// Overlay draws the menu, the prompt or the edit error over the bottom of
-// body, as a completion menu would.
-func (p Model) Overlay(body []string) []string {
-	var panel []string
-	st, t, k := p.st, p.target, p.Keys
-	w := p.w
-	rule := st.Border.Render(strings.Repeat("─", w))
-	switch p.screen {
-	case ScreenMenu:
-		title := fmt.Sprintf("what-if on cycle %d", t.seq)
-		if t.prev != nil {
-			title = fmt.Sprintf("what-if on %s (adds to: %s)", t.prev.label, joinChanges(t.base))
-		}
-		panel = []string{rule, st.Title.Render(layout.Fit(title, w))}
-		item := func(b key.Binding, text string, ok bool) {
-			line := "  " + st.Key.Render(layout.Fit(b.Help().Key, 4)) + " " + text
-			if !ok {
-				line = "  " + st.Dim.Render(layout.Fit(b.Help().Key, 4)+" "+text)
-			}
-			panel = append(panel, layout.Fit(line, w))
-		}
-		node, pick := "node "+t.node, ""
-		if t.node == "" {
-			node, pick = "a node", " (select a node first)"
-		}
-		item(k.EditPod, "edit the pod in $EDITOR, as the scheduler saw it", true)
-		item(k.EditNode, "edit "+node+" in $EDITOR"+pick, t.node != "")
-		pods := "none there"
-		if len(t.pods) > 0 {
-			pods = fmt.Sprintf("%d there", len(t.pods))
-		}
-		evict := fmt.Sprintf("evict a pod of %s (%s)", node, pods)
-		if t.node == "" {
-			evict = "evict a pod of a node" + pick
-		}
-		item(k.Evict, evict, len(t.pods) > 0)
-		wt := "set a score plugin's weight"
-		if t.point == "score" && t.plugin != "" {
-			wt += fmt.Sprintf(" (%s is %d)", t.plugin, t.weight)
-		}
-		item(k.Weight, wt, true)
-		dis := "disable a plugin"
-		switch {
-		case t.plugin != "" && t.disabled(t.plugin, t.point):
-			dis = fmt.Sprintf("enable %s at %s again (%s then %s)", t.plugin, t.point, k.Disable.Help().Key, k.Choose.Help().Key)
-		case t.plugin != "":
-			dis += fmt.Sprintf(" (%s at %s)", t.plugin, t.point)
-		}
-		item(k.Disable, dis, true)
-		item(k.Suggest, "suggest changes that make the pod schedulable", t.original().Outcome.Result != recorder.ResultBound)
-		if t.prev != nil {
-			item(k.Diff, "diff with cycle "+strconv.Itoa(t.seq), true)
-		}
-	case ScreenInput:
-		panel = []string{rule, st.Title.Render(fmt.Sprintf("what-if on cycle %d", t.seq)), p.input.View()}
-		if p.inputErr != "" {
-			panel = append(panel, st.Problem.Render(layout.Fit(p.inputErr, w)))
-		}
-	case ScreenEditError:
-		panel = []string{rule, st.Problem.Render(layout.Fit("the edit could not be applied:", w))}
-		for _, l := range layout.Wrap(p.editErr, w-2, "  ") {
-			panel = append(panel, "  "+l)
-		}
-		panel = append(panel, st.Dim.Render("  "+k.Retry.Help().Key+" edits the file again (your text is kept) · "+k.Cancel.Help().Key+" cancels"))
-	default:
-		return body
-	}
-	if len(panel) >= len(body) {
-		panel = panel[len(panel)-len(body):]
-	}
-	return append(body[:len(body)-len(panel)], panel...)
 }
 
 func joinChanges(cs []recorder.Change) string {

@@ -25,7 +25,7 @@ type Topic struct {
 
 // order is the order `help` lists the topics in: what a newcomer reads
 // first, first.
-var order = []string{"debugger", "commands", "what-if", "live-mode", "fleet", "fixtures", "install", "plugins", "library", "architecture", "performance", "development"}
+var order = []string{"debugger", "commands", "what-if", "live-mode", "fleet", "fixtures", "pod-groups", "install", "plugins", "library", "architecture", "performance", "development"}
 
 // Topics are the reference pages in the order help lists them. A page
 // without its "# " title, or a file not in the order, is an error: the

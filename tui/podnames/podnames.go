@@ -1,4 +1,8 @@
-package cyclelist
+// Package podnames keeps the part of a pod's name that tells it from the
+// other pods shown: replicas share all but a suffix, and a name cut at its
+// end makes them look the same. The cycle list, the Pods view and the
+// cycle's header fit names with it, eliding the middle.
+package podnames
 
 import (
 	"slices"
@@ -10,16 +14,15 @@ import (
 	"github.com/schedscope/schedscope/recorder"
 )
 
-// podNames are the distinct pods listed, so that a row can show the part
-// of its pod's name that tells it apart from the others: replicas share
-// all but a suffix, and a cut suffix makes them look the same.
-type podNames struct {
+// Set is the distinct pods listed, so that a row can show the part of its
+// pod's name that tells it apart from the others.
+type Set struct {
 	keys       []string       // namespace/name, sorted, each once
 	namespaces map[string]int // how many of keys are in each namespace
 }
 
-// add notes pod p.
-func (n *podNames) add(p recorder.PodRef) {
+// Add notes pod p.
+func (n *Set) Add(p recorder.PodRef) {
 	k := p.Key()
 	i, found := slices.BinarySearch(n.keys, k)
 	if found {
@@ -32,9 +35,9 @@ func (n *podNames) add(p recorder.PodRef) {
 	n.namespaces[p.Namespace]++
 }
 
-// oneNamespace is the namespace of every pod listed, or "" when they are
+// OneNamespace is the namespace of every pod listed, or "" when they are
 // in several (or none are listed).
-func (n *podNames) oneNamespace() string {
+func (n *Set) OneNamespace() string {
 	if len(n.namespaces) != 1 {
 		return ""
 	}
@@ -44,10 +47,10 @@ func (n *podNames) oneNamespace() string {
 	return ""
 }
 
-// shared is how many leading bytes of pod p's key it shares with the pod
+// Shared is how many leading bytes of pod p's key it shares with the pod
 // most like it (its neighbours in sorted order): what follows is what
 // tells it apart.
-func (n *podNames) shared(p recorder.PodRef) int {
+func (n *Set) Shared(p recorder.PodRef) int {
 	k := p.Key()
 	i, found := slices.BinarySearch(n.keys, k)
 	if !found {
@@ -73,12 +76,12 @@ func commonPrefix(a, b string) int {
 	return n
 }
 
-// fitDiffering fits s, whose first shared bytes it shares with another
+// Fit fits s, whose first shared bytes it shares with another
 // pod's name, into w cells, keeping what differs: the shared part gives
 // up its middle ("checkout-96…-g6jq8"), never the end. When even the part
 // that differs does not fit, the name keeps its start of that part after
 // an ellipsis; with nothing shared it is cut at its end, as any cell.
-func fitDiffering(s string, shared, w int) string {
+func Fit(s string, shared, w int) string {
 	if w <= 0 || ansi.StringWidth(s) <= w {
 		return s
 	}
@@ -107,4 +110,11 @@ func fitDiffering(s string, shared, w int) string {
 		return "…" + ansi.TruncateLeft(s, ansi.StringWidth(s)-(w-1), "")
 	}
 	return "…" + ansi.Truncate(tail, w-1, "…")
+}
+
+// FitAlone fits pod name s into w cells when no other pod is known to
+// compare it with: its last part after a "-" is taken as what tells it
+// apart (a replica's suffix), and the middle gives way first.
+func FitAlone(s string, w int) string {
+	return Fit(s, max(strings.LastIndex(s, "-"), 0), w)
 }

@@ -1,0 +1,23 @@
+package selectphase
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/schedscope/schedscope/tui/analysis"
+	"github.com/schedscope/schedscope/tui/internal/golden"
+	"github.com/schedscope/schedscope/tui/internal/recordings"
+	"github.com/schedscope/schedscope/tui/theme"
+)
+
+// TestGoldens draws Select host of the default fixture's first cycle.
+func TestGoldens(t *testing.T) {
+	c := recordings.Cycle(t, "default.rec", 0)
+	st := theme.New(true)
+	for _, size := range golden.Sizes {
+		m := New(&st)
+		m.SetCycle(c, analysis.Of(c))
+		m.SetSize(size[0], size[1])
+		golden.Check(t, fmt.Sprintf("select-%dx%d", size[0], size[1]), golden.Screen(m.View(), size[0], size[1]))
+	}
+}
