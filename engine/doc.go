@@ -77,7 +77,9 @@
 //     write and write back, on one scheduler;
 //     whatif_change.go applies the changes a user can make (recorder.Change,
 //     plain data: flags, keys and suggest make them); suggest.go: the search
-//     for the smallest change that places a pod; capacity.go: whole runs
+//     for the smallest change that places a pod; pod_group_suggest.go: the
+//     changes that let a pod group bind, each confirmed by a whole run (the
+//     group's cycle run again); capacity.go: whole runs
 //     with a workload scaled (capacity, whatif --scale).
 //
 // Package engine/scenario is schedscope as a Go library for tests (load a

@@ -148,6 +148,10 @@ type Engine struct {
 	// group is the pod-group cycle running, if any; groupSeq numbers them.
 	group    atomic.Pointer[groupTrace]
 	groupSeq int
+	// groupOpen is set from a recorded pod-group cycle's start until it
+	// has been handed to OnPodGroup: a run has not settled before (a
+	// bound group's members may finish binding first).
+	groupOpen atomic.Bool
 }
 
 // identitySeed draws the names and UIDs of what a run's controllers create

@@ -90,14 +90,27 @@ func (e *Engine) installHooks() error {
 			if podInfo.Pod.Spec.SchedulingGroup != nil {
 				// A pod group that failed is retried on the backoff
 				// timer alone (the queue's AddAttemptedPodGroupIfNeeded),
-				// whatever its members' plugins said: with nothing else
-				// to do the run has settled on it.
-				timeOnly = true
+				// whatever its members' plugins said, and with nothing
+				// else to do the run has settled on it; unless its
+				// PostFilter nominated nodes for it (workload-aware
+				// preemption): once the victims are gone the retry
+				// binds it, as kube-scheduler's does.
+				timeOnly = ni == nil || ni.NominatedNodeName == ""
+			}
+			nominated := ni != nil && ni.Mode() == fwk.ModeOverride && ni.NominatedNodeName != ""
+			// A pod group's preemption runs under the group's UID
+			// (the executor's IsPodGroupRunningPreemption).
+			var group types.UID
+			if nominated {
+				group = e.podGroupUID(podInfo.Pod)
 			}
 			e.mu.Lock()
 			e.timeOnly[podInfo.Pod.UID] = timeOnly
-			if ni != nil && ni.Mode() == fwk.ModeOverride && ni.NominatedNodeName != "" {
+			if nominated {
 				e.nominated[podInfo.Pod.UID] = true
+			}
+			if group != "" {
+				e.nominated[group] = true
 			}
 			e.mu.Unlock()
 		}

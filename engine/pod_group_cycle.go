@@ -8,6 +8,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	schedulingv1beta1 "k8s.io/api/scheduling/v1beta1"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 	schedulingapi "k8s.io/kubernetes/pkg/apis/scheduling"
@@ -83,6 +84,7 @@ func (e *Engine) startGroup(pgi *framework.QueuedPodGroupInfo) {
 		t.member[pi.Pod.Namespace+"/"+pi.Pod.Name] = len(g.Members)
 		g.Members = append(g.Members, recorder.GroupMember{Pod: podRef(pi.Pod)})
 	}
+	e.groupOpen.Store(true)
 	e.group.Store(t)
 }
 
@@ -207,6 +209,10 @@ func (e *Engine) endGroup(pgi *framework.QueuedPodGroupInfo, status *fwk.Status)
 		e.settleMembers(pgi, status, nil)
 		return
 	}
+	defer func() {
+		e.groupOpen.Store(false)
+		e.changes.kick()
+	}()
 	e.group.CompareAndSwap(t, nil)
 	t.mu.Lock()
 	g := t.g
@@ -263,6 +269,23 @@ func (e *Engine) settleMembers(pgi *framework.QueuedPodGroupInfo, status *fwk.St
 			}
 		}
 	}
+}
+
+// podGroupUID is the UID of the PodGroup pod is a member of, as the
+// in-memory API server holds it, or "".
+func (e *Engine) podGroupUID(pod *v1.Pod) types.UID {
+	sg := pod.Spec.SchedulingGroup
+	if sg == nil || sg.PodGroupName == nil {
+		return ""
+	}
+	obj, err := e.store.stored(schedulingv1beta1.SchemeGroupVersion.WithResource("podgroups"), pod.Namespace, *sg.PodGroupName)
+	if err != nil {
+		return ""
+	}
+	if pg, ok := obj.(*schedulingv1beta1.PodGroup); ok {
+		return pg.UID
+	}
+	return ""
 }
 
 // podGroupCondition reads a PodGroup's PodGroupInitiallyScheduled condition

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -301,6 +302,115 @@ func TestPodGroupPreemptionDryRunNotRecorded(t *testing.T) {
 	for _, c := range cycles {
 		if recorder.GroupOf(groups, c.Seq) == nil {
 			t.Errorf("cycle %d of %s (attempt %d) is no group cycle's member: a PostFilter dry run recorded as a cycle", c.Seq, c.Pod.Name, c.Attempt)
+		}
+	}
+}
+
+// TestPodGroupPreemptionBinds: a gang that fits only by preempting is
+// retried once its victims are gone and binds, as kube-scheduler's retry
+// on the backoff timer does (engine/e2e TestPodGroupsMatchRealScheduler,
+// gang-preemption): the run does not end on the group's first failure.
+func TestPodGroupPreemptionBinds(t *testing.T) {
+	featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, features.GenericWorkload, true)
+	data, err := os.ReadFile(filepath.Join("testdata", "gang-preemption.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var groups []*recorder.PodGroupCycle
+	res, _ := runFixture(t, "gang-preemption.yaml", data, Options{OnPodGroup: func(g *recorder.PodGroupCycle) { groups = append(groups, g) }})
+	got := []string{res.Bindings["default/hi-0"], res.Bindings["default/hi-1"]}
+	if got[0] == "" || got[1] == "" || got[0] == got[1] {
+		t.Errorf("hi-0 and hi-1 bound to %q, want each on its own node once low-1 and low-2 are gone", got)
+	}
+	if n := len(groups); n < 2 || groups[0].Outcome.Result != recorder.ResultUnschedulable || !groups[0].Outcome.WaitingOnPreemption || groups[n-1].Outcome.Result != recorder.ResultBound {
+		var seen []string
+		for _, g := range groups {
+			seen = append(seen, g.Outcome.Result+" "+g.Outcome.Message)
+		}
+		t.Errorf("pod-group cycles %q: want the first waiting on its preemption, the last bound", seen)
+	}
+}
+
+// TestPodGroupRetriedAfterStep: a gang that failed is retried on its
+// backoff timer whatever happens; when a step of the timeline adds the node
+// it lacked, the run waits for that retry, which binds the gang.
+func TestPodGroupRetriedAfterStep(t *testing.T) {
+	featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, features.GenericWorkload, true)
+	member := func(name string) string {
+		return "---\napiVersion: v1\nkind: Pod\nmetadata: {name: " + name + "}\nspec:\n  schedulingGroup: {podGroupName: g}\n  containers: [{name: c, image: pause, resources: {requests: {cpu: \"3\"}}}]\n"
+	}
+	data := []byte(podGroupNode + "apiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata: {name: g}\nspec:\n  schedulingPolicy: {gang: {minCount: 2}}\n" +
+		member("m1") + member("m2") +
+		"---\napiVersion: v1\nkind: Node\nmetadata: {name: n2}\nstatus: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"110\"}}\n")
+	var groups []*recorder.PodGroupCycle
+	res, _ := runFixture(t, "step.yaml", data, Options{OnPodGroup: func(g *recorder.PodGroupCycle) { groups = append(groups, g) }})
+	want := map[string]string{"default/m1": "n1", "default/m2": "n2"}
+	if diff := cmp.Diff(want, res.Bindings); diff != "" {
+		t.Errorf("bindings (-want +got):\n%s", diff)
+	}
+	if len(groups) < 2 || groups[0].Outcome.Result != recorder.ResultUnschedulable {
+		t.Errorf("got %d pod-group cycles, want the first unschedulable (one node) and a retry after n2 was added", len(groups))
+	}
+}
+
+// TestSuggestPodGroup: for a gang that fails though two of its members fit
+// (gang.yaml's infer, minCount 3), each suggestion is confirmed by a run
+// in which the group binds: minCount lowered to the two its cycle placed,
+// or a node like s1 added for the third; a group that binds, and one that
+// ran no cycle, get a note and nothing to try.
+func TestSuggestPodGroup(t *testing.T) {
+	featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, features.GenericWorkload, true)
+	data, err := os.ReadFile(filepath.Join("testdata", "gang.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx, err := fixture.Load("gang.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	res, err := SuggestPodGroup(ctx, fx, recorder.PodGroupRef{Namespace: "default", Name: "infer"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type got struct {
+		Kind, Node, LikeNode string
+		MinCount             int32
+		Bound                int
+	}
+	var gots []got
+	for _, s := range res.Suggestions {
+		n := 0
+		for _, node := range s.Bindings {
+			if node != "" {
+				n++
+			}
+		}
+		gots = append(gots, got{s.Kind, s.Node, s.LikeNode, s.MinCount, n})
+		if s.Cycle == nil || s.Cycle.Outcome.Result != recorder.ResultBound {
+			t.Errorf("suggestion %+v: its run's last cycle of infer is %+v, want Bound", s, s.Cycle)
+		}
+	}
+	want := []got{
+		{Kind: GroupChangeMinCount, MinCount: 2, Bound: 2},
+		{Kind: GroupChangeAddNode, Node: "s1-copy", LikeNode: "s1", Bound: 3},
+	}
+	if diff := cmp.Diff(want, gots); diff != "" {
+		t.Errorf("suggestions (-want +got):\n%s", diff)
+	}
+	if res.Tried != 2 || res.Unconfirmed != 0 || res.Baseline == nil || res.Baseline.Outcome.Result != recorder.ResultUnschedulable {
+		t.Errorf("tried %d, unconfirmed %d, baseline %+v: want 2 tried, all confirmed, from infer's failed cycle", res.Tried, res.Unconfirmed, res.Baseline)
+	}
+	for _, tt := range []struct{ group, note string }{
+		{"train", "the group binds as it is"},
+		{"batch", "the group ran no pod-group cycle"},
+	} {
+		res, err := SuggestPodGroup(ctx, fx, recorder.PodGroupRef{Namespace: "default", Name: tt.group}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(res.Note, tt.note) || res.Tried != 0 {
+			t.Errorf("%s: note %q after %d tried, want %q and nothing tried", tt.group, res.Note, res.Tried, tt.note)
 		}
 	}
 }

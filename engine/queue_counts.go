@@ -34,16 +34,36 @@ func (e *Engine) queueCounts() (active, backoff int) {
 // retries those after backoff alone, with the same inputs and the same result,
 // for as long as it runs (a cluster with no nodes, an unreachable extender):
 // their cycle is the answer. A pod an event moved to backoffQ (a preemptor
-// whose victims are gone) is waited for.
-func (e *Engine) retrying() int {
-	n := 0
+// whose victims are gone) is waited for. Members of a pod group are counted
+// apart, in groups: a pod group waits out its backoff in the queue's error
+// backoff queue, which an idle scheduler does not pop early
+// (SchedulerPopFromBackoffQ pops the other), so a run skips the clock to it.
+func (e *Engine) retrying() (pods, groups int) {
 	for _, p := range e.sched.SchedulingQueue.PodsInBackoffQ() {
 		e.mu.Lock()
 		timeOnly := e.timeOnly[p.UID]
 		e.mu.Unlock()
-		if !timeOnly {
-			n++
+		switch {
+		case timeOnly:
+		case p.Spec.SchedulingGroup != nil:
+			groups++
+		default:
+			pods++
 		}
 	}
-	return n
+	return pods, groups
+}
+
+// groupsSeeStep takes back the mark of every member of a failed pod group
+// waiting out its backoff: the group is retried on its timer whatever
+// happens, and after a step of the timeline (a node added, a pod deleted)
+// its retry may end otherwise, so the run waits for it.
+func (e *Engine) groupsSeeStep() {
+	for _, p := range e.sched.SchedulingQueue.PodsInBackoffQ() {
+		if p.Spec.SchedulingGroup != nil {
+			e.mu.Lock()
+			delete(e.timeOnly, p.UID)
+			e.mu.Unlock()
+		}
+	}
 }

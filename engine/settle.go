@@ -480,7 +480,7 @@ func (e *Engine) busy() string {
 // victims in their grace period are named only when nothing else is going on
 // (the run may then skip the clock).
 func (e *Engine) look() string {
-	backoff := e.retrying()
+	backoff, groupBackoff := e.retrying()
 	q := e.sched.SchedulingQueue
 	if n := len(q.PodsInActiveQ()); n > 0 {
 		return fmt.Sprintf("%d pod(s) in activeQ", n)
@@ -509,6 +509,9 @@ func (e *Engine) look() string {
 	if backoff > 0 {
 		return fmt.Sprintf("%d pod(s) in backoffQ to retry", backoff)
 	}
+	if groupBackoff > 0 {
+		return fmt.Sprintf("%d %s", groupBackoff, membersBackingOff)
+	}
 	if n := e.terminating.count(); n > 0 {
 		return fmt.Sprintf("%d %s", n, victimsTerminating)
 	}
@@ -517,6 +520,10 @@ func (e *Engine) look() string {
 
 const preemptingVictims = "evicting preemption victims"
 
+// membersBackingOff ends what busy says while nothing is left but pod
+// groups waiting out their backoff (see retrying).
+const membersBackingOff = "pod group member(s) waiting out their group's backoff"
+
 // inCycles says how many pods are in a scheduling or binding cycle, if any.
 func (e *Engine) inCycles() string {
 	e.mu.Lock()
@@ -524,6 +531,9 @@ func (e *Engine) inCycles() string {
 	e.mu.Unlock()
 	if inFlight+open > 0 {
 		return fmt.Sprintf("%d pod(s) in a cycle or binding", max(inFlight, open))
+	}
+	if e.groupOpen.Load() {
+		return "a pod-group cycle ending"
 	}
 	return ""
 }
@@ -562,7 +572,7 @@ func (e *Engine) waitSettled(ctx context.Context) error {
 			// once, before its backoff ends (SchedulerPopFromBackoffQ, on by
 			// default): wait for that; skipping the clock would race it.
 			poll = time.After(preemptPoll)
-		case (strings.HasSuffix(why, "in backoffQ to retry") || strings.HasSuffix(why, victimsTerminating)) && e.clock != nil:
+		case (strings.HasSuffix(why, "in backoffQ to retry") || strings.HasSuffix(why, victimsTerminating) || strings.HasSuffix(why, membersBackingOff)) && e.clock != nil:
 			// Nothing is left but a pod's backoff or a victim's grace period:
 			// skip the clock to the next timer (the queue's, or a victim's end),
 			// and look again once it had time to run (a flush moves the pod,

@@ -61,5 +61,6 @@ func (e *Engine) apply(s fixture.Step) error {
 			e.admitter.Known(s.Object)
 		}
 	}
+	e.groupsSeeStep()
 	return nil
 }

@@ -96,6 +96,11 @@ func QuietUpstreamLogs() {
 	})
 }
 
+// UpstreamLogger is the logger QuietUpstreamLogs gives klog, for one that
+// took klog's own output back for a while (a test reading kube-scheduler's
+// lines) to give it back.
+func UpstreamLogger() logr.Logger { return logr.New(upstreamSink{}) }
+
 // An UpstreamLogError is an error upstream code logged during a run.
 type UpstreamLogError struct {
 	Msg string

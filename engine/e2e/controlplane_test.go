@@ -54,8 +54,9 @@ type controlPlane struct {
 // controllers this test does not run are off: TaintNodesByCondition would keep
 // new nodes tainted not-ready, and ServiceAccount would reject pods until a
 // default service account exists. Authorization is RBAC, so schedscope runs
-// with exactly the ClusterRole it documents.
-func startControlPlane(t testing.TB) *controlPlane {
+// with exactly the ClusterRole it documents. extra are more kube-apiserver
+// flags (--runtime-config, --feature-gates).
+func startControlPlane(t testing.TB, extra ...string) *controlPlane {
 	t.Helper()
 	dir := t.TempDir()
 	etcdCfg := testserver.NewTestConfig(t)
@@ -77,6 +78,7 @@ func startControlPlane(t testing.TB) *controlPlane {
 		"--audit-log-path=" + auditLog,
 		"--audit-log-mode=blocking",
 	}
+	flags = append(flags, extra...)
 	server, err := kubeapiservertesting.StartTestServer(t, &kubeapiservertesting.TestServerInstanceOptions{DisableInvariantChecks: true}, flags, storage)
 	if err != nil {
 		t.Fatalf("the control plane did not start: %v", err)

@@ -141,12 +141,12 @@ func makePod(p podSpec) *v1.Pod {
 	return pod
 }
 
-// grantReader applies the ClusterRole `kubectl schedscope rbac` prints and binds
-// it to the schedscope user.
-func grantReader(t *testing.T, ctx context.Context, cp *controlPlane) {
+// grantReader applies the ClusterRole `kubectl schedscope rbac` prints (with
+// rbacFlags) and binds it to the schedscope user.
+func grantReader(t *testing.T, ctx context.Context, cp *controlPlane, rbacFlags ...string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	if code := commands.Execute(genericiooptions.IOStreams{Out: &out, ErrOut: &errOut}, []string{"rbac"}); code != 0 {
+	if code := commands.Execute(genericiooptions.IOStreams{Out: &out, ErrOut: &errOut}, append([]string{"rbac"}, rbacFlags...)); code != 0 {
 		t.Fatalf("schedscope rbac: %s", errOut.String())
 	}
 	var role rbacv1.ClusterRole

@@ -122,7 +122,7 @@ func (o *LiveOptions) Run(ctx context.Context, reader *cluster.Reader) error {
 	// Deferred first, so printed last: after the recording and the export
 	// have said how they ended.
 	defer o.summarize(ctx, session)
-	eopts.Diagnostic, eopts.OnCycle, eopts.OnQueue = o.mode, session.cycle, session.queue
+	eopts.Diagnostic, eopts.OnCycle, eopts.OnQueue, eopts.OnPodGroup = o.mode, session.cycle, session.queue, session.podGroup
 	eopts.FeatureGates = featuregates.NonDefault()
 	onConnection := session.connection
 	var health *healthServer

@@ -76,6 +76,10 @@ func (s *liveSource) Run(ctx context.Context, send func(source.Event) bool) erro
 
 func (s *liveSource) queue(ev *recorder.QueueEvent) { s.out.send(source.Event{Queue: ev}) }
 
+// podGroup passes on a pod-group cycle (GenericWorkload on), as a fixture
+// run does.
+func (s *liveSource) podGroup(g *recorder.PodGroupCycle) { s.out.send(source.Event{PodGroup: g}) }
+
 func (s *liveSource) observed(ob *recorder.Observed) {
 	s.bindings.Add(1)
 	s.out.send(source.Event{Observed: ob})

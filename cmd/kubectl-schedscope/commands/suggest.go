@@ -17,18 +17,20 @@ import (
 // SuggestOptions holds the flags of suggest.
 type SuggestOptions struct {
 	simOptions
-	Pod    string
-	Cycle  int
-	Node   string
-	Budget int
-	Output string
+	Pod string
+	// PodGroup asks about a pod group instead of a pod.
+	PodGroup string
+	Cycle    int
+	Node     string
+	Budget   int
+	Output   string
 }
 
 // NewCmdSuggest searches for the smallest changes that make a pod schedulable.
 func NewCmdSuggest(streams genericiooptions.IOStreams) *cobra.Command {
 	o := &SuggestOptions{simOptions: newSimOptions(streams)}
 	cmd := &cobra.Command{
-		Use:   "suggest -f FIXTURE --pod NAME [--node NODE] [--budget N] [-o text|json|yaml]",
+		Use:   "suggest -f FIXTURE (--pod NAME [--node NODE] [--budget N] | --pod-group NAME) [-o text|json|yaml]",
 		Short: "Find single changes that make a pending pod schedulable, each confirmed by a re-run",
 		Long: "suggest takes the pod's cycle, draws single changes from its diagnosis (every filter plugin on\n" +
 			"every node): drop a nodeSelector key or a node affinity expression, tolerate a taint, uncordon a\n" +
@@ -36,15 +38,20 @@ func NewCmdSuggest(streams genericiooptions.IOStreams) *cobra.Command {
 			"pods preemption would evict, add a node like the closest miss. Nodes that fail on the fewest\n" +
 			"plugins are tried first. Each change is re-run with the real scheduler on the state the cycle saw;\n" +
 			"only changes the re-run confirmed are listed, smallest first, with the whatif command to see one.\n" +
-			"With --node, it answers \"why not this node?\": only changes that put the pod there count.",
+			"With --node, it answers \"why not this node?\": only changes that put the pod there count.\n" +
+			"With --pod-group (--feature-gates=GenericWorkload=true), it asks about a pod group that did not bind:\n" +
+			"its gang's minCount lowered to the members its last cycle placed, or a node like one of the\n" +
+			"cluster's added, each confirmed by running the fixture again, the group's cycle binding it.",
 		Example: `  kubectl schedscope suggest -f fixtures/unschedulable.yaml --pod stuck
   kubectl schedscope suggest -f cluster.yaml --pod web --node n3
-  kubectl schedscope suggest -f cluster.yaml --pod web --budget 60 -o json`,
+  kubectl schedscope suggest -f cluster.yaml --pod web --budget 60 -o json
+  kubectl schedscope suggest -f gangs.yaml --pod-group infer --feature-gates=GenericWorkload=true`,
 		Args: cobra.NoArgs,
 		RunE: runE(o),
 	}
 	o.addFlags(cmd.Flags())
 	cmd.Flags().StringVar(&o.Pod, "pod", "", "the pod (name, namespace/name, or a handle: deploy/web for its first replica left pending, deploy/web#3 for its third)")
+	cmd.Flags().StringVar(&o.PodGroup, "pod-group", "", "the pod group (name, namespace/name, or pg/name) to find changes for, instead of a pod")
 	cmd.Flags().IntVar(&o.Cycle, "cycle", 0, "the cycle to start from; default the pod's last")
 	cmd.Flags().StringVar(&o.Node, "node", "", "ask why the pod did not go to this node: only changes that put it there count")
 	cmd.Flags().IntVar(&o.Budget, "budget", engine.DefaultSuggestBudget, "how many re-runs the search may make")
@@ -54,8 +61,13 @@ func NewCmdSuggest(streams genericiooptions.IOStreams) *cobra.Command {
 
 // Validate checks flag values.
 func (o *SuggestOptions) Validate() error {
-	if o.Pod == "" {
-		return errorf("--pod is required: name the pod to find changes for")
+	switch {
+	case o.Pod != "" && o.PodGroup != "":
+		return errorf("--pod and --pod-group ask about different things: give one")
+	case o.PodGroup != "" && (o.Node != "" || o.Cycle != 0):
+		return errorf("--node and --cycle ask about a pod: --pod-group takes neither")
+	case o.Pod == "" && o.PodGroup == "":
+		return errorf("--pod is required: name the pod to find changes for (or --pod-group, a pod group)")
 	}
 	if o.Budget < 2 {
 		return errorf("--budget must be at least 2 (one baseline re-run and one change), not %d", o.Budget)
@@ -76,6 +88,9 @@ type suggestDocument struct {
 
 // Run forks at the pod's cycle and searches.
 func (o *SuggestOptions) Run(ctx context.Context) error {
+	if o.PodGroup != "" {
+		return o.runPodGroup(ctx)
+	}
 	if err := o.checkInputs(); err != nil {
 		return err
 	}

@@ -1,0 +1,108 @@
+package commands
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	schedulingv1beta1 "k8s.io/api/scheduling/v1beta1"
+
+	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/engine/featuregates"
+	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/input"
+	"github.com/schedscope/schedscope/recorder/visible"
+)
+
+// runPodGroup is suggest --pod-group: the changes that let a pod group
+// bind, each confirmed by a run of the fixture in which the group's cycle
+// binds it.
+func (o *SuggestOptions) runPodGroup(ctx context.Context) error {
+	silenceKlog()
+	if err := o.checkInputs(); err != nil {
+		return err
+	}
+	fx, err := o.loadFixture()
+	if err != nil {
+		return err
+	}
+	cfg, err := engine.LoadConfigFile(o.Config)
+	if err != nil {
+		return err
+	}
+	ref := strings.TrimPrefix(strings.TrimPrefix(o.PodGroup, "pg/"), "podgroup/")
+	var group *recorder.PodGroupRef
+	var all []string
+	for _, obj := range fx.Objects {
+		pg, ok := obj.(*schedulingv1beta1.PodGroup)
+		if !ok {
+			continue
+		}
+		g := recorder.PodGroupRef{Namespace: pg.Namespace, Name: pg.Name}
+		if g.Namespace == "" {
+			g.Namespace = "default"
+		}
+		all = append(all, visible.String(g.Key()))
+		if g.Name == ref || g.Key() == ref {
+			group = &g
+		}
+	}
+	if group == nil {
+		if len(all) == 0 {
+			return errorf("no PodGroup %q in %s: it holds none (pod groups need --feature-gates=GenericWorkload=true)", o.PodGroup, fx.Name)
+		}
+		slices.Sort(all)
+		return errorf("no PodGroup %q in %s%s; its pod groups are %s", o.PodGroup, fx.Name, input.DidYouMean(ref, all), listSome(all, 20))
+	}
+	res, err := engine.SuggestPodGroup(ctx, fx, *group, engine.Options{Config: cfg, ConfigPath: o.Config, FeatureGates: featuregates.NonDefault()})
+	if err != nil {
+		return err
+	}
+	switch o.Output {
+	case "json", "yaml":
+		return writeDocument(o.streams.Out, o.Output, res)
+	}
+	t := newTextWriter(o.streams.Out)
+	t.printf("suggest: pod group %s in %s\n", group.Key(), fx.Name)
+	if b := res.Baseline; b != nil {
+		if b.Outcome.Message == "" {
+			t.printf("now: %s\n", b.Outcome.Result)
+		} else {
+			t.printf("now: %s: %s\n", b.Outcome.Result, b.Outcome.Message)
+		}
+	}
+	if res.Note != "" {
+		t.printf("%s\n", res.Note)
+		return t.err
+	}
+	t.printf("ran the fixture again %d times, one per candidate change drawn from the group's last cycle\n", res.Tried)
+	if len(res.Suggestions) == 0 {
+		t.printf("no single change the search tried lets the group bind\n")
+	} else {
+		t.printf("%d change(s) let it bind, smallest first:\n", len(res.Suggestions))
+		for i, s := range res.Suggestions {
+			var what string
+			switch s.Kind {
+			case engine.GroupChangeMinCount:
+				what = "lower the gang's minCount to " + strconv.Itoa(int(s.MinCount))
+			case engine.GroupChangeAddNode:
+				what = "add a node like " + s.LikeNode + " (" + s.Node + ")"
+			}
+			var placed []string
+			for _, k := range slices.Sorted(maps.Keys(s.Bindings)) {
+				node := s.Bindings[k]
+				if node == "" {
+					node = "unbound"
+				}
+				placed = append(placed, strings.TrimPrefix(k, group.Namespace+"/")+" → "+node)
+			}
+			t.printf("  %d. %s: %s\n", i+1, what, strings.Join(placed, ", "))
+		}
+	}
+	if res.Unconfirmed > 0 {
+		t.printf("%d other change(s) were run and did not let it bind\n", res.Unconfirmed)
+	}
+	return t.err
+}
