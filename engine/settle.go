@@ -23,6 +23,7 @@ import (
 	"k8s.io/client-go/informers/internalinterfaces"
 	policyinformers "k8s.io/client-go/informers/policy"
 	resourceinformers "k8s.io/client-go/informers/resource"
+	schedulinginformers "k8s.io/client-go/informers/scheduling"
 	storageinformers "k8s.io/client-go/informers/storage"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	clienttesting "k8s.io/client-go/testing"
@@ -286,6 +287,13 @@ func (f countingFactory) Storage() storageinformers.Interface {
 
 func (f countingFactory) Resource() resourceinformers.Interface {
 	return resourceinformers.New(f, metav1.NamespaceAll, nil)
+}
+
+// Scheduling holds PodGroups and Workloads: the scheduler reads a group's
+// status (its PodGroupInitiallyScheduled condition) from its informer, and
+// patches the condition from it, so a run waits for that informer too.
+func (f countingFactory) Scheduling() schedulinginformers.Interface {
+	return schedulinginformers.New(f, metav1.NamespaceAll, nil)
 }
 
 // The groups only the controllers beside the scheduler read.
