@@ -205,6 +205,12 @@ func rebuild(fx *fixture.Fixture, edit func(runtime.Object) runtime.Object, extr
 // back to False): a member arriving after it is tried in a cycle of its
 // own, which may fail.
 func runForGroup(ctx context.Context, fx *fixture.Fixture, group recorder.PodGroupRef, opts Options) (*recorder.PodGroupCycle, map[string]string, error) {
+	g, bindings, _, err := runForGroupHeader(ctx, fx, group, opts)
+	return g, bindings, err
+}
+
+// runForGroupHeader is runForGroup that also returns the run's header.
+func runForGroupHeader(ctx context.Context, fx *fixture.Fixture, group recorder.PodGroupRef, opts Options) (*recorder.PodGroupCycle, map[string]string, recorder.Header, error) {
 	var last *recorder.PodGroupCycle
 	opts.OnCycle, opts.OnQueue, opts.OnDecided, opts.Gate = nil, nil, nil, nil
 	opts.OnPodGroup = func(g *recorder.PodGroupCycle) {
@@ -214,11 +220,11 @@ func runForGroup(ctx context.Context, fx *fixture.Fixture, group recorder.PodGro
 	}
 	e, err := New(ctx, fx, opts)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, recorder.Header{}, err
 	}
 	res, err := e.Run(ctx)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, recorder.Header{}, err
 	}
 	bindings := map[string]string{}
 	for _, p := range fx.Pending {
@@ -227,7 +233,7 @@ func runForGroup(ctx context.Context, fx *fixture.Fixture, group recorder.PodGro
 			bindings[key] = res.Bindings[key]
 		}
 	}
-	return last, bindings, nil
+	return last, bindings, e.Header(), nil
 }
 
 // namespaceOf is ns, or default when it is empty (as a fixture's objects

@@ -11,6 +11,7 @@ import (
 
 	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/engine/featuregates"
+	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/input"
 	"github.com/schedscope/schedscope/recorder/visible"
@@ -32,31 +33,11 @@ func (o *SuggestOptions) runPodGroup(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	ref := strings.TrimPrefix(strings.TrimPrefix(o.PodGroup, "pg/"), "podgroup/")
-	var group *recorder.PodGroupRef
-	var all []string
-	for _, obj := range fx.Objects {
-		pg, ok := obj.(*schedulingv1beta1.PodGroup)
-		if !ok {
-			continue
-		}
-		g := recorder.PodGroupRef{Namespace: pg.Namespace, Name: pg.Name}
-		if g.Namespace == "" {
-			g.Namespace = "default"
-		}
-		all = append(all, visible.String(g.Key()))
-		if g.Name == ref || g.Key() == ref {
-			group = &g
-		}
+	group, err := findPodGroup(fx, o.PodGroup)
+	if err != nil {
+		return err
 	}
-	if group == nil {
-		if len(all) == 0 {
-			return errorf("no PodGroup %q in %s: it holds none (pod groups need --feature-gates=GenericWorkload=true)", o.PodGroup, fx.Name)
-		}
-		slices.Sort(all)
-		return errorf("no PodGroup %q in %s%s; its pod groups are %s", o.PodGroup, fx.Name, input.DidYouMean(ref, all), listSome(all, 20))
-	}
-	res, err := engine.SuggestPodGroup(ctx, fx, *group, engine.Options{Config: cfg, ConfigPath: o.Config, FeatureGates: featuregates.NonDefault()})
+	res, err := engine.SuggestPodGroup(ctx, fx, group, engine.Options{Config: cfg, ConfigPath: o.Config, FeatureGates: featuregates.NonDefault()})
 	if err != nil {
 		return err
 	}
@@ -105,4 +86,35 @@ func (o *SuggestOptions) runPodGroup(ctx context.Context) error {
 		t.printf("%d other change(s) were run and did not let it bind\n", res.Unconfirmed)
 	}
 	return t.err
+}
+
+// findPodGroup finds the PodGroup name (name, namespace/name, pg/name or
+// podgroup/name) among fx's objects; not found, it fails in one line
+// naming the fixture's pod groups.
+func findPodGroup(fx *fixture.Fixture, name string) (recorder.PodGroupRef, error) {
+	ref := strings.TrimPrefix(strings.TrimPrefix(name, "pg/"), "podgroup/")
+	var group *recorder.PodGroupRef
+	var all []string
+	for _, obj := range fx.Objects {
+		pg, ok := obj.(*schedulingv1beta1.PodGroup)
+		if !ok {
+			continue
+		}
+		g := recorder.PodGroupRef{Namespace: pg.Namespace, Name: pg.Name}
+		if g.Namespace == "" {
+			g.Namespace = "default"
+		}
+		all = append(all, visible.String(g.Key()))
+		if g.Name == ref || g.Key() == ref {
+			group = &g
+		}
+	}
+	if group == nil {
+		if len(all) == 0 {
+			return recorder.PodGroupRef{}, errorf("no PodGroup %q in %s: it holds none (pod groups need --feature-gates=GenericWorkload=true)", name, fx.Name)
+		}
+		slices.Sort(all)
+		return recorder.PodGroupRef{}, errorf("no PodGroup %q in %s%s; its pod groups are %s", name, fx.Name, input.DidYouMean(ref, all), listSome(all, 20))
+	}
+	return *group, nil
 }
