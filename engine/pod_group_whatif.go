@@ -46,7 +46,7 @@ func WhatIfPodGroup(ctx context.Context, fx *fixture.Fixture, group recorder.Pod
 	w := &GroupWhatIf{Group: group}
 	var header recorder.Header
 	var err error
-	if w.Before, w.BindingsBefore, header, err = runForGroupHeader(ctx, fx, group, opts); err != nil {
+	if w.Before, w.BindingsBefore, header, err = runForGroupHeader(ctx, fx, group, opts, nil); err != nil {
 		return nil, err
 	}
 	changed, changedOpts, err := withGroupChanges(fx, group, header, opts, changes)

@@ -70,6 +70,12 @@ func (o *SuggestOptions) runPodGroup(ctx context.Context) error {
 				what = "lower the gang's minCount to " + strconv.Itoa(int(s.MinCount))
 			case engine.GroupChangeAddNode:
 				what = "add a node like " + s.LikeNode + " (" + s.Node + ")"
+			case engine.GroupChangeMemberRequest:
+				var asks []string
+				for _, r := range slices.Sorted(maps.Keys(s.Requests)) {
+					asks = append(asks, r+" "+s.Requests[r])
+				}
+				what = "lower " + strings.TrimPrefix(s.Pod, group.Namespace+"/") + "'s request to " + strings.Join(asks, ", ") + " (what " + s.Node + " had free)"
 			}
 			var placed []string
 			for _, k := range slices.Sorted(maps.Keys(s.Bindings)) {
