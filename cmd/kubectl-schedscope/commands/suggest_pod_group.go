@@ -86,6 +86,9 @@ func (o *SuggestOptions) runPodGroup(ctx context.Context) error {
 				placed = append(placed, strings.TrimPrefix(k, group.Namespace+"/")+" → "+node)
 			}
 			t.printf("  %d. %s: %s\n", i+1, what, strings.Join(placed, ", "))
+			if c := groupSuggestionChange(s); c != nil {
+				t.printf("     try: %s\n", o.groupWhatIfCommand(group, c))
+			}
 		}
 	}
 	if res.Unconfirmed > 0 {
@@ -123,4 +126,28 @@ func findPodGroup(fx *fixture.Fixture, name string) (recorder.PodGroupRef, error
 		return recorder.PodGroupRef{}, errorf("no PodGroup %q in %s%s; its pod groups are %s", name, fx.Name, input.DidYouMean(ref, all), listSome(all, 20))
 	}
 	return *group, nil
+}
+
+// groupSuggestionChange is the whatif change that makes s.
+func groupSuggestionChange(s engine.GroupSuggestion) recorder.Change {
+	switch s.Kind {
+	case engine.GroupChangeMinCount:
+		return recorder.SetMinCount{MinCount: s.MinCount}
+	case engine.GroupChangeAddNode:
+		return recorder.CopyNode{From: s.LikeNode, Node: s.Node}
+	case engine.GroupChangeMemberRequest:
+		return recorder.PatchPod{Pod: s.Pod, Patch: s.Patch}
+	}
+	return nil
+}
+
+// groupWhatIfCommand is the command line that shows a group suggestion as
+// whatif --pod-group.
+func (o *SuggestOptions) groupWhatIfCommand(group recorder.PodGroupRef, c recorder.Change) string {
+	args := append(o.commandArgs("whatif"), "--pod-group", shellQuote(group.Key()))
+	ca := changeArgs(c)
+	for i := 0; i+1 < len(ca); i += 2 {
+		args = append(args, ca[i], shellQuote(ca[i+1]))
+	}
+	return strings.Join(args, " ")
 }

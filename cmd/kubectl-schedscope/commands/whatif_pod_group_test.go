@@ -3,6 +3,7 @@ package commands
 import (
 	"encoding/json"
 	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -138,6 +139,43 @@ func TestWhatIfPodGroupText(t *testing.T) {
 		_, errOut, code := run(t, append([]string{"whatif", "-f", gangFixture, gangGates}, tt.args...)...)
 		if code == 0 || !strings.Contains(errOut, tt.wantErr) || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
 			t.Errorf("%v: exit %d, stderr %q: want one line with %q", tt.args, code, errOut, tt.wantErr)
+		}
+	}
+}
+
+// TestSuggestPodGroupTryLinesBind: each `try:` line suggest --pod-group
+// prints is a whatif --pod-group command that runs, and in it the group
+// binds.
+func TestSuggestPodGroupTryLinesBind(t *testing.T) {
+	t.Cleanup(func() { _ = featuregates.Reset() })
+	out, errOut, code := run(t, "suggest", "-f", gangFixture, gangGates, "--pod-group", "infer")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var tries []string
+	for _, line := range strings.Split(out, "\n") {
+		if cmd, ok := strings.CutPrefix(strings.TrimSpace(line), "try: kubectl schedscope "); ok {
+			tries = append(tries, cmd)
+		}
+	}
+	if len(tries) != 3 {
+		t.Fatalf("%d try lines, want one for each of the 3 suggestions:\n%s", len(tries), out)
+	}
+	for _, line := range tries {
+		args := shellSplit(t, line)
+		if args[0] != "whatif" || !slices.Contains(args, "--pod-group") {
+			t.Fatalf("try line %q is not whatif --pod-group", line)
+		}
+		out, errOut, code := run(t, append(args, "-o", "json")...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", line, code, errOut)
+		}
+		var doc groupWhatIfDocument
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatal(err)
+		}
+		if doc.After == nil || doc.After.Outcome.Result != recorder.ResultBound {
+			t.Errorf("%s: the group's cycle after is %+v, want Bound", line, doc.After)
 		}
 	}
 }
