@@ -134,6 +134,7 @@ func TestWhatIfPodGroupText(t *testing.T) {
 		{[]string{"--pod-group", "infer", "--evict", "infer-0"}, `--evict infer-0: pod "infer-0" is pending, not placed`},
 		{[]string{"--pod-group", "infer", "--pod", "infer-0"}, "--pod and --cycle name a pod's cycle: --pod-group re-runs the whole fixture"},
 		{[]string{"--pod", "infer-0", "--min-count", "2"}, "--min-count changes a pod group: give --pod-group"},
+		{[]string{"--pod", "infer-0", "--patch-pod", `infer-1={"spec":{}}`}, `names pod "infer-1": a cycle's re-run patches its own pod`},
 		{[]string{"--pod-group", "nope"}, `no PodGroup "nope" in `},
 	} {
 		_, errOut, code := run(t, append([]string{"whatif", "-f", gangFixture, gangGates}, tt.args...)...)
