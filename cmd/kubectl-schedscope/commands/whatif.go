@@ -472,7 +472,7 @@ func (o *WhatIfOptions) Run(ctx context.Context) error {
 	}
 	w, err := f.WhatIf(ctx, changes...)
 	if err != nil {
-		return err
+		return o.memberHint(f.Cycle().Pod, err)
 	}
 	pod := f.Cycle().Pod
 	doc := whatIfDocument{Pod: pod.Namespace + "/" + pod.Name, Changes: changeDocs(changes), Sampled: w.Sampled,

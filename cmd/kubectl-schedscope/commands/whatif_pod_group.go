@@ -62,3 +62,23 @@ func (o *WhatIfOptions) runPodGroup(ctx context.Context) error {
 	t.groupWhatIf(fx.Name, doc)
 	return t.err
 }
+
+// memberHint adds to a what-if's error on a pod group's member that its
+// group is re-run with --pod-group: a fork holds the member alone, which
+// the group's PreEnqueue holds or its pod-group cycle schedules otherwise.
+func (o *WhatIfOptions) memberHint(pod recorder.PodRef, err error) error {
+	fx, ferr := o.loadFixture()
+	if ferr != nil {
+		return err
+	}
+	for _, p := range fx.Pending {
+		ns := p.Namespace
+		if ns == "" {
+			ns = "default"
+		}
+		if sg := p.Spec.SchedulingGroup; sg != nil && sg.PodGroupName != nil && p.Name == pod.Name && ns == pod.Namespace {
+			return errorf("%v: %s is a member of pod group %s, scheduled in the group's pod-group cycle, which a re-run of one cycle does not make; whatif --pod-group %s re-runs the whole fixture", err, p.Name, *sg.PodGroupName, *sg.PodGroupName)
+		}
+	}
+	return err
+}

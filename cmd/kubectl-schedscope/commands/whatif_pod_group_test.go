@@ -136,6 +136,7 @@ func TestWhatIfPodGroupText(t *testing.T) {
 		{[]string{"--pod", "infer-0", "--min-count", "2"}, "--min-count changes a pod group: give --pod-group"},
 		{[]string{"--pod", "infer-0", "--patch-pod", `infer-1={"spec":{}}`}, `names pod "infer-1": a cycle's re-run patches its own pod`},
 		{[]string{"--pod-group", "nope"}, `no PodGroup "nope" in `},
+		{[]string{"--pod", "infer-0", "--copy-node", "s1"}, "infer-0 is a member of pod group infer, scheduled in the group's pod-group cycle, which a re-run of one cycle does not make; whatif --pod-group infer re-runs the whole fixture"},
 	} {
 		_, errOut, code := run(t, append([]string{"whatif", "-f", gangFixture, gangGates}, tt.args...)...)
 		if code == 0 || !strings.Contains(errOut, tt.wantErr) || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
