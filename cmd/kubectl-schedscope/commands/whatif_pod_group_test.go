@@ -80,8 +80,9 @@ func TestWhatIfPodGroupBinds(t *testing.T) {
 }
 
 // TestWhatIfPodGroupUnchanged: with no change, the fixture rebuilt and run
-// again gives the group's cycle as recorded: same outcome and message,
-// same members on the same nodes, the same placements reverted.
+// again gives the group's cycle as the unchanged run and as explain's
+// recording have it: same outcome and message, same members on the same
+// nodes, the same placements reverted.
 func TestWhatIfPodGroupUnchanged(t *testing.T) {
 	t.Cleanup(func() { _ = featuregates.Reset() })
 	doc := runGroupWhatIf(t, "--pod-group", "infer")
@@ -97,6 +98,26 @@ func TestWhatIfPodGroupUnchanged(t *testing.T) {
 	}
 	if !strings.Contains(a.Outcome.Message, "minCount (3) cannot be satisfied: 2 scheduled") {
 		t.Errorf("outcome message %q: want the scheduler's minCount message", a.Outcome.Message)
+	}
+	// The same as the recording explain makes of the fixture.
+	out, errOut, code := run(t, "explain", "-f", gangFixture, gangGates, "-o", "json")
+	if code != 0 {
+		t.Fatalf("explain: exit %d: %s", code, errOut)
+	}
+	var rec struct {
+		PodGroups []*recorder.PodGroupCycle `json:"podGroups"`
+	}
+	if err := json.Unmarshal([]byte(out), &rec); err != nil {
+		t.Fatal(err)
+	}
+	var recorded *recorder.PodGroupCycle
+	for _, g := range rec.PodGroups {
+		if g.Group.Name == "infer" {
+			recorded = g
+		}
+	}
+	if recorded == nil || recorded.Outcome != a.Outcome || !maps.Equal(memberNodes(recorded), memberNodes(a)) {
+		t.Errorf("explain recorded infer's cycle as %+v, whatif's unchanged run %+v", recorded, a)
 	}
 }
 
