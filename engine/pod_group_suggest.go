@@ -26,6 +26,9 @@ const (
 	GroupChangeMinCount = "minCount"
 	// GroupChangeAddNode adds Node, a copy of LikeNode without its pods.
 	GroupChangeAddNode = "addNode"
+	// GroupChangeMemberRequest lowers member Pod's requests to Requests,
+	// what Node had free in the group's cycle (pod_group_suggest_request.go).
+	GroupChangeMemberRequest = "memberRequest"
 )
 
 // GroupSuggestion is one change a re-run confirmed lets the pod group bind.
@@ -34,6 +37,12 @@ type GroupSuggestion struct {
 	MinCount int32  `json:"minCount,omitempty"`
 	Node     string `json:"node,omitempty"`
 	LikeNode string `json:"likeNode,omitempty"`
+	// Pod, Requests and Patch are a member's requests lowered: the member
+	// (namespace/name), its new requests by resource, and the
+	// strategic-merge patch that makes them (whatif --patch-pod POD=PATCH).
+	Pod      string            `json:"pod,omitempty"`
+	Requests map[string]string `json:"requests,omitempty"`
+	Patch    string            `json:"patch,omitempty"`
 	// Cost orders suggestions: changing the group costs 1, the cluster 2.
 	Cost int `json:"cost"`
 	// Bindings are where the confirming run bound the group's members
@@ -70,7 +79,8 @@ func SuggestPodGroup(ctx context.Context, fx *fixture.Fixture, group recorder.Po
 		return nil, fmt.Errorf("%s: a timeline: suggestions for a pod group are drawn from a fixture without steps", fx.Name)
 	}
 	res := &GroupSuggestResult{Group: group}
-	base, _, err := runForGroup(ctx, fx, group, opts)
+	var cycles []*recorder.Cycle
+	base, _, _, err := runForGroupHeader(ctx, fx, group, opts, func(c *recorder.Cycle) { cycles = append(cycles, c) })
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +93,7 @@ func SuggestPodGroup(ctx context.Context, fx *fixture.Fixture, group recorder.Po
 		res.Note = "the group binds as it is"
 		return res, nil
 	}
-	for _, c := range groupCandidates(fx, base) {
+	for _, c := range append(groupCandidates(fx, base), memberRequestCandidates(fx, base, cycles)...) {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
@@ -205,8 +215,15 @@ func rebuild(fx *fixture.Fixture, edit func(runtime.Object) runtime.Object, extr
 // back to False): a member arriving after it is tried in a cycle of its
 // own, which may fail.
 func runForGroup(ctx context.Context, fx *fixture.Fixture, group recorder.PodGroupRef, opts Options) (*recorder.PodGroupCycle, map[string]string, error) {
+	g, bindings, _, err := runForGroupHeader(ctx, fx, group, opts, nil)
+	return g, bindings, err
+}
+
+// runForGroupHeader is runForGroup that also returns the run's header;
+// onCycle, when set, hears each pod cycle of the run.
+func runForGroupHeader(ctx context.Context, fx *fixture.Fixture, group recorder.PodGroupRef, opts Options, onCycle func(*recorder.Cycle)) (*recorder.PodGroupCycle, map[string]string, recorder.Header, error) {
 	var last *recorder.PodGroupCycle
-	opts.OnCycle, opts.OnQueue, opts.OnDecided, opts.Gate = nil, nil, nil, nil
+	opts.OnCycle, opts.OnQueue, opts.OnDecided, opts.Gate = onCycle, nil, nil, nil
 	opts.OnPodGroup = func(g *recorder.PodGroupCycle) {
 		if g.Group == group && (last == nil || last.Outcome.Result != recorder.ResultBound) {
 			last = g
@@ -214,11 +231,11 @@ func runForGroup(ctx context.Context, fx *fixture.Fixture, group recorder.PodGro
 	}
 	e, err := New(ctx, fx, opts)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, recorder.Header{}, err
 	}
 	res, err := e.Run(ctx)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, recorder.Header{}, err
 	}
 	bindings := map[string]string{}
 	for _, p := range fx.Pending {
@@ -227,7 +244,7 @@ func runForGroup(ctx context.Context, fx *fixture.Fixture, group recorder.PodGro
 			bindings[key] = res.Bindings[key]
 		}
 	}
-	return last, bindings, nil
+	return last, bindings, e.Header(), nil
 }
 
 // namespaceOf is ns, or default when it is empty (as a fixture's objects

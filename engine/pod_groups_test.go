@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -356,7 +357,8 @@ func TestPodGroupRetriedAfterStep(t *testing.T) {
 // TestSuggestPodGroup: for a gang that fails though two of its members fit
 // (gang.yaml's infer, minCount 3), each suggestion is confirmed by a run
 // in which the group binds: minCount lowered to the two its cycle placed,
-// or a node like s1 added for the third; a group that binds, and one that
+// the third's cpu request lowered to the 300m s1 had free with infer-0
+// assumed there, or a node like s1 added for the third; a group that binds, and one that
 // ran no cycle, get a note and nothing to try.
 func TestSuggestPodGroup(t *testing.T) {
 	featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, features.GenericWorkload, true)
@@ -376,6 +378,7 @@ func TestSuggestPodGroup(t *testing.T) {
 	type got struct {
 		Kind, Node, LikeNode string
 		MinCount             int32
+		Pod, Requests        string
 		Bound                int
 	}
 	var gots []got
@@ -386,20 +389,25 @@ func TestSuggestPodGroup(t *testing.T) {
 				n++
 			}
 		}
-		gots = append(gots, got{s.Kind, s.Node, s.LikeNode, s.MinCount, n})
+		requests := ""
+		if s.Requests != nil {
+			requests = fmt.Sprint(s.Requests)
+		}
+		gots = append(gots, got{s.Kind, s.Node, s.LikeNode, s.MinCount, s.Pod, requests, n})
 		if s.Cycle == nil || s.Cycle.Outcome.Result != recorder.ResultBound {
 			t.Errorf("suggestion %+v: its run's last cycle of infer is %+v, want Bound", s, s.Cycle)
 		}
 	}
 	want := []got{
 		{Kind: GroupChangeMinCount, MinCount: 2, Bound: 2},
+		{Kind: GroupChangeMemberRequest, Node: "s1", Pod: "default/infer-2", Requests: "map[cpu:300m]", Bound: 3},
 		{Kind: GroupChangeAddNode, Node: "s1-copy", LikeNode: "s1", Bound: 3},
 	}
 	if diff := cmp.Diff(want, gots); diff != "" {
 		t.Errorf("suggestions (-want +got):\n%s", diff)
 	}
-	if res.Tried != 2 || res.Unconfirmed != 0 || res.Baseline == nil || res.Baseline.Outcome.Result != recorder.ResultUnschedulable {
-		t.Errorf("tried %d, unconfirmed %d, baseline %+v: want 2 tried, all confirmed, from infer's failed cycle", res.Tried, res.Unconfirmed, res.Baseline)
+	if res.Tried != 3 || res.Unconfirmed != 0 || res.Baseline == nil || res.Baseline.Outcome.Result != recorder.ResultUnschedulable {
+		t.Errorf("tried %d, unconfirmed %d, baseline %+v: want 3 tried, all confirmed, from infer's failed cycle", res.Tried, res.Unconfirmed, res.Baseline)
 	}
 	for _, tt := range []struct{ group, note string }{
 		{"train", "the group binds as it is"},

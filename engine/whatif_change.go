@@ -48,6 +48,9 @@ func (f *Fork) With(changes ...recorder.Change) (*Fork, error) {
 func (f *Fork) apply(c recorder.Change) error {
 	switch c := c.(type) {
 	case recorder.PatchPod:
+		if c.Pod != "" && !matchesPod(f.Pod, c.Pod) {
+			return fmt.Errorf("names pod %q: a cycle's re-run patches its own pod (a pod group's member is patched with --pod-group)", input.Quote(c.Pod))
+		}
 		return f.patchPod([]byte(c.Patch))
 	case recorder.ReplacePod:
 		return f.replacePod(c.Manifest, c.Source)
@@ -83,6 +86,8 @@ func (f *Fork) apply(c recorder.Change) error {
 		return f.enable(c.Plugin, c.Point)
 	case recorder.SetPercentage:
 		return f.setPercentage(c.Percent)
+	case recorder.SetMinCount:
+		return fmt.Errorf("a pod group's minCount is changed in a re-run of the whole fixture (--pod-group), not of one cycle")
 	case nil:
 		return fmt.Errorf("no change given")
 	}

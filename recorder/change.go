@@ -20,8 +20,11 @@ type Change interface {
 
 // PatchPod changes the pod with a strategic-merge patch (JSON or YAML, as
 // kubectl patch takes it). Why, when set, says in words what the patch does
-// (suggest makes patches in code).
+// (suggest makes patches in code). Pod names the pod to patch (namespace/name,
+// or a name) when the change is to a whole run, as a pod group's member;
+// empty, it is the pod of the cycle re-run.
 type PatchPod struct {
+	Pod   string `json:"pod,omitempty"`
 	Patch string `json:"patch"`
 	Why   string `json:"why,omitempty"`
 }
@@ -137,6 +140,12 @@ type SetPercentage struct {
 	Percent int32 `json:"percent"`
 }
 
+// SetMinCount sets the gang's minCount of the pod group whose run is
+// re-run (whatif --pod-group).
+type SetMinCount struct {
+	MinCount int32 `json:"minCount"`
+}
+
 func (PatchPod) Kind() string      { return "patch-pod" }
 func (ReplacePod) Kind() string    { return "replace-pod" }
 func (EditPod) Kind() string       { return "edit-pod" }
@@ -151,13 +160,18 @@ func (SetWeight) Kind() string     { return "set-weight" }
 func (Disable) Kind() string       { return "disable" }
 func (Enable) Kind() string        { return "enable" }
 func (SetPercentage) Kind() string { return "percentage-of-nodes-to-score" }
+func (SetMinCount) Kind() string   { return "min-count" }
 
 // PodOnly reports whether changes touch the pod alone (a fork they make
 // holds the same cluster).
 func PodOnly(changes []Change) bool {
 	for _, c := range changes {
 		switch c.(type) {
-		case PatchPod, ReplacePod, EditPod:
+		case PatchPod:
+			if c.(PatchPod).Pod != "" {
+				return false
+			}
+		case ReplacePod, EditPod:
 		default:
 			return false
 		}

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -21,6 +22,7 @@ import (
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/strategicpatch"
 	"k8s.io/apimachinery/pkg/util/wait"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	featuregatetesting "k8s.io/component-base/featuregate/testing"
@@ -417,6 +419,24 @@ func TestPodGroupSuggestionsConfirmedByRealScheduler(t *testing.T) {
 						added.Name = s.Node
 						objs = append([]runtime.Object{added}, objs...)
 						break
+					}
+				}
+			case engine.GroupChangeMemberRequest:
+				for i, o := range objs {
+					if p, ok := o.(*v1.Pod); ok && "default/"+p.Name == s.Pod {
+						orig, err := json.Marshal(p)
+						if err != nil {
+							t.Fatal(err)
+						}
+						merged, err := strategicpatch.StrategicMergePatch(orig, []byte(s.Patch), &v1.Pod{})
+						if err != nil {
+							t.Fatal(err)
+						}
+						var q v1.Pod
+						if err := json.Unmarshal(merged, &q); err != nil {
+							t.Fatal(err)
+						}
+						objs[i] = &q
 					}
 				}
 			default:

@@ -23,6 +23,9 @@ func Change(c recorder.Change) string {
 		if c.Why != "" {
 			return c.Why
 		}
+		if c.Pod != "" {
+			return "patch pod " + input.Quote(c.Pod) + " with " + input.Quote(c.Patch)
+		}
 		return "patch the pod with " + input.Quote(c.Patch)
 	case recorder.ReplacePod:
 		return "replace the pod with " + input.Quote(c.Source)
@@ -69,6 +72,8 @@ func Change(c recorder.Change) string {
 		return "enable " + input.Quote(c.Plugin) + " at " + input.Quote(c.Point)
 	case recorder.SetPercentage:
 		return fmt.Sprintf("set percentageOfNodesToScore to %d", c.Percent)
+	case recorder.SetMinCount:
+		return fmt.Sprintf("set the gang's minCount to %d", c.MinCount)
 	case nil:
 		return "no change"
 	}

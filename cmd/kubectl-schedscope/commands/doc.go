@@ -13,8 +13,9 @@
 // the cluster's names, engine/anonymize), verify.go,
 // rbac.go, feature_gates.go (--feature-gates, set in the process by the
 // root before any command runs), version.go (firstrun.go remembers the TUI's first-run hint),
-// and the what-if commands whatif.go, suggest.go (suggest_pod_group.go:
-// suggest --pod-group) and
+// and the what-if commands whatif.go (whatif_pod_group.go: whatif
+// --pod-group, printed by whatif_pod_group_text.go), suggest.go
+// (suggest_pod_group.go: suggest --pod-group) and
 // diff.go (worded in whatif_text.go; whatif_tui.go serves the TUI's what-if
 // mode; whatif_scale.go is whatif --scale), and capacity.go. The last two run
 // the fixture whole, again and again (simulate.go: wholeRuns). Every fixture

@@ -11,6 +11,7 @@ import (
 
 	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/engine/featuregates"
+	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/input"
 	"github.com/schedscope/schedscope/recorder/visible"
@@ -32,31 +33,11 @@ func (o *SuggestOptions) runPodGroup(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	ref := strings.TrimPrefix(strings.TrimPrefix(o.PodGroup, "pg/"), "podgroup/")
-	var group *recorder.PodGroupRef
-	var all []string
-	for _, obj := range fx.Objects {
-		pg, ok := obj.(*schedulingv1beta1.PodGroup)
-		if !ok {
-			continue
-		}
-		g := recorder.PodGroupRef{Namespace: pg.Namespace, Name: pg.Name}
-		if g.Namespace == "" {
-			g.Namespace = "default"
-		}
-		all = append(all, visible.String(g.Key()))
-		if g.Name == ref || g.Key() == ref {
-			group = &g
-		}
+	group, err := findPodGroup(fx, o.PodGroup)
+	if err != nil {
+		return err
 	}
-	if group == nil {
-		if len(all) == 0 {
-			return errorf("no PodGroup %q in %s: it holds none (pod groups need --feature-gates=GenericWorkload=true)", o.PodGroup, fx.Name)
-		}
-		slices.Sort(all)
-		return errorf("no PodGroup %q in %s%s; its pod groups are %s", o.PodGroup, fx.Name, input.DidYouMean(ref, all), listSome(all, 20))
-	}
-	res, err := engine.SuggestPodGroup(ctx, fx, *group, engine.Options{Config: cfg, ConfigPath: o.Config, FeatureGates: featuregates.NonDefault()})
+	res, err := engine.SuggestPodGroup(ctx, fx, group, engine.Options{Config: cfg, ConfigPath: o.Config, FeatureGates: featuregates.NonDefault()})
 	if err != nil {
 		return err
 	}
@@ -89,6 +70,12 @@ func (o *SuggestOptions) runPodGroup(ctx context.Context) error {
 				what = "lower the gang's minCount to " + strconv.Itoa(int(s.MinCount))
 			case engine.GroupChangeAddNode:
 				what = "add a node like " + s.LikeNode + " (" + s.Node + ")"
+			case engine.GroupChangeMemberRequest:
+				var asks []string
+				for _, r := range slices.Sorted(maps.Keys(s.Requests)) {
+					asks = append(asks, r+" "+s.Requests[r])
+				}
+				what = "lower " + strings.TrimPrefix(s.Pod, group.Namespace+"/") + "'s request to " + strings.Join(asks, ", ") + " (what " + s.Node + " had free)"
 			}
 			var placed []string
 			for _, k := range slices.Sorted(maps.Keys(s.Bindings)) {
@@ -99,10 +86,68 @@ func (o *SuggestOptions) runPodGroup(ctx context.Context) error {
 				placed = append(placed, strings.TrimPrefix(k, group.Namespace+"/")+" → "+node)
 			}
 			t.printf("  %d. %s: %s\n", i+1, what, strings.Join(placed, ", "))
+			if c := groupSuggestionChange(s); c != nil {
+				t.printf("     try: %s\n", o.groupWhatIfCommand(group, c))
+			}
 		}
 	}
 	if res.Unconfirmed > 0 {
 		t.printf("%d other change(s) were run and did not let it bind\n", res.Unconfirmed)
 	}
 	return t.err
+}
+
+// findPodGroup finds the PodGroup name (name, namespace/name, pg/name or
+// podgroup/name) among fx's objects; not found, it fails in one line
+// naming the fixture's pod groups.
+func findPodGroup(fx *fixture.Fixture, name string) (recorder.PodGroupRef, error) {
+	ref := strings.TrimPrefix(strings.TrimPrefix(name, "pg/"), "podgroup/")
+	var group *recorder.PodGroupRef
+	var all []string
+	for _, obj := range fx.Objects {
+		pg, ok := obj.(*schedulingv1beta1.PodGroup)
+		if !ok {
+			continue
+		}
+		g := recorder.PodGroupRef{Namespace: pg.Namespace, Name: pg.Name}
+		if g.Namespace == "" {
+			g.Namespace = "default"
+		}
+		all = append(all, visible.String(g.Key()))
+		if g.Name == ref || g.Key() == ref {
+			group = &g
+		}
+	}
+	if group == nil {
+		if len(all) == 0 {
+			return recorder.PodGroupRef{}, errorf("no PodGroup %q in %s: it holds none (pod groups need --feature-gates=GenericWorkload=true)", name, fx.Name)
+		}
+		slices.Sort(all)
+		return recorder.PodGroupRef{}, errorf("no PodGroup %q in %s%s; its pod groups are %s", name, fx.Name, input.DidYouMean(ref, all), listSome(all, 20))
+	}
+	return *group, nil
+}
+
+// groupSuggestionChange is the whatif change that makes s.
+func groupSuggestionChange(s engine.GroupSuggestion) recorder.Change {
+	switch s.Kind {
+	case engine.GroupChangeMinCount:
+		return recorder.SetMinCount{MinCount: s.MinCount}
+	case engine.GroupChangeAddNode:
+		return recorder.CopyNode{From: s.LikeNode, Node: s.Node}
+	case engine.GroupChangeMemberRequest:
+		return recorder.PatchPod{Pod: s.Pod, Patch: s.Patch}
+	}
+	return nil
+}
+
+// groupWhatIfCommand is the command line that shows a group suggestion as
+// whatif --pod-group.
+func (o *SuggestOptions) groupWhatIfCommand(group recorder.PodGroupRef, c recorder.Change) string {
+	args := append(o.commandArgs("whatif"), "--pod-group", shellQuote(group.Key()))
+	ca := changeArgs(c)
+	for i := 0; i+1 < len(ca); i += 2 {
+		args = append(args, ca[i], shellQuote(ca[i+1]))
+	}
+	return strings.Join(args, " ")
 }

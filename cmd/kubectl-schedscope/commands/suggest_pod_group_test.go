@@ -22,9 +22,11 @@ func TestSuggestPodGroup(t *testing.T) {
 		{"failed gang", []string{"--pod-group", "pg/infer"}, []string{
 			"suggest: pod group default/infer in ",
 			"now: Unschedulable: minCount (3) cannot be satisfied: 2 scheduled, 0 remaining",
-			"ran the fixture again 2 times",
+			"ran the fixture again 3 times",
 			"  1. lower the gang's minCount to 2: infer-0 → s1, infer-1 → s2, infer-2 → unbound\n",
-			"  2. add a node like s1 (s1-copy): ",
+			"  2. lower infer-2's request to cpu 300m (what s1 had free): infer-0 → s1, infer-1 → s2, infer-2 → s1\n",
+			"     try: kubectl schedscope whatif -f " + gangFixture + " --feature-gates GenericWorkload=true --pod-group default/infer --patch-pod 'default/infer-2={\"spec\":{\"containers\":[{\"name\":\"c\",\"resources\":{\"requests\":{\"cpu\":\"300m\"}}}]}}'\n",
+			"  3. add a node like s1 (s1-copy): ",
 			"infer-2 → s1-copy",
 		}, ""},
 		{"bound gang", []string{"--pod-group", "default/train"}, []string{"now: Bound\n", "the group binds as it is\n"}, ""},

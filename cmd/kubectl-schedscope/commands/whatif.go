@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -160,6 +161,18 @@ var changeFlagList = []changeFlag{
 			e, ok := c.(recorder.Evict)
 			return e.Pods, ok
 		}},
+	{name: "min-count", usage: "N: the gang's minCount (with --pod-group)",
+		parse: func(v string) (recorder.Change, error) {
+			n, err := strconv.ParseInt(v, 10, 32)
+			if err != nil || n < 1 {
+				return nil, errors.New("want a whole number, 1 or more")
+			}
+			return recorder.SetMinCount{MinCount: int32(n)}, nil
+		},
+		value: func(c recorder.Change) ([]string, bool) {
+			m, ok := c.(recorder.SetMinCount)
+			return []string{strconv.Itoa(int(m.MinCount))}, ok
+		}},
 	{name: "pod-file", file: true, usage: "a whole Pod manifest replacing the pod",
 		parse: func(v string) (recorder.Change, error) {
 			data, err := fixture.ReadManifestFile(v)
@@ -172,19 +185,30 @@ var changeFlagList = []changeFlag{
 			r, ok := c.(recorder.ReplacePod)
 			return []string{r.Source}, ok
 		}},
-	{name: "patch-pod", usage: "strategic-merge patch of the pod, JSON or YAML as kubectl patch takes it (@FILE reads a file)",
+	{name: "patch-pod", repeat: true, usage: "strategic-merge patch of the pod, JSON or YAML as kubectl patch takes it (@FILE reads a file); with --pod-group MEMBER=PATCH, a member's, repeatable",
 		parse: func(v string) (recorder.Change, error) {
-			data, err := readArg(v)
+			pod, patch := "", v
+			if name, rest, ok := strings.Cut(v, "="); ok && podName.MatchString(name) {
+				pod, patch = name, rest
+			}
+			data, err := readArg(patch)
 			if err != nil {
 				return nil, err
 			}
-			return recorder.PatchPod{Patch: string(data)}, nil
+			return recorder.PatchPod{Pod: pod, Patch: string(data)}, nil
 		},
 		value: func(c recorder.Change) ([]string, bool) {
 			p, ok := c.(recorder.PatchPod)
+			if p.Pod != "" {
+				return []string{p.Pod + "=" + compactPatch(p.Patch)}, ok
+			}
 			return []string{compactPatch(p.Patch)}, ok
 		}},
 }
+
+// podName is a pod's name or namespace/name, as --patch-pod MEMBER=PATCH
+// names a member before its patch (a patch, JSON or YAML, never starts so).
+var podName = regexp.MustCompile(`^([a-z0-9]([-a-z0-9]*[a-z0-9])?/)?[a-z0-9]([-a-z0-9.]*[a-z0-9])?$`)
 
 func pluginAt(plugin, point string) string {
 	if point == "" {
@@ -301,6 +325,9 @@ type WhatIfOptions struct {
 	Pod    string
 	Cycle  int
 	Output string
+	// PodGroup re-runs the whole fixture for a pod group's cycle instead
+	// of one pod's cycle (whatif_pod_group.go).
+	PodGroup string
 	// Scale is KIND/NAME=N: run the whole fixture with the workload asking
 	// for N pods instead of re-running one cycle.
 	Scale string
@@ -314,17 +341,21 @@ type WhatIfOptions struct {
 func NewCmdWhatIf(streams genericiooptions.IOStreams) *cobra.Command {
 	o := &WhatIfOptions{streams: streams, simOptions: simOptions{stdin: streams.In}}
 	cmd := &cobra.Command{
-		Use:   "whatif -f FIXTURE --pod NAME [--cycle N] [CHANGES] [-o text|json|yaml]",
+		Use:   "whatif -f FIXTURE (--pod NAME [--cycle N] | --pod-group NAME) [CHANGES] [-o text|json|yaml]",
 		Short: "Re-run a pod's scheduling cycle with a change and show what differs",
 		Long: "whatif runs the fixture up to the pod's cycle, takes the state that cycle saw (nodes, placed and\n" +
 			"nominated pods, the profile, where the node search began), applies the changes and runs the real\n" +
 			"scheduler once more on that copy. It prints the new cycle's outcome and what changed: nodes that\n" +
-			"became feasible or infeasible and why, score deltas per plugin, the new winner. Nothing else runs.",
+			"became feasible or infeasible and why, score deltas per plugin, the new winner. Nothing else runs.\n\n" +
+			"With --pod-group (--feature-gates=GenericWorkload=true) it runs the whole fixture twice, as it is and\n" +
+			"changed, and prints the group's pod-group cycle of each side by side: outcome, minCount, where each\n" +
+			"member went, what was reverted. --min-count N and --patch-pod MEMBER=PATCH change the group.",
 		Example: `  kubectl schedscope whatif -f fixtures/unschedulable.yaml --pod stuck --patch-node 'cordoned={"spec":{"unschedulable":false}}'
   kubectl schedscope whatif -f cluster.yaml --pod web --patch-pod '{"spec":{"tolerations":[{"key":"team","operator":"Exists"}]}}'
   kubectl schedscope whatif -f cluster.yaml --pod web --set-weight NodeResourcesBalancedAllocation=5 -o json
   kubectl schedscope whatif -f cluster.yaml --pod web --copy-node n1 --evict default/batch-7
-  kubectl schedscope whatif -f workloads --scale deploy/web=12`,
+  kubectl schedscope whatif -f workloads --scale deploy/web=12
+  kubectl schedscope whatif -f gangs.yaml --feature-gates=GenericWorkload=true --pod-group infer --min-count 2`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.flags = cmd.Flags()
@@ -337,6 +368,7 @@ func NewCmdWhatIf(streams genericiooptions.IOStreams) *cobra.Command {
 	o.simOptions.addFlags(cmd.Flags())
 	o.changeFlags.addFlags(cmd.Flags())
 	cmd.Flags().StringVar(&o.Pod, "pod", "", "the pod whose cycle to re-run (name, namespace/name, or a handle: deploy/web, deploy/web#3)")
+	cmd.Flags().StringVar(&o.PodGroup, "pod-group", "", "the pod group (name, namespace/name, or pg/name) whose pod-group cycle to compare, the whole fixture re-run with the changes (--feature-gates=GenericWorkload=true)")
 	cmd.Flags().IntVar(&o.Cycle, "cycle", 0, "the cycle (its number, as explain prints it) to re-run; default the pod's first")
 	cmd.Flags().StringVar(&o.Scale, "scale", "", "KIND/NAME=N: run the whole fixture again with the workload (deploy, rs, sts, rc, job) asking for N pods, its controller making them, and show where they go")
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "text", "output format: text, json or yaml")
@@ -353,10 +385,19 @@ func (o *WhatIfOptions) Validate() error {
 		if _, _, _, _, err := parseScale(o.Scale); err != nil {
 			return err
 		}
-		if o.Pod != "" || o.Cycle != 0 || o.flags != nil && changeFlagsSet(o.flags) {
-			return errorf("--scale re-runs the whole fixture: it takes no --pod, --cycle or other change")
+		if o.Pod != "" || o.Cycle != 0 || o.PodGroup != "" || o.flags != nil && changeFlagsSet(o.flags) {
+			return errorf("--scale re-runs the whole fixture: it takes no --pod, --pod-group, --cycle or other change")
 		}
 		return validOutput(o.Output)
+	}
+	if o.PodGroup != "" {
+		if o.Pod != "" || o.Cycle != 0 {
+			return errorf("--pod and --cycle name a pod's cycle: --pod-group re-runs the whole fixture and takes neither")
+		}
+		return validOutput(o.Output)
+	}
+	if o.flags != nil && o.flags.Changed("min-count") {
+		return errorf("--min-count changes a pod group: give --pod-group")
 	}
 	if o.Pod == "" && o.Cycle == 0 {
 		return errorf("--pod is required: name the pod whose cycle to re-run")
@@ -414,6 +455,9 @@ func (o *WhatIfOptions) Run(ctx context.Context) error {
 	if o.Scale != "" {
 		return o.runScale(ctx)
 	}
+	if o.PodGroup != "" {
+		return o.runPodGroup(ctx)
+	}
 	changes, err := o.changeFlags.build(o.flags)
 	if err != nil {
 		return err
@@ -428,7 +472,7 @@ func (o *WhatIfOptions) Run(ctx context.Context) error {
 	}
 	w, err := f.WhatIf(ctx, changes...)
 	if err != nil {
-		return err
+		return o.memberHint(f.Cycle().Pod, err)
 	}
 	pod := f.Cycle().Pod
 	doc := whatIfDocument{Pod: pod.Namespace + "/" + pod.Name, Changes: changeDocs(changes), Sampled: w.Sampled,

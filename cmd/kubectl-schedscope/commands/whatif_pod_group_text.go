@@ -1,0 +1,147 @@
+package commands
+
+import (
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/narrate"
+)
+
+// groupWhatIf prints whatif --pod-group: the group's pod-group cycle
+// before and after the changes side by side (the policy and minCount, the
+// outcome, where each member went, what was bound and reverted), then the
+// minCount verdicts and messages of each side in full.
+func (t *textWriter) groupWhatIf(fixtureName string, doc groupWhatIfDocument) {
+	t.printf("whatif: pod group %s in %s, the whole fixture run as it is and changed\n", doc.Group.Key(), fixtureName)
+	for _, c := range doc.Changes {
+		t.printf("change: %s\n", c.Text)
+	}
+	if len(doc.Changes) == 0 {
+		t.printf("change: none (the run again as it is)\n")
+	}
+	b, a := doc.Before, doc.After
+	rows := [][3]string{
+		{"", "before", "after"},
+		{"policy", groupPolicyCell(b), groupPolicyCell(a)},
+		{"result", groupResultCell(b), groupResultCell(a)},
+	}
+	for _, key := range groupMemberKeys(doc) {
+		name := strings.TrimPrefix(key, doc.Group.Namespace+"/")
+		rows = append(rows, [3]string{name, memberCell(b, key, doc.BindingsBefore), memberCell(a, key, doc.BindingsAfter)})
+	}
+	rows = append(rows,
+		[3]string{"reverted", revertedCell(b), revertedCell(a)})
+	width := [2]int{}
+	for _, r := range rows {
+		width[0] = max(width[0], len([]rune(r[0])))
+		width[1] = max(width[1], len([]rune(r[1])))
+	}
+	t.printf("\n")
+	for _, r := range rows {
+		t.printf("  %s  %s  %s\n", pad(r[0], width[0]), pad(r[1], width[1]), r[2])
+	}
+	for _, side := range []struct {
+		name string
+		g    *recorder.PodGroupCycle
+	}{{"before", b}, {"after", a}} {
+		g := side.g
+		if g == nil {
+			t.printf("\n%s: the group ran no pod-group cycle (fewer members than its minCount, or none)\n", side.name)
+			continue
+		}
+		t.printf("\n%s: pod-group cycle %d: %s\n", side.name, g.Seq, narrate.GroupOutcome(g))
+		if why := narrate.MinCountNotMet(g); why != "" {
+			t.printf("  %s\n", why)
+		}
+		if m := strings.TrimSpace(g.Outcome.Message); m != "" {
+			t.printf("  \"%s\"\n", m)
+		}
+		for _, m := range g.Members {
+			if m.Node == "" {
+				t.printf("  %s: %s\n", m.Pod.Name, narrate.GroupMember(m))
+			}
+		}
+	}
+	if b != nil && a != nil && b.Outcome.Result != a.Outcome.Result {
+		t.printf("\nthe change turns the group from %s to %s\n", b.Outcome.Result, a.Outcome.Result)
+	} else if b != nil && a != nil {
+		t.printf("\nthe group's outcome is the same: %s\n", a.Outcome.Result)
+	}
+}
+
+// groupMemberKeys are the members of either run (namespace/name), in the
+// order the cycles took them, then any other member bound or not.
+func groupMemberKeys(doc groupWhatIfDocument) []string {
+	var keys []string
+	add := func(k string) {
+		if !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	for _, g := range []*recorder.PodGroupCycle{doc.Before, doc.After} {
+		if g != nil {
+			for _, m := range g.Members {
+				add(m.Pod.Namespace + "/" + m.Pod.Name)
+			}
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(doc.BindingsBefore)) {
+		add(k)
+	}
+	for _, k := range slices.Sorted(maps.Keys(doc.BindingsAfter)) {
+		add(k)
+	}
+	return keys
+}
+
+func groupPolicyCell(g *recorder.PodGroupCycle) string {
+	if g == nil {
+		return "no cycle"
+	}
+	return narrate.GroupPolicy(g)
+}
+
+func groupResultCell(g *recorder.PodGroupCycle) string {
+	if g == nil {
+		return "no cycle"
+	}
+	return g.Outcome.Result
+}
+
+// memberCell says where one member went in a run: its tentative node and
+// whether it was bound there or reverted, or that it fit nowhere or was
+// not reached.
+func memberCell(g *recorder.PodGroupCycle, key string, bindings map[string]string) string {
+	bound := bindings[key]
+	if g != nil {
+		for _, m := range g.Members {
+			if m.Pod.Namespace+"/"+m.Pod.Name != key {
+				continue
+			}
+			switch {
+			case m.Cycle == 0 && m.Code == "":
+				return "not reached"
+			case m.Node == "":
+				return "fit nowhere"
+			case g.Outcome.Result == recorder.ResultBound && bound == m.Node:
+				return m.Node + ", bound"
+			case g.Outcome.Result == recorder.ResultBound:
+				return m.Node + ", binding failed"
+			}
+			return m.Node + ", reverted"
+		}
+	}
+	if bound != "" {
+		return "bound on " + bound + " later"
+	}
+	return "not in the cycle"
+}
+
+func revertedCell(g *recorder.PodGroupCycle) string {
+	if g == nil || g.Outcome.Result == recorder.ResultBound {
+		return "none"
+	}
+	return narrate.Placements(g.Reverted())
+}
