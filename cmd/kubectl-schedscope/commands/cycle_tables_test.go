@@ -8,6 +8,9 @@ import (
 	"testing"
 	"time"
 
+	htmlpage "github.com/schedscope/schedscope/recorder/export/html"
+	"github.com/schedscope/schedscope/recorder/export/markdown"
+
 	"github.com/charmbracelet/x/ansi"
 	"github.com/google/go-cmp/cmp"
 
@@ -87,8 +90,8 @@ func TestFilterMatrixEveryWay(t *testing.T) {
 
 	// Markdown: | node | cells | result |.
 	var md bytes.Buffer
-	mw := &markdownWriter{w: &md}
-	mw.cycle(c)
+	mw := &markdown.Writer{W: &md}
+	mw.Cycle(c)
 	got := map[string][]string{}
 	for _, l := range strings.Split(md.String(), "\n") {
 		f := strings.Split(l, "|")
@@ -108,8 +111,8 @@ func TestFilterMatrixEveryWay(t *testing.T) {
 
 	// HTML: <tr><td class="node">…</td><td …>glyph</td>…<td class="why">…</td></tr>.
 	var page bytes.Buffer
-	hw := &htmlWriter{w: &page}
-	hw.cycle(c)
+	hw := &htmlpage.Writer{W: &page}
+	hw.Cycle(c)
 	got = map[string][]string{}
 	td := regexp.MustCompile(`<td[^>]*>([^<]*)</td>`)
 	for _, l := range strings.Split(page.String(), "\n") {

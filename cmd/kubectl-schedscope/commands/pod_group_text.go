@@ -2,12 +2,12 @@ package commands
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/export/document"
 	"github.com/schedscope/schedscope/recorder/input"
 	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/recorder/visible"
@@ -46,7 +46,7 @@ func (t *textWriter) podGroup(g *recorder.PodGroupCycle, cycles map[int]*recorde
 	}
 	t.printf("%s\n", head)
 	for _, m := range g.Members {
-		row := "   " + pad(m.Pod.Name, width) + "  " + pad(cycleNumber(m.Cycle), 5) + " "
+		row := "   " + pad(m.Pod.Name, width) + "  " + pad(document.CycleNumber(m.Cycle), 5) + " "
 		c := cycles[m.Cycle]
 		for _, n := range nodes {
 			row += " " + pad(recorder.MemberOn(c, m, n).Glyph(), len(n))
@@ -93,13 +93,6 @@ func (t *textWriter) groupQueue(group recorder.PodGroupRef, queue []*recorder.Qu
 	if !first {
 		t.printf("\n")
 	}
-}
-
-func cycleNumber(seq int) string {
-	if seq == 0 {
-		return "-"
-	}
-	return strconv.Itoa(seq)
 }
 
 // memberGroup prints, under a member's cycle, its story through its group.

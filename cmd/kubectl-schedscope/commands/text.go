@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/schedscope/schedscope/engine/featuregates"
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/export/document"
 	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/recorder/table"
 	"github.com/schedscope/schedscope/recorder/visible"
@@ -62,7 +62,7 @@ func (t *textWriter) header(h recorder.Header, source string, warnings []string)
 	if h.Unreadable {
 		t.printf("%s · header unreadable: schedscope and kube-scheduler versions and profiles unknown\n", source)
 	} else {
-		t.printf("schedscope %s · kube-scheduler %s%s · %s\n", h.SchedscopeVersion, h.KubernetesVersion, gatesNote(h), source)
+		t.printf("schedscope %s · kube-scheduler %s%s · %s\n", h.SchedscopeVersion, h.KubernetesVersion, document.GatesNote(h), source)
 	}
 	for _, p := range h.Profiles {
 		var parts []string
@@ -103,7 +103,7 @@ func (t *textWriter) cycle(c *recorder.Cycle) {
 		if c.Outcome.NominatedNode != "" {
 			t.printf("  nominated node: %s (preemption made room there; the pod will be retried)\n", c.Outcome.NominatedNode)
 		}
-		for _, l := range resourcesFree(c, t.shortfalls(c)) {
+		for _, l := range document.ResourcesFree(c, t.shortfalls(c)) {
 			t.printf("  %s\n", l)
 		}
 	default:
@@ -447,33 +447,23 @@ func (t *textWriter) story(p recorder.PodState, cycles []*recorder.Cycle) {
 // run's controllers left: each workload's pods and where they went, each
 // budget's allowed disruptions, each claim's phase. (The warnings are in
 // the header.)
-func (t *textWriter) summary(s runSummary) {
-	if len(s.notBound) > 0 {
-		t.printf("%s:\n", s.notBoundTitle())
+func (t *textWriter) summary(s document.Summary) {
+	if len(s.NotBound) > 0 {
+		t.printf("%s:\n", s.NotBoundTitle())
 	}
-	for _, p := range s.notBound {
-		t.printf("  %s  %s\n", p.who, p.state)
-		for _, l := range p.more {
+	for _, p := range s.NotBound {
+		t.printf("  %s  %s\n", p.Who, p.State)
+		for _, l := range p.More {
 			t.printf("      %s\n", l)
 		}
 	}
-	if len(s.cluster) > 0 {
-		t.printf("%s:\n", clusterTitle)
+	if len(s.Cluster) > 0 {
+		t.printf("%s:\n", document.ClusterTitle)
 	}
-	for _, l := range s.cluster {
+	for _, l := range s.Cluster {
 		t.printf("  %s\n", l)
 	}
-	if s.stopped != "" {
-		t.printf("%s\n", s.stopped)
+	if s.Stopped != "" {
+		t.printf("%s\n", s.Stopped)
 	}
-}
-
-// gatesNote names the feature gates a run had other than their defaults,
-// as --feature-gates takes them, after the Kubernetes version; empty when
-// all were default.
-func gatesNote(h recorder.Header) string {
-	if len(h.FeatureGates) == 0 {
-		return ""
-	}
-	return " --feature-gates=" + featuregates.Format(h.FeatureGates)
 }
