@@ -161,33 +161,33 @@ func (o *cyclesOutput) print(w io.Writer, format string) error {
 		return h.Err()
 	}
 	t := newTextWriter(w)
-	t.short = o.shortfall
-	t.header(o.header, o.source, o.warnings)
+	t.Short = o.shortfall
+	t.Header(o.header, o.source, o.warnings)
 	if o.groupsOnly {
 		for _, g := range o.groups {
-			t.podGroup(g, bySeq)
+			t.PodGroup(g, bySeq)
 		}
 		if len(o.groups) > 0 {
-			t.groupQueue(o.groups[0].Group, o.groupQueue)
+			t.GroupQueue(o.groups[0].Group, o.groupQueue)
 		}
 	}
 	for _, c := range o.cycles {
-		t.cycle(c)
-		t.memberGroup(c, o.groups)
+		t.Cycle(c)
+		t.MemberGroup(c, o.groups)
 	}
 	if !o.groupsOnly {
 		for _, g := range o.groups {
-			t.podGroup(g, bySeq)
+			t.PodGroup(g, bySeq)
 		}
 	}
 	for _, ob := range o.observed {
-		t.observed(ob)
+		t.Observed(ob)
 	}
 	if o.story && len(o.pods) == 1 {
-		t.story(o.pods[0], o.cycles)
+		t.Story(o.pods[0], o.cycles)
 	}
-	t.summary(o.summary(nil))
-	return t.err
+	t.Summary(o.summary(nil))
+	return t.Err()
 }
 
 // sortCycles orders cycles by sequence number, as they were started.

@@ -75,27 +75,27 @@ func printCycles(w io.Writer, format string, h recorder.Header, source string, p
 	}
 	if format == "text" {
 		t := newTextWriter(w)
-		t.short = short
-		t.header(h, source, nil)
+		t.Short = short
+		t.Header(h, source, nil)
 		kept := map[int]*recorder.Cycle{}
 		for c, err := range cycles {
 			if err != nil {
 				return err
 			}
-			t.cycle(c)
-			t.memberGroup(c, groups)
+			t.Cycle(c)
+			t.MemberGroup(c, groups)
 			if members[c.Seq] {
 				kept[c.Seq] = c
 			}
 		}
 		for _, g := range groups {
-			t.podGroup(g, kept)
+			t.PodGroup(g, kept)
 		}
 		for _, ob := range observed {
-			t.observed(ob)
+			t.Observed(ob)
 		}
-		t.summary(document.SummaryOf(nil, pods, cluster, nil))
-		return t.err
+		t.Summary(document.SummaryOf(nil, pods, cluster, nil))
+		return t.Err()
 	}
 	doc := export.NewDocument(h, nil, observed)
 	doc.Pods = export.NewPodStates(pods)

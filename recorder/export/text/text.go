@@ -1,4 +1,8 @@
-package commands
+// Package text words a recording's cycles for a terminal (explain,
+// replay --no-tui, live --no-tui, and the headless commands' prose): a
+// walk through each cycle's phases, a pod's story, pod-group cycles and the
+// summary after the cycles, every recorded string made visible.
+package text
 
 import (
 	"fmt"
@@ -15,26 +19,27 @@ import (
 	"github.com/schedscope/schedscope/recorder/visible"
 )
 
-// maxRows bounds per-node listings in text output; the rest is summarised.
-const maxRows = 40
+// MaxRows bounds per-node listings in text output; the rest is summarised.
+const MaxRows = 40
 
-// textWriter renders cycles as a walk through the phases, for people.
+// Writer renders cycles as a walk through the phases, for people.
 // Everything it prints from data (names, reasons, messages, versions) goes
-// through printf, which makes control characters visible: a recording or a
+// through Printf, which makes control characters visible: a recording or a
 // cluster cannot move the cursor, retitle the terminal or forge lines.
-type textWriter struct {
+type Writer struct {
 	w   io.Writer
 	err error
-	// short, if set, gives the numbers behind a cycle's resource
+	// Short, if set, gives the numbers behind a cycle's resource
 	// rejections (recorder.ShortfallsOf).
-	short func(*recorder.Cycle) *recorder.Shortfalls
+	Short func(*recorder.Cycle) *recorder.Shortfalls
 }
 
-func newTextWriter(w io.Writer) *textWriter { return &textWriter{w: w} }
+// New is a Writer that writes to w.
+func New(w io.Writer) *Writer { return &Writer{w: w} }
 
-// printf prints format, whose string arguments come from data: each is
+// Printf prints format, whose string arguments come from data: each is
 // printed as visible.String shows it.
-func (t *textWriter) printf(format string, a ...any) {
+func (t *Writer) Printf(format string, a ...any) {
 	if t.err != nil {
 		return
 	}
@@ -56,13 +61,13 @@ func (t *textWriter) printf(format string, a ...any) {
 	_, t.err = fmt.Fprintf(t.w, format, args...)
 }
 
-// header introduces the cycles; source says where they come from ("fixture
+// Header introduces the cycles; source says where they come from ("fixture
 // default.yaml", "recording x.rec").
-func (t *textWriter) header(h recorder.Header, source string, warnings []string) {
+func (t *Writer) Header(h recorder.Header, source string, warnings []string) {
 	if h.Unreadable {
-		t.printf("%s · header unreadable: schedscope and kube-scheduler versions and profiles unknown\n", source)
+		t.Printf("%s · header unreadable: schedscope and kube-scheduler versions and profiles unknown\n", source)
 	} else {
-		t.printf("schedscope %s · kube-scheduler %s%s · %s\n", h.SchedscopeVersion, h.KubernetesVersion, document.GatesNote(h), source)
+		t.Printf("schedscope %s · kube-scheduler %s%s · %s\n", h.SchedscopeVersion, h.KubernetesVersion, document.GatesNote(h), source)
 	}
 	for _, p := range h.Profiles {
 		var parts []string
@@ -75,43 +80,43 @@ func (t *textWriter) header(h recorder.Header, source string, warnings []string)
 				parts = append(parts, "Score weights: "+strings.Join(ws, ", "))
 			}
 		}
-		t.printf("profile %s · %s\n", p.SchedulerName, strings.Join(parts, "; "))
+		t.Printf("profile %s · %s\n", p.SchedulerName, strings.Join(parts, "; "))
 	}
 	for _, w := range warnings {
-		t.printf("warning: %s\n", w)
+		t.Printf("warning: %s\n", w)
 	}
-	t.printf("\n")
+	t.Printf("\n")
 }
 
-func (t *textWriter) cycle(c *recorder.Cycle) {
+func (t *Writer) Cycle(c *recorder.Cycle) {
 	rule := strings.Repeat("─", 78)
-	t.printf("%s\n", rule)
+	t.Printf("%s\n", rule)
 	owner := ""
 	if c.Pod.Owner != nil {
 		owner = " (" + c.Pod.Owner.String() + ")"
 	}
-	t.printf("cycle %d · pod %s%s · profile %s · attempt %d · %s\n", c.Seq, c.Pod.Key(), owner, c.Profile, c.Attempt, narrate.Duration(c.Duration))
+	t.Printf("cycle %d · pod %s%s · profile %s · attempt %d · %s\n", c.Seq, c.Pod.Key(), owner, c.Profile, c.Attempt, narrate.Duration(c.Duration))
 	message := c.Outcome.Message
 	if strings.TrimSpace(message) == "" {
 		message = "(no message)"
 	}
 	switch c.Outcome.Result {
 	case recorder.ResultBound:
-		t.printf("result: bound to %s\n", c.Outcome.Node)
+		t.Printf("result: bound to %s\n", c.Outcome.Node)
 	case recorder.ResultUnschedulable:
-		t.printf("result: Unschedulable\n  \"%s\"\n", message)
+		t.Printf("result: Unschedulable\n  \"%s\"\n", message)
 		if c.Outcome.NominatedNode != "" {
-			t.printf("  nominated node: %s (preemption made room there; the pod will be retried)\n", c.Outcome.NominatedNode)
+			t.Printf("  nominated node: %s (preemption made room there; the pod will be retried)\n", c.Outcome.NominatedNode)
 		}
 		for _, l := range document.ResourcesFree(c, t.shortfalls(c)) {
-			t.printf("  %s\n", l)
+			t.Printf("  %s\n", l)
 		}
 	default:
-		t.printf("result: %s: %s\n", c.Outcome.Result, message)
+		t.Printf("result: %s: %s\n", c.Outcome.Result, message)
 	}
-	t.printf("%s\n", rule)
+	t.Printf("%s\n", rule)
 	if !c.NodeNamesKnown() && (c.NodeSetID != 0 || c.Filter != nil || c.Score != nil) {
-		t.printf("node names unknown: node set %d is missing from the recording or damaged; nodes are shown by index (#0, #1, …).\n", c.NodeSetID)
+		t.Printf("node names unknown: node set %d is missing from the recording or damaged; nodes are shown by index (#0, #1, …).\n", c.NodeSetID)
 	}
 	t.preFilter(c)
 	t.fastPath(c)
@@ -121,109 +126,109 @@ func (t *textWriter) cycle(c *recorder.Cycle) {
 	t.score(c)
 	t.selection(c)
 	t.binding(c)
-	t.printf("\n")
+	t.Printf("\n")
 }
 
 // shortfalls are the numbers behind c's resource rejections, or nil.
-func (t *textWriter) shortfalls(c *recorder.Cycle) *recorder.Shortfalls {
-	if t.short == nil {
+func (t *Writer) shortfalls(c *recorder.Cycle) *recorder.Shortfalls {
+	if t.Short == nil {
 		return nil
 	}
-	return t.short(c)
+	return t.Short(c)
 }
 
-func (t *textWriter) preFilter(c *recorder.Cycle) {
+func (t *Writer) preFilter(c *recorder.Cycle) {
 	pf := c.PreFilter
 	if pf == nil {
 		return
 	}
-	t.printf("\n1. PreFilter — %s\n", narrate.PhaseHeading(recorder.PhasePreFilter))
+	t.Printf("\n1. PreFilter — %s\n", narrate.PhaseHeading(recorder.PhasePreFilter))
 	for _, p := range pf.Plugins {
-		t.printf("   %-34s %s%s\n", p.Plugin, p.Code, reasons(p.Code, p.Reasons))
+		t.Printf("   %-34s %s%s\n", p.Plugin, p.Code, reasons(p.Code, p.Reasons))
 	}
 	if pf.NodeSubset != nil {
-		t.printf("   → %s\n", narrate.NodeSubset(pf, strconv.Itoa(c.NumNodes()), 10))
+		t.Printf("   → %s\n", narrate.NodeSubset(pf, strconv.Itoa(c.NumNodes()), 10))
 	}
 	if pf.Code != recorder.CodeSuccess {
-		t.printf("   → %s.\n", narrate.PreFilterStopped(pf))
+		t.Printf("   → %s.\n", narrate.PreFilterStopped(pf))
 	}
 }
 
-func (t *textWriter) fastPath(c *recorder.Cycle) {
+func (t *Writer) fastPath(c *recorder.Cycle) {
 	fp := c.FastPath
 	if fp == nil {
 		return
 	}
 	text := narrate.FastPath(fp)
-	t.printf("\n   %s.\n", strings.ToUpper(text[:1])+text[1:])
+	t.Printf("\n   %s.\n", strings.ToUpper(text[:1])+text[1:])
 }
 
-func (t *textWriter) filter(c *recorder.Cycle) {
+func (t *Writer) filter(c *recorder.Cycle) {
 	f := c.Filter
 	if f == nil {
 		return
 	}
 	n := c.NumNodes()
-	t.printf("\n2. Filter — %s\n", narrate.PhaseHeading(recorder.PhaseFilter))
-	t.printf("   plugins: %s\n", strings.Join(f.Plugins, " → "))
+	t.Printf("\n2. Filter — %s\n", narrate.PhaseHeading(recorder.PhaseFilter))
+	t.Printf("   plugins: %s\n", strings.Join(f.Plugins, " → "))
 	if len(f.Skipped) > 0 {
-		t.printf("   skipped (PreFilter said Skip): %s\n", strings.Join(f.Skipped, ", "))
+		t.Printf("   skipped (PreFilter said Skip): %s\n", strings.Join(f.Skipped, ", "))
 	}
 	switch {
 	case c.NodeNamesKnown() && n == 0:
-		t.printf("   the cluster has no nodes: there was nothing to filter.\n")
+		t.Printf("   the cluster has no nodes: there was nothing to filter.\n")
 	case c.NodeNamesKnown():
-		t.printf("   %d of %d nodes evaluated, starting at index %d; the search stops after %d feasible node(s).\n", f.Evaluated, n, c.SearchStart, c.NodesToFind)
+		t.Printf("   %d of %d nodes evaluated, starting at index %d; the search stops after %d feasible node(s).\n", f.Evaluated, n, c.SearchStart, c.NodesToFind)
 	default:
-		t.printf("   %d nodes evaluated (of a node set that is unknown), starting at index %d; the search stops after %d feasible node(s).\n", f.Evaluated, c.SearchStart, c.NodesToFind)
+		t.Printf("   %d nodes evaluated (of a node set that is unknown), starting at index %d; the search stops after %d feasible node(s).\n", f.Evaluated, c.SearchStart, c.NodesToFind)
 	}
 	sh := t.shortfalls(c)
 	m := table.FilterOf(c)
 	rows := 0
 	for _, i := range m.Listed(c) {
-		if rows == maxRows {
+		if rows == MaxRows {
 			rows++
 			continue
 		}
 		rows++
 		r := m.Nodes[i]
 		if r.State != table.StateRejected {
-			t.printf("   ✓ %-30s passed all filters\n", c.NodeName(i))
+			t.Printf("   ✓ %-30s passed all filters\n", c.NodeName(i))
 			continue
 		}
-		t.printf("   ✗ %-30s %s: %s%s\n", c.NodeName(i), m.Plugin(r.Plugin), r.Code, reasons(r.Code, r.Reasons))
+		t.Printf("   ✗ %-30s %s: %s%s\n", c.NodeName(i), m.Plugin(r.Plugin), r.Code, reasons(r.Code, r.Reasons))
 		if sh != nil {
 			for _, s := range sh.Nodes[i] {
-				t.printf("     %s\n", narrate.Shortfall(s))
+				t.Printf("     %s\n", narrate.Shortfall(s))
 			}
 		}
 		for _, d := range c.DeviceShortfalls[i] {
-			t.printf("     %s\n", narrate.DeviceShortfall(d))
+			t.Printf("     %s\n", narrate.DeviceShortfall(d))
 		}
 		if n := narrate.Nominated(r.Nominated); n != "" {
-			t.printf("     %-30s (%s)\n", "", n)
+			t.Printf("     %-30s (%s)\n", "", n)
 		}
 	}
-	if rows > maxRows {
-		t.printf("   … and %d more node(s)\n", rows-maxRows)
+	if rows > MaxRows {
+		t.Printf("   … and %d more node(s)\n", rows-MaxRows)
 	}
 	if len(f.Discarded) > 0 {
-		t.printf("   %s.\n", narrate.NodesNotKept(len(f.Discarded)))
+		t.Printf("   %s.\n", narrate.NodesNotKept(len(f.Discarded)))
 	}
 	if unevaluated := n - f.Evaluated; unevaluated > 0 && c.PreFilter != nil && c.PreFilter.Code == recorder.CodeSuccess {
-		t.printf("   %d node(s) were never evaluated (percentageOfNodesToScore or a PreFilter node subset).\n", unevaluated)
+		t.Printf("   %d node(s) were never evaluated (percentageOfNodesToScore or a PreFilter node subset).\n", unevaluated)
 	}
 	if len(f.Feasible) == 0 {
-		t.printf("   → no node is feasible.\n")
+		t.Printf("   → no node is feasible.\n")
 	}
 }
 
-func (t *textWriter) diagnostic(c *recorder.Cycle) {
+func (t *Writer) diagnostic(c *recorder.Cycle) {
 	d := c.Diagnostic
 	if d == nil {
 		return
 	}
-	t.printf("\n   Diagnostic pass (not what the scheduler did: every filter on every node, past the first failure):\n")
+	t.Printf("\n   Diagnostic pass (not what the scheduler did: every filter on every node, past the first failure):\n")
 	byNode := map[int][]string{}
 	for _, cell := range d.Cells {
 		if cell.Code == recorder.CodeSkip {
@@ -237,29 +242,29 @@ func (t *textWriter) diagnostic(c *recorder.Cycle) {
 	}
 	sort.Ints(nodes)
 	for k, i := range nodes {
-		if k == maxRows {
-			t.printf("   … and %d more node(s)\n", len(nodes)-maxRows)
+		if k == MaxRows {
+			t.Printf("   … and %d more node(s)\n", len(nodes)-MaxRows)
 			break
 		}
-		t.printf("   %-32s %s\n", c.NodeName(i), strings.Join(byNode[i], "; "))
+		t.Printf("   %-32s %s\n", c.NodeName(i), strings.Join(byNode[i], "; "))
 	}
 	if passing := c.NumNodes() - len(nodes); passing > 0 {
-		t.printf("   %d node(s) pass every filter.\n", passing)
+		t.Printf("   %d node(s) pass every filter.\n", passing)
 	}
 }
 
-func (t *textWriter) postFilter(c *recorder.Cycle) {
+func (t *Writer) postFilter(c *recorder.Cycle) {
 	p := c.PostFilter
 	if p == nil {
 		return
 	}
-	t.printf("\n3. PostFilter — %s\n", narrate.PhaseHeading(recorder.PhasePostFilter))
+	t.Printf("\n3. PostFilter — %s\n", narrate.PhaseHeading(recorder.PhasePostFilter))
 	for _, s := range p.Plugins {
 		why := narrate.PostFilterStatus(s)
 		if why != "" {
 			why = ": " + why
 		}
-		t.printf("   %-34s %s%s\n", s.Plugin, s.Code, why)
+		t.Printf("   %-34s %s%s\n", s.Plugin, s.Code, why)
 	}
 	for _, cand := range p.Candidates {
 		var victims []string
@@ -270,86 +275,86 @@ func (t *textWriter) postFilter(c *recorder.Cycle) {
 		if cand.Node == p.NominatedNode {
 			mark = "*"
 		}
-		t.printf("  %s candidate %s: evict %s", mark, cand.Node, strings.Join(victims, ", "))
+		t.Printf("  %s candidate %s: evict %s", mark, cand.Node, strings.Join(victims, ", "))
 		if cand.PDBViolations > 0 {
-			t.printf(" — violates %d PodDisruptionBudget(s)", cand.PDBViolations)
+			t.Printf(" — violates %d PodDisruptionBudget(s)", cand.PDBViolations)
 		}
-		t.printf("\n")
+		t.Printf("\n")
 	}
 	for _, r := range p.Rejected {
-		t.printf("    not a candidate %s: %s%s\n", r.Node, r.Code, reasons(r.Code, r.Reasons))
+		t.Printf("    not a candidate %s: %s%s\n", r.Node, r.Code, reasons(r.Code, r.Reasons))
 	}
 	if p.NominatedNode != "" {
-		t.printf("   → nominated node %s\n", p.NominatedNode)
+		t.Printf("   → nominated node %s\n", p.NominatedNode)
 	} else if p.Message != "" {
-		t.printf("   → %s\n", p.Message)
+		t.Printf("   → %s\n", p.Message)
 	}
 	for _, v := range p.Victims {
-		t.printf("   victim: %s (priority %d) on %s\n", v.Key(), v.Priority, v.Node)
+		t.Printf("   victim: %s (priority %d) on %s\n", v.Key(), v.Priority, v.Node)
 	}
 }
 
-func (t *textWriter) score(c *recorder.Cycle) {
+func (t *Writer) score(c *recorder.Cycle) {
 	s := c.Score
 	if s == nil {
 		return
 	}
-	t.printf("\n4. PreScore / Score / NormalizeScore — %s\n", narrate.PhaseHeading(recorder.PhaseScore))
+	t.Printf("\n4. PreScore / Score / NormalizeScore — %s\n", narrate.PhaseHeading(recorder.PhaseScore))
 	for _, p := range s.PreScore {
 		if p.Code != recorder.CodeSuccess {
-			t.printf("   %-34s PreScore %s: not scored\n", p.Plugin, p.Code)
+			t.Printf("   %-34s PreScore %s: not scored\n", p.Plugin, p.Code)
 		}
 	}
 	if len(s.Plugins) == 0 || len(s.Nodes) == 0 {
 		return
 	}
 	order := table.ScoreOrder(s)
-	t.printf("   %-24s", "node")
+	t.Printf("   %-24s", "node")
 	for _, p := range s.Plugins {
-		t.printf(" %s", pad(narrate.Abbrev(p.Name), 11))
+		t.Printf(" %s", pad(narrate.Abbrev(p.Name), 11))
 	}
-	t.printf(" │ total\n")
-	t.printf("   %-24s", "")
+	t.Printf(" │ total\n")
+	t.Printf("   %-24s", "")
 	for _, p := range s.Plugins {
-		t.printf(" %s", pad(fmt.Sprintf("×%d", p.Weight), 11))
+		t.Printf(" %s", pad(fmt.Sprintf("×%d", p.Weight), 11))
 	}
-	t.printf(" │\n")
+	t.Printf(" │\n")
 	for k, i := range order {
-		if k == maxRows {
-			t.printf("   … and %d more node(s)\n", len(order)-maxRows)
+		if k == MaxRows {
+			t.Printf("   … and %d more node(s)\n", len(order)-MaxRows)
 			break
 		}
-		t.printf("   %-24s", c.NodeName(s.Nodes[i]))
+		t.Printf("   %-24s", c.NodeName(s.Nodes[i]))
 		for pi, p := range s.Plugins {
 			cell := fmt.Sprintf("%d", p.Raw[i])
 			if p.Normalized != nil {
 				cell += fmt.Sprintf("→%d", p.Normalized[i])
 			}
 			cell += fmt.Sprintf("=%d", s.Weighted(pi, i))
-			t.printf(" %s", pad(cell, 11))
+			t.Printf(" %s", pad(cell, 11))
 		}
-		t.printf(" │ %d\n", s.Totals[i])
+		t.Printf(" │ %d\n", s.Totals[i])
 	}
-	t.printf("   cells read raw→normalized=weighted (normalized is omitted when the plugin does not normalize).\n")
+	t.Printf("   cells read raw→normalized=weighted (normalized is omitted when the plugin does not normalize).\n")
 	var legend []string
 	for _, p := range s.Plugins {
 		legend = append(legend, narrate.Abbrev(p.Name)+"="+p.Name)
 	}
-	t.printf("   %s\n", strings.Join(legend, ", "))
+	t.Printf("   %s\n", strings.Join(legend, ", "))
 }
 
-func (t *textWriter) selection(c *recorder.Cycle) {
+func (t *Writer) selection(c *recorder.Cycle) {
 	sel := c.Selection
 	if sel == nil {
 		return
 	}
-	t.printf("\n5. Select host — %s: %s\n", sel.Node, narrate.Selection(c))
+	t.Printf("\n5. Select host — %s: %s\n", sel.Node, narrate.Selection(c))
 	for _, l := range narrate.Losers(c, 10) {
-		t.printf("   %s\n", l)
+		t.Printf("   %s\n", l)
 	}
 }
 
-func (t *textWriter) binding(c *recorder.Cycle) {
+func (t *Writer) binding(c *recorder.Cycle) {
 	phases := []struct {
 		name string
 		ps   []recorder.PluginStatus
@@ -363,19 +368,19 @@ func (t *textWriter) binding(c *recorder.Cycle) {
 			continue
 		}
 		if !printed {
-			t.printf("\n6. Reserve → Permit → PreBind → Bind → PostBind\n")
+			t.Printf("\n6. Reserve → Permit → PreBind → Bind → PostBind\n")
 			printed = true
 		}
 		var parts []string
 		for _, p := range ph.ps {
 			parts = append(parts, fmt.Sprintf("%s %s%s (%s)", p.Plugin, p.Code, reasons(p.Code, p.Reasons), narrate.Duration(p.Duration)))
 		}
-		t.printf("   %-10s %s\n", ph.name, strings.Join(parts, ", "))
+		t.Printf("   %-10s %s\n", ph.name, strings.Join(parts, ", "))
 	}
 }
 
-// observed says what a live cluster's scheduler did with a pod.
-func (t *textWriter) observed(ob *recorder.Observed) {
+// Observed says what a live cluster's scheduler did with a pod.
+func (t *Writer) Observed(ob *recorder.Observed) {
 	verdict := "disagrees"
 	if ob.Agrees() {
 		verdict = "agrees"
@@ -385,7 +390,7 @@ func (t *textWriter) observed(ob *recorder.Observed) {
 		node = "no node (Unschedulable)"
 	}
 	if ob.Seq == 0 {
-		t.printf("observed %s: the cluster chose %s; schedscope ran no cycle for it\n", ob.Pod.Key(), node)
+		t.Printf("observed %s: the cluster chose %s; schedscope ran no cycle for it\n", ob.Pod.Key(), node)
 		return
 	}
 	predicted := ob.Predicted
@@ -395,7 +400,7 @@ func (t *textWriter) observed(ob *recorder.Observed) {
 	case predicted == "":
 		predicted = "no node"
 	}
-	t.printf("observed %s: the cluster chose %s; schedscope predicted %s in cycle %d: %s\n", ob.Pod.Key(), node, predicted, ob.Seq, verdict)
+	t.Printf("observed %s: the cluster chose %s; schedscope predicted %s in cycle %d: %s\n", ob.Pod.Key(), node, predicted, ob.Seq, verdict)
 }
 
 // reasons returns ": r1; r2" for the reasons of a status with code; blank
@@ -426,44 +431,47 @@ func pad(s string, n int) string {
 	return s
 }
 
-// story tells one pod's story: each of its cycles (of cycles, which may hold
+// Story tells one pod's story: each of its cycles (of cycles, which may hold
 // other pods' too) and queue events in time order, one line each.
-func (t *textWriter) story(p recorder.PodState, cycles []*recorder.Cycle) {
+func (t *Writer) Story(p recorder.PodState, cycles []*recorder.Cycle) {
 	head := p.State
 	if p.Node != "" {
 		head += " on " + p.Node
 	}
-	t.printf("story of %s (%s):\n", p.Pod.Key(), head)
+	t.Printf("story of %s (%s):\n", p.Pod.Key(), head)
 	for _, line := range narrate.PodStory(p, cycles) {
-		t.printf("  %s\n", line)
+		t.Printf("  %s\n", line)
 	}
-	t.printf("\n")
+	t.Printf("\n")
 }
 
-// summary ends the text: one line per pod that is not bound (nor arrived
+// Summary ends the text: one line per pod that is not bound (nor arrived
 // bound, nor deleted) with its state and the message kubectl describe
 // would show, then what it needs (a hint for a pod never attempted, its
 // last queue event, suggest's command), each under it; then what the
 // run's controllers left: each workload's pods and where they went, each
 // budget's allowed disruptions, each claim's phase. (The warnings are in
 // the header.)
-func (t *textWriter) summary(s document.Summary) {
+func (t *Writer) Summary(s document.Summary) {
 	if len(s.NotBound) > 0 {
-		t.printf("%s:\n", s.NotBoundTitle())
+		t.Printf("%s:\n", s.NotBoundTitle())
 	}
 	for _, p := range s.NotBound {
-		t.printf("  %s  %s\n", p.Who, p.State)
+		t.Printf("  %s  %s\n", p.Who, p.State)
 		for _, l := range p.More {
-			t.printf("      %s\n", l)
+			t.Printf("      %s\n", l)
 		}
 	}
 	if len(s.Cluster) > 0 {
-		t.printf("%s:\n", document.ClusterTitle)
+		t.Printf("%s:\n", document.ClusterTitle)
 	}
 	for _, l := range s.Cluster {
-		t.printf("  %s\n", l)
+		t.Printf("  %s\n", l)
 	}
 	if s.Stopped != "" {
-		t.printf("%s\n", s.Stopped)
+		t.Printf("%s\n", s.Stopped)
 	}
 }
+
+// Err is the first error writing failed with, if any.
+func (t *Writer) Err() error { return t.err }

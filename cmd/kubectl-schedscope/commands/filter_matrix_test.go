@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/schedscope/schedscope/recorder/export/text"
+
 	htmlpage "github.com/schedscope/schedscope/recorder/export/html"
 	"github.com/schedscope/schedscope/recorder/export/markdown"
 
@@ -137,12 +139,12 @@ func TestFilterMatrixEveryWay(t *testing.T) {
 	}
 
 	// Text lists each node with its rejecting plugin.
-	var text bytes.Buffer
-	newTextWriter(&text).cycle(c)
+	var words bytes.Buffer
+	text.New(&words).Cycle(c)
 	for node := range want {
-		line := regexp.MustCompile(`(?m)^   [✓✗] ` + regexp.QuoteMeta(node) + ` +(.*)$`).FindStringSubmatch(text.String())
+		line := regexp.MustCompile(`(?m)^   [✓✗] ` + regexp.QuoteMeta(node) + ` +(.*)$`).FindStringSubmatch(words.String())
 		if line == nil {
-			t.Errorf("text does not list %s:\n%s", node, text.String())
+			t.Errorf("text does not list %s:\n%s", node, words.String())
 			continue
 		}
 		if by, rejected := rejectedBy[node]; rejected != strings.HasPrefix(line[1], by+": ") || !rejected && line[1] != "passed all filters" {
