@@ -54,10 +54,14 @@
 // Four subpackages present this data: narrate puts it into English for every
 // output (the steps of a cycle and the names they answer to, outcomes, the selection rule, why a node lost, durations, plugin
 // abbreviations, diffs, queue events and a pod's story, where a pod stands
-// and what would help it, what a what-if changed), export is the JSON of explain/replay/live -o json
-// (its schema is in schema/; export/otel sends cycles to a tracing backend as
-// OpenTelemetry traces; export/otel/testreceiver, a module of its own, is
-// the OTLP receiver its tests send to, which export/otel/otlptest starts),
+// and what would help it, what a what-if changed), export holds every renderer of a recording side
+// by side, a subpackage a format: export itself is the JSON of
+// explain/replay/live -o json (its schema is in schema/); export/text
+// walks a cycle's phases for a terminal, export/markdown (-o markdown,
+// tables to paste) and export/html (-o html, one standalone page) draw the
+// tables export/document builds in words over table's matrix; export/otel sends cycles to a tracing backend as
+// OpenTelemetry traces (export/otel/testreceiver, a module of its own, is
+// the OTLP receiver its tests send to, which export/otel/otlptest starts);
 // table is what a cycle did to each node as the tables every output draws
 // (the Filter matrix cell by cell, the score order), and visible is how the text output and the TUI
 // show a recorded string on a terminal (control characters and bidirectional

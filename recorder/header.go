@@ -1,6 +1,12 @@
 package recorder
 
-import "time"
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+)
 
 // FormatName identifies a schedscope recording.
 const FormatName = "schedscope-recording"
@@ -94,4 +100,18 @@ func (h *Header) Profile(name string) *Profile {
 		}
 	}
 	return nil
+}
+
+// FormatFeatureGates writes gates as --feature-gates takes them
+// ("A=true,B=false"), sorted by name: how a header's FeatureGates are
+// shown and, through engine/featuregates.Format, how a run's are.
+func FormatFeatureGates(gates map[string]bool) string {
+	var b strings.Builder
+	for i, k := range slices.Sorted(maps.Keys(gates)) {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "%s=%t", k, gates[k])
+	}
+	return b.String()
 }

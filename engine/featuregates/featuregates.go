@@ -10,9 +10,10 @@ package featuregates
 import (
 	"fmt"
 	"maps"
-	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/schedscope/schedscope/recorder"
 
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/component-base/featuregate"
@@ -135,16 +136,7 @@ func Differing(other map[string]bool) map[string]bool {
 }
 
 // Format writes m as --feature-gates takes it, sorted by name.
-func Format(m map[string]bool) string {
-	var b strings.Builder
-	for i, k := range slices.Sorted(maps.Keys(m)) {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, "%s=%t", k, m[k])
-	}
-	return b.String()
-}
+func Format(m map[string]bool) string { return recorder.FormatFeatureGates(m) }
 
 // Check refuses a run that asks for other gates than the process has:
 // want is what NonDefault said when the run was set up (a fork's, its

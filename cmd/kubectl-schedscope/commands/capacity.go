@@ -139,42 +139,42 @@ func (o *CapacityOptions) gate(res *engine.CapacityResult) error {
 func (o *CapacityOptions) print(doc capacityDocument, fixtureName string, next *scenario.Fork) error {
 	res := doc.CapacityResult
 	t := newTextWriter(o.streams.Out)
-	t.printf("capacity: %s %s/%s in %s\n", res.Kind, res.Namespace, res.Name, fixtureName)
-	t.printf("asks for %d, %d placed\n", res.Replicas, res.Placed)
+	t.Printf("capacity: %s %s/%s in %s\n", res.Kind, res.Namespace, res.Name, fixtureName)
+	t.Printf("asks for %d, %d placed\n", res.Replicas, res.Placed)
 	replica := res.Replicas + res.More + 1
 	switch {
 	case res.Placed < res.Replicas:
 		replica = res.Placed + 1
-		t.printf("no more fit: it does not fit as it is; a replica stays pending: %s\n", visible.String(res.Stopped))
+		t.Printf("no more fit: it does not fit as it is; a replica stays pending: %s\n", visible.String(res.Stopped))
 	case res.Limit > 0:
-		t.printf("at least %d more fit (%d in all): the search stops at %d more\n", res.More, res.Replicas+res.More, res.Limit)
+		t.Printf("at least %d more fit (%d in all): the search stops at %d more\n", res.More, res.Replicas+res.More, res.Limit)
 	default:
-		t.printf("%d more fit (%d in all); replica %d stays pending: %s\n", res.More, res.Replicas+res.More, replica, visible.String(res.Stopped))
+		t.Printf("%d more fit (%d in all); replica %d stays pending: %s\n", res.More, res.Replicas+res.More, replica, visible.String(res.Stopped))
 	}
-	t.printf("found by %d run(s) of the fixture, at %s replicas\n", len(res.Runs), joinInts(res.Runs))
+	t.Printf("found by %d run(s) of the fixture, at %s replicas\n", len(res.Runs), joinInts(res.Runs))
 	if sg := doc.Next; sg != nil {
-		t.printf("\nwhat would let replica %d (pod %s) fit, each change re-run on its last cycle:\n", replica, next.Cycle().Pod.Name)
+		t.Printf("\nwhat would let replica %d (pod %s) fit, each change re-run on its last cycle:\n", replica, next.Cycle().Pod.Name)
 		switch {
 		case sg.Note != "":
-			t.printf("  %s\n", sg.Note)
+			t.Printf("  %s\n", sg.Note)
 		case len(sg.Suggestions) == 0:
-			t.printf("  no single change of the %d tried (of %d drawn from its diagnosis) lets it fit\n", sg.Tried-1, sg.Candidates)
+			t.Printf("  no single change of the %d tried (of %d drawn from its diagnosis) lets it fit\n", sg.Tried-1, sg.Candidates)
 		}
 		for i, s := range sg.Suggestions {
 			where := "lands on " + s.Node
 			if s.ViaPreemption {
 				where += " after preempting"
 			}
-			t.printf("  %d. %s → %s\n", i+1, s.Text, where)
+			t.Printf("  %d. %s → %s\n", i+1, s.Text, where)
 		}
 		if len(sg.Suggestions) > 0 {
-			t.printf("  (a change to the pod is to this replica alone; made in the template, it changes every replica)\n")
+			t.Printf("  (a change to the pod is to this replica alone; made in the template, it changes every replica)\n")
 		}
 		if sg.Cut {
-			t.printf("  the budget cut the search: %d candidate(s) were not tried; raise --budget to try them\n", sg.Candidates-(sg.Tried-1))
+			t.Printf("  the budget cut the search: %d candidate(s) were not tried; raise --budget to try them\n", sg.Candidates-(sg.Tried-1))
 		}
 	}
-	return t.err
+	return t.Err()
 }
 
 func joinInts(ns []int) string {

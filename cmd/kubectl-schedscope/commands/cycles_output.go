@@ -9,6 +9,9 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/export"
+	"github.com/schedscope/schedscope/recorder/export/document"
+	"github.com/schedscope/schedscope/recorder/export/html"
+	"github.com/schedscope/schedscope/recorder/export/markdown"
 	"github.com/schedscope/schedscope/recorder/input"
 	"github.com/schedscope/schedscope/recorder/visible"
 )
@@ -52,12 +55,12 @@ type cyclesOutput struct {
 
 // summary is what follows the cycles, with warnings (text prints them in
 // its header) and the problems found.
-func (o *cyclesOutput) summary(warnings []string) runSummary {
+func (o *cyclesOutput) summary(warnings []string) document.Summary {
 	for _, p := range o.problems {
 		warnings = append(warnings, p.Error())
 	}
-	s := summaryOf(warnings, o.pods, o.cluster, o.suggest)
-	s.stopped = o.stopped
+	s := document.SummaryOf(warnings, o.pods, o.cluster, o.suggest)
+	s.Stopped = o.stopped
 	return s
 }
 
@@ -114,77 +117,77 @@ func (o *cyclesOutput) print(w io.Writer, format string) error {
 		bySeq[c.Seq] = c
 	}
 	if format == "markdown" {
-		md := &markdownWriter{w: w, short: o.shortfall}
-		md.header(o.header, o.source)
+		md := &markdown.Writer{W: w, Short: o.shortfall}
+		md.Header(o.header, o.source)
 		if o.groupsOnly {
 			for _, g := range o.groups {
-				md.podGroup(g, bySeq)
+				md.PodGroup(g, bySeq)
 			}
 		}
 		for _, c := range o.cycles {
-			md.cycle(c)
-			md.memberGroup(c, o.groups)
+			md.Cycle(c)
+			md.MemberGroup(c, o.groups)
 		}
 		if !o.groupsOnly {
 			for _, g := range o.groups {
-				md.podGroup(g, bySeq)
+				md.PodGroup(g, bySeq)
 			}
 		}
 		if o.story && len(o.pods) == 1 {
-			md.story(o.pods[0], o.cycles)
+			md.Story(o.pods[0], o.cycles)
 		}
-		md.summary(o.summary(o.warnings))
-		return md.err
+		md.Summary(o.summary(o.warnings))
+		return md.Err()
 	}
 	if format == "html" {
-		h := &htmlWriter{w: w, short: o.shortfall}
-		h.begin(o.header, o.source)
+		h := &html.Writer{W: w, Short: o.shortfall}
+		h.Begin(o.header, o.source)
 		if o.groupsOnly {
 			for _, g := range o.groups {
-				h.podGroup(g, bySeq)
+				h.PodGroup(g, bySeq)
 			}
 		}
 		for _, c := range o.cycles {
-			h.cycle(c)
-			h.memberGroup(c, o.groups)
+			h.Cycle(c)
+			h.MemberGroup(c, o.groups)
 		}
 		if !o.groupsOnly {
 			for _, g := range o.groups {
-				h.podGroup(g, bySeq)
+				h.PodGroup(g, bySeq)
 			}
 		}
-		h.summary(o.summary(o.warnings))
-		h.end()
-		return h.err
+		h.Summary(o.summary(o.warnings))
+		h.End()
+		return h.Err()
 	}
 	t := newTextWriter(w)
-	t.short = o.shortfall
-	t.header(o.header, o.source, o.warnings)
+	t.Short = o.shortfall
+	t.Header(o.header, o.source, o.warnings)
 	if o.groupsOnly {
 		for _, g := range o.groups {
-			t.podGroup(g, bySeq)
+			t.PodGroup(g, bySeq)
 		}
 		if len(o.groups) > 0 {
-			t.groupQueue(o.groups[0].Group, o.groupQueue)
+			t.GroupQueue(o.groups[0].Group, o.groupQueue)
 		}
 	}
 	for _, c := range o.cycles {
-		t.cycle(c)
-		t.memberGroup(c, o.groups)
+		t.Cycle(c)
+		t.MemberGroup(c, o.groups)
 	}
 	if !o.groupsOnly {
 		for _, g := range o.groups {
-			t.podGroup(g, bySeq)
+			t.PodGroup(g, bySeq)
 		}
 	}
 	for _, ob := range o.observed {
-		t.observed(ob)
+		t.Observed(ob)
 	}
 	if o.story && len(o.pods) == 1 {
-		t.story(o.pods[0], o.cycles)
+		t.Story(o.pods[0], o.cycles)
 	}
-	t.summary(o.summary(nil))
-	return t.err
+	t.Summary(o.summary(nil))
+	return t.Err()
 }
 
 // sortCycles orders cycles by sequence number, as they were started.

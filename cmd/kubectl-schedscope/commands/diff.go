@@ -386,33 +386,33 @@ func readLastCycles(name string) (*lastCycles, []string, error) {
 
 func (o *DiffOptions) printText(doc *diffDocument) error {
 	t := newTextWriter(o.streams.Out)
-	t.printf("diff: A = %s, B = %s\n", doc.A, doc.B)
+	t.Printf("diff: A = %s, B = %s\n", doc.A, doc.B)
 	if doc.Note != "" {
-		t.printf("note: %s\n", doc.Note)
+		t.Printf("note: %s\n", doc.Note)
 	}
 	for _, p := range doc.Problems {
-		t.printf("problem: %s\n", p)
+		t.Printf("problem: %s\n", p)
 	}
-	t.printf("%d of %d pod(s) changed\n", doc.Changed, len(doc.Pods))
+	t.Printf("%d of %d pod(s) changed\n", doc.Changed, len(doc.Pods))
 	for _, p := range doc.Pods {
 		if !p.Changed {
 			continue
 		}
-		t.printf("\n%s: %s  →  %s\n", p.Pod, sideLine(p.A), sideLine(p.B))
+		t.Printf("\n%s: %s  →  %s\n", p.Pod, sideLine(p.A), sideLine(p.B))
 		if p.Diff != nil {
 			for _, l := range narrate.Diff(p.Diff, 10) {
-				t.printf("  %s\n", l)
+				t.Printf("  %s\n", l)
 			}
 			if p.Diff.Sampling != nil && len(o.files) == 2 {
-				t.printf("  (a sampled search: kube-scheduler's parallel filter picks the sample anew each run, so part of this may be that race, not the change)\n")
+				t.Printf("  (a sampled search: kube-scheduler's parallel filter picks the sample anew each run, so part of this may be that race, not the change)\n")
 			}
 		}
 	}
 	same := len(doc.Pods) - doc.Changed
 	if same > 0 {
-		t.printf("\n%d pod(s) went the same way in both\n", same)
+		t.Printf("\n%d pod(s) went the same way in both\n", same)
 	}
-	return t.err
+	return t.Err()
 }
 
 func sideLine(s *diffSide) string {

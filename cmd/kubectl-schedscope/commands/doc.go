@@ -40,14 +40,12 @@
 // pass on. simulate.go holds what the fixture commands share (flags,
 // loading, --arrival); memory.go is the process's memory policy (the soft
 // limit main sets, looser in whatif and suggest); cycles_output.go picks and prints cycles for -o
-// (yaml_output.go: -o yaml in the JSON's key order; markdown.go: -o
-// markdown, tables to paste; html.go: -o html, one standalone page with the
-// filter matrix and score bars; cycle_tables.go: the rows both draw, in
-// words, over recorder/table's matrix; export_cycle.go: the TUI's X writes a cycle
-// as both); text.go words a cycle
-// for text output, pod_group_text.go a pod-group cycle (explain
-// --pod-group, and a member's cycle told through its group),
-// pod_group_documents.go the same in the Markdown and the HTML. otlp.go is the --otlp-endpoint and --otlp-timeout of sim, record and live:
+// (yaml_output.go: -o yaml in the JSON's key order; -o markdown and -o html
+// are drawn by recorder/export/markdown and recorder/export/html;
+// export_cycle.go: the TUI's X writes a cycle as both); the text output is
+// recorder/export/text's, with what only the commands word beside it in
+// whatif_text.go; explain_pod_group.go picks a pod group's cycles for
+// explain --pod-group. otlp.go is the --otlp-endpoint and --otlp-timeout of sim, record and live:
 // a source that also sends each cycle as an OpenTelemetry trace
 // (recorder/export/otel); export.go sends a recording's cycles the same way.
 // deploy.go prints the in-cluster flight recorder's manifests, whose probes

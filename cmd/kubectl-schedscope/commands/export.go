@@ -74,7 +74,7 @@ func (o *ExportOptions) Run(ctx context.Context) error {
 		switch {
 		case err != nil && recorder.IsProblem(err):
 			problems++
-			out.printf("%s: skipped: %v\n", o.File, err)
+			out.Printf("%s: skipped: %v\n", o.File, err)
 		case err != nil:
 			exp.Close(ctx)
 			return fmt.Errorf("%s: %w", o.File, err)
@@ -90,7 +90,7 @@ func (o *ExportOptions) Run(ctx context.Context) error {
 		}
 	}
 	sum := exp.Close(ctx)
-	newTextWriter(o.streams.Out).printf("%s\n", sum)
+	newTextWriter(o.streams.Out).Printf("%s\n", sum)
 	switch {
 	case sum.Err != nil || sum.Lost() > 0:
 		return errors.New("not every trace reached the backend")

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/export/html"
+	"github.com/schedscope/schedscope/recorder/export/markdown"
 )
 
 // cycleFiles is what the TUI's X runs: it writes the cycle on screen to
@@ -22,14 +24,14 @@ func cycleFiles(dir, source string, marks func() []recorder.Mark) func(recorder.
 			ms = marks()
 		}
 		var md, page bytes.Buffer
-		m := &markdownWriter{w: &md, marks: ms}
-		m.header(h, source)
-		m.cycle(c)
-		hw := &htmlWriter{w: &page, marks: ms}
-		hw.begin(h, source)
-		hw.cycle(c)
-		hw.end()
-		if err := errors.Join(m.err, hw.err); err != nil {
+		m := &markdown.Writer{W: &md, Marks: ms}
+		m.Header(h, source)
+		m.Cycle(c)
+		hw := &html.Writer{W: &page, Marks: ms}
+		hw.Begin(h, source)
+		hw.Cycle(c)
+		hw.End()
+		if err := errors.Join(m.Err(), hw.Err()); err != nil {
 			return "", err
 		}
 		for n := 1; n < 1000; n++ {

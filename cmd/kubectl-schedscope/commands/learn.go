@@ -146,13 +146,13 @@ func (o *LearnOptions) listWidth(width int) error {
 			if i > 0 {
 				name = ""
 			}
-			t.printf("%-*s  %s\n", col, name, line)
+			t.Printf("%-*s  %s\n", col, name, line)
 		}
 	}
 	if !o.List {
-		t.printf("\nopen one with: kubectl schedscope learn %s\n", names[0])
+		t.Printf("\nopen one with: kubectl schedscope learn %s\n", names[0])
 	}
-	return t.err
+	return t.Err()
 }
 
 // wrapWords breaks text into lines of at most width bytes between words (a

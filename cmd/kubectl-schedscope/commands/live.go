@@ -272,7 +272,7 @@ func (p *livePrinter) queue(ev *recorder.QueueEvent) {
 }
 
 func (p *livePrinter) observed(ob *recorder.Observed) {
-	p.print(map[string]any{"observed": export.NewObserved(ob)}, func(w io.Writer) { newTextWriter(w).observed(ob) })
+	p.print(map[string]any{"observed": export.NewObserved(ob)}, func(w io.Writer) { newTextWriter(w).Observed(ob) })
 }
 
 // printState prints a pod's new state, if it changed.

@@ -1,11 +1,8 @@
 package commands
 
 import (
-	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/schedscope/schedscope/recorder"
 )
 
 // explain -o markdown writes each cycle as a section with GitHub tables:
@@ -57,68 +54,5 @@ func TestExplainMarkdown(t *testing.T) {
 	}
 	if _, errOut, code := run(t, "replay", "../../../tui/testdata/default.rec", "--no-tui", "-o", "markdown"); code != 0 || errOut != "" {
 		t.Errorf("replay --no-tui -o markdown: exit %d: %s", code, errOut)
-	}
-}
-
-// A recorded string cannot break a table or a code span.
-func TestMarkdownCell(t *testing.T) {
-	if got, want := cell("a|b`c\\d\ne"), `a\|b'c\\d\\ne`; got != want {
-		t.Errorf("cell = %q, want %q", got, want)
-	}
-}
-
-// What a recording holds (a pod's name, an extender's message, a fixture's
-// file name, a mark's note: here every string of each cycle) reads as text
-// in the Markdown: no raw HTML, no link or image, however it is written.
-func TestMarkdownEscapesRecordedText(t *testing.T) {
-	const evil = "<img src=x onerror=alert(1)>[l](javascript:alert(3))![i](x.png)`code` *em* _em_ a|b"
-	rec, err := recorder.LoadFile("../../../tui/testdata/default.rec")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out strings.Builder
-	m := &markdownWriter{w: &out}
-	for _, c := range rec.Cycles {
-		setStrings(reflect.ValueOf(c).Elem(), evil)
-		c.Outcome.Result = recorder.ResultUnschedulable
-		m.marks = append(m.marks, recorder.Mark{Seq: c.Seq, Pod: c.Pod.Key(), Note: evil})
-	}
-	m.header(rec.Header, "fixture "+evil+".yaml")
-	for _, c := range rec.Cycles {
-		m.cycle(c)
-	}
-	md := out.String()
-	if n := strings.Count(md, "&lt;img src=x onerror=alert\\(1\\)&gt;\\[l\\]\\(javascript:alert\\(3\\)\\)\\!\\[i\\]\\(x.png\\)'code' \\*em\\* \\_em\\_ a\\|b"); n < 10 {
-		t.Errorf("the escaped text is there %d times:\n%s", n, md)
-	}
-	for _, raw := range []string{"<", "[l]", "](", "![", "`code`", "*em*", "_em_"} {
-		if strings.Contains(md, raw) {
-			t.Errorf("the Markdown has %q:\n%s", raw, md)
-		}
-	}
-}
-
-// setStrings sets every string v holds (fields, elements, pointed-to
-// values; not map keys) to s.
-func setStrings(v reflect.Value, s string) {
-	switch v.Kind() {
-	case reflect.String:
-		if v.CanSet() {
-			v.SetString(s)
-		}
-	case reflect.Pointer, reflect.Interface:
-		if !v.IsNil() {
-			setStrings(v.Elem(), s)
-		}
-	case reflect.Struct:
-		for i := range v.NumField() {
-			if v.Type().Field(i).IsExported() {
-				setStrings(v.Field(i), s)
-			}
-		}
-	case reflect.Slice, reflect.Array:
-		for i := range v.Len() {
-			setStrings(v.Index(i), s)
-		}
 	}
 }

@@ -8,6 +8,9 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/export"
+	"github.com/schedscope/schedscope/recorder/export/document"
+	"github.com/schedscope/schedscope/recorder/export/html"
+	"github.com/schedscope/schedscope/recorder/export/markdown"
 )
 
 // printCycles writes what cyclesOutput.print writes for the same cycles,
@@ -30,69 +33,69 @@ func printCycles(w io.Writer, format string, h recorder.Header, source string, p
 		}
 	}
 	if format == "markdown" {
-		md := &markdownWriter{w: w, marks: marks, short: short}
-		md.header(h, source)
+		md := &markdown.Writer{W: w, Marks: marks, Short: short}
+		md.Header(h, source)
 		kept := map[int]*recorder.Cycle{}
 		for c, err := range cycles {
 			if err != nil {
 				return err
 			}
-			md.cycle(c)
-			md.memberGroup(c, groups)
+			md.Cycle(c)
+			md.MemberGroup(c, groups)
 			if members[c.Seq] {
 				kept[c.Seq] = c
 			}
 		}
 		for _, g := range groups {
-			md.podGroup(g, kept)
+			md.PodGroup(g, kept)
 		}
-		md.summary(summaryOf(problemTexts(problems), pods, cluster, nil))
-		return md.err
+		md.Summary(document.SummaryOf(problemTexts(problems), pods, cluster, nil))
+		return md.Err()
 	}
 	if format == "html" {
-		hw := &htmlWriter{w: w, marks: marks, short: short}
-		hw.begin(h, source)
+		hw := &html.Writer{W: w, Marks: marks, Short: short}
+		hw.Begin(h, source)
 		kept := map[int]*recorder.Cycle{}
 		for c, err := range cycles {
 			if err != nil {
 				return err
 			}
-			hw.cycle(c)
-			hw.memberGroup(c, groups)
+			hw.Cycle(c)
+			hw.MemberGroup(c, groups)
 			if members[c.Seq] {
 				kept[c.Seq] = c
 			}
 		}
 		for _, g := range groups {
-			hw.podGroup(g, kept)
+			hw.PodGroup(g, kept)
 		}
-		hw.summary(summaryOf(problemTexts(problems), pods, cluster, nil))
-		hw.end()
-		return hw.err
+		hw.Summary(document.SummaryOf(problemTexts(problems), pods, cluster, nil))
+		hw.End()
+		return hw.Err()
 	}
 	if format == "text" {
 		t := newTextWriter(w)
-		t.short = short
-		t.header(h, source, nil)
+		t.Short = short
+		t.Header(h, source, nil)
 		kept := map[int]*recorder.Cycle{}
 		for c, err := range cycles {
 			if err != nil {
 				return err
 			}
-			t.cycle(c)
-			t.memberGroup(c, groups)
+			t.Cycle(c)
+			t.MemberGroup(c, groups)
 			if members[c.Seq] {
 				kept[c.Seq] = c
 			}
 		}
 		for _, g := range groups {
-			t.podGroup(g, kept)
+			t.PodGroup(g, kept)
 		}
 		for _, ob := range observed {
-			t.observed(ob)
+			t.Observed(ob)
 		}
-		t.summary(summaryOf(nil, pods, cluster, nil))
-		return t.err
+		t.Summary(document.SummaryOf(nil, pods, cluster, nil))
+		return t.Err()
 	}
 	doc := export.NewDocument(h, nil, observed)
 	doc.Pods = export.NewPodStates(pods)

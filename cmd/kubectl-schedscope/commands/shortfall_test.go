@@ -4,6 +4,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/schedscope/schedscope/recorder/export/html"
+	"github.com/schedscope/schedscope/recorder/export/markdown"
 )
 
 // fragmentedFixture is three nodes of 2 cpu, each with 1500m requested:
@@ -62,14 +65,14 @@ func TestResourceRejectionsCarryTheirNumbers(t *testing.T) {
 	}{
 		{"explain", []string{"explain"}, []string{hugeNodeA, hugeCycle}},
 		{"explain --pod", []string{"explain", "--pod", "huge"}, []string{hugeNodeA, hugeCycle}},
-		{"explain markdown", []string{"explain", "-o", "markdown"}, []string{"Insufficient cpu; Insufficient memory — " + cell(hugeNodeA), "- " + cell(hugeCycle)}},
-		{"explain html", []string{"explain", "-o", "html"}, []string{esc(hugeNodeA), "<li>" + esc(hugeCycle) + "</li>"}},
+		{"explain markdown", []string{"explain", "-o", "markdown"}, []string{"Insufficient cpu; Insufficient memory — " + markdown.Cell(hugeNodeA), "- " + markdown.Cell(hugeCycle)}},
+		{"explain html", []string{"explain", "-o", "html"}, []string{html.Esc(hugeNodeA), "<li>" + html.Esc(hugeCycle) + "</li>"}},
 		{"explain json", []string{"explain", "-o", "json"}, []string{
 			`"shortfalls": [`, `"resource": "cpu",`, `"asked": 12000,`, `"allocatable": 4000,`, `"requested": 500,`, `"free": 3500,`, `"short": 8500`,
 			`"tooLarge": true,`, `"text": "` + hugeCycle + `"`}},
 		{"replay", []string{"replay", rec, "--no-tui"}, []string{hugeNodeA, hugeCycle}},
 		{"replay --pod", []string{"replay", rec, "--no-tui", "--pod", "huge"}, []string{hugeNodeA, hugeCycle}},
-		{"replay markdown", []string{"replay", rec, "--no-tui", "-o", "markdown"}, []string{cell(hugeNodeA)}},
+		{"replay markdown", []string{"replay", rec, "--no-tui", "-o", "markdown"}, []string{markdown.Cell(hugeNodeA)}},
 		{"replay json", []string{"replay", rec, "--no-tui", "-o", "json"}, []string{`"short": 8500`, `"text": "` + hugeCycle + `"`}},
 		{"fragmented", []string{"explain", "-f", fixture}, []string{fragmented,
 			"cpu: the pod asks 1, the node has 500m free (2 allocatable − 1500m requested): 500m short"}},
@@ -102,8 +105,8 @@ func TestDeviceRejectionsCarryTheirNumbers(t *testing.T) {
 		format, want string
 	}{
 		{"text", nodeB},
-		{"markdown", "DynamicResources: cannot allocate all claims — " + cell(nodeB)},
-		{"html", esc(nodeB)},
+		{"markdown", "DynamicResources: cannot allocate all claims — " + markdown.Cell(nodeB)},
+		{"html", html.Esc(nodeB)},
 	} {
 		t.Run(tc.format, func(t *testing.T) {
 			out, errOut, code := run(t, "explain", "-f", fixture, "-o", tc.format)

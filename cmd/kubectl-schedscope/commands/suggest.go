@@ -119,38 +119,38 @@ func (o *SuggestOptions) Run(ctx context.Context) error {
 		return writeDocument(o.streams.Out, o.Output, doc)
 	}
 	t := newTextWriter(o.streams.Out)
-	t.printf("suggest: pod %s, cycle %d of %s\n", res.Pod, recorded.Seq, fx.Name)
-	t.printf("now: %s\n", narrate.SummaryOutcome(doc.Outcome))
+	t.Printf("suggest: pod %s, cycle %d of %s\n", res.Pod, recorded.Seq, fx.Name)
+	t.Printf("now: %s\n", narrate.SummaryOutcome(doc.Outcome))
 	if res.Node != "" {
-		t.printf("asked: why not %s?\n", res.Node)
+		t.Printf("asked: why not %s?\n", res.Node)
 	}
 	if res.Note != "" {
-		t.printf("%s\n", res.Note)
+		t.Printf("%s\n", res.Note)
 	}
 	if res.Candidates == 0 {
-		return t.err
+		return t.Err()
 	}
-	t.printf("re-ran the cycle %d times (budget %d) over %d candidate change(s) drawn from its diagnosis\n", res.Tried, res.Budget, res.Candidates)
+	t.Printf("re-ran the cycle %d times (budget %d) over %d candidate change(s) drawn from its diagnosis\n", res.Tried, res.Budget, res.Candidates)
 	if len(res.Suggestions) == 0 {
-		t.printf("no single change the search tried makes the pod schedulable\n")
+		t.Printf("no single change the search tried makes the pod schedulable\n")
 	} else {
-		t.printf("%d change(s) make it schedulable, smallest first:\n", len(res.Suggestions))
+		t.Printf("%d change(s) make it schedulable, smallest first:\n", len(res.Suggestions))
 		for i, s := range res.Suggestions {
 			where := "lands on " + s.Node
 			if s.ViaPreemption {
 				where = "lands on " + s.Node + " after preempting"
 			}
-			t.printf("  %d. %s → %s\n", i+1, s.Text, where)
-			t.printf("     %s\n", doc.Commands[i])
+			t.Printf("  %d. %s → %s\n", i+1, s.Text, where)
+			t.Printf("     %s\n", doc.Commands[i])
 		}
 	}
 	if res.Unconfirmed > 0 {
-		t.printf("%d other change(s) were re-run and did not make it schedulable%s\n", res.Unconfirmed, onNode(res.Node))
+		t.Printf("%d other change(s) were re-run and did not make it schedulable%s\n", res.Unconfirmed, onNode(res.Node))
 	}
 	if res.Cut {
-		t.printf("the budget cut the search: %d candidate(s) were not tried; raise --budget to try them\n", res.Candidates-(res.Tried-1))
+		t.Printf("the budget cut the search: %d candidate(s) were not tried; raise --budget to try them\n", res.Candidates-(res.Tried-1))
 	}
-	return t.err
+	return t.Err()
 }
 
 func onNode(n string) string {

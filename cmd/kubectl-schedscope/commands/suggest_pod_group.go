@@ -46,23 +46,23 @@ func (o *SuggestOptions) runPodGroup(ctx context.Context) error {
 		return writeDocument(o.streams.Out, o.Output, res)
 	}
 	t := newTextWriter(o.streams.Out)
-	t.printf("suggest: pod group %s in %s\n", group.Key(), fx.Name)
+	t.Printf("suggest: pod group %s in %s\n", group.Key(), fx.Name)
 	if b := res.Baseline; b != nil {
 		if b.Outcome.Message == "" {
-			t.printf("now: %s\n", b.Outcome.Result)
+			t.Printf("now: %s\n", b.Outcome.Result)
 		} else {
-			t.printf("now: %s: %s\n", b.Outcome.Result, b.Outcome.Message)
+			t.Printf("now: %s: %s\n", b.Outcome.Result, b.Outcome.Message)
 		}
 	}
 	if res.Note != "" {
-		t.printf("%s\n", res.Note)
-		return t.err
+		t.Printf("%s\n", res.Note)
+		return t.Err()
 	}
-	t.printf("ran the fixture again %d times, one per candidate change drawn from the group's last cycle\n", res.Tried)
+	t.Printf("ran the fixture again %d times, one per candidate change drawn from the group's last cycle\n", res.Tried)
 	if len(res.Suggestions) == 0 {
-		t.printf("no single change the search tried lets the group bind\n")
+		t.Printf("no single change the search tried lets the group bind\n")
 	} else {
-		t.printf("%d change(s) let it bind, smallest first:\n", len(res.Suggestions))
+		t.Printf("%d change(s) let it bind, smallest first:\n", len(res.Suggestions))
 		for i, s := range res.Suggestions {
 			var what string
 			switch s.Kind {
@@ -85,16 +85,16 @@ func (o *SuggestOptions) runPodGroup(ctx context.Context) error {
 				}
 				placed = append(placed, strings.TrimPrefix(k, group.Namespace+"/")+" → "+node)
 			}
-			t.printf("  %d. %s: %s\n", i+1, what, strings.Join(placed, ", "))
+			t.Printf("  %d. %s: %s\n", i+1, what, strings.Join(placed, ", "))
 			if c := groupSuggestionChange(s); c != nil {
-				t.printf("     try: %s\n", o.groupWhatIfCommand(group, c))
+				t.Printf("     try: %s\n", o.groupWhatIfCommand(group, c))
 			}
 		}
 	}
 	if res.Unconfirmed > 0 {
-		t.printf("%d other change(s) were run and did not let it bind\n", res.Unconfirmed)
+		t.Printf("%d other change(s) were run and did not let it bind\n", res.Unconfirmed)
 	}
-	return t.err
+	return t.Err()
 }
 
 // findPodGroup finds the PodGroup name (name, namespace/name, pg/name or

@@ -48,9 +48,9 @@ func (o *VerifyOptions) Run() error {
 	out := newTextWriter(o.streams.Out)
 	h := s.Header
 	if h.Unreadable {
-		out.printf("%s: header unreadable\n", o.File)
+		out.Printf("%s: header unreadable\n", o.File)
 	} else {
-		out.printf("%s: schedscope %s · kube-scheduler %s · %s %s\n", o.File, h.SchedscopeVersion, h.KubernetesVersion, h.Source.Kind, h.Source.Name)
+		out.Printf("%s: schedscope %s · kube-scheduler %s · %s %s\n", o.File, h.SchedscopeVersion, h.KubernetesVersion, h.Source.Kind, h.Source.Name)
 	}
 	records := plural(s.Records, "record")
 	if s.OutOfPlace > 0 {
@@ -60,31 +60,31 @@ func (o *VerifyOptions) Run() error {
 	if s.Cluster {
 		cluster = ", the controllers' end state"
 	}
-	out.printf("%s: %s, %s, %s, %s%s\n", records,
+	out.Printf("%s: %s, %s, %s, %s%s\n", records,
 		withSkipped(s.Cycles, "cycle", s.DuplicateCycles, 0), withSkipped(s.NodeSets, "node set", s.DuplicateNodeSets, 0),
 		withSkipped(s.Queue, "queue event", s.DuplicateQueue, s.OutOfOrderQueue), plural(s.Observed, "observed binding"), cluster)
 	if s.PodGroups > 0 {
-		out.printf("%s\n", plural(s.PodGroups, "pod-group cycle"))
+		out.Printf("%s\n", plural(s.PodGroups, "pod-group cycle"))
 	}
 	if s.Ended {
-		out.printf("ended by its writer\n")
+		out.Printf("ended by its writer\n")
 	} else {
-		out.printf("no end record: its writer stopped before closing it, or is still writing it\n")
+		out.Printf("no end record: its writer stopped before closing it, or is still writing it\n")
 	}
 	kinds := slices.Sorted(maps.Keys(s.Unknown))
 	for _, k := range kinds {
-		out.printf("skipped %s of unknown kind %s (written by a newer schedscope?)\n", plural(s.Unknown[k], "record"), strconv.Quote(k))
+		out.Printf("skipped %s of unknown kind %s (written by a newer schedscope?)\n", plural(s.Unknown[k], "record"), strconv.Quote(k))
 	}
 	if len(s.Problems) == 0 {
-		out.printf("no problems\n")
-		return out.err
+		out.Printf("no problems\n")
+		return out.Err()
 	}
-	out.printf("%s:\n", plural(len(s.Problems), "problem"))
+	out.Printf("%s:\n", plural(len(s.Problems), "problem"))
 	for _, p := range s.Problems {
-		out.printf("  %s\n", p.Error())
+		out.Printf("  %s\n", p.Error())
 	}
-	if out.err != nil {
-		return out.err
+	if out.Err() != nil {
+		return out.Err()
 	}
 	return errorf("%s: %s found", o.File, plural(len(s.Problems), "problem"))
 }

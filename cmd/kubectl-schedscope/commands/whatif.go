@@ -494,7 +494,7 @@ func (o *WhatIfOptions) Run(ctx context.Context) error {
 		return err
 	}
 	t.whatIf(f.Cycle(), fx.Name, changes, w, doc)
-	return t.err
+	return t.Err()
 }
 
 // writeDocument prints v as indented JSON, or as YAML.

@@ -60,7 +60,7 @@ func (o *WhatIfOptions) runPodGroup(ctx context.Context) error {
 	}
 	t := newTextWriter(o.streams.Out)
 	t.groupWhatIf(fx.Name, doc)
-	return t.err
+	return t.Err()
 }
 
 // memberHint adds to a what-if's error on a pod group's member that its

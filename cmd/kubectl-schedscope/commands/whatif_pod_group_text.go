@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/export/text"
 	"github.com/schedscope/schedscope/recorder/narrate"
 )
 
@@ -14,12 +15,12 @@ import (
 // outcome, where each member went, what was bound and reverted), then the
 // minCount verdicts and messages of each side in full.
 func (t *textWriter) groupWhatIf(fixtureName string, doc groupWhatIfDocument) {
-	t.printf("whatif: pod group %s in %s, the whole fixture run as it is and changed\n", doc.Group.Key(), fixtureName)
+	t.Printf("whatif: pod group %s in %s, the whole fixture run as it is and changed\n", doc.Group.Key(), fixtureName)
 	for _, c := range doc.Changes {
-		t.printf("change: %s\n", c.Text)
+		t.Printf("change: %s\n", c.Text)
 	}
 	if len(doc.Changes) == 0 {
-		t.printf("change: none (the run again as it is)\n")
+		t.Printf("change: none (the run again as it is)\n")
 	}
 	b, a := doc.Before, doc.After
 	rows := [][3]string{
@@ -38,9 +39,9 @@ func (t *textWriter) groupWhatIf(fixtureName string, doc groupWhatIfDocument) {
 		width[0] = max(width[0], len([]rune(r[0])))
 		width[1] = max(width[1], len([]rune(r[1])))
 	}
-	t.printf("\n")
+	t.Printf("\n")
 	for _, r := range rows {
-		t.printf("  %s  %s  %s\n", pad(r[0], width[0]), pad(r[1], width[1]), r[2])
+		t.Printf("  %s  %s  %s\n", text.Pad(r[0], width[0]), text.Pad(r[1], width[1]), r[2])
 	}
 	for _, side := range []struct {
 		name string
@@ -48,26 +49,26 @@ func (t *textWriter) groupWhatIf(fixtureName string, doc groupWhatIfDocument) {
 	}{{"before", b}, {"after", a}} {
 		g := side.g
 		if g == nil {
-			t.printf("\n%s: the group ran no pod-group cycle (fewer members than its minCount, or none)\n", side.name)
+			t.Printf("\n%s: the group ran no pod-group cycle (fewer members than its minCount, or none)\n", side.name)
 			continue
 		}
-		t.printf("\n%s: pod-group cycle %d: %s\n", side.name, g.Seq, narrate.GroupOutcome(g))
+		t.Printf("\n%s: pod-group cycle %d: %s\n", side.name, g.Seq, narrate.GroupOutcome(g))
 		if why := narrate.MinCountNotMet(g); why != "" {
-			t.printf("  %s\n", why)
+			t.Printf("  %s\n", why)
 		}
 		if m := strings.TrimSpace(g.Outcome.Message); m != "" {
-			t.printf("  \"%s\"\n", m)
+			t.Printf("  \"%s\"\n", m)
 		}
 		for _, m := range g.Members {
 			if m.Node == "" {
-				t.printf("  %s: %s\n", m.Pod.Name, narrate.GroupMember(m))
+				t.Printf("  %s: %s\n", m.Pod.Name, narrate.GroupMember(m))
 			}
 		}
 	}
 	if b != nil && a != nil && b.Outcome.Result != a.Outcome.Result {
-		t.printf("\nthe change turns the group from %s to %s\n", b.Outcome.Result, a.Outcome.Result)
+		t.Printf("\nthe change turns the group from %s to %s\n", b.Outcome.Result, a.Outcome.Result)
 	} else if b != nil && a != nil {
-		t.printf("\nthe group's outcome is the same: %s\n", a.Outcome.Result)
+		t.Printf("\nthe group's outcome is the same: %s\n", a.Outcome.Result)
 	}
 }
 

@@ -74,15 +74,15 @@ func (o *WhatIfOptions) runScale(ctx context.Context) error {
 		return writeDocument(o.streams.Out, o.Output, scaleDocument{Kind: kind, Namespace: ns, Name: name, Before: before, After: after})
 	}
 	t := newTextWriter(o.streams.Out)
-	t.printf("what-if: %s %s/%s asks for %d instead of %d, in %s (two whole runs of the fixture)\n", kind, ns, name, after.Replicas, before.Replicas, fx.Name)
+	t.Printf("what-if: %s %s/%s asks for %d instead of %d, in %s (two whole runs of the fixture)\n", kind, ns, name, after.Replicas, before.Replicas, fx.Name)
 	for _, side := range []struct {
 		label string
 		run   *engine.ScaledRun
 	}{{"before", before}, {"after ", after}} {
-		t.printf("%s: %s\n", side.label, visible.String(narrate.Workload(side.run.Workload)))
+		t.Printf("%s: %s\n", side.label, visible.String(narrate.Workload(side.run.Workload)))
 		for _, g := range side.run.Pending {
-			t.printf("        %d pending: %s\n", len(g.Pods), visible.String(g.Message))
+			t.Printf("        %d pending: %s\n", len(g.Pods), visible.String(g.Message))
 		}
 	}
-	return t.err
+	return t.Err()
 }

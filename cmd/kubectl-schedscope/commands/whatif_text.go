@@ -1,23 +1,33 @@
 package commands
 
 import (
+	"io"
 	"strings"
+
+	"github.com/schedscope/schedscope/recorder/export/text"
 
 	"github.com/schedscope/schedscope/engine/scenario"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
 )
 
+// textWriter is recorder/export/text's Writer with what only the commands
+// word in text: a what-if, whose result is the engine's (scenario.WhatIf),
+// which a renderer of recordings may not import.
+type textWriter struct{ *text.Writer }
+
+func newTextWriter(w io.Writer) *textWriter { return &textWriter{text.New(w)} }
+
 // whatIf prints a what-if on the recorded cycle of fixture name for
 // people: what was changed, the two outcomes, and the diff.
 func (t *textWriter) whatIf(recorded *recorder.Cycle, name string, changes []recorder.Change, w *scenario.WhatIf, doc whatIfDocument) {
-	t.printf("what-if: pod %s, cycle %d (attempt %d) of %s\n", doc.Pod, recorded.Seq, recorded.Attempt, name)
+	t.Printf("what-if: pod %s, cycle %d (attempt %d) of %s\n", doc.Pod, recorded.Seq, recorded.Attempt, name)
 	if len(changes) == 0 {
-		t.printf("changes: none (the cycle re-run as it was)\n")
+		t.Printf("changes: none (the cycle re-run as it was)\n")
 	} else {
-		t.printf("changes:\n")
+		t.Printf("changes:\n")
 		for _, c := range changes {
-			t.printf("  - %s\n", narrate.Change(c))
+			t.Printf("  - %s\n", narrate.Change(c))
 		}
 	}
 	switch {
@@ -26,20 +36,20 @@ func (t *textWriter) whatIf(recorded *recorder.Cycle, name string, changes []rec
 		if doc.RecordedSampleDiffers {
 			note = "the recorded cycle's parallel search visited other nodes than this re-run; both sides below come from re-runs, so the diff is the change's alone"
 		}
-		t.printf("sampled search (%d of %d nodes): before and after are re-runs that filter in one goroutine from node %d; %s\n",
+		t.Printf("sampled search (%d of %d nodes): before and after are re-runs that filter in one goroutine from node %d; %s\n",
 			recorded.NodesToFind, recorded.NumNodes(), w.SearchStart, note)
 	case doc.Sampled:
-		t.printf("sampled search (%d of %d nodes): before and after both filter in one goroutine from node %d, so they visit nodes in the same order and the diff is the change's alone\n",
+		t.Printf("sampled search (%d of %d nodes): before and after both filter in one goroutine from node %d, so they visit nodes in the same order and the diff is the change's alone\n",
 			recorded.NodesToFind, recorded.NumNodes(), w.SearchStart)
 	}
-	t.printf("before: %s\n", summarizeLine(w.Before))
-	t.printf("after:  %s\n", summarizeLine(w.After))
+	t.Printf("before: %s\n", summarizeLine(w.Before))
+	t.Printf("after:  %s\n", summarizeLine(w.After))
 	if w.ViaPreemption {
-		t.printf("        after its victims left, the retry bound it to %s\n", w.Landing)
+		t.Printf("        after its victims left, the retry bound it to %s\n", w.Landing)
 	}
-	t.printf("\n")
-	for _, l := range narrate.Diff(doc.Diff, maxRows) {
-		t.printf("%s\n", l)
+	t.Printf("\n")
+	for _, l := range narrate.Diff(doc.Diff, text.MaxRows) {
+		t.Printf("%s\n", l)
 	}
 }
 

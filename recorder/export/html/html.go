@@ -1,4 +1,7 @@
-package commands
+// Package html writes a recording's cycles as one standalone HTML page
+// (-o html) with the filter matrix and score bars, over the rows package
+// document builds.
+package html
 
 import (
 	"fmt"
@@ -7,43 +10,44 @@ import (
 	"strings"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/export/document"
 	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/recorder/table"
 	"github.com/schedscope/schedscope/recorder/visible"
 )
 
-// htmlWriter writes cycles as one standalone HTML page (-o html), for docs
+// Writer writes cycles as one standalone HTML page (-o html), for docs
 // and incident reports: no script, no file beside it, styles inline. Per
 // cycle, the outcome and message, the filter matrix as the TUI draws it
 // (nodes × plugins, the rejecting plugin marked), the weighted scores as
 // stacked bars, a colour a plugin, with the totals, and why the winner won.
 // What a recording holds is escaped twice over: visible.String, then HTML.
-type htmlWriter struct {
-	w   io.Writer
+type Writer struct {
+	W   io.Writer
 	err error
-	// marks are the cycles a user marked, quoted in their cycle's section.
-	marks []recorder.Mark
-	// short, if set, gives the numbers behind a cycle's resource
+	// Marks are the cycles a user marked, quoted in their cycle's section.
+	Marks []recorder.Mark
+	// Short, if set, gives the numbers behind a cycle's resource
 	// rejections (recorder.ShortfallsOf).
-	short func(*recorder.Cycle) *recorder.Shortfalls
+	Short func(*recorder.Cycle) *recorder.Shortfalls
 }
 
 // shortfalls are the numbers behind c's resource rejections, or nil.
-func (h *htmlWriter) shortfalls(c *recorder.Cycle) *recorder.Shortfalls {
-	if h.short == nil {
+func (h *Writer) shortfalls(c *recorder.Cycle) *recorder.Shortfalls {
+	if h.Short == nil {
 		return nil
 	}
-	return h.short(c)
+	return h.Short(c)
 }
 
-func (h *htmlWriter) printf(format string, a ...any) {
+func (h *Writer) printf(format string, a ...any) {
 	if h.err == nil {
-		_, h.err = fmt.Fprintf(h.w, format, a...)
+		_, h.err = fmt.Fprintf(h.W, format, a...)
 	}
 }
 
-// esc is a recorded string, safe in HTML text and attributes.
-func esc(s string) string { return html.EscapeString(visible.String(s)) }
+// Esc is a recorded string, safe in HTML text and attributes.
+func Esc(s string) string { return html.EscapeString(visible.String(s)) }
 
 // pluginColours colour each plugin's part of a score bar, in the plugins'
 // order; the palette repeats past its end.
@@ -62,45 +66,45 @@ td.pass{color:#2e7d32}td.reject{background:#e15759;color:#fff;font-weight:bold}t
 .node{white-space:nowrap}.chosen{font-weight:bold}.legend span{display:inline-block;margin-right:1em}.legend i{display:inline-block;width:.9em;height:.9em;margin-right:.3em;vertical-align:-.1em}
 .dim{color:#777}`
 
-func (h *htmlWriter) begin(hd recorder.Header, source string) {
-	h.printf("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Scheduling cycles of %s</title>\n<style>%s</style></head><body>\n", esc(source), htmlStyle)
-	h.printf("<h1>Scheduling cycles of %s</h1>\n<p class=\"dim\">schedscope %s · kube-scheduler %s%s", esc(source), esc(hd.SchedscopeVersion), esc(hd.KubernetesVersion), esc(gatesNote(hd)))
+func (h *Writer) Begin(hd recorder.Header, source string) {
+	h.printf("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Scheduling cycles of %s</title>\n<style>%s</style></head><body>\n", Esc(source), htmlStyle)
+	h.printf("<h1>Scheduling cycles of %s</h1>\n<p class=\"dim\">schedscope %s · kube-scheduler %s%s", Esc(source), Esc(hd.SchedscopeVersion), Esc(hd.KubernetesVersion), Esc(document.GatesNote(hd)))
 	if len(hd.Profiles) > 0 {
 		var names []string
 		for _, p := range hd.Profiles {
-			names = append(names, esc(p.SchedulerName))
+			names = append(names, Esc(p.SchedulerName))
 		}
 		h.printf(" · profiles: %s", strings.Join(names, ", "))
 	}
 	h.printf("</p>\n")
 }
 
-func (h *htmlWriter) end() { h.printf("</body></html>\n") }
+func (h *Writer) End() { h.printf("</body></html>\n") }
 
-func (h *htmlWriter) cycle(c *recorder.Cycle) {
+func (h *Writer) Cycle(c *recorder.Cycle) {
 	mark := map[string]string{recorder.ResultBound: "✓", recorder.ResultUnschedulable: "✗"}[c.Outcome.Result]
 	if mark == "" {
 		mark = "!"
 	}
-	h.printf("<h2 id=\"cycle-%d\">Cycle %d · <code>%s</code> · %s %s</h2>\n", c.Seq, c.Seq, esc(c.Pod.Key()), mark, esc(narrate.Outcome(c.Outcome)))
-	h.printf("<p class=\"dim\">profile <code>%s</code> · attempt %d · took %s</p>\n", esc(c.Profile), c.Attempt, narrate.Duration(c.Duration))
-	for _, k := range h.marks {
+	h.printf("<h2 id=\"cycle-%d\">Cycle %d · <code>%s</code> · %s %s</h2>\n", c.Seq, c.Seq, Esc(c.Pod.Key()), mark, Esc(narrate.Outcome(c.Outcome)))
+	h.printf("<p class=\"dim\">profile <code>%s</code> · attempt %d · took %s</p>\n", Esc(c.Profile), c.Attempt, narrate.Duration(c.Duration))
+	for _, k := range h.Marks {
 		if k.Seq == c.Seq && k.Pod == c.Pod.Key() {
-			h.printf("<blockquote class=\"mark\">★ Marked: %s</blockquote>\n", esc(k.Note))
+			h.printf("<blockquote class=\"mark\">★ Marked: %s</blockquote>\n", Esc(k.Note))
 		}
 	}
 	if msg := c.Outcome.Message; msg != "" && c.Outcome.Result != recorder.ResultBound {
-		h.printf("<blockquote>%s</blockquote>\n", esc(msg))
+		h.printf("<blockquote>%s</blockquote>\n", Esc(msg))
 	}
 	h.filter(c)
 	h.postFilter(c)
 	h.score(c)
 	if sel := c.Selection; sel != nil {
-		h.printf("<h3>Select host: <code>%s</code></h3>\n<p>%s</p>\n", esc(sel.Node), esc(narrate.Selection(c)))
+		h.printf("<h3>Select host: <code>%s</code></h3>\n<p>%s</p>\n", Esc(sel.Node), Esc(narrate.Selection(c)))
 		if losers := narrate.Losers(c, 10); len(losers) > 0 {
 			h.printf("<ul>\n")
 			for _, l := range losers {
-				h.printf("<li>%s</li>\n", esc(l))
+				h.printf("<li>%s</li>\n", Esc(l))
 			}
 			h.printf("</ul>\n")
 		}
@@ -108,9 +112,9 @@ func (h *htmlWriter) cycle(c *recorder.Cycle) {
 }
 
 // filter draws the filter matrix as the TUI's Filter phase does.
-func (h *htmlWriter) filter(c *recorder.Cycle) {
+func (h *Writer) filter(c *recorder.Cycle) {
 	if fp := c.FastPath; fp != nil {
-		h.printf("<p>%s</p>\n", esc(narrate.FastPath(fp)))
+		h.printf("<p>%s</p>\n", Esc(narrate.FastPath(fp)))
 	}
 	f := c.Filter
 	if f == nil || len(f.Plugins) == 0 {
@@ -118,60 +122,60 @@ func (h *htmlWriter) filter(c *recorder.Cycle) {
 	}
 	h.printf("<h3>Filter</h3>\n<p>%d of %d node(s) evaluated; %d feasible.</p>\n<table><tr><th class=\"node\">node</th>", f.Evaluated, c.NumNodes(), len(f.Feasible))
 	for _, p := range f.Plugins {
-		h.printf("<th title=\"%s\">%s</th>", esc(p), esc(narrate.Abbrev(p)))
+		h.printf("<th title=\"%s\">%s</th>", Esc(p), Esc(narrate.Abbrev(p)))
 	}
 	h.printf("<th>result</th></tr>\n")
 	sh := h.shortfalls(c)
-	rows, more := filterMatrix(c, sh)
+	rows, more := document.FilterMatrix(c, sh)
 	for _, r := range rows {
-		h.printf("<tr><td class=\"node\">%s</td>", esc(r.node))
-		for i, k := range r.cells {
+		h.printf("<tr><td class=\"node\">%s</td>", Esc(r.Node))
+		for i, k := range r.Cells {
 			switch {
 			case k == table.Success:
 				h.printf("<td class=\"pass\" title=\"passed\">%s</td>", k.Glyph())
 			case k.Rejects():
-				h.printf("<td class=\"reject\" title=\"rejected by %s\">%s</td>", esc(f.Plugins[i]), k.Glyph())
+				h.printf("<td class=\"reject\" title=\"rejected by %s\">%s</td>", Esc(f.Plugins[i]), k.Glyph())
 			case k == table.Skip:
 				h.printf("<td class=\"skip\" title=\"skipped\">%s</td>", k.Glyph())
 			default:
 				h.printf("<td class=\"notrun\" title=\"%s\">%s</td>", k.Label(), k.Glyph())
 			}
 		}
-		h.printf("<td class=\"why\">%s</td></tr>\n", esc(r.result))
+		h.printf("<td class=\"why\">%s</td></tr>\n", Esc(r.Result))
 	}
 	h.printf("</table>\n")
 	if more > 0 {
 		h.printf("<p class=\"dim\">… and %d more node(s).</p>\n", more)
 	}
-	if free := resourcesFree(c, sh); len(free) > 0 {
+	if free := document.ResourcesFree(c, sh); len(free) > 0 {
 		h.printf("<ul>\n")
 		for _, l := range free {
-			h.printf("<li>%s</li>\n", esc(l))
+			h.printf("<li>%s</li>\n", Esc(l))
 		}
 		h.printf("</ul>\n")
 	}
 	var legend []string
-	for _, l := range pluginLegend(f) {
-		legend = append(legend, esc(l))
+	for _, l := range document.PluginLegend(f) {
+		legend = append(legend, Esc(l))
 	}
 	var kinds []string
-	for _, k := range cellsShown(rows) {
+	for _, k := range document.CellsShown(rows) {
 		kinds = append(kinds, k.Glyph()+" "+k.Label())
 	}
-	h.printf("<p class=\"dim\">%s<br>%s</p>\n", esc(strings.Join(kinds, " · ")), strings.Join(legend, " · "))
+	h.printf("<p class=\"dim\">%s<br>%s</p>\n", Esc(strings.Join(kinds, " · ")), strings.Join(legend, " · "))
 }
 
 // postFilter lists what preemption tried: each plugin's status, the
 // candidate nodes with their victims (the nominated one marked).
-func (h *htmlWriter) postFilter(c *recorder.Cycle) {
+func (h *Writer) postFilter(c *recorder.Cycle) {
 	p := c.PostFilter
 	if p == nil {
 		return
 	}
 	h.printf("<h3>PostFilter (preemption)</h3>\n<ul>\n")
-	code := func(s string) string { return "<code>" + esc(s) + "</code>" }
+	code := func(s string) string { return "<code>" + Esc(s) + "</code>" }
 	strong := func(s string) string { return "<b>" + s + "</b>" }
-	for _, l := range preemptionText(p, esc, code, strong) {
+	for _, l := range document.PreemptionText(p, Esc, code, strong) {
 		h.printf("<li>%s</li>\n", l)
 	}
 	h.printf("</ul>\n")
@@ -179,7 +183,7 @@ func (h *htmlWriter) postFilter(c *recorder.Cycle) {
 
 // score draws each node's weighted scores as one bar of a segment a
 // plugin, highest total first, scaled to the most a node can score.
-func (h *htmlWriter) score(c *recorder.Cycle) {
+func (h *Writer) score(c *recorder.Cycle) {
 	s := c.Score
 	if s == nil || len(s.Plugins) == 0 || len(s.Nodes) == 0 {
 		return
@@ -191,7 +195,7 @@ func (h *htmlWriter) score(c *recorder.Cycle) {
 	most = max(most, 1)
 	h.printf("<h3>Score</h3>\n<p>weighted scores (normalized score × weight), highest total first; a bar is the most a node can score (%d)</p>\n<p class=\"legend\">", most)
 	for i, p := range s.Plugins {
-		h.printf("<span><i style=\"background:%s\"></i>%s ×%d</span>", pluginColours[i%len(pluginColours)], esc(p.Name), p.Weight)
+		h.printf("<span><i style=\"background:%s\"></i>%s ×%d</span>", pluginColours[i%len(pluginColours)], Esc(p.Name), p.Weight)
 	}
 	h.printf("</p>\n<div class=\"bars\">\n")
 	order := table.ScoreOrder(s)
@@ -200,7 +204,7 @@ func (h *htmlWriter) score(c *recorder.Cycle) {
 		chosen = c.Selection.Node
 	}
 	for k, i := range order {
-		if k == maxTableRows {
+		if k == document.MaxTableRows {
 			break
 		}
 		name := c.NodeName(s.Nodes[i])
@@ -208,45 +212,45 @@ func (h *htmlWriter) score(c *recorder.Cycle) {
 		if name == chosen {
 			class, star = "node chosen", " ★"
 		}
-		h.printf("<span class=\"%s\">%s%s</span><div class=\"bar\">", class, esc(name), star)
+		h.printf("<span class=\"%s\">%s%s</span><div class=\"bar\">", class, Esc(name), star)
 		for p := range s.Plugins {
 			w := s.Weighted(p, i)
 			if w <= 0 {
 				continue
 			}
-			h.printf("<span style=\"width:%.2f%%;background:%s\" title=\"%s: %d\"></span>", 100*float64(w)/float64(most), pluginColours[p%len(pluginColours)], esc(s.Plugins[p].Name), w)
+			h.printf("<span style=\"width:%.2f%%;background:%s\" title=\"%s: %d\"></span>", 100*float64(w)/float64(most), pluginColours[p%len(pluginColours)], Esc(s.Plugins[p].Name), w)
 		}
 		h.printf("</div><span>%d</span>\n", s.Totals[i])
 	}
 	h.printf("</div>\n")
-	if len(order) > maxTableRows {
-		h.printf("<p class=\"dim\">… and %d more node(s).</p>\n", len(order)-maxTableRows)
+	if len(order) > document.MaxTableRows {
+		h.printf("<p class=\"dim\">… and %d more node(s).</p>\n", len(order)-document.MaxTableRows)
 	}
 }
 
 // summary lists what follows the cycles, as explain's text ends: the
 // warnings, the pods not bound with what each needs, and what the
 // controllers left at the end of the run.
-func (h *htmlWriter) summary(s runSummary) {
-	if len(s.warnings)+len(s.notBound)+len(s.cluster) == 0 && s.stopped == "" {
+func (h *Writer) Summary(s document.Summary) {
+	if len(s.Warnings)+len(s.NotBound)+len(s.Cluster) == 0 && s.Stopped == "" {
 		return
 	}
 	h.printf("<h2 id=\"summary\">Summary</h2>\n")
-	if len(s.warnings) > 0 {
+	if len(s.Warnings) > 0 {
 		h.printf("<h3>Warnings</h3>\n<ul>\n")
-		for _, w := range s.warnings {
-			h.printf("<li>%s</li>\n", esc(w))
+		for _, w := range s.Warnings {
+			h.printf("<li>%s</li>\n", Esc(w))
 		}
 		h.printf("</ul>\n")
 	}
-	if len(s.notBound) > 0 {
-		h.printf("<h3>%s</h3>\n<ul>\n", esc(upperFirst(s.notBoundTitle())))
-		for _, p := range s.notBound {
-			h.printf("<li><code>%s</code> — %s", esc(p.who), esc(p.state))
-			if len(p.more) > 0 {
+	if len(s.NotBound) > 0 {
+		h.printf("<h3>%s</h3>\n<ul>\n", Esc(document.UpperFirst(s.NotBoundTitle())))
+		for _, p := range s.NotBound {
+			h.printf("<li><code>%s</code> — %s", Esc(p.Who), Esc(p.State))
+			if len(p.More) > 0 {
 				h.printf("<ul>")
-				for _, l := range p.more {
-					h.printf("<li>%s</li>", esc(l))
+				for _, l := range p.More {
+					h.printf("<li>%s</li>", Esc(l))
 				}
 				h.printf("</ul>")
 			}
@@ -254,14 +258,17 @@ func (h *htmlWriter) summary(s runSummary) {
 		}
 		h.printf("</ul>\n")
 	}
-	if len(s.cluster) > 0 {
-		h.printf("<h3>%s</h3>\n<ul>\n", esc(upperFirst(clusterTitle)))
-		for _, l := range s.cluster {
-			h.printf("<li>%s</li>\n", esc(l))
+	if len(s.Cluster) > 0 {
+		h.printf("<h3>%s</h3>\n<ul>\n", Esc(document.UpperFirst(document.ClusterTitle)))
+		for _, l := range s.Cluster {
+			h.printf("<li>%s</li>\n", Esc(l))
 		}
 		h.printf("</ul>\n")
 	}
-	if s.stopped != "" {
-		h.printf("<p>%s</p>\n", esc(s.stopped))
+	if s.Stopped != "" {
+		h.printf("<p>%s</p>\n", Esc(s.Stopped))
 	}
 }
+
+// Err is the first error writing failed with, if any.
+func (h *Writer) Err() error { return h.err }

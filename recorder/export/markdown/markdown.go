@@ -1,4 +1,6 @@
-package commands
+// Package markdown writes a recording's cycles as Markdown (-o markdown),
+// tables to paste, over the rows package document builds.
+package markdown
 
 import (
 	"fmt"
@@ -7,52 +9,53 @@ import (
 	"time"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/export/document"
 	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/recorder/table"
 	"github.com/schedscope/schedscope/recorder/visible"
 )
 
-// markdownWriter writes cycles as Markdown (-o markdown) to paste into an
+// Writer writes cycles as Markdown (-o markdown) to paste into an
 // incident document or an issue: per cycle, the outcome and message, the
 // filter matrix (nodes × plugins, the rejecting one marked), the score
 // table (weighted per plugin, totals), why the winner won and, for one
 // pod, its queue story. Tables are GitHub-flavoured Markdown; whatever a
 // recording holds (names, messages, notes, file names) goes in through
-// cell, so that it reads as text and forms no markup.
-type markdownWriter struct {
-	w   io.Writer
+// Cell, so that it reads as text and forms no markup.
+type Writer struct {
+	W   io.Writer
 	err error
-	// marks are the cycles a user marked, listed after the header and
+	// Marks are the cycles a user marked, listed after the header and
 	// quoted in their cycle's section (a mark is shown only on the cycle of
 	// the pod it names).
-	marks []recorder.Mark
-	// short, if set, gives the numbers behind a cycle's resource
+	Marks []recorder.Mark
+	// Short, if set, gives the numbers behind a cycle's resource
 	// rejections (recorder.ShortfallsOf).
-	short func(*recorder.Cycle) *recorder.Shortfalls
+	Short func(*recorder.Cycle) *recorder.Shortfalls
 }
 
 // shortfalls are the numbers behind c's resource rejections, or nil.
-func (m *markdownWriter) shortfalls(c *recorder.Cycle) *recorder.Shortfalls {
-	if m.short == nil {
+func (m *Writer) shortfalls(c *recorder.Cycle) *recorder.Shortfalls {
+	if m.Short == nil {
 		return nil
 	}
-	return m.short(c)
+	return m.Short(c)
 }
 
-func (m *markdownWriter) printf(format string, a ...any) {
+func (m *Writer) printf(format string, a ...any) {
 	if m.err == nil {
-		_, m.err = fmt.Fprintf(m.w, format, a...)
+		_, m.err = fmt.Fprintf(m.W, format, a...)
 	}
 }
 
-// cell is the one way a recorded string enters the Markdown, as the HTML
-// export's esc is the one way into a page: what a terminal would not show
+// Cell is the one way a recorded string enters the Markdown, as the HTML
+// export's Esc is the one way into a page: what a terminal would not show
 // is escaped as the text output escapes it (a newline reads \n); <, > and
 // & are HTML entities, so raw HTML renders as text; and the characters of
 // Markdown's inline syntax (links and images, emphasis, code spans, table
 // pipes, headings) are backslash-escaped, so that no link, image or
 // element forms from a recording, and a backtick cannot end a code span.
-func cell(s string) string {
+func Cell(s string) string {
 	return markdownEscaper.Replace(visible.String(s))
 }
 
@@ -61,28 +64,28 @@ var markdownEscaper = strings.NewReplacer(
 	"|", `\|`, "[", `\[`, "]", `\]`, "(", `\(`, ")", `\)`, "!", `\!`,
 	"*", `\*`, "_", `\_`, "#", `\#`, "~", `\~`)
 
-func (m *markdownWriter) header(h recorder.Header, source string) {
-	m.printf("# Scheduling cycles of %s\n\n", cell(source))
-	m.printf("schedscope %s · kube-scheduler %s%s", cell(h.SchedscopeVersion), cell(h.KubernetesVersion), cell(gatesNote(h)))
+func (m *Writer) Header(h recorder.Header, source string) {
+	m.printf("# Scheduling cycles of %s\n\n", Cell(source))
+	m.printf("schedscope %s · kube-scheduler %s%s", Cell(h.SchedscopeVersion), Cell(h.KubernetesVersion), Cell(document.GatesNote(h)))
 	if len(h.Profiles) > 0 {
 		var names []string
 		for _, p := range h.Profiles {
-			names = append(names, cell(p.SchedulerName))
+			names = append(names, Cell(p.SchedulerName))
 		}
 		m.printf(" · profiles: %s", strings.Join(names, ", "))
 	}
 	m.printf("\n")
-	if len(m.marks) > 0 {
+	if len(m.Marks) > 0 {
 		m.printf("\n**Marked cycles**\n\n")
-		for _, k := range m.marks {
-			m.printf("- cycle %d · `%s` — %s\n", k.Seq, cell(k.Pod), cell(k.Note))
+		for _, k := range m.Marks {
+			m.printf("- cycle %d · `%s` — %s\n", k.Seq, Cell(k.Pod), Cell(k.Note))
 		}
 	}
 }
 
 // markOf is the note of cycle c's mark, if it has one for its pod.
-func (m *markdownWriter) markOf(c *recorder.Cycle) (string, bool) {
-	for _, k := range m.marks {
+func (m *Writer) markOf(c *recorder.Cycle) (string, bool) {
+	for _, k := range m.Marks {
 		if k.Seq == c.Seq && k.Pod == c.Pod.Key() {
 			return k.Note, true
 		}
@@ -90,30 +93,30 @@ func (m *markdownWriter) markOf(c *recorder.Cycle) (string, bool) {
 	return "", false
 }
 
-func (m *markdownWriter) cycle(c *recorder.Cycle) {
+func (m *Writer) Cycle(c *recorder.Cycle) {
 	mark := map[string]string{recorder.ResultBound: "✓", recorder.ResultUnschedulable: "✗"}[c.Outcome.Result]
 	if mark == "" {
 		mark = "!"
 	}
-	m.printf("\n## Cycle %d · `%s` · %s %s\n\n", c.Seq, cell(c.Pod.Key()), mark, cell(narrate.Outcome(c.Outcome)))
-	m.printf("profile `%s` · attempt %d · took %s\n", cell(c.Profile), c.Attempt, narrate.Duration(c.Duration))
+	m.printf("\n## Cycle %d · `%s` · %s %s\n\n", c.Seq, Cell(c.Pod.Key()), mark, Cell(narrate.Outcome(c.Outcome)))
+	m.printf("profile `%s` · attempt %d · took %s\n", Cell(c.Profile), c.Attempt, narrate.Duration(c.Duration))
 	if note, ok := m.markOf(c); ok {
-		m.printf("\n★ **Marked:** %s\n", cell(note))
+		m.printf("\n★ **Marked:** %s\n", Cell(note))
 	}
 	if msg := c.Outcome.Message; msg != "" && c.Outcome.Result != recorder.ResultBound {
-		m.printf("\n> %s\n", cell(msg))
+		m.printf("\n> %s\n", Cell(msg))
 	}
 	m.filter(c)
 	m.postFilter(c)
 	m.score(c)
 	if sel := c.Selection; sel != nil {
-		m.printf("\n### Select host: `%s`\n\n%s\n", cell(sel.Node), cell(narrate.Selection(c)))
+		m.printf("\n### Select host: `%s`\n\n%s\n", Cell(sel.Node), Cell(narrate.Selection(c)))
 		losers := narrate.Losers(c, 10)
 		if len(losers) > 0 {
 			m.printf("\n")
 		}
 		for _, l := range losers {
-			m.printf("- %s\n", cell(l))
+			m.printf("- %s\n", Cell(l))
 		}
 	}
 }
@@ -121,9 +124,9 @@ func (m *markdownWriter) cycle(c *recorder.Cycle) {
 // filter writes the filter matrix: a row a node, a column a plugin in the
 // order they ran, each cell the glyph of recorder/table's cell (as the TUI
 // draws it), a rejection in bold, and a legend of the cells shown.
-func (m *markdownWriter) filter(c *recorder.Cycle) {
+func (m *Writer) filter(c *recorder.Cycle) {
 	if fp := c.FastPath; fp != nil {
-		m.printf("\n%s\n", cell(narrate.FastPath(fp)))
+		m.printf("\n%s\n", Cell(narrate.FastPath(fp)))
 	}
 	f := c.Filter
 	if f == nil || len(f.Plugins) == 0 {
@@ -132,7 +135,7 @@ func (m *markdownWriter) filter(c *recorder.Cycle) {
 	m.printf("\n### Filter\n\n%d of %d node(s) evaluated; %d feasible.\n\n", f.Evaluated, c.NumNodes(), len(f.Feasible))
 	m.printf("| node |")
 	for _, p := range f.Plugins {
-		m.printf(" %s |", cell(narrate.Abbrev(p)))
+		m.printf(" %s |", Cell(narrate.Abbrev(p)))
 	}
 	m.printf(" result |\n|---|")
 	for range f.Plugins {
@@ -140,34 +143,34 @@ func (m *markdownWriter) filter(c *recorder.Cycle) {
 	}
 	m.printf("---|\n")
 	sh := m.shortfalls(c)
-	rows, more := filterMatrix(c, sh)
+	rows, more := document.FilterMatrix(c, sh)
 	for _, r := range rows {
-		m.printf("| %s |", cell(r.node))
-		for _, k := range r.cells {
+		m.printf("| %s |", Cell(r.Node))
+		for _, k := range r.Cells {
 			m.printf(" %s |", markdownCell(k))
 		}
-		m.printf(" %s |\n", cell(r.result))
+		m.printf(" %s |\n", Cell(r.Result))
 	}
 	if more > 0 {
 		m.printf("\n… and %d more node(s).\n", more)
 	}
 	var kinds []string
-	for _, k := range cellsShown(rows) {
+	for _, k := range document.CellsShown(rows) {
 		kinds = append(kinds, markdownCell(k)+" "+k.Label())
 	}
 	m.printf("\n%s\n", strings.Join(kinds, " · "))
-	if free := resourcesFree(c, sh); len(free) > 0 {
+	if free := document.ResourcesFree(c, sh); len(free) > 0 {
 		m.printf("\n")
 		for _, l := range free {
-			m.printf("- %s\n", cell(l))
+			m.printf("- %s\n", Cell(l))
 		}
 	}
 	if len(f.Discarded) > 0 {
 		m.printf("\n%s.\n", narrate.NodesNotKept(len(f.Discarded)))
 	}
-	legend := pluginLegend(f)
+	legend := document.PluginLegend(f)
 	for i := range legend {
-		legend[i] = cell(legend[i])
+		legend[i] = Cell(legend[i])
 	}
 	m.printf("\n%s\n", strings.Join(legend, " · "))
 }
@@ -183,29 +186,29 @@ func markdownCell(k table.Cell) string {
 
 // postFilter writes what preemption tried: each plugin's status, the
 // candidate nodes with their victims (the nominated one marked).
-func (m *markdownWriter) postFilter(c *recorder.Cycle) {
+func (m *Writer) postFilter(c *recorder.Cycle) {
 	p := c.PostFilter
 	if p == nil {
 		return
 	}
 	m.printf("\n### PostFilter (preemption)\n\n")
-	code := func(s string) string { return "`" + cell(s) + "`" }
+	code := func(s string) string { return "`" + Cell(s) + "`" }
 	strong := func(s string) string { return "**" + s + "**" }
-	for _, l := range preemptionText(p, cell, code, strong) {
+	for _, l := range document.PreemptionText(p, Cell, code, strong) {
 		m.printf("- %s\n", l)
 	}
 }
 
 // score writes the score table: the weighted score of each plugin and the
 // total, highest total first, the chosen node in bold.
-func (m *markdownWriter) score(c *recorder.Cycle) {
+func (m *Writer) score(c *recorder.Cycle) {
 	s := c.Score
 	if s == nil || len(s.Plugins) == 0 || len(s.Nodes) == 0 {
 		return
 	}
 	m.printf("\n### Score\n\nweighted scores (normalized score × weight), highest total first\n\n| node |")
 	for _, p := range s.Plugins {
-		m.printf(" %s ×%d |", cell(narrate.Abbrev(p.Name)), p.Weight)
+		m.printf(" %s ×%d |", Cell(narrate.Abbrev(p.Name)), p.Weight)
 	}
 	m.printf(" total |\n|---|")
 	for range s.Plugins {
@@ -218,11 +221,11 @@ func (m *markdownWriter) score(c *recorder.Cycle) {
 		chosen = c.Selection.Node
 	}
 	for k, i := range order {
-		if k == maxTableRows {
-			m.printf("\n… and %d more node(s).\n", len(order)-maxTableRows)
+		if k == document.MaxTableRows {
+			m.printf("\n… and %d more node(s).\n", len(order)-document.MaxTableRows)
 			break
 		}
-		name := cell(c.NodeName(s.Nodes[i]))
+		name := Cell(c.NodeName(s.Nodes[i]))
 		if c.NodeName(s.Nodes[i]) == chosen {
 			name = "**" + name + "** ★"
 		}
@@ -235,16 +238,16 @@ func (m *markdownWriter) score(c *recorder.Cycle) {
 }
 
 // story writes one pod's cycles and queue events in time order.
-func (m *markdownWriter) story(p recorder.PodState, cycles []*recorder.Cycle) {
+func (m *Writer) Story(p recorder.PodState, cycles []*recorder.Cycle) {
 	var mine []*recorder.Cycle
 	for _, c := range cycles {
 		if c.Pod.Key() == p.Pod.Key() {
 			mine = append(mine, c)
 		}
 	}
-	m.printf("\n## Story of `%s` (%s)\n\n", cell(p.Pod.Key()), cell(p.State))
+	m.printf("\n## Story of `%s` (%s)\n\n", Cell(p.Pod.Key()), Cell(p.State))
 	if len(mine)+len(p.Queue) == 0 {
-		m.printf("No scheduling cycle: %s\n", cell(narrate.NeverAttempted(p.State)))
+		m.printf("No scheduling cycle: %s\n", Cell(narrate.NeverAttempted(p.State)))
 		return
 	}
 	starts := make([]time.Time, len(mine))
@@ -253,52 +256,47 @@ func (m *markdownWriter) story(p recorder.PodState, cycles []*recorder.Cycle) {
 	}
 	for _, it := range narrate.Story(starts, p.Queue) {
 		if ev := it.Event; ev != nil {
-			m.printf("- `%s` %s\n", ev.Time.UTC().Format("15:04:05.000"), cell(narrate.QueueEvent(ev)))
+			m.printf("- `%s` %s\n", ev.Time.UTC().Format("15:04:05.000"), Cell(narrate.QueueEvent(ev)))
 			continue
 		}
 		c := mine[it.Cycle]
-		m.printf("- `%s` **cycle %d** (attempt %d): %s\n", c.Start.UTC().Format("15:04:05.000"), c.Seq, c.Attempt, cell(narrate.Outcome(c.Outcome)))
+		m.printf("- `%s` **cycle %d** (attempt %d): %s\n", c.Start.UTC().Format("15:04:05.000"), c.Seq, c.Attempt, Cell(narrate.Outcome(c.Outcome)))
 	}
 }
 
 // summary writes what follows the cycles, as explain's text ends: the
 // warnings, the pods not bound with what each needs, and what the
 // controllers left at the end of the run.
-func (m *markdownWriter) summary(s runSummary) {
-	if len(s.warnings)+len(s.notBound)+len(s.cluster) == 0 && s.stopped == "" {
+func (m *Writer) Summary(s document.Summary) {
+	if len(s.Warnings)+len(s.NotBound)+len(s.Cluster) == 0 && s.Stopped == "" {
 		return
 	}
 	m.printf("\n## Summary\n")
-	if len(s.warnings) > 0 {
+	if len(s.Warnings) > 0 {
 		m.printf("\n**Warnings**\n\n")
-		for _, w := range s.warnings {
-			m.printf("- %s\n", cell(w))
+		for _, w := range s.Warnings {
+			m.printf("- %s\n", Cell(w))
 		}
 	}
-	if len(s.notBound) > 0 {
-		m.printf("\n**%s**\n\n", cell(upperFirst(s.notBoundTitle())))
-		for _, p := range s.notBound {
-			m.printf("- `%s` — %s\n", cell(p.who), cell(p.state))
-			for _, l := range p.more {
-				m.printf("  - %s\n", cell(l))
+	if len(s.NotBound) > 0 {
+		m.printf("\n**%s**\n\n", Cell(document.UpperFirst(s.NotBoundTitle())))
+		for _, p := range s.NotBound {
+			m.printf("- `%s` — %s\n", Cell(p.Who), Cell(p.State))
+			for _, l := range p.More {
+				m.printf("  - %s\n", Cell(l))
 			}
 		}
 	}
-	if len(s.cluster) > 0 {
-		m.printf("\n**%s**\n\n", cell(upperFirst(clusterTitle)))
-		for _, l := range s.cluster {
-			m.printf("- %s\n", cell(l))
+	if len(s.Cluster) > 0 {
+		m.printf("\n**%s**\n\n", Cell(document.UpperFirst(document.ClusterTitle)))
+		for _, l := range s.Cluster {
+			m.printf("- %s\n", Cell(l))
 		}
 	}
-	if s.stopped != "" {
-		m.printf("\n%s\n", cell(s.stopped))
+	if s.Stopped != "" {
+		m.printf("\n%s\n", Cell(s.Stopped))
 	}
 }
 
-// upperFirst capitalizes a title's first letter.
-func upperFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
-}
+// Err is the first error writing failed with, if any.
+func (m *Writer) Err() error { return m.err }

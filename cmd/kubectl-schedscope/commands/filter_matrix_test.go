@@ -8,6 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/schedscope/schedscope/recorder/export/text"
+
+	htmlpage "github.com/schedscope/schedscope/recorder/export/html"
+	"github.com/schedscope/schedscope/recorder/export/markdown"
+
 	"github.com/charmbracelet/x/ansi"
 	"github.com/google/go-cmp/cmp"
 
@@ -87,8 +92,8 @@ func TestFilterMatrixEveryWay(t *testing.T) {
 
 	// Markdown: | node | cells | result |.
 	var md bytes.Buffer
-	mw := &markdownWriter{w: &md}
-	mw.cycle(c)
+	mw := &markdown.Writer{W: &md}
+	mw.Cycle(c)
 	got := map[string][]string{}
 	for _, l := range strings.Split(md.String(), "\n") {
 		f := strings.Split(l, "|")
@@ -108,8 +113,8 @@ func TestFilterMatrixEveryWay(t *testing.T) {
 
 	// HTML: <tr><td class="node">…</td><td …>glyph</td>…<td class="why">…</td></tr>.
 	var page bytes.Buffer
-	hw := &htmlWriter{w: &page}
-	hw.cycle(c)
+	hw := &htmlpage.Writer{W: &page}
+	hw.Cycle(c)
 	got = map[string][]string{}
 	td := regexp.MustCompile(`<td[^>]*>([^<]*)</td>`)
 	for _, l := range strings.Split(page.String(), "\n") {
@@ -134,12 +139,12 @@ func TestFilterMatrixEveryWay(t *testing.T) {
 	}
 
 	// Text lists each node with its rejecting plugin.
-	var text bytes.Buffer
-	newTextWriter(&text).cycle(c)
+	var words bytes.Buffer
+	text.New(&words).Cycle(c)
 	for node := range want {
-		line := regexp.MustCompile(`(?m)^   [✓✗] ` + regexp.QuoteMeta(node) + ` +(.*)$`).FindStringSubmatch(text.String())
+		line := regexp.MustCompile(`(?m)^   [✓✗] ` + regexp.QuoteMeta(node) + ` +(.*)$`).FindStringSubmatch(words.String())
 		if line == nil {
-			t.Errorf("text does not list %s:\n%s", node, text.String())
+			t.Errorf("text does not list %s:\n%s", node, words.String())
 			continue
 		}
 		if by, rejected := rejectedBy[node]; rejected != strings.HasPrefix(line[1], by+": ") || !rejected && line[1] != "passed all filters" {

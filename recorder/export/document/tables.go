@@ -1,4 +1,9 @@
-package commands
+// Package document builds, as data in words, what the documents of a
+// recording draw (the text, the Markdown and the HTML): a cycle's filter
+// matrix over recorder/table's, its preemption and resources lines, a
+// pod-group cycle's members × nodes table, and the summary after the
+// cycles. Each renderer only formats them.
+package document
 
 import (
 	"fmt"
@@ -9,39 +14,36 @@ import (
 	"github.com/schedscope/schedscope/recorder/table"
 )
 
-// The tables of a cycle that -o markdown and -o html draw, as data: each
-// writer only formats them.
+// MaxTableRows bounds the nodes a table lists; the rest are counted.
+const MaxTableRows = 50
 
-// maxTableRows bounds the nodes a table lists; the rest are counted.
-const maxTableRows = 50
-
-// A matrixRow is one node's row of the filter matrix: a cell a plugin, in
+// A MatrixRow is one node's row of the filter matrix: a cell a plugin, in
 // the order they ran (recorder/table decides each, as for the TUI), and
 // the result in words.
-type matrixRow struct {
-	node   string
-	cells  []table.Cell
-	result string
+type MatrixRow struct {
+	Node   string
+	Cells  []table.Cell
+	Result string
 }
 
-// filterMatrix is c's filter matrix: the nodes that passed, then those
-// rejected, at most maxTableRows; more counts the rows left out. A
+// FilterMatrix is c's filter matrix: the nodes that passed, then those
+// rejected, at most MaxTableRows; more counts the rows left out. A
 // rejection for resources carries its numbers (sh, when known).
-func filterMatrix(c *recorder.Cycle, sh *recorder.Shortfalls) (rows []matrixRow, more int) {
+func FilterMatrix(c *recorder.Cycle, sh *recorder.Shortfalls) (rows []MatrixRow, more int) {
 	t := table.FilterOf(c)
 	for _, n := range t.Listed(c) {
-		if len(rows) == maxTableRows {
+		if len(rows) == MaxTableRows {
 			more++
 			continue
 		}
-		rows = append(rows, matrixRow{node: c.NodeName(n), cells: t.Row(n), result: filterResult(t, n, sh, c.DeviceShortfalls[n])})
+		rows = append(rows, MatrixRow{Node: c.NodeName(n), Cells: t.Row(n), Result: FilterResult(t, n, sh, c.DeviceShortfalls[n])})
 	}
 	return rows, more
 }
 
-// filterResult words what Filter did with node n: passed, or the plugin
+// FilterResult words what Filter did with node n: passed, or the plugin
 // that rejected it with its reasons and, for resources, its numbers.
-func filterResult(t *table.Filter, n int, sh *recorder.Shortfalls, devices []recorder.DeviceShortfall) string {
+func FilterResult(t *table.Filter, n int, sh *recorder.Shortfalls, devices []recorder.DeviceShortfall) string {
 	if t.Nodes[n].State != table.StateRejected {
 		return "passed"
 	}
@@ -67,12 +69,12 @@ func filterResult(t *table.Filter, n int, sh *recorder.Shortfalls, devices []rec
 	return why
 }
 
-// cellsShown is the kinds of cell the rows show, in the order of their
+// CellsShown is the kinds of cell the rows show, in the order of their
 // kinds: what a matrix's legend explains.
-func cellsShown(rows []matrixRow) []table.Cell {
+func CellsShown(rows []MatrixRow) []table.Cell {
 	var seen [table.NumCells]bool
 	for _, r := range rows {
-		for _, k := range r.cells {
+		for _, k := range r.Cells {
 			if k < table.NumCells {
 				seen[k] = true
 			}
@@ -87,8 +89,8 @@ func cellsShown(rows []matrixRow) []table.Cell {
 	return out
 }
 
-// pluginLegend names each Filter plugin after its abbreviation.
-func pluginLegend(f *recorder.FilterPhase) []string {
+// PluginLegend names each Filter plugin after its abbreviation.
+func PluginLegend(f *recorder.FilterPhase) []string {
 	var out []string
 	for _, p := range f.Plugins {
 		out = append(out, narrate.Abbrev(p)+" "+p)
@@ -96,11 +98,11 @@ func pluginLegend(f *recorder.FilterPhase) []string {
 	return out
 }
 
-// preemptionText words what PostFilter tried, a line each: each plugin's
+// PreemptionText words what PostFilter tried, a line each: each plugin's
 // status, then each candidate node with its victims, the nominated one
 // marked. A writer's markup is in text (escapes recorded words), code (a
 // name) and strong.
-func preemptionText(p *recorder.PostFilterPhase, text, code, strong func(string) string) []string {
+func PreemptionText(p *recorder.PostFilterPhase, text, code, strong func(string) string) []string {
 	var out []string
 	for _, s := range p.Plugins {
 		why := narrate.PostFilterStatus(s)
@@ -123,10 +125,10 @@ func preemptionText(p *recorder.PostFilterPhase, text, code, strong func(string)
 	return out
 }
 
-// resourcesFree words, when no node was feasible, each resource the pod
+// ResourcesFree words, when no node was feasible, each resource the pod
 // was short of summed over the nodes NodeResourcesFit rejected: the most
 // free on one node, and whether the free capacity is fragmented.
-func resourcesFree(c *recorder.Cycle, sh *recorder.Shortfalls) []string {
+func ResourcesFree(c *recorder.Cycle, sh *recorder.Shortfalls) []string {
 	if sh == nil || c.Filter == nil || len(c.Filter.Feasible) > 0 {
 		return nil
 	}
@@ -137,33 +139,33 @@ func resourcesFree(c *recorder.Cycle, sh *recorder.Shortfalls) []string {
 	return out
 }
 
-// A runSummary is what the outputs print after the cycles: the warnings,
+// A Summary is what the outputs print after the cycles: the warnings,
 // each pod not bound with what is known of it, and what the controllers
 // left at the end of the run. Text, Markdown and HTML each format it.
-type runSummary struct {
-	warnings []string
-	// notBound are the pods that ended without a node, of pods in all.
-	notBound []notBoundPod
-	pods     int
-	// cluster are the workloads, budgets and claims at the end, one line
+type Summary struct {
+	Warnings []string
+	// NotBound are the pods that ended without a node, of pods in all.
+	NotBound []NotBoundPod
+	Pods     int
+	// Cluster are the workloads, budgets and claims at the end, one line
 	// each (narrate.Workload, Budget, Claim).
-	cluster []string
-	// stopped says the run stopped before the fixture's end.
-	stopped string
+	Cluster []string
+	// Stopped says the run stopped before the fixture's end.
+	Stopped string
 }
 
-// A notBoundPod is one pod that ended without a node: who (with its owner),
+// A NotBoundPod is one pod that ended without a node: who (with its owner),
 // where it stands with the message kubectl describe would show, and the
 // lines that follow (a hint, its last queue event, suggest's command).
-type notBoundPod struct {
-	who, state string
-	more       []string
+type NotBoundPod struct {
+	Who, State string
+	More       []string
 }
 
-// summaryOf gathers what follows the cycles. suggest, if set, names the
+// SummaryOf gathers what follows the cycles. suggest, if set, names the
 // command that searches what would let an unschedulable pod be scheduled.
-func summaryOf(warnings []string, pods []recorder.PodState, cluster *recorder.ClusterState, suggest func(pod string) string) runSummary {
-	s := runSummary{warnings: warnings, pods: len(pods)}
+func SummaryOf(warnings []string, pods []recorder.PodState, cluster *recorder.ClusterState, suggest func(pod string) string) Summary {
+	s := Summary{Warnings: warnings, Pods: len(pods)}
 	for _, p := range pods {
 		if recorder.Placed(p.State) {
 			continue
@@ -182,36 +184,44 @@ func summaryOf(warnings []string, pods []recorder.PodState, cluster *recorder.Cl
 		if p.Pod.Owner != nil {
 			who += " (" + p.Pod.Owner.String() + ")"
 		}
-		nb := notBoundPod{who: who, state: line}
+		nb := NotBoundPod{Who: who, State: line}
 		if hint := narrate.PodHint(p); hint != "" {
-			nb.more = append(nb.more, hint)
+			nb.More = append(nb.More, hint)
 		}
 		if n := len(p.Queue); n > 0 {
-			nb.more = append(nb.more, "last queue event: "+narrate.QueueEvent(&p.Queue[n-1]))
+			nb.More = append(nb.More, "last queue event: "+narrate.QueueEvent(&p.Queue[n-1]))
 		}
 		if suggest != nil && p.State == recorder.PodUnschedulable {
-			nb.more = append(nb.more, "what would let it be scheduled: "+suggest(p.Pod.Key()))
+			nb.More = append(nb.More, "what would let it be scheduled: "+suggest(p.Pod.Key()))
 		}
-		s.notBound = append(s.notBound, nb)
+		s.NotBound = append(s.NotBound, nb)
 	}
 	if cluster != nil {
 		for _, w := range cluster.Workloads {
-			s.cluster = append(s.cluster, narrate.Workload(w))
+			s.Cluster = append(s.Cluster, narrate.Workload(w))
 		}
 		for _, b := range cluster.Budgets {
-			s.cluster = append(s.cluster, narrate.Budget(b))
+			s.Cluster = append(s.Cluster, narrate.Budget(b))
 		}
 		for _, c := range cluster.Claims {
-			s.cluster = append(s.cluster, narrate.Claim(c))
+			s.Cluster = append(s.Cluster, narrate.Claim(c))
 		}
 	}
 	return s
 }
 
-// notBoundTitle heads the pods not bound.
-func (s runSummary) notBoundTitle() string {
-	return fmt.Sprintf("pods not bound (%d of %d)", len(s.notBound), s.pods)
+// NotBoundTitle heads the pods not bound.
+func (s Summary) NotBoundTitle() string {
+	return fmt.Sprintf("pods not bound (%d of %d)", len(s.NotBound), s.Pods)
 }
 
-// clusterTitle heads what the controllers left.
-const clusterTitle = "at the end of the run"
+// ClusterTitle heads what the controllers left.
+const ClusterTitle = "at the end of the run"
+
+// UpperFirst capitalizes a title's first letter.
+func UpperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
