@@ -22,22 +22,11 @@ import (
 // binds it.
 func (o *SuggestOptions) runPodGroup(ctx context.Context) error {
 	silenceKlog()
-	if err := o.checkInputs(); err != nil {
-		return err
-	}
-	fx, err := o.loadFixture()
+	fx, group, opts, err := o.podGroupRun(o.PodGroup)
 	if err != nil {
 		return err
 	}
-	cfg, err := engine.LoadConfigFile(o.Config)
-	if err != nil {
-		return err
-	}
-	group, err := findPodGroup(fx, o.PodGroup)
-	if err != nil {
-		return err
-	}
-	res, err := engine.SuggestPodGroup(ctx, fx, group, engine.Options{Config: cfg, ConfigPath: o.Config, FeatureGates: featuregates.NonDefault()})
+	res, err := engine.SuggestPodGroup(ctx, fx, group, opts)
 	if err != nil {
 		return err
 	}
@@ -95,6 +84,28 @@ func (o *SuggestOptions) runPodGroup(ctx context.Context) error {
 		t.Printf("%d other change(s) were run and did not let it bind\n", res.Unconfirmed)
 	}
 	return t.Err()
+}
+
+// podGroupRun checks the inputs, loads the fixture and its configuration,
+// and finds the pod group name names in it: what suggest and whatif
+// --pod-group both start from.
+func (o *simOptions) podGroupRun(name string) (*fixture.Fixture, recorder.PodGroupRef, engine.Options, error) {
+	if err := o.checkInputs(); err != nil {
+		return nil, recorder.PodGroupRef{}, engine.Options{}, err
+	}
+	fx, err := o.loadFixture()
+	if err != nil {
+		return nil, recorder.PodGroupRef{}, engine.Options{}, err
+	}
+	cfg, err := engine.LoadConfigFile(o.Config)
+	if err != nil {
+		return nil, recorder.PodGroupRef{}, engine.Options{}, err
+	}
+	group, err := findPodGroup(fx, name)
+	if err != nil {
+		return nil, recorder.PodGroupRef{}, engine.Options{}, err
+	}
+	return fx, group, engine.Options{Config: cfg, ConfigPath: o.Config, FeatureGates: featuregates.NonDefault()}, nil
 }
 
 // findPodGroup finds the PodGroup name (name, namespace/name, pg/name or

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/schedscope/schedscope/engine"
-	"github.com/schedscope/schedscope/engine/featuregates"
 	"github.com/schedscope/schedscope/recorder"
 )
 
@@ -30,22 +29,11 @@ func (o *WhatIfOptions) runPodGroup(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := o.checkInputs(); err != nil {
-		return err
-	}
-	fx, err := o.loadFixture()
+	fx, group, opts, err := o.podGroupRun(o.PodGroup)
 	if err != nil {
 		return err
 	}
-	cfg, err := engine.LoadConfigFile(o.Config)
-	if err != nil {
-		return err
-	}
-	group, err := findPodGroup(fx, o.PodGroup)
-	if err != nil {
-		return err
-	}
-	w, err := engine.WhatIfPodGroup(ctx, fx, group, engine.Options{Config: cfg, ConfigPath: o.Config, FeatureGates: featuregates.NonDefault()}, changes...)
+	w, err := engine.WhatIfPodGroup(ctx, fx, group, opts, changes...)
 	if ce := (*engine.ChangeError)(nil); errors.As(err, &ce) {
 		return errorf("%s: %v", strings.Join(changeArgs(ce.Change), " "), ce.Err)
 	}
