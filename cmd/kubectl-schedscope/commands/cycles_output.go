@@ -117,7 +117,7 @@ func (o *cyclesOutput) print(w io.Writer, format string) error {
 		bySeq[c.Seq] = c
 	}
 	if format == "markdown" {
-		md := &markdown.Writer{W: w, Short: o.shortfall}
+		md := &markdown.Writer{Out: document.Out{W: w, Short: o.shortfall}}
 		md.Header(o.header, o.source)
 		if o.groupsOnly {
 			for _, g := range o.groups {
@@ -140,7 +140,7 @@ func (o *cyclesOutput) print(w io.Writer, format string) error {
 		return md.Err()
 	}
 	if format == "html" {
-		h := &html.Writer{W: w, Short: o.shortfall}
+		h := &html.Writer{Out: document.Out{W: w, Short: o.shortfall}}
 		h.Begin(o.header, o.source)
 		if o.groupsOnly {
 			for _, g := range o.groups {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/export/document"
 	"github.com/schedscope/schedscope/recorder/export/html"
 	"github.com/schedscope/schedscope/recorder/export/markdown"
 )
@@ -24,10 +25,10 @@ func cycleFiles(dir, source string, marks func() []recorder.Mark) func(recorder.
 			ms = marks()
 		}
 		var md, page bytes.Buffer
-		m := &markdown.Writer{W: &md, Marks: ms}
+		m := &markdown.Writer{Out: document.Out{W: &md, Marks: ms}}
 		m.Header(h, source)
 		m.Cycle(c)
-		hw := &html.Writer{W: &page, Marks: ms}
+		hw := &html.Writer{Out: document.Out{W: &page, Marks: ms}}
 		hw.Begin(h, source)
 		hw.Cycle(c)
 		hw.End()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedscope/schedscope/recorder/export/text"
 
+	"github.com/schedscope/schedscope/recorder/export/document"
 	htmlpage "github.com/schedscope/schedscope/recorder/export/html"
 	"github.com/schedscope/schedscope/recorder/export/markdown"
 
@@ -92,7 +93,7 @@ func TestFilterMatrixEveryWay(t *testing.T) {
 
 	// Markdown: | node | cells | result |.
 	var md bytes.Buffer
-	mw := &markdown.Writer{W: &md}
+	mw := &markdown.Writer{Out: document.Out{W: &md}}
 	mw.Cycle(c)
 	got := map[string][]string{}
 	for _, l := range strings.Split(md.String(), "\n") {
@@ -113,7 +114,7 @@ func TestFilterMatrixEveryWay(t *testing.T) {
 
 	// HTML: <tr><td class="node">…</td><td …>glyph</td>…<td class="why">…</td></tr>.
 	var page bytes.Buffer
-	hw := &htmlpage.Writer{W: &page}
+	hw := &htmlpage.Writer{Out: document.Out{W: &page}}
 	hw.Cycle(c)
 	got = map[string][]string{}
 	td := regexp.MustCompile(`<td[^>]*>([^<]*)</td>`)

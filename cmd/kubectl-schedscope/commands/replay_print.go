@@ -33,7 +33,7 @@ func printCycles(w io.Writer, format string, h recorder.Header, source string, p
 		}
 	}
 	if format == "markdown" {
-		md := &markdown.Writer{W: w, Marks: marks, Short: short}
+		md := &markdown.Writer{Out: document.Out{W: w, Marks: marks, Short: short}}
 		md.Header(h, source)
 		kept := map[int]*recorder.Cycle{}
 		for c, err := range cycles {
@@ -53,7 +53,7 @@ func printCycles(w io.Writer, format string, h recorder.Header, source string, p
 		return md.Err()
 	}
 	if format == "html" {
-		hw := &html.Writer{W: w, Marks: marks, Short: short}
+		hw := &html.Writer{Out: document.Out{W: w, Marks: marks, Short: short}}
 		hw.Begin(h, source)
 		kept := map[int]*recorder.Cycle{}
 		for c, err := range cycles {

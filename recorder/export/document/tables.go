@@ -2,7 +2,9 @@
 // recording draw (the text, the Markdown and the HTML): a cycle's filter
 // matrix over recorder/table's, its preemption and resources lines, a
 // pod-group cycle's members × nodes table, and the summary after the
-// cycles. Each renderer only formats them.
+// cycles. Each renderer only formats them. Out is what the Markdown and
+// HTML writers share (where they write, the marks, the numbers, the first
+// write error).
 package document
 
 import (

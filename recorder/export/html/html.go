@@ -4,9 +4,7 @@
 package html
 
 import (
-	"fmt"
 	"html"
-	"io"
 	"strings"
 
 	"github.com/schedscope/schedscope/recorder"
@@ -23,27 +21,7 @@ import (
 // stacked bars, a colour a plugin, with the totals, and why the winner won.
 // What a recording holds is escaped twice over: visible.String, then HTML.
 type Writer struct {
-	W   io.Writer
-	err error
-	// Marks are the cycles a user marked, quoted in their cycle's section.
-	Marks []recorder.Mark
-	// Short, if set, gives the numbers behind a cycle's resource
-	// rejections (recorder.ShortfallsOf).
-	Short func(*recorder.Cycle) *recorder.Shortfalls
-}
-
-// shortfalls are the numbers behind c's resource rejections, or nil.
-func (h *Writer) shortfalls(c *recorder.Cycle) *recorder.Shortfalls {
-	if h.Short == nil {
-		return nil
-	}
-	return h.Short(c)
-}
-
-func (h *Writer) printf(format string, a ...any) {
-	if h.err == nil {
-		_, h.err = fmt.Fprintf(h.W, format, a...)
-	}
+	document.Out
 }
 
 // Esc is a recorded string, safe in HTML text and attributes.
@@ -67,46 +45,46 @@ td.pass{color:#2e7d32}td.reject{background:#e15759;color:#fff;font-weight:bold}t
 .dim{color:#777}`
 
 func (h *Writer) Begin(hd recorder.Header, source string) {
-	h.printf("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Scheduling cycles of %s</title>\n<style>%s</style></head><body>\n", Esc(source), htmlStyle)
-	h.printf("<h1>Scheduling cycles of %s</h1>\n<p class=\"dim\">schedscope %s · kube-scheduler %s%s", Esc(source), Esc(hd.SchedscopeVersion), Esc(hd.KubernetesVersion), Esc(document.GatesNote(hd)))
+	h.Printf("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Scheduling cycles of %s</title>\n<style>%s</style></head><body>\n", Esc(source), htmlStyle)
+	h.Printf("<h1>Scheduling cycles of %s</h1>\n<p class=\"dim\">schedscope %s · kube-scheduler %s%s", Esc(source), Esc(hd.SchedscopeVersion), Esc(hd.KubernetesVersion), Esc(document.GatesNote(hd)))
 	if len(hd.Profiles) > 0 {
 		var names []string
 		for _, p := range hd.Profiles {
 			names = append(names, Esc(p.SchedulerName))
 		}
-		h.printf(" · profiles: %s", strings.Join(names, ", "))
+		h.Printf(" · profiles: %s", strings.Join(names, ", "))
 	}
-	h.printf("</p>\n")
+	h.Printf("</p>\n")
 }
 
-func (h *Writer) End() { h.printf("</body></html>\n") }
+func (h *Writer) End() { h.Printf("</body></html>\n") }
 
 func (h *Writer) Cycle(c *recorder.Cycle) {
 	mark := map[string]string{recorder.ResultBound: "✓", recorder.ResultUnschedulable: "✗"}[c.Outcome.Result]
 	if mark == "" {
 		mark = "!"
 	}
-	h.printf("<h2 id=\"cycle-%d\">Cycle %d · <code>%s</code> · %s %s</h2>\n", c.Seq, c.Seq, Esc(c.Pod.Key()), mark, Esc(narrate.Outcome(c.Outcome)))
-	h.printf("<p class=\"dim\">profile <code>%s</code> · attempt %d · took %s</p>\n", Esc(c.Profile), c.Attempt, narrate.Duration(c.Duration))
+	h.Printf("<h2 id=\"cycle-%d\">Cycle %d · <code>%s</code> · %s %s</h2>\n", c.Seq, c.Seq, Esc(c.Pod.Key()), mark, Esc(narrate.Outcome(c.Outcome)))
+	h.Printf("<p class=\"dim\">profile <code>%s</code> · attempt %d · took %s</p>\n", Esc(c.Profile), c.Attempt, narrate.Duration(c.Duration))
 	for _, k := range h.Marks {
 		if k.Seq == c.Seq && k.Pod == c.Pod.Key() {
-			h.printf("<blockquote class=\"mark\">★ Marked: %s</blockquote>\n", Esc(k.Note))
+			h.Printf("<blockquote class=\"mark\">★ Marked: %s</blockquote>\n", Esc(k.Note))
 		}
 	}
 	if msg := c.Outcome.Message; msg != "" && c.Outcome.Result != recorder.ResultBound {
-		h.printf("<blockquote>%s</blockquote>\n", Esc(msg))
+		h.Printf("<blockquote>%s</blockquote>\n", Esc(msg))
 	}
 	h.filter(c)
 	h.postFilter(c)
 	h.score(c)
 	if sel := c.Selection; sel != nil {
-		h.printf("<h3>Select host: <code>%s</code></h3>\n<p>%s</p>\n", Esc(sel.Node), Esc(narrate.Selection(c)))
+		h.Printf("<h3>Select host: <code>%s</code></h3>\n<p>%s</p>\n", Esc(sel.Node), Esc(narrate.Selection(c)))
 		if losers := narrate.Losers(c, 10); len(losers) > 0 {
-			h.printf("<ul>\n")
+			h.Printf("<ul>\n")
 			for _, l := range losers {
-				h.printf("<li>%s</li>\n", Esc(l))
+				h.Printf("<li>%s</li>\n", Esc(l))
 			}
-			h.printf("</ul>\n")
+			h.Printf("</ul>\n")
 		}
 	}
 }
@@ -114,45 +92,45 @@ func (h *Writer) Cycle(c *recorder.Cycle) {
 // filter draws the filter matrix as the TUI's Filter phase does.
 func (h *Writer) filter(c *recorder.Cycle) {
 	if fp := c.FastPath; fp != nil {
-		h.printf("<p>%s</p>\n", Esc(narrate.FastPath(fp)))
+		h.Printf("<p>%s</p>\n", Esc(narrate.FastPath(fp)))
 	}
 	f := c.Filter
 	if f == nil || len(f.Plugins) == 0 {
 		return
 	}
-	h.printf("<h3>Filter</h3>\n<p>%d of %d node(s) evaluated; %d feasible.</p>\n<table><tr><th class=\"node\">node</th>", f.Evaluated, c.NumNodes(), len(f.Feasible))
+	h.Printf("<h3>Filter</h3>\n<p>%d of %d node(s) evaluated; %d feasible.</p>\n<table><tr><th class=\"node\">node</th>", f.Evaluated, c.NumNodes(), len(f.Feasible))
 	for _, p := range f.Plugins {
-		h.printf("<th title=\"%s\">%s</th>", Esc(p), Esc(narrate.Abbrev(p)))
+		h.Printf("<th title=\"%s\">%s</th>", Esc(p), Esc(narrate.Abbrev(p)))
 	}
-	h.printf("<th>result</th></tr>\n")
-	sh := h.shortfalls(c)
+	h.Printf("<th>result</th></tr>\n")
+	sh := h.Shortfalls(c)
 	rows, more := document.FilterMatrix(c, sh)
 	for _, r := range rows {
-		h.printf("<tr><td class=\"node\">%s</td>", Esc(r.Node))
+		h.Printf("<tr><td class=\"node\">%s</td>", Esc(r.Node))
 		for i, k := range r.Cells {
 			switch {
 			case k == table.Success:
-				h.printf("<td class=\"pass\" title=\"passed\">%s</td>", k.Glyph())
+				h.Printf("<td class=\"pass\" title=\"passed\">%s</td>", k.Glyph())
 			case k.Rejects():
-				h.printf("<td class=\"reject\" title=\"rejected by %s\">%s</td>", Esc(f.Plugins[i]), k.Glyph())
+				h.Printf("<td class=\"reject\" title=\"rejected by %s\">%s</td>", Esc(f.Plugins[i]), k.Glyph())
 			case k == table.Skip:
-				h.printf("<td class=\"skip\" title=\"skipped\">%s</td>", k.Glyph())
+				h.Printf("<td class=\"skip\" title=\"skipped\">%s</td>", k.Glyph())
 			default:
-				h.printf("<td class=\"notrun\" title=\"%s\">%s</td>", k.Label(), k.Glyph())
+				h.Printf("<td class=\"notrun\" title=\"%s\">%s</td>", k.Label(), k.Glyph())
 			}
 		}
-		h.printf("<td class=\"why\">%s</td></tr>\n", Esc(r.Result))
+		h.Printf("<td class=\"why\">%s</td></tr>\n", Esc(r.Result))
 	}
-	h.printf("</table>\n")
+	h.Printf("</table>\n")
 	if more > 0 {
-		h.printf("<p class=\"dim\">… and %d more node(s).</p>\n", more)
+		h.Printf("<p class=\"dim\">… and %d more node(s).</p>\n", more)
 	}
 	if free := document.ResourcesFree(c, sh); len(free) > 0 {
-		h.printf("<ul>\n")
+		h.Printf("<ul>\n")
 		for _, l := range free {
-			h.printf("<li>%s</li>\n", Esc(l))
+			h.Printf("<li>%s</li>\n", Esc(l))
 		}
-		h.printf("</ul>\n")
+		h.Printf("</ul>\n")
 	}
 	var legend []string
 	for _, l := range document.PluginLegend(f) {
@@ -162,7 +140,7 @@ func (h *Writer) filter(c *recorder.Cycle) {
 	for _, k := range document.CellsShown(rows) {
 		kinds = append(kinds, k.Glyph()+" "+k.Label())
 	}
-	h.printf("<p class=\"dim\">%s<br>%s</p>\n", Esc(strings.Join(kinds, " · ")), strings.Join(legend, " · "))
+	h.Printf("<p class=\"dim\">%s<br>%s</p>\n", Esc(strings.Join(kinds, " · ")), strings.Join(legend, " · "))
 }
 
 // postFilter lists what preemption tried: each plugin's status, the
@@ -172,13 +150,13 @@ func (h *Writer) postFilter(c *recorder.Cycle) {
 	if p == nil {
 		return
 	}
-	h.printf("<h3>PostFilter (preemption)</h3>\n<ul>\n")
+	h.Printf("<h3>PostFilter (preemption)</h3>\n<ul>\n")
 	code := func(s string) string { return "<code>" + Esc(s) + "</code>" }
 	strong := func(s string) string { return "<b>" + s + "</b>" }
 	for _, l := range document.PreemptionText(p, Esc, code, strong) {
-		h.printf("<li>%s</li>\n", l)
+		h.Printf("<li>%s</li>\n", l)
 	}
-	h.printf("</ul>\n")
+	h.Printf("</ul>\n")
 }
 
 // score draws each node's weighted scores as one bar of a segment a
@@ -193,11 +171,11 @@ func (h *Writer) score(c *recorder.Cycle) {
 		most += 100 * p.Weight
 	}
 	most = max(most, 1)
-	h.printf("<h3>Score</h3>\n<p>weighted scores (normalized score × weight), highest total first; a bar is the most a node can score (%d)</p>\n<p class=\"legend\">", most)
+	h.Printf("<h3>Score</h3>\n<p>weighted scores (normalized score × weight), highest total first; a bar is the most a node can score (%d)</p>\n<p class=\"legend\">", most)
 	for i, p := range s.Plugins {
-		h.printf("<span><i style=\"background:%s\"></i>%s ×%d</span>", pluginColours[i%len(pluginColours)], Esc(p.Name), p.Weight)
+		h.Printf("<span><i style=\"background:%s\"></i>%s ×%d</span>", pluginColours[i%len(pluginColours)], Esc(p.Name), p.Weight)
 	}
-	h.printf("</p>\n<div class=\"bars\">\n")
+	h.Printf("</p>\n<div class=\"bars\">\n")
 	order := table.ScoreOrder(s)
 	chosen := ""
 	if c.Selection != nil {
@@ -212,19 +190,19 @@ func (h *Writer) score(c *recorder.Cycle) {
 		if name == chosen {
 			class, star = "node chosen", " ★"
 		}
-		h.printf("<span class=\"%s\">%s%s</span><div class=\"bar\">", class, Esc(name), star)
+		h.Printf("<span class=\"%s\">%s%s</span><div class=\"bar\">", class, Esc(name), star)
 		for p := range s.Plugins {
 			w := s.Weighted(p, i)
 			if w <= 0 {
 				continue
 			}
-			h.printf("<span style=\"width:%.2f%%;background:%s\" title=\"%s: %d\"></span>", 100*float64(w)/float64(most), pluginColours[p%len(pluginColours)], Esc(s.Plugins[p].Name), w)
+			h.Printf("<span style=\"width:%.2f%%;background:%s\" title=\"%s: %d\"></span>", 100*float64(w)/float64(most), pluginColours[p%len(pluginColours)], Esc(s.Plugins[p].Name), w)
 		}
-		h.printf("</div><span>%d</span>\n", s.Totals[i])
+		h.Printf("</div><span>%d</span>\n", s.Totals[i])
 	}
-	h.printf("</div>\n")
+	h.Printf("</div>\n")
 	if len(order) > document.MaxTableRows {
-		h.printf("<p class=\"dim\">… and %d more node(s).</p>\n", len(order)-document.MaxTableRows)
+		h.Printf("<p class=\"dim\">… and %d more node(s).</p>\n", len(order)-document.MaxTableRows)
 	}
 }
 
@@ -235,40 +213,39 @@ func (h *Writer) Summary(s document.Summary) {
 	if len(s.Warnings)+len(s.NotBound)+len(s.Cluster) == 0 && s.Stopped == "" {
 		return
 	}
-	h.printf("<h2 id=\"summary\">Summary</h2>\n")
+	h.Printf("<h2 id=\"summary\">Summary</h2>\n")
 	if len(s.Warnings) > 0 {
-		h.printf("<h3>Warnings</h3>\n<ul>\n")
+		h.Printf("<h3>Warnings</h3>\n<ul>\n")
 		for _, w := range s.Warnings {
-			h.printf("<li>%s</li>\n", Esc(w))
+			h.Printf("<li>%s</li>\n", Esc(w))
 		}
-		h.printf("</ul>\n")
+		h.Printf("</ul>\n")
 	}
 	if len(s.NotBound) > 0 {
-		h.printf("<h3>%s</h3>\n<ul>\n", Esc(document.UpperFirst(s.NotBoundTitle())))
+		h.Printf("<h3>%s</h3>\n<ul>\n", Esc(document.UpperFirst(s.NotBoundTitle())))
 		for _, p := range s.NotBound {
-			h.printf("<li><code>%s</code> — %s", Esc(p.Who), Esc(p.State))
+			h.Printf("<li><code>%s</code> — %s", Esc(p.Who), Esc(p.State))
 			if len(p.More) > 0 {
-				h.printf("<ul>")
+				h.Printf("<ul>")
 				for _, l := range p.More {
-					h.printf("<li>%s</li>", Esc(l))
+					h.Printf("<li>%s</li>", Esc(l))
 				}
-				h.printf("</ul>")
+				h.Printf("</ul>")
 			}
-			h.printf("</li>\n")
+			h.Printf("</li>\n")
 		}
-		h.printf("</ul>\n")
+		h.Printf("</ul>\n")
 	}
 	if len(s.Cluster) > 0 {
-		h.printf("<h3>%s</h3>\n<ul>\n", Esc(document.UpperFirst(document.ClusterTitle)))
+		h.Printf("<h3>%s</h3>\n<ul>\n", Esc(document.UpperFirst(document.ClusterTitle)))
 		for _, l := range s.Cluster {
-			h.printf("<li>%s</li>\n", Esc(l))
+			h.Printf("<li>%s</li>\n", Esc(l))
 		}
-		h.printf("</ul>\n")
+		h.Printf("</ul>\n")
 	}
 	if s.Stopped != "" {
-		h.printf("<p>%s</p>\n", Esc(s.Stopped))
+		h.Printf("<p>%s</p>\n", Esc(s.Stopped))
 	}
 }
 
 // Err is the first error writing failed with, if any.
-func (h *Writer) Err() error { return h.err }

@@ -12,72 +12,72 @@ import (
 
 // podGroup draws one pod-group cycle as the Markdown's podGroup writes it.
 func (h *Writer) PodGroup(g *recorder.PodGroupCycle, cycles map[int]*recorder.Cycle) {
-	h.printf("<h2 id=\"pod-group-cycle-%d\">Pod-group cycle %d · <code>%s</code> · %s %s</h2>\n", g.Seq, g.Seq, Esc(g.Group.Key()), document.GroupMark(g), Esc(narrate.GroupOutcome(g)))
-	h.printf("<p class=\"dim\">%s · %d member(s) · took %s</p>\n", Esc(narrate.GroupPolicy(g)), len(g.Members), narrate.Duration(time.Duration(g.Duration)))
+	h.Printf("<h2 id=\"pod-group-cycle-%d\">Pod-group cycle %d · <code>%s</code> · %s %s</h2>\n", g.Seq, g.Seq, Esc(g.Group.Key()), document.GroupMark(g), Esc(narrate.GroupOutcome(g)))
+	h.Printf("<p class=\"dim\">%s · %d member(s) · took %s</p>\n", Esc(narrate.GroupPolicy(g)), len(g.Members), narrate.Duration(time.Duration(g.Duration)))
 	if msg := strings.TrimSpace(g.Outcome.Message); msg != "" {
-		h.printf("<blockquote>%s</blockquote>\n", Esc(msg))
+		h.Printf("<blockquote>%s</blockquote>\n", Esc(msg))
 	}
 	nodes, hidden, rows := document.GroupTable(g, cycles)
-	h.printf("<h3>Members × nodes</h3>\n<p>In the order the cycle took them, each seeing the earlier members assumed.</p>\n<table><tr><th class=\"node\">member</th><th>cycle</th>")
+	h.Printf("<h3>Members × nodes</h3>\n<p>In the order the cycle took them, each seeing the earlier members assumed.</p>\n<table><tr><th class=\"node\">member</th><th>cycle</th>")
 	for _, n := range nodes {
-		h.printf("<th class=\"node\">%s</th>", Esc(n))
+		h.Printf("<th class=\"node\">%s</th>", Esc(n))
 	}
-	h.printf("<th>where it went</th><th>saw assumed</th></tr>\n")
+	h.Printf("<th>where it went</th><th>saw assumed</th></tr>\n")
 	for _, r := range rows {
 		cycle := document.CycleNumber(r.Member.Cycle)
 		if r.Member.Cycle != 0 {
 			cycle = fmt.Sprintf("<a href=\"#cycle-%d\">%d</a>", r.Member.Cycle, r.Member.Cycle)
 		}
-		h.printf("<tr><td class=\"node\">%s</td><td>%s</td>", Esc(r.Member.Pod.Name), cycle)
+		h.Printf("<tr><td class=\"node\">%s</td><td>%s</td>", Esc(r.Member.Pod.Name), cycle)
 		for _, k := range r.Cells {
 			switch k {
 			case recorder.MemberNodePlaced:
-				h.printf("<td class=\"chosen\" title=\"tentative placement\">%s</td>", k.Glyph())
+				h.Printf("<td class=\"chosen\" title=\"tentative placement\">%s</td>", k.Glyph())
 			case recorder.MemberNodeFeasible:
-				h.printf("<td class=\"pass\" title=\"feasible\">%s</td>", k.Glyph())
+				h.Printf("<td class=\"pass\" title=\"feasible\">%s</td>", k.Glyph())
 			case recorder.MemberNodeRejected:
-				h.printf("<td class=\"reject\" title=\"rejected\">%s</td>", k.Glyph())
+				h.Printf("<td class=\"reject\" title=\"rejected\">%s</td>", k.Glyph())
 			default:
-				h.printf("<td class=\"notrun\" title=\"not known\">%s</td>", k.Glyph())
+				h.Printf("<td class=\"notrun\" title=\"not known\">%s</td>", k.Glyph())
 			}
 		}
-		h.printf("<td class=\"why\">%s</td><td class=\"why\">%s</td></tr>\n", Esc(r.Where), Esc(r.Seen))
+		h.Printf("<td class=\"why\">%s</td><td class=\"why\">%s</td></tr>\n", Esc(r.Where), Esc(r.Seen))
 	}
-	h.printf("</table>\n")
+	h.Printf("</table>\n")
 	if hidden > 0 {
-		h.printf("<p class=\"dim\">… and %d more node(s).</p>\n", hidden)
+		h.Printf("<p class=\"dim\">… and %d more node(s).</p>\n", hidden)
 	}
-	h.printf("<p class=\"dim\">%s</p>\n", Esc(narrate.MemberNodeLegend))
+	h.Printf("<p class=\"dim\">%s</p>\n", Esc(narrate.MemberNodeLegend))
 	if why := narrate.MinCountNotMet(g); why != "" {
-		h.printf("<p><b>Why minCount was not met:</b> %s</p>\n", Esc(why))
+		h.Printf("<p><b>Why minCount was not met:</b> %s</p>\n", Esc(why))
 	}
 	if g.Outcome.Result != recorder.ResultBound {
-		h.printf("<p><b>Reverted:</b> %s</p>\n", Esc(narrate.Placements(g.Reverted())))
+		h.Printf("<p><b>Reverted:</b> %s</p>\n", Esc(narrate.Placements(g.Reverted())))
 	}
 	if len(g.Feasible) > 0 {
-		h.printf("<h3>PlacementFeasible</h3>\n<table><tr><th>when</th><th>scheduled</th><th>remaining</th><th>verdict</th></tr>\n")
+		h.Printf("<h3>PlacementFeasible</h3>\n<table><tr><th>when</th><th>scheduled</th><th>remaining</th><th>verdict</th></tr>\n")
 		for i, v := range g.Feasible {
 			verdict := "<code>" + Esc(v.Code) + "</code>"
 			if v.Message != "" {
 				verdict += " " + Esc(v.Message)
 			}
-			h.printf("<tr><td class=\"why\">%s</td><td>%d</td><td>%d</td><td class=\"why\">%s</td></tr>\n", Esc(narrate.VerdictWhen(g, i)), v.Scheduled, v.Remaining, verdict)
+			h.Printf("<tr><td class=\"why\">%s</td><td>%d</td><td>%d</td><td class=\"why\">%s</td></tr>\n", Esc(narrate.VerdictWhen(g, i)), v.Scheduled, v.Remaining, verdict)
 		}
-		h.printf("</table>\n")
+		h.Printf("</table>\n")
 	}
 	if pf := g.PostFilter; pf != nil {
-		h.printf("<p><b>Group PostFilter (workload-aware preemption):</b> <code>%s</code>", Esc(pf.Code))
+		h.Printf("<p><b>Group PostFilter (workload-aware preemption):</b> <code>%s</code>", Esc(pf.Code))
 		if pf.Message != "" {
-			h.printf(" %s", Esc(pf.Message))
+			h.Printf(" %s", Esc(pf.Message))
 		}
-		h.printf("</p>\n")
+		h.Printf("</p>\n")
 	}
-	h.printf("<p><b>Condition:</b> %s</p>\n", Esc(narrate.GroupCondition(g.Condition)))
+	h.Printf("<p><b>Condition:</b> %s</p>\n", Esc(narrate.GroupCondition(g.Condition)))
 }
 
 // memberGroup writes, under a member's cycle, its story through its group.
 func (h *Writer) MemberGroup(c *recorder.Cycle, groups []*recorder.PodGroupCycle) {
 	if g := recorder.GroupOf(groups, c.Seq); g != nil {
-		h.printf("<p><b>Pod group:</b> %s (<a href=\"#pod-group-cycle-%d\">pod-group cycle %d</a>)</p>\n", Esc(narrate.MemberThroughGroup(g, *g.Member(c.Seq))), g.Seq, g.Seq)
+		h.Printf("<p><b>Pod group:</b> %s (<a href=\"#pod-group-cycle-%d\">pod-group cycle %d</a>)</p>\n", Esc(narrate.MemberThroughGroup(g, *g.Member(c.Seq))), g.Seq, g.Seq)
 	}
 }

@@ -3,8 +3,6 @@
 package markdown
 
 import (
-	"fmt"
-	"io"
 	"strings"
 	"time"
 
@@ -21,31 +19,10 @@ import (
 // table (weighted per plugin, totals), why the winner won and, for one
 // pod, its queue story. Tables are GitHub-flavoured Markdown; whatever a
 // recording holds (names, messages, notes, file names) goes in through
-// Cell, so that it reads as text and forms no markup.
+// Cell, so that it reads as text and forms no markup. Its marks are also
+// listed after the header.
 type Writer struct {
-	W   io.Writer
-	err error
-	// Marks are the cycles a user marked, listed after the header and
-	// quoted in their cycle's section (a mark is shown only on the cycle of
-	// the pod it names).
-	Marks []recorder.Mark
-	// Short, if set, gives the numbers behind a cycle's resource
-	// rejections (recorder.ShortfallsOf).
-	Short func(*recorder.Cycle) *recorder.Shortfalls
-}
-
-// shortfalls are the numbers behind c's resource rejections, or nil.
-func (m *Writer) shortfalls(c *recorder.Cycle) *recorder.Shortfalls {
-	if m.Short == nil {
-		return nil
-	}
-	return m.Short(c)
-}
-
-func (m *Writer) printf(format string, a ...any) {
-	if m.err == nil {
-		_, m.err = fmt.Fprintf(m.W, format, a...)
-	}
+	document.Out
 }
 
 // Cell is the one way a recorded string enters the Markdown, as the HTML
@@ -65,20 +42,20 @@ var markdownEscaper = strings.NewReplacer(
 	"*", `\*`, "_", `\_`, "#", `\#`, "~", `\~`)
 
 func (m *Writer) Header(h recorder.Header, source string) {
-	m.printf("# Scheduling cycles of %s\n\n", Cell(source))
-	m.printf("schedscope %s · kube-scheduler %s%s", Cell(h.SchedscopeVersion), Cell(h.KubernetesVersion), Cell(document.GatesNote(h)))
+	m.Printf("# Scheduling cycles of %s\n\n", Cell(source))
+	m.Printf("schedscope %s · kube-scheduler %s%s", Cell(h.SchedscopeVersion), Cell(h.KubernetesVersion), Cell(document.GatesNote(h)))
 	if len(h.Profiles) > 0 {
 		var names []string
 		for _, p := range h.Profiles {
 			names = append(names, Cell(p.SchedulerName))
 		}
-		m.printf(" · profiles: %s", strings.Join(names, ", "))
+		m.Printf(" · profiles: %s", strings.Join(names, ", "))
 	}
-	m.printf("\n")
+	m.Printf("\n")
 	if len(m.Marks) > 0 {
-		m.printf("\n**Marked cycles**\n\n")
+		m.Printf("\n**Marked cycles**\n\n")
 		for _, k := range m.Marks {
-			m.printf("- cycle %d · `%s` — %s\n", k.Seq, Cell(k.Pod), Cell(k.Note))
+			m.Printf("- cycle %d · `%s` — %s\n", k.Seq, Cell(k.Pod), Cell(k.Note))
 		}
 	}
 }
@@ -98,25 +75,25 @@ func (m *Writer) Cycle(c *recorder.Cycle) {
 	if mark == "" {
 		mark = "!"
 	}
-	m.printf("\n## Cycle %d · `%s` · %s %s\n\n", c.Seq, Cell(c.Pod.Key()), mark, Cell(narrate.Outcome(c.Outcome)))
-	m.printf("profile `%s` · attempt %d · took %s\n", Cell(c.Profile), c.Attempt, narrate.Duration(c.Duration))
+	m.Printf("\n## Cycle %d · `%s` · %s %s\n\n", c.Seq, Cell(c.Pod.Key()), mark, Cell(narrate.Outcome(c.Outcome)))
+	m.Printf("profile `%s` · attempt %d · took %s\n", Cell(c.Profile), c.Attempt, narrate.Duration(c.Duration))
 	if note, ok := m.markOf(c); ok {
-		m.printf("\n★ **Marked:** %s\n", Cell(note))
+		m.Printf("\n★ **Marked:** %s\n", Cell(note))
 	}
 	if msg := c.Outcome.Message; msg != "" && c.Outcome.Result != recorder.ResultBound {
-		m.printf("\n> %s\n", Cell(msg))
+		m.Printf("\n> %s\n", Cell(msg))
 	}
 	m.filter(c)
 	m.postFilter(c)
 	m.score(c)
 	if sel := c.Selection; sel != nil {
-		m.printf("\n### Select host: `%s`\n\n%s\n", Cell(sel.Node), Cell(narrate.Selection(c)))
+		m.Printf("\n### Select host: `%s`\n\n%s\n", Cell(sel.Node), Cell(narrate.Selection(c)))
 		losers := narrate.Losers(c, 10)
 		if len(losers) > 0 {
-			m.printf("\n")
+			m.Printf("\n")
 		}
 		for _, l := range losers {
-			m.printf("- %s\n", Cell(l))
+			m.Printf("- %s\n", Cell(l))
 		}
 	}
 }
@@ -126,53 +103,53 @@ func (m *Writer) Cycle(c *recorder.Cycle) {
 // draws it), a rejection in bold, and a legend of the cells shown.
 func (m *Writer) filter(c *recorder.Cycle) {
 	if fp := c.FastPath; fp != nil {
-		m.printf("\n%s\n", Cell(narrate.FastPath(fp)))
+		m.Printf("\n%s\n", Cell(narrate.FastPath(fp)))
 	}
 	f := c.Filter
 	if f == nil || len(f.Plugins) == 0 {
 		return
 	}
-	m.printf("\n### Filter\n\n%d of %d node(s) evaluated; %d feasible.\n\n", f.Evaluated, c.NumNodes(), len(f.Feasible))
-	m.printf("| node |")
+	m.Printf("\n### Filter\n\n%d of %d node(s) evaluated; %d feasible.\n\n", f.Evaluated, c.NumNodes(), len(f.Feasible))
+	m.Printf("| node |")
 	for _, p := range f.Plugins {
-		m.printf(" %s |", Cell(narrate.Abbrev(p)))
+		m.Printf(" %s |", Cell(narrate.Abbrev(p)))
 	}
-	m.printf(" result |\n|---|")
+	m.Printf(" result |\n|---|")
 	for range f.Plugins {
-		m.printf(":-:|")
+		m.Printf(":-:|")
 	}
-	m.printf("---|\n")
-	sh := m.shortfalls(c)
+	m.Printf("---|\n")
+	sh := m.Shortfalls(c)
 	rows, more := document.FilterMatrix(c, sh)
 	for _, r := range rows {
-		m.printf("| %s |", Cell(r.Node))
+		m.Printf("| %s |", Cell(r.Node))
 		for _, k := range r.Cells {
-			m.printf(" %s |", markdownCell(k))
+			m.Printf(" %s |", markdownCell(k))
 		}
-		m.printf(" %s |\n", Cell(r.Result))
+		m.Printf(" %s |\n", Cell(r.Result))
 	}
 	if more > 0 {
-		m.printf("\n… and %d more node(s).\n", more)
+		m.Printf("\n… and %d more node(s).\n", more)
 	}
 	var kinds []string
 	for _, k := range document.CellsShown(rows) {
 		kinds = append(kinds, markdownCell(k)+" "+k.Label())
 	}
-	m.printf("\n%s\n", strings.Join(kinds, " · "))
+	m.Printf("\n%s\n", strings.Join(kinds, " · "))
 	if free := document.ResourcesFree(c, sh); len(free) > 0 {
-		m.printf("\n")
+		m.Printf("\n")
 		for _, l := range free {
-			m.printf("- %s\n", Cell(l))
+			m.Printf("- %s\n", Cell(l))
 		}
 	}
 	if len(f.Discarded) > 0 {
-		m.printf("\n%s.\n", narrate.NodesNotKept(len(f.Discarded)))
+		m.Printf("\n%s.\n", narrate.NodesNotKept(len(f.Discarded)))
 	}
 	legend := document.PluginLegend(f)
 	for i := range legend {
 		legend[i] = Cell(legend[i])
 	}
-	m.printf("\n%s\n", strings.Join(legend, " · "))
+	m.Printf("\n%s\n", strings.Join(legend, " · "))
 }
 
 // markdownCell is a matrix cell's glyph, in bold when the plugin rejected
@@ -191,11 +168,11 @@ func (m *Writer) postFilter(c *recorder.Cycle) {
 	if p == nil {
 		return
 	}
-	m.printf("\n### PostFilter (preemption)\n\n")
+	m.Printf("\n### PostFilter (preemption)\n\n")
 	code := func(s string) string { return "`" + Cell(s) + "`" }
 	strong := func(s string) string { return "**" + s + "**" }
 	for _, l := range document.PreemptionText(p, Cell, code, strong) {
-		m.printf("- %s\n", l)
+		m.Printf("- %s\n", l)
 	}
 }
 
@@ -206,15 +183,15 @@ func (m *Writer) score(c *recorder.Cycle) {
 	if s == nil || len(s.Plugins) == 0 || len(s.Nodes) == 0 {
 		return
 	}
-	m.printf("\n### Score\n\nweighted scores (normalized score × weight), highest total first\n\n| node |")
+	m.Printf("\n### Score\n\nweighted scores (normalized score × weight), highest total first\n\n| node |")
 	for _, p := range s.Plugins {
-		m.printf(" %s ×%d |", Cell(narrate.Abbrev(p.Name)), p.Weight)
+		m.Printf(" %s ×%d |", Cell(narrate.Abbrev(p.Name)), p.Weight)
 	}
-	m.printf(" total |\n|---|")
+	m.Printf(" total |\n|---|")
 	for range s.Plugins {
-		m.printf("--:|")
+		m.Printf("--:|")
 	}
-	m.printf("--:|\n")
+	m.Printf("--:|\n")
 	order := table.ScoreOrder(s)
 	chosen := ""
 	if c.Selection != nil {
@@ -222,18 +199,18 @@ func (m *Writer) score(c *recorder.Cycle) {
 	}
 	for k, i := range order {
 		if k == document.MaxTableRows {
-			m.printf("\n… and %d more node(s).\n", len(order)-document.MaxTableRows)
+			m.Printf("\n… and %d more node(s).\n", len(order)-document.MaxTableRows)
 			break
 		}
 		name := Cell(c.NodeName(s.Nodes[i]))
 		if c.NodeName(s.Nodes[i]) == chosen {
 			name = "**" + name + "** ★"
 		}
-		m.printf("| %s |", name)
+		m.Printf("| %s |", name)
 		for p := range s.Plugins {
-			m.printf(" %d |", s.Weighted(p, i))
+			m.Printf(" %d |", s.Weighted(p, i))
 		}
-		m.printf(" %d |\n", s.Totals[i])
+		m.Printf(" %d |\n", s.Totals[i])
 	}
 }
 
@@ -245,9 +222,9 @@ func (m *Writer) Story(p recorder.PodState, cycles []*recorder.Cycle) {
 			mine = append(mine, c)
 		}
 	}
-	m.printf("\n## Story of `%s` (%s)\n\n", Cell(p.Pod.Key()), Cell(p.State))
+	m.Printf("\n## Story of `%s` (%s)\n\n", Cell(p.Pod.Key()), Cell(p.State))
 	if len(mine)+len(p.Queue) == 0 {
-		m.printf("No scheduling cycle: %s\n", Cell(narrate.NeverAttempted(p.State)))
+		m.Printf("No scheduling cycle: %s\n", Cell(narrate.NeverAttempted(p.State)))
 		return
 	}
 	starts := make([]time.Time, len(mine))
@@ -256,11 +233,11 @@ func (m *Writer) Story(p recorder.PodState, cycles []*recorder.Cycle) {
 	}
 	for _, it := range narrate.Story(starts, p.Queue) {
 		if ev := it.Event; ev != nil {
-			m.printf("- `%s` %s\n", ev.Time.UTC().Format("15:04:05.000"), Cell(narrate.QueueEvent(ev)))
+			m.Printf("- `%s` %s\n", ev.Time.UTC().Format("15:04:05.000"), Cell(narrate.QueueEvent(ev)))
 			continue
 		}
 		c := mine[it.Cycle]
-		m.printf("- `%s` **cycle %d** (attempt %d): %s\n", c.Start.UTC().Format("15:04:05.000"), c.Seq, c.Attempt, Cell(narrate.Outcome(c.Outcome)))
+		m.Printf("- `%s` **cycle %d** (attempt %d): %s\n", c.Start.UTC().Format("15:04:05.000"), c.Seq, c.Attempt, Cell(narrate.Outcome(c.Outcome)))
 	}
 }
 
@@ -271,32 +248,31 @@ func (m *Writer) Summary(s document.Summary) {
 	if len(s.Warnings)+len(s.NotBound)+len(s.Cluster) == 0 && s.Stopped == "" {
 		return
 	}
-	m.printf("\n## Summary\n")
+	m.Printf("\n## Summary\n")
 	if len(s.Warnings) > 0 {
-		m.printf("\n**Warnings**\n\n")
+		m.Printf("\n**Warnings**\n\n")
 		for _, w := range s.Warnings {
-			m.printf("- %s\n", Cell(w))
+			m.Printf("- %s\n", Cell(w))
 		}
 	}
 	if len(s.NotBound) > 0 {
-		m.printf("\n**%s**\n\n", Cell(document.UpperFirst(s.NotBoundTitle())))
+		m.Printf("\n**%s**\n\n", Cell(document.UpperFirst(s.NotBoundTitle())))
 		for _, p := range s.NotBound {
-			m.printf("- `%s` — %s\n", Cell(p.Who), Cell(p.State))
+			m.Printf("- `%s` — %s\n", Cell(p.Who), Cell(p.State))
 			for _, l := range p.More {
-				m.printf("  - %s\n", Cell(l))
+				m.Printf("  - %s\n", Cell(l))
 			}
 		}
 	}
 	if len(s.Cluster) > 0 {
-		m.printf("\n**%s**\n\n", Cell(document.UpperFirst(document.ClusterTitle)))
+		m.Printf("\n**%s**\n\n", Cell(document.UpperFirst(document.ClusterTitle)))
 		for _, l := range s.Cluster {
-			m.printf("- %s\n", Cell(l))
+			m.Printf("- %s\n", Cell(l))
 		}
 	}
 	if s.Stopped != "" {
-		m.printf("\n%s\n", Cell(s.Stopped))
+		m.Printf("\n%s\n", Cell(s.Stopped))
 	}
 }
 
 // Err is the first error writing failed with, if any.
-func (m *Writer) Err() error { return m.err }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/export/document"
 )
 
 // A recorded string cannot break a table or a code span.
@@ -25,7 +26,7 @@ func TestMarkdownEscapesRecordedText(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out strings.Builder
-	m := &Writer{W: &out}
+	m := &Writer{Out: document.Out{W: &out}}
 	for _, c := range rec.Cycles {
 		setStrings(reflect.ValueOf(c).Elem(), evil)
 		c.Outcome.Result = recorder.ResultUnschedulable

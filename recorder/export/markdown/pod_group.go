@@ -15,64 +15,64 @@ import (
 // reverted, PlacementFeasible's verdicts, the group's PostFilter and its
 // condition.
 func (m *Writer) PodGroup(g *recorder.PodGroupCycle, cycles map[int]*recorder.Cycle) {
-	m.printf("\n## Pod-group cycle %d · `%s` · %s %s\n\n", g.Seq, Cell(g.Group.Key()), document.GroupMark(g), Cell(narrate.GroupOutcome(g)))
-	m.printf("%s · %d member(s) · took %s\n", Cell(narrate.GroupPolicy(g)), len(g.Members), narrate.Duration(time.Duration(g.Duration)))
+	m.Printf("\n## Pod-group cycle %d · `%s` · %s %s\n\n", g.Seq, Cell(g.Group.Key()), document.GroupMark(g), Cell(narrate.GroupOutcome(g)))
+	m.Printf("%s · %d member(s) · took %s\n", Cell(narrate.GroupPolicy(g)), len(g.Members), narrate.Duration(time.Duration(g.Duration)))
 	if msg := strings.TrimSpace(g.Outcome.Message); msg != "" {
-		m.printf("\n> %s\n", Cell(msg))
+		m.Printf("\n> %s\n", Cell(msg))
 	}
 	nodes, hidden, rows := document.GroupTable(g, cycles)
-	m.printf("\n### Members × nodes\n\nIn the order the cycle took them, each seeing the earlier members assumed: %s.\n\n| member | cycle |", Cell(narrate.MemberNodeLegend))
+	m.Printf("\n### Members × nodes\n\nIn the order the cycle took them, each seeing the earlier members assumed: %s.\n\n| member | cycle |", Cell(narrate.MemberNodeLegend))
 	for _, n := range nodes {
-		m.printf(" %s |", Cell(n))
+		m.Printf(" %s |", Cell(n))
 	}
-	m.printf(" where it went | saw assumed |\n|---|--:|")
+	m.Printf(" where it went | saw assumed |\n|---|--:|")
 	for range nodes {
-		m.printf(":-:|")
+		m.Printf(":-:|")
 	}
-	m.printf("---|---|\n")
+	m.Printf("---|---|\n")
 	for _, r := range rows {
-		m.printf("| `%s` | %s |", Cell(r.Member.Pod.Name), document.CycleNumber(r.Member.Cycle))
+		m.Printf("| `%s` | %s |", Cell(r.Member.Pod.Name), document.CycleNumber(r.Member.Cycle))
 		for _, k := range r.Cells {
 			if k == recorder.MemberNodePlaced {
-				m.printf(" **%s** |", k.Glyph())
+				m.Printf(" **%s** |", k.Glyph())
 				continue
 			}
-			m.printf(" %s |", k.Glyph())
+			m.Printf(" %s |", k.Glyph())
 		}
-		m.printf(" %s | %s |\n", Cell(r.Where), Cell(r.Seen))
+		m.Printf(" %s | %s |\n", Cell(r.Where), Cell(r.Seen))
 	}
 	if hidden > 0 {
-		m.printf("\n… and %d more node(s).\n", hidden)
+		m.Printf("\n… and %d more node(s).\n", hidden)
 	}
 	if why := narrate.MinCountNotMet(g); why != "" {
-		m.printf("\n**Why minCount was not met:** %s\n", Cell(why))
+		m.Printf("\n**Why minCount was not met:** %s\n", Cell(why))
 	}
 	if g.Outcome.Result != recorder.ResultBound {
-		m.printf("\n**Reverted:** %s\n", Cell(narrate.Placements(g.Reverted())))
+		m.Printf("\n**Reverted:** %s\n", Cell(narrate.Placements(g.Reverted())))
 	}
 	if len(g.Feasible) > 0 {
-		m.printf("\n### PlacementFeasible\n\n| when | scheduled | remaining | verdict |\n|---|--:|--:|---|\n")
+		m.Printf("\n### PlacementFeasible\n\n| when | scheduled | remaining | verdict |\n|---|--:|--:|---|\n")
 		for i, v := range g.Feasible {
 			verdict := "`" + Cell(v.Code) + "`"
 			if v.Message != "" {
 				verdict += " " + Cell(v.Message)
 			}
-			m.printf("| %s | %d | %d | %s |\n", Cell(narrate.VerdictWhen(g, i)), v.Scheduled, v.Remaining, verdict)
+			m.Printf("| %s | %d | %d | %s |\n", Cell(narrate.VerdictWhen(g, i)), v.Scheduled, v.Remaining, verdict)
 		}
 	}
 	if pf := g.PostFilter; pf != nil {
-		m.printf("\n**Group PostFilter (workload-aware preemption):** `%s`", Cell(pf.Code))
+		m.Printf("\n**Group PostFilter (workload-aware preemption):** `%s`", Cell(pf.Code))
 		if pf.Message != "" {
-			m.printf(" %s", Cell(pf.Message))
+			m.Printf(" %s", Cell(pf.Message))
 		}
-		m.printf("\n")
+		m.Printf("\n")
 	}
-	m.printf("\n**Condition:** %s\n", Cell(narrate.GroupCondition(g.Condition)))
+	m.Printf("\n**Condition:** %s\n", Cell(narrate.GroupCondition(g.Condition)))
 }
 
 // memberGroup writes, under a member's cycle, its story through its group.
 func (m *Writer) MemberGroup(c *recorder.Cycle, groups []*recorder.PodGroupCycle) {
 	if g := recorder.GroupOf(groups, c.Seq); g != nil {
-		m.printf("\n**Pod group:** %s\n", Cell(narrate.MemberThroughGroup(g, *g.Member(c.Seq))))
+		m.Printf("\n**Pod group:** %s\n", Cell(narrate.MemberThroughGroup(g, *g.Member(c.Seq))))
 	}
 }
