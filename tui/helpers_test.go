@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -11,14 +9,13 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/source"
+	goldenfile "github.com/schedscope/schedscope/tui/internal/golden"
 	"github.com/schedscope/schedscope/tui/pages/cyclepage"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // loadRecording reads testdata/<name>.rec.
 func loadRecording(t testing.TB, name string) *recorder.Recording {
@@ -96,26 +93,11 @@ func keys(m Model, ks ...string) Model {
 // screen is the stripped text of the model's view.
 func screen(m Model) string { return ansi.Strip(m.View().Content) }
 
-// golden compares got with testdata/<name>.golden, rewriting it with -update.
+// golden compares got with testdata/golden/<name>.golden, rewriting it
+// with -update (tui/internal/golden, as every component's goldens).
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name+".golden")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./tui -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
-	}
+	goldenfile.Check(t, name, got)
 }
 
 // fakeController records the calls the TUI makes.
