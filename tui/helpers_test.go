@@ -16,7 +16,6 @@ import (
 	"github.com/schedscope/schedscope/tui/pages/cyclepage"
 )
 
-
 // loadRecording reads testdata/<name>.rec.
 func loadRecording(t testing.TB, name string) *recorder.Recording {
 	t.Helper()
