@@ -36,6 +36,10 @@
 //     (takeOut), and the layer its screens are shown in. podgroup.go:
 //     the session's pod-group cycles, the layer of their page
 //     (pages/podgroup), :group and the key that opens a member's group.
+//     groupwhatif.go: a pod group's what-if (pages/groupwhatif) on the
+//     stack over the pod-group page: what the root hands it from that
+//     page (groupHere), what it asks back (takeGroupOut), the layer its
+//     screens are shown in.
 //   - Shared pieces. statusbar.go: the status line, from what it says
 //     (status) in steps: the engine, the tallies, the breakpoints, the
 //     problems, and fitting them with the message (a message too long
@@ -68,6 +72,13 @@
 //     session's private directory for the files it edits, with removing
 //     those that killed sessions left (editdir.go, editdir_unix.go,
 //     editdir_other.go).
+//   - pages/groupwhatif: a pod group's what-if, opened with w and S on
+//     the pod-group page: the session's runs under way and what they ask
+//     of the root (page.go); the Source that runs the fixture again and
+//     what it returns (source.go); the menu and its prompts (screens.go);
+//     the group's cycle before and after, side by side (compare.go);
+//     suggest's list, each with the command that shows it (suggest.go);
+//     its keys and the help of each screen (keys.go).
 //   - pages/podgroup: the pod-group page: one pod-group cycle, its
 //     members × nodes with the tentative placements, PlacementFeasible's
 //     verdicts, why minCount was not met, what was reverted, the group's

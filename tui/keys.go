@@ -147,6 +147,7 @@ func (m Model) helpSections() []helpscreen.Section {
 	return append(sections, engine,
 		helpscreen.Section{Title: "Inside a cycle", Keys: []key.Binding{c.PrevPhase, c.NextPhase, np.NextColumn, np.PrevColumn, c.Detail, np.Diagnostic, np.Sort, np.Show, explain.DefaultKeyMap().Toggle}},
 		m.wi.HelpSections()[0], m.wi.HelpSections()[1],
+		m.gwi.HelpSections()[0], m.gwi.HelpSections()[1],
 		podsHelpSection(),
 		helpscreen.Section{Title: "Everywhere", Keys: []key.Binding{g.Help, g.Command, g.Filter, g.Problems, g.Back, g.Quit}},
 		helpscreen.Section{Title: "Commands (after :)", Commands: [][2]string{

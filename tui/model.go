@@ -21,6 +21,7 @@ import (
 	"github.com/schedscope/schedscope/tui/components/prompt"
 	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/pages/cyclepage"
+	"github.com/schedscope/schedscope/tui/pages/groupwhatif"
 	"github.com/schedscope/schedscope/tui/pages/podgroup"
 	"github.com/schedscope/schedscope/tui/pages/whatif"
 	"github.com/schedscope/schedscope/tui/theme"
@@ -37,6 +38,11 @@ type Options struct {
 	// NoWhatIf, when WhatIf is nil, says why (a replay whose fixture has
 	// changed since it was recorded).
 	NoWhatIf string
+	// GroupWhatIf runs the session's fixture again to question a pod
+	// group (w and S on the pod-group page); nil where the session has no
+	// fixture, and NoGroupWhatIf says why.
+	GroupWhatIf   groupwhatif.Source
+	NoGroupWhatIf string
 	// Recording, for a replay that sends index entries (Event.Entries)
 	// instead of cycles, reads a cycle when it is shown; only a few are kept.
 	Recording source.Recording
@@ -79,6 +85,8 @@ type Model struct {
 	// story in the Pods view: esc goes back to the story (on the shelf).
 	fromStory bool
 	wi        whatif.Model
+	// gwi is a pod group's what-if, opened from the pod-group page.
+	gwi groupwhatif.Model
 	// printable cleans every event before the model keeps anything from it.
 	printable *sanitizer
 
@@ -174,6 +182,7 @@ func New(opts Options) Model {
 		view:   cyclepage.New(&st),
 		prompt: prompt.New(&st),
 		wi:     whatif.New(opts.WhatIf, &st, whatif.Options{Why: opts.NoWhatIf, Clean: printable}),
+		gwi:    groupwhatif.New(opts.GroupWhatIf, &st, groupwhatif.Options{Why: opts.NoGroupWhatIf, Clean: printable}),
 
 		printable: newSanitizer(),
 
@@ -246,6 +255,7 @@ func (m *Model) layout() {
 		m.layers[i] = l.resize(m.w, bh)
 	}
 	m.wi.SetSize(m.w, bh)
+	m.gwi.SetSize(m.w, bh)
 }
 
 // Update routes a message, then starts reading what the view waits for.
@@ -265,6 +275,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if whatif.Owns(msg) {
 		return m, m.toWhatIf(msg)
+	}
+	if groupwhatif.Owns(msg) {
+		return m, m.toGroupWhatIf(msg)
 	}
 	switch msg := msg.(type) {
 	case exportedMsg:

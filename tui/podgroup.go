@@ -225,11 +225,21 @@ func (l podGroupLayer) update(m *Model, msg tea.Msg) (layer, bool, tea.Cmd) {
 		m.open(i)
 		return l, true, nil
 	}
+	if ok && m.gwi.Opens(k) {
+		// The group's what-if (w) or suggest (S), over what the page
+		// shows; its screens go on the stack over the page.
+		var cmd tea.Cmd
+		m.gwi, cmd = m.gwi.Start(k, m.groupHere(l.p))
+		m.showGroupWhatIf(m.takeGroupOut())
+		return l, false, cmd
+	}
 	l.p, _ = l.p.Update(msg)
 	return l, false, nil
 }
-func (l podGroupLayer) view(m *Model) string      { return l.p.View() }
-func (l podGroupLayer) keys(m *Model) help.KeyMap { return l.p.Keys }
+func (l podGroupLayer) view(m *Model) string { return l.p.View() }
+func (l podGroupLayer) keys(m *Model) help.KeyMap {
+	return groupPageKeys{page: l.p.Keys, wi: m.gwi.BarKeys(l.p.Cycle())}
+}
 func (l podGroupLayer) crumb(m *Model, c, p string) (string, string) {
 	return l.p.Crumb(), l.p.Position()
 }

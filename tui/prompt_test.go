@@ -151,7 +151,7 @@ func TestHelpListsCommands(t *testing.T) {
 	// At 80×24 they are a scroll away.
 	m = keys(following(t, 80, 24), "?")
 	found := false
-	for range 30 {
+	for range 60 {
 		found = found || strings.Contains(screen(m), ":filter TEXT")
 		m = keys(m, "j")
 	}

@@ -240,20 +240,27 @@ func TestHelpClosesWithQ(t *testing.T) {
 
 // TestHelpListsEveryKeyOnce reads the "?" screen of a live session. The
 // keys of the what-if menu, which w opens over the screen, are its own:
-// they are listed apart, and left out here.
+// they are listed apart, and left out here; so are those of the pod-group
+// page and of a group's what-if menu, which w opens there.
 func TestHelpListsEveryKeyOnce(t *testing.T) {
-	var menu, others []string
+	var menu, group, others []string
 	for _, sec := range liveSession(t, 200, 50, cycleEvents(t)...).helpSections() {
 		for _, k := range sec.Keys {
-			if strings.HasPrefix(sec.Title, "In the what-if menu") {
+			switch {
+			case strings.HasPrefix(sec.Title, "In the what-if menu"):
 				menu = append(menu, k.Help().Key)
-			} else {
+			case strings.HasPrefix(sec.Title, "On the pod-group page"), strings.HasPrefix(sec.Title, "In a group's what-if menu"):
+				group = append(group, k.Help().Key)
+			default:
 				others = append(others, k.Help().Key)
 			}
 		}
 	}
 	if want := []string{"e", "n", "x", "W", "p", "d"}; !slices.Equal(menu, want) {
 		t.Errorf("the what-if menu's section lists %q, want %q", menu, want)
+	}
+	if want := []string{"w", "S", "m", "r", "c", "x", "W", "p", "a"}; !slices.Equal(group, want) {
+		t.Errorf("the pod-group page's and its what-if menu's sections list %q, want %q", group, want)
 	}
 	for _, k := range others {
 		// enter opens what the pane shows: a cycle from the list, a node

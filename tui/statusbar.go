@@ -39,7 +39,7 @@ type status struct {
 // status gathers what the status bar says now.
 func (m *Model) status() status {
 	return status{source: m.opts.Source, live: m.opts.Control != nil, state: m.state, progress: m.progress, done: m.done,
-		counts: m.counts, obs: &m.observed, bp: m.breakpoints, problems: m.nProblems, list: m.Keys.Problems, msg: m.wi.Status(m.message)}
+		counts: m.counts, obs: &m.observed, bp: m.breakpoints, problems: m.nProblems, list: m.Keys.Problems, msg: m.gwi.Status(m.wi.Status(m.message))}
 }
 
 // render draws the engine state, cycle and queue counts, how the live

@@ -136,9 +136,10 @@ func TestLayering(t *testing.T) {
 }
 
 // debuggerFiles are the files of the commands package that start the
-// debugger or serve it (whatif_tui.go re-runs its what-ifs); every other file is a headless command's or shared, and
+// debugger or serve it (whatif_tui.go re-runs its what-ifs,
+// whatif_pod_group_tui.go runs a pod group's); every other file is a headless command's or shared, and
 // imports no TUI package (the event protocol is recorder/source).
-var debuggerFiles = []string{"learn.go", "live.go", "replay.go", "replay_marks.go", "sim.go", "simulate.go", "whatif_tui.go"}
+var debuggerFiles = []string{"learn.go", "live.go", "replay.go", "replay_marks.go", "sim.go", "simulate.go", "whatif_tui.go", "whatif_pod_group_tui.go"}
 
 // tuiImportProblems names each file of imports (file → its imports) that
 // imports a TUI package and is not one of debuggerFiles.

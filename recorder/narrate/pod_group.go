@@ -196,3 +196,17 @@ const PodGroupCycleDoc = "A pod in a PodGroup (scheduling.k8s.io, behind the Gen
 func GroupTeaching(g *recorder.PodGroupCycle, m recorder.GroupMember) string {
 	return "This pod is a member of " + g.Group.Key() + " (" + GroupPolicy(g) + "): it " + MemberThroughGroup(g, m) + ".\n" + PodGroupCycleDoc
 }
+
+// MinCountVerdict words, in a few words, whether g met its gang's
+// minCount: "met: 2 placed, minCount 2", "not met: 2 placed, minCount 3";
+// for a group that is not a gang, how many members it placed.
+func MinCountVerdict(g *recorder.PodGroupCycle) string {
+	placed := g.Placed()
+	if g.Policy != recorder.PolicyGang {
+		return fmt.Sprintf("%d placed (%s)", placed, GroupPolicy(g))
+	}
+	if g.Outcome.Result == recorder.ResultBound {
+		return fmt.Sprintf("met: %d placed, minCount %d", placed, g.MinCount)
+	}
+	return fmt.Sprintf("not met: %d placed, minCount %d", placed, g.MinCount)
+}

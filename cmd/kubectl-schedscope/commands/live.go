@@ -215,8 +215,8 @@ func (o *LiveOptions) show(ctx context.Context, src source.Source, name string, 
 		}
 		return nil
 	}
-	return tui.Run(ctx, src, tui.Options{Source: name, Control: ctl, WhatIf: whatIf, Fixtures: embeddedFixtures(), FirstRun: firstRunHint(o.streams.Out),
-		Export: cycleFiles(".", name, nil)})
+	return tui.Run(ctx, src, tui.Options{Source: name, Control: ctl, WhatIf: whatIf, NoGroupWhatIf: noGroupWhatIfLive,
+		Fixtures: embeddedFixtures(), FirstRun: firstRunHint(o.streams.Out), Export: cycleFiles(".", name, nil)})
 }
 
 // livePrinter is live --no-tui: a line (with -o json, an object) for each

@@ -128,10 +128,10 @@ func (o *ReplayOptions) Run(ctx context.Context) error {
 		Marks: marks, Export: cycleFiles(".", name, marks.Marks)}
 	// A recording of a fixture's run can be questioned: what-if runs the
 	// fixture again, when it is still the one recorded.
-	if wi, why := newReplayWhatIf(ctx, rd.Header(), o.File); wi != nil {
-		opts.WhatIf = wi
+	if rerun, why := replayWhatIf(rd.Header(), o.File); rerun != nil {
+		opts.WhatIf, opts.GroupWhatIf = newWhatIfSource(ctx, rerun), newGroupWhatIfSource(ctx, rerun)
 	} else {
-		opts.NoWhatIf = why
+		opts.NoWhatIf, opts.NoGroupWhatIf = why, why
 	}
 	// SCHEDSCOPE_TRACE names a file to write the times of measured frames
 	// to when the TUI ends: make bench reads it.

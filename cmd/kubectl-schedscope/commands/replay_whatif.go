@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -106,14 +105,4 @@ func findRecorded(name, recPath string, limit int64, what string) (path, digest 
 		return p, fixture.Digest(data), nil
 	}
 	return "", "", fmt.Errorf("%s is not found (looked in %s)", input.Quote(name), strings.Join(paths, " and "))
-}
-
-// newReplayWhatIf is the debugger's what-if over a recording: a what-if
-// source over its fixture, or nil and why not.
-func newReplayWhatIf(ctx context.Context, h recorder.Header, recPath string) (*whatIfSource, string) {
-	o, why := replayWhatIf(h, recPath)
-	if o == nil {
-		return nil, why
-	}
-	return newWhatIfSource(ctx, o), ""
 }

@@ -103,7 +103,7 @@ func (o *SimOptions) Run(ctx context.Context) error {
 	defer finish()
 	err = tui.Run(ctx, src, tui.Options{Source: "fixture " + o.fixtureName(), Control: o.ctl, Fixtures: embeddedFixtures(), FirstRun: firstRunHint(o.streams.Out),
 		Export: cycleFiles(".", "fixture "+o.fixtureName(), nil), Lesson: o.lesson,
-		WhatIf: newWhatIfSource(ctx, &o.simOptions)})
+		WhatIf: newWhatIfSource(ctx, &o.simOptions), GroupWhatIf: newGroupWhatIfSource(ctx, &o.simOptions)})
 	if err != nil {
 		return err
 	}

@@ -53,19 +53,7 @@ func (o *SuggestOptions) runPodGroup(ctx context.Context) error {
 	} else {
 		t.Printf("%d change(s) let it bind, smallest first:\n", len(res.Suggestions))
 		for i, s := range res.Suggestions {
-			var what string
-			switch s.Kind {
-			case engine.GroupChangeMinCount:
-				what = "lower the gang's minCount to " + strconv.Itoa(int(s.MinCount))
-			case engine.GroupChangeAddNode:
-				what = "add a node like " + s.LikeNode + " (" + s.Node + ")"
-			case engine.GroupChangeMemberRequest:
-				var asks []string
-				for _, r := range slices.Sorted(maps.Keys(s.Requests)) {
-					asks = append(asks, r+" "+s.Requests[r])
-				}
-				what = "lower " + strings.TrimPrefix(s.Pod, group.Namespace+"/") + "'s request to " + strings.Join(asks, ", ") + " (what " + s.Node + " had free)"
-			}
+			what := groupSuggestionText(group, s)
 			var placed []string
 			for _, k := range slices.Sorted(maps.Keys(s.Bindings)) {
 				node := s.Bindings[k]
@@ -152,13 +140,34 @@ func groupSuggestionChange(s engine.GroupSuggestion) recorder.Change {
 	return nil
 }
 
-// groupWhatIfCommand is the command line that shows a group suggestion as
-// whatif --pod-group.
-func (o *SuggestOptions) groupWhatIfCommand(group recorder.PodGroupRef, c recorder.Change) string {
+// groupSuggestionText says what a group suggestion changes: "lower the
+// gang's minCount to 2", "add a node like s1 (s1-copy)", "lower infer-2's
+// request to cpu 800m (what s2 had free)".
+func groupSuggestionText(group recorder.PodGroupRef, s engine.GroupSuggestion) string {
+	switch s.Kind {
+	case engine.GroupChangeMinCount:
+		return "lower the gang's minCount to " + strconv.Itoa(int(s.MinCount))
+	case engine.GroupChangeAddNode:
+		return "add a node like " + s.LikeNode + " (" + s.Node + ")"
+	case engine.GroupChangeMemberRequest:
+		var asks []string
+		for _, r := range slices.Sorted(maps.Keys(s.Requests)) {
+			asks = append(asks, r+" "+s.Requests[r])
+		}
+		return "lower " + strings.TrimPrefix(s.Pod, group.Namespace+"/") + "'s request to " + strings.Join(asks, ", ") + " (what " + s.Node + " had free)"
+	}
+	return s.Kind
+}
+
+// groupWhatIfCommand is the whatif --pod-group command line that makes
+// changes on this fixture (a group suggestion, a what-if of the debugger).
+func (o *simOptions) groupWhatIfCommand(group recorder.PodGroupRef, changes ...recorder.Change) string {
 	args := append(o.commandArgs("whatif"), "--pod-group", shellQuote(group.Key()))
-	ca := changeArgs(c)
-	for i := 0; i+1 < len(ca); i += 2 {
-		args = append(args, ca[i], shellQuote(ca[i+1]))
+	for _, c := range changes {
+		ca := changeArgs(c)
+		for i := 0; i+1 < len(ca); i += 2 {
+			args = append(args, ca[i], shellQuote(ca[i+1]))
+		}
 	}
 	return strings.Join(args, " ")
 }

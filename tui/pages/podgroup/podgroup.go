@@ -80,6 +80,23 @@ func (m Model) Selected() (int, bool) {
 	return g.Members[m.cursor].Cycle, true
 }
 
+// SelectedMember is the member under the cursor, false before Show.
+func (m Model) SelectedMember() (recorder.GroupMember, bool) {
+	g := m.Cycle()
+	if g == nil || m.cursor >= len(g.Members) {
+		return recorder.GroupMember{}, false
+	}
+	return g.Members[m.cursor], true
+}
+
+// Nodes are the nodes the members saw (see nodes), nil before Show.
+func (m Model) Nodes() []string {
+	if m.Cycle() == nil {
+		return nil
+	}
+	return m.nodes()
+}
+
 // Select puts the cursor on the member whose own cycle is seq.
 func (m *Model) Select(seq int) {
 	if g := m.Cycle(); g != nil {
