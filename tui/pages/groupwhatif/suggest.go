@@ -131,7 +131,7 @@ func (p Suggest) View() string {
 			}
 		}
 	}
-	return strings.Join(layout.ScrollLines(lines, 0, p.h, p.keys.PageDown), "\n")
+	return strings.Join(layout.ScrollLines(lines, 0, p.h, p.keys.Down), "\n")
 }
 
 func (Suggest) Over() bool                { return false }
