@@ -94,7 +94,9 @@ func (l groupWhatIfLayer) view(m *Model) string {
 	if !l.s.Over() {
 		return l.s.View()
 	}
-	var under []string
+	// What is under it: the pod-group page, else (a run's answer came
+	// after the page was left) the panes.
+	under := m.panes(max(m.bodyHeight()-m.lessonRows, 1))
 	if n := len(m.layers); n >= 2 {
 		under = layout.SplitLines(m.layers[n-2].view(m))
 	}

@@ -39,6 +39,16 @@ func newCompare(b base, res *Result, t target) Compare {
 // Update scrolls; w opens the menu on the changed run (a change adds to
 // these), esc closes.
 func (p Compare) Update(msg tea.Msg) (Screen, Ask, tea.Cmd) {
+	if wheel, ok := msg.(tea.MouseWheelMsg); ok {
+		switch wheel.Button {
+		case tea.MouseWheelUp:
+			p.scroll -= 3
+		case tea.MouseWheelDown:
+			p.scroll += 3
+		}
+		p.scroll = layout.Clamp(p.scroll, 0, max(len(p.lines())-p.h, 0))
+		return p, Ask{}, nil
+	}
 	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return p, Ask{}, nil

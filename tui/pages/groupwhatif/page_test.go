@@ -357,3 +357,18 @@ func TestGoldens(t *testing.T) {
 		}
 	}
 }
+
+func TestCompareScrollsWithTheWheel(t *testing.T) {
+	s := newSession(t, &fakeSource{t: t}, 80, 24)
+	s.start("w", inferCycle(t), "infer-2")
+	s.key("m", "enter")
+	top := strings.SplitN(ansi.Strip(s.screen.View()), "\n", 2)[0]
+	next, _, _ := s.screen.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
+	if got := strings.SplitN(ansi.Strip(next.View()), "\n", 2)[0]; got == top {
+		t.Errorf("the wheel did not scroll the before/after: its first line is still %q", got)
+	}
+	back, _, _ := next.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
+	if got := strings.SplitN(ansi.Strip(back.View()), "\n", 2)[0]; got != top {
+		t.Errorf("the wheel up did not scroll back: %q, want %q", got, top)
+	}
+}
