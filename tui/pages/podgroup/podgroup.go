@@ -3,7 +3,8 @@
 // group, its policy and minCount; the members × the nodes they saw, with
 // each member's tentative placement and the earlier members' placements it
 // saw assumed; where each member went or why not; PlacementFeasible's
-// verdicts; why minCount was not met; what was reverted; the group's
+// verdicts; the candidate placements with TopologyAwareWorkloadScheduling
+// (placements.go); why minCount was not met; what was reverted; the group's
 // PostFilter (workload-aware preemption) and its PodGroupInitiallyScheduled
 // condition. It knows recorder types only; the root gives it the group's
 // cycles and the members' own cycles it holds, and opens a member's cycle
@@ -234,6 +235,9 @@ func (m Model) lines() []string {
 	}
 	if g.Outcome.Result != recorder.ResultBound {
 		lines = append(lines, layout.Wrap(st.Bold.Render("Reverted:")+" "+narrate.Placements(g.Reverted()), w, "  ")...)
+	}
+	if p := g.Placements; p != nil {
+		lines = append(blankLine(lines), m.placementLines(p)...)
 	}
 	if len(g.Feasible) > 0 {
 		lines = append(blankLine(lines), st.Bold.Render("PlacementFeasible"))
