@@ -115,7 +115,21 @@ func PlacementChosen(p *recorder.PlacementPhase) string {
 	case c != nil:
 		return fmt.Sprintf("chosen: %s, the only candidate the group fit in", PlacementName(c))
 	case len(p.Candidates) > 0 && p.Fitting() == 0:
-		return fmt.Sprintf("no candidate fit: the group's members and verdicts above are the first tried (%s), whose status upstream reports", PlacementName(&p.Candidates[0]))
+		return fmt.Sprintf("no candidate fit: the members' rows and PlacementFeasible's verdicts are those of the first tried (%s), whose status upstream reports", PlacementName(&p.Candidates[0]))
 	}
 	return ""
+}
+
+// FeasibleHeading is the heading of a pod-group cycle's PlacementFeasible
+// verdicts: with placements, the candidate they were given in (the one
+// submitted: the chosen, or the first tried when none fit).
+func FeasibleHeading(g *recorder.PodGroupCycle) string {
+	p := g.Placements
+	if p == nil || len(p.Candidates) == 0 {
+		return "PlacementFeasible"
+	}
+	if c := p.ChosenCandidate(); c != nil {
+		return "PlacementFeasible in " + PlacementName(c) + " (chosen)"
+	}
+	return "PlacementFeasible in " + PlacementName(&p.Candidates[0]) + " (first tried)"
 }

@@ -59,7 +59,7 @@ func (t *Writer) PodGroup(g *recorder.PodGroupCycle, cycles map[int]*recorder.Cy
 		t.placements(p)
 	}
 	if len(g.Feasible) > 0 {
-		t.Printf("\nPlacementFeasible:\n")
+		t.Printf("\n%s:\n", narrate.FeasibleHeading(g))
 		for i, v := range g.Feasible {
 			t.Printf("   %-28s %s\n", narrate.VerdictWhen(g, i), narrate.PlacementVerdict(v))
 		}

@@ -240,7 +240,7 @@ func (m Model) lines() []string {
 		lines = append(blankLine(lines), m.placementLines(p)...)
 	}
 	if len(g.Feasible) > 0 {
-		lines = append(blankLine(lines), st.Bold.Render("PlacementFeasible"))
+		lines = append(blankLine(lines), st.Bold.Render(layout.Fit(narrate.FeasibleHeading(g), w)))
 		when := 0
 		for i := range g.Feasible {
 			when = max(when, ansi.StringWidth(narrate.VerdictWhen(g, i)))
