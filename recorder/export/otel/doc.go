@@ -65,7 +65,7 @@
 //	schedscope.pod_group.scheduled, .remaining         a PlacementFeasible verdict's counts
 //
 // With TopologyAwareWorkloadScheduling the span also says how the cycle's
-// candidate placements went (pod_group_placement_spans.go), and has an
+// candidate placements went, and has an
 // event "placement" a candidate, in the order tried:
 //
 //	schedscope.pod_group.placement.generator, .topology_key   the PlacementGenerate plugin; the group's constraint
