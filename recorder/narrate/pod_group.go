@@ -108,6 +108,7 @@ func MemberThroughGroup(g *recorder.PodGroupCycle, m recorder.GroupMember) strin
 	default:
 		fit = "fit no node"
 	}
+	fit += inPlacement(g)
 	if len(m.Assumed) > 0 {
 		fit += " (counting " + Placements(m.Assumed) + ", the earlier members assumed)"
 	}

@@ -133,3 +133,17 @@ func FeasibleHeading(g *recorder.PodGroupCycle) string {
 	}
 	return "PlacementFeasible in " + PlacementName(&p.Candidates[0]) + " (first tried)"
 }
+
+// inPlacement says which candidate placement a member's recorded run was
+// in, for MemberThroughGroup: " in placement zone-b (chosen of 2)", or ""
+// without placements.
+func inPlacement(g *recorder.PodGroupCycle) string {
+	p := g.Placements
+	if p == nil || len(p.Candidates) == 0 {
+		return ""
+	}
+	if c := p.ChosenCandidate(); c != nil {
+		return fmt.Sprintf(" in placement %s (chosen of %d)", PlacementName(c), len(p.Candidates))
+	}
+	return fmt.Sprintf(" in placement %s (the first tried of %d; the group fit in none)", PlacementName(&p.Candidates[0]), len(p.Candidates))
+}
