@@ -33,7 +33,11 @@ func TestPlacementWords(t *testing.T) {
 		g    *recorder.PodGroupCycle
 		want []string
 	}{
-		{"scored", func() *recorder.PodGroupCycle { g := placementCycle(2, true, true); g.Placements.Scored = true; return g }(), []string{
+		{"scored", func() *recorder.PodGroupCycle {
+			g := placementCycle(2, true, true)
+			g.Placements.Scored = true
+			return g
+		}(), []string{
 			"2 candidate(s) from TopologyPlacementGenerator, one per zone; the group fit in 2, scored by the PlacementScore plugins",
 			"chosen: fit, 1 of 1 member(s) placed",
 			"chosen: b, the highest total",
