@@ -115,7 +115,7 @@ func PlacementChosen(p *recorder.PlacementPhase) string {
 	case c != nil:
 		return fmt.Sprintf("chosen: %s, the only candidate the group fit in", PlacementName(c))
 	case len(p.Candidates) > 0 && p.Fitting() == 0:
-		return fmt.Sprintf("no candidate fit: the members' rows and PlacementFeasible's verdicts are those of the first tried (%s), whose status upstream reports", PlacementName(&p.Candidates[0]))
+		return fmt.Sprintf("no candidate fit: the members' rows and PlacementFeasible's verdicts are those of the first one tried, %s, whose status upstream reports", PlacementName(&p.Candidates[0]))
 	}
 	return ""
 }

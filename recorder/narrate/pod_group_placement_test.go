@@ -55,7 +55,7 @@ func TestPlacementWords(t *testing.T) {
 			return g
 		}(), []string{
 			"the group fit in 0",
-			"no candidate fit: the members' rows and PlacementFeasible's verdicts are those of the first tried (a)",
+			"no candidate fit: the members' rows and PlacementFeasible's verdicts are those of the first one tried, a,",
 			"PlacementFeasible in a (first tried)",
 			"in placement a (the first tried of 2; the group fit in none)",
 		}},
