@@ -232,7 +232,7 @@ func (e *Engine) endGroup(pgi *framework.QueuedPodGroupInfo, status *fwk.Status)
 			g.Outcome.Message = err.Error()
 		}
 	}
-	t.finishPlacements()
+	t.finishPlacements(e.trace)
 	ran := false
 	for _, m := range g.Members {
 		ran = ran || m.Cycle != 0

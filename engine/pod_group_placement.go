@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"sync"
 
 	v1 "k8s.io/api/core/v1"
@@ -247,6 +249,9 @@ func (e *Engine) placementSubmitted(pod *v1.Pod, state fwk.CycleState) {
 		return
 	}
 	c := pt.traces[k][i]
+	if c != nil {
+		carryUnwritten(c, pt.discarded(k))
+	}
 	r := e.trace
 	r.mu.Lock()
 	if c != nil {
@@ -257,6 +262,84 @@ func (e *Engine) placementSubmitted(pod *v1.Pod, state fwk.CycleState) {
 	r.mu.Unlock()
 	if cur := r.current.Load(); cur != nil && cur.uid == pod.UID && cur != c {
 		r.current.CompareAndSwap(cur, c)
+	}
+}
+
+// discarded are the traces of the members' runs in every candidate but k:
+// they are not written.
+func (pt *placementTrace) discarded(k int) []*cycleTrace {
+	var out []*cycleTrace
+	for j, trs := range pt.traces {
+		if j == k {
+			continue
+		}
+		for _, tr := range trs {
+			if tr != nil {
+				out = append(out, tr)
+			}
+		}
+	}
+	return out
+}
+
+// A cycle records the use of only the nodes whose use changed since the
+// cycle started before it (traceState.nodeUseFor), and the runs of the
+// candidates not submitted are never written: what one of them recorded
+// first would be missing from the recording. So a submitted run carries
+// the entries of the discarded runs started before it, for the nodes it
+// has none of (what it saw of them: a reader keeps a node's highest
+// generation, and a later written entry wins), and once the group cycle
+// ends, the nodes whose last entry was a discarded run's are recorded
+// again by the next cycle (forgetUnwritten).
+
+// carryUnwritten adds to w's node use the entries of discarded runs that
+// started before it, for the nodes w records nothing of.
+func carryUnwritten(w *cycleTrace, discarded []*cycleTrace) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	have := map[int]bool{}
+	for _, nu := range w.c.NodeUse {
+		have[nu.Node] = true
+	}
+	carried := map[int]recorder.NodeUse{}
+	for _, d := range discarded {
+		if d.c.Seq > w.c.Seq || d.c.NodeSetID != w.c.NodeSetID {
+			continue
+		}
+		for _, nu := range d.c.NodeUse {
+			if b, ok := carried[nu.Node]; !have[nu.Node] && (!ok || nu.Generation > b.Generation) {
+				carried[nu.Node] = nu
+			}
+		}
+	}
+	if len(carried) == 0 {
+		return
+	}
+	for _, nu := range carried {
+		w.c.NodeUse = append(w.c.NodeUse, nu)
+	}
+	slices.SortFunc(w.c.NodeUse, func(a, b recorder.NodeUse) int { return cmp.Compare(a.Node, b.Node) })
+}
+
+// forgetUnwritten makes the next cycle record again every node whose last
+// recorded use came from a discarded run.
+func (r *traceState) forgetUnwritten(discarded []*cycleTrace) {
+	gens := map[int64]bool{}
+	for _, d := range discarded {
+		for _, nu := range d.c.NodeUse {
+			gens[nu.Generation] = true
+		}
+	}
+	if len(gens) == 0 {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i, lu := range r.lastUse {
+		if lu != nil && gens[lu.Generation] && i < len(r.nodeGens) {
+			r.lastUse[i] = nil
+			r.nodeGens[i] = -1
+		}
 	}
 }
 
@@ -282,11 +365,12 @@ func candidateCode(c *recorder.PlacementCandidate) string {
 // finishPlacements completes the placements of t's cycle when it ends,
 // under t's lock: each tried candidate's result, and the group's members
 // and PlacementFeasible verdicts as the candidate submitted had them.
-func (t *groupTrace) finishPlacements() {
+func (t *groupTrace) finishPlacements(r *traceState) {
 	pt := t.placements
 	if pt == nil {
 		return
 	}
+	defer func() { r.forgetUnwritten(pt.discarded(pt.submitted())) }()
 	t.g.Placements = pt.ph
 	for k := range pt.ph.Candidates {
 		c := &pt.ph.Candidates[k]

@@ -180,3 +180,33 @@ func TestPlacementPluginsWrapped(t *testing.T) {
 		}
 	}
 }
+
+// A submitted run carries what the discarded runs started before it
+// recorded of nodes it records nothing of, and only that; afterwards the
+// nodes whose last entry was a discarded run's are recorded again.
+func TestUnwrittenNodeUseCarried(t *testing.T) {
+	run := func(seq, set int, use ...recorder.NodeUse) *cycleTrace {
+		return &cycleTrace{c: &recorder.Cycle{Seq: seq, NodeSetID: set, NodeUse: use}}
+	}
+	nu := func(node int, gen int64) recorder.NodeUse { return recorder.NodeUse{Node: node, Generation: gen} }
+	w := run(5, 1, nu(0, 7))
+	discarded := []*cycleTrace{
+		run(3, 1, nu(0, 3), nu(1, 4)), // before w: node 1 carried, node 0 w has
+		run(2, 1, nu(1, 2)),           // before w, older entry of node 1
+		run(6, 1, nu(2, 9)),           // after w: not what w saw
+		run(4, 2, nu(3, 5)),           // another node set
+	}
+	carryUnwritten(w, discarded)
+	if diff := cmp.Diff([]recorder.NodeUse{nu(0, 7), nu(1, 4)}, w.c.NodeUse); diff != "" {
+		t.Errorf("w's node use (-want +got):\n%s", diff)
+	}
+
+	r := &traceState{lastUse: []*recorder.NodeUse{{Generation: 7}, {Generation: 4}, {Generation: 9}, nil}, nodeGens: []int64{1, 1, 1, 1}}
+	r.forgetUnwritten(discarded)
+	if diff := cmp.Diff([]int64{1, -1, -1, 1}, r.nodeGens); diff != "" {
+		t.Errorf("node generations after (-want +got):\n%s", diff)
+	}
+	if r.lastUse[0] == nil || r.lastUse[1] != nil || r.lastUse[2] != nil {
+		t.Errorf("last use kept %v, want node 0's only", r.lastUse)
+	}
+}
