@@ -56,9 +56,10 @@ type placementTrace struct {
 	norm    map[string]map[*fwk.Placement]int64
 }
 
-// placements returns the running group cycle's placement trace when it is
-// the leaf group pgi and the group's PostFilter is not re-running it, with
-// the group trace locked; unlock must be called when it is not nil.
+// placements returns the running group cycle and its placement trace, the
+// group trace locked, when placements are being recorded and the group's
+// PostFilter is not re-running the members; the caller unlocks it when
+// the trace is not nil.
 func (e *Engine) placements() (*groupTrace, *placementTrace) {
 	t := e.group.Load()
 	if t == nil {
