@@ -195,5 +195,9 @@ const PodGroupCycleDoc = "A pod in a PodGroup (scheduling.k8s.io, behind the Gen
 // panel of the member's cycle: its story through its group, then what a
 // pod-group cycle is.
 func GroupTeaching(g *recorder.PodGroupCycle, m recorder.GroupMember) string {
-	return "This pod is a member of " + g.Group.Key() + " (" + GroupPolicy(g) + "): it " + MemberThroughGroup(g, m) + ".\n" + PodGroupCycleDoc
+	doc := PodGroupCycleDoc
+	if g.Placements != nil {
+		doc += "\n" + PlacementsDoc
+	}
+	return "This pod is a member of " + g.Group.Key() + " (" + GroupPolicy(g) + "): it " + MemberThroughGroup(g, m) + ".\n" + doc
 }

@@ -147,3 +147,12 @@ func inPlacement(g *recorder.PodGroupCycle) string {
 	}
 	return fmt.Sprintf(" in placement %s (the first tried of %d; the group fit in none)", PlacementName(&p.Candidates[0]), len(p.Candidates))
 }
+
+// PlacementsDoc says what a pod-group cycle's placements are, for the
+// teaching panels of a cycle that has them.
+const PlacementsDoc = "With TopologyAwareWorkloadScheduling (Alpha) the cycle does not place the group on the whole cluster at once. " +
+	"A PlacementGenerate plugin (TopologyPlacementGenerator) cuts the nodes into candidate placements, one per value of the group's topology key " +
+	"(spec.schedulingConstraints.topology), or one of every node without a constraint. " +
+	"The cycle tries the group in each candidate in turn, its members seeing only that candidate's nodes, and reverts every tentative placement after each. " +
+	"When the group fits in more than one, the PlacementScore plugins (PodGroupPodsCount: more members placed is better; NodeResourcesFit) score them and the highest total is submitted, a tie broken at random; " +
+	"when it fits in none, the group fails with the first candidate's status. The members and verdicts shown are those of the candidate submitted."

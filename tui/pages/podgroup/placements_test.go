@@ -21,6 +21,7 @@ func TestPlacementGoldens(t *testing.T) {
 	}{
 		{name: "zones-train", group: "train", keys: []string{"pgdown"}},
 		{name: "zones-infer", group: "infer", keys: []string{"pgdown"}},
+		{name: "zones-explain", group: "train", keys: []string{"e"}},
 	}
 	for _, tt := range tests {
 		for _, size := range golden.Sizes {

@@ -198,6 +198,9 @@ func (m Model) headLines() []string {
 	if m.explain {
 		lines = append(lines, "", st.Title.Render("What a pod-group cycle is"))
 		lines = append(lines, indented(narrate.PodGroupCycleDoc, w)...)
+		if g.Placements != nil {
+			lines = append(append(lines, ""), indented(narrate.PlacementsDoc, w)...)
+		}
 	}
 	return append(lines, "")
 }
