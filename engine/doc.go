@@ -35,6 +35,9 @@
 //     takes it from start to the recorded Cycle (selection, outcome, emit);
 //     pod_group_cycle.go records a pod-group cycle (its members' cycles
 //     linked, PlacementFeasible's verdicts, the outcome and condition);
+//     pod_group_placement.go its candidate placements with
+//     TopologyAwareWorkloadScheduling (PlacementGenerate and PlacementScore
+//     wrapped, each candidate tried, the one chosen);
 //     diagnostic.go runs the diagnostic full-filter pass; device_shortfall.go
 //     works out the numbers behind DynamicResources' rejections (devices a
 //     claim asks for, published and allocated on each node); unread.go names the

@@ -68,6 +68,7 @@ func (e *Engine) installHooks() error {
 	}
 	origFail := s.FailureHandler
 	s.FailureHandler = func(ctx context.Context, fw framework.Framework, podInfo *framework.QueuedPodInfo, status *fwk.Status, ni *fwk.NominatingInfo, start time.Time) {
+		e.placementSubmitted(podInfo.Pod, nil)
 		c := e.trace.cycleFor(podInfo.Pod)
 		e.memberFailed(podInfo.Pod, status)
 		// A failure no plugin rejected (an error, no nodes at all) is retried
@@ -137,6 +138,9 @@ func (e *Engine) installHooks() error {
 		if err := e.trace.installPluginWrappers(fw); err != nil {
 			return err
 		}
+		if err := e.installPlacementWrappers(fw); err != nil {
+			return err
+		}
 		s.Profiles[name] = &boundFramework{recordingFramework{Framework: fw, r: e.trace, inSearchOrder: len(s.Extenders) == 0}, e}
 	}
 	origSchedule := s.SchedulePod
@@ -151,6 +155,7 @@ func (e *Engine) installHooks() error {
 		res, err := origSchedule(ctx, fw, state, podInfo)
 		e.endAlgorithm(c, fw, res, err)
 		e.memberEnded(podInfo.Pod, res, err)
+		e.placementMember(c, podInfo.Pod)
 		return res, err
 	}
 	return nil

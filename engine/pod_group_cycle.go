@@ -47,6 +47,9 @@ type groupTrace struct {
 	// inPostFilter is set while the group's PostFilter runs: its dry runs
 	// of the members' algorithm are not the cycle's placements.
 	inPostFilter bool
+	// placements are the candidate placements, with
+	// TopologyAwareWorkloadScheduling on (pod_group_placement.go).
+	placements *placementTrace
 }
 
 // startGroup begins recording the pod-group cycle of pgi, just popped.
@@ -229,6 +232,7 @@ func (e *Engine) endGroup(pgi *framework.QueuedPodGroupInfo, status *fwk.Status)
 			g.Outcome.Message = err.Error()
 		}
 	}
+	t.finishPlacements(e.trace)
 	ran := false
 	for _, m := range g.Members {
 		ran = ran || m.Cycle != 0
@@ -308,8 +312,10 @@ func (e *Engine) podGroupCondition(ref recorder.PodGroupRef) *recorder.GroupCond
 
 // RunPlacementFeasiblePlugins records the verdict it returns unchanged.
 func (f *boundFramework) RunPlacementFeasiblePlugins(ctx context.Context, state fwk.PlacementCycleState, pgi fwk.PodGroupInfo, progress framework.PlacementProgress) *fwk.Status {
+	f.e.placementTry(state)
 	st := f.Framework.RunPlacementFeasiblePlugins(ctx, state, pgi, progress)
 	f.e.placementFeasible(progress, st)
+	f.e.placementVerdict(progress, st)
 	return st
 }
 

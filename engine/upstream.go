@@ -70,6 +70,8 @@ func frameworkStruct(fw framework.Framework) (reflect.Value, error) {
 var frameworkPluginFields = []string{
 	"preFilterPlugins", "filterPlugins", "postFilterPlugins", "preScorePlugins", "scorePlugins",
 	"reservePlugins", "permitPlugins", "preBindPlugins", "bindPlugins", "postBindPlugins",
+	// With TopologyAwareWorkloadScheduling (pod_group_placement.go).
+	"placementGeneratePlugins", "placementScorePlugins",
 }
 
 // pluginSlice returns a pointer to the private slice field name of a

@@ -103,16 +103,18 @@ func TestUpstreamSeam(t *testing.T) {
 // pluginFieldLens reads each plugin slice of frameworkPluginFields with
 // the element type the engine expects there, returning its length.
 var pluginFieldLens = map[string]func(reflect.Value, string) (int, error){
-	"preFilterPlugins":  fieldLen[fwk.PreFilterPlugin],
-	"filterPlugins":     fieldLen[fwk.FilterPlugin],
-	"postFilterPlugins": fieldLen[fwk.PostFilterPlugin],
-	"preScorePlugins":   fieldLen[fwk.PreScorePlugin],
-	"scorePlugins":      fieldLen[fwk.ScorePlugin],
-	"reservePlugins":    fieldLen[fwk.ReservePlugin],
-	"permitPlugins":     fieldLen[fwk.PermitPlugin],
-	"preBindPlugins":    fieldLen[fwk.PreBindPlugin],
-	"bindPlugins":       fieldLen[fwk.BindPlugin],
-	"postBindPlugins":   fieldLen[fwk.PostBindPlugin],
+	"preFilterPlugins":         fieldLen[fwk.PreFilterPlugin],
+	"filterPlugins":            fieldLen[fwk.FilterPlugin],
+	"postFilterPlugins":        fieldLen[fwk.PostFilterPlugin],
+	"preScorePlugins":          fieldLen[fwk.PreScorePlugin],
+	"scorePlugins":             fieldLen[fwk.ScorePlugin],
+	"reservePlugins":           fieldLen[fwk.ReservePlugin],
+	"permitPlugins":            fieldLen[fwk.PermitPlugin],
+	"preBindPlugins":           fieldLen[fwk.PreBindPlugin],
+	"bindPlugins":              fieldLen[fwk.BindPlugin],
+	"postBindPlugins":          fieldLen[fwk.PostBindPlugin],
+	"placementGeneratePlugins": fieldLen[fwk.PlacementGeneratePlugin],
+	"placementScorePlugins":    fieldLen[fwk.PlacementScorePlugin],
 }
 
 func fieldLen[T any](v reflect.Value, name string) (int, error) {

@@ -46,6 +46,12 @@ type PodGroupCycle struct {
 	// PostFilter is what the group's PostFilter (workload-aware
 	// preemption) returned, when the group was unschedulable.
 	PostFilter *GroupStatus `json:"postFilter,omitempty"`
+	// Placements are the candidate placements the cycle generated, tried
+	// and scored, with TopologyAwareWorkloadScheduling on
+	// (pod_group_placement.go); nil without it. Members and Feasible are
+	// then those of the candidate the cycle submitted (the chosen one, or
+	// the first tried when none fit, as upstream reports).
+	Placements *PlacementPhase `json:"placements,omitempty"`
 	// Outcome is the group's result; Condition the PodGroup's
 	// PodGroupInitiallyScheduled condition after the cycle, as the API
 	// server holds it.

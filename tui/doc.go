@@ -82,7 +82,9 @@
 //   - pages/podgroup: the pod-group page: one pod-group cycle, its
 //     members × nodes with the tentative placements, PlacementFeasible's
 //     verdicts, why minCount was not met, what was reverted, the group's
-//     PostFilter and condition (podgroup.go); its keys (keys.go).
+//     PostFilter and condition (podgroup.go); the candidate placements
+//     generated and scored with TopologyAwareWorkloadScheduling
+//     (placements.go); its keys (keys.go).
 //   - components/queuephase, prefilterphase, postfilterphase, bindphase:
 //     the text phases (Queue; PreFilter; PostFilter; Reserve … PostBind),
 //     each a components/textphase (a pager over what the phase's Render

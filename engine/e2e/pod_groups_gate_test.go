@@ -146,6 +146,13 @@ func playPodGroups(t *testing.T, path string, data []byte) (map[string]podState,
 // playPodGroupObjects is playPodGroups for a manifest's objects.
 func playPodGroupObjects(t *testing.T, objs []runtime.Object) (map[string]podState, map[string]groupState, string) {
 	t.Helper()
+	return playPodGroupObjectsWith(t, objs, podGroupAPIServerFlags, podGroupSchedulerFlags, "schedule_one=10")
+}
+
+// playPodGroupObjectsWith is playPodGroupObjects with the API server's and
+// the scheduler's flags, and the klog vmodule the log is kept at.
+func playPodGroupObjectsWith(t *testing.T, objs []runtime.Object, apiServerFlags, schedulerFlags []string, vmodule string) (map[string]podState, map[string]groupState, string) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var err error
@@ -157,9 +164,9 @@ func playPodGroupObjects(t *testing.T, objs []runtime.Object) (map[string]podSta
 	}
 	klog.SetOutput(discardWriter{})
 	klog.LogToStderr(false)
-	cp := startControlPlane(t, podGroupAPIServerFlags...)
+	cp := startControlPlane(t, apiServerFlags...)
 	pending := applyObjects(t, ctx, cp, objs)
-	cp.startScheduler(t, ctx, podGroupSchedulerFlags...)
+	cp.startScheduler(t, ctx, schedulerFlags...)
 
 	// From here on kube-scheduler's own lines are kept, its scoring at V(10).
 	// A command run earlier in this process may have routed klog through
@@ -172,7 +179,7 @@ func playPodGroupObjects(t *testing.T, objs []runtime.Object) (map[string]podSta
 	klog.SetOutput(&log)
 	fs := flag.NewFlagSet("klog", flag.ContinueOnError)
 	klog.InitFlags(fs)
-	if err := fs.Set("vmodule", "schedule_one=10"); err != nil {
+	if err := fs.Set("vmodule", vmodule); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {

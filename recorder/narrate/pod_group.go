@@ -108,6 +108,7 @@ func MemberThroughGroup(g *recorder.PodGroupCycle, m recorder.GroupMember) strin
 	default:
 		fit = "fit no node"
 	}
+	fit += inPlacement(g)
 	if len(m.Assumed) > 0 {
 		fit += " (counting " + Placements(m.Assumed) + ", the earlier members assumed)"
 	}
@@ -194,7 +195,11 @@ const PodGroupCycleDoc = "A pod in a PodGroup (scheduling.k8s.io, behind the Gen
 // panel of the member's cycle: its story through its group, then what a
 // pod-group cycle is.
 func GroupTeaching(g *recorder.PodGroupCycle, m recorder.GroupMember) string {
-	return "This pod is a member of " + g.Group.Key() + " (" + GroupPolicy(g) + "): it " + MemberThroughGroup(g, m) + ".\n" + PodGroupCycleDoc
+	doc := PodGroupCycleDoc
+	if g.Placements != nil {
+		doc += "\n" + PlacementsDoc
+	}
+	return "This pod is a member of " + g.Group.Key() + " (" + GroupPolicy(g) + "): it " + MemberThroughGroup(g, m) + ".\n" + doc
 }
 
 // MinCountVerdict words, in a few words, whether g met its gang's

@@ -54,8 +54,11 @@ func (h *Writer) PodGroup(g *recorder.PodGroupCycle, cycles map[int]*recorder.Cy
 	if g.Outcome.Result != recorder.ResultBound {
 		h.Printf("<p><b>Reverted:</b> %s</p>\n", Esc(narrate.Placements(g.Reverted())))
 	}
+	if p := g.Placements; p != nil {
+		h.placements(p)
+	}
 	if len(g.Feasible) > 0 {
-		h.Printf("<h3>PlacementFeasible</h3>\n<table><tr><th>when</th><th>scheduled</th><th>remaining</th><th>verdict</th></tr>\n")
+		h.Printf("<h3>%s</h3>\n<table><tr><th>when</th><th>scheduled</th><th>remaining</th><th>verdict</th></tr>\n", Esc(narrate.FeasibleHeading(g)))
 		for i, v := range g.Feasible {
 			verdict := "<code>" + Esc(v.Code) + "</code>"
 			if v.Message != "" {
@@ -79,5 +82,33 @@ func (h *Writer) PodGroup(g *recorder.PodGroupCycle, cycles map[int]*recorder.Cy
 func (h *Writer) MemberGroup(c *recorder.Cycle, groups []*recorder.PodGroupCycle) {
 	if g := recorder.GroupOf(groups, c.Seq); g != nil {
 		h.Printf("<p><b>Pod group:</b> %s (<a href=\"#pod-group-cycle-%d\">pod-group cycle %d</a>)</p>\n", Esc(narrate.MemberThroughGroup(g, *g.Member(c.Seq))), g.Seq, g.Seq)
+	}
+}
+
+// placements draws a pod-group cycle's candidate placements as the
+// Markdown's placements writes them.
+func (h *Writer) placements(p *recorder.PlacementPhase) {
+	h.Printf("<h3>Placements</h3>\n<p>%s.</p>\n<table><tr><th>#</th><th class=\"node\">placement</th><th>nodes</th><th>result</th><th>members</th><th>scores</th></tr>\n", Esc(narrate.PlacementsHeading(p)))
+	for k := range p.Candidates {
+		c := &p.Candidates[k]
+		class, name := "why", Esc(narrate.PlacementName(c))
+		switch {
+		case p.Chosen == k+1:
+			class, name = "chosen", "▶ "+name
+		case c.Fit():
+			class = "pass"
+		case c.Tried:
+			class = "reject"
+		}
+		members := ""
+		if c.Tried {
+			members = narrate.PlacementMembers(c)
+		}
+		h.Printf("<tr><td>%d</td><td class=\"node\">%s</td><td class=\"why\">%s</td><td class=\"%s\">%s</td><td class=\"why\">%s</td><td class=\"why\">%s</td></tr>\n",
+			k+1, name, Esc(strings.Join(c.Nodes, ", ")), class, Esc(narrate.PlacementResult(p, k)), Esc(members), Esc(narrate.PlacementScores(c)))
+	}
+	h.Printf("</table>\n")
+	if s := narrate.PlacementChosen(p); s != "" {
+		h.Printf("<p>%s</p>\n", Esc(s))
 	}
 }

@@ -50,8 +50,11 @@ func (m *Writer) PodGroup(g *recorder.PodGroupCycle, cycles map[int]*recorder.Cy
 	if g.Outcome.Result != recorder.ResultBound {
 		m.Printf("\n**Reverted:** %s\n", Cell(narrate.Placements(g.Reverted())))
 	}
+	if p := g.Placements; p != nil {
+		m.placements(p)
+	}
 	if len(g.Feasible) > 0 {
-		m.Printf("\n### PlacementFeasible\n\n| when | scheduled | remaining | verdict |\n|---|--:|--:|---|\n")
+		m.Printf("\n### %s\n\n| when | scheduled | remaining | verdict |\n|---|--:|--:|---|\n", Cell(narrate.FeasibleHeading(g)))
 		for i, v := range g.Feasible {
 			verdict := "`" + Cell(v.Code) + "`"
 			if v.Message != "" {
@@ -74,5 +77,27 @@ func (m *Writer) PodGroup(g *recorder.PodGroupCycle, cycles map[int]*recorder.Cy
 func (m *Writer) MemberGroup(c *recorder.Cycle, groups []*recorder.PodGroupCycle) {
 	if g := recorder.GroupOf(groups, c.Seq); g != nil {
 		m.Printf("\n**Pod group:** %s\n", Cell(narrate.MemberThroughGroup(g, *g.Member(c.Seq))))
+	}
+}
+
+// placements writes a pod-group cycle's candidate placements as a table: a
+// row per candidate, the chosen one marked, with its nodes, what became of
+// it, its members' nodes and its scores.
+func (m *Writer) placements(p *recorder.PlacementPhase) {
+	m.Printf("\n### Placements\n\n%s.\n\n| # | placement | nodes | result | members | scores |\n|--:|---|---|---|---|---|\n", Cell(narrate.PlacementsHeading(p)))
+	for k := range p.Candidates {
+		c := &p.Candidates[k]
+		name := "`" + Cell(narrate.PlacementName(c)) + "`"
+		if p.Chosen == k+1 {
+			name = "**▶ " + name + "**"
+		}
+		members := ""
+		if c.Tried {
+			members = narrate.PlacementMembers(c)
+		}
+		m.Printf("| %d | %s | %s | %s | %s | %s |\n", k+1, name, Cell(strings.Join(c.Nodes, ", ")), Cell(narrate.PlacementResult(p, k)), Cell(members), Cell(narrate.PlacementScores(c)))
+	}
+	if s := narrate.PlacementChosen(p); s != "" {
+		m.Printf("\n%s\n", Cell(s))
 	}
 }

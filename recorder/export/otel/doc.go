@@ -64,6 +64,19 @@
 //	schedscope.pod_group.tentative_node, .assumed      a member event's placement and what it saw
 //	schedscope.pod_group.scheduled, .remaining         a PlacementFeasible verdict's counts
 //
+// With TopologyAwareWorkloadScheduling the span also says how the cycle's
+// candidate placements went, and has an
+// event "placement" a candidate, in the order tried:
+//
+//	schedscope.pod_group.placement.generator, .topology_key   the PlacementGenerate plugin; the group's constraint
+//	schedscope.pod_group.placement.candidates, .fitting       how many were generated; how many the group fit in
+//	schedscope.pod_group.placement.scored, .chosen            PlacementScore ran; the name of the one submitted
+//	schedscope.pod_group.placement.generate_code              PlacementGenerate's status
+//	schedscope.pod_group.placement.name, .index, .domain      an event's candidate (index from 1 in the order tried)
+//	schedscope.pod_group.placement.nodes, .members            its nodes; "pod@node" where its members went
+//	schedscope.pod_group.placement.tried, .is_chosen          whether the cycle tried it, and submitted it
+//	schedscope.pod_group.placement.scores, .total             "Plugin=score" (weighted) and their sum
+//
 // with scheduler.result, scheduler.profile, schedscope.message and
 // schedscope.reason as on a pod's cycle.
 //

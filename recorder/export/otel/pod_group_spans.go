@@ -36,7 +36,9 @@ func (e *Exporter) exportGroup(g *recorder.PodGroupCycle) {
 			Attributes:  []attribute.KeyValue{attribute.String("k8s.pod.name", m.Pod.Name), attribute.Int("schedscope.cycle.seq", m.Cycle)},
 		})
 	}
-	_, s := e.tracer.Start(ctx, "SchedulePodGroup", trace.WithTimestamp(start), trace.WithAttributes(groupAttributes(e.header, g)...), trace.WithLinks(links...))
+	attrs := append(groupAttributes(e.header, g), placementAttributes(g)...)
+	_, s := e.tracer.Start(ctx, "SchedulePodGroup", trace.WithTimestamp(start), trace.WithAttributes(attrs...), trace.WithLinks(links...))
+	addPlacementEvents(s, g, start)
 	for _, m := range g.Members {
 		attrs := []attribute.KeyValue{attribute.String("k8s.pod.name", m.Pod.Name), attribute.String("k8s.pod.namespace", m.Pod.Namespace)}
 		if m.Cycle != 0 {

@@ -55,8 +55,11 @@ func (t *Writer) PodGroup(g *recorder.PodGroupCycle, cycles map[int]*recorder.Cy
 	if g.Outcome.Result != recorder.ResultBound {
 		t.Printf("reverted: %s\n", narrate.Placements(g.Reverted()))
 	}
+	if p := g.Placements; p != nil {
+		t.placements(p)
+	}
 	if len(g.Feasible) > 0 {
-		t.Printf("\nPlacementFeasible:\n")
+		t.Printf("\n%s:\n", narrate.FeasibleHeading(g))
 		for i, v := range g.Feasible {
 			t.Printf("   %-28s %s\n", narrate.VerdictWhen(g, i), narrate.PlacementVerdict(v))
 		}
@@ -98,4 +101,31 @@ func (t *Writer) MemberGroup(c *recorder.Cycle, groups []*recorder.PodGroupCycle
 		return
 	}
 	t.Printf("pod group: %s\n\n", narrate.MemberThroughGroup(g, *g.Member(c.Seq)))
+}
+
+// placements prints a pod-group cycle's candidate placements: each one's
+// nodes, what its members did there, its scores, and the one chosen.
+func (t *Writer) placements(p *recorder.PlacementPhase) {
+	t.Printf("\n%s\n", narrate.PlacementsHeading(p))
+	width := 0
+	for i := range p.Candidates {
+		width = max(width, len(narrate.PlacementName(&p.Candidates[i])))
+	}
+	for k := range p.Candidates {
+		c := &p.Candidates[k]
+		mark := " "
+		if p.Chosen == k+1 {
+			mark = "▶"
+		}
+		t.Printf(" %s %d. %s  nodes %s  %s\n", mark, k+1, Pad(narrate.PlacementName(c), width), strings.Join(c.Nodes, ","), narrate.PlacementResult(p, k))
+		if c.Tried {
+			t.Printf("        members: %s\n", narrate.PlacementMembers(c))
+		}
+		if s := narrate.PlacementScores(c); s != "" {
+			t.Printf("        %s\n", s)
+		}
+	}
+	if s := narrate.PlacementChosen(p); s != "" {
+		t.Printf("%s\n", s)
+	}
 }

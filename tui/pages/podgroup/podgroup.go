@@ -3,7 +3,8 @@
 // group, its policy and minCount; the members × the nodes they saw, with
 // each member's tentative placement and the earlier members' placements it
 // saw assumed; where each member went or why not; PlacementFeasible's
-// verdicts; why minCount was not met; what was reverted; the group's
+// verdicts; the candidate placements with TopologyAwareWorkloadScheduling
+// (placements.go); why minCount was not met; what was reverted; the group's
 // PostFilter (workload-aware preemption) and its PodGroupInitiallyScheduled
 // condition. It knows recorder types only; the root gives it the group's
 // cycles and the members' own cycles it holds, and opens a member's cycle
@@ -214,6 +215,9 @@ func (m Model) headLines() []string {
 	if m.explain {
 		lines = append(lines, "", st.Title.Render("What a pod-group cycle is"))
 		lines = append(lines, indented(narrate.PodGroupCycleDoc, w)...)
+		if g.Placements != nil {
+			lines = append(append(lines, ""), indented(narrate.PlacementsDoc, w)...)
+		}
 	}
 	return append(lines, "")
 }
@@ -252,8 +256,11 @@ func (m Model) lines() []string {
 	if g.Outcome.Result != recorder.ResultBound {
 		lines = append(lines, layout.Wrap(st.Bold.Render("Reverted:")+" "+narrate.Placements(g.Reverted()), w, "  ")...)
 	}
+	if p := g.Placements; p != nil {
+		lines = append(blankLine(lines), m.placementLines(p)...)
+	}
 	if len(g.Feasible) > 0 {
-		lines = append(blankLine(lines), st.Bold.Render("PlacementFeasible"))
+		lines = append(blankLine(lines), st.Bold.Render(layout.Fit(narrate.FeasibleHeading(g), w)))
 		when := 0
 		for i := range g.Feasible {
 			when = max(when, ansi.StringWidth(narrate.VerdictWhen(g, i)))

@@ -19,7 +19,13 @@ import (
 // sized w×h, with the members' cycles at hand.
 func page(t *testing.T, group string, w, h int) Model {
 	t.Helper()
-	rec := recordings.Load(t, "gang.rec")
+	return pageOf(t, "gang.rec", group, w, h)
+}
+
+// pageOf is page over the recording tui/testdata/name.
+func pageOf(t *testing.T, name, group string, w, h int) Model {
+	t.Helper()
+	rec := recordings.Load(t, name)
 	var groups []*recorder.PodGroupCycle
 	for _, g := range rec.PodGroups {
 		if g.Group.Name == group {
@@ -27,7 +33,7 @@ func page(t *testing.T, group string, w, h int) Model {
 		}
 	}
 	if len(groups) == 0 {
-		t.Fatalf("gang.rec has no pod-group cycle of %s", group)
+		t.Fatalf("%s has no pod-group cycle of %s", name, group)
 	}
 	bySeq := map[int]*recorder.Cycle{}
 	for _, c := range rec.Cycles {
