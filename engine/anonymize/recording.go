@@ -227,6 +227,7 @@ func (m *Map) header(h *recorder.Header) {
 	if m.collecting {
 		return
 	}
+	h.Anonymized = true
 	h.Source.Name = "anonymized"
 	if h.Source.Config != "" {
 		h.Source.Config = "anonymized"

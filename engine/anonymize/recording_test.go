@@ -104,8 +104,8 @@ func TestRecordingRedactsUnknownWords(t *testing.T) {
 	if g.Outcome.Result != recorder.ResultUnschedulable || g.Requests["cpu"] != 500 || g.Filter.Rejected[1].Code != recorder.CodeUnschedulable {
 		t.Errorf("a decision changed: %+v", g.Outcome)
 	}
-	if s := rec.Header.Source; s.Name != "anonymized" || s.Kind != "cluster" {
-		t.Errorf("source %+v, want the cluster's context anonymized", s)
+	if s := rec.Header.Source; s.Name != "anonymized" || s.Kind != "cluster" || !rec.Header.Anonymized {
+		t.Errorf("source %+v (anonymized %t), want the cluster's context anonymized, and the header to say so", s, rec.Header.Anonymized)
 	}
 }
 

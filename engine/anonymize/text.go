@@ -47,12 +47,21 @@ type Text struct {
 	standins map[string]bool
 	kept     map[string]bool
 	redacted int
-	unknown  map[string]int
+	unknown  map[string]bool
+	// cleaned holds what Clean made of each string, with the tokens it
+	// redacted (a rejection's reason repeats on every node).
+	cleaned map[string]cleaned
+}
+
+type cleaned struct {
+	out      string
+	redacted int
 }
 
 // newText makes the cleaner of m's names, once m has assigned them.
 func newText(m *Map) *Text {
-	t := &Text{names: map[string]string{}, classes: map[string]map[string]string{}, standins: map[string]bool{}, kept: map[string]bool{}, unknown: map[string]int{}}
+	t := &Text{names: map[string]string{}, classes: map[string]map[string]string{}, standins: map[string]bool{}, kept: map[string]bool{}, unknown: map[string]bool{},
+		cleaned: map[string]cleaned{}}
 	// A string of two classes (a node and a label value alike) is
 	// replaced, in free text, by the stand-in of the first class in
 	// order; either hides it.
@@ -142,6 +151,11 @@ func (t *Text) Clean(s string) string {
 	if s == "" || t.kept[s] || t.standins[s] {
 		return s
 	}
+	if c, ok := t.cleaned[s]; ok {
+		t.redacted += c.redacted // its words are in unknown already
+		return c.out
+	}
+	before, in := t.redacted, s
 	var b strings.Builder
 	prev := ""
 	for len(s) > 0 {
@@ -160,8 +174,10 @@ func (t *Text) Clean(s string) string {
 		prev = strings.ToLower(s[:j])
 		s = s[j:]
 	}
+	t.cleaned[in] = cleaned{b.String(), t.redacted - before}
 	return b.String()
 }
+
 
 // token cleans one run of token characters: the whole, less the
 // punctuation around it, if it is a name or allowed; else its parts split
@@ -199,7 +215,7 @@ func (t *Text) token(w, prev string) string {
 		return head + strings.Join(parts, sep) + tail
 	}
 	t.redacted++
-	t.unknown[strings.ToLower(core)]++
+	t.unknown[strings.ToLower(core)] = true
 	return head + Redacted + tail
 }
 
