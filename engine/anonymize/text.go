@@ -178,7 +178,6 @@ func (t *Text) Clean(s string) string {
 	return b.String()
 }
 
-
 // token cleans one run of token characters: the whole, less the
 // punctuation around it, if it is a name or allowed; else its parts split
 // at / : @ (namespace/name, a key and its value), then at dots; a part
