@@ -42,7 +42,7 @@ func writeRecording(t *testing.T, cycles ...*recorder.Cycle) []byte {
 func TestRecordingRedactsUnknownWords(t *testing.T) {
 	nodes := &recorder.NodeSet{ID: 1, Names: []string{"prod-db-1", "prod-db-2"}, Info: []recorder.NodeInfo{
 		{Labels: map[string]string{"kubernetes.io/hostname": "prod-db-1", "team": "payments"}, Allocatable: map[string]int64{"cpu": 4000}},
-		{Labels: map[string]string{"kubernetes.io/hostname": "prod-db-2", "team": "payments"}, Allocatable: map[string]int64{"cpu": 4000}},
+		{Labels: map[string]string{"kubernetes.io/hostname": "prod-db-2", "team": "payments", "tier": "gold_plus"}, Allocatable: map[string]int64{"cpu": 4000}},
 	}}
 	c := &recorder.Cycle{Seq: 1, Profile: "default-scheduler", Attempt: 1, Start: time.Unix(1e9, 0).UTC(), Nodes: nodes,
 		Pod: recorder.PodRef{Namespace: "shop", Name: "checkout-7d9f8-abcde", UID: "0c5e1c9a-1f7b-4b8e-9d6a-3c2e1f0a9b8c",
@@ -50,7 +50,7 @@ func TestRecordingRedactsUnknownWords(t *testing.T) {
 		Requests: map[string]int64{"cpu": 500},
 		Filter: &recorder.FilterPhase{Plugins: []string{"TaintToleration", "AcmeGuard"}, Evaluated: 2, Rejected: []recorder.NodeStatus{
 			{Node: 0, Plugin: 0, Code: recorder.CodeUnschedulable, Reasons: []string{"node(s) had untolerated taint {dedicated: payments}"}},
-			{Node: 1, Plugin: 1, Code: recorder.CodeUnschedulable, Reasons: []string{"frobnicated: checkout-7d9f8-abcde may not run on prod-db-2"}},
+			{Node: 1, Plugin: 1, Code: recorder.CodeUnschedulable, Reasons: []string{"frobnicated: checkout-7d9f8-abcde may not run on prod-db-2 (tier gold_plus)"}},
 		}},
 		Outcome: recorder.Outcome{Result: recorder.ResultUnschedulable, Reason: "Unschedulable",
 			Message: "0/2 nodes are available: 1 node(s) had untolerated taint {dedicated: payments}, 1 frobnicated."},
@@ -64,7 +64,7 @@ func TestRecordingRedactsUnknownWords(t *testing.T) {
 	if err := rw.Write(&out); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"prod-db", "payments", "shop", "checkout", "0c5e1c9a", "@acme", "frobnicated", "dedicated", "prod-eu-west"} {
+	for _, name := range []string{"prod-db", "payments", "gold", "plus", "tier", "shop", "checkout", "0c5e1c9a", "@acme", "frobnicated", "dedicated", "prod-eu-west"} {
 		if bytes.Contains(bytes.ToLower(out.Bytes()), []byte(name)) {
 			t.Errorf("the output still holds %q", name)
 		}
@@ -84,10 +84,10 @@ func TestRecordingRedactsUnknownWords(t *testing.T) {
 		"node":   "node-001 node-002",
 		"pod":    "ns-001/deploy-001-7d9f8-abcde",
 		"owner":  "Deployment/deploy-001",
-		"reason": "node(s) had untolerated taint {" + anonymize.Redacted + ": value-001}",
-		"other":  anonymize.Redacted + ": deploy-001-7d9f8-abcde may not run on node-002",
+		"reason": "node(s) had untolerated taint {" + anonymize.Redacted + ": value-002}",
+		"other":  anonymize.Redacted + ": deploy-001-7d9f8-abcde may not run on node-002 (key-002 value-001)",
 		"plugin": "TaintToleration AcmeGuard",
-		"label":  "node-001 value-001",
+		"label":  "node-001 value-002",
 	}
 	got := map[string]string{
 		"node":   strings.Join(g.Nodes.Names, " "),

@@ -83,10 +83,12 @@ func newText(m *Map) *Text {
 	for _, ns := range []string{"default", "kube-system", "kube-public", "kube-node-lease"} {
 		t.kept[ns] = true
 	}
+	// A string a rule keeps in one place (the default namespace, a
+	// resource's name) is left as it is in free text, even where it is
+	// also a name mapped elsewhere (a label value "default"): it tells
+	// nothing, and "default/web" stays the default namespace's.
 	for s := range m.kept {
-		if _, mapped := t.names[s]; !mapped {
-			t.kept[s] = true
-		}
+		t.kept[s] = true
 	}
 	return t
 }
@@ -118,6 +120,9 @@ var hintClass = map[string]string{
 
 // lookup is the stand-in of the name from, the word before it being prev.
 func (t *Text) lookup(from, prev string) (string, bool) {
+	if t.kept[from] {
+		return "", false
+	}
 	to, ok := t.names[from]
 	if ok && len(t.classes[from]) > 1 {
 		if s, ok := t.classes[from][hintClass[prev]]; ok {
@@ -143,7 +148,7 @@ func (t *Text) Unknown() []string {
 // tokenRune says whether r belongs to a token: letters and digits of any
 // script, and the characters names join their parts with.
 func tokenRune(r rune) bool {
-	return unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("._:/@-", r)
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("._:/@-_", r)
 }
 
 // Clean returns s with its names replaced and its unknown tokens redacted.
