@@ -101,9 +101,6 @@ func (rw *Rewrite) Names() int {
 // with it (the marks' notes).
 func (rw *Rewrite) Text() *Text { return rw.text }
 
-// Map is the map of the recording's names.
-func (rw *Rewrite) Map() *Map { return rw.m }
-
 // Write writes the recording anonymized, record by record, through the
 // recorder's Writer. It can be called once: it rewrites the records read.
 func (rw *Rewrite) Write(w io.Writer) error {
