@@ -74,7 +74,8 @@
 //     the scheduler reads (package engine/scrub, the one allow-list of it);
 //     package engine/anonymize replaces, over that allow-list, what names the
 //     cluster with stand-ins that keep every decision (snapshot --anonymize,
-//     anonymize -f).
+//     anonymize -f), and rewrites a recording by the same rules, its free
+//     text through an allow-list of the scheduler's words (anonymize RECORDING).
 //   - What-if. fork.go captures the state a cycle saw and re-runs it;
 //     fork_runner.go re-runs many changes of one pod, and of nodes it can
 //     write and write back, on one scheduler;

@@ -37,6 +37,10 @@ type Header struct {
 	// before the field existed.
 	FeatureGates map[string]bool `json:"featureGates,omitempty"`
 	Profiles     []Profile       `json:"profiles"`
+	// Anonymized is set on a recording rewritten with stand-ins for its
+	// names (anonymize RECORDING): its source names no file or cluster,
+	// and its fixture is not shared, so its cycles cannot be re-run.
+	Anonymized bool `json:"anonymized,omitempty"`
 	// Unreadable is set by readers when the header record was damaged: every
 	// other field is then unknown and zero, and the records after it are read
 	// as this build's schema version.

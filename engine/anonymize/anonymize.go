@@ -47,6 +47,16 @@
 //	RuntimeClass handler, CSINode node IDs,
 //	ExternalName                                   mapped (not read by the scheduler)
 //	objects of other kinds (custom resources, …)   dropped (Dropped names them)
+//
+// recording.go rewrites a recording by the same rules (Rewrite): the names
+// its records' fields hold (pods, namespaces, nodes, owners, node labels and
+// taints, claims, classes, pod groups, UIDs) are ranked and mapped as a
+// fixture's; codes, plugins, phases, scores and resources are kept, so
+// every cycle reads as it did. text.go cleans its free text (plugins'
+// reasons, messages, errors, marks' notes, and any field recording.go does
+// not name): names are replaced, then every token that is neither a
+// stand-in, a kept string, a number nor a word of vocabulary.txt is
+// redacted.
 package anonymize
 
 import (
@@ -84,6 +94,8 @@ type Map struct {
 	// of the claim → the pod and volume it is named after.
 	ephemeral map[string][2]string
 	dropped   map[string]int
+	// kept holds, for a recording, the strings its rules kept (Rewrite).
+	kept map[string]bool
 }
 
 type ownerName struct {
@@ -380,28 +392,41 @@ func (m *Map) keys(ps []string) {
 
 // value maps a label (or taint) value by its original key.
 func (m *Map) value(key string, p *string) {
-	if *p == "" {
-		return
+	switch class := valueClass(key, *p); class {
+	case "":
+	case classNamespace:
+		m.namespace(p)
+	default:
+		m.str(class, p)
 	}
-	if _, err := strconv.ParseInt(*p, 10, 64); err == nil {
-		return // Gt and Lt compare whole numbers
+}
+
+// valueClass is the class a label (or taint) value is mapped in, by its
+// key; "" for one kept: whole numbers (Gt and Lt compare them), the os and
+// arch, and controllers' hashes.
+func valueClass(key, v string) string {
+	if v == "" {
+		return ""
+	}
+	if _, err := strconv.ParseInt(v, 10, 64); err == nil {
+		return ""
 	}
 	switch key {
 	case v1.LabelHostname:
-		m.str(classNode, p)
+		return classNode
 	case v1.LabelTopologyZone, v1.LabelFailureDomainBetaZone:
-		m.str(classZone, p)
+		return classZone
 	case v1.LabelTopologyRegion, v1.LabelFailureDomainBetaRegion:
-		m.str(classRegion, p)
+		return classRegion
 	case "kubernetes.io/metadata.name":
-		m.namespace(p)
+		return classNamespace
 	case v1.LabelOSStable, v1.LabelArchStable, "beta.kubernetes.io/os", "beta.kubernetes.io/arch",
 		"pod-template-hash", "controller-revision-hash":
+		return ""
 	case "controller-uid", "batch.kubernetes.io/controller-uid":
-		m.str(classUID, p)
-	default:
-		m.str(classValue, p)
+		return classUID
 	}
+	return classValue
 }
 
 func (m *Map) values(key string, ps []string) {

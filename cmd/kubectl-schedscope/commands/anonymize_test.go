@@ -3,8 +3,13 @@ package commands
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/schedscope/schedscope/engine/anonymize"
+	"github.com/schedscope/schedscope/recorder"
 )
 
 // TestAnonymizeCommand writes an embedded fixture anonymized, to standard
@@ -37,22 +42,96 @@ func TestAnonymizeCommand(t *testing.T) {
 	}
 }
 
-// A recording is refused in one line that says why (its messages are free
-// text) and gives the command that anonymizes the fixture it names and
-// records that instead; nothing is written.
-func TestAnonymizeRefusesARecording(t *testing.T) {
+// A recording is rewritten to -o FILE, which replay reads; the command
+// says how many names it mapped and words it redacted; the marks sidecar
+// is written beside FILE, its pod mapped and its note cleaned. A
+// recording without -o, a damaged one, and a fixture given as a
+// recording are refused in one line each, writing nothing.
+func TestAnonymizeRecording(t *testing.T) {
 	dir := t.TempDir()
 	rec := filepath.Join(dir, "run.rec")
 	if _, errOut, code := runCmd(t, NewCmdRecord, "-f", "taints-tolerations", "-o", rec); code != 0 {
 		t.Fatalf("record failed: %s", errOut)
 	}
-	out, errOut, code := runCmd(t, NewCmdAnonymize, "-f", rec)
-	if code == 0 || out != "" || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
-		t.Fatalf("anonymize of a recording: exit %d, %d bytes out, stderr %q; want one line and a failure", code, len(out), errOut)
+	id, err := recorder.RecordingIdentity(rec)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, want := range []string{"is a recording", "free text", "anonymize -f", "-f taints-tolerations -o public.yaml", "record -f public.yaml"} {
-		if !strings.Contains(errOut, want) {
-			t.Errorf("stderr %q does not say %q", errOut, want)
+	r, err := recorder.LoadFile(rec)
+	if err != nil || len(r.Cycles) == 0 {
+		t.Fatalf("%v, %d cycles", err, len(r.Cycles))
+	}
+	pod := r.Cycles[0].Pod
+	marks := &recorder.Marks{Format: recorder.MarksFormat, Recording: id}
+	marks.Set(1, pod.Key(), "paged Zoë about "+pod.Name+" on "+r.Cycles[0].Nodes.Names[0], time.Unix(1e9, 0))
+	if err := marks.Save(rec); err != nil {
+		t.Fatal(err)
+	}
+
+	public := filepath.Join(dir, "public.rec")
+	out, errOut, code := runCmd(t, NewCmdAnonymize, rec, "-o", public)
+	if code != 0 || out != "" {
+		t.Fatalf("anonymize: exit %d, stdout %q, stderr %s", code, out, errOut)
+	}
+	if !regexp.MustCompile(`^\S+public.rec: [1-9]\d* names mapped to stand-ins, 2 words of free text redacted; 1 marks written to \S+public.rec.marks\n$`).MatchString(errOut) {
+		t.Errorf("anonymize said %q", errOut)
+	}
+	data, err := os.ReadFile(public)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{pod.Name, r.Cycles[0].Nodes.Names[0], "node-gpu"} {
+		if strings.Contains(string(data), s) {
+			t.Errorf("the anonymized recording holds %q", s)
 		}
+	}
+	if st, err := os.Stat(public); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("output mode %v (%v), want 0600", st.Mode().Perm(), err)
+	}
+	if out, errOut, code := runCmd(t, NewCmdReplay, public, "--no-tui"); code != 0 || !strings.Contains(out, "cycle 1 ·") {
+		t.Errorf("replay of the anonymized recording: exit %d, %s", code, errOut)
+	}
+	pid, err := recorder.RecordingIdentity(public)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := recorder.ReadMarks(public, pid)
+	if err != nil || len(got.Marks) != 1 {
+		t.Fatalf("the anonymized marks: %v, %+v", err, got)
+	}
+	note := got.Marks[0].Note
+	if strings.Contains(note, "Zo") || strings.Contains(note, pod.Name) || strings.Contains(got.Marks[0].Pod, pod.Name) ||
+		!strings.Contains(note, anonymize.Redacted) || !strings.Contains(note, "node-0") {
+		t.Errorf("the anonymized mark: pod %q, note %q", got.Marks[0].Pod, note)
+	}
+
+	raw, err := os.ReadFile(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(raw), "\n")
+	lines[2] = lines[2][:20] + "\x01" + lines[2][21:] // the checksum no longer holds
+	damaged := filepath.Join(dir, "damaged.rec")
+	if err := os.WriteFile(damaged, []byte(strings.Join(lines, "")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{rec}, {damaged, "-o", filepath.Join(dir, "d.rec")}, {"-f", rec}} {
+		out, errOut, code := runCmd(t, NewCmdAnonymize, args...)
+		if code == 0 || out != "" || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("anonymize %v: exit %d, stdout %q, stderr %q; want one line and a failure", args, code, out, errOut)
+		}
+	}
+	if _, errOut, _ := runCmd(t, NewCmdAnonymize, damaged, "-o", filepath.Join(dir, "d.rec")); !strings.Contains(errOut, "damaged.rec:") || !strings.Contains(errOut, "byte") {
+		t.Errorf("the damaged recording's refusal %q does not say where", errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "d.rec")); err == nil {
+		t.Error("a refused recording left an output")
+	}
+	fixture := filepath.Join(dir, "f.yaml")
+	if out, _, code := runCmd(t, NewCmdAnonymize, "-f", "taints-tolerations", "-o", fixture); code != 0 || out != "" {
+		t.Fatal("anonymize -f failed")
+	}
+	if _, errOut, code := runCmd(t, NewCmdAnonymize, fixture, "-o", filepath.Join(dir, "x.rec")); code == 0 || !strings.Contains(errOut, "is not a recording") {
+		t.Errorf("a fixture given as a recording: exit %d, %q", code, errOut)
 	}
 }

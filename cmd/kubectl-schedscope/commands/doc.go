@@ -9,8 +9,8 @@
 // (a real cluster, read-only, and its --no-tui printer; control.go is the
 // pause/step/breakpoint gate of sim and live), snapshot.go (live and
 // snapshot read a cluster through cluster.go: the kubeconfig flags, --config
-// and the connection), anonymize.go (a fixture with stand-ins for
-// the cluster's names, engine/anonymize), verify.go,
+// and the connection), anonymize.go (a fixture or a recording
+// with stand-ins for the cluster's names, engine/anonymize), verify.go,
 // rbac.go, feature_gates.go (--feature-gates, set in the process by the
 // root before any command runs), version.go (firstrun.go remembers the TUI's first-run hint),
 // and the what-if commands whatif.go (whatif_pod_group.go: whatif

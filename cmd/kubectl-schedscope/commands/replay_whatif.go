@@ -29,6 +29,8 @@ func replayWhatIf(h recorder.Header, recPath string) (*simOptions, string) {
 	src := h.Source
 	rerun := "run kubectl schedscope sim -f FILE to question the cluster it was made from"
 	switch {
+	case h.Anonymized:
+		return nil, "what-if re-runs the recording's fixture, and this recording is anonymized: the fixture it was made from is not shared with it"
 	case src.Kind != "fixture":
 		return nil, fmt.Sprintf("what-if re-runs a fixture; this recording is of cluster %s: run kubectl schedscope live to question it", input.Quote(src.Name))
 	case src.Name == "(stdin)":

@@ -83,6 +83,7 @@ func TestReplayQuestionsTheRecordedFixture(t *testing.T) {
 		{"standard input", func(h *recorder.Header) { h.Source.Name = "(stdin)" }, nil, "read from standard input"},
 		{"no digest", func(h *recorder.Header) { h.Source.Digest = "" }, nil, "cannot tell whether"},
 		{"a cluster", func(h *recorder.Header) { h.Source.Kind = "cluster" }, nil, "run kubectl schedscope live"},
+		{"anonymized", func(h *recorder.Header) { h.Anonymized = true }, nil, "this recording is anonymized"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			writeFile(t, "f.yaml", string(data), 0o600)
