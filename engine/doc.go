@@ -35,6 +35,9 @@
 //     takes it from start to the recorded Cycle (selection, outcome, emit);
 //     pod_group_cycle.go records a pod-group cycle (its members' cycles
 //     linked, PlacementFeasible's verdicts, the outcome and condition);
+//     composite_pod_group.go, that of a CompositePodGroup's hierarchy (its
+//     groups, the verdicts about each, the leaves' conditions, where each
+//     member is reserved when the cycle ends);
 //     diagnostic.go runs the diagnostic full-filter pass; device_shortfall.go
 //     works out the numbers behind DynamicResources' rejections (devices a
 //     claim asks for, published and allocated on each node); unread.go names the
