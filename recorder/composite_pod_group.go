@@ -74,3 +74,14 @@ func (g *PodGroupCycle) OverruledByParent(h HierarchyGroup) bool {
 	return h.Kind == KindPodGroupKind && g.Outcome.Result != ResultBound &&
 		h.Members > 0 && h.Placed == h.Members
 }
+
+// HoldsPodGroup reports whether ref (name or namespace/name) names a
+// PodGroup of the cycle's hierarchy: a leaf's cycles are its root's.
+func (g *PodGroupCycle) HoldsPodGroup(ref string) bool {
+	for _, h := range g.Hierarchy {
+		if h.Kind == KindPodGroupKind && (ref == h.Name || ref == g.Group.Namespace+"/"+h.Name) {
+			return true
+		}
+	}
+	return false
+}

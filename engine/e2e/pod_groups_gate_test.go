@@ -146,6 +146,14 @@ func playPodGroups(t *testing.T, path string, data []byte) (map[string]podState,
 // playPodGroupObjects is playPodGroups for a manifest's objects.
 func playPodGroupObjects(t *testing.T, objs []runtime.Object) (map[string]podState, map[string]groupState, string) {
 	t.Helper()
+	return playPodGroupObjectsWith(t, objs, podGroupAPIServerFlags, podGroupSchedulerFlags)
+}
+
+// playPodGroupObjectsWith is playPodGroupObjects with the control plane's
+// flags given (kube-apiserver's, then kube-scheduler's), and what else to
+// read from it once it has settled.
+func playPodGroupObjectsWith(t *testing.T, objs []runtime.Object, apiServerFlags, schedulerFlags []string, after ...func(context.Context, *controlPlane)) (map[string]podState, map[string]groupState, string) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var err error
@@ -157,9 +165,9 @@ func playPodGroupObjects(t *testing.T, objs []runtime.Object) (map[string]podSta
 	}
 	klog.SetOutput(discardWriter{})
 	klog.LogToStderr(false)
-	cp := startControlPlane(t, podGroupAPIServerFlags...)
+	cp := startControlPlane(t, apiServerFlags...)
 	pending := applyObjects(t, ctx, cp, objs)
-	cp.startScheduler(t, ctx, podGroupSchedulerFlags...)
+	cp.startScheduler(t, ctx, schedulerFlags...)
 
 	// From here on kube-scheduler's own lines are kept, its scoring at V(10).
 	// A command run earlier in this process may have routed klog through
@@ -260,6 +268,9 @@ func playPodGroupObjects(t *testing.T, objs []runtime.Object) (map[string]podSta
 	if err != nil {
 		t.Fatalf("kube-scheduler did not settle: %v\nlast seen: %v %v", err, pods, groups)
 	}
+	for _, f := range after {
+		f(ctx, cp)
+	}
 	return pods, groups, log.String()
 }
 
@@ -294,6 +305,17 @@ func simulatePodGroups(t *testing.T, path string, data []byte) (map[string]podSt
 					st.Condition = conditionString("False", v1.PodReasonUnschedulable, c.Outcome.Message)
 				}
 			}
+			if st.Condition == "" {
+				// A member its group's cycle never reached has no cycle:
+				// FailureHandler's message is the one recorded as its Final.
+				for _, g := range groups {
+					for _, m := range g.Members {
+						if m.Pod.Key() == key && m.Cycle == 0 && m.Final != "" {
+							st.Condition = conditionString("False", v1.PodReasonUnschedulable, m.Final)
+						}
+					}
+				}
+			}
 		}
 		pods[key] = st
 	}
@@ -310,6 +332,12 @@ func simulatePodGroups(t *testing.T, path string, data []byte) (map[string]podSt
 	for _, g := range groups {
 		if c := g.Condition; c != nil {
 			out[g.Group.Key()] = conditionString(c.Status, c.Reason, c.Message)
+		}
+		// A CompositePodGroup's cycle: the conditions of its leaves.
+		for _, h := range g.Hierarchy {
+			if c := h.Condition; c != nil {
+				out[g.Group.Namespace+"/"+h.Name] = conditionString(c.Status, c.Reason, c.Message)
+			}
 		}
 	}
 	return pods, out, groups, cycles

@@ -197,6 +197,9 @@ func (m Model) headLines() []string {
 	if m.explain {
 		lines = append(lines, "", st.Title.Render("What a pod-group cycle is"))
 		lines = append(lines, indented(narrate.PodGroupCycleDoc, w)...)
+		if g.Composite() {
+			lines = append(lines, indented(narrate.CompositePodGroupDoc, w)...)
+		}
 	}
 	return append(lines, "")
 }
@@ -228,8 +231,9 @@ func (m Model) lines() []string {
 		}
 		lines = append(lines, "")
 	}
+	lines = append(lines, m.hierarchyLines()...)
 	if why := narrate.MinCountNotMet(g); why != "" {
-		lines = append(lines, st.Bold.Render("Why minCount was not met"))
+		lines = append(lines, st.Bold.Render(narrate.NotMetTitle(g)))
 		lines = append(lines, indented(why, w)...)
 	}
 	if g.Outcome.Result != recorder.ResultBound {
@@ -264,7 +268,7 @@ func (m Model) lines() []string {
 		}
 		lines = append(blankLine(lines), layout.Wrap(text, w, "  ")...)
 	}
-	lines = append(lines, layout.Wrap(st.Bold.Render("Condition:")+" "+narrate.GroupCondition(g.Condition), w, "  ")...)
+	lines = append(lines, layout.Wrap(st.Bold.Render("Condition:")+" "+narrate.CycleCondition(g), w, "  ")...)
 	return lines
 }
 
