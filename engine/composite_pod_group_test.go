@@ -167,3 +167,46 @@ func TestCompositePodGroupCycles(t *testing.T) {
 		}
 	}
 }
+
+// TestCompositeQuorumWait: a member whose CompositePodGroup's tree has not
+// met its quorum (pair's minGroupCount 2, pair-1 without members) is held
+// by GangScheduling's PreEnqueue and gets no cycle; its pod state says which
+// root it waits for and how many of its groups are ready.
+func TestCompositeQuorumWait(t *testing.T) {
+	compositeGates(t)
+	var kept []string
+	for _, doc := range strings.Split(string(embedded(t, "composite.yaml")), "\n---\n") {
+		if !strings.Contains(doc, "name: pair-1-") {
+			kept = append(kept, doc)
+		}
+	}
+	data := []byte(strings.Join(kept, "\n---\n"))
+	var groups []*recorder.PodGroupCycle
+	res, cycles := runFixture(t, "composite.yaml", data, Options{
+		OnPodGroup: func(g *recorder.PodGroupCycle) { groups = append(groups, g) },
+	})
+	had := map[string]bool{}
+	for _, c := range cycles {
+		had[c.Pod.Key()] = true
+	}
+	if had["default/pair-0-0"] || had["default/pair-0-1"] || res.Bindings["default/pair-0-0"] != "" {
+		t.Errorf("pair-0's members had a cycle or a node (%v): the tree of pair has not met its quorum", res.Bindings)
+	}
+	if res.Bindings["default/ring-0-0"] != "a1" {
+		t.Errorf("ring-0-0 on %q, want a1 (ring's tree is complete)", res.Bindings["default/ring-0-0"])
+	}
+	fx, err := fixture.Load("composite.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waiting := fx.NeverAttempted(recorder.Header{Profiles: []recorder.Profile{{SchedulerName: "default-scheduler"}}}, func(k string) bool { return had[k] }, nil)
+	want := &recorder.GroupWait{Group: recorder.PodGroupRef{Namespace: "default", Name: "pair"}, MinCount: 2, Members: 1, Composite: true}
+	if len(waiting) != 2 {
+		t.Fatalf("pods never attempted %+v, want pair-0's two members", waiting)
+	}
+	for _, st := range waiting {
+		if st.State != recorder.PodGated || !cmp.Equal(want, st.WaitingFor) {
+			t.Errorf("%s: %s, waiting for %+v; want Gated waiting for %+v", st.Pod.Name, st.State, st.WaitingFor, want)
+		}
+	}
+}
