@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -208,5 +210,43 @@ func TestCompositeQuorumWait(t *testing.T) {
 		if st.State != recorder.PodGated || !cmp.Equal(want, st.WaitingFor) {
 			t.Errorf("%s: %s, waiting for %+v; want Gated waiting for %+v", st.Pod.Name, st.State, st.WaitingFor, want)
 		}
+	}
+}
+
+// TestNestedCompositePodGroup: a CompositePodGroup under another is
+// recorded at its depth, under its parent, with the verdicts about it; the
+// root's cycle holds the leaf's members.
+func TestNestedCompositePodGroup(t *testing.T) {
+	compositeGates(t)
+	data, err := os.ReadFile(filepath.Join("testdata", "composite-nested.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var groups []*recorder.PodGroupCycle
+	res, _ := runFixture(t, "composite-nested.yaml", data, Options{
+		OnPodGroup: func(g *recorder.PodGroupCycle) { groups = append(groups, g) },
+	})
+	if res.Bindings["default/leaf-0"] != "n1" || len(groups) != 1 {
+		t.Fatalf("bindings %v, %d pod-group cycles; want leaf-0 on n1 in one cycle", res.Bindings, len(groups))
+	}
+	type node struct {
+		Kind, Name, Parent string
+		Depth              int
+		Verdicts           int
+	}
+	var got []node
+	for _, h := range groups[0].Hierarchy {
+		got = append(got, node{h.Kind, h.Name, h.Parent, h.Depth, len(h.Feasible)})
+	}
+	want := []node{
+		{"CompositePodGroup", "top", "", 0, 2},
+		{"CompositePodGroup", "mid", "top", 1, 2},
+		{"PodGroup", "leaf", "mid", 2, 2},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("hierarchy (-want +got):\n%s", diff)
+	}
+	if g := groups[0]; g.Group.Name != "top" || len(g.Members) != 1 || g.Members[0].PodGroup != "leaf" || !g.HoldsPodGroup("default/leaf") {
+		t.Errorf("cycle of %s with members %+v", g.Group.Key(), g.Members)
 	}
 }
