@@ -28,7 +28,7 @@ func compositeGates(t *testing.T) {
 // embedded composite fixture is refused in one line naming its file, the
 // document's line and the gates to turn on; with GenericWorkload alone,
 // its Workload's compositePodGroupTemplates are. A CompositePodGroup is
-// checked by upstream's validation once served.
+// checked by upstream's validation and Priority admission once served.
 func TestCompositePodGroupRefused(t *testing.T) {
 	data := embedded(t, "composite.yaml")
 	const gates = "--feature-gates=GenericWorkload=true,TopologyAwareWorkloadScheduling=true,CompositePodGroup=true"
@@ -48,6 +48,9 @@ func TestCompositePodGroupRefused(t *testing.T) {
 		{name: "invalid minGroupCount", gates: featuregatetesting.FeatureOverrides{features.GenericWorkload: true, features.TopologyAwareWorkloadScheduling: true, features.CompositePodGroup: true},
 			data: podGroupNode + "apiVersion: scheduling.k8s.io/v1alpha3\nkind: CompositePodGroup\nmetadata: {name: c}\nspec:\n  workloadRef: {workloadName: w, templateName: c}\n  schedulingPolicy: {gang: {minGroupCount: 0}}\n",
 			want: `composite.yaml:6: CompositePodGroup "c" is invalid: spec.schedulingPolicy.gang.minGroupCount`},
+		{name: "priority admission", gates: featuregatetesting.FeatureOverrides{features.GenericWorkload: true, features.TopologyAwareWorkloadScheduling: true, features.CompositePodGroup: true},
+			data: podGroupNode + "apiVersion: scheduling.k8s.io/v1alpha3\nkind: CompositePodGroup\nmetadata: {name: c}\nspec:\n  priority: 5\n  workloadRef: {workloadName: w, templateName: c}\n  schedulingPolicy: {gang: {minGroupCount: 1}}\n",
+			want: `composite.yaml:6: compositepodgroups.scheduling.k8s.io "c" is forbidden: priority set in the composite pod group (5) must match the priority computed (0)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
