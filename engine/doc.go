@@ -38,6 +38,9 @@
 //     pod_group_placement.go its candidate placements with
 //     TopologyAwareWorkloadScheduling (PlacementGenerate and PlacementScore
 //     wrapped, each candidate tried, the one chosen);
+//     composite_pod_group.go, that of a CompositePodGroup's hierarchy (its
+//     groups, the verdicts about each, the leaves' conditions, where each
+//     member is reserved when the cycle ends);
 //     diagnostic.go runs the diagnostic full-filter pass; device_shortfall.go
 //     works out the numbers behind DynamicResources' rejections (devices a
 //     claim asks for, published and allocated on each node); unread.go names the

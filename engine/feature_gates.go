@@ -17,8 +17,9 @@ import (
 // cycle of its own (PlacementGenerate, PlacementScore, PlacementFeasible,
 // then each member on one snapshot), which the engine records as a
 // recorder.PodGroupCycle linked to its members' own cycles
-// (pod_group_cycle.go); the debugger does not show it yet, and
-// fixture.Load says so in one warning.
+// (pod_group_cycle.go). With CompositePodGroup on as well (Alpha; it needs
+// TopologyAwareWorkloadScheduling), a CompositePodGroup's hierarchy is
+// scheduled from its root in one such cycle (composite_pod_group.go).
 
 // checkFeatureGates refuses to build a scheduler under other feature gates
 // than the run was set up with (Options.FeatureGates): they are process-wide.

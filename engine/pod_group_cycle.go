@@ -76,8 +76,13 @@ func (e *Engine) startGroup(pgi *framework.QueuedPodGroupInfo) {
 	}
 	t := &groupTrace{g: g, started: time.Now(), member: map[string]int{}}
 	// The members in the order the cycle takes them: a leaf group's
-	// queued pods, in the queue's order.
+	// queued pods, in the queue's order (a CompositePodGroup's: its
+	// leaves', composite_pod_group.go).
+	composite := startHierarchy(pgi, g, t)
 	for _, pi := range pgi.QueuedPodInfos[fwk.PodGroupKey(pgi.Namespace, pgi.Name)] {
+		if composite {
+			break
+		}
 		if pi == nil || pi.Pod == nil {
 			continue
 		}
@@ -245,6 +250,10 @@ func (e *Engine) endGroup(pgi *framework.QueuedPodGroupInfo, status *fwk.Status)
 		return
 	}
 	g.Condition = e.podGroupCondition(g.Group)
+	if g.Composite() {
+		g.Condition = nil
+		e.endHierarchy(g)
+	}
 	if e.opts.OnPodGroup != nil {
 		e.opts.OnPodGroup(g)
 	}
@@ -314,6 +323,9 @@ func (e *Engine) podGroupCondition(ref recorder.PodGroupRef) *recorder.GroupCond
 func (f *boundFramework) RunPlacementFeasiblePlugins(ctx context.Context, state fwk.PlacementCycleState, pgi fwk.PodGroupInfo, progress framework.PlacementProgress) *fwk.Status {
 	f.e.placementTry(state)
 	st := f.Framework.RunPlacementFeasiblePlugins(ctx, state, pgi, progress)
+	if f.e.hierarchyVerdict(pgi, progress, st) {
+		return st
+	}
 	f.e.placementFeasible(progress, st)
 	f.e.placementVerdict(progress, st)
 	return st

@@ -461,10 +461,24 @@ func (f *boundFramework) RunPlacementScorePlugins(ctx context.Context, state fwk
 }
 
 // RunReservePluginsReserve points the recorder at the member's run in the
-// placement being submitted before recording Reserve.
+// placement being submitted before recording Reserve, and records, for a
+// member of the running pod-group cycle, the node it is reserved on: with
+// placements (a CompositePodGroup's zones, TopologyAwareWorkloadScheduling),
+// each placement's members are assumed and reverted in turn, and the chosen
+// placement's are assumed again last (assumeSubtreeWithRevert), so the last
+// reservation is where the member stands when the cycle ends, not its run in
+// the last placement tried. Nothing the scheduler is handed or returns
+// changes.
 func (f *boundFramework) RunReservePluginsReserve(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodeName string) *fwk.Status {
 	f.e.placementSubmitted(pod, state)
-	return f.recordingFramework.RunReservePluginsReserve(ctx, state, pod, nodeName)
+	st := f.recordingFramework.RunReservePluginsReserve(ctx, state, pod, nodeName)
+	if st.IsSuccess() {
+		f.e.withMember(pod, func(t *groupTrace, i int) {
+			m := &t.g.Members[i]
+			m.Node, m.Code, m.Message = nodeName, recorder.CodeSuccess, ""
+		})
+	}
+	return st
 }
 
 // installPlacementWrappers wraps fw's PlacementGenerate and PlacementScore

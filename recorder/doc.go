@@ -10,7 +10,9 @@
 //     Score, Selection, Reserve … PostBind), node sets, the winner and loss
 //     reasons. pod_group.go: a pod-group cycle (KindPodGroup), its members
 //     linked to their own cycles; pod_group_placement.go: its candidate
-//     placements (TopologyAwareWorkloadScheduling). pod_state.go: where each pod stands at the end of a run.
+//     placements (TopologyAwareWorkloadScheduling); composite_pod_group.go:
+//     the hierarchy of one whose group is a CompositePodGroup.
+//     pod_state.go: where each pod stands at the end of a run.
 //     unused.go: the kinds of a fixture's objects a run leaves unused.
 //     usage.go: what was placed on each node, rebuilt from cycles' NodeUse;
 //     device_shortfall.go: the numbers behind a DRA rejection (devices a

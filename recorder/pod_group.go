@@ -57,6 +57,9 @@ type PodGroupCycle struct {
 	// server holds it.
 	Outcome   GroupOutcome    `json:"outcome"`
 	Condition *GroupCondition `json:"condition,omitempty"`
+	// Hierarchy is set when Group is a CompositePodGroup: the groups of
+	// its tree, the root first (composite_pod_group.go).
+	Hierarchy []HierarchyGroup `json:"hierarchy,omitempty"`
 }
 
 // PodGroupRef names a pod group.
@@ -71,6 +74,9 @@ func (g PodGroupRef) Key() string { return g.Namespace + "/" + g.Name }
 // GroupMember is one member of a pod-group cycle.
 type GroupMember struct {
 	Pod PodRef `json:"pod"`
+	// PodGroup is the PodGroup the member names, when the cycle's group is
+	// a CompositePodGroup above it (composite_pod_group.go).
+	PodGroup string `json:"podGroup,omitempty"`
 	// Cycle is the Seq of the member's own cycle record (its PreFilter,
 	// Filter, Score … as any pod's); 0 when the group cycle stopped before
 	// reaching it (PlacementFeasible gave up) and it had none.

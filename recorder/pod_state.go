@@ -54,10 +54,14 @@ func Placed(state string) bool {
 }
 
 // GroupWait is a pod group short of members: Members of its MinCount exist.
+// With Composite set, Group is the root CompositePodGroup of the member's
+// hierarchy, MinCount its minGroupCount and Members its child groups ready
+// (each with its own minCount of members, or its subtree ready).
 type GroupWait struct {
-	Group    PodGroupRef `json:"group"`
-	MinCount int32       `json:"minCount"`
-	Members  int         `json:"members"`
+	Group     PodGroupRef `json:"group"`
+	MinCount  int32       `json:"minCount"`
+	Members   int         `json:"members"`
+	Composite bool        `json:"composite,omitempty"`
 }
 
 // PodState is where one pod stands, with the message a user would read in

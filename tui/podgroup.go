@@ -82,7 +82,7 @@ func (m *Model) openGroup(name string) tea.Cmd {
 	var last *recorder.PodGroupCycle
 	var names []string
 	for _, g := range m.grp.cycles {
-		if g.Group.Name == name || g.Group.Key() == name {
+		if g.Group.Name == name || g.Group.Key() == name || g.HoldsPodGroup(name) {
 			last = g
 		}
 		if !slices.Contains(names, g.Group.Key()) {

@@ -149,9 +149,10 @@ func playPodGroupObjects(t *testing.T, objs []runtime.Object) (map[string]podSta
 	return playPodGroupObjectsWith(t, objs, podGroupAPIServerFlags, podGroupSchedulerFlags, "schedule_one=10")
 }
 
-// playPodGroupObjectsWith is playPodGroupObjects with the API server's and
-// the scheduler's flags, and the klog vmodule the log is kept at.
-func playPodGroupObjectsWith(t *testing.T, objs []runtime.Object, apiServerFlags, schedulerFlags []string, vmodule string) (map[string]podState, map[string]groupState, string) {
+// playPodGroupObjectsWith is playPodGroupObjects with the control plane's
+// flags given (kube-apiserver's, then kube-scheduler's), the klog vmodule
+// the log is kept at, and what else to read from it once it has settled.
+func playPodGroupObjectsWith(t *testing.T, objs []runtime.Object, apiServerFlags, schedulerFlags []string, vmodule string, after ...func(context.Context, *controlPlane)) (map[string]podState, map[string]groupState, string) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -267,6 +268,9 @@ func playPodGroupObjectsWith(t *testing.T, objs []runtime.Object, apiServerFlags
 	if err != nil {
 		t.Fatalf("kube-scheduler did not settle: %v\nlast seen: %v %v", err, pods, groups)
 	}
+	for _, f := range after {
+		f(ctx, cp)
+	}
 	return pods, groups, log.String()
 }
 
@@ -301,6 +305,17 @@ func simulatePodGroups(t *testing.T, path string, data []byte) (map[string]podSt
 					st.Condition = conditionString("False", v1.PodReasonUnschedulable, c.Outcome.Message)
 				}
 			}
+			if st.Condition == "" {
+				// A member its group's cycle never reached has no cycle:
+				// FailureHandler's message is the one recorded as its Final.
+				for _, g := range groups {
+					for _, m := range g.Members {
+						if m.Pod.Key() == key && m.Cycle == 0 && m.Final != "" {
+							st.Condition = conditionString("False", v1.PodReasonUnschedulable, m.Final)
+						}
+					}
+				}
+			}
 		}
 		pods[key] = st
 	}
@@ -317,6 +332,12 @@ func simulatePodGroups(t *testing.T, path string, data []byte) (map[string]podSt
 	for _, g := range groups {
 		if c := g.Condition; c != nil {
 			out[g.Group.Key()] = conditionString(c.Status, c.Reason, c.Message)
+		}
+		// A CompositePodGroup's cycle: the conditions of its leaves.
+		for _, h := range g.Hierarchy {
+			if c := h.Condition; c != nil {
+				out[g.Group.Namespace+"/"+h.Name] = conditionString(c.Status, c.Reason, c.Message)
+			}
 		}
 	}
 	return pods, out, groups, cycles

@@ -31,6 +31,9 @@ func PodMessage(st recorder.PodState) string {
 	case recorder.PodNoProfile:
 		return fmt.Sprintf("no profile serves schedulerName %q", st.SchedulerName)
 	case recorder.PodGated:
+		if w := st.WaitingFor; w != nil && w.Composite {
+			return fmt.Sprintf("waiting for composite pod group %s's tree to meet quorum: %d of minGroupCount %d groups have their members", w.Group.Key(), w.Members, w.MinCount)
+		}
 		if w := st.WaitingFor; w != nil {
 			return fmt.Sprintf("waiting for pod group %s: %d of minCount %d members exist", w.Group.Key(), w.Members, w.MinCount)
 		}
@@ -45,6 +48,9 @@ func PodMessage(st recorder.PodState) string {
 func PodHint(st recorder.PodState) string {
 	switch st.State {
 	case recorder.PodGated:
+		if w := st.WaitingFor; w != nil && w.Composite {
+			return fmt.Sprintf("held by GangScheduling's PreEnqueue until minGroupCount groups under %s have their members (kube-scheduler sets no condition and no event for it); create the missing members of %d more group(s) or lower its minGroupCount", w.Group.Key(), int(w.MinCount)-w.Members)
+		}
 		if w := st.WaitingFor; w != nil {
 			return fmt.Sprintf("held by GangScheduling's PreEnqueue until minCount members of %s exist (kube-scheduler sets no condition and no event for it); create the %d missing member(s) or lower its minCount", w.Group.Key(), int(w.MinCount)-w.Members)
 		}

@@ -9,6 +9,9 @@ import (
 
 // GroupPolicy words a pod group's policy: "gang, minCount 3", "basic".
 func GroupPolicy(g *recorder.PodGroupCycle) string {
+	if g.Composite() {
+		return "CompositePodGroup: " + HierarchyPolicy(g.Hierarchy[0])
+	}
 	switch g.Policy {
 	case recorder.PolicyGang:
 		return fmt.Sprintf("gang, minCount %d", g.MinCount)
@@ -49,6 +52,10 @@ func Placements(ps []recorder.Placement) string {
 
 // GroupMember words where one member of a pod-group cycle went, or why not.
 func GroupMember(m recorder.GroupMember) string {
+	return inPodGroup(m) + groupMember(m)
+}
+
+func groupMember(m recorder.GroupMember) string {
 	var s string
 	switch {
 	case m.Cycle == 0 && m.Code == "":
@@ -76,6 +83,9 @@ func PlacementVerdict(v recorder.PlacementVerdict) string {
 // MinCountNotMet says why a gang's minCount was not met, or "" when the
 // group bound or is not a gang.
 func MinCountNotMet(g *recorder.PodGroupCycle) string {
+	if g.Composite() && g.Outcome.Result != recorder.ResultBound {
+		return compositeNotMet(g)
+	}
 	if g.Outcome.Result == recorder.ResultBound || g.Policy != recorder.PolicyGang {
 		return ""
 	}
@@ -99,6 +109,9 @@ func MinCountNotMet(g *recorder.PodGroupCycle) string {
 // the member went and what the group's cycle made of it.
 func MemberThroughGroup(g *recorder.PodGroupCycle, m recorder.GroupMember) string {
 	group := g.Group.Key()
+	if m.PodGroup != "" {
+		group += " (the CompositePodGroup above its PodGroup " + m.PodGroup + ")"
+	}
 	var fit string
 	switch {
 	case m.Node != "":
@@ -147,6 +160,9 @@ func GroupCondition(c *recorder.GroupCondition) string {
 // VerdictWhen says when PlacementFeasible gave its i-th verdict of g:
 // before the first member, then after each member.
 func VerdictWhen(g *recorder.PodGroupCycle, i int) string {
+	if g.Composite() && i >= 0 && i < len(g.Feasible) {
+		return compositeVerdictWhen(g, g.Feasible[i])
+	}
 	if i > 0 && i <= len(g.Members) {
 		return "after " + g.Members[i-1].Pod.Name
 	}
@@ -156,6 +172,10 @@ func VerdictWhen(g *recorder.PodGroupCycle, i int) string {
 // MemberWhere words, in a few words, where a member of g went: "bound to
 // s1", "on s2, reverted", "fit nowhere", "not reached".
 func MemberWhere(g *recorder.PodGroupCycle, m recorder.GroupMember) string {
+	return inPodGroup(m) + memberWhere(g, m)
+}
+
+func memberWhere(g *recorder.PodGroupCycle, m recorder.GroupMember) string {
 	switch {
 	case m.Cycle == 0 && m.Code == "":
 		return "not reached"
@@ -198,6 +218,9 @@ func GroupTeaching(g *recorder.PodGroupCycle, m recorder.GroupMember) string {
 	doc := PodGroupCycleDoc
 	if g.Placements != nil {
 		doc += "\n" + PlacementsDoc
+	}
+	if g.Composite() {
+		doc += "\n" + CompositePodGroupDoc
 	}
 	return "This pod is a member of " + g.Group.Key() + " (" + GroupPolicy(g) + "): it " + MemberThroughGroup(g, m) + ".\n" + doc
 }

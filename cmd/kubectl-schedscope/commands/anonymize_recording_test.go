@@ -50,7 +50,7 @@ func recordedRuns(t *testing.T) []recordedRun {
 		if err != nil {
 			t.Fatal(err)
 		}
-		runs = append(runs, recordedRun{name: "gated/" + name, fixture: name, data: data, args: []string{"--feature-gates=GenericWorkload=true"}})
+		runs = append(runs, recordedRun{name: "gated/" + name, fixture: name, data: data, args: []string{"--feature-gates=" + fixtures.GatesFor(name)}})
 	}
 	dir := t.TempDir()
 	for _, name := range fixtures.LessonNames() {

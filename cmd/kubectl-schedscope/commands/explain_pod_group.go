@@ -37,7 +37,7 @@ func (o *ExplainOptions) printPodGroup(header recorder.Header, fx *fixture.Fixtu
 			names[g.Group.Key()] = true
 			all = append(all, visible.String(g.Group.Key()))
 		}
-		if g.Group.Name == ref || g.Group.Key() == ref {
+		if g.Group.Name == ref || g.Group.Key() == ref || g.HoldsPodGroup(ref) {
 			kept = append(kept, g)
 		}
 	}

@@ -49,7 +49,7 @@ func (h *Writer) PodGroup(g *recorder.PodGroupCycle, cycles map[int]*recorder.Cy
 	}
 	h.Printf("<p class=\"dim\">%s</p>\n", Esc(narrate.MemberNodeLegend))
 	if why := narrate.MinCountNotMet(g); why != "" {
-		h.Printf("<p><b>Why minCount was not met:</b> %s</p>\n", Esc(why))
+		h.Printf("<p><b>%s:</b> %s</p>\n", Esc(narrate.NotMetTitle(g)), Esc(why))
 	}
 	if g.Outcome.Result != recorder.ResultBound {
 		h.Printf("<p><b>Reverted:</b> %s</p>\n", Esc(narrate.Placements(g.Reverted())))
@@ -75,7 +75,8 @@ func (h *Writer) PodGroup(g *recorder.PodGroupCycle, cycles map[int]*recorder.Cy
 		}
 		h.Printf("</p>\n")
 	}
-	h.Printf("<p><b>Condition:</b> %s</p>\n", Esc(narrate.GroupCondition(g.Condition)))
+	h.hierarchy(g)
+	h.Printf("<p><b>Condition:</b> %s</p>\n", Esc(narrate.CycleCondition(g)))
 }
 
 // memberGroup writes, under a member's cycle, its story through its group.

@@ -45,7 +45,7 @@ func (m *Writer) PodGroup(g *recorder.PodGroupCycle, cycles map[int]*recorder.Cy
 		m.Printf("\n… and %d more node(s).\n", hidden)
 	}
 	if why := narrate.MinCountNotMet(g); why != "" {
-		m.Printf("\n**Why minCount was not met:** %s\n", Cell(why))
+		m.Printf("\n**%s:** %s\n", narrate.NotMetTitle(g), Cell(why))
 	}
 	if g.Outcome.Result != recorder.ResultBound {
 		m.Printf("\n**Reverted:** %s\n", Cell(narrate.Placements(g.Reverted())))
@@ -70,7 +70,8 @@ func (m *Writer) PodGroup(g *recorder.PodGroupCycle, cycles map[int]*recorder.Cy
 		}
 		m.Printf("\n")
 	}
-	m.Printf("\n**Condition:** %s\n", Cell(narrate.GroupCondition(g.Condition)))
+	m.hierarchy(g)
+	m.Printf("\n**Condition:** %s\n", Cell(narrate.CycleCondition(g)))
 }
 
 // memberGroup writes, under a member's cycle, its story through its group.

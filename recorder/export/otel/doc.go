@@ -63,6 +63,8 @@
 //	schedscope.pod_group.waiting_on_preemption         the group PostFilter nominated victims
 //	schedscope.pod_group.tentative_node, .assumed      a member event's placement and what it saw
 //	schedscope.pod_group.scheduled, .remaining         a PlacementFeasible verdict's counts
+//	schedscope.pod_group.kind, .min_group_count        CompositePodGroup, and a composite gang's minGroupCount
+//	schedscope.pod_group.pod_groups, .overruled        the PodGroups under it; those failed only by their parent
 //
 // With TopologyAwareWorkloadScheduling the span also says how the cycle's
 // candidate placements went, and has an

@@ -101,9 +101,10 @@ func groupAttributes(h recorder.Header, g *recorder.PodGroupCycle) []attribute.K
 	if g.Policy != "" {
 		attrs = append(attrs, attribute.String("schedscope.pod_group.policy", g.Policy))
 	}
-	if g.Policy == recorder.PolicyGang {
+	if g.Policy == recorder.PolicyGang && !g.Composite() {
 		attrs = append(attrs, attribute.Int("schedscope.pod_group.min_count", int(g.MinCount)))
 	}
+	attrs = append(attrs, compositeAttributes(g)...)
 	if r := g.Reverted(); len(r) > 0 {
 		attrs = append(attrs, attribute.StringSlice("schedscope.pod_group.reverted", placements(r)))
 	}
@@ -150,4 +151,33 @@ func memberRoot(h recorder.Header, m recorder.GroupMember) trace.SpanContext {
 	ctx := context.WithValue(context.Background(), seedKey{}, seedFor(h, &recorder.Cycle{Seq: m.Cycle, Pod: m.Pod}))
 	tid, sid := idGenerator{}.NewIDs(ctx)
 	return trace.NewSpanContext(trace.SpanContextConfig{TraceID: tid, SpanID: sid, TraceFlags: trace.FlagsSampled})
+}
+
+// compositeAttributes are the root span's attributes of a CompositePodGroup's
+// cycle: its kind, a gang's minGroupCount, and the PodGroups under it, the
+// ones overruled by their parent apart; none for a PodGroup's cycle.
+func compositeAttributes(g *recorder.PodGroupCycle) []attribute.KeyValue {
+	if !g.Composite() {
+		return nil
+	}
+	root := g.Hierarchy[0]
+	attrs := []attribute.KeyValue{attribute.String("schedscope.pod_group.kind", recorder.KindCompositePodGroup)}
+	if root.Policy == recorder.PolicyGang {
+		attrs = append(attrs, attribute.Int("schedscope.pod_group.min_group_count", int(root.MinCount)))
+	}
+	var groups, overruled []string
+	for _, h := range g.Hierarchy {
+		if h.Kind != recorder.KindPodGroupKind {
+			continue
+		}
+		groups = append(groups, h.Name)
+		if g.OverruledByParent(h) {
+			overruled = append(overruled, h.Name)
+		}
+	}
+	attrs = append(attrs, attribute.StringSlice("schedscope.pod_group.pod_groups", groups))
+	if len(overruled) > 0 {
+		attrs = append(attrs, attribute.StringSlice("schedscope.pod_group.overruled", overruled))
+	}
+	return attrs
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/schedscope/schedscope/recorder"
@@ -105,5 +106,46 @@ func TestPodGroupTrace(t *testing.T) {
 		return attr(s, "schedscope.pod_group.name").AsString() == "train" && attr(s, "scheduler.result").AsString() != "scheduled"
 	}) {
 		t.Error("the train gang bound, and its trace does not say scheduled")
+	}
+}
+
+// A CompositePodGroup's cycle (tui/testdata/composite.rec, pair) says so on
+// its root span: its kind and minGroupCount, the PodGroups under it and the
+// one its parent overruled, and no member's minCount.
+func TestCompositePodGroupTrace(t *testing.T) {
+	rec, err := recorder.LoadFile(filepath.Join("..", "..", "..", "tui", "testdata", "composite.rec"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spans, _ := exportAll(t, func(e *Exporter) {
+		e.Begin(rec.Header)
+		for _, g := range rec.PodGroups {
+			e.PodGroup(g)
+		}
+	})
+	var pair *tracetest.SpanStub
+	for _, s := range named(spans, "SchedulePodGroup") {
+		if attr(s, "schedscope.pod_group.name").AsString() == "pair" {
+			pair = &s
+			break
+		}
+	}
+	if pair == nil {
+		t.Fatal("no SchedulePodGroup span of pair")
+	}
+	if got := attr(*pair, "schedscope.pod_group.kind").AsString(); got != "CompositePodGroup" {
+		t.Errorf("kind %q", got)
+	}
+	if got := attr(*pair, "schedscope.pod_group.min_group_count").AsInt64(); got != 2 {
+		t.Errorf("min_group_count %d, want 2", got)
+	}
+	if diff := cmp.Diff([]string{"pair-0", "pair-1"}, attr(*pair, "schedscope.pod_group.pod_groups").AsStringSlice()); diff != "" {
+		t.Errorf("pod_groups (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"pair-0"}, attr(*pair, "schedscope.pod_group.overruled").AsStringSlice()); diff != "" {
+		t.Errorf("overruled (-want +got):\n%s", diff)
+	}
+	if slices.ContainsFunc(pair.Attributes, func(kv attribute.KeyValue) bool { return kv.Key == "schedscope.pod_group.min_count" }) {
+		t.Error("a CompositePodGroup's span carries a min_count")
 	}
 }

@@ -71,7 +71,8 @@ func (t *Writer) PodGroup(g *recorder.PodGroupCycle, cycles map[int]*recorder.Cy
 		}
 		t.Printf("\n")
 	}
-	t.Printf("condition: %s\n\n", narrate.GroupCondition(g.Condition))
+	t.Hierarchy(g)
+	t.Printf("condition: %s\n\n", narrate.CycleCondition(g))
 }
 
 // GroupQueue prints what the scheduling queue did with a pod group as a

@@ -218,6 +218,9 @@ func (m Model) headLines() []string {
 		if g.Placements != nil {
 			lines = append(append(lines, ""), indented(narrate.PlacementsDoc, w)...)
 		}
+		if g.Composite() {
+			lines = append(lines, indented(narrate.CompositePodGroupDoc, w)...)
+		}
 	}
 	return append(lines, "")
 }
@@ -249,8 +252,9 @@ func (m Model) lines() []string {
 		}
 		lines = append(lines, "")
 	}
+	lines = append(lines, m.hierarchyLines()...)
 	if why := narrate.MinCountNotMet(g); why != "" {
-		lines = append(lines, st.Bold.Render("Why minCount was not met"))
+		lines = append(lines, st.Bold.Render(narrate.NotMetTitle(g)))
 		lines = append(lines, indented(why, w)...)
 	}
 	if g.Outcome.Result != recorder.ResultBound {
@@ -288,7 +292,7 @@ func (m Model) lines() []string {
 		}
 		lines = append(blankLine(lines), layout.Wrap(text, w, "  ")...)
 	}
-	lines = append(lines, layout.Wrap(st.Bold.Render("Condition:")+" "+narrate.GroupCondition(g.Condition), w, "  ")...)
+	lines = append(lines, layout.Wrap(st.Bold.Render("Condition:")+" "+narrate.CycleCondition(g), w, "  ")...)
 	return lines
 }
 
