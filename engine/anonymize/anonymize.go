@@ -44,6 +44,12 @@
 //	requests, limits, capacity, allocatable,
 //	priorities, counts, policies                   kept
 //	DRA devices, attributes, CEL selectors         kept (CEL reads them; pools mapped)
+//	pods' schedulingGroup, pod groups' parent,     mapped as the names of the PodGroup,
+//	workloadRef and controllerRef                  CompositePodGroup, Workload or owner named
+//	Workload and pod-group template names          mapped (one class for both kinds of template)
+//	pod groups' topology constraint keys           as label keys (well-known ones kept)
+//	pod groups' minCount, minGroupCount, policies  kept (conditions dropped: the scheduler
+//	                                               writes them)
 //	RuntimeClass handler, CSINode node IDs,
 //	ExternalName                                   mapped (not read by the scheduler)
 //	objects of other kinds (custom resources, …)   dropped (Dropped names them)
@@ -73,6 +79,8 @@ import (
 	policyv1 "k8s.io/api/policy/v1"
 	resourcev1 "k8s.io/api/resource/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
+	schedulingv1alpha3 "k8s.io/api/scheduling/v1alpha3"
+	schedulingv1beta1 "k8s.io/api/scheduling/v1beta1"
 	storagev1 "k8s.io/api/storage/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -123,6 +131,7 @@ const (
 	classHandler   = "handler"
 	classNodeID    = "nodeid"
 	classHost      = "host"
+	classTemplate  = "template"
 )
 
 // kindClass is the class of a kind's names, shortened where its kind is long.
@@ -600,6 +609,9 @@ func (m *Map) podSpec(ns string, s *v1.PodSpec) {
 	for i := range s.SchedulingGates {
 		m.str(classGate, &s.SchedulingGates[i].Name)
 	}
+	if g := s.SchedulingGroup; g != nil && g.PodGroupName != nil {
+		m.ref("PodGroup", ns, g.PodGroupName)
+	}
 	for i := range s.ResourceClaims {
 		c := &s.ResourceClaims[i]
 		m.str(classClaimRef, &c.Name)
@@ -897,6 +909,44 @@ func (m *Map) object(kind string, in metav1.ObjectMeta, obj runtime.Object) {
 		if s := o.Spec.DeviceSelector; s != nil && s.Pool != nil {
 			m.str(classPool, s.Pool)
 		}
+	case *schedulingv1beta1.Workload:
+		if r := o.Spec.ControllerRef; r != nil {
+			m.ref(r.Kind, ns, &r.Name)
+		}
+		m.podGroupTemplates(ns, o.Spec.PodGroupTemplates)
+		m.compositeTemplates(ns, o.Spec.CompositePodGroupTemplates)
+	case *schedulingv1beta1.PodGroup:
+		if p := o.Spec.ParentCompositePodGroupName; p != nil {
+			m.ref("CompositePodGroup", ns, p)
+		}
+		if r := o.Spec.WorkloadRef; r != nil {
+			m.workloadRef(ns, &r.WorkloadName, &r.TemplateName)
+		}
+		if c := o.Spec.SchedulingConstraints; c != nil {
+			m.topology(c.Topology)
+		}
+		m.podGroupClaims(ns, o.Spec.ResourceClaims)
+		m.ref("PriorityClass", "", &o.Spec.PriorityClassName)
+		for i := range o.Status.ResourceClaimStatuses {
+			s := &o.Status.ResourceClaimStatuses[i]
+			m.str(classClaimRef, &s.Name)
+			if s.ResourceClaimName != nil {
+				m.ref("ResourceClaim", ns, s.ResourceClaimName)
+			}
+		}
+	case *schedulingv1alpha3.CompositePodGroup:
+		if p := o.Spec.ParentCompositePodGroupName; p != nil {
+			m.ref("CompositePodGroup", ns, p)
+		}
+		if r := o.Spec.WorkloadRef; r != nil {
+			m.workloadRef(ns, &r.WorkloadName, &r.TemplateName)
+		}
+		if c := o.Spec.SchedulingConstraints; c != nil {
+			for i := range c.Topology {
+				m.key(&c.Topology[i].Key)
+			}
+		}
+		m.ref("PriorityClass", "", &o.Spec.PriorityClassName)
 	case *v1.Namespace, *schedulingv1.PriorityClass, *v1.LimitRange, *storagev1.CSIDriver, *resourcev1.DeviceClass:
 		// Nothing but their metadata names the cluster.
 	}
@@ -912,6 +962,60 @@ func (m *Map) jobSpec(ns string, s *batchv1.JobSpec) {
 				m.str(classContainer, e.ContainerName)
 			}
 		}
+	}
+}
+
+// workloadRef maps a pod group's reference to its Workload and the
+// template there it was made from (template names are one class, a
+// PodGroupTemplate's and a CompositePodGroupTemplate's alike).
+func (m *Map) workloadRef(ns string, workload, template *string) {
+	m.ref("Workload", ns, workload)
+	m.str(classTemplate, template)
+}
+
+// topology maps a pod group's topology constraints' keys as label keys
+// (Kubernetes' own, topology.kubernetes.io/zone, are kept).
+func (m *Map) topology(ts []schedulingv1beta1.TopologyConstraint) {
+	for i := range ts {
+		m.key(&ts[i].Key)
+	}
+}
+
+func (m *Map) podGroupClaims(ns string, cs []schedulingv1beta1.PodGroupResourceClaim) {
+	for i := range cs {
+		c := &cs[i]
+		m.str(classClaimRef, &c.Name)
+		if c.ResourceClaimName != nil {
+			m.ref("ResourceClaim", ns, c.ResourceClaimName)
+		}
+		if c.ResourceClaimTemplateName != nil {
+			m.ref("ResourceClaimTemplate", ns, c.ResourceClaimTemplateName)
+		}
+	}
+}
+
+func (m *Map) podGroupTemplates(ns string, ts []schedulingv1beta1.PodGroupTemplate) {
+	for i := range ts {
+		t := &ts[i]
+		m.str(classTemplate, &t.Name)
+		if c := t.SchedulingConstraints; c != nil {
+			m.topology(c.Topology)
+		}
+		m.podGroupClaims(ns, t.ResourceClaims)
+		m.ref("PriorityClass", "", &t.PriorityClassName)
+	}
+}
+
+func (m *Map) compositeTemplates(ns string, ts []schedulingv1beta1.CompositePodGroupTemplate) {
+	for i := range ts {
+		t := &ts[i]
+		m.str(classTemplate, &t.Name)
+		if c := t.SchedulingConstraints; c != nil {
+			m.topology(c.Topology)
+		}
+		m.ref("PriorityClass", "", &t.PriorityClassName)
+		m.podGroupTemplates(ns, t.PodGroupTemplates)
+		m.compositeTemplates(ns, t.CompositePodGroupTemplates)
 	}
 }
 

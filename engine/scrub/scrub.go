@@ -18,6 +18,8 @@ import (
 	policyv1 "k8s.io/api/policy/v1"
 	resourcev1 "k8s.io/api/resource/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
+	schedulingv1alpha3 "k8s.io/api/scheduling/v1alpha3"
+	schedulingv1beta1 "k8s.io/api/scheduling/v1beta1"
 	storagev1 "k8s.io/api/storage/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -141,6 +143,16 @@ func Object(obj runtime.Object) (runtime.Object, bool) {
 		return &resourcev1.ResourceSlice{ObjectMeta: scrubMeta(o.ObjectMeta), Spec: o.Spec}, true
 	case *resourcev1.DeviceTaintRule:
 		return &resourcev1.DeviceTaintRule{ObjectMeta: scrubMeta(o.ObjectMeta), Spec: o.Spec}, true
+	case *schedulingv1beta1.Workload:
+		// Its templates are policies, constraints and claims: scheduling input.
+		return &schedulingv1beta1.Workload{ObjectMeta: scrubMeta(o.ObjectMeta), Spec: o.Spec}, true
+	case *schedulingv1beta1.PodGroup:
+		// Its conditions are the scheduler's verdicts, written, not read
+		// (their messages name pods and nodes); its claims' status is read.
+		return &schedulingv1beta1.PodGroup{ObjectMeta: scrubMeta(o.ObjectMeta), Spec: o.Spec,
+			Status: schedulingv1beta1.PodGroupStatus{ResourceClaimStatuses: o.Status.ResourceClaimStatuses}}, true
+	case *schedulingv1alpha3.CompositePodGroup:
+		return &schedulingv1alpha3.CompositePodGroup{ObjectMeta: scrubMeta(o.ObjectMeta), Spec: o.Spec}, true
 	}
 	return metaOnly(obj), false
 }
@@ -182,7 +194,7 @@ func Pod(in *v1.Pod) *v1.Pod {
 		NodeName: s.NodeName, NodeSelector: s.NodeSelector, Affinity: s.Affinity, Tolerations: s.Tolerations,
 		SchedulerName: s.SchedulerName, Priority: s.Priority, PriorityClassName: s.PriorityClassName,
 		PreemptionPolicy: s.PreemptionPolicy, Overhead: s.Overhead, RuntimeClassName: s.RuntimeClassName,
-		TopologySpreadConstraints: s.TopologySpreadConstraints, SchedulingGates: s.SchedulingGates,
+		TopologySpreadConstraints: s.TopologySpreadConstraints, SchedulingGates: s.SchedulingGates, SchedulingGroup: s.SchedulingGroup,
 		ResourceClaims: s.ResourceClaims, Resources: s.Resources, HostNetwork: s.HostNetwork, OS: s.OS,
 		RestartPolicy: s.RestartPolicy, TerminationGracePeriodSeconds: s.TerminationGracePeriodSeconds,
 		InitContainers: scrubContainers(s.InitContainers, true), Containers: scrubContainers(s.Containers, true),
