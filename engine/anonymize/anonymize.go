@@ -56,7 +56,8 @@
 //
 // recording.go rewrites a recording by the same rules (Rewrite): the names
 // its records' fields hold (pods, namespaces, nodes, owners, node labels and
-// taints, claims, classes, pod groups, UIDs) are ranked and mapped as a
+// taints, claims, classes, pod groups and composite pod groups, placement
+// candidates' topology domains, UIDs) are ranked and mapped as a
 // fixture's; codes, plugins, phases, scores and resources are kept, so
 // every cycle reads as it did. text.go cleans its free text (plugins'
 // reasons, messages, errors, marks' notes, and any field recording.go does
@@ -104,6 +105,9 @@ type Map struct {
 	dropped   map[string]int
 	// kept holds, for a recording, the strings its rules kept (Rewrite).
 	kept map[string]bool
+	// composites holds, for a recording, the namespace/name of each
+	// CompositePodGroup its pod-group cycles name.
+	composites map[string]bool
 }
 
 type ownerName struct {

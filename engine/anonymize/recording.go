@@ -39,7 +39,7 @@ func ReadRecording(name string, r io.Reader) (*Rewrite, error) {
 	}
 	rw := &Rewrite{header: rd.Header(), dropped: map[int64]*recorder.Dropped{},
 		m: &Map{seen: map[string]map[string]bool{}, to: map[string]map[string]string{},
-			owners: map[string]ownerName{}, ephemeral: map[string][2]string{}, dropped: map[string]int{}, kept: map[string]bool{}}}
+			owners: map[string]ownerName{}, ephemeral: map[string][2]string{}, dropped: map[string]int{}, kept: map[string]bool{}, composites: map[string]bool{}}}
 	if rw.header.Unreadable {
 		return nil, fmt.Errorf("%s: its header record is damaged: not anonymized", name)
 	}
@@ -193,8 +193,16 @@ func cloneNodeSet(ns *recorder.NodeSet) *recorder.NodeSet {
 
 // indexRecord notes the names controllers made (a pod named after its
 // workload) from the cycles' owners, as Map.index does from owner
-// references.
+// references, and which groups are CompositePodGroups (their pod-group
+// cycles' hierarchies say; a queue event names a group without its kind).
 func (m *Map) indexRecord(rec *recorder.Record) {
+	if g := rec.PodGroup; g != nil {
+		for _, h := range g.Hierarchy {
+			if h.Kind == recorder.KindCompositePodGroup {
+				m.composites[g.Group.Namespace+"/"+h.Name] = true
+			}
+		}
+	}
 	if c := rec.Cycle; c != nil && c.Pod.Owner != nil {
 		o := c.Pod.Owner
 		if o.Name != "" && strings.HasPrefix(c.Pod.Name, o.Name+"-") {
@@ -322,13 +330,23 @@ func (m *Map) record(rec *recorder.Record) {
 		m.node(&o.Nominated)
 	}
 	if q := rec.Queue; q != nil {
-		m.pod(&q.Pod)
+		if g := q.PodGroup; g != nil {
+			// The queue moved a group, which Pod names too.
+			kind := m.groupKind(g.Namespace, g.Name)
+			if q.Pod.Namespace == g.Namespace && q.Pod.Name == g.Name {
+				m.ref(kind, q.Pod.Namespace, &q.Pod.Name)
+				m.namespace(&q.Pod.Namespace)
+				m.str(classUID, &q.Pod.UID)
+			} else {
+				m.pod(&q.Pod)
+			}
+			m.ref(kind, g.Namespace, &g.Name)
+			m.namespace(&g.Namespace)
+		} else {
+			m.pod(&q.Pod)
+		}
 		for _, r := range q.GateReasons {
 			m.gates(r)
-		}
-		if g := q.PodGroup; g != nil {
-			m.ref("PodGroup", g.Namespace, &g.Name)
-			m.namespace(&g.Namespace)
 		}
 	}
 	if s := rec.Cluster; s != nil {
@@ -356,19 +374,76 @@ func (m *Map) record(rec *recorder.Record) {
 		}
 	}
 	if g := rec.PodGroup; g != nil {
-		ns := g.Group.Namespace
-		m.ref("PodGroup", ns, &g.Group.Name)
-		m.namespace(&g.Group.Namespace)
-		for i := range g.Members {
-			mb := &g.Members[i]
-			m.pod(&mb.Pod)
-			m.node(&mb.Node)
-			for j := range mb.Assumed {
-				m.ref("Pod", ns, &mb.Assumed[j].Pod)
-				m.node(&mb.Assumed[j].Node)
-			}
+		m.podGroupCycle(g)
+	}
+}
+
+// podGroupCycle maps a pod-group cycle's groups (its own, a PodGroup or,
+// with a hierarchy, a CompositePodGroup; each level of the hierarchy and
+// its parent; each member's), pods and nodes, and its placement
+// candidates: a candidate's name and domain are values of the topology
+// key, mapped as node labels' values are. Plugins, policies and counts
+// are kept.
+func (m *Map) podGroupCycle(g *recorder.PodGroupCycle) {
+	ns := g.Group.Namespace
+	root := recorder.KindPodGroupKind
+	if g.Composite() {
+		root = recorder.KindCompositePodGroup
+	}
+	m.keep(g.Profile, g.Policy)
+	m.ref(root, ns, &g.Group.Name)
+	m.namespace(&g.Group.Namespace)
+	for i := range g.Members {
+		mb := &g.Members[i]
+		m.pod(&mb.Pod)
+		m.ref(recorder.KindPodGroupKind, ns, &mb.PodGroup)
+		m.node(&mb.Node)
+		for j := range mb.Assumed {
+			m.ref("Pod", ns, &mb.Assumed[j].Pod)
+			m.node(&mb.Assumed[j].Node)
 		}
 	}
+	for i := range g.Hierarchy {
+		h := &g.Hierarchy[i]
+		m.keep(h.Kind, h.Policy)
+		m.ref(h.Kind, ns, &h.Name)
+		m.ref(recorder.KindCompositePodGroup, ns, &h.Parent)
+		m.topologyKey(&h.Topology)
+	}
+	if p := g.Placements; p != nil {
+		m.keep(p.Generator)
+		for i := range p.Candidates {
+			c := &p.Candidates[i]
+			m.value(p.TopologyKey, &c.Name)
+			m.value(p.TopologyKey, &c.Domain)
+			m.nodes(c.Nodes)
+			for j := range c.Members {
+				m.ref("Pod", ns, &c.Members[j].Pod)
+				m.node(&c.Members[j].Node)
+			}
+			for j := range c.Scores {
+				m.keep(c.Scores[j].Plugin)
+			}
+		}
+		m.topologyKey(&p.TopologyKey)
+	}
+}
+
+// groupKind is the kind of the group a queue event names: a
+// CompositePodGroup when a pod-group cycle's hierarchy held one of that
+// name, else a PodGroup.
+func (m *Map) groupKind(ns, name string) string {
+	if m.composites[ns+"/"+name] {
+		return recorder.KindCompositePodGroup
+	}
+	return recorder.KindPodGroupKind
+}
+
+// topologyKey maps a pod group's topology key as a label key (Kubernetes'
+// own kept).
+func (m *Map) topologyKey(p *string) {
+	m.keepLabel(*p, "")
+	m.key(p)
 }
 
 // cycle maps a cycle's pods, nodes and the claims its DRA shortfalls

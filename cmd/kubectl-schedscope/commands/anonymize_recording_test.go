@@ -3,8 +3,10 @@ package commands
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -424,4 +426,144 @@ func (b *bijection) same(t *testing.T, at string, w, g any) {
 			t.Errorf("%s: %v, want %v", at, g, w)
 		}
 	}
+}
+
+// TestAnonymizedRecordingNamesGroupsAsTheFixture records each gated
+// fixture, anonymizes the recording and the fixture, and checks that each
+// group the recording names (a pod-group cycle's group, its hierarchy's
+// groups and parents, its members' groups, a queue event's group) has the
+// stand-in the anonymized fixture gives the object of that name and kind:
+// one rule maps a PodGroup's and a CompositePodGroup's names in both.
+func TestAnonymizedRecordingNamesGroupsAsTheFixture(t *testing.T) {
+	t.Cleanup(func() { _ = featuregates.Reset() })
+	for _, name := range fixtures.Gated() {
+		t.Run(name, func(t *testing.T) {
+			defer func() { _ = featuregates.Reset() }()
+			src := filepath.Join(t.TempDir(), "run.rec")
+			if _, errOut, code := run(t, "record", "-f", name, "-o", src, "--feature-gates="+fixtures.GatesFor(name)); code != 0 {
+				t.Fatalf("record: %s", errOut)
+			}
+			_ = featuregates.Reset()
+			data, err := os.ReadFile(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rw, err := anonymize.ReadRecording(src, bytes.NewReader(data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out bytes.Buffer
+			if err := rw.Write(&out); err != nil {
+				t.Fatal(err)
+			}
+			manifest, err := fixtures.Read(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, m, err := anonymize.Manifest(name, manifest)
+			if err != nil {
+				t.Fatal(err)
+			}
+			kinds := objectKinds(t, manifest)
+			checked := 0
+			check := func(what, ns, orig, got string) {
+				t.Helper()
+				if orig == "" {
+					return
+				}
+				checked++
+				kind := kinds[ns+"/"+orig]
+				if kind != recorder.KindPodGroupKind && kind != recorder.KindCompositePodGroup {
+					t.Errorf("%s %q is no group of the fixture (%q)", what, orig, kind)
+					return
+				}
+				if want := m.Name(kind, ns, orig); got != want {
+					t.Errorf("%s %q (a %s): %q in the recording, %q in the fixture", what, orig, kind, got, want)
+				}
+			}
+			orig, anon := readAll(t, data), readAll(t, out.Bytes())
+			if len(orig) != len(anon) {
+				t.Fatalf("%d records anonymized, want %d", len(anon), len(orig))
+			}
+			for i := range orig {
+				if q := orig[i].Queue; q != nil && q.PodGroup != nil {
+					a := anon[i].Queue
+					check("queue event's group", q.PodGroup.Namespace, q.PodGroup.Name, a.PodGroup.Name)
+					if q.Pod.Name == q.PodGroup.Name {
+						check("queue event's pod (its group)", q.PodGroup.Namespace, q.Pod.Name, a.Pod.Name)
+					}
+				}
+				g := orig[i].PodGroup
+				if g == nil {
+					continue
+				}
+				a, ns := anon[i].PodGroup, g.Group.Namespace
+				check("pod-group cycle's group", ns, g.Group.Name, a.Group.Name)
+				for j, mb := range g.Members {
+					check("member's group", ns, mb.PodGroup, a.Members[j].PodGroup)
+				}
+				for j, h := range g.Hierarchy {
+					check("hierarchy's group", ns, h.Name, a.Hierarchy[j].Name)
+					check("hierarchy's parent", ns, h.Parent, a.Hierarchy[j].Parent)
+				}
+			}
+			if checked < 3 {
+				t.Fatalf("only %d group names checked: the test would prove little", checked)
+			}
+		})
+	}
+}
+
+func readAll(t *testing.T, data []byte) []recorder.Record {
+	t.Helper()
+	rd, err := recorder.NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []recorder.Record
+	for {
+		rec, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Kind != recorder.KindNodeSet {
+			out = append(out, rec)
+		}
+	}
+}
+
+// objectKinds maps namespace/name to the kind of each object of a
+// manifest.
+func objectKinds(t *testing.T, manifest []byte) map[string]string {
+	t.Helper()
+	objs, err := fixture.DecodeManifest("fixture", manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, o := range objs {
+		var doc struct {
+			Metadata struct {
+				Name      string `json:"name"`
+				Namespace string `json:"namespace"`
+			} `json:"metadata"`
+		}
+		b, err := json.Marshal(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, &doc); err != nil {
+			t.Fatal(err)
+		}
+		ns := doc.Metadata.Namespace
+		if ns == "" {
+			ns = "default"
+		}
+		kind := fmt.Sprintf("%T", o)
+		out[ns+"/"+doc.Metadata.Name] = kind[strings.LastIndex(kind, ".")+1:]
+	}
+	return out
 }
