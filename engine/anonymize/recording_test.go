@@ -2,6 +2,9 @@ package anonymize_test
 
 import (
 	"bytes"
+	"maps"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -127,6 +130,113 @@ func TestRecordingRefusesDamage(t *testing.T) {
 		}
 		if msg := err.Error(); strings.Contains(msg, "\n") || !strings.HasPrefix(msg, "incident.rec: ") || !strings.Contains(msg, "byte") {
 			t.Errorf("%s: %q, want one line naming the file and where", name, msg)
+		}
+	}
+}
+
+// recordStringFields classifies every string a recording's records and
+// header hold, by the struct field that holds it (a map's keys and
+// values as {key} and {}):
+//
+//	name     recording.go maps it as a name of its class
+//	kept     recording.go keeps it, and notes it kept for Text
+//	text     left to Text: a code, a verdict, a message, a plugin's name
+//	         the header's profiles keep (anything not in the vocabulary is
+//	         redacted)
+//	source   Map.header rewrites it (where the recording came from)
+//	derived  filled by the reader from a cycle, never written
+var recordStringFields = map[string]string{
+	"BudgetState.Error": "text", "BudgetState.Name": "name", "BudgetState.Namespace": "name",
+	"Candidate.Code": "text", "Candidate.Node": "name", "Candidate.Reasons": "text",
+	"ClaimState.Name": "name", "ClaimState.Namespace": "name", "ClaimState.Phase": "text",
+	"ClaimState.SelectedNode": "name", "ClaimState.StorageClass": "name", "ClaimState.Volume": "name",
+	"Cycle.BatchHint": "text", "Cycle.NonZeroRequests{key}": "kept", "Cycle.Profile": "kept", "Cycle.Requests{key}": "kept",
+	"CycleEntry.Node": "derived", "CycleEntry.NominatedNode": "derived", "CycleEntry.Plugins": "derived",
+	"CycleEntry.Profile": "derived", "CycleEntry.Result": "derived",
+	"DeviceShortfall.Claim": "name", "DeviceShortfall.Class": "name", "DeviceShortfall.Request": "kept",
+	"DiagnosticCell.Code": "text", "DiagnosticCell.Reasons": "text", "DiagnosticFilter.Plugins": "text",
+	"ExtensionPoint.Name": "kept",
+	"FastPath.Code":       "text", "FastPath.Kind": "text", "FastPath.Node": "name", "FastPath.Reasons": "text",
+	"FilterPhase.Plugins": "text", "FilterPhase.Skipped": "text",
+	"GroupCondition.Message": "text", "GroupCondition.Reason": "text", "GroupCondition.Status": "text", "GroupCondition.Type": "text",
+	"GroupMember.Code": "text", "GroupMember.Final": "text", "GroupMember.Message": "text", "GroupMember.Node": "name",
+	"GroupMember.PodGroup": "name",
+	"GroupOutcome.Message": "text", "GroupOutcome.Result": "text", "GroupStatus.Code": "text", "GroupStatus.Message": "text",
+	"Header.Clock": "kept", "Header.FeatureGates{key}": "kept", "Header.Format": "kept", "Header.KubernetesVersion": "kept",
+	"Header.SchedscopeVersion": "kept",
+	"HierarchyGroup.Kind":      "kept", "HierarchyGroup.Name": "name", "HierarchyGroup.Parent": "name", "HierarchyGroup.Policy": "kept",
+	"HierarchyGroup.Topology":   "name",
+	"NodeInfo.Allocatable{key}": "kept", "NodeInfo.Labels{key}": "name", "NodeInfo.Labels{}": "name", "NodeSet.Names": "name",
+	"NodeStatus.Code": "text", "NodeStatus.Reasons": "text", "NodeUse.NonZero{key}": "kept", "NodeUse.Requested{key}": "kept",
+	"Observed.Message": "text", "Observed.Node": "name", "Observed.Nominated": "name", "Observed.Predicted": "name", "Observed.TieSet": "name",
+	"Outcome.Message": "text", "Outcome.Node": "name", "Outcome.NominatedNode": "name", "Outcome.Reason": "text", "Outcome.Result": "text",
+	"Owner.Kind": "kept", "Owner.Name": "name", "PhaseTiming.Phase": "text", "Placement.Node": "name", "Placement.Pod": "name",
+	"PlacementCandidate.Code": "text", "PlacementCandidate.Domain": "name", "PlacementCandidate.Message": "text",
+	"PlacementCandidate.Name": "name", "PlacementCandidate.Nodes": "name",
+	"PlacementMember.Code": "text", "PlacementMember.Message": "text", "PlacementMember.Node": "name", "PlacementMember.Pod": "name",
+	"PlacementPhase.Code": "text", "PlacementPhase.Generator": "kept", "PlacementPhase.Message": "text", "PlacementPhase.TopologyKey": "name",
+	"PlacementPluginScore.Plugin": "kept", "PlacementVerdict.Code": "text", "PlacementVerdict.Message": "text",
+	"PluginRef.Name": "kept", "PluginStatus.Code": "text", "PluginStatus.Plugin": "text", "PluginStatus.Reasons": "text",
+	"PodGroupCycle.Policy": "kept", "PodGroupCycle.Profile": "kept", "PodGroupRef.Name": "name", "PodGroupRef.Namespace": "name",
+	"PodRef.Name": "name", "PodRef.Namespace": "name", "PodRef.Node": "name", "PodRef.UID": "name",
+	"PostFilterPhase.Code": "text", "PostFilterPhase.Message": "text", "PostFilterPhase.NominatedNode": "name",
+	"PreFilterPhase.Code": "text", "PreFilterPhase.Message": "text", "PreFilterPhase.NodeSubset": "name", "PreFilterPhase.SubsetPlugins": "text",
+	"Profile.SchedulerName": "kept",
+	"QueueEvent.Event":      "text", "QueueEvent.Flush": "text", "QueueEvent.From": "text", "QueueEvent.GateReasons": "text",
+	"QueueEvent.GatedBy": "text", "QueueEvent.Op": "text", "QueueEvent.To": "text",
+	"QueueHint.Error": "text", "QueueHint.Event": "text", "QueueHint.Hint": "text", "QueueHint.Plugin": "text",
+	"Record.Kind": "text", "ScorePlugin.Name": "text", "Selection.Node": "name", "Selection.Rule": "text",
+	"Source.Arrival": "source", "Source.Config": "source", "Source.ConfigDigest": "source", "Source.Digest": "source",
+	"Source.Kind": "kept", "Source.Name": "source",
+	"Taint.Effect": "kept", "Taint.Key": "name", "Taint.Value": "name",
+	"WorkloadPod.Name": "name", "WorkloadPod.Node": "name",
+	"WorkloadState.Kind": "text", "WorkloadState.Name": "name", "WorkloadState.Namespace": "name",
+}
+
+// TestEveryRecordStringIsClassified fails when a recorder type gains a
+// string field recordStringFields does not classify (or loses one it
+// does): Text would redact a new field's words rather than leak them, but
+// a name there would be redacted where it should be mapped, and the
+// rewrite would no longer read as the original did. Classify the field,
+// and map or keep it in recording.go.
+func TestEveryRecordStringIsClassified(t *testing.T) {
+	found := map[string]bool{}
+	seen := map[reflect.Type]bool{}
+	var walk func(reflect.Type, string)
+	walk = func(typ reflect.Type, field string) {
+		switch typ.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Array:
+			walk(typ.Elem(), field)
+		case reflect.Map:
+			walk(typ.Key(), field+"{key}")
+			walk(typ.Elem(), field+"{}")
+		case reflect.Struct:
+			if seen[typ] {
+				return
+			}
+			seen[typ] = true
+			for i := range typ.NumField() {
+				if f := typ.Field(i); f.IsExported() {
+					walk(f.Type, typ.Name()+"."+f.Name)
+				}
+			}
+		case reflect.String:
+			found[field] = true
+		}
+	}
+	walk(reflect.TypeOf(recorder.Record{}), "Record")
+	walk(reflect.TypeOf(recorder.Header{}), "Header")
+	if len(found) < 100 {
+		t.Fatalf("only %d string fields found: the walk is broken", len(found))
+	}
+	for _, f := range slices.Sorted(maps.Keys(found)) {
+		if _, ok := recordStringFields[f]; !ok {
+			t.Errorf("%s is a string of a recording that recordStringFields does not classify: map or keep it in recording.go, then list it", f)
+		}
+	}
+	for _, f := range slices.Sorted(maps.Keys(recordStringFields)) {
+		if !found[f] {
+			t.Errorf("%s is classified but no recorder type holds it any more", f)
 		}
 	}
 }
