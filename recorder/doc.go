@@ -48,8 +48,11 @@
 //     verify.go: the headless check behind `verify`. marks.go: the cycles a
 //     user marked, in a sidecar file beside the recording.
 //   - Comparing. diff.go: the diff of two cycles as data: which nodes changed
-//     and why the winner changed (WinnerChange.Reason). header.go: the
-//     recording's header and version.
+//     and why the winner changed (WinnerChange.Reason). run_diff.go: two
+//     runs compared pod by pod (each pod's last cycle, a controller's
+//     replicas paired by where they went), diff's output. what_if.go: a
+//     cycle run again with changes, as the engine fills it and every output
+//     renders it. header.go: the recording's header and version.
 //
 // Four subpackages present this data: narrate puts it into English for every
 // output (the steps of a cycle and the names they answer to, outcomes, the selection rule, why a node lost, durations, plugin

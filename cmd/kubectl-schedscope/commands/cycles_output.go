@@ -105,7 +105,7 @@ func (o *cyclesOutput) print(w io.Writer, format string) error {
 			return err
 		}
 		if format == "yaml" {
-			if data, err = jsonToYAML(data); err != nil {
+			if data, err = export.YAML(data); err != nil {
 				return err
 			}
 		}

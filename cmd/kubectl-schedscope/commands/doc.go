@@ -16,7 +16,9 @@
 // and the what-if commands whatif.go (whatif_pod_group.go: whatif
 // --pod-group, printed by whatif_pod_group_text.go), suggest.go
 // (suggest_pod_group.go: suggest --pod-group) and
-// diff.go (worded in whatif_text.go; whatif_tui.go serves the TUI's what-if
+// diff.go (the runs compared by recorder's PairPods and DiffPods, worded by
+// recorder/export/text; whatif_text.go holds the text writer the pod-group
+// wording still adds to; whatif_tui.go serves the TUI's what-if
 // mode; whatif_scale.go is whatif --scale), and capacity.go. The last two run
 // the fixture whole, again and again (simulate.go: wholeRuns). Every fixture
 // command runs through the Go library (package engine/scenario), as a test
@@ -40,11 +42,10 @@
 // pass on. simulate.go holds what the fixture commands share (flags,
 // loading, --arrival); memory.go is the process's memory policy (the soft
 // limit main sets, looser in whatif and suggest); cycles_output.go picks and prints cycles for -o
-// (yaml_output.go: -o yaml in the JSON's key order; -o markdown and -o html
+// (-o json and -o yaml by recorder/export, YAML in the JSON's key order; -o markdown and -o html
 // are drawn by recorder/export/markdown and recorder/export/html;
 // export_cycle.go: the TUI's X writes a cycle as both); the text output is
-// recorder/export/text's, with what only the commands word beside it in
-// whatif_text.go; explain_pod_group.go picks a pod group's cycles for
+// recorder/export/text's, a what-if's and a diff's too; explain_pod_group.go picks a pod group's cycles for
 // explain --pod-group. otlp.go is the --otlp-endpoint and --otlp-timeout of sim, record and live:
 // a source that also sends each cycle as an OpenTelemetry trace
 // (recorder/export/otel); export.go sends a recording's cycles the same way.

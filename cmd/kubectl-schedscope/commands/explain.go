@@ -268,7 +268,7 @@ func onceEach(problems []error) []error {
 
 // generatedName matches the suffix kube-apiserver's name generator adds
 // (five characters of its alphabet) at the end of a name.
-var generatedName = regexp.MustCompile(`-[` + generatedSuffix + `]{5}\b`)
+var generatedName = regexp.MustCompile(`-[` + recorder.GeneratedSuffix + `]{5}\b`)
 
 // repeatedProblem is a problem reported n more times, alike.
 type repeatedProblem struct {

@@ -109,7 +109,7 @@ func printCycles(w io.Writer, format string, h recorder.Header, source string, p
 		return err
 	}
 	if format == "yaml" {
-		if data, err = jsonToYAML(data); err != nil {
+		if data, err = export.YAML(data); err != nil {
 			return err
 		}
 	}
@@ -155,7 +155,7 @@ func printCycles(w io.Writer, format string, h recorder.Header, source string, p
 			if err != nil {
 				return err
 			}
-			item, err := jsonToYAML(one)
+			item, err := export.YAML(one)
 			if err != nil {
 				return err
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/engine/scenario"
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/export"
 	"github.com/schedscope/schedscope/recorder/narrate"
 )
 
@@ -116,7 +117,7 @@ func (o *SuggestOptions) Run(ctx context.Context) error {
 	}
 	switch o.Output {
 	case "json", "yaml":
-		return writeDocument(o.streams.Out, o.Output, doc)
+		return export.Write(o.streams.Out, o.Output, doc)
 	}
 	t := newTextWriter(o.streams.Out)
 	t.Printf("suggest: pod %s, cycle %d of %s\n", res.Pod, recorded.Seq, fx.Name)

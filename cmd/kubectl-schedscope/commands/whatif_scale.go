@@ -10,6 +10,7 @@ import (
 	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/engine/scenario"
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/export"
 	"github.com/schedscope/schedscope/recorder/input"
 	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/recorder/visible"
@@ -71,7 +72,7 @@ func (o *WhatIfOptions) runScale(ctx context.Context) error {
 	}
 	switch o.Output {
 	case "json", "yaml":
-		return writeDocument(o.streams.Out, o.Output, scaleDocument{Kind: kind, Namespace: ns, Name: name, Before: before, After: after})
+		return export.Write(o.streams.Out, o.Output, scaleDocument{Kind: kind, Namespace: ns, Name: name, Before: before, After: after})
 	}
 	t := newTextWriter(o.streams.Out)
 	t.Printf("what-if: %s %s/%s asks for %d instead of %d, in %s (two whole runs of the fixture)\n", kind, ns, name, after.Replicas, before.Replicas, fx.Name)
