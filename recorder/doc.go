@@ -59,10 +59,15 @@
 // abbreviations, diffs, queue events and a pod's story, where a pod stands
 // and what would help it, what a what-if changed), export holds every renderer of a recording side
 // by side, a subpackage a format: export itself is the JSON of
-// explain/replay/live -o json (its schema is in schema/); export/text
+// explain/replay/live -o json (its schema is in schema/), of whatif and
+// diff, and the YAML every -o yaml writes in the JSON's key order; export/text
 // walks a cycle's phases for a terminal, export/markdown (-o markdown,
 // tables to paste) and export/html (-o html, one standalone page) draw the
-// tables export/document builds in words over table's matrix; export/otel sends cycles to a tracing backend as
+// tables export/document builds in words over table's matrix;
+// export/report picks the renderer an -o names and prints a run's cycles,
+// their groups and the summary after them through it (all at once, or one
+// cycle at a time from a recording), and writes the files the TUI's X
+// shares; export/otel sends cycles to a tracing backend as
 // OpenTelemetry traces (export/otel/testreceiver, a module of its own, is
 // the OTLP receiver its tests send to, which export/otel/otlptest starts);
 // table is what a cycle did to each node as the tables every output draws

@@ -17,6 +17,7 @@ import (
 	livemode "github.com/schedscope/schedscope/engine/live"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/export"
+	"github.com/schedscope/schedscope/recorder/export/report"
 	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/recorder/source"
 	"github.com/schedscope/schedscope/tui"
@@ -216,7 +217,7 @@ func (o *LiveOptions) show(ctx context.Context, src source.Source, name string, 
 		return nil
 	}
 	return tui.Run(ctx, src, tui.Options{Source: name, Control: ctl, WhatIf: whatIf, Fixtures: embeddedFixtures(), FirstRun: firstRunHint(o.streams.Out),
-		Export: cycleFiles(".", name, nil)})
+		Export: report.Files(".", name, nil)})
 }
 
 // livePrinter is live --no-tui: a line (with -o json, an object) for each
