@@ -52,7 +52,8 @@
 //     runs compared pod by pod (each pod's last cycle, a controller's
 //     replicas paired by where they went), diff's output. what_if.go: a
 //     cycle run again with changes, as the engine fills it and every output
-//     renders it. header.go: the recording's header and version.
+//     renders it. suggestion.go: what a search for single changes
+//     that make a pod schedulable found, likewise. header.go: the recording's header and version.
 //
 // Four subpackages present this data: narrate puts it into English for every
 // output (the steps of a cycle and the names they answer to, outcomes, the selection rule, why a node lost, durations, plugin
