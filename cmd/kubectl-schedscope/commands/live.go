@@ -200,7 +200,7 @@ func (o *LiveOptions) summarize(ctx context.Context, s *liveSource) {
 	if ctx.Err() != nil {
 		why = "stopped: " + context.Cause(ctx).Error()
 	}
-	line := fmt.Sprintf("live: %s after %s and %s", why, plural(int(s.cycles.Load()), "cycle"), plural(int(s.bindings.Load()), "observed binding"))
+	line := fmt.Sprintf("live: %s after %s and %s", why, narrate.Count(int(s.cycles.Load()), "cycle"), narrate.Count(int(s.bindings.Load()), "observed binding"))
 	if o.Record != "" {
 		line += "; flight recording closed: " + o.Record
 	}

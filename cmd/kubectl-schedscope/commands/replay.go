@@ -361,7 +361,7 @@ func (o *ReplayOptions) print(ctx context.Context) error {
 			fmt.Fprintf(o.streams.ErrOut, "warning: %s: %v\n", o.File, p)
 		}
 	case len(problems) > 0:
-		fmt.Fprintf(o.streams.ErrOut, "warning: %s has %s, listed under .problems; run: kubectl schedscope verify %s\n", o.File, plural(len(problems), "problem"), o.File)
+		fmt.Fprintf(o.streams.ErrOut, "warning: %s has %s, listed under .problems; run: kubectl schedscope verify %s\n", o.File, narrate.Count(len(problems), "problem"), o.File)
 	}
 	return nil
 }
