@@ -53,7 +53,8 @@
 //     replicas paired by where they went), diff's output. what_if.go: a
 //     cycle run again with changes, as the engine fills it and every output
 //     renders it. suggestion.go: what a search for single changes
-//     that make a pod schedulable found, likewise. header.go: the recording's header and version.
+//     that make a pod schedulable found, likewise. scaled_run.go: where a
+//     workload's pods went in a whole run with it scaled (whatif --scale). header.go: the recording's header and version.
 //
 // Four subpackages present this data: narrate puts it into English for every
 // output (the steps of a cycle and the names they answer to, outcomes, the selection rule, why a node lost, durations, plugin
