@@ -18,6 +18,7 @@ import (
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/export"
 	"github.com/schedscope/schedscope/recorder/export/report"
+	"github.com/schedscope/schedscope/recorder/export/text"
 	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/recorder/source"
 	"github.com/schedscope/schedscope/tui"
@@ -273,7 +274,7 @@ func (p *livePrinter) queue(ev *recorder.QueueEvent) {
 }
 
 func (p *livePrinter) observed(ob *recorder.Observed) {
-	p.print(map[string]any{"observed": export.NewObserved(ob)}, func(w io.Writer) { newTextWriter(w).Observed(ob) })
+	p.print(map[string]any{"observed": export.NewObserved(ob)}, func(w io.Writer) { text.New(w).Observed(ob) })
 }
 
 // printState prints a pod's new state, if it changed.
