@@ -12,6 +12,7 @@ import (
 	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/engine/scenario"
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/export"
 	"github.com/schedscope/schedscope/recorder/visible"
 )
 
@@ -106,7 +107,7 @@ func (o *CapacityOptions) Run(ctx context.Context) error {
 	}
 	switch o.Output {
 	case "json", "yaml":
-		if err := writeDocument(o.streams.Out, o.Output, doc); err != nil {
+		if err := export.Write(o.streams.Out, o.Output, doc); err != nil {
 			return err
 		}
 		return o.gate(res)
