@@ -85,7 +85,8 @@
 //     pod_group_whatif.go: a pod group's cycle
 //     in a whole run before and after changes (whatif --pod-group);
 //     capacity.go: whole runs
-//     with a workload scaled (capacity, whatif --scale).
+//     with a workload scaled (capacity, whatif --scale); pod_group_capacity.go:
+//     whole runs with copies of a pod group (capacity --pod-group).
 //
 // Package engine/scenario is schedscope as a Go library for tests (load a
 // fixture, run it with a configuration and gates, read the recording, fork

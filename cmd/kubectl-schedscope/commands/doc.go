@@ -17,7 +17,8 @@
 // --pod-group, printed by whatif_pod_group_text.go), suggest.go
 // (suggest_pod_group.go: suggest --pod-group) and
 // diff.go (worded in whatif_text.go; whatif_tui.go serves the TUI's what-if
-// mode; whatif_scale.go is whatif --scale), and capacity.go. The last two run
+// mode; whatif_scale.go is whatif --scale), and capacity.go (capacity_pod_group.go:
+// capacity --pod-group). The last two run
 // the fixture whole, again and again (simulate.go: wholeRuns). Every fixture
 // command runs through the Go library (package engine/scenario), as a test
 // calling it would: a run (fixture_source.go) with its Run, a what-if and a
