@@ -222,14 +222,16 @@ func runGroupCopies(ctx context.Context, fx *fixture.Fixture, group recorder.Pod
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	// A Basic group's cycle may bind some members and not others: it fits
-	// only when every member bound.
+	// A Basic group's cycles may bind some members and not others: it
+	// fits when every member bound, whatever its cycles said.
 	for ref, g := range run.last {
-		if run.bound[ref] && g.Policy == recorder.PolicyBasic {
-			for _, p := range fx.Pending {
-				if inGroup(p, ref) && res.Bindings[namespaceOf(p.Namespace)+"/"+p.Name] == "" {
-					run.bound[ref] = false
-				}
+		if g.Policy != recorder.PolicyBasic {
+			continue
+		}
+		run.bound[ref] = true
+		for _, p := range fx.Pending {
+			if inGroup(p, ref) && res.Bindings[namespaceOf(p.Namespace)+"/"+p.Name] == "" {
+				run.bound[ref] = false
 			}
 		}
 	}

@@ -81,3 +81,38 @@ func TestCapacityPodGroup(t *testing.T) {
 		}
 	}
 }
+
+// TestCapacityPodGroupBasic: a copy of a Basic group counts when every
+// member bound: on one node of 2 cpu, three members of 300m leave room for
+// one more copy (the second copy's first member finds 200m); three of
+// 800m do not all bind, so the group itself does not fit whole.
+func TestCapacityPodGroupBasic(t *testing.T) {
+	featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, features.GenericWorkload, true)
+	basic := func(cpu string) *fixture.Fixture {
+		data := "apiVersion: v1\nkind: Node\nmetadata: {name: s1}\nstatus: {allocatable: {cpu: \"2\", memory: 8Gi, pods: \"110\"}}\n" +
+			"---\napiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata: {name: web}\nspec:\n  schedulingPolicy: {basic: {}}\n"
+		for _, n := range []string{"web-0", "web-1", "web-2"} {
+			data += "---\napiVersion: v1\nkind: Pod\nmetadata: {name: " + n + "}\nspec:\n  schedulingGroup: {podGroupName: web}\n  containers: [{name: c, image: pause, resources: {requests: {cpu: " + cpu + "}}}]\n"
+		}
+		fx, err := fixture.Load("basic.yaml", []byte(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fx
+	}
+	web := recorder.PodGroupRef{Namespace: "default", Name: "web"}
+	res, err := CapacityPodGroup(context.Background(), basic("300m"), web, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Bound || res.More != 1 || res.Policy != recorder.PolicyBasic || res.StoppedGroup != "web-copy-2" || len(res.Short) != 1 || res.Short[0].Free != 200 {
+		t.Errorf("300m: %+v, want the group bound, one more copy, web-copy-2 stopped with 200m free", res)
+	}
+	res, err = CapacityPodGroup(context.Background(), basic("800m"), web, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Bound || res.More != 0 || res.Member != "web-2" {
+		t.Errorf("800m: %+v, want the group not bound whole (web-2 fits nowhere) and no copy", res)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/schedscope/schedscope/engine"
+	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/recorder/visible"
 )
@@ -36,6 +37,8 @@ func (o *CapacityOptions) runPodGroup(ctx context.Context) error {
 	}
 	t.Printf("capacity: pod group %s (%s, %d member(s)) in %s\n", visible.String(group.Key()), policy, res.Members, fx.Name)
 	switch {
+	case !res.Bound && res.Policy == recorder.PolicyBasic:
+		t.Printf("no copy fits: not every member of the group binds as it is: %s\n", visible.String(res.Stopped))
 	case !res.Bound:
 		t.Printf("no copy fits: the group itself does not bind: %s\n", visible.String(res.Stopped))
 	case res.Limit > 0:
@@ -44,7 +47,11 @@ func (o *CapacityOptions) runPodGroup(ctx context.Context) error {
 		if res.More == 0 {
 			t.Printf("it binds; no copy of it fits beside it\n")
 		} else {
-			t.Printf("%d more copies fit (%d groups in all), each bound by its pod-group cycle: %s\n", res.More, res.More+1, strings.Join(res.Copies, ", "))
+			how := "each bound by its pod-group cycle"
+			if res.Policy == recorder.PolicyBasic {
+				how = "each with every member bound"
+			}
+			t.Printf("%d more copies fit (%d groups in all), %s: %s\n", res.More, res.More+1, how, strings.Join(res.Copies, ", "))
 		}
 		t.Printf("copy %d (%s) does not bind: %s\n", res.More+1, res.StoppedGroup, visible.String(res.Stopped))
 	}
