@@ -93,50 +93,9 @@ func CapacityPodGroup(ctx context.Context, fx *fixture.Fixture, group recorder.P
 		return nil, fmt.Errorf("%s: pod group %s has %d member(s), fewer than its minCount %d: it never runs a pod-group cycle, nor would a copy", fx.Name, group.Key(), len(members), res.MinCount)
 	}
 
-	names := map[string]bool{}
-	for _, o := range fx.Objects {
-		if m, err := fixture.ObjectMeta(o); err == nil {
-			names[fixture.KindName(o)+"/"+namespaceOf(m.Namespace)+"/"+m.Name] = true
-		}
-	}
-	for _, p := range fx.Pending {
-		names["Pod/"+namespaceOf(p.Namespace)+"/"+p.Name] = true
-	}
-	// copyName is the k-th copy's name of name, one no object of its kind
-	// in the namespace has.
-	copyName := func(kind, ns, name string, k int) string {
-		base := name + "-copy-" + strconv.Itoa(k)
-		out := base
-		for i := 2; names[kind+"/"+namespaceOf(ns)+"/"+out]; i++ {
-			out = base + "-" + strconv.Itoa(i)
-		}
-		return out
-	}
-
 	probe := func(k int) (*groupCapacityRun, error) {
 		res.Runs = append(res.Runs, k)
-		var objs []runtime.Object
-		for _, o := range fx.Objects {
-			objs = append(objs, o.DeepCopyObject())
-		}
-		var copies []recorder.PodGroupRef
-		for i := 1; i <= k; i++ {
-			c := pg.DeepCopy()
-			c.Name, c.UID, c.ResourceVersion = copyName("PodGroup", pg.Namespace, pg.Name, i), "", ""
-			objs = append(objs, c)
-			copies = append(copies, recorder.PodGroupRef{Namespace: group.Namespace, Name: c.Name})
-		}
-		for _, p := range fx.Pending {
-			objs = append(objs, p.DeepCopy())
-		}
-		for i, ref := range copies {
-			for _, m := range members {
-				c := m.DeepCopy()
-				c.Name, c.UID, c.ResourceVersion = copyName("Pod", m.Namespace, m.Name, i+1), "", ""
-				c.Spec.SchedulingGroup = &v1.PodSchedulingGroup{PodGroupName: &ref.Name}
-				objs = append(objs, c)
-			}
-		}
+		objs, copies := podGroupCopies(fx, pg, members, k)
 		copied, err := fixture.New(fx.Name, objs)
 		if err != nil {
 			return nil, err
@@ -179,6 +138,73 @@ func CapacityPodGroup(ctx context.Context, fx *fixture.Fixture, group recorder.P
 			return res, nil
 		}
 	}
+}
+
+// PodGroupCopies is fx's objects, its pending pods last, with k copies of
+// pod group group made as capacity --pod-group makes them: each a PodGroup
+// named NAME-copy-I with the group's spec, after fx's objects, and a copy
+// of each member fx lists, named MEMBER-copy-I and joining it, after fx's
+// pending pods. The objects are fx's as admitted.
+func PodGroupCopies(fx *fixture.Fixture, group recorder.PodGroupRef, k int) ([]runtime.Object, error) {
+	for _, o := range fx.Objects {
+		if pg, ok := o.(*schedulingv1beta1.PodGroup); ok && pg.Name == group.Name && namespaceOf(pg.Namespace) == group.Namespace {
+			var members []*v1.Pod
+			for _, p := range fx.Pending {
+				if inGroup(p, group) {
+					members = append(members, p)
+				}
+			}
+			objs, _ := podGroupCopies(fx, pg, members, k)
+			return objs, nil
+		}
+	}
+	return nil, fmt.Errorf("%s: no PodGroup %s among the objects it starts with", fx.Name, group.Key())
+}
+
+// podGroupCopies makes PodGroupCopies' objects, and names the copies.
+func podGroupCopies(fx *fixture.Fixture, pg *schedulingv1beta1.PodGroup, members []*v1.Pod, k int) ([]runtime.Object, []recorder.PodGroupRef) {
+	names := map[string]bool{}
+	for _, o := range fx.Objects {
+		if m, err := fixture.ObjectMeta(o); err == nil {
+			names[fixture.KindName(o)+"/"+namespaceOf(m.Namespace)+"/"+m.Name] = true
+		}
+	}
+	for _, p := range fx.Pending {
+		names["Pod/"+namespaceOf(p.Namespace)+"/"+p.Name] = true
+	}
+	// copyName is the i-th copy's name of name, one no object of its kind
+	// in the namespace has.
+	copyName := func(kind, ns, name string, i int) string {
+		base := name + "-copy-" + strconv.Itoa(i)
+		out := base
+		for j := 2; names[kind+"/"+namespaceOf(ns)+"/"+out]; j++ {
+			out = base + "-" + strconv.Itoa(j)
+		}
+		return out
+	}
+	var objs []runtime.Object
+	for _, o := range fx.Objects {
+		objs = append(objs, o.DeepCopyObject())
+	}
+	var copies []recorder.PodGroupRef
+	for i := 1; i <= k; i++ {
+		c := pg.DeepCopy()
+		c.Name, c.UID, c.ResourceVersion = copyName("PodGroup", pg.Namespace, pg.Name, i), "", ""
+		objs = append(objs, c)
+		copies = append(copies, recorder.PodGroupRef{Namespace: namespaceOf(pg.Namespace), Name: c.Name})
+	}
+	for _, p := range fx.Pending {
+		objs = append(objs, p.DeepCopy())
+	}
+	for i, ref := range copies {
+		for _, m := range members {
+			c := m.DeepCopy()
+			c.Name, c.UID, c.ResourceVersion = copyName("Pod", m.Namespace, m.Name, i+1), "", ""
+			c.Spec.SchedulingGroup = &v1.PodSchedulingGroup{PodGroupName: &ref.Name}
+			objs = append(objs, c)
+		}
+	}
+	return objs, copies
 }
 
 // groupCapacityRun is what one run of a capacity search saw: which groups

@@ -566,3 +566,60 @@ func TestPodGroupRetriedAfterNodeAdded(t *testing.T) {
 	}
 	t.Logf("kube-scheduler bound %v after n2 was added", real)
 }
+
+// TestPodGroupCapacityConfirmedByRealScheduler: the copies of gangs.yaml's
+// train that capacity --pod-group says fit, applied with the manifest to a
+// real control plane, all bind under kube-scheduler (each copy's
+// PodGroupInitiallyScheduled True); with one copy more, that copy does
+// not.
+func TestPodGroupCapacityConfirmedByRealScheduler(t *testing.T) {
+	featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, features.GenericWorkload, true)
+	const path = "testdata/podgroups/gangs.yaml"
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx, err := fixture.Load(path, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	train := recorder.PodGroupRef{Namespace: "default", Name: "train"}
+	res, err := engine.CapacityPodGroup(context.Background(), fx, train, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Bound || res.More == 0 || res.Limit != 0 {
+		t.Fatalf("capacity of train: %+v, want some copies and a limit found", res)
+	}
+	t.Logf("schedscope: %d more copies of train fit; the next stops: %s", res.More, res.Stopped)
+	for _, k := range []int{res.More, res.More + 1} {
+		t.Run(strconv.Itoa(k)+" copies", func(t *testing.T) {
+			objs, err := engine.PodGroupCopies(fx, train, k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The objects as the fixture admitted them: without what the
+			// API server makes (UIDs, versions, its own PriorityClasses).
+			objs = slices.DeleteFunc(objs, func(o runtime.Object) bool {
+				m, err := apimeta.Accessor(o)
+				if err != nil {
+					return false
+				}
+				m.SetUID("")
+				m.SetResourceVersion("")
+				return strings.HasSuffix(fmt.Sprintf("%T", o), ".PriorityClass") && strings.HasPrefix(m.GetName(), "system-")
+			})
+			_, groups, _ := playPodGroupObjects(t, objs)
+			for i := 1; i <= k; i++ {
+				name := fmt.Sprintf("default/train-copy-%d", i)
+				want := i <= res.More
+				if got := strings.HasPrefix(groups[name], "True/"); got != want {
+					t.Errorf("kube-scheduler left %s's condition %q; schedscope says it fits: %v", name, groups[name], want)
+				}
+			}
+			if c := groups["default/train"]; !strings.HasPrefix(c, "True/") {
+				t.Errorf("kube-scheduler left train's condition %q, want True", c)
+			}
+		})
+	}
+}
