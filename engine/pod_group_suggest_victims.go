@@ -88,7 +88,7 @@ func victimCandidates(fx *fixture.Fixture, g *recorder.PodGroupCycle, cycles []*
 		}
 	}
 	for _, p := range fx.Pending {
-		if sg := p.Spec.SchedulingGroup; sg != nil && sg.PodGroupName != nil && *sg.PodGroupName == g.Group.Name && namespaceOf(p.Namespace) == g.Group.Namespace {
+		if inGroup(p, g.Group) {
 			add(p)
 		}
 	}
@@ -113,8 +113,12 @@ func victimCandidates(fx *fixture.Fixture, g *recorder.PodGroupCycle, cycles []*
 	for n, name := range first.Nodes.Names {
 		ok := true
 		for _, c := range ran {
+			if c.Nodes == nil {
+				ok = false
+				break
+			}
 			i := slices.Index(c.Nodes.Names, name)
-			if c.Nodes == nil || i < 0 || rejectedIn(c, i) && !onlyResourceFit(c, i) {
+			if i < 0 || rejectedIn(c, i) && !onlyResourceFit(c, i) {
 				ok = false
 				break
 			}
