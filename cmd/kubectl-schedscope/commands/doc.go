@@ -20,7 +20,8 @@
 // recorder/export/text; whatif_text.go holds the text writer the pod-group
 // wording still adds to; whatif_tui.go serves the TUI's what-if
 // mode, whatif_pod_group_tui.go the TUI's what-if and suggest of a pod
-// group; whatif_scale.go is whatif --scale), and capacity.go. The last two run
+// group; whatif_scale.go is whatif --scale), and capacity.go (capacity_pod_group.go:
+// capacity --pod-group). The last two run
 // the fixture whole, again and again (simulate.go: wholeRuns). Every fixture
 // command runs through the Go library (package engine/scenario), as a test
 // calling it would: a run (fixture_source.go) with its Run, a what-if and a

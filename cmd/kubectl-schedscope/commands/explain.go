@@ -128,7 +128,7 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 	}
 	sortCycles(cycles)
 	o.shortfalls = recorder.RunShortfalls(cycles)
-	pods := recorder.PodStates(cycles, never, queue)
+	pods := recorder.GroupPodStates(cycles, groups, never, queue)
 	// What explain prints for the user to run next names a controller's
 	// pod by its handle (deploy/web#2), which a changed fixture keeps.
 	handles := recorder.PodHandles(cycles)
