@@ -94,19 +94,13 @@ func Capacity(ctx context.Context, fx *fixture.Fixture, opts Options, kind, name
 	}
 }
 
-// A ScaledRun is where a workload's pods went in a run of a fixture, and
-// why those left pending are, by message.
-type ScaledRun struct {
-	Replicas int                    `json:"replicas"`
-	Workload recorder.WorkloadState `json:"workload"`
-	Pending  []PendingGroup         `json:"pending"`
-}
-
-// A PendingGroup is the pods of a workload left pending with one message.
-type PendingGroup struct {
-	Message string   `json:"message"`
-	Pods    []string `json:"pods"`
-}
+// A ScaledRun is where a workload's pods went in a run of a fixture, as
+// recorder's plain data; a PendingGroup, the pods left pending with one
+// message.
+type (
+	ScaledRun    = recorder.ScaledRun
+	PendingGroup = recorder.PendingGroup
+)
 
 // RunScaled runs fx with the workload kind namespace/name asking for n pods
 // (its replicas, or a Job's parallelism); n < 0 runs it as written.

@@ -87,10 +87,13 @@
 //     for the smallest change that places a pod; pod_group_suggest.go: the
 //     changes that let a pod group bind, each confirmed by a whole run (the
 //     group's cycle run again; pod_group_suggest_request.go: a member's
-//     request lowered to what a node had free); pod_group_whatif.go: a pod group's cycle
+//     request lowered to what a node had free; pod_group_suggest_victims.go:
+//     the fewest running pods evicted to make room for its members);
+//     pod_group_whatif.go: a pod group's cycle
 //     in a whole run before and after changes (whatif --pod-group);
 //     capacity.go: whole runs
-//     with a workload scaled (capacity, whatif --scale).
+//     with a workload scaled (capacity, whatif --scale); pod_group_capacity.go:
+//     whole runs with copies of a pod group (capacity --pod-group).
 //
 // Package engine/scenario is schedscope as a Go library for tests (load a
 // fixture, run it with a configuration and gates, read the recording, fork

@@ -29,6 +29,9 @@ const (
 	// GroupChangeMemberRequest lowers member Pod's requests to Requests,
 	// what Node had free in the group's cycle (pod_group_suggest_request.go).
 	GroupChangeMemberRequest = "memberRequest"
+	// GroupChangeEvict evicts Victims, running pods in the members' way
+	// (pod_group_suggest_victims.go).
+	GroupChangeEvict = "evict"
 )
 
 // GroupSuggestion is one change a re-run confirmed lets the pod group bind.
@@ -43,7 +46,10 @@ type GroupSuggestion struct {
 	Pod      string            `json:"pod,omitempty"`
 	Requests map[string]string `json:"requests,omitempty"`
 	Patch    string            `json:"patch,omitempty"`
-	// Cost orders suggestions: changing the group costs 1, the cluster 2.
+	// Victims are the running pods evicted.
+	Victims []GroupVictim `json:"victims,omitempty"`
+	// Cost orders suggestions: changing the group costs 1, the cluster
+	// (a node added, pods evicted) 2.
 	Cost int `json:"cost"`
 	// Bindings are where the confirming run bound the group's members
 	// (namespace/name → node, "" for one left unbound).
@@ -93,7 +99,7 @@ func SuggestPodGroup(ctx context.Context, fx *fixture.Fixture, group recorder.Po
 		res.Note = "the group binds as it is"
 		return res, nil
 	}
-	for _, c := range append(groupCandidates(fx, base), memberRequestCandidates(fx, base, cycles)...) {
+	for _, c := range slices.Concat(groupCandidates(fx, base), memberRequestCandidates(fx, base, cycles), victimCandidates(fx, base, cycles)) {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}

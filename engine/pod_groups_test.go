@@ -490,3 +490,46 @@ func TestMembersSeeEarlierMembersInTheirNodeUse(t *testing.T) {
 		t.Fatalf("checked %d assumed and %d reverted placements: gang.yaml should have a member after a placed one, and a failed group with a cycle after it", checked, reverted)
 	}
 }
+
+// TestSuggestPodGroupEvicts: a gang whose members fit only where running
+// pods they cannot preempt are (gang-victims.yaml) is offered the fewest
+// pods to evict, the lower priority first among sets as small: web-1 on
+// s1 and cache on s2 (web-2 alone would leave s2 short), each marked as a
+// pod the members could not preempt; the run without them binds both
+// members.
+func TestSuggestPodGroupEvicts(t *testing.T) {
+	featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, features.GenericWorkload, true)
+	data, err := os.ReadFile(filepath.Join("testdata", "gang-victims.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx, err := fixture.Load("gang-victims.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := SuggestPodGroup(context.Background(), fx, recorder.PodGroupRef{Namespace: "default", Name: "hi"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Baseline == nil || res.Baseline.Outcome.Result != recorder.ResultUnschedulable {
+		t.Fatalf("baseline %+v, want hi unschedulable (nothing it may preempt)", res.Baseline)
+	}
+	i := slices.IndexFunc(res.Suggestions, func(s GroupSuggestion) bool { return s.Kind == GroupChangeEvict })
+	if i < 0 {
+		t.Fatalf("no eviction among the suggestions %+v (%d tried, %d unconfirmed)", res.Suggestions, res.Tried, res.Unconfirmed)
+	}
+	s := res.Suggestions[i]
+	want := []GroupVictim{
+		{Pod: "default/cache", Node: "s2", Priority: 100},
+		{Pod: "default/web-1", Node: "s1", Priority: 0},
+	}
+	if diff := cmp.Diff(want, s.Victims); diff != "" {
+		t.Errorf("victims (-want +got):\n%s", diff)
+	}
+	if s.Cycle == nil || s.Cycle.Outcome.Result != recorder.ResultBound {
+		t.Errorf("the run without the victims: hi's cycle %+v, want Bound", s.Cycle)
+	}
+	if got := []string{s.Bindings["default/hi-0"], s.Bindings["default/hi-1"]}; got[0] == "" || got[1] == "" || got[0] == got[1] {
+		t.Errorf("hi-0 and hi-1 bound to %q, want one on each node", got)
+	}
+}

@@ -51,18 +51,28 @@
 //     verify.go: the headless check behind `verify`. marks.go: the cycles a
 //     user marked, in a sidecar file beside the recording.
 //   - Comparing. diff.go: the diff of two cycles as data: which nodes changed
-//     and why the winner changed (WinnerChange.Reason). header.go: the
-//     recording's header and version.
+//     and why the winner changed (WinnerChange.Reason). run_diff.go: two
+//     runs compared pod by pod (each pod's last cycle, a controller's
+//     replicas paired by where they went), diff's output. what_if.go: a
+//     cycle run again with changes, as the engine fills it and every output
+//     renders it. suggestion.go: what a search for single changes
+//     that make a pod schedulable found, likewise. scaled_run.go: where a
+//     workload's pods went in a whole run with it scaled (whatif --scale). header.go: the recording's header and version.
 //
 // Four subpackages present this data: narrate puts it into English for every
 // output (the steps of a cycle and the names they answer to, outcomes, the selection rule, why a node lost, durations, plugin
 // abbreviations, diffs, queue events and a pod's story, where a pod stands
 // and what would help it, what a what-if changed), export holds every renderer of a recording side
 // by side, a subpackage a format: export itself is the JSON of
-// explain/replay/live -o json (its schema is in schema/); export/text
+// explain/replay/live -o json (its schema is in schema/), of whatif and
+// diff, and the YAML every -o yaml writes in the JSON's key order; export/text
 // walks a cycle's phases for a terminal, export/markdown (-o markdown,
 // tables to paste) and export/html (-o html, one standalone page) draw the
-// tables export/document builds in words over table's matrix; export/otel sends cycles to a tracing backend as
+// tables export/document builds in words over table's matrix;
+// export/report picks the renderer an -o names and prints a run's cycles,
+// their groups and the summary after them through it (all at once, or one
+// cycle at a time from a recording), and writes the files the TUI's X
+// shares; export/otel sends cycles to a tracing backend as
 // OpenTelemetry traces (export/otel/testreceiver, a module of its own, is
 // the OTLP receiver its tests send to, which export/otel/otlptest starts);
 // table is what a cycle did to each node as the tables every output draws

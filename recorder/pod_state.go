@@ -53,6 +53,10 @@ func Placed(state string) bool {
 	return false
 }
 
+// ReasonUnschedulable is the PodScheduled condition's reason for a pod the
+// scheduler found no node for.
+const ReasonUnschedulable = "Unschedulable"
+
 // GroupWait is a pod group short of members: Members of its MinCount exist.
 // With Composite set, Group is the root CompositePodGroup of the member's
 // hierarchy, MinCount its minGroupCount and Members its child groups ready
@@ -112,6 +116,49 @@ func PodStates(cycles []*Cycle, never []PodState, queue []*QueueEvent) []PodStat
 	return b.States(never, queue)
 }
 
+// GroupPodStates is PodStates that also reads the run's pod-group cycles
+// (any order): a member a group cycle took and never reached
+// (PlacementFeasible gave up before it) got no cycle of its own, yet the
+// scheduler sent it back with the group's message, which its PodScheduled
+// condition holds (reason Unschedulable), as a member that had a cycle
+// before such a group cycle ends with that message.
+func GroupPodStates(cycles []*Cycle, groups []*PodGroupCycle, never []PodState, queue []*QueueEvent) []PodState {
+	var b PodStateBuilder
+	for _, c := range cycles {
+		b.Add(c)
+	}
+	for _, g := range groups {
+		b.AddGroup(g)
+	}
+	return b.States(never, queue)
+}
+
+// sentBack is the message a pod-group cycle sent an unreached member back
+// with, and when that cycle started.
+type sentBack struct {
+	message string
+	start   time.Time
+}
+
+// AddGroup takes one pod-group cycle, in any order: see GroupPodStates.
+func (b *PodStateBuilder) AddGroup(g *PodGroupCycle) {
+	if g == nil {
+		return
+	}
+	for _, m := range g.Members {
+		if m.Cycle != 0 || m.Final == "" {
+			continue
+		}
+		if b.unreached == nil {
+			b.unreached = map[string]sentBack{}
+		}
+		k := m.Pod.Key()
+		if old, ok := b.unreached[k]; !ok || g.Start.After(old.start) {
+			b.unreached[k] = sentBack{m.Final, g.Start}
+		}
+	}
+}
+
 // PodStateBuilder gathers what PodStates needs from cycles given one at a
 // time, keeping only a summary of each pod's last cycle: a replay printing
 // a large recording cycle by cycle gives the pods' states without holding
@@ -121,6 +168,8 @@ type PodStateBuilder struct {
 	order   []string
 	last    map[string]*Cycle // a summary: Seq, Start, Outcome
 	evicted map[string]Eviction
+	// unreached are the members pod-group cycles sent back unreached.
+	unreached map[string]sentBack
 }
 
 // Add takes one cycle, in any order.
@@ -222,8 +271,19 @@ func (b *PodStateBuilder) States(never []PodState, queue []*QueueEvent) []PodSta
 		out = append(out, st)
 	}
 	for i := range out {
-		if e, ok := b.evicted[out[i].Pod.Key()]; ok {
+		k := out[i].Pod.Key()
+		if e, ok := b.evicted[k]; ok {
 			out[i].Evicted(e)
+		}
+		sb, ok := b.unreached[k]
+		if c := b.last[k]; !ok || c != nil && !sb.start.After(c.Start) {
+			continue
+		}
+		switch st := &out[i]; st.State {
+		case PodNotAttempted, PodUnschedulable:
+			st.State, st.Reason, st.Message = PodUnschedulable, ReasonUnschedulable, sb.message
+		case PodBackoff, PodActive:
+			st.Reason, st.Message = ReasonUnschedulable, sb.message
 		}
 	}
 	return out

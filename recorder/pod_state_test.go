@@ -70,3 +70,47 @@ func TestPodStatesFollowTheQueue(t *testing.T) {
 		})
 	}
 }
+
+// TestGroupPodStates: a member a pod-group cycle never reached has no
+// cycle, yet ends Unschedulable with the message the group's cycle sent it
+// back with (as kube-scheduler writes its PodScheduled condition); a
+// member whose own cycle came after that group cycle keeps its cycle's
+// message, and one whose cycle came before takes the group's.
+func TestGroupPodStates(t *testing.T) {
+	at := func(ms int) time.Time {
+		return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(ms) * time.Millisecond)
+	}
+	pod := func(name string) PodRef { return PodRef{Namespace: "default", Name: name} }
+	failed := func(seq int, name string, ms int) *Cycle {
+		return &Cycle{Seq: seq, Pod: pod(name), Start: at(ms), Outcome: Outcome{Result: ResultUnschedulable, Reason: ReasonUnschedulable, Message: "0/2 nodes are available: 2 Insufficient cpu."}}
+	}
+	const sent = "minCount (2) cannot be satisfied: 0 scheduled, 1 remaining"
+	group := func(ms int, reached, unreached string, cycle int) *PodGroupCycle {
+		return &PodGroupCycle{Start: at(ms), Group: PodGroupRef{Namespace: "default", Name: "hi"}, Members: []GroupMember{
+			{Pod: pod(reached), Cycle: cycle, Final: "0/2 nodes are available: 2 Insufficient cpu."},
+			{Pod: pod(unreached), Final: sent},
+		}}
+	}
+	cycles := []*Cycle{failed(1, "hi-0", 10), failed(2, "late", 30), failed(3, "early", 5)}
+	groups := []*PodGroupCycle{group(9, "hi-0", "hi-1", 1), group(20, "x", "late", 0), group(20, "y", "early", 0)}
+	never := []PodState{{Pod: pod("hi-1"), State: PodNotAttempted}}
+	got := map[string]string{}
+	for _, st := range GroupPodStates(cycles, groups, never, nil) {
+		got[st.Pod.Name] = st.State + " " + st.Reason + ": " + st.Message
+	}
+	want := map[string]string{
+		"hi-0":  "Unschedulable Unschedulable: 0/2 nodes are available: 2 Insufficient cpu.",
+		"hi-1":  "Unschedulable Unschedulable: " + sent,
+		"late":  "Unschedulable Unschedulable: 0/2 nodes are available: 2 Insufficient cpu.",
+		"early": "Unschedulable Unschedulable: " + sent,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("states (-want +got):\n%s", diff)
+	}
+	// Without the group cycles, the unreached member is NotAttempted.
+	for _, st := range PodStates(cycles, never, nil) {
+		if st.Pod.Name == "hi-1" && st.State != PodNotAttempted {
+			t.Errorf("PodStates without groups: hi-1 %s, want %s", st.State, PodNotAttempted)
+		}
+	}
+}

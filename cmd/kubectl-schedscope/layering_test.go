@@ -158,7 +158,10 @@ func tuiImportProblems(imports map[string][]string) []string {
 
 // TestHeadlessCommandsImportNoTUI: only the files that start the debugger
 // import it; the check finds a planted import.
-func TestHeadlessCommandsImportNoTUI(t *testing.T) {
+// commandsImports reads the imports of each file of the commands package,
+// tests left out (file → its imports).
+func commandsImports(t *testing.T) map[string][]string {
+	t.Helper()
 	files, err := filepath.Glob(filepath.Join("commands", "*.go"))
 	if err != nil {
 		t.Fatal(err)
@@ -177,6 +180,11 @@ func TestHeadlessCommandsImportNoTUI(t *testing.T) {
 			imports[filepath.Base(f)] = append(imports[filepath.Base(f)], path)
 		}
 	}
+	return imports
+}
+
+func TestHeadlessCommandsImportNoTUI(t *testing.T) {
+	imports := commandsImports(t)
 	if len(imports) < 20 || !slices.Contains(imports["sim.go"], module+"/tui") {
 		t.Fatalf("read the imports of %d files; sim.go's: %v", len(imports), imports["sim.go"])
 	}
@@ -186,5 +194,44 @@ func TestHeadlessCommandsImportNoTUI(t *testing.T) {
 	imports["explain.go"] = append(imports["explain.go"], module+"/tui/components/nodes")
 	if problems := tuiImportProblems(imports); len(problems) != 1 || !strings.Contains(problems[0], "commands/explain.go imports") {
 		t.Errorf("a planted import in explain.go: the check said %q", problems)
+	}
+}
+
+// rendererParts are the parts of recorder/export's renderers: the tables
+// they share and the Markdown and HTML writers. A command prints a
+// recording through recorder/export/report (the format an -o names),
+// recorder/export/text, recorder/export (JSON and YAML) or
+// recorder/export/otel, and never lays out a document itself.
+var rendererParts = []string{module + "/recorder/export/document", module + "/recorder/export/html", module + "/recorder/export/markdown", module + "/recorder/table"}
+
+// rendererImportProblems names each file of imports (file → its imports)
+// that imports one of rendererParts.
+func rendererImportProblems(imports map[string][]string) []string {
+	var out []string
+	for file, is := range imports {
+		for _, i := range is {
+			if slices.Contains(rendererParts, i) {
+				out = append(out, fmt.Sprintf("commands/%s imports %s: a command prints through recorder/export/report, text, export or otel, not a renderer's parts", file, i))
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestCommandsPrintThroughTheRenderers: the commands (their tests aside,
+// which compare every renderer) import no renderer's parts; the check finds
+// a planted import.
+func TestCommandsPrintThroughTheRenderers(t *testing.T) {
+	imports := commandsImports(t)
+	if !slices.Contains(imports["explain.go"], module+"/recorder/export/report") {
+		t.Fatalf("explain.go's imports are %v; want recorder/export/report among them", imports["explain.go"])
+	}
+	if problems := rendererImportProblems(imports); len(problems) > 0 {
+		t.Errorf("%s", strings.Join(problems, "\n"))
+	}
+	imports["replay.go"] = append(imports["replay.go"], module+"/recorder/export/markdown")
+	if problems := rendererImportProblems(imports); len(problems) != 1 || !strings.Contains(problems[0], "commands/replay.go imports") {
+		t.Errorf("a planted import in replay.go: the check said %q", problems)
 	}
 }

@@ -299,20 +299,20 @@ func simulatePodGroups(t *testing.T, path string, data []byte) (map[string]podSt
 		st := podState{Node: res.Bindings[key]}
 		if st.Node == "" {
 			// The condition the pod's last cycle left: its outcome's
-			// message, as FailureHandler writes it.
+			// message, as FailureHandler writes it; or, when a pod-group
+			// cycle took it later without reaching it (PlacementFeasible
+			// gave up first), the message that cycle sent it back with.
+			var last *recorder.Cycle
 			for _, c := range cycles {
 				if c.Pod.Key() == key {
+					last = c
 					st.Condition = conditionString("False", v1.PodReasonUnschedulable, c.Outcome.Message)
 				}
 			}
-			if st.Condition == "" {
-				// A member its group's cycle never reached has no cycle:
-				// FailureHandler's message is the one recorded as its Final.
-				for _, g := range groups {
-					for _, m := range g.Members {
-						if m.Pod.Key() == key && m.Cycle == 0 && m.Final != "" {
-							st.Condition = conditionString("False", v1.PodReasonUnschedulable, m.Final)
-						}
+			for _, g := range groups {
+				for _, m := range g.Members {
+					if m.Pod.Key() == key && m.Cycle == 0 && m.Final != "" && (last == nil || g.Start.After(last.Start)) {
+						st.Condition = conditionString("False", v1.PodReasonUnschedulable, m.Final)
 					}
 				}
 			}
@@ -404,13 +404,25 @@ func checkTentativePlacements(t *testing.T, real map[string]map[string]int64, gr
 
 // TestPodGroupSuggestionsConfirmedByRealScheduler: each change
 // SuggestPodGroup finds for gangs.yaml's infer (a gang that fails though
-// two of its members fit), made to the manifest and applied to a real
-// control plane, lets kube-scheduler bind the group as schedscope's
-// confirming run did: the PodGroup's condition True, the members on the
-// nodes the run put them on.
+// two of its members fit) and gang-victims.yaml's hi (a gang that fits
+// only where running pods it may not preempt are: the pods to evict),
+// made to the manifest and applied to a real control plane, lets
+// kube-scheduler bind the group as schedscope's confirming run did: the
+// PodGroup's condition True, the members on the nodes the run put them on.
 func TestPodGroupSuggestionsConfirmedByRealScheduler(t *testing.T) {
 	featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, features.GenericWorkload, true)
-	const path = "testdata/podgroups/gangs.yaml"
+	for _, tc := range []struct{ path, group, kind string }{
+		{"testdata/podgroups/gangs.yaml", "infer", ""},
+		{"testdata/podgroups/gang-victims.yaml", "hi", engine.GroupChangeEvict},
+	} {
+		t.Run(tc.group, func(t *testing.T) { confirmGroupSuggestions(t, tc.path, tc.group, tc.kind) })
+	}
+}
+
+// confirmGroupSuggestions applies each suggestion for group in the
+// manifest at path to a real control plane; kind, when set, is a kind of
+// suggestion that must be among them.
+func confirmGroupSuggestions(t *testing.T, path, group, kind string) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -419,12 +431,15 @@ func TestPodGroupSuggestionsConfirmedByRealScheduler(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := engine.SuggestPodGroup(context.Background(), fx, recorder.PodGroupRef{Namespace: "default", Name: "infer"}, engine.Options{})
+	res, err := engine.SuggestPodGroup(context.Background(), fx, recorder.PodGroupRef{Namespace: "default", Name: group}, engine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Suggestions) == 0 {
-		t.Fatalf("no suggestion for infer (tried %d): nothing to confirm", res.Tried)
+		t.Fatalf("no suggestion for %s (tried %d): nothing to confirm", group, res.Tried)
+	}
+	if kind != "" && !slices.ContainsFunc(res.Suggestions, func(s engine.GroupSuggestion) bool { return s.Kind == kind }) {
+		t.Errorf("no %s suggestion for %s among %+v", kind, group, res.Suggestions)
 	}
 	for _, s := range res.Suggestions {
 		t.Run(fmt.Sprintf("%s %d %s", s.Kind, s.MinCount, s.Node), func(t *testing.T) {
@@ -436,7 +451,7 @@ func TestPodGroupSuggestionsConfirmedByRealScheduler(t *testing.T) {
 			switch s.Kind {
 			case engine.GroupChangeMinCount:
 				for _, o := range objs {
-					if pg, ok := o.(*schedulingv1beta1.PodGroup); ok && pg.Name == "infer" {
+					if pg, ok := o.(*schedulingv1beta1.PodGroup); ok && pg.Name == group {
 						pg.Spec.SchedulingPolicy.Gang.MinCount = s.MinCount
 					}
 				}
@@ -467,13 +482,18 @@ func TestPodGroupSuggestionsConfirmedByRealScheduler(t *testing.T) {
 						objs[i] = &q
 					}
 				}
+			case engine.GroupChangeEvict:
+				objs = slices.DeleteFunc(objs, func(o runtime.Object) bool {
+					p, ok := o.(*v1.Pod)
+					return ok && slices.ContainsFunc(s.Victims, func(v engine.GroupVictim) bool { return v.Pod == "default/"+p.Name })
+				})
 			default:
 				t.Fatalf("a suggestion of kind %q: the test does not know how to make it", s.Kind)
 			}
 			pods, groups, log := playPodGroupObjects(t, objs)
 			t.Logf("kube-scheduler's first scores: %v", firstScores(log))
-			if c := groups["default/infer"]; !strings.HasPrefix(c, "True/") {
-				t.Errorf("kube-scheduler left infer's condition %q, want True", c)
+			if c := groups["default/"+group]; !strings.HasPrefix(c, "True/") {
+				t.Errorf("kube-scheduler left %s's condition %q, want True", group, c)
 			}
 			// The nodes the members got, as a multiset: a node added like
 			// another ties with it (train-1 scores 460 on s2 and on
@@ -488,7 +508,7 @@ func TestPodGroupSuggestionsConfirmedByRealScheduler(t *testing.T) {
 			slices.Sort(ours)
 			slices.Sort(theirs)
 			if diff := cmp.Diff(ours, theirs); diff != "" {
-				t.Errorf("the nodes infer's members got (-schedscope's confirming run +kube-scheduler):\n%s", diff)
+				t.Errorf("the nodes %s's members got (-schedscope's confirming run +kube-scheduler):\n%s", group, diff)
 			}
 			t.Logf("%+v: kube-scheduler bound %v", s, got)
 		})
@@ -562,4 +582,61 @@ func TestPodGroupRetriedAfterNodeAdded(t *testing.T) {
 		t.Errorf("bindings (-kube-scheduler +schedscope):\n%s", diff)
 	}
 	t.Logf("kube-scheduler bound %v after n2 was added", real)
+}
+
+// TestPodGroupCapacityConfirmedByRealScheduler: the copies of gangs.yaml's
+// train that capacity --pod-group says fit, applied with the manifest to a
+// real control plane, all bind under kube-scheduler (each copy's
+// PodGroupInitiallyScheduled True); with one copy more, that copy does
+// not.
+func TestPodGroupCapacityConfirmedByRealScheduler(t *testing.T) {
+	featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, features.GenericWorkload, true)
+	const path = "testdata/podgroups/gangs.yaml"
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx, err := fixture.Load(path, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	train := recorder.PodGroupRef{Namespace: "default", Name: "train"}
+	res, err := engine.CapacityPodGroup(context.Background(), fx, train, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Bound || res.More == 0 || res.Limit != 0 {
+		t.Fatalf("capacity of train: %+v, want some copies and a limit found", res)
+	}
+	t.Logf("schedscope: %d more copies of train fit; the next stops: %s", res.More, res.Stopped)
+	for _, k := range []int{res.More, res.More + 1} {
+		t.Run(strconv.Itoa(k)+" copies", func(t *testing.T) {
+			objs, err := engine.PodGroupCopies(fx, train, k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The objects as the fixture admitted them: without what the
+			// API server makes (UIDs, versions, its own PriorityClasses).
+			objs = slices.DeleteFunc(objs, func(o runtime.Object) bool {
+				m, err := apimeta.Accessor(o)
+				if err != nil {
+					return false
+				}
+				m.SetUID("")
+				m.SetResourceVersion("")
+				return strings.HasSuffix(fmt.Sprintf("%T", o), ".PriorityClass") && strings.HasPrefix(m.GetName(), "system-")
+			})
+			_, groups, _ := playPodGroupObjects(t, objs)
+			for i := 1; i <= k; i++ {
+				name := fmt.Sprintf("default/train-copy-%d", i)
+				want := i <= res.More
+				if got := strings.HasPrefix(groups[name], "True/"); got != want {
+					t.Errorf("kube-scheduler left %s's condition %q; schedscope says it fits: %v", name, groups[name], want)
+				}
+			}
+			if c := groups["default/train"]; !strings.HasPrefix(c, "True/") {
+				t.Errorf("kube-scheduler left train's condition %q, want True", c)
+			}
+		})
+	}
 }

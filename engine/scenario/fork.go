@@ -85,36 +85,9 @@ func (f *Fork) Cycle() *recorder.Cycle { return f.f.Recorded }
 // Header describes the scheduler of the run forked.
 func (f *Fork) Header() recorder.Header { return f.f.Header }
 
-// A WhatIf is a forked cycle run again with changes.
-type WhatIf struct {
-	// Changes says each change in words.
-	Changes []string
-	// Before is the cycle the changes apply to: as recorded, or an
-	// unchanged re-run when a re-run may not give the recorded cycle.
-	Before *recorder.Cycle
-	// After is the pod's cycle on the changed state; Later its further
-	// cycles there (after a preemption, the retry that binds it).
-	After *recorder.Cycle
-	Later []*recorder.Cycle
-	// Diff is what differs between Before and After: nodes that became
-	// feasible or infeasible and why, score deltas, the new winner.
-	Diff *recorder.CycleDiff
-	// Landing is where the pod would go ("" nowhere); ViaPreemption is
-	// set when it gets there by preempting other pods.
-	Landing       string
-	ViaPreemption bool
-	// Sampled is set when the cycle's search stopped before it had
-	// visited every node (percentageOfNodesToScore); both runs then filter
-	// in one goroutine from node SearchStart, so they visit nodes in the
-	// same order and the diff is the change's alone. BeforeRerun is set
-	// when Before is an unchanged re-run rather than the recorded cycle,
-	// and RecordedSampleDiffers when that re-run visited other nodes than
-	// the recorded cycle did.
-	Sampled               bool
-	SearchStart           int
-	BeforeRerun           bool
-	RecordedSampleDiffers bool
-}
+// A WhatIf is a forked cycle run again with changes: recorder's plain
+// data, so that every output renders it without importing the engine.
+type WhatIf = recorder.WhatIf
 
 // WhatIf applies the changes (each a recorder.Change, as whatif's flags,
 // the debugger's keys and suggest make them) to a copy of the fork's
@@ -124,7 +97,7 @@ func (f *Fork) WhatIf(ctx context.Context, changes ...recorder.Change) (*WhatIf,
 	if err != nil {
 		return nil, err
 	}
-	w := &WhatIf{Changes: changed.Changes, Before: f.f.Recorded, Sampled: f.f.Sampled(), SearchStart: f.f.SearchStart}
+	w := &WhatIf{Changes: changed.Changes, Recorded: f.f.Recorded, Before: f.f.Recorded, Sampled: f.f.Sampled(), SearchStart: f.f.SearchStart}
 	// A change to the pod alone re-runs on the scheduler the baseline
 	// runs on: it is built once. Any other change gets a scheduler of its
 	// own, built while the baseline runs: building one over a large

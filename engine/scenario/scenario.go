@@ -355,7 +355,7 @@ func (s *Scenario) Run(ctx context.Context, opts Options) (*Result, error) {
 		h.End(never, res.Cluster, ran.Stopped)
 	}
 	if h.Cycle == nil {
-		res.Pods = recorder.PodStates(res.Cycles, never, res.Queue)
+		res.Pods = recorder.GroupPodStates(res.Cycles, res.PodGroups, never, res.Queue)
 	}
 	res.Problems = problems
 	for _, l := range res.Cluster.Lost(problems) {

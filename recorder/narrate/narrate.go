@@ -85,3 +85,11 @@ func Nominated(pods []recorder.PodRef) string {
 	}
 	return "counting " + strings.Join(names, ", ") + ", " + verb
 }
+
+// Count says how many of a thing there are: "1 node set", "2 node sets".
+func Count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}

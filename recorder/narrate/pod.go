@@ -84,6 +84,9 @@ func NeverAttempted(state string) string {
 		return "it arrived bound to its node (spec.nodeName) and ran there until a preemption evicted it"
 	case recorder.PodDeleted:
 		return "it was deleted before the scheduler took it"
+	case recorder.PodUnschedulable:
+		// Only a pod group's member unreached by its group's cycle.
+		return "its pod group's cycle ended before reaching it (PlacementFeasible found minCount out of reach), and the scheduler sent it back with the group's message"
 	}
 	return "the scheduler took no cycle for it"
 }

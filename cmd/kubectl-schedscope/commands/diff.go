@@ -1,21 +1,20 @@
 package commands
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/recorder"
-	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/recorder/export"
+	"github.com/schedscope/schedscope/recorder/export/text"
 )
 
 // DiffOptions holds the flags of diff.
@@ -98,51 +97,6 @@ func (o *DiffOptions) Validate() error {
 	return validOutput(o.Output)
 }
 
-// diffSide is one pod's outcome on one side.
-type diffSide struct {
-	Node    string `json:"node"`
-	Outcome string `json:"outcome"`
-	Message string `json:"message"`
-	Seq     int    `json:"seq"`
-}
-
-// diffPod is one pod in both runs.
-type diffPod struct {
-	Pod     string              `json:"pod"`
-	A       *diffSide           `json:"a"`
-	B       *diffSide           `json:"b"`
-	Changed bool                `json:"changed"`
-	Diff    *recorder.CycleDiff `json:"diff,omitempty"`
-}
-
-type diffDocument struct {
-	A        string    `json:"a"`
-	B        string    `json:"b"`
-	Changed  int       `json:"changed"`
-	Note     string    `json:"note,omitempty"`
-	Pods     []diffPod `json:"pods"`
-	Problems []string  `json:"problems,omitempty"`
-}
-
-// lastCycles keeps each pod's last cycle, and the order pods first appeared.
-type lastCycles struct {
-	order []string
-	last  map[string]*recorder.Cycle
-}
-
-func newLastCycles() *lastCycles { return &lastCycles{last: map[string]*recorder.Cycle{}} }
-
-func (l *lastCycles) add(c *recorder.Cycle) {
-	k := c.Pod.Key()
-	prev, ok := l.last[k]
-	if !ok {
-		l.order = append(l.order, k)
-	}
-	if !ok || c.Seq >= prev.Seq {
-		l.last[k] = c
-	}
-}
-
 // Run compares and prints; the exit status says whether anything differs.
 func (o *DiffOptions) Run(ctx context.Context) error {
 	if ctx == nil {
@@ -154,9 +108,11 @@ func (o *DiffOptions) Run(ctx context.Context) error {
 	}
 	switch o.Output {
 	case "json", "yaml":
-		err = writeDocument(o.streams.Out, o.Output, doc)
+		err = export.Write(o.streams.Out, o.Output, doc)
 	default:
-		err = o.printText(doc)
+		t := text.New(o.streams.Out)
+		t.RunDiff(doc, len(o.files) == 2)
+		err = t.Err()
 	}
 	if err != nil {
 		return &exitError{code: 2, err: err}
@@ -167,9 +123,9 @@ func (o *DiffOptions) Run(ctx context.Context) error {
 	return nil
 }
 
-func (o *DiffOptions) compare(ctx context.Context) (*diffDocument, error) {
-	var a, b *lastCycles
-	doc := &diffDocument{}
+func (o *DiffOptions) compare(ctx context.Context) (*recorder.RunDiff, error) {
+	var a, b *recorder.LastCycles
+	doc := &recorder.RunDiff{}
 	if len(o.Cycles) == 2 {
 		return o.compareCycles()
 	}
@@ -200,146 +156,30 @@ func (o *DiffOptions) compare(ctx context.Context) (*diffDocument, error) {
 		// configuration compared with itself is the same.
 		o.serialFilter = true
 		doc.Note = "both runs filter nodes one at a time (parallelism 1), so that where a search stops early (percentageOfNodesToScore) both sample the same nodes"
-		a = newLastCycles()
-		if _, err := o.simulate(ctx, a.add); err != nil {
+		a = recorder.NewLastCycles()
+		if _, err := o.simulate(ctx, a.Add); err != nil {
 			return nil, err
 		}
 		second := o.simOptions
 		second.Config = o.WithConfig
-		b = newLastCycles()
-		if _, err := second.simulate(ctx, b.add); err != nil {
+		b = recorder.NewLastCycles()
+		if _, err := second.simulate(ctx, b.Add); err != nil {
 			return nil, err
 		}
 	}
-	pairs := pairPods(a, b)
-	doc.Pods = []diffPod{}
+	pairs := recorder.PairPods(a, b)
 	if o.Pod != "" {
-		kept := slices.DeleteFunc(pairs, func(p podPair) bool {
-			return !p.named(o.Pod)
+		kept := slices.DeleteFunc(pairs, func(p recorder.PodPair) bool {
+			return !p.Named(o.Pod)
 		})
 		if len(kept) == 0 {
 			return nil, errorf("pod %q has no cycle in either side", o.Pod)
 		}
 		pairs = kept
 	}
-	for _, pr := range pairs {
-		ca, cb := pr.a, pr.b
-		p := diffPod{Pod: pr.name()}
-		if ca != nil {
-			p.A = side(ca)
-		}
-		if cb != nil {
-			p.B = side(cb)
-		}
-		switch {
-		case ca == nil || cb == nil:
-			p.Changed = true
-		default:
-			p.Changed = p.A.Node != p.B.Node || p.A.Outcome != p.B.Outcome || p.A.Message != p.B.Message
-			if p.Changed {
-				p.Diff = recorder.DiffCycles(ca, cb)
-			}
-		}
-		if p.Changed {
-			doc.Changed++
-		}
-		doc.Pods = append(doc.Pods, p)
-	}
+	doc.Pods, doc.Changed = recorder.DiffPods(pairs)
 	return doc, nil
 }
-
-// podPair is one pod's last cycle in A and in B (either may be nil).
-type podPair struct{ a, b *recorder.Cycle }
-
-func (p podPair) name() string {
-	switch {
-	case p.a == nil:
-		return p.b.Pod.Key()
-	case p.b == nil || p.a.Pod.Key() == p.b.Pod.Key():
-		return p.a.Pod.Key()
-	}
-	return p.a.Pod.Key() + " / " + p.b.Pod.Key()
-}
-
-func (p podPair) named(pod string) bool {
-	for _, c := range []*recorder.Cycle{p.a, p.b} {
-		if c != nil && (c.Pod.Key() == pod || c.Pod.Name == pod) {
-			return true
-		}
-	}
-	return false
-}
-
-// pairPods pairs each pod of A with its pod in B. A pod is itself in both,
-// but the replicas a controller names (web-565c44d98d-x4vdk) are named
-// anew in each run: the replicas of one controller and template are
-// paired by their outcomes, in order, so that replicas that went to the
-// same nodes are the same, and a replica that went elsewhere is paired
-// with the one that took its place.
-func pairPods(a, b *lastCycles) []podPair {
-	type group struct{ a, b []*recorder.Cycle }
-	groups := map[string]*group{}
-	var order []string
-	add := func(l *lastCycles, inA bool) {
-		for _, k := range l.order {
-			c := l.last[k]
-			g := replicaGroup(c)
-			if groups[g] == nil {
-				groups[g] = &group{}
-				order = append(order, g)
-			}
-			if inA {
-				groups[g].a = append(groups[g].a, c)
-			} else {
-				groups[g].b = append(groups[g].b, c)
-			}
-		}
-	}
-	add(a, true)
-	add(b, false)
-	byOutcome := func(x, y *recorder.Cycle) int {
-		return cmp.Or(cmp.Compare(x.Outcome.Node, y.Outcome.Node), cmp.Compare(x.Outcome.Result, y.Outcome.Result),
-			cmp.Compare(x.Outcome.Message, y.Outcome.Message), cmp.Compare(x.Pod.Key(), y.Pod.Key()))
-	}
-	var pairs []podPair
-	for _, k := range order {
-		g := groups[k]
-		if len(g.a) > 1 || len(g.b) > 1 {
-			slices.SortStableFunc(g.a, byOutcome)
-			slices.SortStableFunc(g.b, byOutcome)
-		}
-		for i := range max(len(g.a), len(g.b)) {
-			var p podPair
-			if i < len(g.a) {
-				p.a = g.a[i]
-			}
-			if i < len(g.b) {
-				p.b = g.b[i]
-			}
-			pairs = append(pairs, p)
-		}
-	}
-	return pairs
-}
-
-// replicaGroup is the pod's key, or, for a pod its controller named with a
-// random suffix, its controller's and its name's stem.
-func replicaGroup(c *recorder.Cycle) string {
-	name := c.Pod.Name
-	if c.Pod.Owner == nil || len(name) < 7 || name[len(name)-6] != '-' {
-		return c.Pod.Key()
-	}
-	for _, r := range name[len(name)-5:] {
-		if !strings.ContainsRune(generatedSuffix, r) {
-			return c.Pod.Key()
-		}
-	}
-	return c.Pod.Namespace + "/" + name[:len(name)-5] + "* of " + c.Pod.Owner.String()
-}
-
-// generatedSuffix holds the letters the API server draws a generateName's
-// suffix from (k8s.io/apimachinery/pkg/util/rand).
-const generatedSuffix = "bcdfghjklmnpqrstvwxz2456789"
 
 func configName(path string) string {
 	if path == "" {
@@ -348,13 +188,9 @@ func configName(path string) string {
 	return path
 }
 
-func side(c *recorder.Cycle) *diffSide {
-	return &diffSide{Node: c.Outcome.Node, Outcome: c.Outcome.Result, Message: c.Outcome.Message, Seq: c.Seq}
-}
-
 // readLastCycles streams a recording, keeping each pod's last cycle; damaged
 // records are reported as problems, not fatal.
-func readLastCycles(name string) (*lastCycles, []string, error) {
+func readLastCycles(name string) (*recorder.LastCycles, []string, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, nil, err
@@ -364,7 +200,7 @@ func readLastCycles(name string) (*lastCycles, []string, error) {
 	if err != nil {
 		return nil, nil, errorf("%s: %v", name, err)
 	}
-	l := newLastCycles()
+	l := recorder.NewLastCycles()
 	var problems []string
 	for rec, err := range r.All() {
 		if err != nil {
@@ -375,59 +211,18 @@ func readLastCycles(name string) (*lastCycles, []string, error) {
 			continue
 		}
 		if rec.Cycle != nil {
-			l.add(rec.Cycle)
+			l.Add(rec.Cycle)
 		}
 	}
-	if len(l.order) == 0 {
+	if l.Len() == 0 {
 		return nil, problems, errorf("%s: holds no cycles", name)
 	}
 	return l, problems, nil
 }
 
-func (o *DiffOptions) printText(doc *diffDocument) error {
-	t := newTextWriter(o.streams.Out)
-	t.Printf("diff: A = %s, B = %s\n", doc.A, doc.B)
-	if doc.Note != "" {
-		t.Printf("note: %s\n", doc.Note)
-	}
-	for _, p := range doc.Problems {
-		t.Printf("problem: %s\n", p)
-	}
-	t.Printf("%d of %d pod(s) changed\n", doc.Changed, len(doc.Pods))
-	for _, p := range doc.Pods {
-		if !p.Changed {
-			continue
-		}
-		t.Printf("\n%s: %s  →  %s\n", p.Pod, sideLine(p.A), sideLine(p.B))
-		if p.Diff != nil {
-			for _, l := range narrate.Diff(p.Diff, 10) {
-				t.Printf("  %s\n", l)
-			}
-			if p.Diff.Sampling != nil && len(o.files) == 2 {
-				t.Printf("  (a sampled search: kube-scheduler's parallel filter picks the sample anew each run, so part of this may be that race, not the change)\n")
-			}
-		}
-	}
-	same := len(doc.Pods) - doc.Changed
-	if same > 0 {
-		t.Printf("\n%d pod(s) went the same way in both\n", same)
-	}
-	return t.Err()
-}
-
-func sideLine(s *diffSide) string {
-	switch {
-	case s == nil:
-		return "(no cycle)"
-	case s.Outcome == recorder.ResultBound:
-		return s.Node
-	}
-	return s.Outcome
-}
-
 // compareCycles compares two cycles of one recording: they need not be of
 // one pod, though that is the usual question (why did the retry differ?).
-func (o *DiffOptions) compareCycles() (*diffDocument, error) {
+func (o *DiffOptions) compareCycles() (*recorder.RunDiff, error) {
 	name := o.files[0]
 	f, err := os.Open(name)
 	if err != nil {
@@ -439,7 +234,7 @@ func (o *DiffOptions) compareCycles() (*diffDocument, error) {
 		return nil, errorf("%s: %v", name, err)
 	}
 	want := map[int]*recorder.Cycle{o.Cycles[0]: nil, o.Cycles[1]: nil}
-	doc := &diffDocument{A: fmt.Sprintf("%s cycle %d", name, o.Cycles[0]), B: fmt.Sprintf("%s cycle %d", name, o.Cycles[1])}
+	doc := &recorder.RunDiff{A: fmt.Sprintf("%s cycle %d", name, o.Cycles[0]), B: fmt.Sprintf("%s cycle %d", name, o.Cycles[1])}
 	for rec, err := range r.All() {
 		if err != nil {
 			if errors.Is(err, io.EOF) {
@@ -460,7 +255,7 @@ func (o *DiffOptions) compareCycles() (*diffDocument, error) {
 			return nil, errorf("%s: has no cycle %d", name, n)
 		}
 	}
-	p := diffPod{Pod: b.Pod.Key(), A: side(a), B: side(b), Diff: recorder.DiffCycles(a, b)}
+	p := recorder.PodDiff{Pod: b.Pod.Key(), A: recorder.SideOf(a), B: recorder.SideOf(b), Diff: recorder.DiffCycles(a, b)}
 	if a.Pod.Key() != b.Pod.Key() {
 		p.Pod = a.Pod.Key() + " / " + b.Pod.Key()
 	}
@@ -468,6 +263,6 @@ func (o *DiffOptions) compareCycles() (*diffDocument, error) {
 	if p.Changed {
 		doc.Changed = 1
 	}
-	doc.Pods = []diffPod{p}
+	doc.Pods = []recorder.PodDiff{p}
 	return doc, nil
 }

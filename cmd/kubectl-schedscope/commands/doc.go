@@ -5,7 +5,7 @@
 // fixture's pods and nodes); command.go runs each command's options Complete → Validate → Run.
 // One file per command: sim.go (the debugger on a fixture; learn.go opens
 // it with a lesson beside it), record.go,
-// replay.go (with replay_print.go, its headless output), explain.go, live.go
+// replay.go, explain.go, live.go
 // (a real cluster, read-only, and its --no-tui printer; control.go is the
 // pause/step/breakpoint gate of sim and live), snapshot.go (live and
 // snapshot read a cluster through cluster.go: the kubeconfig flags, --config
@@ -16,9 +16,12 @@
 // and the what-if commands whatif.go (whatif_pod_group.go: whatif
 // --pod-group, printed by whatif_pod_group_text.go), suggest.go
 // (suggest_pod_group.go: suggest --pod-group) and
-// diff.go (worded in whatif_text.go; whatif_tui.go serves the TUI's what-if
+// diff.go (the runs compared by recorder's PairPods and DiffPods, worded by
+// recorder/export/text; whatif_text.go holds the text writer the pod-group
+// wording still adds to; whatif_tui.go serves the TUI's what-if
 // mode, whatif_pod_group_tui.go the TUI's what-if and suggest of a pod
-// group; whatif_scale.go is whatif --scale), and capacity.go. The last two run
+// group; whatif_scale.go is whatif --scale), and capacity.go (capacity_pod_group.go:
+// capacity --pod-group). The last two run
 // the fixture whole, again and again (simulate.go: wholeRuns). Every fixture
 // command runs through the Go library (package engine/scenario), as a test
 // calling it would: a run (fixture_source.go) with its Run, a what-if and a
@@ -40,12 +43,12 @@
 // flight_recorder.go (live --record) are sources that also record what they
 // pass on. simulate.go holds what the fixture commands share (flags,
 // loading, --arrival); memory.go is the process's memory policy (the soft
-// limit main sets, looser in whatif and suggest); cycles_output.go picks and prints cycles for -o
-// (yaml_output.go: -o yaml in the JSON's key order; -o markdown and -o html
-// are drawn by recorder/export/markdown and recorder/export/html;
-// export_cycle.go: the TUI's X writes a cycle as both); the text output is
-// recorder/export/text's, with what only the commands word beside it in
-// whatif_text.go; explain_pod_group.go picks a pod group's cycles for
+// limit main sets, looser in whatif and suggest); cycles_output.go checks -o and picks
+// the cycles to print (a pod's, each once, in order); recorder/export/report
+// prints them in every format (explain's all at once, replay --no-tui's one
+// at a time) and writes the files of the TUI's X; a what-if and a diff are
+// worded by recorder/export/text and written as JSON or YAML by
+// recorder/export; explain_pod_group.go picks a pod group's cycles for
 // explain --pod-group. otlp.go is the --otlp-endpoint and --otlp-timeout of sim, record and live:
 // a source that also sends each cycle as an OpenTelemetry trace
 // (recorder/export/otel); export.go sends a recording's cycles the same way.

@@ -14,6 +14,7 @@ import (
 	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/export/report"
 	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/recorder/source"
 	"github.com/schedscope/schedscope/recorder/visible"
@@ -127,7 +128,7 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 	}
 	sortCycles(cycles)
 	o.shortfalls = recorder.RunShortfalls(cycles)
-	pods := recorder.PodStates(cycles, never, queue)
+	pods := recorder.GroupPodStates(cycles, groups, never, queue)
 	// What explain prints for the user to run next names a controller's
 	// pod by its handle (deploy/web#2), which a changed fixture keeps.
 	handles := recorder.PodHandles(cycles)
@@ -166,17 +167,17 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 		cycles, _ = podCycles(cycles, o.Pod, fx.Name)
 		groups = memberGroups(groups, cycles)
 	}
-	out := cyclesOutput{groups: groups, header: header, source: "fixture " + fx.Name, warnings: append(slices.Clone(fx.Warnings), warnings...), problems: problems, cycles: cycles, pods: pods, story: o.Pod != "", cluster: cluster, suggest: suggest, shortfalls: o.shortfalls}
+	out := report.Cycles{Groups: groups, Header: header, Source: "fixture " + fx.Name, Warnings: append(slices.Clone(fx.Warnings), warnings...), Problems: problems, Cycles: cycles, Pods: pods, Story: o.Pod != "", Cluster: cluster, Suggest: suggest, Shortfalls: o.shortfalls}
 	if n := o.source.stoppedEarly(); n > 0 {
-		out.stopped = fmt.Sprintf("the run stopped once nothing left could change %s's story: the %d pending pod(s) after it did not arrive", visible.String(o.Pod), n)
+		out.Stopped = fmt.Sprintf("the run stopped once nothing left could change %s's story: the %d pending pod(s) after it did not arrive", visible.String(o.Pod), n)
 	}
 	return o.finish(out, problems, pods)
 }
 
 // finish prints out, the problems (in text) and, with --exit-code, fails
 // when a pod ended without a node.
-func (o *ExplainOptions) finish(out cyclesOutput, problems []error, pods []recorder.PodState) error {
-	if err := out.print(o.streams.Out, o.Output); err != nil {
+func (o *ExplainOptions) finish(out report.Cycles, problems []error, pods []recorder.PodState) error {
+	if err := out.Print(o.streams.Out, o.Output); err != nil {
 		return err
 	}
 	if o.Output == "text" {
@@ -240,8 +241,8 @@ func (o *ExplainOptions) printWorkload(header recorder.Header, fx *fixture.Fixtu
 		}
 		return errorf("no %s %s/%s in %s; its workloads are %s", kind, ns, name, fx.Name, listSome(others, 20))
 	}
-	out := cyclesOutput{header: header, source: "fixture " + fx.Name, warnings: append(slices.Clone(fx.Warnings), warnings...),
-		problems: problems, cycles: keptCycles, pods: keptPods, cluster: st, suggest: suggest, shortfalls: o.shortfalls}
+	out := report.Cycles{Header: header, Source: "fixture " + fx.Name, Warnings: append(slices.Clone(fx.Warnings), warnings...),
+		Problems: problems, Cycles: keptCycles, Pods: keptPods, Cluster: st, Suggest: suggest, Shortfalls: o.shortfalls}
 	return o.finish(out, problems, keptPods)
 }
 
@@ -268,7 +269,7 @@ func onceEach(problems []error) []error {
 
 // generatedName matches the suffix kube-apiserver's name generator adds
 // (five characters of its alphabet) at the end of a name.
-var generatedName = regexp.MustCompile(`-[` + generatedSuffix + `]{5}\b`)
+var generatedName = regexp.MustCompile(`-[` + recorder.GeneratedSuffix + `]{5}\b`)
 
 // repeatedProblem is a problem reported n more times, alike.
 type repeatedProblem struct {

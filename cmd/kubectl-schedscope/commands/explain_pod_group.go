@@ -6,6 +6,7 @@ import (
 
 	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/export/report"
 	"github.com/schedscope/schedscope/recorder/input"
 	"github.com/schedscope/schedscope/recorder/visible"
 )
@@ -67,7 +68,7 @@ func (o *ExplainOptions) printPodGroup(header recorder.Header, fx *fixture.Fixtu
 			keptPods = append(keptPods, p)
 		}
 	}
-	out := cyclesOutput{header: header, source: "fixture " + fx.Name, warnings: append(slices.Clone(fx.Warnings), warnings...),
-		problems: problems, cycles: keptCycles, groups: kept, groupsOnly: true, groupQueue: queue, pods: keptPods}
+	out := report.Cycles{Header: header, Source: "fixture " + fx.Name, Warnings: append(slices.Clone(fx.Warnings), warnings...),
+		Problems: problems, Cycles: keptCycles, Groups: kept, GroupsOnly: true, GroupQueue: queue, Pods: keptPods}
 	return o.finish(out, problems, keptPods)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/export/otel"
+	"github.com/schedscope/schedscope/recorder/export/text"
 )
 
 // ExportOptions holds the flags of export.
@@ -68,7 +69,7 @@ func (o *ExportOptions) Run(ctx context.Context) error {
 		return err
 	}
 	exp.Begin(rd.Header())
-	out := newTextWriter(o.streams.ErrOut)
+	out := text.New(o.streams.ErrOut)
 	problems := 0
 	for rec, err := range rd.All() {
 		switch {
@@ -90,7 +91,7 @@ func (o *ExportOptions) Run(ctx context.Context) error {
 		}
 	}
 	sum := exp.Close(ctx)
-	newTextWriter(o.streams.Out).Printf("%s\n", sum)
+	text.New(o.streams.Out).Printf("%s\n", sum)
 	switch {
 	case sum.Err != nil || sum.Lost() > 0:
 		return errors.New("not every trace reached the backend")

@@ -18,6 +18,7 @@ import (
 	"github.com/schedscope/schedscope/engine/featuregates"
 	"github.com/schedscope/schedscope/fixtures"
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/export/text"
 	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/tui"
 	"github.com/schedscope/schedscope/tui/pages/cyclepage"
@@ -111,7 +112,7 @@ func terminalWidth(w io.Writer) int {
 // fixture, and one still too long is wrapped between words, under its
 // title, so that the list reads at 80 columns on one 24-line screen.
 func (o *LearnOptions) listWidth(width int) error {
-	t := newTextWriter(o.streams.Out)
+	t := text.New(o.streams.Out)
 	names := fixtures.LessonNames()
 	col := 0
 	for _, n := range names {

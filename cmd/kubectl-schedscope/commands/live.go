@@ -17,6 +17,8 @@ import (
 	livemode "github.com/schedscope/schedscope/engine/live"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/export"
+	"github.com/schedscope/schedscope/recorder/export/report"
+	"github.com/schedscope/schedscope/recorder/export/text"
 	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/recorder/source"
 	"github.com/schedscope/schedscope/tui"
@@ -199,7 +201,7 @@ func (o *LiveOptions) summarize(ctx context.Context, s *liveSource) {
 	if ctx.Err() != nil {
 		why = "stopped: " + context.Cause(ctx).Error()
 	}
-	line := fmt.Sprintf("live: %s after %s and %s", why, plural(int(s.cycles.Load()), "cycle"), plural(int(s.bindings.Load()), "observed binding"))
+	line := fmt.Sprintf("live: %s after %s and %s", why, narrate.Count(int(s.cycles.Load()), "cycle"), narrate.Count(int(s.bindings.Load()), "observed binding"))
 	if o.Record != "" {
 		line += "; flight recording closed: " + o.Record
 	}
@@ -216,7 +218,7 @@ func (o *LiveOptions) show(ctx context.Context, src source.Source, name string, 
 		return nil
 	}
 	return tui.Run(ctx, src, tui.Options{Source: name, Control: ctl, WhatIf: whatIf, NoGroupWhatIf: noGroupWhatIfLive,
-		Fixtures: embeddedFixtures(), FirstRun: firstRunHint(o.streams.Out), Export: cycleFiles(".", name, nil)})
+		Fixtures: embeddedFixtures(), FirstRun: firstRunHint(o.streams.Out), Export: report.Files(".", name, nil)})
 }
 
 // livePrinter is live --no-tui: a line (with -o json, an object) for each
@@ -272,7 +274,7 @@ func (p *livePrinter) queue(ev *recorder.QueueEvent) {
 }
 
 func (p *livePrinter) observed(ob *recorder.Observed) {
-	p.print(map[string]any{"observed": export.NewObserved(ob)}, func(w io.Writer) { newTextWriter(w).Observed(ob) })
+	p.print(map[string]any{"observed": export.NewObserved(ob)}, func(w io.Writer) { text.New(w).Observed(ob) })
 }
 
 // printState prints a pod's new state, if it changed.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/input"
+	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/recorder/source"
 )
 
@@ -158,7 +159,7 @@ func (o *RecordOptions) Run(ctx context.Context) error {
 		}
 	}
 	fmt.Fprintf(o.streams.ErrOut, "wrote %s to %s: %s through the scheduler (%d bound, %d not) in %s (%.0f pods/s, %s arrival)\n",
-		plural(n, "cycle"), where, plural(len(pods), "pod"), bound, len(pods)-bound, took.Round(time.Millisecond), float64(len(pods))/took.Seconds(), o.arrival())
+		narrate.Count(n, "cycle"), where, narrate.Count(len(pods), "pod"), bound, len(pods)-bound, took.Round(time.Millisecond), float64(len(pods))/took.Seconds(), o.arrival())
 	return nil
 }
 
@@ -166,7 +167,7 @@ func (o *RecordOptions) Run(ctx context.Context) error {
 // stay in the temporary file, named in the error, unless nothing was.
 func (o *RecordOptions) interrupted(f *recorder.AtomicFile, cycles int, werr error) error {
 	if f == nil {
-		return errorf("interrupted: %s recorded to standard output", plural(cycles, "complete cycle"))
+		return errorf("interrupted: %s recorded to standard output", narrate.Count(cycles, "complete cycle"))
 	}
 	if werr != nil {
 		f.Abort()
@@ -182,7 +183,7 @@ func (o *RecordOptions) interrupted(f *recorder.AtomicFile, cycles int, werr err
 		return errorf("interrupted: the partial recording could not be kept: %v", err)
 	}
 	return errorf("interrupted: %s not written; the %s recorded so far are in %s (verify and replay read it; mv it to keep it)",
-		o.Output, plural(cycles, "complete cycle"), filepath.Clean(kept))
+		o.Output, narrate.Count(cycles, "complete cycle"), filepath.Clean(kept))
 }
 
 // leftovers names the partial recordings of Output that earlier runs left

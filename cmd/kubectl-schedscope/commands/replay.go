@@ -15,6 +15,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/export/report"
 	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/recorder/source"
 	"github.com/schedscope/schedscope/recorder/visible"
@@ -125,7 +126,7 @@ func (o *ReplayOptions) Run(ctx context.Context) error {
 	name := "replay " + o.File
 	marks := openMarks(o.File)
 	opts := tui.Options{Source: name, Recording: files, Fixtures: embeddedFixtures(), FirstRun: firstRunHint(o.streams.Out),
-		Marks: marks, Export: cycleFiles(".", name, marks.Marks)}
+		Marks: marks, Export: report.Files(".", name, marks.Marks)}
 	// A recording of a fixture's run can be questioned: what-if runs the
 	// fixture again, when it is still the one recorded.
 	if rerun, why := replayWhatIf(rd.Header(), o.File); rerun != nil {
@@ -349,7 +350,9 @@ func (o *ReplayOptions) print(ctx context.Context) error {
 	if o.Pod != "" {
 		cluster = nil // what the controllers left is the run's, not the pod's
 	}
-	if err := printCycles(o.streams.Out, o.Output, header, source, problems, len(places), cycles, observed, groups, pods, cluster, marks, short); err != nil {
+	out := report.Stream{Header: header, Source: source, Problems: problems, N: len(places), Cycles: cycles, Observed: observed,
+		Groups: groups, Pods: pods, Cluster: cluster, Marks: marks, Short: short}
+	if err := out.Print(o.streams.Out, o.Output); err != nil {
 		return err
 	}
 	switch {
@@ -358,7 +361,7 @@ func (o *ReplayOptions) print(ctx context.Context) error {
 			fmt.Fprintf(o.streams.ErrOut, "warning: %s: %v\n", o.File, p)
 		}
 	case len(problems) > 0:
-		fmt.Fprintf(o.streams.ErrOut, "warning: %s has %s, listed under .problems; run: kubectl schedscope verify %s\n", o.File, plural(len(problems), "problem"), o.File)
+		fmt.Fprintf(o.streams.ErrOut, "warning: %s has %s, listed under .problems; run: kubectl schedscope verify %s\n", o.File, narrate.Count(len(problems), "problem"), o.File)
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedscope/schedscope/fixtures"
+	"github.com/schedscope/schedscope/recorder/export/report"
 	"github.com/schedscope/schedscope/recorder/source"
 	"github.com/schedscope/schedscope/tui"
 )
@@ -102,7 +103,7 @@ func (o *SimOptions) Run(ctx context.Context) error {
 	}
 	defer finish()
 	err = tui.Run(ctx, src, tui.Options{Source: "fixture " + o.fixtureName(), Control: o.ctl, Fixtures: embeddedFixtures(), FirstRun: firstRunHint(o.streams.Out),
-		Export: cycleFiles(".", "fixture "+o.fixtureName(), nil), Lesson: o.lesson,
+		Export: report.Files(".", "fixture "+o.fixtureName(), nil), Lesson: o.lesson,
 		WhatIf: newWhatIfSource(ctx, &o.simOptions), GroupWhatIf: newGroupWhatIfSource(ctx, &o.simOptions)})
 	if err != nil {
 		return err

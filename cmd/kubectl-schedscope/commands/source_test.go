@@ -15,6 +15,7 @@ import (
 
 	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/recorder/source"
 )
 
@@ -210,7 +211,7 @@ func TestRecordWritesItsSource(t *testing.T) {
 	if diff := cmp.Diff(recordedNames(rec), recordedNames(got)); diff != "" {
 		t.Errorf("recording (-want +got):\n%s", diff)
 	}
-	if want := "wrote " + plural(len(rec.Cycles), "cycle") + " to " + path; !strings.HasPrefix(errOut.String(), want) {
+	if want := "wrote " + narrate.Count(len(rec.Cycles), "cycle") + " to " + path; !strings.HasPrefix(errOut.String(), want) {
 		t.Errorf("stderr %q, want it to start %q", errOut.String(), want)
 	}
 }

@@ -11,7 +11,8 @@ import (
 	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/engine/scenario"
 	"github.com/schedscope/schedscope/recorder"
-	"github.com/schedscope/schedscope/recorder/narrate"
+	"github.com/schedscope/schedscope/recorder/export"
+	"github.com/schedscope/schedscope/recorder/export/text"
 )
 
 // SuggestOptions holds the flags of suggest.
@@ -78,14 +79,6 @@ func (o *SuggestOptions) Validate() error {
 	return validOutput(o.Output)
 }
 
-// suggestDocument is suggest's JSON output.
-type suggestDocument struct {
-	*engine.SuggestResult
-	Outcome recorder.CycleSummary `json:"outcome"`
-	// Commands are the whatif command lines that show each suggestion.
-	Commands []string `json:"commands"`
-}
-
 // Run forks at the pod's cycle and searches.
 func (o *SuggestOptions) Run(ctx context.Context) error {
 	if o.PodGroup != "" {
@@ -110,54 +103,17 @@ func (o *SuggestOptions) Run(ctx context.Context) error {
 		return err
 	}
 	recorded := f.Cycle()
-	doc := suggestDocument{SuggestResult: res, Outcome: recorder.Summarize(recorded), Commands: []string{}}
+	doc := export.Suggest{SuggestResult: res, Outcome: recorder.Summarize(recorded), Commands: []string{}}
 	for _, s := range res.Suggestions {
 		doc.Commands = append(doc.Commands, o.whatIfCommand(recorded, s.Change))
 	}
 	switch o.Output {
 	case "json", "yaml":
-		return writeDocument(o.streams.Out, o.Output, doc)
+		return export.Write(o.streams.Out, o.Output, doc)
 	}
-	t := newTextWriter(o.streams.Out)
-	t.Printf("suggest: pod %s, cycle %d of %s\n", res.Pod, recorded.Seq, fx.Name)
-	t.Printf("now: %s\n", narrate.SummaryOutcome(doc.Outcome))
-	if res.Node != "" {
-		t.Printf("asked: why not %s?\n", res.Node)
-	}
-	if res.Note != "" {
-		t.Printf("%s\n", res.Note)
-	}
-	if res.Candidates == 0 {
-		return t.Err()
-	}
-	t.Printf("re-ran the cycle %d times (budget %d) over %d candidate change(s) drawn from its diagnosis\n", res.Tried, res.Budget, res.Candidates)
-	if len(res.Suggestions) == 0 {
-		t.Printf("no single change the search tried makes the pod schedulable\n")
-	} else {
-		t.Printf("%d change(s) make it schedulable, smallest first:\n", len(res.Suggestions))
-		for i, s := range res.Suggestions {
-			where := "lands on " + s.Node
-			if s.ViaPreemption {
-				where = "lands on " + s.Node + " after preempting"
-			}
-			t.Printf("  %d. %s → %s\n", i+1, s.Text, where)
-			t.Printf("     %s\n", doc.Commands[i])
-		}
-	}
-	if res.Unconfirmed > 0 {
-		t.Printf("%d other change(s) were re-run and did not make it schedulable%s\n", res.Unconfirmed, onNode(res.Node))
-	}
-	if res.Cut {
-		t.Printf("the budget cut the search: %d candidate(s) were not tried; raise --budget to try them\n", res.Candidates-(res.Tried-1))
-	}
+	t := text.New(o.streams.Out)
+	t.Suggest(fx.Name, recorded, res, doc.Commands)
 	return t.Err()
-}
-
-func onNode(n string) string {
-	if n == "" {
-		return ""
-	}
-	return " on " + n
 }
 
 // whatIfCommand is the command line that shows a suggestion, made on the

@@ -136,6 +136,12 @@ func groupSuggestionChange(s engine.GroupSuggestion) recorder.Change {
 		return recorder.CopyNode{From: s.LikeNode, Node: s.Node}
 	case engine.GroupChangeMemberRequest:
 		return recorder.PatchPod{Pod: s.Pod, Patch: s.Patch}
+	case engine.GroupChangeEvict:
+		var pods []string
+		for _, v := range s.Victims {
+			pods = append(pods, v.Pod)
+		}
+		return recorder.Evict{Pods: pods}
 	}
 	return nil
 }
@@ -155,8 +161,33 @@ func groupSuggestionText(group recorder.PodGroupRef, s engine.GroupSuggestion) s
 			asks = append(asks, r+" "+s.Requests[r])
 		}
 		return "lower " + strings.TrimPrefix(s.Pod, group.Namespace+"/") + "'s request to " + strings.Join(asks, ", ") + " (what " + s.Node + " had free)"
+	case engine.GroupChangeEvict:
+		return "evict " + victimsText(group, s.Victims)
 	}
 	return s.Kind
+}
+
+// victimsText names the pods an eviction suggestion evicts, where each
+// runs and its priority, and whether the group's members could have
+// preempted it.
+func victimsText(group recorder.PodGroupRef, vs []engine.GroupVictim) string {
+	var names []string
+	could := 0
+	for _, v := range vs {
+		name := strings.TrimPrefix(v.Pod, group.Namespace+"/") + " on " + v.Node + " (priority " + strconv.Itoa(int(v.Priority))
+		if v.Preemptible {
+			could++
+			name += ", preemptible"
+		}
+		names = append(names, name+")")
+	}
+	switch {
+	case could == 0 && len(vs) == 1:
+		return names[0] + ", which the members may not preempt"
+	case could == 0:
+		return strings.Join(names, ", ") + ", none of which the members may preempt"
+	}
+	return strings.Join(names, ", ")
 }
 
 // groupWhatIfCommand is the whatif --pod-group command line that makes

@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -21,6 +20,7 @@ import (
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/export"
 	"github.com/schedscope/schedscope/recorder/export/otel"
+	"github.com/schedscope/schedscope/recorder/export/text"
 	"github.com/schedscope/schedscope/recorder/input"
 	"github.com/schedscope/schedscope/recorder/narrate"
 )
@@ -302,14 +302,10 @@ func changeArgs(c recorder.Change) []string {
 	return nil
 }
 
-// changeDoc is a change in whatif's JSON: its kind, its words and the
-// flags that make it.
-type changeDoc struct {
-	Kind string   `json:"kind"`
-	Text string   `json:"text"`
-	Args []string `json:"args,omitempty"`
-}
+// changeDoc is a change in whatif's JSON.
+type changeDoc = export.Change
 
+// changeDocs words changes for whatif's JSON, with the flags that make them.
 func changeDocs(changes []recorder.Change) []changeDoc {
 	out := []changeDoc{}
 	for _, c := range changes {
@@ -408,31 +404,6 @@ func (o *WhatIfOptions) Validate() error {
 	return validOutput(o.Output)
 }
 
-// whatIfDocument is whatif's JSON output.
-type whatIfDocument struct {
-	Pod     string      `json:"pod"`
-	Changes []changeDoc `json:"changes"`
-	// Before is the cycle the changes apply to: as recorded, or, when the
-	// search was sampled, the unchanged re-run.
-	Before export.Cycle `json:"before"`
-	After  export.Cycle `json:"after"`
-	// Later are the pod's further cycles after the change (the retry that
-	// binds it after a preemption).
-	Later []export.Cycle      `json:"later,omitempty"`
-	Diff  *recorder.CycleDiff `json:"diff"`
-	// Sampled is set when the cycle's search stopped early
-	// (percentageOfNodesToScore). The run filters with one goroutine, as
-	// After's re-run does, so the sample is the same in both. Were it
-	// filtered in parallel, Before would be an unchanged re-run
-	// (BeforeRerun), and RecordedSampleDiffers would say whether it
-	// visited other nodes than the recorded cycle.
-	Sampled               bool `json:"sampled"`
-	BeforeRerun           bool `json:"beforeRerun,omitempty"`
-	RecordedSampleDiffers bool `json:"recordedSampleDiffers,omitempty"`
-	// Landing is where the pod would go: bound by the cycle, or after its preemption.
-	Landing string `json:"landing"`
-}
-
 // fork runs the fixture, through the library, up to the cycle at names
 // and forks there; ctx's hooks hear the engine's fork.
 func (o *simOptions) fork(ctx context.Context, at scenario.At) (*scenario.Fork, error) {
@@ -474,42 +445,20 @@ func (o *WhatIfOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return o.memberHint(f.Cycle().Pod, err)
 	}
-	pod := f.Cycle().Pod
-	doc := whatIfDocument{Pod: pod.Namespace + "/" + pod.Name, Changes: changeDocs(changes), Sampled: w.Sampled,
-		BeforeRerun: w.BeforeRerun, RecordedSampleDiffers: w.RecordedSampleDiffers,
-		Before: export.NewCycle(w.Before), After: export.NewCycle(w.After), Diff: w.Diff, Landing: w.Landing}
-	for _, c := range w.Later {
-		doc.Later = append(doc.Later, export.NewCycle(c))
-	}
 	if err := o.sendTraces(ctx, f.Header(), changes, append([]*recorder.Cycle{w.After}, w.Later...)); err != nil {
 		return err
 	}
 	switch o.Output {
 	case "json", "yaml":
-		return writeDocument(o.streams.Out, o.Output, doc)
+		return export.Write(o.streams.Out, o.Output, export.NewWhatIf(w, changeDocs(changes)))
 	}
-	t := newTextWriter(o.streams.Out)
 	fx, err := o.loadFixture()
 	if err != nil {
 		return err
 	}
-	t.whatIf(f.Cycle(), fx.Name, changes, w, doc)
+	t := text.New(o.streams.Out)
+	t.WhatIf(fx.Name, changes, w)
 	return t.Err()
-}
-
-// writeDocument prints v as indented JSON, or as YAML.
-func writeDocument(w interface{ Write([]byte) (int, error) }, format string, v any) error {
-	data, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	if format == "yaml" {
-		if data, err = jsonToYAML(data); err != nil {
-			return err
-		}
-	}
-	_, err = w.Write(append(data, '\n'))
-	return err
 }
 
 // sendTraces sends the what-if's cycles as traces, with --otlp-endpoint,

@@ -3,6 +3,7 @@ package commands
 import (
 	"encoding/json"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -200,5 +201,46 @@ func TestSuggestPodGroupTryLinesBind(t *testing.T) {
 		if doc.After == nil || doc.After.Outcome.Result != recorder.ResultBound {
 			t.Errorf("%s: the group's cycle after is %+v, want Bound", line, doc.After)
 		}
+	}
+}
+
+// TestSuggestPodGroupEvictTryLineBinds: for a gang that fits only where
+// running pods it may not preempt are (engine/testdata/gang-victims.yaml),
+// suggest --pod-group names the pods to evict, and its try line is a
+// whatif --pod-group --evict … in which the gang binds.
+func TestSuggestPodGroupEvictTryLineBinds(t *testing.T) {
+	t.Cleanup(func() { _ = featuregates.Reset() })
+	fx := filepath.Join("..", "..", "..", "engine", "testdata", "gang-victims.yaml")
+	out, errOut, code := run(t, "suggest", "-f", fx, gangGates, "--pod-group", "hi")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	const want = "evict cache on s2 (priority 100), web-1 on s1 (priority 0), none of which the members may preempt: hi-0 → s1, hi-1 → s2"
+	if !strings.Contains(out, want) {
+		t.Errorf("suggest does not say %q:\n%s", want, out)
+	}
+	var try string
+	for _, line := range strings.Split(out, "\n") {
+		if cmd, ok := strings.CutPrefix(strings.TrimSpace(line), "try: kubectl schedscope "); ok && strings.Contains(cmd, "--evict") {
+			try = cmd
+		}
+	}
+	if try == "" {
+		t.Fatalf("no try line evicts:\n%s", out)
+	}
+	args := shellSplit(t, try)
+	if n := strings.Count(try, "--evict "); n != 2 {
+		t.Errorf("try line %q evicts %d pods, want 2", try, n)
+	}
+	out, errOut, code = run(t, append(args, "-o", "json")...)
+	if code != 0 {
+		t.Fatalf("%s: exit %d: %s", try, code, errOut)
+	}
+	var doc groupWhatIfDocument
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Before == nil || doc.Before.Outcome.Result == recorder.ResultBound || doc.After == nil || doc.After.Outcome.Result != recorder.ResultBound {
+		t.Errorf("%s: before %+v, after %+v: want unbound, then Bound", try, doc.Before, doc.After)
 	}
 }

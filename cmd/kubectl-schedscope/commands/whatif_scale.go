@@ -7,12 +7,11 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/engine/scenario"
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/export"
+	"github.com/schedscope/schedscope/recorder/export/text"
 	"github.com/schedscope/schedscope/recorder/input"
-	"github.com/schedscope/schedscope/recorder/narrate"
-	"github.com/schedscope/schedscope/recorder/visible"
 )
 
 // maxScale bounds --scale's N: a run holds at most fixture.MaxObjects.
@@ -36,15 +35,6 @@ func changeFlagsSet(fs *pflag.FlagSet) bool {
 		set = set || fs.Changed(f.name)
 	}
 	return set
-}
-
-// scaleDocument is whatif --scale's JSON output.
-type scaleDocument struct {
-	Kind      string            `json:"kind"`
-	Namespace string            `json:"namespace"`
-	Name      string            `json:"name"`
-	Before    *engine.ScaledRun `json:"before"`
-	After     *engine.ScaledRun `json:"after"`
 }
 
 // runScale runs the fixture as written and with the workload scaled, and
@@ -71,18 +61,9 @@ func (o *WhatIfOptions) runScale(ctx context.Context) error {
 	}
 	switch o.Output {
 	case "json", "yaml":
-		return writeDocument(o.streams.Out, o.Output, scaleDocument{Kind: kind, Namespace: ns, Name: name, Before: before, After: after})
+		return export.Write(o.streams.Out, o.Output, export.Scale{Kind: kind, Namespace: ns, Name: name, Before: before, After: after})
 	}
-	t := newTextWriter(o.streams.Out)
-	t.Printf("what-if: %s %s/%s asks for %d instead of %d, in %s (two whole runs of the fixture)\n", kind, ns, name, after.Replicas, before.Replicas, fx.Name)
-	for _, side := range []struct {
-		label string
-		run   *engine.ScaledRun
-	}{{"before", before}, {"after ", after}} {
-		t.Printf("%s: %s\n", side.label, visible.String(narrate.Workload(side.run.Workload)))
-		for _, g := range side.run.Pending {
-			t.Printf("        %d pending: %s\n", len(g.Pods), visible.String(g.Message))
-		}
-	}
+	t := text.New(o.streams.Out)
+	t.Scale(fx.Name, kind, ns, name, before, after)
 	return t.Err()
 }

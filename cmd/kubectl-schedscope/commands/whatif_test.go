@@ -247,48 +247,6 @@ func TestDiffOfAConfigurationWithItself(t *testing.T) {
 	}
 }
 
-// Replicas a controller named anew in each run are paired by where they
-// went: the same places are no change, one replica elsewhere is one change.
-func TestDiffPairsReplicasByOutcome(t *testing.T) {
-	rs := &recorder.Owner{Kind: "ReplicaSet", Name: "web-565c44d98d"}
-	cycle := func(name, node string, owner *recorder.Owner) *recorder.Cycle {
-		return &recorder.Cycle{Pod: recorder.PodRef{Namespace: "default", Name: name, Owner: owner},
-			Outcome: recorder.Outcome{Result: recorder.ResultBound, Node: node}}
-	}
-	side := func(cs ...*recorder.Cycle) *lastCycles {
-		l := newLastCycles()
-		for i, c := range cs {
-			c.Seq = i + 1
-			l.add(c)
-		}
-		return l
-	}
-	a := side(cycle("web-565c44d98d-x4vdk", "n1", rs), cycle("web-565c44d98d-hsvn2", "n2", rs), cycle("db-0", "n3", &recorder.Owner{Kind: "StatefulSet", Name: "db"}), cycle("solo", "n1", nil))
-	b := side(cycle("web-565c44d98d-7br89", "n2", rs), cycle("web-565c44d98d-zx66n", "n1", rs), cycle("db-0", "n3", &recorder.Owner{Kind: "StatefulSet", Name: "db"}), cycle("solo", "n1", nil))
-	pairs := pairPods(a, b)
-	if len(pairs) != 4 {
-		t.Fatalf("%d pairs, want 4", len(pairs))
-	}
-	for _, p := range pairs {
-		if p.a == nil || p.b == nil || p.a.Outcome.Node != p.b.Outcome.Node {
-			t.Errorf("pair %s: %v → %v, want the same node", p.name(), p.a, p.b)
-		}
-	}
-	b.last["default/web-565c44d98d-7br89"].Outcome.Node = "n3"
-	changed := 0
-	for _, p := range pairPods(a, b) {
-		if p.a.Outcome.Node != p.b.Outcome.Node {
-			changed++
-			if p.name() != "default/web-565c44d98d-hsvn2 / default/web-565c44d98d-7br89" {
-				t.Errorf("the changed pair is %s", p.name())
-			}
-		}
-	}
-	if changed != 1 {
-		t.Errorf("%d pairs changed, want the one replica that moved", changed)
-	}
-}
-
 // On a sampled cycle, the run and the change's re-run both filter in one
 // goroutine: the recorded cycle is the baseline, not re-run, and a what-if
 // that changes nothing finds nothing changed.

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedscope/schedscope/recorder/export"
+
 	"sigs.k8s.io/yaml"
 )
 
@@ -24,7 +26,7 @@ func TestYAMLOutputKeepsOrder(t *testing.T) {
 		t.Errorf("YAML does not start as the JSON does:\n%s", ys[:min(len(ys), 200)])
 	}
 	// The document of one run, converted, reads back as itself.
-	converted, err := jsonToYAML([]byte(js))
+	converted, err := export.YAML([]byte(js))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +45,7 @@ func TestYAMLOutputKeepsOrder(t *testing.T) {
 		t.Error("the YAML reads back as other data than the JSON")
 	}
 	for _, in := range []string{`{"b":1,"a":[1.5,"2",true,null,{"z":{},"y":[]}]}`, `[]`} {
-		out, err := jsonToYAML([]byte(in))
+		out, err := export.YAML([]byte(in))
 		if err != nil {
 			t.Fatalf("%s: %v", in, err)
 		}

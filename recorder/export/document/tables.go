@@ -193,7 +193,7 @@ func SummaryOf(warnings []string, pods []recorder.PodState, cluster *recorder.Cl
 		if n := len(p.Queue); n > 0 {
 			nb.More = append(nb.More, "last queue event: "+narrate.QueueEvent(&p.Queue[n-1]))
 		}
-		if suggest != nil && p.State == recorder.PodUnschedulable {
+		if suggest != nil && p.State == recorder.PodUnschedulable && len(p.Seqs) > 0 {
 			nb.More = append(nb.More, "what would let it be scheduled: "+suggest(p.Pod.Key()))
 		}
 		s.NotBound = append(s.NotBound, nb)

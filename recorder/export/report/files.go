@@ -1,4 +1,4 @@
-package commands
+package report
 
 import (
 	"bytes"
@@ -14,11 +14,11 @@ import (
 	"github.com/schedscope/schedscope/recorder/export/markdown"
 )
 
-// cycleFiles is what the TUI's X runs: it writes the cycle on screen to
+// Files is what the TUI's X runs: it writes the cycle on screen to
 // share, as schedscope-cycle-N.md and schedscope-cycle-N.html (what
 // -o markdown and -o html write for it) in dir, never over a file already
 // there (-2, -3, … are added). marks, if set, gives the session's marks.
-func cycleFiles(dir, source string, marks func() []recorder.Mark) func(recorder.Header, *recorder.Cycle) (string, error) {
+func Files(dir, source string, marks func() []recorder.Mark) func(recorder.Header, *recorder.Cycle) (string, error) {
 	return func(h recorder.Header, c *recorder.Cycle) (string, error) {
 		var ms []recorder.Mark
 		if marks != nil {

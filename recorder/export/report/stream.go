@@ -1,4 +1,4 @@
-package commands
+package report
 
 import (
 	"bytes"
@@ -11,17 +11,38 @@ import (
 	"github.com/schedscope/schedscope/recorder/export/document"
 	"github.com/schedscope/schedscope/recorder/export/html"
 	"github.com/schedscope/schedscope/recorder/export/markdown"
+	"github.com/schedscope/schedscope/recorder/export/text"
 )
 
-// printCycles writes what cyclesOutput.print writes for the same cycles,
-// byte for byte, taking the cycles one at a time from an iterator so that
-// only one is in memory: text cycle by cycle, and the JSON and YAML
-// documents with their cycles written between the rest of the document.
-// Markdown and HTML also carry marks, the cycles a user marked with a note.
-// cluster is what a fixture run's controllers left, when the recording
-// holds it; short, if set, gives the numbers behind a cycle's resource
-// rejections.
-func printCycles(w io.Writer, format string, h recorder.Header, source string, problems []error, n int, cycles iter.Seq2[*recorder.Cycle, error], observed []*recorder.Observed, groups []*recorder.PodGroupCycle, pods []recorder.PodState, cluster *recorder.ClusterState, marks []recorder.Mark, short func(*recorder.Cycle) *recorder.Shortfalls) error {
+// Stream is what replay --no-tui prints: a recording's cycles, taken one
+// at a time from an iterator so that only one is in memory.
+type Stream struct {
+	Header recorder.Header
+	// Source says where the cycles come from, for the header.
+	Source   string
+	Problems []error
+	// N is how many cycles Cycles yields.
+	N        int
+	Cycles   iter.Seq2[*recorder.Cycle, error]
+	Observed []*recorder.Observed
+	Groups   []*recorder.PodGroupCycle
+	Pods     []recorder.PodState
+	// Cluster is what a fixture run's controllers left, when the
+	// recording holds it.
+	Cluster *recorder.ClusterState
+	// Marks are the cycles a user marked with a note (Markdown and HTML).
+	Marks []recorder.Mark
+	// Short, if set, gives the numbers behind a cycle's resource rejections.
+	Short func(*recorder.Cycle) *recorder.Shortfalls
+}
+
+// Print writes what Cycles.Print writes for the same cycles, byte for
+// byte: text cycle by cycle, and the JSON and YAML documents with their
+// cycles written between the rest of the document. Markdown and HTML also
+// carry the marks.
+func (s *Stream) Print(w io.Writer, format string) error {
+	h, source, problems, n, cycles := s.Header, s.Source, s.Problems, s.N, s.Cycles
+	observed, groups, pods, cluster, marks, short := s.Observed, s.Groups, s.Pods, s.Cluster, s.Marks, s.Short
 	if short == nil {
 		short = func(*recorder.Cycle) *recorder.Shortfalls { return nil }
 	}
@@ -74,7 +95,7 @@ func printCycles(w io.Writer, format string, h recorder.Header, source string, p
 		return hw.Err()
 	}
 	if format == "text" {
-		t := newTextWriter(w)
+		t := text.New(w)
 		t.Short = short
 		t.Header(h, source, nil)
 		kept := map[int]*recorder.Cycle{}
@@ -109,7 +130,7 @@ func printCycles(w io.Writer, format string, h recorder.Header, source string, p
 		return err
 	}
 	if format == "yaml" {
-		if data, err = jsonToYAML(data); err != nil {
+		if data, err = export.YAML(data); err != nil {
 			return err
 		}
 	}
@@ -155,7 +176,7 @@ func printCycles(w io.Writer, format string, h recorder.Header, source string, p
 			if err != nil {
 				return err
 			}
-			item, err := jsonToYAML(one)
+			item, err := export.YAML(one)
 			if err != nil {
 				return err
 			}

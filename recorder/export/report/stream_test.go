@@ -1,4 +1,4 @@
-package commands
+package report
 
 import (
 	"bytes"
@@ -11,9 +11,9 @@ import (
 	"github.com/schedscope/schedscope/recorder"
 )
 
-// TestPrintCyclesStreamsWhatPrintWrites checks that replay --no-tui, which
+// TestStreamPrintsWhatCyclesPrint checks that replay --no-tui, which
 // reads one cycle at a time, writes what printing them all at once writes.
-func TestPrintCyclesStreamsWhatPrintWrites(t *testing.T) {
+func TestStreamPrintsWhatCyclesPrint(t *testing.T) {
 	recs, _ := filepath.Glob("../../../tui/testdata/*.rec")
 	if len(recs) == 0 {
 		t.Fatal("no recordings under tui/testdata")
@@ -28,8 +28,8 @@ func TestPrintCyclesStreamsWhatPrintWrites(t *testing.T) {
 				problems := []error{errors.New(`a problem, "quoted": [] cycles: []`)}
 				var want, got bytes.Buffer
 				pods := recorder.PodStates(cycles, nil, rec.Queue)
-				out := cyclesOutput{header: rec.Header, source: "recording x", problems: problems, cycles: cycles, observed: rec.Observed, groups: rec.PodGroups, pods: pods}
-				if err := out.print(&want, format); err != nil {
+				out := Cycles{Header: rec.Header, Source: "recording x", Problems: problems, Cycles: cycles, Observed: rec.Observed, Groups: rec.PodGroups, Pods: pods}
+				if err := out.Print(&want, format); err != nil {
 					t.Fatal(err)
 				}
 				each := func(yield func(*recorder.Cycle, error) bool) {
@@ -39,11 +39,12 @@ func TestPrintCyclesStreamsWhatPrintWrites(t *testing.T) {
 						}
 					}
 				}
-				if err := printCycles(&got, format, rec.Header, "recording x", problems, len(cycles), each, rec.Observed, rec.PodGroups, pods, nil, nil, nil); err != nil {
+				s := Stream{Header: rec.Header, Source: "recording x", Problems: problems, N: len(cycles), Cycles: each, Observed: rec.Observed, Groups: rec.PodGroups, Pods: pods}
+				if err := s.Print(&got, format); err != nil {
 					t.Fatal(err)
 				}
 				if diff := cmp.Diff(want.String(), got.String()); diff != "" {
-					t.Errorf("%s, %d cycles, -o %s (-print +printCycles):\n%s", filepath.Base(path), len(cycles), format, diff)
+					t.Errorf("%s, %d cycles, -o %s (-Cycles +Stream):\n%s", filepath.Base(path), len(cycles), format, diff)
 				}
 			}
 		}

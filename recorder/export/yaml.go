@@ -1,4 +1,4 @@
-package commands
+package export
 
 import (
 	"bytes"
@@ -9,11 +9,28 @@ import (
 	yamlv2 "go.yaml.in/yaml/v2"
 )
 
-// jsonToYAML turns a JSON document into YAML with the keys in the order the
+// Write prints v, a document of this package or any value encoding/json
+// takes, as indented JSON (format "json") or as YAML ("yaml"), in the
+// JSON's key order, and a newline.
+func Write(w io.Writer, format string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	if format == "yaml" {
+		if data, err = YAML(data); err != nil {
+			return err
+		}
+	}
+	_, err = w.Write(append(data, '\n'))
+	return err
+}
+
+// YAML turns a JSON document into YAML with the keys in the order the
 // JSON has them: a document's format and schema version first, as in its
 // JSON, rather than sorted after its cycles (sigs.k8s.io/yaml's
 // JSONToYAML goes through a map). Numbers keep their form.
-func jsonToYAML(data []byte) ([]byte, error) {
+func YAML(data []byte) ([]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	v, err := orderedValue(dec)
