@@ -37,7 +37,8 @@
 //     linked, PlacementFeasible's verdicts, the outcome and condition);
 //     pod_group_placement.go its candidate placements with
 //     TopologyAwareWorkloadScheduling (PlacementGenerate and PlacementScore
-//     wrapped, each candidate tried, the one chosen);
+//     wrapped, the candidates handed over in a defined order, each
+//     candidate tried, the one chosen);
 //     composite_pod_group.go, that of a CompositePodGroup's hierarchy (its
 //     groups, the verdicts about each, the leaves' conditions, where each
 //     member is reserved when the cycle ends);
