@@ -253,7 +253,12 @@ func (e *Engine) placementSubmitted(pod *v1.Pod, state fwk.CycleState) {
 	if c != nil {
 		carryUnwritten(c, pt.discarded(k))
 	}
-	r := e.trace
+	e.trace.pointAt(pod, c)
+}
+
+// pointAt makes c the trace pod's phases are recorded on from here (none
+// when c is nil), also when pod's cycle is the one running.
+func (r *traceState) pointAt(pod *v1.Pod, c *cycleTrace) {
 	r.mu.Lock()
 	if c != nil {
 		r.byUID[pod.UID] = c
@@ -471,6 +476,7 @@ func (f *boundFramework) RunPlacementScorePlugins(ctx context.Context, state fwk
 // changes.
 func (f *boundFramework) RunReservePluginsReserve(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodeName string) *fwk.Status {
 	f.e.placementSubmitted(pod, state)
+	f.e.compositeReserved(pod, state)
 	st := f.recordingFramework.RunReservePluginsReserve(ctx, state, pod, nodeName)
 	if st.IsSuccess() {
 		f.e.withMember(pod, func(t *groupTrace, i int) {
