@@ -599,7 +599,8 @@ func (w *placementScoreExtensionsWrapper) NormalizePlacementScore(ctx context.Co
 // constraint, and each CompositePodGroup of a hierarchy: both run
 // RunPlacementGeneratePlugins over the same plugins). The order changes
 // which failed placement's status is reported when none fits (the first
-// tried) and, on a tie of the placement scores, which one wins. The wrapper
+// tried); not the winner among those that fit (findBestPlacement ranges
+// over a map of them and breaks a tie of totals at random). The wrapper
 // sorts the candidates the plugin returns, so that the same fixture,
 // configuration and binary give the same cycles: it picks one of the orders
 // the real scheduler can take, and nothing else changes (not the
