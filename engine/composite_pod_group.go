@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"slices"
+
+	v1 "k8s.io/api/core/v1"
 	schedulingv1alpha3 "k8s.io/api/scheduling/v1alpha3"
 	schedulingv1beta1 "k8s.io/api/scheduling/v1beta1"
 	fwk "k8s.io/kube-scheduler/framework"
@@ -146,5 +149,95 @@ func (e *Engine) endHierarchy(g *recorder.PodGroupCycle) {
 			}
 		}
 		h.Condition = e.podGroupCondition(recorder.PodGroupRef{Namespace: g.Group.Namespace, Name: h.Name})
+	}
+}
+
+// A composite cycle runs each member once per placement of every
+// CompositePodGroup above it that is tried, each run a cycle trace of its
+// own; the chosen placement's members are then assumed again, each
+// member's Reserve handed the cycle state of its run there. That run is
+// the member's cycle record: the group's member row (its cycle, what it
+// saw assumed) is put back as that run left it, Reserve and what follows
+// are recorded on its trace, and the member's other runs are not written
+// (their node use carried and forgotten as with a PodGroup's placements).
+// A member whose last run is followed by no Reserve (its group failed)
+// keeps its last run.
+
+// memberRun is one run of a composite cycle's member: its trace and the
+// member's row as the run left it.
+type memberRun struct {
+	trace *cycleTrace
+	row   recorder.GroupMember
+}
+
+// compositeRun records member pod's run (after memberEnded) in a composite
+// cycle.
+func (e *Engine) compositeRun(c *cycleTrace, pod *v1.Pod) {
+	e.withMember(pod, func(t *groupTrace, i int) {
+		if !t.g.Composite() || t.placements != nil {
+			return
+		}
+		if t.runs == nil {
+			t.runs, t.reserved = map[int][]memberRun{}, map[int]*cycleTrace{}
+		}
+		row := t.g.Members[i]
+		row.Assumed = slices.Clone(row.Assumed)
+		t.runs[i] = append(t.runs[i], memberRun{trace: c, row: row})
+		delete(t.reserved, i)
+	})
+}
+
+// compositeReserved points the recorder at member pod's run whose cycle
+// state Reserve is handed, and puts the member's row back as that run left
+// it, before Reserve is recorded.
+func (e *Engine) compositeReserved(pod *v1.Pod, state fwk.CycleState) {
+	t, i := e.groupMember(pod)
+	if t == nil || state == nil {
+		return
+	}
+	t.mu.Lock()
+	if t.inPostFilter || t.runs == nil {
+		t.mu.Unlock()
+		return
+	}
+	runs := t.runs[i]
+	k := slices.IndexFunc(runs, func(r memberRun) bool { return r.trace.state == state })
+	if k < 0 {
+		t.mu.Unlock()
+		return
+	}
+	run := runs[k]
+	t.reserved[i] = run.trace
+	m := &t.g.Members[i]
+	m.Cycle, m.Node, m.Code, m.Message, m.Assumed = run.row.Cycle, run.row.Node, run.row.Code, run.row.Message, slices.Clone(run.row.Assumed)
+	discarded := t.unwritten()
+	t.mu.Unlock()
+	carryUnwritten(run.trace, discarded)
+	e.trace.pointAt(pod, run.trace)
+}
+
+// unwritten are the traces of the members' runs that are not their cycle
+// record: all but the one reserved after its last run, else the last.
+func (t *groupTrace) unwritten() []*cycleTrace {
+	var out []*cycleTrace
+	for i, runs := range t.runs {
+		kept := t.reserved[i]
+		if kept == nil && len(runs) > 0 {
+			kept = runs[len(runs)-1].trace
+		}
+		for _, r := range runs {
+			if r.trace != kept {
+				out = append(out, r.trace)
+			}
+		}
+	}
+	return out
+}
+
+// finishRuns makes the next cycle record again the nodes whose last use
+// came from a composite member's run that is not written, under t's lock.
+func (t *groupTrace) finishRuns(r *traceState) {
+	if t.runs != nil {
+		r.forgetUnwritten(t.unwritten())
 	}
 }

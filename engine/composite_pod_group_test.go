@@ -253,3 +253,59 @@ func TestNestedCompositePodGroup(t *testing.T) {
 		t.Errorf("cycle of %s with members %+v", g.Group.Key(), g.Members)
 	}
 }
+
+// TestCompositeMemberRecordIsChosenRun: ring is tried in zone-a, then in
+// zone-b, and binds in zone-a; each member ran once in each. Its cycle
+// record is its run in zone-a, the one whose Reserve was submitted: the
+// group's row links that cycle, which found zone-a's node alone feasible
+// and bound the member there, the placements it saw assumed are zone-a's,
+// and its run in zone-b is not written.
+func TestCompositeMemberRecordIsChosenRun(t *testing.T) {
+	compositeGates(t)
+	data := embedded(t, "composite.yaml")
+	var groups []*recorder.PodGroupCycle
+	_, cycles := runFixture(t, "composite.yaml", data, Options{
+		OnPodGroup: func(g *recorder.PodGroupCycle) { groups = append(groups, g) },
+	})
+	var ring *recorder.PodGroupCycle
+	for _, g := range groups {
+		if g.Group.Name == "ring" {
+			ring = g
+		}
+	}
+	if ring == nil || len(ring.Members) != 4 {
+		t.Fatalf("no cycle of ring with its four members: %v", ring)
+	}
+	if ring.Outcome.Result != recorder.ResultBound {
+		t.Fatalf("ring: %s, want Bound", ring.Outcome.Result)
+	}
+	for _, m := range ring.Members {
+		var written []*recorder.Cycle
+		for _, c := range cycles {
+			if c.Pod.Key() == m.Pod.Key() {
+				written = append(written, c)
+			}
+		}
+		if len(written) != 1 {
+			t.Errorf("%s: %d cycles written, want its chosen run alone", m.Pod.Name, len(written))
+			continue
+		}
+		c := written[0]
+		var feasible []string
+		for _, n := range c.Filter.Feasible {
+			feasible = append(feasible, c.NodeName(n))
+		}
+		if m.Cycle != c.Seq || m.Node != "a1" || c.Outcome.Node != "a1" || !slices.Equal(feasible, []string{"a1"}) {
+			t.Errorf("%s: row links cycle %d on %s; cycle %d written, bound on %s, found %v feasible; want the row's cycle, on a1, finding a1 alone",
+				m.Pod.Name, m.Cycle, m.Node, c.Seq, c.Outcome.Node, feasible)
+		}
+		for _, a := range m.Assumed {
+			if a.Node != "a1" {
+				t.Errorf("%s saw %s assumed on %s, outside zone-a where it ran", m.Pod.Name, a.Pod, a.Node)
+			}
+		}
+	}
+	if got := len(ring.Members[3].Assumed); got != 3 {
+		t.Errorf("ring-1-1 saw %d members assumed in zone-a, want 3", got)
+	}
+}

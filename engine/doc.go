@@ -37,10 +37,12 @@
 //     linked, PlacementFeasible's verdicts, the outcome and condition);
 //     pod_group_placement.go its candidate placements with
 //     TopologyAwareWorkloadScheduling (PlacementGenerate and PlacementScore
-//     wrapped, each candidate tried, the one chosen);
+//     wrapped, the candidates handed over in a defined order, each
+//     candidate tried, the one chosen);
 //     composite_pod_group.go, that of a CompositePodGroup's hierarchy (its
 //     groups, the verdicts about each, the leaves' conditions, where each
-//     member is reserved when the cycle ends);
+//     member is reserved when the cycle ends, its run in the chosen
+//     placement as its cycle record);
 //     diagnostic.go runs the diagnostic full-filter pass; device_shortfall.go
 //     works out the numbers behind DynamicResources' rejections (devices a
 //     claim asks for, published and allocated on each node); unread.go names the

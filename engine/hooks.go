@@ -156,6 +156,7 @@ func (e *Engine) installHooks() error {
 		e.endAlgorithm(c, fw, res, err)
 		e.memberEnded(podInfo.Pod, res, err)
 		e.placementMember(c, podInfo.Pod)
+		e.compositeRun(c, podInfo.Pod)
 		return res, err
 	}
 	return nil

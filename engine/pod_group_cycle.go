@@ -50,6 +50,11 @@ type groupTrace struct {
 	// placements are the candidate placements, with
 	// TopologyAwareWorkloadScheduling on (pod_group_placement.go).
 	placements *placementTrace
+	// runs are each member's runs in a composite cycle, and reserved the
+	// run of each member whose Reserve came after its last run
+	// (composite_pod_group.go).
+	runs     map[int][]memberRun
+	reserved map[int]*cycleTrace
 }
 
 // startGroup begins recording the pod-group cycle of pgi, just popped.
@@ -238,6 +243,7 @@ func (e *Engine) endGroup(pgi *framework.QueuedPodGroupInfo, status *fwk.Status)
 		}
 	}
 	t.finishPlacements(e.trace)
+	t.finishRuns(e.trace)
 	ran := false
 	for _, m := range g.Members {
 		ran = ran || m.Cycle != 0

@@ -79,7 +79,7 @@ func (t *groupTrace) isGroup(pgi fwk.PodGroupInfo) bool {
 }
 
 // RunPlacementGeneratePlugins records the candidate placements generated,
-// unchanged.
+// in the order the wrapped generator hands them over (orderPlacements).
 func (f *boundFramework) RunPlacementGeneratePlugins(ctx context.Context, state fwk.PodGroupCycleState, pgi fwk.PodGroupInfo, nodes []fwk.NodeInfo) ([]*fwk.Placement, *fwk.Status) {
 	t := f.e.group.Load()
 	var pt *placementTrace
@@ -253,7 +253,12 @@ func (e *Engine) placementSubmitted(pod *v1.Pod, state fwk.CycleState) {
 	if c != nil {
 		carryUnwritten(c, pt.discarded(k))
 	}
-	r := e.trace
+	e.trace.pointAt(pod, c)
+}
+
+// pointAt makes c the trace pod's phases are recorded on from here (none
+// when c is nil), also when pod's cycle is the one running.
+func (r *traceState) pointAt(pod *v1.Pod, c *cycleTrace) {
 	r.mu.Lock()
 	if c != nil {
 		r.byUID[pod.UID] = c
@@ -471,6 +476,7 @@ func (f *boundFramework) RunPlacementScorePlugins(ctx context.Context, state fwk
 // changes.
 func (f *boundFramework) RunReservePluginsReserve(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodeName string) *fwk.Status {
 	f.e.placementSubmitted(pod, state)
+	f.e.compositeReserved(pod, state)
 	st := f.recordingFramework.RunReservePluginsReserve(ctx, state, pod, nodeName)
 	if st.IsSuccess() {
 		f.e.withMember(pod, func(t *groupTrace, i int) {
@@ -509,9 +515,13 @@ type placementGenerateWrapper struct {
 	e *Engine
 }
 
-// GeneratePlacements names the plugin that generated the candidates.
+// GeneratePlacements names the plugin that generated the candidates and
+// hands the scheduler the candidates in a defined order (orderPlacements).
 func (w *placementGenerateWrapper) GeneratePlacements(ctx context.Context, state fwk.PodGroupCycleState, pgi fwk.PodGroupInfo, parent *fwk.Placement) (*fwk.GeneratePlacementsResult, *fwk.Status) {
 	res, st := w.PlacementGeneratePlugin.GeneratePlacements(ctx, state, pgi, parent)
+	if res != nil {
+		res.Placements = orderPlacements(res.Placements)
+	}
 	if t, pt := w.e.placements(); pt != nil {
 		if t.isGroup(pgi) {
 			pt.ph.Generator = w.Name()
@@ -578,4 +588,55 @@ func (w *placementScoreExtensionsWrapper) NormalizePlacementScore(ctx context.Co
 		pt.scoreMu.Unlock()
 	}
 	return st
+}
+
+// The one decision schedscope adds to the scheduler's: the order in which
+// the candidate placements are tried. kube-scheduler v1.37.1's
+// TopologyPlacementGenerator (pkg/scheduler/framework/plugins/topologyaware)
+// builds its candidates by ranging over a map of topology domain to nodes,
+// so the real scheduler tries them in a different order from run to run,
+// at every level that generates placements (a PodGroup with a topology
+// constraint, and each CompositePodGroup of a hierarchy: both run
+// RunPlacementGeneratePlugins over the same plugins). The order changes
+// which failed placement's status is reported when none fits (the first
+// tried); not the winner among those that fit (findBestPlacement ranges
+// over a map of them and breaks a tie of totals at random). The wrapper
+// sorts the candidates the plugin returns, so that the same fixture,
+// configuration and binary give the same cycles: it picks one of the orders
+// the real scheduler can take, and nothing else changes (not the
+// candidates, not the nodes in each, nor their order).
+
+// orderPlacements returns the candidates ordered by name (the topology
+// domain, for TopologyPlacementGenerator), then by their nodes' names, in
+// a new slice.
+func orderPlacements(ps []*fwk.Placement) []*fwk.Placement {
+	out := slices.Clone(ps)
+	slices.SortStableFunc(out, func(a, b *fwk.Placement) int {
+		if a == nil || b == nil {
+			return cmp.Compare(boolInt(a == nil), boolInt(b == nil))
+		}
+		if c := cmp.Compare(a.Name, b.Name); c != 0 {
+			return c
+		}
+		return slices.Compare(placementNodeNames(a), placementNodeNames(b))
+	})
+	return out
+}
+
+// placementNodeNames are the names of p's nodes, in p's order.
+func placementNodeNames(p *fwk.Placement) []string {
+	names := make([]string, 0, len(p.Nodes))
+	for _, ni := range p.Nodes {
+		if ni != nil && ni.Node() != nil {
+			names = append(names, ni.Node().Name)
+		}
+	}
+	return names
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -20,12 +20,14 @@ var updateRecordings = flag.Bool("update-recordings", false, "rewrite tui/testda
 
 // tuiRecordings are the embedded fixtures the TUI's tests replay, recorded
 // with the diagnostic pass on every cycle so that every view has data.
-var tuiRecordings = []string{"default", "preemption", "taints-tolerations", "topology-spread", "unschedulable", "gang"}
+var tuiRecordings = []string{"default", "preemption", "taints-tolerations", "topology-spread", "unschedulable", "gang", "gang-zones", "composite"}
 
 // tuiRecordingArgs are what a recording that is not of an embedded fixture
 // runs instead of -f NAME.
 var tuiRecordingArgs = map[string][]string{
-	"gang": {"-f", filepath.Join("..", "..", "engine", "testdata", "gang.yaml"), "--feature-gates=GenericWorkload=true"},
+	"gang":       {"-f", filepath.Join("..", "..", "engine", "testdata", "gang.yaml"), "--feature-gates=GenericWorkload=true"},
+	"gang-zones": {"-f", "gang-zones", "--feature-gates=GenericWorkload=true,TopologyAwareWorkloadScheduling=true"},
+	"composite":  {"-f", filepath.Join("..", "..", "fixtures", "gated", "composite.yaml"), "--feature-gates=GenericWorkload=true,TopologyAwareWorkloadScheduling=true,CompositePodGroup=true"},
 }
 
 // outline is what a recording must keep from one engine run to the next: the
@@ -79,6 +81,23 @@ func outline(rec *recorder.Recording) []string {
 			line += " " + g.Condition.Type + "=" + g.Condition.Status
 		}
 		out = append(out, line)
+		// Its placements in the order tried (schedscope's fixed order of
+		// what kube-scheduler tries in map order), and the verdicts about
+		// each group of a hierarchy.
+		if p := g.Placements; p != nil {
+			line := "  placements:"
+			for _, c := range p.Candidates {
+				line += fmt.Sprintf(" %s(tried=%v %s)", c.Name, c.Tried, c.Code)
+			}
+			out = append(out, line+fmt.Sprintf(" chosen %d", p.Chosen))
+		}
+		for _, h := range g.Hierarchy {
+			var codes []string
+			for _, v := range h.Feasible {
+				codes = append(codes, v.Code)
+			}
+			out = append(out, fmt.Sprintf("  %s %s: %v", h.Kind, h.Name, codes))
+		}
 	}
 	return out
 }
