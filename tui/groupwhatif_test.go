@@ -84,8 +84,8 @@ func TestGroupWhatIfFromThePodGroupPage(t *testing.T) {
 		m := gangSessionWith(t, Options{Source: "replay gang.rec", GroupWhatIf: src}, size[0], size[1])
 		m.open(memberIndex(t, m, "infer-2"))
 		m = keys(m, "t")
-		if got := screen(m); !strings.Contains(got, "w group what-if") {
-			t.Errorf("%dx%d: the pod-group page does not offer w in its help line:\n%s", size[0], size[1], got)
+		if got := screen(m); !strings.Contains(got, "w what-if • S suggest") {
+			t.Errorf("%dx%d: the pod-group page does not offer w and S in its help line:\n%s", size[0], size[1], got)
 		}
 		m = keys(m, "w")
 		got := screen(m)

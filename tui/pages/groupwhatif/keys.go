@@ -58,7 +58,15 @@ func (k *KeyMap) setAvailable(ok bool) {
 
 // ShortHelp implements help.KeyMap: the keys that open the what-if, shown
 // on the pod-group page.
-func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Open, k.Suggest} }
+//
+// The help line words them short, so both fit beside the page's own keys
+// at 80 columns; the help screen (FullHelp's users) keeps the long words.
+func (k KeyMap) ShortHelp() []key.Binding {
+	open, suggest := k.Open, k.Suggest
+	open.SetHelp(open.Help().Key, "what-if")
+	suggest.SetHelp(suggest.Help().Key, "suggest")
+	return []key.Binding{open, suggest}
+}
 
 // FullHelp implements help.KeyMap.
 func (k KeyMap) FullHelp() [][]key.Binding {
