@@ -190,6 +190,9 @@ func (p *Model) SetData(entries []recorder.CycleEntry, cycles []*recorder.Cycle,
 	events := map[string][]recorder.QueueEvent{}
 	var evOrder []string
 	for _, ev := range queue {
+		if ev.PodGroup != nil {
+			continue // a pod group's own move, not a pod's
+		}
 		k := ev.Pod.Key()
 		if _, ok := events[k]; !ok {
 			evOrder = append(evOrder, k)
