@@ -275,18 +275,30 @@ func (b *PodStateBuilder) States(never []PodState, queue []*QueueEvent) []PodSta
 		if e, ok := b.evicted[k]; ok {
 			out[i].Evicted(e)
 		}
-		sb, ok := b.unreached[k]
-		if c := b.last[k]; !ok || c != nil && !sb.start.After(c.Start) {
-			continue
+		var last time.Time
+		if c := b.last[k]; c != nil {
+			last = c.Start
 		}
-		switch st := &out[i]; st.State {
-		case PodNotAttempted, PodUnschedulable:
-			st.State, st.Reason, st.Message = PodUnschedulable, ReasonUnschedulable, sb.message
-		case PodBackoff, PodActive:
-			st.Reason, st.Message = ReasonUnschedulable, sb.message
-		}
+		b.SentBack(&out[i], last)
 	}
 	return out
+}
+
+// SentBack gives st, a pod whose last cycle started at lastCycle (zero for
+// none), the message a pod-group cycle added later (AddGroup) sent it back
+// with unreached, if one did: a pod without a newer state of its own ends
+// Unschedulable with it (see GroupPodStates).
+func (b *PodStateBuilder) SentBack(st *PodState, lastCycle time.Time) {
+	sb, ok := b.unreached[st.Pod.Key()]
+	if !ok || !lastCycle.IsZero() && !sb.start.After(lastCycle) {
+		return
+	}
+	switch st.State {
+	case PodNotAttempted, PodUnschedulable:
+		st.State, st.Reason, st.Message = PodUnschedulable, ReasonUnschedulable, sb.message
+	case PodBackoff, PodActive:
+		st.Reason, st.Message = ReasonUnschedulable, sb.message
+	}
 }
 
 // Eviction is a preemption that evicted a pod: the cycle that nominated,

@@ -24,7 +24,7 @@ func (m *Model) openPods() {
 // refreshPods recomputes the pods' states while the view is shown.
 func (m *Model) refreshPods() {
 	change(m, func(l *podsLayer) {
-		l.p.SetData(m.list.Entries(), m.cycles, m.list.Tags(), m.never, m.neverKnown, m.queue)
+		l.p.SetData(m.list.Entries(), m.cycles, m.list.Tags(), m.never, m.neverKnown, m.queue, m.grp.cycles)
 		l.p.SetCluster(m.cluster)
 	})
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/source"
 	"github.com/schedscope/schedscope/tui/components/pods"
+	"github.com/schedscope/schedscope/tui/internal/recordings"
 )
 
 // storyCycles are a run's cycles: web bound, big unschedulable, urgent
@@ -326,4 +328,66 @@ func podsOf(m Model) pods.Model {
 	}
 	l, _ := shelved[podsLayer](&m)
 	return l.p
+}
+
+// TestPodsMemberNoGroupCycleReached: in composite.rec, pair-1's pod-group
+// cycle gave up before it reached pair-1-1, which got no cycle of its own
+// (a fixture run lists it NotAttempted among the pods that never got one);
+// the Pods view gives it the message the group cycle sent it back with,
+// as explain does (recorder.GroupPodStates).
+func TestPodsMemberNoGroupCycleReached(t *testing.T) {
+	rec := recordings.Load(t, "composite.rec")
+	var final string
+	for _, g := range rec.PodGroups {
+		for _, mem := range g.Members {
+			if mem.Pod.Name == "pair-1-1" && mem.Cycle == 0 && mem.Final != "" {
+				final = mem.Final
+			}
+		}
+	}
+	if final == "" {
+		t.Fatal("composite.rec has no pod-group cycle that sent pair-1-1 back unreached")
+	}
+	m := New(Options{Source: "fixture composite.yaml"})
+	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	var evs []source.Event
+	for _, c := range rec.Cycles {
+		evs = append(evs, source.Event{Cycle: c})
+	}
+	for _, q := range rec.Queue {
+		evs = append(evs, source.Event{Queue: q})
+	}
+	for _, g := range rec.PodGroups {
+		evs = append(evs, source.Event{PodGroup: g})
+	}
+	never := []recorder.PodState{{Pod: recorder.PodRef{Namespace: "default", Name: "pair-1-1"}, State: recorder.PodNotAttempted, Seqs: []int{}}}
+	evs = append(evs, source.Event{NeverAttempted: never}, source.Event{Done: true})
+	m = keys(send(m, eventsMsg{events: evs}), "P")
+	want := recorder.GroupPodStates(rec.Cycles, rec.PodGroups, never, rec.Queue)
+	var wantState recorder.PodState
+	for _, st := range want {
+		if st.Pod.Name == "pair-1-1" {
+			wantState = st
+		}
+	}
+	if wantState.State != recorder.PodUnschedulable || wantState.Message != final {
+		t.Fatalf("GroupPodStates gives pair-1-1 %s %q, want Unschedulable with its group's message", wantState.State, wantState.Message)
+	}
+	// Every pod as GroupPodStates has it, and no row for a pod group's own
+	// queue moves.
+	row := func(st recorder.PodState) string {
+		return fmt.Sprintf("%s %s %s %s %q", st.Pod.Key(), st.State, st.Node, st.Reason, st.Message)
+	}
+	var wantRows, gotRows []string
+	for _, st := range want {
+		wantRows = append(wantRows, row(st))
+	}
+	for _, r := range podsOf(m).All() {
+		gotRows = append(gotRows, row(r.PodState))
+	}
+	slices.Sort(wantRows)
+	slices.Sort(gotRows)
+	if diff := cmp.Diff(wantRows, gotRows); diff != "" {
+		t.Errorf("Pods view's pods, against recorder.GroupPodStates (-want +got):\n%s", diff)
+	}
 }

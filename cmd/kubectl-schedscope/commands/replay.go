@@ -255,6 +255,9 @@ func (o *ReplayOptions) print(ctx context.Context) error {
 	everyCycle := slices.Clone(places) // before --pod keeps one pod's
 	// A recording holds the pods that had a cycle or a queue event; pods
 	// that arrived bound or that no profile serves are not in it.
+	for _, g := range groups {
+		states.AddGroup(g)
+	}
 	pods := states.States(nil, queue)
 	if o.Pod != "" {
 		kept = nil

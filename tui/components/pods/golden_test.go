@@ -22,7 +22,7 @@ func TestGoldens(t *testing.T) {
 	for _, size := range golden.Sizes {
 		p := New(&st)
 		p.SetSize(size[0], size[1])
-		p.SetData(entries, rec.Cycles, nil, nil, false, nil)
+		p.SetData(entries, rec.Cycles, nil, nil, false, nil, nil)
 		golden.Check(t, fmt.Sprintf("pods-%dx%d", size[0], size[1]), golden.Screen(p.View(), size[0], size[1]))
 		if !p.ShowStory(rec.Cycles[0].Pod.Key()) {
 			t.Fatalf("no story of %s", rec.Cycles[0].Pod.Key())

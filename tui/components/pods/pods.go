@@ -159,9 +159,11 @@ func (p *Model) SetSize(w, h int) {
 // entries, nil where a replay has not read one) and the pods that never got
 // a cycle; neverKnown says whether the source can tell those; queue holds
 // the scheduling queue's events, which tell a pod's moves and make a pod
-// the queue holds after its last cycle Backoff or Active. Entries that are
+// the queue holds after its last cycle Backoff or Active; groups are the
+// session's pod-group cycles, which give a member they never reached the
+// message they sent it back with (recorder.GroupPodStates). Entries that are
 // what-if re-runs (tagged) are left out. The selection stays on its pod.
-func (p *Model) SetData(entries []recorder.CycleEntry, cycles []*recorder.Cycle, whatIf map[int]string, never []recorder.PodState, neverKnown bool, queue []*recorder.QueueEvent) {
+func (p *Model) SetData(entries []recorder.CycleEntry, cycles []*recorder.Cycle, whatIf map[int]string, never []recorder.PodState, neverKnown bool, queue []*recorder.QueueEvent, groups []*recorder.PodGroupCycle) {
 	selected, storyKey := p.selectedKey(), ""
 	if p.story >= 0 && p.story < len(p.pods) {
 		storyKey = p.pods[p.story].Pod.Key()
@@ -188,6 +190,9 @@ func (p *Model) SetData(entries []recorder.CycleEntry, cycles []*recorder.Cycle,
 	events := map[string][]recorder.QueueEvent{}
 	var evOrder []string
 	for _, ev := range queue {
+		if ev.PodGroup != nil {
+			continue // a pod group's own move, not a pod's
+		}
 		k := ev.Pod.Key()
 		if _, ok := events[k]; !ok {
 			evOrder = append(evOrder, k)
@@ -243,10 +248,22 @@ func (p *Model) SetData(entries []recorder.CycleEntry, cycles []*recorder.Cycle,
 	// Victims, as the cycles loaded so far name them (a replay reads its
 	// cycles on demand; an entry does not carry them).
 	evicted := recorder.Evictions(cycles)
+	var sent recorder.PodStateBuilder
+	for _, g := range groups {
+		sent.AddGroup(g)
+	}
 	for k := range p.pods {
 		r := &p.pods[k]
 		if e, ok := evicted[r.Pod.Key()]; ok {
 			r.Evicted(e)
+		}
+		var last time.Time
+		if len(r.Cycles) > 0 {
+			last = entries[r.Cycles[len(r.Cycles)-1]].Start
+		}
+		msg := r.Message
+		if sent.SentBack(&r.PodState, last); r.Message != msg {
+			r.NoMessage = false
 		}
 		r.search = strings.ToLower(strings.Join([]string{"pod:" + r.Pod.Key(), "state:" + r.State, "node:" + r.Node, "queue:" + recorder.QueueOf(r.Queue), "owner:" + r.Pod.Owner.String()}, " "))
 	}

@@ -25,7 +25,7 @@ func view() Model {
 		{Seq: 3, Pod: ref("big"), Attempt: 2, Result: recorder.ResultUnschedulable},
 	}
 	never := []recorder.PodState{{Pod: ref("gated"), State: recorder.PodGated}}
-	p.SetData(entries, make([]*recorder.Cycle, len(entries)), nil, never, true, nil)
+	p.SetData(entries, make([]*recorder.Cycle, len(entries)), nil, never, true, nil, nil)
 	return p
 }
 
@@ -122,7 +122,7 @@ func TestOwnersGroupAWorkloadsPods(t *testing.T) {
 		{Seq: 3, Pod: owned("db-0", "StatefulSet", "db"), Result: recorder.ResultBound, Node: "n2"},
 		{Seq: 4, Pod: owned("web-7d-b", "Deployment", "web"), Result: recorder.ResultUnschedulable},
 	}
-	p.SetData(entries, make([]*recorder.Cycle, len(entries)), nil, nil, true, nil)
+	p.SetData(entries, make([]*recorder.Cycle, len(entries)), nil, nil, true, nil, nil)
 	screen := ansi.Strip(p.View())
 	if !strings.Contains(screen, "OWNER") || !strings.Contains(screen, "Deployment/web") || !strings.Contains(screen, "StatefulSet/db") {
 		t.Fatalf("no OWNER column with the owners:\n%s", screen)
@@ -163,7 +163,7 @@ func TestFooterTellsArrivedBoundFromNeverAttempted(t *testing.T) {
 	p = New(&st)
 	p.SetSize(100, 20)
 	never := []recorder.PodState{{Pod: recorder.PodRef{Namespace: "default", Name: "running"}, State: recorder.PodPreBound, Node: "node-a"}}
-	p.SetData(nil, nil, nil, never, true, nil)
+	p.SetData(nil, nil, nil, never, true, nil, nil)
 	got := ansi.Strip(p.View())
 	if !strings.Contains(got, "1 arrived bound (the scheduler only counts them): enter tells why") || strings.Contains(got, "never got a cycle") {
 		t.Errorf("footer with a pod that arrived bound:\n%s", got)
@@ -191,7 +191,7 @@ func TestReplicasKeepTheirSuffix(t *testing.T) {
 		if ns == "" { // a second namespace: rows say namespace/name
 			entries = append(entries, recorder.CycleEntry{Seq: 9, Pod: recorder.PodRef{Namespace: "default", Name: "web"}, Attempt: 1, Result: recorder.ResultBound, Node: "node-a"})
 		}
-		p.SetData(entries, make([]*recorder.Cycle, len(entries)), nil, nil, false, nil)
+		p.SetData(entries, make([]*recorder.Cycle, len(entries)), nil, nil, false, nil, nil)
 		got := ansi.Strip(p.View())
 		for _, s := range suffixes {
 			if !strings.Contains(got, "…-"+s+" ") {
