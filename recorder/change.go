@@ -178,3 +178,53 @@ func PodOnly(changes []Change) bool {
 	}
 	return len(changes) > 0
 }
+
+// WithChange adds ch to the changes an earlier what-if made, as the
+// debugger's what-ifs (of a pod and of a pod group) stack them: a second
+// change of one thing replaces the first (an edit of the pod, an edit of
+// one node, a patch of one pod, a weight of one plugin, the gang's
+// minCount, percentageOfNodesToScore), and disabling a plugin the changes
+// already disable enables it again (a toggle).
+func WithChange(base []Change, ch Change) []Change {
+	var out []Change
+	toggled := false
+	for _, b := range base {
+		if d, ok := ch.(Disable); ok && b == Change(d) {
+			toggled = true
+			continue
+		}
+		if replaces(ch, b) {
+			continue
+		}
+		out = append(out, b)
+	}
+	if toggled {
+		return out
+	}
+	return append(out, ch)
+}
+
+// replaces says whether ch takes b's place (WithChange).
+func replaces(ch, b Change) bool {
+	switch ch := ch.(type) {
+	case EditPod:
+		_, ok := b.(EditPod)
+		return ok
+	case EditNode:
+		bn, ok := b.(EditNode)
+		return ok && bn.Node == ch.Node
+	case PatchPod:
+		bp, ok := b.(PatchPod)
+		return ok && bp.Pod == ch.Pod
+	case SetWeight:
+		bw, ok := b.(SetWeight)
+		return ok && bw.Plugin == ch.Plugin
+	case SetMinCount:
+		_, ok := b.(SetMinCount)
+		return ok
+	case SetPercentage:
+		_, ok := b.(SetPercentage)
+		return ok
+	}
+	return false
+}

@@ -210,7 +210,7 @@ func (p *Model) startRun(t target, flag, value string, ch recorder.Change) tea.C
 				return runMsg{flag: flag, value: value, target: t, err: err}
 			}
 		}
-		res, err := src.Run(t.group, withChange(t.base, ch))
+		res, err := src.Run(t.group, recorder.WithChange(t.base, ch))
 		return runMsg{res: res, flag: flag, value: value, target: t, err: err}
 	}
 }
@@ -277,45 +277,4 @@ func (p Model) HelpSections() []helpscreen.Section {
 	}
 	menu := helpscreen.Section{Title: "In a group's what-if menu (after " + k.Open.Help().Key + " there)", Keys: k.menu()[:len(k.menu())-1]}
 	return []helpscreen.Section{open, menu}
-}
-
-// withChange adds ch to the changes of an earlier what-if: a second
-// minCount, a second patch of one member, a second weight of one plugin
-// replaces the first; disabling a plugin disabled enables it again.
-func withChange(base []recorder.Change, ch recorder.Change) []recorder.Change {
-	var out []recorder.Change
-	toggled := false
-	for _, b := range base {
-		if d, ok := ch.(recorder.Disable); ok && b == recorder.Change(d) {
-			toggled = true
-			continue
-		}
-		if replaces(ch, b) {
-			continue
-		}
-		out = append(out, b)
-	}
-	if toggled {
-		return out
-	}
-	return append(out, ch)
-}
-
-// replaces says whether ch takes b's place.
-func replaces(ch, b recorder.Change) bool {
-	switch ch := ch.(type) {
-	case recorder.SetMinCount:
-		_, ok := b.(recorder.SetMinCount)
-		return ok
-	case recorder.PatchPod:
-		bp, ok := b.(recorder.PatchPod)
-		return ok && bp.Pod == ch.Pod
-	case recorder.SetWeight:
-		bw, ok := b.(recorder.SetWeight)
-		return ok && bw.Plugin == ch.Plugin
-	case recorder.SetPercentage:
-		_, ok := b.(recorder.SetPercentage)
-		return ok
-	}
-	return false
 }

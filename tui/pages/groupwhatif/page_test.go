@@ -315,7 +315,7 @@ func TestWithChange(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, withChange(tt.base, tt.ch)); diff != "" {
+			if diff := cmp.Diff(tt.want, recorder.WithChange(tt.base, tt.ch)); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})

@@ -597,48 +597,9 @@ func (p *Model) startRun(t target, ch recorder.Change, e *editSession, yaml []by
 // runWhatIf re-runs the target's cycle with its base changes and ch; it is
 // the body of a tea.Cmd.
 func runWhatIf(src Source, t target, ch recorder.Change, e *editSession, yaml []byte) tea.Msg {
-	changes := withChange(t.base, ch)
+	changes := recorder.WithChange(t.base, ch)
 	res, err := src.Run(t.original(), changes)
 	return runMsg{res: res, changes: changes, target: t, edit: e, yaml: yaml, err: err}
-}
-
-// withChange adds ch to the changes a re-run made. A second edit of the pod
-// (or of one node), or a second weight of one plugin, replaces the first;
-// disabling a plugin the re-run disabled enables it again (a toggle).
-func withChange(base []recorder.Change, ch recorder.Change) []recorder.Change {
-	var out []recorder.Change
-	toggled := false
-	for _, b := range base {
-		if d, ok := ch.(recorder.Disable); ok && b == recorder.Change(d) {
-			toggled = true
-			continue
-		}
-		if replaces(ch, b) {
-			continue
-		}
-		out = append(out, b)
-	}
-	if toggled {
-		return out
-	}
-	return append(out, ch)
-}
-
-// replaces says whether ch takes b's place: an edit of the pod or of one
-// node, or a weight of one plugin.
-func replaces(ch, b recorder.Change) bool {
-	switch ch := ch.(type) {
-	case recorder.EditPod:
-		_, ok := b.(recorder.EditPod)
-		return ok
-	case recorder.EditNode:
-		bn, ok := b.(recorder.EditNode)
-		return ok && bn.Node == ch.Node
-	case recorder.SetWeight:
-		bw, ok := b.(recorder.SetWeight)
-		return ok && bw.Plugin == ch.Plugin
-	}
-	return false
 }
 
 // startSuggest searches changes for the target's cycle.
