@@ -27,19 +27,20 @@
 //   - Layers. layers.go: the screens over the panes (the "?" screen, the
 //     problems, the nodes, the pods, the breakpoints form, the fixtures
 //     list), each holding its own component; a stack whose top takes the
-//     keys, a shelf where closed ones wait to open again as they were, and
-//     the shape of the components they adapt.
+//     keys, a shelf where closed ones wait to open again as they were, the
+//     shape of the components they adapt, and the one layer both what-ifs
+//     show their screens in (screenLayer, over a page's root side).
 //   - Modes. podsmode.go: the Pods view's layer and its stories' cycles
 //     (esc goes back to the story). observed.go: the
 //     live bindings collected. whatif.go: the what-if page (pages/whatif)
 //     on the stack: what the root hands it (here), what it does for it
-//     (takeOut), and the layer its screens are shown in. podgroup.go:
+//     (takeOut), and its side of the screens' layer. podgroup.go:
 //     the session's pod-group cycles, the layer of their page
 //     (pages/podgroup), :group and the key that opens a member's group.
 //     groupwhatif.go: a pod group's what-if (pages/groupwhatif) on the
 //     stack over the pod-group page: what the root hands it from that
-//     page (groupHere), what it asks back (takeGroupOut), the layer its
-//     screens are shown in.
+//     page (groupHere), what it asks back (takeGroupOut), its side of
+//     the screens' layer (drawn over the pod-group page).
 //   - Shared pieces. statusbar.go: the status line, from what it says
 //     (status) in steps: the engine, the tallies, the breakpoints, the
 //     problems, and fitting them with the message (a message too long
@@ -108,6 +109,10 @@
 //     (the root gives the sections), the commands and the glyph legends.
 //   - components/breakpoints: the form that edits a live run's breakpoints.
 //   - components/prompt: the / and : input, with tab completion.
+//   - components/whatifscreen: what the two what-ifs (pages/whatif,
+//     pages/groupwhatif) share: the screen contract the root's stack
+//     holds, the keys both decide once, the help of a menu, a prompt and
+//     a list, and a panel drawn over what is under it.
 //   - components/problems: the problems and messages list.
 //   - components/pager: lines in a scrolling window.
 //   - internal/recordings: the recordings under testdata, for tests.

@@ -65,55 +65,31 @@ func (m *Model) takeGroupOut() groupwhatif.Screen {
 // showGroupWhatIf shows screen s on top of the stack, in place of the
 // group what-if screen shown, if any; nil shows none.
 func (m *Model) showGroupWhatIf(s groupwhatif.Screen) {
-	if s == nil {
-		return
-	}
-	m.layers = slices.DeleteFunc(slices.Clone(m.layers), func(l layer) bool { return sameKind(l, groupWhatIfLayer{}) })
-	m.push(groupWhatIfLayer{s.SetSize(m.w, m.bodyHeight())})
+	showScreen[groupwhatif.Ask, groupWhatIfPage](m, s)
 }
 
 // groupWhatIfLayer shows a group what-if screen (pages/groupwhatif) over
 // the pod-group page: the before/after and suggest's list fill the body;
-// the menu and the prompts are drawn over the bottom of the page. It
-// takes every key, as the prompts must.
-type groupWhatIfLayer struct{ s groupwhatif.Screen }
+// the menu and the prompts are drawn over the bottom of the page.
+type groupWhatIfLayer = screenLayer[groupwhatif.Ask, groupWhatIfPage]
 
-func (l groupWhatIfLayer) update(m *Model, msg tea.Msg) (layer, bool, tea.Cmd) {
-	next, ask, cmd := l.s.Update(msg)
+// groupWhatIfPage is the root's side of the group what-if.
+type groupWhatIfPage struct{}
+
+func (groupWhatIfPage) do(m *Model, ask groupwhatif.Ask) (groupwhatif.Screen, tea.Cmd) {
 	var did tea.Cmd
 	m.gwi, did = m.gwi.Do(ask)
-	if s := m.takeGroupOut(); s != nil {
-		next = s.SetSize(m.w, m.bodyHeight())
-	}
-	return groupWhatIfLayer{next}, next == nil, tea.Batch(cmd, did)
+	return m.takeGroupOut(), did
 }
 
-// view draws the screen; a panel is drawn over the bottom of the layer
-// under it (the pod-group page).
-func (l groupWhatIfLayer) view(m *Model) string {
-	if !l.s.Over() {
-		return l.s.View()
-	}
-	// What is under it: the pod-group page, else (a run's answer came
-	// after the page was left) the panes.
-	under := m.panes(max(m.bodyHeight()-m.lessonRows, 1))
+// under is the pod-group page, else (a run's answer came after the page
+// was left) the panes.
+func (groupWhatIfPage) under(m *Model) []string {
 	if n := len(m.layers); n >= 2 {
-		under = layout.SplitLines(m.layers[n-2].view(m))
+		return layout.SplitLines(m.layers[n-2].view(m))
 	}
-	body := layout.Box(under, m.w, m.bodyHeight())
-	panel := layout.SplitLines(l.s.View())
-	if len(panel) >= len(body) {
-		panel = panel[len(panel)-len(body):]
-	}
-	return strings.Join(append(body[:len(body)-len(panel)], panel...), "\n")
+	return m.panes(max(m.bodyHeight()-m.lessonRows, 1))
 }
-func (l groupWhatIfLayer) keys(m *Model) help.KeyMap { return l.s.Keys() }
-func (l groupWhatIfLayer) crumb(m *Model, c, p string) (string, string) {
-	return c + " › " + l.s.Crumb(), p
-}
-func (groupWhatIfLayer) close(m *Model) key.Binding { return key.NewBinding() }
-func (l groupWhatIfLayer) resize(w, h int) layer    { return groupWhatIfLayer{l.s.SetSize(w, h)} }
-func (groupWhatIfLayer) whole() bool                { return true }
 
 // groupPageKeys is the pod-group page's help line: its own keys, then the
 // group what-if's (w, S).

@@ -18,6 +18,7 @@ import (
 	"github.com/schedscope/schedscope/tui/components/pager"
 	"github.com/schedscope/schedscope/tui/components/pods"
 	"github.com/schedscope/schedscope/tui/components/problems"
+	"github.com/schedscope/schedscope/tui/components/whatifscreen"
 	"github.com/schedscope/schedscope/tui/layout"
 )
 
@@ -425,3 +426,54 @@ func (m *Model) openProblems() {
 	l.p.SetNotes(m.notes)
 	m.push(l)
 }
+
+// screenLayer shows a what-if screen (components/whatifscreen) of the page
+// P stands for: a screen that fills the body, or a panel drawn over the
+// bottom of what is under it (P's under). It takes every key, as a
+// what-if's prompts must (":" and "?" are text there). What the screen
+// asks goes to P's page, and a screen that page shows next takes its place.
+type screenLayer[A any, P screenPage[A]] struct{ s whatifscreen.Screen[A] }
+
+// screenPage is the root's side of a what-if page.
+type screenPage[A any] interface {
+	// do hands what a screen asked to the page, does what the page asks
+	// of the session in turn, and returns the screen it shows, nil when
+	// none.
+	do(m *Model, ask A) (whatifscreen.Screen[A], tea.Cmd)
+	// under is what a panel is drawn over.
+	under(m *Model) []string
+}
+
+// showScreen shows what-if screen s on top of the stack, in place of a
+// screen of its what-if shown, if any; nil shows none.
+func showScreen[A any, P screenPage[A]](m *Model, s whatifscreen.Screen[A]) {
+	if s == nil {
+		return
+	}
+	m.layers = slices.DeleteFunc(slices.Clone(m.layers), func(l layer) bool { return sameKind(l, screenLayer[A, P]{}) })
+	m.push(screenLayer[A, P]{s.SetSize(m.w, m.bodyHeight())})
+}
+
+func (l screenLayer[A, P]) update(m *Model, msg tea.Msg) (layer, bool, tea.Cmd) {
+	next, ask, cmd := l.s.Update(msg)
+	var p P
+	s, did := p.do(m, ask)
+	if s != nil {
+		next = s.SetSize(m.w, m.bodyHeight())
+	}
+	return screenLayer[A, P]{next}, next == nil, tea.Batch(cmd, did)
+}
+func (l screenLayer[A, P]) view(m *Model) string {
+	if !l.s.Over() {
+		return l.s.View()
+	}
+	var p P
+	return whatifscreen.Over(layout.Box(p.under(m), m.w, m.bodyHeight()), layout.SplitLines(l.s.View()))
+}
+func (l screenLayer[A, P]) keys(m *Model) help.KeyMap { return l.s.Keys() }
+func (l screenLayer[A, P]) crumb(m *Model, c, p string) (string, string) {
+	return c + " › " + l.s.Crumb(), p
+}
+func (screenLayer[A, P]) close(m *Model) key.Binding { return key.NewBinding() }
+func (l screenLayer[A, P]) resize(w, h int) layer    { return screenLayer[A, P]{l.s.SetSize(w, h)} }
+func (screenLayer[A, P]) whole() bool                { return true }

@@ -2,13 +2,9 @@ package tui
 
 import (
 	"slices"
-	"strings"
 
-	"charm.land/bubbles/v2/help"
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/pages/cyclepage"
 	"github.com/schedscope/schedscope/tui/pages/whatif"
 )
@@ -74,45 +70,20 @@ func (m *Model) takeOut() whatif.Screen {
 
 // showWhatIf shows what-if screen s on top of the stack, in place of the
 // what-if screen shown, if any; nil shows none.
-func (m *Model) showWhatIf(s whatif.Screen) {
-	if s == nil {
-		return
-	}
-	m.layers = slices.DeleteFunc(slices.Clone(m.layers), func(l layer) bool { return sameKind(l, whatifLayer{}) })
-	m.push(whatifLayer{s.SetSize(m.w, m.bodyHeight())})
-}
+func (m *Model) showWhatIf(s whatif.Screen) { showScreen[whatif.Ask, whatifPage](m, s) }
 
 // whatifLayer shows a what-if screen (pages/whatif): the diff, suggest's
 // list, the evict picker and the YAML fill the body; the menu, the prompts
-// and an edit's error are drawn over the bottom of the panes. It takes
-// every key, as the page's prompts must (":" and "?" are text there).
-// What the screen asks of the session goes to the page's Model (Do).
-type whatifLayer struct{ s whatif.Screen }
+// and an edit's error are drawn over the bottom of the panes. What the
+// screen asks of the session goes to the page's Model (Do).
+type whatifLayer = screenLayer[whatif.Ask, whatifPage]
 
-func (l whatifLayer) update(m *Model, msg tea.Msg) (layer, bool, tea.Cmd) {
-	next, ask, cmd := l.s.Update(msg)
+// whatifPage is the root's side of the what-if page.
+type whatifPage struct{}
+
+func (whatifPage) do(m *Model, ask whatif.Ask) (whatif.Screen, tea.Cmd) {
 	var did tea.Cmd
 	m.wi, did = m.wi.Do(ask)
-	if s := m.takeOut(); s != nil {
-		next = s.SetSize(m.w, m.bodyHeight())
-	}
-	return whatifLayer{next}, next == nil, tea.Batch(cmd, did)
+	return m.takeOut(), did
 }
-func (l whatifLayer) view(m *Model) string {
-	if !l.s.Over() {
-		return l.s.View()
-	}
-	body := layout.Box(m.panes(max(m.bodyHeight()-m.lessonRows, 1)), m.w, m.bodyHeight())
-	panel := layout.SplitLines(l.s.View())
-	if len(panel) >= len(body) {
-		panel = panel[len(panel)-len(body):]
-	}
-	return strings.Join(append(body[:len(body)-len(panel)], panel...), "\n")
-}
-func (l whatifLayer) keys(m *Model) help.KeyMap { return l.s.Keys() }
-func (l whatifLayer) crumb(m *Model, c, p string) (string, string) {
-	return c + " › " + l.s.Crumb(), p
-}
-func (whatifLayer) close(m *Model) key.Binding { return key.NewBinding() }
-func (l whatifLayer) resize(w, h int) layer    { return whatifLayer{l.s.SetSize(w, h)} }
-func (whatifLayer) whole() bool                { return true }
+func (whatifPage) under(m *Model) []string { return m.panes(max(m.bodyHeight()-m.lessonRows, 1)) }

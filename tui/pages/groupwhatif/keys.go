@@ -4,48 +4,35 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 
-	"github.com/schedscope/schedscope/tui/components/pager"
+	"github.com/schedscope/schedscope/tui/components/whatifscreen"
 )
 
-// KeyMap holds the keys of a pod group's what-if: the two that open it
-// from the pod-group page (the pod what-if's w and S), the menu's actions
-// (x, W and p as in the pod what-if's menu), and the screens' keys.
+// KeyMap holds the keys of a pod group's what-if: the keys both what-ifs
+// share (the two that open it from the pod-group page, the pod what-if's w
+// and S; x, W and p in the menu; the screens' moving, Choose and Cancel),
+// worded for a group, and the menu's own actions.
 type KeyMap struct {
-	// Open and Suggest work on the group shown.
-	Open    key.Binding
-	Suggest key.Binding
+	whatifscreen.KeyMap
 
-	// The menu's actions.
+	// The menu's own actions.
 	MinCount key.Binding
 	Requests key.Binding
 	CopyNode key.Binding
-	Evict    key.Binding
-	Weight   key.Binding
-	Disable  key.Binding
 	Flags    key.Binding
-
-	// The screens' keys: moving, then acting.
-	pager.KeyMap
-	Choose key.Binding
-	Cancel key.Binding
 }
 
 // DefaultKeyMap returns the keys.
 func DefaultKeyMap() KeyMap {
 	k := KeyMap{
-		KeyMap:   pager.DefaultKeyMap(),
-		Open:     key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "group what-if")),
-		Suggest:  key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "suggest for the group")),
+		KeyMap:   whatifscreen.DefaultKeyMap(),
 		MinCount: key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "set the gang's minCount")),
 		Requests: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "change a member's requests")),
 		CopyNode: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "add a copy of a node")),
-		Evict:    key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "evict a placed pod")),
-		Weight:   key.NewBinding(key.WithKeys("W"), key.WithHelp("W", "set a score weight")),
-		Disable:  key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "disable a plugin")),
 		Flags:    key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "any change, as whatif's flags")),
-		Choose:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
-		Cancel:   key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "back")),
 	}
+	k.Open.SetHelp("w", "group what-if")
+	k.Suggest.SetHelp("S", "suggest for the group")
+	k.Evict.SetHelp("x", "evict a placed pod")
 	return k
 }
 
@@ -83,28 +70,6 @@ func (k KeyMap) menu() []key.Binding {
 	return []key.Binding{k.MinCount, k.Requests, k.CopyNode, k.Evict, k.Weight, k.Disable, k.Flags, k.Suggest}
 }
 
-// menuKeys is the help under the menu.
-type menuKeys struct{ k KeyMap }
-
-func (m menuKeys) ShortHelp() []key.Binding {
-	cancel := m.k.Cancel
-	cancel.SetHelp("esc", "close the menu")
-	return []key.Binding{cancel}
-}
-func (m menuKeys) FullHelp() [][]key.Binding { return [][]key.Binding{m.ShortHelp()} }
-
-// inputKeys is the help under a prompt.
-type inputKeys struct{ k KeyMap }
-
-func (i inputKeys) ShortHelp() []key.Binding {
-	run := i.k.Choose
-	run.SetHelp("enter", "run")
-	cancel := i.k.Cancel
-	cancel.SetHelp("esc", "back to the menu")
-	return []key.Binding{run, cancel}
-}
-func (i inputKeys) FullHelp() [][]key.Binding { return [][]key.Binding{i.ShortHelp()} }
-
 // compareKeys is the help of the before/after screen.
 type compareKeys struct{ k KeyMap }
 
@@ -115,20 +80,7 @@ func (c compareKeys) ShortHelp() []key.Binding {
 }
 func (c compareKeys) FullHelp() [][]key.Binding { return [][]key.Binding{c.ShortHelp()} }
 
-// listKeys is the help of suggest's list.
-type listKeys struct{ k KeyMap }
-
-func (l listKeys) ShortHelp() []key.Binding {
-	choose := l.k.Choose
-	choose.SetHelp("enter", "run it: before/after")
-	return []key.Binding{choose, l.k.Up, l.k.Down, l.k.Cancel}
-}
-func (l listKeys) FullHelp() [][]key.Binding { return [][]key.Binding{l.ShortHelp()} }
-
 var (
 	_ help.KeyMap = KeyMap{}
-	_ help.KeyMap = menuKeys{}
-	_ help.KeyMap = inputKeys{}
 	_ help.KeyMap = compareKeys{}
-	_ help.KeyMap = listKeys{}
 )

@@ -13,26 +13,15 @@ import (
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/tui/components/prompt"
+	"github.com/schedscope/schedscope/tui/components/whatifscreen"
 	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/theme"
 )
 
-// Screen is one screen of a group's what-if as the root's stack holds it:
-// the menu, a prompt, the before/after, suggest's list.
-type Screen interface {
-	// Update takes a key or the mouse wheel. It returns the screen shown
-	// next (itself, another screen, or nil when the what-if closes) and
-	// what it asks of the session.
-	Update(msg tea.Msg) (Screen, Ask, tea.Cmd)
-	// View draws the screen: the whole body or, when Over, a panel drawn
-	// over the bottom of what is under it.
-	View() string
-	Over() bool
-	SetSize(w, h int) Screen
-	Keys() help.KeyMap
-	// Crumb is the screen's part of the title line's path.
-	Crumb() string
-}
+// Screen is one screen of a group's what-if as the root's stack holds it
+// (the menu, a prompt, the before/after, suggest's list), asking the
+// session for an Ask.
+type Screen = whatifscreen.Screen[Ask]
 
 var (
 	_ Screen = Menu{}
@@ -183,7 +172,7 @@ func (p Menu) View() string {
 
 func (Menu) Over() bool                { return true }
 func (p Menu) SetSize(w, h int) Screen { p.w, p.h = w, h; return p }
-func (p Menu) Keys() help.KeyMap       { return menuKeys{p.keys} }
+func (p Menu) Keys() help.KeyMap       { return whatifscreen.MenuHelp{Keys: p.keys.KeyMap} }
 func (Menu) Crumb() string             { return "group what-if" }
 
 // prompts are each prompt's words: what to type, an example.
@@ -264,8 +253,10 @@ func (p Input) SetSize(w, h int) Screen {
 	p.input.SetWidth(max(w-len(p.input.Prompt)-2, 10))
 	return p
 }
-func (p Input) Keys() help.KeyMap { return inputKeys{p.keys} }
-func (Input) Crumb() string       { return "group what-if" }
+func (p Input) Keys() help.KeyMap {
+	return whatifscreen.InputHelp{Keys: p.keys.KeyMap, Run: "run", Back: "back to the menu"}
+}
+func (Input) Crumb() string { return "group what-if" }
 
 func joinChanges(cs []recorder.Change) string {
 	var out []string

@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/schedscope/schedscope/tui/components/whatifscreen"
 	"github.com/schedscope/schedscope/tui/layout"
 )
 
@@ -136,5 +137,7 @@ func (p Suggest) View() string {
 
 func (Suggest) Over() bool                { return false }
 func (p Suggest) SetSize(w, h int) Screen { p.w, p.h = w, h; return p }
-func (p Suggest) Keys() help.KeyMap       { return listKeys{p.keys} }
-func (Suggest) Crumb() string             { return "group suggest" }
+func (p Suggest) Keys() help.KeyMap {
+	return whatifscreen.ListHelp{Keys: p.keys.KeyMap, What: "run it: before/after"}
+}
+func (Suggest) Crumb() string { return "group suggest" }

@@ -4,52 +4,38 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 
-	"github.com/schedscope/schedscope/tui/components/pager"
-
 	"github.com/schedscope/schedscope/tui/components/diffview"
+	"github.com/schedscope/schedscope/tui/components/whatifscreen"
 )
 
-// KeyMap holds the keys of the what-if mode: the two that open it from
-// a cycle, the menu's actions, and the keys of its screens.
+// KeyMap holds the keys of the what-if mode: the keys both what-ifs share
+// (Open and Suggest work on the selected or open cycle; Evict, Weight,
+// Disable; the screens' moving, Choose and Cancel), and its own.
 type KeyMap struct {
-	// Open, Suggest and YAML work on the selected or open cycle.
-	Open    key.Binding
-	Suggest key.Binding
-	YAML    key.Binding
+	whatifscreen.KeyMap
+	// YAML works on the selected or open cycle.
+	YAML key.Binding
 
-	// The menu's actions.
+	// The menu's own actions.
 	EditPod  key.Binding
 	EditNode key.Binding
-	Evict    key.Binding
-	Weight   key.Binding
-	Disable  key.Binding
 	Diff     key.Binding
 
-	// The screens' keys: moving, then acting.
-	pager.KeyMap
-	Choose key.Binding
+	// The screens' own keys.
 	Before key.Binding
 	Retry  key.Binding
-	Cancel key.Binding
 }
 
 // DefaultKeyMap returns the what-if keys.
 func DefaultKeyMap() KeyMap {
 	k := KeyMap{
-		KeyMap:   pager.DefaultKeyMap(),
-		Open:     key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "what-if")),
-		Suggest:  key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "suggest")),
+		KeyMap:   whatifscreen.DefaultKeyMap(),
 		YAML:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "the pod's or node's YAML, as the scheduler saw it")),
 		EditPod:  key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit the pod in $EDITOR")),
 		EditNode: key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "edit the node in $EDITOR")),
-		Evict:    key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "evict a pod of the node")),
-		Weight:   key.NewBinding(key.WithKeys("W"), key.WithHelp("W", "set a score weight")),
-		Disable:  key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "disable a plugin")),
 		Diff:     key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "diff with the original")),
-		Choose:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
 		Before:   key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "open the original")),
 		Retry:    key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit again")),
-		Cancel:   key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "back")),
 	}
 	k.Top.SetHelp("g", "first")
 	k.Bottom.SetHelp("G", "last")
@@ -78,16 +64,6 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	}
 }
 
-// menuKeys is the help of the what-if menu.
-type menuKeys struct{ k KeyMap }
-
-func (m menuKeys) ShortHelp() []key.Binding {
-	cancel := m.k.Cancel
-	cancel.SetHelp("esc", "close the menu")
-	return []key.Binding{cancel}
-}
-func (m menuKeys) FullHelp() [][]key.Binding { return [][]key.Binding{m.ShortHelp()} }
-
 // diffKeys is the help of the diff screen: the what-if keys that leave it,
 // and the diff view's own.
 type diffKeys struct {
@@ -103,19 +79,6 @@ func (d diffKeys) ShortHelp() []key.Binding {
 }
 func (d diffKeys) FullHelp() [][]key.Binding { return [][]key.Binding{d.ShortHelp()} }
 
-// listKeys is the help of the suggest list and the pod picker.
-type listKeys struct {
-	k    KeyMap
-	what string
-}
-
-func (l listKeys) ShortHelp() []key.Binding {
-	choose := l.k.Choose
-	choose.SetHelp("enter", l.what)
-	return []key.Binding{choose, l.k.Up, l.k.Down, l.k.Cancel}
-}
-func (l listKeys) FullHelp() [][]key.Binding { return [][]key.Binding{l.ShortHelp()} }
-
 // errorKeys is the help under a failed edit.
 type errorKeys struct{ k KeyMap }
 
@@ -125,18 +88,6 @@ func (e errorKeys) ShortHelp() []key.Binding {
 	return []key.Binding{e.k.Retry, cancel}
 }
 func (e errorKeys) FullHelp() [][]key.Binding { return [][]key.Binding{e.ShortHelp()} }
-
-// inputKeys is the help under the weight and plugin prompts.
-type inputKeys struct{ k KeyMap }
-
-func (i inputKeys) ShortHelp() []key.Binding {
-	run := i.k.Choose
-	run.SetHelp("enter", "re-run")
-	cancel := i.k.Cancel
-	cancel.SetHelp("esc", "cancel")
-	return []key.Binding{run, cancel}
-}
-func (i inputKeys) FullHelp() [][]key.Binding { return [][]key.Binding{i.ShortHelp()} }
 
 // cancelOnly is a key map of the back key alone.
 func (e errorKeys) cancelOnly() help.KeyMap { return backOnly{e.k.Cancel} }

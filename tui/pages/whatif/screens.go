@@ -14,6 +14,7 @@ import (
 	"github.com/schedscope/schedscope/tui/components/diffview"
 	"github.com/schedscope/schedscope/tui/components/pager"
 	"github.com/schedscope/schedscope/tui/components/prompt"
+	"github.com/schedscope/schedscope/tui/components/whatifscreen"
 	"github.com/schedscope/schedscope/tui/layout"
 	"github.com/schedscope/schedscope/tui/theme"
 )
@@ -24,24 +25,7 @@ import (
 // holds its own state; what it needs of the session (a re-run, $EDITOR, a
 // cycle opened) it asks for (Ask), and the root hands that to the
 // session's Model (Do).
-type Screen interface {
-	// Update takes a key or the mouse wheel. It returns the screen shown
-	// next (itself, another what-if screen, or nil when the what-if
-	// closes) and what it asks of the session.
-	Update(msg tea.Msg) (Screen, Ask, tea.Cmd)
-	// View draws the screen: the whole body, or, when Over, the panel
-	// drawn over the bottom of the panes.
-	View() string
-	// Over tells whether the screen is drawn over the panes' bottom, as a
-	// completion menu is (the menu, the prompts, an edit's error).
-	Over() bool
-	// SetSize fits the screen to the body.
-	SetSize(w, h int) Screen
-	// Keys is the help line's key map.
-	Keys() help.KeyMap
-	// Crumb is the screen's part of the title line's path.
-	Crumb() string
-}
+type Screen = whatifscreen.Screen[Ask]
 
 var (
 	_ Screen = Menu{}
@@ -213,7 +197,7 @@ func (Menu) Over() bool { return true }
 func (p Menu) SetSize(w, h int) Screen { p.w, p.h = w, h; return p }
 
 // Keys implements Screen.
-func (p Menu) Keys() help.KeyMap { return menuKeys{p.keys} }
+func (p Menu) Keys() help.KeyMap { return whatifscreen.MenuHelp{Keys: p.keys.KeyMap} }
 
 // Crumb implements Screen.
 func (Menu) Crumb() string { return "what-if" }
@@ -298,7 +282,9 @@ func (p Input) SetSize(w, h int) Screen {
 }
 
 // Keys implements Screen.
-func (p Input) Keys() help.KeyMap { return inputKeys{p.keys} }
+func (p Input) Keys() help.KeyMap {
+	return whatifscreen.InputHelp{Keys: p.keys.KeyMap, Run: "re-run", Back: "cancel"}
+}
 
 // Crumb implements Screen.
 func (Input) Crumb() string { return "what-if" }
@@ -372,7 +358,9 @@ func (Picker) Over() bool { return false }
 func (p Picker) SetSize(w, h int) Screen { p.w, p.h = w, h; return p }
 
 // Keys implements Screen.
-func (p Picker) Keys() help.KeyMap { return listKeys{p.keys, "evict it"} }
+func (p Picker) Keys() help.KeyMap {
+	return whatifscreen.ListHelp{Keys: p.keys.KeyMap, What: "evict it"}
+}
 
 // Crumb implements Screen.
 func (Picker) Crumb() string { return "what-if › evict" }
@@ -533,7 +521,7 @@ func (p Suggest) Keys() help.KeyMap {
 	if _, ok := p.view.Selected(); !ok {
 		return errorKeys{p.keys}.cancelOnly()
 	}
-	return listKeys{p.keys, "open as what-if"}
+	return whatifscreen.ListHelp{Keys: p.keys.KeyMap, What: "open as what-if"}
 }
 
 // Crumb implements Screen.
