@@ -112,7 +112,9 @@
 //   - components/whatifscreen: what the two what-ifs (pages/whatif,
 //     pages/groupwhatif) share: the screen contract the root's stack
 //     holds, the keys both decide once, the help of a menu, a prompt and
-//     a list, and a panel drawn over what is under it.
+//     a list, and a panel drawn over what is under it (whatifscreen.go,
+//     keys.go); what a page takes from the session, how it words an error
+//     and the run under way (options.go).
 //   - components/problems: the problems and messages list.
 //   - components/pager: lines in a scrolling window.
 //   - internal/recordings: the recordings under testdata, for tests.

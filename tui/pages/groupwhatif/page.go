@@ -18,7 +18,6 @@ package groupwhatif
 
 import (
 	"fmt"
-	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -26,6 +25,7 @@ import (
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/tui/components/helpscreen"
 	"github.com/schedscope/schedscope/tui/components/problems"
+	"github.com/schedscope/schedscope/tui/components/whatifscreen"
 	"github.com/schedscope/schedscope/tui/theme"
 )
 
@@ -89,13 +89,9 @@ type Out struct {
 	Show Screen
 }
 
-// Options configure the page.
-type Options struct {
-	// Why says why there is no Source (NoSource when empty).
-	Why string
-	// Clean makes text from the source safe to draw; nil keeps it.
-	Clean func(string) string
-}
+// Options configure the page: why it has no Source, how text from the
+// source is made safe to draw.
+type Options = whatifscreen.Options
 
 // Model is the session's group what-if.
 type Model struct {
@@ -111,9 +107,6 @@ type Model struct {
 
 // New returns the page over src, nil for a session without a fixture.
 func New(src Source, st *theme.Styles, opts Options) Model {
-	if opts.Clean == nil {
-		opts.Clean = func(s string) string { return s }
-	}
 	p := Model{src: src, opts: opts, st: st, Keys: DefaultKeyMap()}
 	p.Keys.setAvailable(src != nil)
 	return p
@@ -129,29 +122,13 @@ func (p Model) TakeOut() (Model, Out) {
 	return p, out
 }
 
-func (p Model) why() string {
-	if p.opts.Why != "" {
-		return p.opts.Why
-	}
-	return NoSource
-}
-
 func (p *Model) say(format string, a ...any) { p.out.Say = fmt.Sprintf(format, a...) }
-
-// oneLine keeps the first line of an error, made safe to draw.
-func (p Model) oneLine(err error) string {
-	s, _, _ := strings.Cut(err.Error(), "\n")
-	return p.opts.Clean(s)
-}
 
 func (p Model) base() base { return base{st: p.st, keys: p.Keys, w: p.w, h: p.h} }
 
 // Status is the status bar's message: msg, else the run under way.
 func (p Model) Status(msg problems.Note) problems.Note {
-	if msg.Text == "" && p.busy != "" {
-		return problems.Note{Kind: problems.Message, Text: p.busy}
-	}
-	return msg
+	return whatifscreen.Status(msg, p.busy)
 }
 
 // Opens tells whether the key opens the page (w, S), which Start takes.
@@ -164,7 +141,7 @@ func (p Model) Opens(msg tea.KeyPressMsg) bool {
 func (p Model) Start(msg tea.KeyPressMsg, h Here) (Model, tea.Cmd) {
 	switch {
 	case p.src == nil:
-		p.say("%s", p.why())
+		p.say("%s", p.opts.WhyNot(NoSource))
 		return p, nil
 	case p.busy != "":
 		p.say("wait: %s", p.busy)
@@ -238,18 +215,18 @@ func (p Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			if msg.flag != "" || msg.value != "" {
 				// Back to the prompt, its text kept, with why.
 				in := newInput(p.base(), msg.target, msg.flag, msg.value)
-				in.err = p.oneLine(msg.err)
+				in.err = p.opts.OneLine(msg.err)
 				p.out.Show = in
 				return p, in.input.Focus()
 			}
-			p.say("what-if: %s", p.oneLine(msg.err))
+			p.say("what-if: %s", p.opts.OneLine(msg.err))
 			return p, nil
 		}
 		p.out.Show = newCompare(p.base(), msg.res, msg.target)
 	case suggestMsg:
 		p.busy = ""
 		if msg.err != nil {
-			p.say("suggest: %s", p.oneLine(msg.err))
+			p.say("suggest: %s", p.opts.OneLine(msg.err))
 			return p, nil
 		}
 		p.out.Show = Suggest{base: p.base(), res: msg.res, target: msg.target}
@@ -273,7 +250,7 @@ func (p Model) HelpSections() []helpscreen.Section {
 	k := DefaultKeyMap()
 	open := helpscreen.Section{Title: "On the pod-group page (t)", Keys: []key.Binding{k.Open, k.Suggest}}
 	if p.src == nil {
-		open.Note = p.why()
+		open.Note = p.opts.WhyNot(NoSource)
 	}
 	menu := helpscreen.Section{Title: "In a group's what-if menu (after " + k.Open.Help().Key + " there)", Keys: k.menu()[:len(k.menu())-1]}
 	return []helpscreen.Section{open, menu}

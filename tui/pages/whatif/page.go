@@ -27,6 +27,7 @@ import (
 	"github.com/schedscope/schedscope/recorder/narrate"
 	"github.com/schedscope/schedscope/tui/components/helpscreen"
 	"github.com/schedscope/schedscope/tui/components/problems"
+	"github.com/schedscope/schedscope/tui/components/whatifscreen"
 	"github.com/schedscope/schedscope/tui/theme"
 )
 
@@ -267,14 +268,9 @@ type Added struct {
 	Label, What string
 }
 
-// Options configure the page.
-type Options struct {
-	// Why says why there is no Source (NoSource when empty).
-	Why string
-	// Clean makes text from the source safe to draw (errors quote what
-	// they read); nil keeps it as it is.
-	Clean func(string) string
-}
+// Options configure the page: why it has no Source, how text from the
+// source is made safe to draw.
+type Options = whatifscreen.Options
 
 // Model is the session's what-if: its re-runs and the runs under way.
 type Model struct {
@@ -301,9 +297,6 @@ type Model struct {
 
 // New returns the page over src, nil for a session that cannot be forked.
 func New(src Source, st *theme.Styles, opts Options) Model {
-	if opts.Clean == nil {
-		opts.Clean = func(s string) string { return s }
-	}
 	p := Model{src: src, opts: opts, st: st, Keys: DefaultKeyMap(), runs: newRuns(), edits: &EditDir{}}
 	p.Keys.setAvailable(src != nil)
 	return p
@@ -336,22 +329,8 @@ func (p Model) TakeOut() (Model, Out) {
 	return p, out
 }
 
-// why says why there is no what-if here.
-func (p Model) why() string {
-	if p.opts.Why != "" {
-		return p.opts.Why
-	}
-	return NoSource
-}
-
 func (p *Model) say(format string, a ...any) {
 	p.out.Say = fmt.Sprintf(format, a...)
-}
-
-// oneLine keeps the first line of an error, made safe to draw.
-func (p Model) oneLine(err error) string {
-	s, _, _ := strings.Cut(err.Error(), "\n")
-	return p.opts.Clean(s)
 }
 
 // base is what a new screen draws with.
@@ -373,10 +352,7 @@ func (p Model) CycleCrumb(c *recorder.Cycle) string {
 
 // Status is the status bar's message: msg, else the run under way.
 func (p Model) Status(msg problems.Note) problems.Note {
-	if msg.Text == "" && p.busy != "" {
-		return problems.Note{Kind: problems.Message, Text: p.busy}
-	}
-	return msg
+	return whatifscreen.Status(msg, p.busy)
 }
 
 // Opens tells whether the key opens the page (w, S, y), which Start takes.
@@ -390,7 +366,7 @@ func (p Model) Opens(msg tea.KeyPressMsg) bool {
 func (p Model) Start(msg tea.KeyPressMsg, h Here) (Model, tea.Cmd) {
 	switch {
 	case p.src == nil:
-		p.say("%s", p.why())
+		p.say("%s", p.opts.WhyNot(NoSource))
 		return p, nil
 	case p.busy != "":
 		p.say("wait: %s", p.busy)
@@ -483,7 +459,7 @@ func (p Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case editReadyMsg:
 		p.busy = ""
 		if msg.err != nil {
-			p.say("what-if: %s", p.oneLine(msg.err))
+			p.say("what-if: %s", p.opts.OneLine(msg.err))
 			return p, nil
 		}
 		p.editing = msg.edit
@@ -492,7 +468,7 @@ func (p Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		e := msg.edit
 		p.editing = nil
 		if msg.err != nil {
-			p.say("$EDITOR: %s", p.oneLine(msg.err))
+			p.say("$EDITOR: %s", p.opts.OneLine(msg.err))
 			return p, removeFile(e.path)
 		}
 		p.busy = fmt.Sprintf("re-running cycle %d with the edit…", e.target.seq)
@@ -515,10 +491,10 @@ func (p Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 				return p, removeFile(msg.edit.path)
 			}
 			if msg.edit != nil {
-				p.out.Show = EditError{base: p.base(), edit: msg.edit, err: p.oneLine(msg.err)}
+				p.out.Show = EditError{base: p.base(), edit: msg.edit, err: p.opts.OneLine(msg.err)}
 				return p, nil
 			}
-			p.say("what-if: %s", p.oneLine(msg.err))
+			p.say("what-if: %s", p.opts.OneLine(msg.err))
 			return p, nil
 		}
 		r := p.add(msg)
@@ -531,19 +507,19 @@ func (p Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case yamlMsg:
 		p.busy = ""
 		if msg.err != nil {
-			p.say("YAML: %s", p.oneLine(msg.err))
+			p.say("YAML: %s", p.opts.OneLine(msg.err))
 			return p, nil
 		}
 		lines := strings.Split(strings.TrimRight(string(msg.data), "\n"), "\n")
 		for i, l := range lines {
-			lines[i] = p.opts.Clean(l)
+			lines[i] = p.opts.Safe(l)
 		}
 		p.out.Show = newYAML(p.base(), msg.title, lines)
 		return p, nil
 	case suggestMsg:
 		p.busy = ""
 		if msg.err != nil {
-			p.say("suggest: %s", p.oneLine(msg.err))
+			p.say("suggest: %s", p.opts.OneLine(msg.err))
 			return p, nil
 		}
 		v := NewSuggestView(p.st)
@@ -688,7 +664,7 @@ func (p Model) HelpSections() []helpscreen.Section {
 	open := helpscreen.Section{Title: "What-if", Keys: []key.Binding{k.Open, k.Suggest, k.YAML}}
 	menu := helpscreen.Section{Title: "In the what-if menu (after " + k.Open.Help().Key + ")", Keys: []key.Binding{k.EditPod, k.EditNode, k.Evict, k.Weight, k.Disable, k.Diff}}
 	if p.src == nil {
-		open.Note = p.why()
+		open.Note = p.opts.WhyNot(NoSource)
 	}
 	return []helpscreen.Section{open, menu}
 }
