@@ -13,6 +13,7 @@ import (
 	"github.com/schedscope/schedscope/engine/scenario"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/export"
+	"github.com/schedscope/schedscope/recorder/export/text"
 	"github.com/schedscope/schedscope/recorder/visible"
 )
 
@@ -165,7 +166,7 @@ func (o *CapacityOptions) gate(res *engine.CapacityResult) error {
 // print writes the answer about fixture fixtureName as text.
 func (o *CapacityOptions) print(doc capacityDocument, fixtureName string, next *scenario.Fork) error {
 	res := doc.CapacityResult
-	t := newTextWriter(o.streams.Out)
+	t := text.New(o.streams.Out)
 	t.Printf("capacity: %s %s/%s in %s\n", res.Kind, res.Namespace, res.Name, fixtureName)
 	t.Printf("asks for %d, %d placed\n", res.Replicas, res.Placed)
 	replica := res.Replicas + res.More + 1
