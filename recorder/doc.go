@@ -59,7 +59,8 @@
 //     whole run as it is and changed. suggestion.go: what a search for
 //     single changes that make a pod schedulable found, likewise;
 //     pod_group_suggestion.go, one that lets a pod group bind.
-//     pod_group_capacity.go: how many more copies of a pod group fit. scaled_run.go: where a
+//     capacity.go: how many more replicas of a workload fit (capacity);
+//     pod_group_capacity.go, how many more copies of a pod group. scaled_run.go: where a
 //     workload's pods went in a whole run with it scaled (whatif --scale). header.go: the recording's header and version.
 //
 // Four subpackages present this data: narrate puts it into English for every
