@@ -25,36 +25,9 @@ import (
 // its placements reverted; a copy of a Basic group counts when all its
 // members bound). Nothing is computed by arithmetic.
 
-// GroupCapacityResult says how many more copies of a pod group fit.
-type GroupCapacityResult struct {
-	Group recorder.PodGroupRef `json:"group"`
-	// Policy and MinCount are the group's; Members how many members a
-	// copy has (the pods the fixture lists in the group).
-	Policy   string `json:"policy"`
-	MinCount int32  `json:"minCount,omitempty"`
-	Members  int    `json:"members"`
-	// Bound says whether the group itself binds as the fixture is; when
-	// it does not, no copy is tried and Stopped is its message.
-	Bound bool `json:"bound"`
-	// More is how many copies bound in the run that found the limit;
-	// Copies the names of their PodGroups.
-	More   int      `json:"more"`
-	Copies []string `json:"copies,omitempty"`
-	// Stopped is the message of the first copy that did not bind (its
-	// last pod-group cycle's), StoppedGroup its PodGroup; Member and
-	// MemberMessage the first of its members that fit nowhere, and why.
-	Stopped       string `json:"stopped,omitempty"`
-	StoppedGroup  string `json:"stoppedGroup,omitempty"`
-	Member        string `json:"member,omitempty"`
-	MemberMessage string `json:"memberMessage,omitempty"`
-	// Short are the resources NodeResourcesFit found too little of for
-	// that member: what it asked and what the nodes had free.
-	Short []recorder.ResourceFree `json:"short,omitempty"`
-	// Limit, if set, is the most copies tried: at least that many fit.
-	Limit int `json:"limit,omitempty"`
-	// Runs are the numbers of copies tried, in order.
-	Runs []int `json:"runs"`
-}
+// GroupCapacityResult says how many more copies of a pod group fit, as
+// recorder's plain data.
+type GroupCapacityResult = recorder.GroupCapacityResult
 
 // maxGroupCapacityProbe bounds how many copies a search tries at once.
 const maxGroupCapacityProbe = 256
@@ -108,7 +81,7 @@ func CapacityPodGroup(ctx context.Context, fx *fixture.Fixture, group recorder.P
 		return nil, err
 	}
 	if !run.bound[group] {
-		res.stoppedBy(run, group)
+		stoppedBy(res, run, group)
 		return res, nil
 	}
 	res.Bound = true
@@ -134,7 +107,7 @@ func CapacityPodGroup(ctx context.Context, fx *fixture.Fixture, group recorder.P
 			if unbound == nil {
 				unbound = &group // a copy took the original's place
 			}
-			res.stoppedBy(run, *unbound)
+			stoppedBy(res, run, *unbound)
 			return res, nil
 		}
 	}
@@ -265,10 +238,10 @@ func runGroupCopies(ctx context.Context, fx *fixture.Fixture, group recorder.Pod
 	return run, nil
 }
 
-// stoppedBy says why ref, a group of run, did not bind: its last
+// stoppedBy fills in res why ref, a group of run, did not bind: its last
 // pod-group cycle's message, the first member that fit nowhere and the
 // resources it was short of.
-func (res *GroupCapacityResult) stoppedBy(run *groupCapacityRun, ref recorder.PodGroupRef) {
+func stoppedBy(res *GroupCapacityResult, run *groupCapacityRun, ref recorder.PodGroupRef) {
 	res.StoppedGroup = ref.Name
 	g := run.last[ref]
 	if g == nil {

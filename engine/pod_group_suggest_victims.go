@@ -30,16 +30,9 @@ import (
 // first member saw it), on the nodes that each member's Filter rejected
 // for resources alone or not at all; the re-run confirms it.
 
-// GroupVictim is a running pod a suggestion evicts.
-type GroupVictim struct {
-	// Pod is namespace/name; Node where it runs.
-	Pod      string `json:"pod"`
-	Node     string `json:"node"`
-	Priority int32  `json:"priority"`
-	// Preemptible says whether the group's members could preempt it (a
-	// higher priority, and a preemption policy other than Never).
-	Preemptible bool `json:"preemptible"`
-}
+// GroupVictim is a running pod a suggestion evicts, as recorder's plain
+// data.
+type GroupVictim = recorder.GroupVictim
 
 // victimCandidates is the eviction that makes room for the gang's members
 // in g (the failed cycle; cycles are the run's, any order), or none when no

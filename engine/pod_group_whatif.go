@@ -23,16 +23,9 @@ import (
 // placed pods, so they are checked the same way); a member's patch and the
 // gang's minCount are the group's own.
 
-// GroupWhatIf is a pod group's cycle before and after changes.
-type GroupWhatIf struct {
-	Group recorder.PodGroupRef
-	// Before and After are the group's cycle that bound it, or its last,
-	// in the fixture as it is and as changed; nil when a run had none.
-	Before, After *recorder.PodGroupCycle
-	// BindingsBefore and BindingsAfter are where each run bound the
-	// group's members (namespace/name → node, "" for one left unbound).
-	BindingsBefore, BindingsAfter map[string]string
-}
+// GroupWhatIf is a pod group's cycle before and after changes, as
+// recorder's plain data.
+type GroupWhatIf = recorder.GroupWhatIf
 
 // WhatIfPodGroup runs fx as it is and with changes, and returns group's
 // pod-group cycle in each. opts are the runs' options; their callbacks are

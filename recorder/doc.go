@@ -55,8 +55,12 @@
 //     runs compared pod by pod (each pod's last cycle, a controller's
 //     replicas paired by where they went), diff's output. what_if.go: a
 //     cycle run again with changes, as the engine fills it and every output
-//     renders it. suggestion.go: what a search for single changes
-//     that make a pod schedulable found, likewise. scaled_run.go: where a
+//     renders it; pod_group_what_if.go, a pod group's pod-group cycle in a
+//     whole run as it is and changed. suggestion.go: what a search for
+//     single changes that make a pod schedulable found, likewise;
+//     pod_group_suggestion.go, one that lets a pod group bind.
+//     capacity.go: how many more replicas of a workload fit (capacity);
+//     pod_group_capacity.go, how many more copies of a pod group. scaled_run.go: where a
 //     workload's pods went in a whole run with it scaled (whatif --scale). header.go: the recording's header and version.
 //
 // Four subpackages present this data: narrate puts it into English for every

@@ -3,8 +3,6 @@ package commands
 import (
 	"context"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -13,6 +11,7 @@ import (
 	"github.com/schedscope/schedscope/engine/scenario"
 	"github.com/schedscope/schedscope/recorder"
 	"github.com/schedscope/schedscope/recorder/export"
+	"github.com/schedscope/schedscope/recorder/export/text"
 	"github.com/schedscope/schedscope/recorder/visible"
 )
 
@@ -34,11 +33,7 @@ type CapacityOptions struct {
 }
 
 // capacityDocument is capacity's JSON output.
-type capacityDocument struct {
-	*engine.CapacityResult
-	// Next is suggest's search on the replica that did not fit, when asked.
-	Next *engine.SuggestResult `json:"next,omitempty"`
-}
+type capacityDocument = export.Capacity
 
 // NewCmdCapacity answers how many more replicas of a workload fit.
 func NewCmdCapacity(streams genericiooptions.IOStreams) *cobra.Command {
@@ -138,7 +133,13 @@ func (o *CapacityOptions) Run(ctx context.Context) error {
 		}
 		return o.gate(res)
 	}
-	if err := o.print(doc, fx.Name, next); err != nil {
+	pod := ""
+	if next != nil {
+		pod = next.Cycle().Pod.Name
+	}
+	t := text.New(o.streams.Out)
+	t.Capacity(fx.Name, doc.CapacityResult, doc.Next, pod)
+	if err := t.Err(); err != nil {
 		return err
 	}
 	return o.gate(res)
@@ -160,54 +161,4 @@ func (o *CapacityOptions) gate(res *engine.CapacityResult) error {
 		return errorf("--min %d: at least %d replicas of %s fit, but the search stops at %d more", o.Min, fit, what, res.Limit)
 	}
 	return errorf("--min %d: %d replica(s) of %s fit; replica %d stays pending: %s", o.Min, fit, what, fit+1, visible.String(res.Stopped))
-}
-
-// print writes the answer about fixture fixtureName as text.
-func (o *CapacityOptions) print(doc capacityDocument, fixtureName string, next *scenario.Fork) error {
-	res := doc.CapacityResult
-	t := newTextWriter(o.streams.Out)
-	t.Printf("capacity: %s %s/%s in %s\n", res.Kind, res.Namespace, res.Name, fixtureName)
-	t.Printf("asks for %d, %d placed\n", res.Replicas, res.Placed)
-	replica := res.Replicas + res.More + 1
-	switch {
-	case res.Placed < res.Replicas:
-		replica = res.Placed + 1
-		t.Printf("no more fit: it does not fit as it is; a replica stays pending: %s\n", visible.String(res.Stopped))
-	case res.Limit > 0:
-		t.Printf("at least %d more fit (%d in all): the search stops at %d more\n", res.More, res.Replicas+res.More, res.Limit)
-	default:
-		t.Printf("%d more fit (%d in all); replica %d stays pending: %s\n", res.More, res.Replicas+res.More, replica, visible.String(res.Stopped))
-	}
-	t.Printf("found by %d run(s) of the fixture, at %s replicas\n", len(res.Runs), joinInts(res.Runs))
-	if sg := doc.Next; sg != nil {
-		t.Printf("\nwhat would let replica %d (pod %s) fit, each change re-run on its last cycle:\n", replica, next.Cycle().Pod.Name)
-		switch {
-		case sg.Note != "":
-			t.Printf("  %s\n", sg.Note)
-		case len(sg.Suggestions) == 0:
-			t.Printf("  no single change of the %d tried (of %d drawn from its diagnosis) lets it fit\n", sg.Tried-1, sg.Candidates)
-		}
-		for i, s := range sg.Suggestions {
-			where := "lands on " + s.Node
-			if s.ViaPreemption {
-				where += " after preempting"
-			}
-			t.Printf("  %d. %s → %s\n", i+1, s.Text, where)
-		}
-		if len(sg.Suggestions) > 0 {
-			t.Printf("  (a change to the pod is to this replica alone; made in the template, it changes every replica)\n")
-		}
-		if sg.Cut {
-			t.Printf("  the budget cut the search: %d candidate(s) were not tried; raise --budget to try them\n", sg.Candidates-(sg.Tried-1))
-		}
-	}
-	return t.Err()
-}
-
-func joinInts(ns []int) string {
-	out := make([]string, len(ns))
-	for i, n := range ns {
-		out[i] = strconv.Itoa(n)
-	}
-	return strings.Join(out, ", ")
 }

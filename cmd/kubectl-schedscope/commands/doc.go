@@ -14,11 +14,11 @@
 // rbac.go, feature_gates.go (--feature-gates, set in the process by the
 // root before any command runs), version.go (firstrun.go remembers the TUI's first-run hint),
 // and the what-if commands whatif.go (whatif_pod_group.go: whatif
-// --pod-group, printed by whatif_pod_group_text.go), suggest.go
+// --pod-group), suggest.go
 // (suggest_pod_group.go: suggest --pod-group) and
 // diff.go (the runs compared by recorder's PairPods and DiffPods, worded by
-// recorder/export/text; whatif_text.go holds the text writer the pod-group
-// wording still adds to; whatif_tui.go serves the TUI's what-if
+// recorder/export/text, as every pod and pod-group what-if, suggest and
+// capacity is; whatif_tui.go serves the TUI's what-if
 // mode, whatif_pod_group_tui.go the TUI's what-if and suggest of a pod
 // group; whatif_scale.go is whatif --scale), and capacity.go (capacity_pod_group.go:
 // capacity --pod-group). The last two run

@@ -2,9 +2,7 @@ package commands
 
 import (
 	"context"
-	"maps"
 	"slices"
-	"strconv"
 	"strings"
 
 	schedulingv1beta1 "k8s.io/api/scheduling/v1beta1"
@@ -13,6 +11,8 @@ import (
 	"github.com/schedscope/schedscope/engine/featuregates"
 	"github.com/schedscope/schedscope/engine/fixture"
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/export"
+	"github.com/schedscope/schedscope/recorder/export/text"
 	"github.com/schedscope/schedscope/recorder/input"
 	"github.com/schedscope/schedscope/recorder/visible"
 )
@@ -32,45 +32,16 @@ func (o *SuggestOptions) runPodGroup(ctx context.Context) error {
 	}
 	switch o.Output {
 	case "json", "yaml":
-		return writeDocument(o.streams.Out, o.Output, res)
+		return export.Write(o.streams.Out, o.Output, res)
 	}
-	t := newTextWriter(o.streams.Out)
-	t.Printf("suggest: pod group %s in %s\n", group.Key(), fx.Name)
-	if b := res.Baseline; b != nil {
-		if b.Outcome.Message == "" {
-			t.Printf("now: %s\n", b.Outcome.Result)
-		} else {
-			t.Printf("now: %s: %s\n", b.Outcome.Result, b.Outcome.Message)
+	commands := make([]string, len(res.Suggestions))
+	for i, s := range res.Suggestions {
+		if c := groupSuggestionChange(s); c != nil {
+			commands[i] = o.groupWhatIfCommand(group, c)
 		}
 	}
-	if res.Note != "" {
-		t.Printf("%s\n", res.Note)
-		return t.Err()
-	}
-	t.Printf("ran the fixture again %d times, one per candidate change drawn from the group's last cycle\n", res.Tried)
-	if len(res.Suggestions) == 0 {
-		t.Printf("no single change the search tried lets the group bind\n")
-	} else {
-		t.Printf("%d change(s) let it bind, smallest first:\n", len(res.Suggestions))
-		for i, s := range res.Suggestions {
-			what := groupSuggestionText(group, s)
-			var placed []string
-			for _, k := range slices.Sorted(maps.Keys(s.Bindings)) {
-				node := s.Bindings[k]
-				if node == "" {
-					node = "unbound"
-				}
-				placed = append(placed, strings.TrimPrefix(k, group.Namespace+"/")+" → "+node)
-			}
-			t.Printf("  %d. %s: %s\n", i+1, what, strings.Join(placed, ", "))
-			if c := groupSuggestionChange(s); c != nil {
-				t.Printf("     try: %s\n", o.groupWhatIfCommand(group, c))
-			}
-		}
-	}
-	if res.Unconfirmed > 0 {
-		t.Printf("%d other change(s) were run and did not let it bind\n", res.Unconfirmed)
-	}
+	t := text.New(o.streams.Out)
+	t.GroupSuggest(fx.Name, group, res, commands)
 	return t.Err()
 }
 
@@ -144,50 +115,6 @@ func groupSuggestionChange(s engine.GroupSuggestion) recorder.Change {
 		return recorder.Evict{Pods: pods}
 	}
 	return nil
-}
-
-// groupSuggestionText says what a group suggestion changes: "lower the
-// gang's minCount to 2", "add a node like s1 (s1-copy)", "lower infer-2's
-// request to cpu 800m (what s2 had free)".
-func groupSuggestionText(group recorder.PodGroupRef, s engine.GroupSuggestion) string {
-	switch s.Kind {
-	case engine.GroupChangeMinCount:
-		return "lower the gang's minCount to " + strconv.Itoa(int(s.MinCount))
-	case engine.GroupChangeAddNode:
-		return "add a node like " + s.LikeNode + " (" + s.Node + ")"
-	case engine.GroupChangeMemberRequest:
-		var asks []string
-		for _, r := range slices.Sorted(maps.Keys(s.Requests)) {
-			asks = append(asks, r+" "+s.Requests[r])
-		}
-		return "lower " + strings.TrimPrefix(s.Pod, group.Namespace+"/") + "'s request to " + strings.Join(asks, ", ") + " (what " + s.Node + " had free)"
-	case engine.GroupChangeEvict:
-		return "evict " + victimsText(group, s.Victims)
-	}
-	return s.Kind
-}
-
-// victimsText names the pods an eviction suggestion evicts, where each
-// runs and its priority, and whether the group's members could have
-// preempted it.
-func victimsText(group recorder.PodGroupRef, vs []engine.GroupVictim) string {
-	var names []string
-	could := 0
-	for _, v := range vs {
-		name := strings.TrimPrefix(v.Pod, group.Namespace+"/") + " on " + v.Node + " (priority " + strconv.Itoa(int(v.Priority))
-		if v.Preemptible {
-			could++
-			name += ", preemptible"
-		}
-		names = append(names, name+")")
-	}
-	switch {
-	case could == 0 && len(vs) == 1:
-		return names[0] + ", which the members may not preempt"
-	case could == 0:
-		return strings.Join(names, ", ") + ", none of which the members may preempt"
-	}
-	return strings.Join(names, ", ")
 }
 
 // groupWhatIfCommand is the whatif --pod-group command line that makes

@@ -7,19 +7,10 @@ import (
 
 	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/export"
+	"github.com/schedscope/schedscope/recorder/export/text"
+	"github.com/schedscope/schedscope/recorder/narrate"
 )
-
-// groupWhatIfDocument is whatif --pod-group's JSON output: the group's
-// pod-group cycle in the fixture as it is and as changed, and where each
-// run bound its members (namespace/name → node, "" unbound).
-type groupWhatIfDocument struct {
-	Group          recorder.PodGroupRef    `json:"group"`
-	Changes        []changeDoc             `json:"changes"`
-	Before         *recorder.PodGroupCycle `json:"before"`
-	After          *recorder.PodGroupCycle `json:"after"`
-	BindingsBefore map[string]string       `json:"bindingsBefore"`
-	BindingsAfter  map[string]string       `json:"bindingsAfter"`
-}
 
 // runPodGroup is whatif --pod-group: the fixture run as it is and with the
 // changes, the group's pod-group cycle of each compared.
@@ -40,14 +31,16 @@ func (o *WhatIfOptions) runPodGroup(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	doc := groupWhatIfDocument{Group: group, Changes: changeDocs(changes), Before: w.Before, After: w.After,
-		BindingsBefore: w.BindingsBefore, BindingsAfter: w.BindingsAfter}
 	switch o.Output {
 	case "json", "yaml":
-		return writeDocument(o.streams.Out, o.Output, doc)
+		return export.Write(o.streams.Out, o.Output, export.NewGroupWhatIf(w, changeDocs(changes)))
 	}
-	t := newTextWriter(o.streams.Out)
-	t.groupWhatIf(fx.Name, doc)
+	var words []string
+	for _, c := range changes {
+		words = append(words, narrate.Change(c))
+	}
+	t := text.New(o.streams.Out)
+	t.GroupWhatIf(fx.Name, words, w)
 	return t.Err()
 }
 

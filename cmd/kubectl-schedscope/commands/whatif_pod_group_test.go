@@ -10,18 +10,19 @@ import (
 
 	"github.com/schedscope/schedscope/engine/featuregates"
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/export"
 	"github.com/schedscope/schedscope/recorder/narrate"
 )
 
 // runGroupWhatIf runs whatif --pod-group on the gang fixture with -o json
 // and decodes its document.
-func runGroupWhatIf(t *testing.T, args ...string) groupWhatIfDocument {
+func runGroupWhatIf(t *testing.T, args ...string) export.GroupWhatIf {
 	t.Helper()
 	out, errOut, code := run(t, append([]string{"whatif", "-f", gangFixture, gangGates, "-o", "json"}, args...)...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	var doc groupWhatIfDocument
+	var doc export.GroupWhatIf
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatalf("output is not the document: %v\n%s", err, out)
 	}
@@ -194,7 +195,7 @@ func TestSuggestPodGroupTryLinesBind(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", line, code, errOut)
 		}
-		var doc groupWhatIfDocument
+		var doc export.GroupWhatIf
 		if err := json.Unmarshal([]byte(out), &doc); err != nil {
 			t.Fatal(err)
 		}
@@ -236,7 +237,7 @@ func TestSuggestPodGroupEvictTryLineBinds(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("%s: exit %d: %s", try, code, errOut)
 	}
-	var doc groupWhatIfDocument
+	var doc export.GroupWhatIf
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/schedscope/schedscope/engine"
 	"github.com/schedscope/schedscope/recorder"
+	"github.com/schedscope/schedscope/recorder/export/text"
 	"github.com/schedscope/schedscope/recorder/input"
 	"github.com/schedscope/schedscope/tui/pages/groupwhatif"
 )
@@ -184,7 +185,7 @@ func (s *groupWhatIfSource) Suggest(group recorder.PodGroupRef) (*groupwhatif.Su
 	out := &groupwhatif.SuggestResult{Group: group, Now: res.Baseline, Tried: res.Tried, Unconfirmed: res.Unconfirmed, Note: res.Note}
 	for _, sg := range res.Suggestions {
 		c := groupSuggestionChange(sg)
-		g := groupwhatif.Suggestion{Text: groupSuggestionText(group, sg), Change: c, Bindings: sg.Bindings, Cycle: sg.Cycle}
+		g := groupwhatif.Suggestion{Text: text.GroupSuggestion(group, sg), Change: c, Bindings: sg.Bindings, Cycle: sg.Cycle}
 		if c != nil {
 			g.Command = s.o.groupWhatIfCommand(group, c)
 		}

@@ -1,4 +1,4 @@
-package commands
+package text
 
 import (
 	"maps"
@@ -6,20 +6,20 @@ import (
 	"strings"
 
 	"github.com/schedscope/schedscope/recorder"
-	"github.com/schedscope/schedscope/recorder/export/text"
 	"github.com/schedscope/schedscope/recorder/narrate"
 )
 
-// groupWhatIf prints whatif --pod-group: the group's pod-group cycle
-// before and after the changes side by side (the policy and minCount, the
-// outcome, where each member went, what was bound and reverted), then the
-// minCount verdicts and messages of each side in full.
-func (t *textWriter) groupWhatIf(fixtureName string, doc groupWhatIfDocument) {
-	t.Printf("whatif: pod group %s in %s, the whole fixture run as it is and changed\n", doc.Group.Key(), fixtureName)
-	for _, c := range doc.Changes {
-		t.Printf("change: %s\n", c.Text)
+// GroupWhatIf prints whatif --pod-group on the fixture named fixture: the
+// group's pod-group cycle before and after the changes (each in words)
+// side by side (the policy and minCount, the outcome, where each member
+// went, what was bound and reverted), then the minCount verdicts and
+// messages of each side in full.
+func (t *Writer) GroupWhatIf(fixture string, changes []string, doc *recorder.GroupWhatIf) {
+	t.Printf("whatif: pod group %s in %s, the whole fixture run as it is and changed\n", doc.Group.Key(), fixture)
+	for _, c := range changes {
+		t.Printf("change: %s\n", c)
 	}
-	if len(doc.Changes) == 0 {
+	if len(changes) == 0 {
 		t.Printf("change: none (the run again as it is)\n")
 	}
 	b, a := doc.Before, doc.After
@@ -41,7 +41,7 @@ func (t *textWriter) groupWhatIf(fixtureName string, doc groupWhatIfDocument) {
 	}
 	t.Printf("\n")
 	for _, r := range rows {
-		t.Printf("  %s  %s  %s\n", text.Pad(r[0], width[0]), text.Pad(r[1], width[1]), r[2])
+		t.Printf("  %s  %s  %s\n", Pad(r[0], width[0]), Pad(r[1], width[1]), r[2])
 	}
 	for _, side := range []struct {
 		name string
@@ -74,7 +74,7 @@ func (t *textWriter) groupWhatIf(fixtureName string, doc groupWhatIfDocument) {
 
 // groupMemberKeys are the members of either run (namespace/name), in the
 // order the cycles took them, then any other member bound or not.
-func groupMemberKeys(doc groupWhatIfDocument) []string {
+func groupMemberKeys(doc *recorder.GroupWhatIf) []string {
 	var keys []string
 	add := func(k string) {
 		if !slices.Contains(keys, k) {
