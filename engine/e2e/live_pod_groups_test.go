@@ -311,8 +311,13 @@ func TestLiveWithPodGroups(t *testing.T) {
 				t.Errorf("%s is still there: kube-scheduler did not preempt it", v)
 			}
 		}
+		// live retries hi when the mirror sees the victims go, as
+		// kube-scheduler does; under load kube-scheduler's bindings can
+		// reach the mirror first, and then no pending member is left for
+		// live to retry. Its first cycle (waiting on its victims) is checked
+		// either way; where it ran a retry, the retry's placements are.
 		var first, last *recorder.PodGroupCycle
-		s.waitFor(t, "live's pod-group cycle that bound hi", 60*time.Second, func() bool {
+		groupCycles := func() {
 			gmu.Lock()
 			defer gmu.Unlock()
 			first, last = nil, nil
@@ -324,8 +329,18 @@ func TestLiveWithPodGroups(t *testing.T) {
 					last = g
 				}
 			}
-			return last != nil && last.Outcome.Result == recorder.ResultBound
+		}
+		_ = wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 60*time.Second, true, func(context.Context) (bool, error) {
+			groupCycles()
+			return last != nil && last.Outcome.Result == recorder.ResultBound, nil
 		})
+		if first == nil {
+			t.Fatal("live ran no pod-group cycle of hi")
+		}
+		if last.Outcome.Result != recorder.ResultBound {
+			t.Logf("live's last pod-group cycle of hi is %s: kube-scheduler's bindings reached the mirror before live's retry; its placements are not checked", last.Outcome.Result)
+			last = &recorder.PodGroupCycle{}
+		}
 		if first.Outcome.Result != recorder.ResultUnschedulable || !first.Outcome.WaitingOnPreemption {
 			t.Errorf("live's first pod-group cycle of hi: %s %q (waiting on preemption %v), want Unschedulable, waiting on its PostFilter's victims",
 				first.Outcome.Result, first.Outcome.Message, first.Outcome.WaitingOnPreemption)
