@@ -102,20 +102,7 @@ func (o *Cycles) Print(w io.Writer, format string) error {
 	if format == "markdown" {
 		md := &markdown.Writer{Out: document.Out{W: w, Short: o.shortfall}}
 		md.Header(o.Header, o.Source)
-		if o.GroupsOnly {
-			for _, g := range o.Groups {
-				md.PodGroup(g, bySeq)
-			}
-		}
-		for _, c := range o.Cycles {
-			md.Cycle(c)
-			md.MemberGroup(c, o.Groups)
-		}
-		if !o.GroupsOnly {
-			for _, g := range o.Groups {
-				md.PodGroup(g, bySeq)
-			}
-		}
+		o.documentBody(md, bySeq)
 		if o.Story && len(o.Pods) == 1 {
 			md.Story(o.Pods[0], o.Cycles)
 		}
@@ -125,20 +112,7 @@ func (o *Cycles) Print(w io.Writer, format string) error {
 	if format == "html" {
 		h := &html.Writer{Out: document.Out{W: w, Short: o.shortfall}}
 		h.Begin(o.Header, o.Source)
-		if o.GroupsOnly {
-			for _, g := range o.Groups {
-				h.PodGroup(g, bySeq)
-			}
-		}
-		for _, c := range o.Cycles {
-			h.Cycle(c)
-			h.MemberGroup(c, o.Groups)
-		}
-		if !o.GroupsOnly {
-			for _, g := range o.Groups {
-				h.PodGroup(g, bySeq)
-			}
-		}
+		o.documentBody(h, bySeq)
 		h.Summary(o.summary(o.Warnings))
 		h.End()
 		return h.Err()
@@ -171,4 +145,29 @@ func (o *Cycles) Print(w io.Writer, format string) error {
 	}
 	t.Summary(o.summary(nil))
 	return t.Err()
+}
+
+// documentBody is what the Markdown and HTML documents hold between their
+// header and summary, in one order: with GroupsOnly the pod-group cycles
+// first, then each cycle with its member's group line, else the groups
+// after the cycles.
+func (o *Cycles) documentBody(d interface {
+	Cycle(*recorder.Cycle)
+	MemberGroup(*recorder.Cycle, []*recorder.PodGroupCycle)
+	PodGroup(*recorder.PodGroupCycle, map[int]*recorder.Cycle)
+}, bySeq map[int]*recorder.Cycle) {
+	if o.GroupsOnly {
+		for _, g := range o.Groups {
+			d.PodGroup(g, bySeq)
+		}
+	}
+	for _, c := range o.Cycles {
+		d.Cycle(c)
+		d.MemberGroup(c, o.Groups)
+	}
+	if !o.GroupsOnly {
+		for _, g := range o.Groups {
+			d.PodGroup(g, bySeq)
+		}
+	}
 }
